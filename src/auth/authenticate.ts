@@ -1,0 +1,83 @@
+import { timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../http/api-error.js';
+import type { AppRow, IdentityRepository, MerchantRow } from '../identities/identities.repo.js';
+import { parseNonce, sha256Hex, signatureMatches, signRequest } from './hmac.js';
+
+type HeaderReader = (name: string) => string | undefined;
+
+const TOKEN_HEADER = /^(token|bearer)\s+(\S+)\s*$/i;
+
+/** `Authorization: Token <t>` or `Bearer <t>`, on v1 and v3 alike (sandbox.md §3). */
+export function authenticateMerchant(identities: IdentityRepository, authorization: string | undefined): MerchantRow {
+  const m = authorization ? TOKEN_HEADER.exec(authorization) : null;
+  const merchant = m ? identities.merchantByToken(m[2]!) : undefined;
+  if (!merchant) throw ApiError.general('invalid_token', 'Invalid token.');
+  return merchant;
+}
+
+/** Either spelling of an HMAC header: `ACCESS_KEY` or `Access-Key`. */
+function hmacHeader(read: HeaderReader, name: 'KEY' | 'SIGNATURE' | 'NONCE'): string | undefined {
+  return read(`access_${name.toLowerCase()}`) ?? read(`access-${name.toLowerCase()}`);
+}
+
+/**
+ * Verify an HMAC-signed request (sandbox.md §3). The signature is checked before the nonce moves, and
+ * the nonce advance is one conditional UPDATE: concurrent requests with one nonce succeed at most once,
+ * and a badly signed request never burns a key.
+ */
+export function authenticateHmac(
+  identities: IdentityRepository,
+  read: HeaderReader,
+  url: string,
+  rawBody: Buffer,
+  opts: { debugErrors: boolean },
+): AppRow {
+  const key = hmacHeader(read, 'KEY');
+  const signature = hmacHeader(read, 'SIGNATURE');
+  const nonceText = hmacHeader(read, 'NONCE');
+  if (!key || !signature || !nonceText) {
+    const missing = [!key && 'ACCESS_KEY', !signature && 'ACCESS_SIGNATURE', !nonceText && 'ACCESS_NONCE'].filter(Boolean);
+    throw ApiError.general('missing_credentials', `Authentication credentials were not provided (missing ${missing.join(', ')}).`);
+  }
+  const app = identities.appByKey(key);
+  if (!app) throw ApiError.general('invalid_access_key', 'Incorrect access key');
+  const nonce = parseNonce(nonceText.trim());
+  if (nonce === null) {
+    throw ApiError.field(
+      'nonce',
+      'Nonce must be a non-negative integer below 1e309, in decimal or exponent form (e.g. 1700000000000 or 1.7e+25).',
+      'invalid_nonce_format',
+    );
+  }
+  // The message uses the nonce exactly as sent in the header.
+  const expected = signRequest(app.api_secret, nonceText, url, rawBody);
+  if (!signatureMatches(expected, signature.trim())) {
+    const debug = opts.debugErrors
+      ? {
+          signed_message: {
+            nonce: nonceText,
+            url,
+            body_length: rawBody.length,
+            body_sha256: sha256Hex(rawBody),
+          },
+          hint: 'The server signed nonce + url + body with HMAC-SHA256 and the API secret; compare with your message.',
+        }
+      : undefined;
+    throw ApiError.general('invalid_signature', 'The access signature cannot be matched', debug);
+  }
+  if (!identities.advanceNonce(key, nonce)) {
+    const last = identities.appByKey(key)?.last_nonce ?? '0';
+    throw ApiError.general('invalid_nonce', `Nonce value ${last} is higher than ${nonce}`);
+  }
+  return { ...app, last_nonce: nonce };
+}
+
+/** The control token, when one is configured, compared in constant time. */
+export function authenticateControl(expected: string | null, given: string | undefined): void {
+  if (expected === null) return;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given ?? '');
+  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    throw ApiError.general('control_token_required', 'A valid X-Sandbox-Token header is required for the control API.');
+  }
+}

@@ -1,0 +1,61 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * HMAC signing of the developer API (sandbox.md §3): message = nonce + full URL + raw body,
+ * signature = lowercase hex HMAC-SHA256 keyed by the API secret.
+ *
+ * @example
+ * signRequest('secret', '1700000000000', 'http://127.0.0.1:7070/v3/crypto-accounts/', '')
+ */
+export function signRequest(secret: string, nonce: string, url: string, body: string | Uint8Array = ''): string {
+  const h = createHmac('sha256', secret);
+  h.update(nonce);
+  h.update(url);
+  h.update(body);
+  return h.digest('hex');
+}
+
+/** Constant-time comparison; a signature of the wrong length or not hex is simply a mismatch. */
+export function signatureMatches(expectedHex: string, givenHex: string): boolean {
+  if (givenHex.length !== expectedHex.length || !/^[0-9a-fA-F]+$/.test(givenHex)) return false;
+  return timingSafeEqual(Buffer.from(expectedHex, 'hex'), Buffer.from(givenHex, 'hex'));
+}
+
+export function sha256Hex(body: string | Uint8Array): string {
+  return createHash('sha256').update(body).digest('hex');
+}
+
+/** Nonces below 1e309 are accepted: at most 309 decimal digits. */
+export const MAX_NONCE_DIGITS = 309;
+const PLAIN = /^\d+$/;
+const EXPONENT = /^(\d+)(?:\.(\d+))?[eE]\+?(\d{1,4})$/;
+
+/**
+ * Read a nonce exactly, without floating point: a non-negative decimal integer, or an exponent form
+ * that denotes one (`1.7e+25`, `1.763837e+262`). Returns its canonical decimal digits (no leading
+ * zeros), or null when the text is not such a number or is 1e309 or more.
+ */
+export function parseNonce(text: string): string | null {
+  let digits: string;
+  if (PLAIN.test(text)) {
+    digits = text;
+  } else {
+    const m = EXPONENT.exec(text);
+    if (!m) return null;
+    const intPart = m[1] ?? '';
+    const frac = (m[2] ?? '').replace(/0+$/, '');
+    const exp = Number(m[3]);
+    if (frac.length > exp) return null; // fractional value
+    if (intPart.replace(/^0+/, '').length + exp > MAX_NONCE_DIGITS + 1) return null;
+    digits = intPart + frac + '0'.repeat(exp - frac.length);
+  }
+  digits = digits.replace(/^0+(?=\d)/, '');
+  if (digits.length > MAX_NONCE_DIGITS) return null;
+  return digits;
+}
+
+/** Compare canonical nonces exactly: by length, then digit by digit. */
+export function compareNonces(a: string, b: string): number {
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}

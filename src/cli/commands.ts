@@ -1,0 +1,9 @@
+/** Sub-commands beyond start and fixtures (trigger, contract, check-receiver), each in its own module. */
+export interface CliCommand {
+  name: string;
+  usage: string;
+  summary: string;
+  run(args: string[], env: Record<string, string | undefined>): Promise<number>;
+}
+
+export const commands: CliCommand[] = [];

@@ -1,0 +1,56 @@
+import { configFrom, type ConfigFlag } from '../config.js';
+import { createSandbox, type Sandbox } from '../sandbox.js';
+import { listen, type RunningServer } from '../server.js';
+
+/** The start-up banner: base URL, dashboard, and every fixture credential (sandbox.md §2). */
+export function banner(sandbox: Sandbox, url: string, startupMs: number): string {
+  const s = sandbox.services;
+  const lines = [
+    `paysandbox listening on ${url}  (ready in ${startupMs.toFixed(0)} ms)`,
+    `  dashboard      ${url}/_sandbox/`,
+    `  API reference  ${url}/docs   (document: ${url}/openapi.yaml)`,
+    `  database       ${sandbox.config.db}${sandbox.config.durability === 'full' ? ' (durability full)' : ''}`,
+    '',
+    'Merchants (Authorization: Token <merchant_api_token> | Bearer <bearer_token>):',
+  ];
+  for (const m of s.identities.merchantsPage(100, 0).filter((x) => !x.workspace_id)) {
+    lines.push(`  ${m.name}`, `    merchant_api_token ${m.merchant_api_token}`, `    bearer_token       ${m.bearer_token ?? '-'}`);
+  }
+  lines.push('', 'HMAC applications (ACCESS_KEY / secret):');
+  for (const a of s.identities.appsPage(100, 0).filter((x) => !x.workspace_id)) {
+    lines.push(`  ${a.name}`, `    api_key    ${a.api_key}`, `    api_secret ${a.api_secret}`, `    otp_secret ${a.otp_secret}${a.mfa_whitelisted ? ' (whitelisted: no OTP needed)' : ` (OTP: GET ${url}/_sandbox/apps/${a.api_key}/otp)`}`);
+  }
+  lines.push('', 'Customers (hosted payment page wallet login):');
+  for (const c of s.identities.customersPage(100, 0).filter((x) => !x.workspace_id)) {
+    lines.push(`  ${c.email} / ${c.password}   (${c.mobile_number})`);
+  }
+  if (sandbox.config.controlToken) lines.push('', 'Control API requires header X-Sandbox-Token.');
+  return lines.join('\n');
+}
+
+export async function startCommand(
+  flags: Partial<Record<ConfigFlag, string | boolean>>,
+  env: Record<string, string | undefined>,
+): Promise<{ sandbox: Sandbox; server: RunningServer }> {
+  const t0 = performance.now();
+  const config = configFrom(flags, env);
+  const publicUrlGiven = flags['public-url'] !== undefined || Boolean(env.PAYSANDBOX_PUBLIC_URL);
+  const sandbox = createSandbox({ config });
+  const server = await listen(sandbox);
+  if (!publicUrlGiven) sandbox.config.publicUrl = server.url;
+  sandbox.startBackground();
+  if (!config.quiet) console.log(banner(sandbox, server.url, performance.now() - t0));
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    if (!config.quiet) console.log(`\n${signal}: closing the database and stopping.`);
+    await server.stop();
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  return { sandbox, server };
+}

@@ -1,0 +1,124 @@
+import type { Durability } from './db/open.js';
+
+/** Everything the sandbox can be told. `main.ts`/the CLI fill it from flags, then env, then defaults. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  db: string;
+  fixtures: string;
+  publicUrl: string;
+  durability: Durability;
+  /** `sandbox_debug` on signature mismatches (on by default). */
+  debugErrors: boolean;
+  /** Emit `invoice.updated` on expiry and cancellation (the real service sends none). */
+  expiryEvents: boolean;
+  /** Read scheme and host for HMAC URLs from X-Forwarded-Proto/X-Forwarded-Host. */
+  trustProxy: boolean;
+  controlToken: string | null;
+  insecureControl: boolean;
+  /** Callback retry delays in seconds. */
+  retrySchedule: number[];
+  callbackTimeoutMs: number;
+  blockPrivateCallbacks: boolean;
+  /** Seconds on the sandbox clock before a sell order moves on by itself (0 = only by the control API). */
+  sellOrderAutoAdvanceSeconds: number;
+  quiet: boolean;
+}
+
+export const DEFAULT_RETRY_SCHEDULE = [10, 60, 300, 1800, 7200, 21600, 43200, 86400];
+
+export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  const port = overrides.port ?? 7070;
+  const host = overrides.host ?? '127.0.0.1';
+  return {
+    port,
+    host,
+    db: '.paysandbox/sandbox.db',
+    fixtures: '',
+    publicUrl: `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`,
+    durability: 'normal',
+    debugErrors: true,
+    expiryEvents: false,
+    trustProxy: false,
+    controlToken: null,
+    insecureControl: false,
+    retrySchedule: DEFAULT_RETRY_SCHEDULE,
+    callbackTimeoutMs: 10_000,
+    blockPrivateCallbacks: false,
+    sellOrderAutoAdvanceSeconds: 60,
+    quiet: false,
+    ...overrides,
+  };
+}
+
+/** Flags override env, env overrides defaults (sandbox.md §10). */
+export const CONFIG_OPTIONS = {
+  port: { type: 'string', env: 'PAYSANDBOX_PORT', help: 'Port to listen on (7070)' },
+  host: { type: 'string', env: 'PAYSANDBOX_HOST', help: 'Address to listen on (127.0.0.1)' },
+  db: { type: 'string', env: 'PAYSANDBOX_DB', help: 'SQLite file, or :memory: (.paysandbox/sandbox.db)' },
+  fixtures: { type: 'string', env: 'PAYSANDBOX_FIXTURES', help: 'Fixtures JSON (fixtures/sandbox.json)' },
+  'public-url': { type: 'string', env: 'PAYSANDBOX_PUBLIC_URL', help: 'Base URL used in payment_url (http://<host>:<port>)' },
+  durability: { type: 'string', env: 'PAYSANDBOX_DURABILITY', help: 'normal (survives kill -9) or full (fsync every commit)' },
+  'no-debug-errors': { type: 'boolean', env: 'PAYSANDBOX_NO_DEBUG_ERRORS', help: 'Leave sandbox_debug out of signature errors' },
+  'expiry-events': { type: 'boolean', env: 'PAYSANDBOX_EXPIRY_EVENTS', help: 'Send invoice.updated on expiry and cancellation' },
+  'trust-proxy': { type: 'boolean', env: 'PAYSANDBOX_TRUST_PROXY', help: 'Use X-Forwarded-Proto/Host for signed URLs' },
+  'control-token': { type: 'string', env: 'SANDBOX_CONTROL_TOKEN', help: 'Require X-Sandbox-Token on /_sandbox' },
+  'insecure-control': { type: 'boolean', env: 'PAYSANDBOX_INSECURE_CONTROL', help: 'Allow a non-loopback listen without a control token' },
+  'retry-schedule': { type: 'string', env: 'PAYSANDBOX_RETRY_SCHEDULE', help: 'Callback retry delays, e.g. 10s,1m,5m' },
+  'callback-timeout': { type: 'string', env: 'PAYSANDBOX_CALLBACK_TIMEOUT', help: 'Callback timeout, e.g. 10s' },
+  'block-private-callbacks': { type: 'boolean', env: 'PAYSANDBOX_BLOCK_PRIVATE_CALLBACKS', help: 'Refuse callbacks to private addresses' },
+  'sellorder-delay': { type: 'string', env: 'PAYSANDBOX_SELLORDER_DELAY', help: 'Seconds before a sell order moves on by itself (60; 0 = never)' },
+  quiet: { type: 'boolean', env: 'PAYSANDBOX_QUIET', help: 'No banner, no request log' },
+} as const;
+
+export type ConfigFlag = keyof typeof CONFIG_OPTIONS;
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/;
+const DURATION_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
+
+/** `10s`, `1m`, `2h`, `500ms` or a bare number of seconds → seconds. */
+export function parseDuration(text: string): number {
+  const m = DURATION.exec(text.trim());
+  if (!m) throw new Error(`not a duration: "${text}" (use e.g. 10s, 1m, 2h)`);
+  return Number(m[1]) * (DURATION_SECONDS[m[2] ?? 's'] ?? 1);
+}
+
+export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>, env: Record<string, string | undefined>): AppConfig {
+  const get = (name: ConfigFlag): string | boolean | undefined => {
+    if (flags[name] !== undefined) return flags[name];
+    const e = env[CONFIG_OPTIONS[name].env];
+    if (e === undefined || e === '') return undefined;
+    return CONFIG_OPTIONS[name].type === 'boolean' ? !['0', 'false', 'no'].includes(e.toLowerCase()) : e;
+  };
+  const str = (name: ConfigFlag) => get(name) as string | undefined;
+  const bool = (name: ConfigFlag) => get(name) === true;
+  const port = str('port') !== undefined ? Number(str('port')) : undefined;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be 0-65535, got ${str('port')}`);
+  const durability = str('durability');
+  if (durability !== undefined && durability !== 'normal' && durability !== 'full') throw new Error('--durability must be normal or full');
+  const overrides: Partial<AppConfig> = {};
+  if (port !== undefined) overrides.port = port;
+  if (str('host')) overrides.host = str('host');
+  const base = defaultConfig(overrides);
+  return {
+    ...base,
+    db: str('db') ?? base.db,
+    fixtures: str('fixtures') ?? base.fixtures,
+    publicUrl: (str('public-url') ?? base.publicUrl).replace(/\/+$/, ''),
+    durability: (durability as AppConfig['durability'] | undefined) ?? base.durability,
+    debugErrors: !bool('no-debug-errors'),
+    expiryEvents: bool('expiry-events'),
+    trustProxy: bool('trust-proxy'),
+    controlToken: str('control-token') ?? null,
+    insecureControl: bool('insecure-control'),
+    retrySchedule: str('retry-schedule') ? str('retry-schedule')!.split(',').map(parseDuration) : base.retrySchedule,
+    callbackTimeoutMs: str('callback-timeout') ? parseDuration(str('callback-timeout')!) * 1000 : base.callbackTimeoutMs,
+    blockPrivateCallbacks: bool('block-private-callbacks'),
+    sellOrderAutoAdvanceSeconds: str('sellorder-delay') !== undefined ? parseDuration(str('sellorder-delay')!) : base.sellOrderAutoAdvanceSeconds,
+    quiet: bool('quiet'),
+  };
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}

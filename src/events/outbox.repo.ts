@@ -1,0 +1,83 @@
+import type { Db } from '../db/open.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdFactory } from '../shared/ids.js';
+
+export type EventName =
+  | 'invoice.created'
+  | 'invoice.updated'
+  | 'invoice.fully_paid'
+  | 'invoice.payment_reference_number_generated';
+
+export const EVENT_NAMES: readonly EventName[] = [
+  'invoice.created',
+  'invoice.updated',
+  'invoice.fully_paid',
+  'invoice.payment_reference_number_generated',
+];
+
+/** The callback body (sandbox.md §6): amounts as 8-digit decimal strings. */
+export interface EventBody {
+  event: {
+    name: EventName;
+    data: { id: string; currency: string; amount: string; amount_received: string; external_transaction_id: string };
+  };
+}
+
+export interface OutboxEventRow {
+  id: string;
+  seq: number;
+  name: EventName;
+  invoice_id: string;
+  merchant_id: string;
+  payload: string;
+  created_at: number;
+}
+
+type Listener = (event: OutboxEventRow) => void;
+
+/**
+ * The persisted outbox. `append` must run inside the transaction of the change that causes the event;
+ * listeners hear of it only after that transaction commits.
+ */
+export function createOutbox(db: Db, clock: Clock, ids: IdFactory) {
+  const insert = db.prepare(
+    `INSERT INTO outbox_events (id, seq, name, invoice_id, merchant_id, payload, created_at)
+     VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox_events), @name, @invoice_id, @merchant_id, @payload, @created_at)
+     RETURNING *`,
+  );
+  const byInvoice = db.prepare('SELECT * FROM outbox_events WHERE invoice_id = ? ORDER BY seq');
+  const listeners = new Set<Listener>();
+  let pending: OutboxEventRow[] = [];
+
+  return {
+    append(name: EventName, merchantId: string, body: EventBody): OutboxEventRow {
+      const row = insert.get({
+        id: ids(),
+        name,
+        invoice_id: body.event.data.id,
+        merchant_id: merchantId,
+        payload: JSON.stringify(body),
+        created_at: clock.now(),
+      }) as OutboxEventRow;
+      pending.push(row);
+      return row;
+    },
+    /** Called by the unit of work after a commit: tell listeners (the dispatcher) about new events. */
+    flush(): void {
+      const out = pending;
+      pending = [];
+      for (const e of out) for (const l of listeners) l(e);
+    },
+    /** Called by the unit of work after a rollback. */
+    discard(): void {
+      pending = [];
+    },
+    onAppend(listener: Listener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    byInvoice: (invoiceId: string) => byInvoice.all(invoiceId) as OutboxEventRow[],
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;

@@ -1,0 +1,109 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { identityListHandlers } from '../control/identities.routes.js';
+import { invoiceHandlers } from '../invoices/invoices.routes.js';
+import { accountHandlers } from '../ledger/accounts.routes.js';
+import type { Services } from '../services.js';
+import type { LoadedSpec, Operation } from '../spec/load.js';
+import type { SpecValidators } from '../spec/validators.js';
+import { ApiError, OtpError } from './api-error.js';
+import { registerDocs } from './docs.routes.js';
+import type { AppEnv, Handler, Handlers } from './operation.js';
+import { createRequestLog, type RequestLog } from './request-log.js';
+import { operationRunner } from './run-operation.js';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface AppParts {
+  services: Services;
+  spec: LoadedSpec;
+  validators: SpecValidators;
+  /** Extra handlers by operationId (modules that need more than the core services). */
+  handlers?: Handlers;
+  /** Extra non-API routes (hosted page, dashboard). */
+  routes?: (app: Hono<AppEnv>) => void;
+  requestLog?: RequestLog;
+}
+
+/** Every path of an operation: as written, and under the legacy prefixes (sandbox.md §1). */
+export function pathsOf(op: Operation): string[] {
+  // Registered without the trailing slash: with `strict: false` Hono matches both spellings.
+  const hono = op.path.replace(/\{([^}]+)\}/g, ':$1').replace(/(.)\/$/, '$1');
+  const m = /^\/(v[123])(\/.*)$/.exec(hono);
+  if (!m) return [hono];
+  const [, version, rest] = m;
+  const paths = [hono, `/d/api${rest}`];
+  if (version !== 'v1') paths.push(`/api/${version}${rest}`);
+  return paths;
+}
+
+const notImplemented: Handler = ({ operation }) => {
+  throw ApiError.general('not_implemented', `${operation.operationId} is not implemented in this version of the sandbox.`);
+};
+
+/** The Hono app, built from the document: every operation bound to its handler by operationId. */
+export function createApp(parts: AppParts) {
+  const { services, spec, validators } = parts;
+  const requestLog = parts.requestLog ?? createRequestLog();
+  const handlers: Handlers = {
+    getHealth: () => ({ status: 200, body: { status: 'ok', version: spec.document.info.version } }),
+    ...invoiceHandlers(services.invoices),
+    ...accountHandlers(services.accounts),
+    ...identityListHandlers(services),
+    ...parts.handlers,
+  };
+
+  const app = new Hono<AppEnv>({ strict: false });
+  app.use('*', requestLog.middleware(services.clock));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json(ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.').envelope(), 413),
+    }),
+  );
+  app.use(
+    '*',
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        c.json(ApiError.general('method_not_allowed', `Method "${c.req.method}" not allowed.`).envelope(), 405, {
+          Allow: methods.join(', '),
+        }),
+    }),
+  );
+
+  const registered = new Set<string>();
+  for (const op of spec.operations) {
+    const run = operationRunner(
+      { config: services.config, identities: services.identities, validators },
+      op,
+      handlers[op.operationId] ?? notImplemented,
+    );
+    for (const p of pathsOf(op)) {
+      const key = `${op.method} ${p}`;
+      if (registered.has(key)) continue; // `/d/api/...` is version-less: the first version wins
+      registered.add(key);
+      app.on(op.method.toUpperCase(), p, run);
+    }
+  }
+  registerDocs(app, spec);
+  parts.routes?.(app);
+
+  app.notFound((c) => c.json(ApiError.general('not_found', 'Not found.').envelope(), 404));
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json(err.envelope(), err.status as 400);
+    if (err instanceof OtpError) return c.json(err.body(), 422);
+    if (err.name === 'BodyLimitError') return c.json(ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.').envelope(), 413);
+    console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);
+    return c.json(ApiError.general('internal_error', 'A server error occurred.').envelope(), 500);
+  });
+
+  return { app, handlers, requestLog };
+}
+
+/** Operation ids that still answer 501 (a test lists them so nothing hides). */
+export function unimplementedOperations(spec: LoadedSpec, handlers: Handlers): string[] {
+  return spec.operations.filter((o) => !handlers[o.operationId]).map((o) => o.operationId);
+}

@@ -1,0 +1,79 @@
+import type { Context } from 'hono';
+import { authenticateControl, authenticateHmac, authenticateMerchant } from '../auth/authenticate.js';
+import type { AppConfig } from '../config.js';
+import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { Operation } from '../spec/load.js';
+import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
+import { ApiError } from './api-error.js';
+import type { AppEnv, Handler, OperationContext } from './operation.js';
+import { requestUrl } from './request-url.js';
+
+const EMPTY = Buffer.alloc(0);
+
+export interface RunnerDeps {
+  config: AppConfig;
+  identities: IdentityRepository;
+  validators: SpecValidators;
+}
+
+/**
+ * One request through one operation: authenticate (before anything else, like the real service),
+ * parse and validate query and body against the document, call the handler, render the result.
+ */
+export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handler) {
+  const v = deps.validators.forOperation(op.operationId);
+  const readsBody = op.method !== 'get' && op.method !== 'delete';
+
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    c.set('operationId', op.operationId);
+    const rawBody = readsBody ? Buffer.from(await c.req.arrayBuffer()) : EMPTY;
+    const ctx: OperationContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
+
+    switch (op.auth) {
+      case 'merchant':
+        ctx.merchant = authenticateMerchant(deps.identities, c.req.header('authorization'));
+        c.set('authOutcome', `merchant:${ctx.merchant.id}`);
+        break;
+      case 'hmac':
+        ctx.app = authenticateHmac(deps.identities, (n) => c.req.header(n), requestUrl(c, deps.config.trustProxy), rawBody, {
+          debugErrors: deps.config.debugErrors,
+        });
+        c.set('authOutcome', `hmac:${ctx.app.api_key}`);
+        break;
+      case 'control':
+        authenticateControl(deps.config.controlToken, c.req.header('x-sandbox-token'));
+        c.set('authOutcome', 'control');
+        break;
+      default:
+        c.set('authOutcome', 'none');
+    }
+
+    if (v.query) {
+      const { values, errors } = coerceQuery(op, c.req.query());
+      const schemaErrors = v.query(values) ? {} : toFieldErrors(v.query.errors);
+      const all = { ...schemaErrors, ...errors };
+      if (Object.keys(all).length) throw new ApiError('validation_error', all);
+      ctx.query = values;
+    }
+
+    if (op.hasBody) {
+      if (rawBody.length === 0) {
+        if (op.bodyRequired) throw ApiError.general('validation_error', 'No data provided.');
+        ctx.body = {};
+      } else {
+        try {
+          ctx.body = JSON.parse(rawBody.toString('utf8'));
+        } catch (err) {
+          throw ApiError.general('malformed_json', `JSON parse error - ${(err as Error).message}`);
+        }
+      }
+      if (v.body && !v.body(ctx.body)) throw new ApiError('validation_error', toFieldErrors(v.body.errors));
+    }
+
+    const result = await handler(ctx);
+    if (result instanceof Response) return result;
+    if (result.headers) for (const [k, val] of Object.entries(result.headers)) c.header(k, val);
+    if (result.status === 204 || result.body === undefined) return c.body(null, result.status as 204);
+    return c.json(result.body as object, result.status as 200);
+  };
+}

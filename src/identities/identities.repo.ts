@@ -1,0 +1,118 @@
+import type { Db } from '../db/open.js';
+
+export interface MerchantRow {
+  id: string;
+  name: string;
+  merchant_api_token: string;
+  bearer_token: string | null;
+  callback_url: string | null;
+  redirect_url: string | null;
+  enabled_payment_collectors: string;
+  max_invoice_amount: number;
+  invoice_lifetime_seconds: number;
+  callback_auth: 'https-only' | 'always' | 'never';
+  wallet_account_id: string;
+  workspace_id: string | null;
+  disabled: number;
+  created_at: number;
+}
+
+export interface AppRow {
+  api_key: string;
+  api_secret: string;
+  name: string;
+  owner_id: string;
+  mfa_whitelisted: number;
+  otp_secret: string;
+  last_nonce: string | null;
+  workspace_id: string | null;
+  disabled: number;
+  created_at: number;
+}
+
+export interface UserRow {
+  id: string;
+  kind: 'customer' | 'developer';
+  name: string;
+  email: string | null;
+  mobile_number: string | null;
+  password: string | null;
+  workspace_id: string | null;
+  created_at: number;
+}
+
+/** Merchants, HMAC applications and users (customers and developers). SQL only; no rules. */
+export function createIdentityRepository(db: Db) {
+  const merchantByToken = db.prepare(
+    'SELECT * FROM merchants WHERE (merchant_api_token = ? OR bearer_token = ?) AND disabled = 0',
+  );
+  const merchantById = db.prepare('SELECT * FROM merchants WHERE id = ?');
+  const merchantsPage = db.prepare('SELECT * FROM merchants WHERE disabled = 0 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?');
+  const merchantsCount = db.prepare('SELECT COUNT(*) AS n FROM merchants WHERE disabled = 0');
+  const firstMerchant = db.prepare('SELECT * FROM merchants WHERE disabled = 0 AND workspace_id IS NULL ORDER BY created_at, id LIMIT 1');
+  const insertMerchant = db.prepare(
+    `INSERT INTO merchants (id, name, merchant_api_token, bearer_token, callback_url, redirect_url, enabled_payment_collectors,
+       max_invoice_amount, invoice_lifetime_seconds, callback_auth, wallet_account_id, workspace_id, created_at)
+     VALUES (@id, @name, @merchant_api_token, @bearer_token, @callback_url, @redirect_url, @enabled_payment_collectors,
+       @max_invoice_amount, @invoice_lifetime_seconds, @callback_auth, @wallet_account_id, @workspace_id, @created_at)`,
+  );
+  const appByKey = db.prepare('SELECT * FROM apps WHERE api_key = ? AND disabled = 0');
+  const appsPage = db.prepare('SELECT * FROM apps WHERE disabled = 0 ORDER BY created_at DESC, api_key DESC LIMIT ? OFFSET ?');
+  const appsCount = db.prepare('SELECT COUNT(*) AS n FROM apps WHERE disabled = 0');
+  const insertApp = db.prepare(
+    `INSERT INTO apps (api_key, api_secret, name, owner_id, mfa_whitelisted, otp_secret, last_nonce, workspace_id, created_at)
+     VALUES (@api_key, @api_secret, @name, @owner_id, @mfa_whitelisted, @otp_secret, NULL, @workspace_id, @created_at)`,
+  );
+  // One atomic conditional advance: canonical decimal nonces compare by length, then lexically.
+  const advanceNonce = db.prepare(
+    `UPDATE apps SET last_nonce = @nonce WHERE api_key = @key AND disabled = 0 AND (last_nonce IS NULL
+       OR length(last_nonce) < length(@nonce) OR (length(last_nonce) = length(@nonce) AND last_nonce < @nonce))`,
+  );
+  const resetNonce = db.prepare('UPDATE apps SET last_nonce = NULL WHERE api_key = ?');
+  const userById = db.prepare('SELECT * FROM users WHERE id = ?');
+  const userByLogin = db.prepare(
+    "SELECT * FROM users WHERE kind = 'customer' AND (email = @login COLLATE NOCASE OR mobile_number = @login OR id = @login)",
+  );
+  const customersPage = db.prepare(
+    "SELECT * FROM users WHERE kind = 'customer' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+  );
+  const customersCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer'");
+  const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS NULL ORDER BY created_at, id LIMIT 1");
+  const insertUser = db.prepare(
+    `INSERT INTO users (id, kind, name, email, mobile_number, password, workspace_id, created_at)
+     VALUES (@id, @kind, @name, @email, @mobile_number, @password, @workspace_id, @created_at)`,
+  );
+
+  return {
+    merchantByToken: (token: string) => merchantByToken.get(token, token) as MerchantRow | undefined,
+    merchantById: (id: string) => merchantById.get(id) as MerchantRow | undefined,
+    firstMerchant: () => firstMerchant.get() as MerchantRow | undefined,
+    merchantsPage: (limit: number, offset: number) => merchantsPage.all(limit, offset) as MerchantRow[],
+    merchantsCount: () => (merchantsCount.get() as { n: number }).n,
+    insertMerchant: (m: Omit<MerchantRow, 'disabled'>) => void insertMerchant.run(m),
+    updateMerchant(id: string, fields: Partial<MerchantRow>): void {
+      const keys = Object.keys(fields).filter((k) => /^[a-z_]+$/.test(k));
+      if (!keys.length) return;
+      db.prepare(`UPDATE merchants SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
+    },
+    appByKey: (key: string) => appByKey.get(key) as AppRow | undefined,
+    appsPage: (limit: number, offset: number) => appsPage.all(limit, offset) as AppRow[],
+    appsCount: () => (appsCount.get() as { n: number }).n,
+    insertApp: (a: Omit<AppRow, 'last_nonce' | 'disabled'>) => void insertApp.run(a),
+    /** True when the nonce was strictly greater than the last one and is now recorded. */
+    advanceNonce: (key: string, nonce: string) => advanceNonce.run({ key, nonce }).changes === 1,
+    resetNonce: (key: string) => resetNonce.run(key).changes === 1,
+    userById: (id: string) => userById.get(id) as UserRow | undefined,
+    customerByLogin: (login: string) => userByLogin.get({ login }) as UserRow | undefined,
+    firstCustomer: () => firstCustomer.get() as UserRow | undefined,
+    customersPage: (limit: number, offset: number) => customersPage.all(limit, offset) as UserRow[],
+    customersCount: () => (customersCount.get() as { n: number }).n,
+    insertUser: (u: UserRow) => void insertUser.run(u),
+    disableWorkspace(workspaceId: string): void {
+      db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?').run(workspaceId);
+      db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?').run(workspaceId);
+    },
+  };
+}
+
+export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

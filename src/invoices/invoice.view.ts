@@ -1,0 +1,67 @@
+import { formatTimestamp } from '../shared/clock.js';
+import { formatMoney } from '../shared/money.js';
+import type { EventBody, EventName } from '../events/outbox.repo.js';
+import type { InvoiceRow, PaymentRow } from './invoices.repo.js';
+
+/** The invoice resource (sandbox.md §4), as the real service shapes it. */
+export function invoiceResource(
+  row: InvoiceRow,
+  payments: PaymentRow[],
+  ctx: { receiver: string; publicUrl: string; nowMicros: number },
+) {
+  const due = row.amount > row.amount_received ? row.amount - row.amount_received : 0n;
+  const expiresAt = Number(row.expires_at);
+  let expiresIn: string | null = null;
+  if (row.status === 'pending') expiresIn = String(Math.max(0, Math.floor((expiresAt - ctx.nowMicros) / 1_000_000)));
+  return {
+    id: row.id,
+    note: '',
+    note_scope: 'private',
+    status: row.status,
+    category: 'merchant' as const,
+    amount: formatMoney(row.amount),
+    amount_due: formatMoney(due),
+    amount_received: formatMoney(row.amount_received),
+    currency: row.currency,
+    external_transaction_id: row.external_transaction_id,
+    description: row.description,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    payment_url: `${ctx.publicUrl}/payment/invoice/${row.id}`,
+    supported_payment_collectors: JSON.parse(row.supported_payment_collectors) as string[],
+    current_payment_reference_number: row.current_payment_reference_number,
+    payments: payments.map(paymentResource),
+    receiver: ctx.receiver,
+    created_at: formatTimestamp(Number(row.created_at)),
+    updated_at: formatTimestamp(Number(row.updated_at)),
+    expires_at: formatTimestamp(expiresAt),
+    expires_in_seconds: expiresIn,
+  };
+}
+
+export type InvoiceResource = ReturnType<typeof invoiceResource>;
+
+export function paymentResource(p: PaymentRow) {
+  return {
+    id: p.id,
+    amount: formatMoney(p.amount),
+    payment_collector: p.payment_collector,
+    reference_number: p.reference_number,
+    created_at: formatTimestamp(Number(p.created_at)),
+  };
+}
+
+/** The callback body of an invoice event (sandbox.md §6). */
+export function eventBody(name: EventName, row: Pick<InvoiceRow, 'id' | 'currency' | 'amount' | 'amount_received' | 'external_transaction_id'>): EventBody {
+  return {
+    event: {
+      name,
+      data: {
+        id: row.id,
+        currency: row.currency,
+        amount: formatMoney(row.amount),
+        amount_received: formatMoney(row.amount_received),
+        external_transaction_id: row.external_transaction_id,
+      },
+    },
+  };
+}

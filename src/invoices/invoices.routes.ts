@@ -1,0 +1,15 @@
+import { ok, type Handlers } from '../http/operation.js';
+import type { InvoiceService } from './invoices.service.js';
+
+/** createInvoiceV1/V3, getInvoiceV1/V3, listInvoices (sandbox.md §4). */
+export function invoiceHandlers(invoices: InvoiceService): Handlers {
+  const create: Handlers[string] = ({ merchant, body }) => ok({ invoice: invoices.create(merchant!, body) }, 201);
+  const get: Handlers[string] = ({ merchant, params }) => ok({ invoice: invoices.get(merchant!, params.invoice_id!) });
+  return {
+    createInvoiceV1: create,
+    createInvoiceV3: create,
+    getInvoiceV1: get,
+    getInvoiceV3: get,
+    listInvoices: ({ merchant, query }) => ok(invoices.list(merchant!, query)),
+  };
+}

@@ -1,0 +1,141 @@
+import { ApiError } from '../http/api-error.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { Outbox } from '../events/outbox.repo.js';
+import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Clock } from '../shared/clock.js';
+import { parseExpiry } from '../shared/clock.js';
+import type { IdFactory } from '../shared/ids.js';
+import { AmountError, formatMoneyShort, parseAmount } from '../shared/money.js';
+import { pageMeta, pageRequest } from '../shared/pagination.js';
+import { eventBody, invoiceResource } from './invoice.view.js';
+import type { InvoiceRepository, InvoiceRow, InvoiceStatus } from './invoices.repo.js';
+
+export interface CreateInvoiceInput {
+  amount: unknown;
+  currency: string;
+  external_transaction_id: string;
+  supported_payment_collectors?: string[];
+  expires_at?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface InvoiceServiceDeps {
+  invoices: InvoiceRepository;
+  outbox: Outbox;
+  unitOfWork: UnitOfWork;
+  clock: Clock;
+  ids: IdFactory;
+  /** Read on every use: the listening port is known only after start-up. */
+  publicUrl: () => string;
+  merchantById: (id: string) => MerchantRow | undefined;
+}
+
+/** Maps an amount problem to the field error the API answers with. */
+export function amountFieldError(err: unknown, field = 'amount'): ApiError {
+  if (err instanceof AmountError) return ApiError.field(field, err.message);
+  throw err;
+}
+
+/** Merchant invoices: create, retrieve, list, and expiry on the sandbox clock (sandbox.md §4, §6). */
+export function createInvoiceService(d: InvoiceServiceDeps) {
+  function view(row: InvoiceRow) {
+    const merchant = d.merchantById(row.merchant_id);
+    return invoiceResource(row, d.invoices.payments(row.id), {
+      receiver: merchant?.wallet_account_id ?? '',
+      publicUrl: d.publicUrl(),
+      nowMicros: d.clock.now(),
+    });
+  }
+
+  /** Expire every pending invoice whose `expires_at` has passed on the sandbox clock. */
+  function expireDue(): string[] {
+    const now = d.clock.now();
+    const due = d.invoices.dueForExpiry(now);
+    if (!due.length) return [];
+    return d.unitOfWork(() => due.filter((id) => d.invoices.expire(id)));
+  }
+
+  return {
+    view,
+    expireDue,
+    create(merchant: MerchantRow, input: CreateInvoiceInput) {
+      const errors: Record<string, string[]> = {};
+      let amount = 0n;
+      try {
+        amount = parseAmount(input.amount);
+        if (amount > BigInt(merchant.max_invoice_amount)) {
+          throw ApiError.field(
+            'amount',
+            `Amount should be at most ${formatMoneyShort(merchant.max_invoice_amount)} ${input.currency}.`,
+            'amount_above_maximum',
+          );
+        }
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        errors.amount = [amountFieldError(err).errors.amount![0]!];
+      }
+      const enabled = JSON.parse(merchant.enabled_payment_collectors) as string[];
+      const collectors = input.supported_payment_collectors ?? enabled;
+      const notEnabled = collectors.filter((c) => !enabled.includes(c));
+      if (notEnabled.length) {
+        errors.supported_payment_collectors = notEnabled.map((c) => `"${c}" is not enabled for this merchant.`);
+      }
+      const now = d.clock.now();
+      let expiresAt = now + merchant.invoice_lifetime_seconds * 1_000_000;
+      if (input.expires_at !== undefined) {
+        const parsed = parseExpiry(input.expires_at, now);
+        if (parsed === null) errors.expires_at = ['Enter a valid date/time (ISO 8601) or a delta such as "1w 3d 2h 32m 5s".'];
+        else if (parsed <= now) errors.expires_at = ['Expiry must be in the future.'];
+        else expiresAt = parsed;
+      }
+      if (Object.keys(errors).length) throw new ApiError('validation_error', errors);
+
+      const id = d.ids();
+      const row = d.unitOfWork(() => {
+        if (d.invoices.externalIdTaken(merchant.id, input.external_transaction_id)) {
+          throw ApiError.field(
+            'external_transaction_id',
+            'External transaction ID has already been used for an invoice.',
+            'duplicate_external_transaction_id',
+          );
+        }
+        d.invoices.insert({
+          id,
+          merchant_id: merchant.id,
+          amount,
+          currency: input.currency,
+          external_transaction_id: input.external_transaction_id,
+          description: input.description ?? '',
+          metadata: JSON.stringify(input.metadata ?? {}),
+          supported_payment_collectors: JSON.stringify(collectors),
+          created_at: now,
+          expires_at: expiresAt,
+        });
+        const created = d.invoices.byId(id)!;
+        d.outbox.append('invoice.created', merchant.id, eventBody('invoice.created', created));
+        return created;
+      });
+      return view(row);
+    },
+    /** Another merchant's invoice is a 404, never its data. */
+    get(merchant: MerchantRow, id: string) {
+      expireDue();
+      const row = d.invoices.forMerchant(id, merchant.id);
+      if (!row) throw ApiError.notFound();
+      return view(row);
+    },
+    list(merchant: MerchantRow, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
+      expireDue();
+      const req = pageRequest(query);
+      const filter = { merchantId: merchant.id, status: query.status, externalTransactionId: query.external_transaction_id };
+      // One connection, synchronous calls: the count and the page read the same snapshot, so they
+      // agree even while other requests insert.
+      const total = d.invoices.count(filter);
+      const rows = d.invoices.page(filter, req.limit, req.offset);
+      return { invoices: rows.map(view), meta: pageMeta(req, total) };
+    },
+  };
+}
+
+export type InvoiceService = ReturnType<typeof createInvoiceService>;

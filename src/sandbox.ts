@@ -1,0 +1,118 @@
+import type { Hono } from 'hono';
+import { defaultConfig, type AppConfig } from './config.js';
+import { openDatabase, wipe, type Db } from './db/open.js';
+import { defaultFixturesPath, fixturesLoaded, loadFixtures, readFixtures, type SectionLoader } from './fixtures/load.js';
+import type { Fixtures } from './fixtures/fixture-types.js';
+import { createApp } from './http/create-app.js';
+import type { AppEnv, Handlers } from './http/operation.js';
+import { createServices, type Services } from './services.js';
+import { createClock, type Clock } from './shared/clock.js';
+import { newId, type IdFactory } from './shared/ids.js';
+import { loadSpec, type LoadedSpec } from './spec/load.js';
+import { compileValidators, type SpecValidators } from './spec/validators.js';
+import { extensions } from './extensions.js';
+
+export interface SandboxOptions {
+  config?: Partial<AppConfig>;
+  db?: Db;
+  ids?: IdFactory;
+  realNowMs?: () => number;
+  spec?: { spec: LoadedSpec; validators: SpecValidators };
+  fixtures?: Fixtures;
+  /** Outbound HTTP for callbacks (tests may inject one). */
+  fetch?: typeof fetch;
+}
+
+/** What a module adds to the sandbox: handlers, routes, fixture sections, background work. */
+export interface SandboxExtension {
+  handlers?: (s: Services, ctx: ExtensionContext) => Handlers;
+  routes?: (app: Hono<AppEnv>, s: Services, ctx: ExtensionContext) => void;
+  fixtureSections?: SectionLoader[];
+  /** Start background work; return a function that stops it. */
+  start?: (s: Services, ctx: ExtensionContext) => (() => Promise<void> | void) | void;
+}
+
+export interface ExtensionContext {
+  sandbox: Sandbox;
+  fetch: typeof fetch;
+}
+
+export interface Sandbox {
+  config: AppConfig;
+  services: Services;
+  app: Hono<AppEnv>;
+  spec: LoadedSpec;
+  validators: SpecValidators;
+  handlers: Handlers;
+  fixtures: Fixtures;
+  /** Drop all data, reload fixtures, reset the clock. */
+  reset(): void;
+  /** Start background work (expiry ticks, callback dispatch). */
+  startBackground(): void;
+  close(): Promise<void>;
+}
+
+let cachedSpec: { spec: LoadedSpec; validators: SpecValidators } | undefined;
+/** Load and compile the document once per process (tests build many apps). */
+export function sharedSpec(): { spec: LoadedSpec; validators: SpecValidators } {
+  if (!cachedSpec) {
+    const spec = loadSpec();
+    cachedSpec = { spec, validators: compileValidators(spec) };
+  }
+  return cachedSpec;
+}
+
+export function createSandbox(opts: SandboxOptions = {}): Sandbox {
+  const config = defaultConfig(opts.config);
+  const db = opts.db ?? openDatabase(config.db, { durability: config.durability });
+  const storedOffset = db.prepare("SELECT value FROM meta WHERE key = 'clock_offset'").get() as { value: string } | undefined;
+  const setOffset = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('clock_offset', ?)");
+  const clock: Clock = createClock({
+    realNowMs: opts.realNowMs,
+    initialOffsetMicros: storedOffset ? Number(storedOffset.value) : 0,
+    onOffsetChange: (o) => setOffset.run(String(o)),
+  });
+  const services = createServices({ db, clock, ids: opts.ids ?? newId, config });
+  const { spec, validators } = opts.spec ?? sharedSpec();
+  const fixtures = opts.fixtures ?? readFixtures(config.fixtures || defaultFixturesPath());
+  const sections = extensions.flatMap((e) => e.fixtureSections ?? []);
+  if (!fixturesLoaded(services)) loadFixtures(services, fixtures, sections);
+
+  const stops: Array<() => Promise<void> | void> = [];
+  const ctx = {} as ExtensionContext;
+  const extraHandlers: Handlers = Object.assign({}, ...extensions.map((e) => e.handlers?.(services, ctx) ?? {}));
+  const { app, handlers } = createApp({
+    services,
+    spec,
+    validators,
+    handlers: extraHandlers,
+    routes: (a) => extensions.forEach((e) => e.routes?.(a, services, ctx)),
+  });
+
+  const sandbox: Sandbox = {
+    config,
+    services,
+    app,
+    spec,
+    validators,
+    handlers,
+    fixtures,
+    reset() {
+      wipe(db);
+      clock.setOffsetMicros(0);
+      loadFixtures(services, fixtures, sections);
+    },
+    startBackground() {
+      for (const e of extensions) {
+        const stop = e.start?.(services, ctx);
+        if (stop) stops.push(stop);
+      }
+    },
+    async close() {
+      for (const stop of stops.splice(0).reverse()) await stop();
+      if (db.open) db.close();
+    },
+  };
+  Object.assign(ctx, { sandbox, fetch: opts.fetch ?? globalThis.fetch });
+  return sandbox;
+}

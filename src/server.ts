@@ -1,0 +1,40 @@
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { isLoopback } from './config.js';
+import type { Sandbox } from './sandbox.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+/** Listen on the configured address (sandbox.md §3: no non-loopback listen without a control token). */
+export async function listen(sandbox: Sandbox): Promise<RunningServer> {
+  const { config } = sandbox;
+  if (!isLoopback(config.host) && !config.controlToken && !config.insecureControl) {
+    throw new Error(
+      `Refusing to listen on ${config.host} without a control token: set SANDBOX_CONTROL_TOKEN (or --control-token), ` +
+        'or pass --insecure-control to expose /_sandbox to anyone who can reach this address.',
+    );
+  }
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: sandbox.app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
+    (s as Server).once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    server,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      }),
+  };
+}

@@ -1,0 +1,41 @@
+import type { AppConfig } from './config.js';
+import type { Db } from './db/open.js';
+import { createUnitOfWork } from './db/unit-of-work.js';
+import { createOutbox } from './events/outbox.repo.js';
+import { createIdentityRepository } from './identities/identities.repo.js';
+import { createInvoiceRepository } from './invoices/invoices.repo.js';
+import { createInvoiceService } from './invoices/invoices.service.js';
+import { createLedgerRepository } from './ledger/ledger.repo.js';
+import { createAccountService } from './ledger/accounts.service.js';
+import type { Clock } from './shared/clock.js';
+import type { IdFactory } from './shared/ids.js';
+
+export interface CoreDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdFactory;
+  config: AppConfig;
+}
+
+/** Repositories and services, built from what they are given (no singletons). */
+export function createServices(deps: CoreDeps) {
+  const { db, clock, ids, config } = deps;
+  const outbox = createOutbox(db, clock, ids);
+  const unitOfWork = createUnitOfWork(db, outbox);
+  const identities = createIdentityRepository(db);
+  const ledger = createLedgerRepository(db, clock, ids);
+  const invoiceRepo = createInvoiceRepository(db);
+  const invoices = createInvoiceService({
+    invoices: invoiceRepo,
+    outbox,
+    unitOfWork,
+    clock,
+    ids,
+    publicUrl: () => config.publicUrl,
+    merchantById: identities.merchantById,
+  });
+  const accounts = createAccountService({ ledger });
+  return { ...deps, outbox, unitOfWork, identities, ledger, invoiceRepo, invoices, accounts };
+}
+
+export type Services = ReturnType<typeof createServices>;

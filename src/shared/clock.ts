@@ -1,0 +1,70 @@
+/**
+ * The sandbox clock: real time plus a persisted offset that QA can move forward
+ * (sandbox.md §9). Time is in integer microseconds since the epoch; every reading is strictly
+ * greater than the previous one, so timestamps double as a stable sort key.
+ */
+export interface Clock {
+  /** Microseconds since the epoch on the sandbox clock. */
+  now(): number;
+  /** Current offset from real time, in microseconds. */
+  offsetMicros(): number;
+  setOffsetMicros(offset: number): void;
+}
+
+export interface ClockOptions {
+  realNowMs?: () => number;
+  initialOffsetMicros?: number;
+  onOffsetChange?: (offset: number) => void;
+}
+
+export function createClock(opts: ClockOptions = {}): Clock {
+  // Sub-millisecond precision so timestamps carry real microseconds.
+  const realNowMs = opts.realNowMs ?? (() => performance.timeOrigin + performance.now());
+  let offset = opts.initialOffsetMicros ?? 0;
+  let last = 0;
+  return {
+    now() {
+      const t = Math.floor(realNowMs() * 1000) + offset;
+      last = t > last ? t : last + 1;
+      return last;
+    },
+    offsetMicros: () => offset,
+    setOffsetMicros(value) {
+      offset = Math.trunc(value);
+      opts.onOffsetChange?.(offset);
+    },
+  };
+}
+
+/** `2026-11-22T08:35:58.052291Z` */
+export function formatTimestamp(micros: number): string {
+  const ms = Math.floor(micros / 1000);
+  const iso = new Date(ms).toISOString(); // 2026-11-22T08:35:58.052Z
+  const sub = String(((micros % 1000) + 1000) % 1000).padStart(3, '0');
+  return `${iso.slice(0, 23)}${sub}Z`;
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const DELTA_PART = /(\d+)\s*([wdhms])/g;
+const UNIT_SECONDS: Record<string, number> = { w: 604800, d: 86400, h: 3600, m: 60, s: 1 };
+
+/**
+ * Parse `expires_at`: an ISO 8601 date-time, or a delta such as `1w 3d 2h 32m 5s` relative to `now`.
+ * Returns microseconds, or null when the text is neither.
+ */
+export function parseExpiry(text: string, nowMicros: number): number | null {
+  const t = text.trim();
+  const iso = ISO.exec(t);
+  if (iso) {
+    const zone = iso[8] ?? 'Z';
+    const frac = (iso[7] ?? '').padEnd(6, '0').slice(0, 6);
+    const base = `${iso[1]}-${iso[2]}-${iso[3]}T${iso[4]}:${iso[5]}:${iso[6] ?? '00'}${zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`;
+    const ms = Date.parse(base);
+    if (Number.isNaN(ms)) return null;
+    return ms * 1000 + Number(frac);
+  }
+  if (!/^(\d+\s*[wdhms]\s*)+$/.test(t)) return null;
+  let seconds = 0;
+  for (const m of t.matchAll(DELTA_PART)) seconds += Number(m[1]) * (UNIT_SECONDS[m[2] ?? 's'] ?? 0);
+  return nowMicros + seconds * 1_000_000;
+}

@@ -1,0 +1,89 @@
+/**
+ * Exact money: integers of 1e-8 units (BigInt), formatted once at the edge as strings with exactly
+ * 8 fractional digits (sandbox.md §1).
+ */
+export const UNITS_PER_PESO = 100_000_000n;
+const FRACTION_DIGITS = 8;
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+/** Hard ceiling for any single amount: 1e12 pesos keeps every sum far inside SQLite's int64. */
+export const MAX_AMOUNT_UNITS = 1_000_000_000_000n * UNITS_PER_PESO;
+
+export type AmountProblem = 'invalid' | 'too_many_digits' | 'not_positive' | 'too_large';
+
+export class AmountError extends Error {
+  constructor(
+    readonly problem: AmountProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Shortest round-trip decimal of a JS number, without exponent (1e-7 → "0.0000001"). */
+function numberToPlainDecimal(n: number): string | null {
+  if (!Number.isFinite(n)) return null;
+  const text = String(Math.abs(n));
+  const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(text);
+  if (!m) return null;
+  const intPart = m[1] ?? '0';
+  const fracPart = m[2] ?? '';
+  const exp = Number(m[3] ?? 0);
+  const digits = intPart + fracPart;
+  const point = intPart.length + exp;
+  let plain: string;
+  if (point <= 0) plain = '0.' + '0'.repeat(-point) + digits;
+  else if (point >= digits.length) plain = digits + '0'.repeat(point - digits.length);
+  else plain = digits.slice(0, point) + '.' + digits.slice(point);
+  return (n < 0 ? '-' : '') + plain;
+}
+
+/**
+ * Parse an input amount (JSON number or numeric string) into units. Rejects exponents, signs,
+ * NaN, more than 8 fractional digits, zero and negatives.
+ */
+export function parseAmount(input: unknown, opts: { allowZero?: boolean } = {}): bigint {
+  let text: string | null;
+  if (typeof input === 'number') text = numberToPlainDecimal(input);
+  else if (typeof input === 'string') text = input.trim() === input ? input : null;
+  else text = null;
+  if (text === null || text.startsWith('-') || text.startsWith('+')) {
+    if (text !== null && text.startsWith('-')) throw new AmountError('not_positive', 'Ensure this value is greater than 0.');
+    throw new AmountError('invalid', 'A valid number is required.');
+  }
+  const m = DECIMAL.exec(text);
+  if (!m) throw new AmountError('invalid', 'A valid number is required.');
+  const frac = (m[2] ?? '').replace(/0+$/, '');
+  if (frac.length > FRACTION_DIGITS) {
+    throw new AmountError('too_many_digits', 'Ensure that there are no more than 8 decimal places.');
+  }
+  const units = BigInt(m[1] ?? '0') * UNITS_PER_PESO + BigInt(frac.padEnd(FRACTION_DIGITS, '0') || '0');
+  if (units === 0n && !opts.allowZero) throw new AmountError('not_positive', 'Ensure this value is greater than 0.');
+  if (units > MAX_AMOUNT_UNITS) throw new AmountError('too_large', 'Ensure this value is less than 1000000000000.');
+  return units;
+}
+
+/** Format units as `<digits>.<8 digits>`; negative values keep their sign (ledger views only). */
+export function formatMoney(units: bigint | number): string {
+  const v = BigInt(units);
+  const neg = v < 0n;
+  const abs = neg ? -v : v;
+  const whole = abs / UNITS_PER_PESO;
+  const frac = (abs % UNITS_PER_PESO).toString().padStart(FRACTION_DIGITS, '0');
+  return `${neg ? '-' : ''}${whole}.${frac}`;
+}
+
+/** A human form without trailing zeros, for messages ("10000 PHP"). */
+export function formatMoneyShort(units: bigint | number): string {
+  return formatMoney(units).replace(/\.?0+$/, '');
+}
+
+/** units × percent (a decimal string such as "1.5" meaning 1.5 %), rounded half up to a unit. */
+export function percentOf(units: bigint, percent: string): bigint {
+  const m = DECIMAL.exec(percent);
+  if (!m) throw new Error(`bad percent ${percent}`);
+  const frac = m[2] ?? '';
+  const scale = 10n ** BigInt(frac.length);
+  const p = BigInt((m[1] ?? '0') + frac);
+  const denominator = 100n * scale;
+  return (units * p * 2n + denominator) / (2n * denominator);
+}

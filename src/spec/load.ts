@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { oas31 } from 'openapi3-ts';
+import { parse } from 'yaml';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
+
+export type AuthKind = 'none' | 'merchant' | 'hmac' | 'control';
+
+export interface Operation {
+  operationId: string;
+  method: HttpMethod;
+  /** Path as written in the document, e.g. `/v3/invoices/{invoice_id}/`. */
+  path: string;
+  tags: string[];
+  auth: AuthKind;
+  parameters: oas31.ParameterObject[];
+  hasBody: boolean;
+  bodyRequired: boolean;
+  /** Response status codes the document lists. */
+  statuses: string[];
+}
+
+export interface LoadedSpec {
+  document: oas31.OpenAPIObject;
+  yamlText: string;
+  operations: Operation[];
+  byId: Map<string, Operation>;
+}
+
+/** Root of the package (works from `src/` under tsx and from `dist/src/` when built). */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      readFileSync(join(dir, 'openapi', 'openapi.yaml'));
+      return dir;
+    } catch {
+      dir = dirname(dir);
+    }
+  }
+  throw new Error('openapi/openapi.yaml not found above ' + fileURLToPath(import.meta.url));
+}
+
+export function specPath(): string {
+  return join(packageRoot(), 'openapi', 'openapi.yaml');
+}
+
+function resolveRef<T>(doc: oas31.OpenAPIObject, value: T | oas31.ReferenceObject): T {
+  if (value && typeof value === 'object' && '$ref' in value) {
+    const parts = value.$ref.replace(/^#\//, '').split('/');
+    let cur: unknown = doc;
+    for (const p of parts) cur = (cur as Record<string, unknown>)[p.replaceAll('~1', '/').replaceAll('~0', '~')];
+    return cur as T;
+  }
+  return value as T;
+}
+
+function authOf(security: oas31.SecurityRequirementObject[] | undefined): AuthKind {
+  const names = new Set((security ?? []).flatMap((s) => Object.keys(s)));
+  if (names.has('controlToken')) return 'control';
+  if (names.has('accessKey')) return 'hmac';
+  if (names.has('merchantToken') || names.has('merchantBearer')) return 'merchant';
+  return 'none';
+}
+
+export function loadSpec(path = specPath()): LoadedSpec {
+  const yamlText = readFileSync(path, 'utf8');
+  const document = parse(yamlText) as oas31.OpenAPIObject;
+  const operations: Operation[] = [];
+  for (const [p, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = (item as oas31.PathItemObject)[method];
+      if (!op) continue;
+      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${p} has no operationId`);
+      const body = op.requestBody ? resolveRef<oas31.RequestBodyObject>(document, op.requestBody) : undefined;
+      operations.push({
+        operationId: op.operationId,
+        method,
+        path: p,
+        tags: op.tags ?? [],
+        auth: authOf(op.security ?? document.security),
+        parameters: (op.parameters ?? []).map((x) => resolveRef<oas31.ParameterObject>(document, x)),
+        hasBody: Boolean(body),
+        bodyRequired: Boolean(body?.required),
+        statuses: Object.keys(op.responses ?? {}),
+      });
+    }
+  }
+  const byId = new Map(operations.map((o) => [o.operationId, o]));
+  if (byId.size !== operations.length) throw new Error('duplicate operationId in the document');
+  return { document, yamlText, operations, byId };
+}

@@ -1,0 +1,112 @@
+import { expect } from 'vitest';
+import { openDatabase } from '../db/open.js';
+import { signRequest } from '../auth/hmac.js';
+import type { AppConfig } from '../config.js';
+import { createSandbox, sharedSpec, type Sandbox, type SandboxOptions } from '../sandbox.js';
+import { assertLedgerInvariants } from '../ledger/invariants.js';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body text, sent as is (takes precedence over `body`). */
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Merchant token, sent as `Authorization: Token <t>`. */
+  token?: string;
+  /** Validate the response against the document for this operationId (default: inferred). */
+  operationId?: string | false;
+}
+
+/**
+ * A fresh in-memory sandbox per test (house style: no shared database), with request helpers that
+ * validate every response body against the OpenAPI document.
+ */
+export function createTestApp(opts: { config?: Partial<AppConfig> } & Omit<SandboxOptions, 'config'> = {}) {
+  const sandbox: Sandbox = createSandbox({
+    db: opts.db ?? openDatabase(':memory:'),
+    spec: sharedSpec(),
+    ...opts,
+    config: { db: ':memory:', publicUrl: 'http://localhost', quiet: true, ...opts.config },
+  });
+  const { spec, validators } = sandbox;
+  const fx = sandbox.fixtures;
+  let nonce = BigInt(Date.now()) * 1000n;
+
+  function operationFor(method: string, path: string): string | undefined {
+    const clean = path.split('?')[0]!.replace(/^\/(api\/(v[23])|d\/api)\//, (_, __, v) => (v ? `/${v}/` : '/v1/'));
+    const norm = clean.replace(/\/$/, '');
+    return spec.operations.find((o) => {
+      if (o.method !== method.toLowerCase()) return false;
+      const re = new RegExp('^' + o.path.replace(/\/$/, '').replace(/\{[^}]+\}/g, '[^/]+') + '$');
+      return re.test(norm);
+    })?.operationId;
+  }
+
+  async function request<T = any>(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Token ${o.token}`;
+    let body: string | undefined = o.raw;
+    if (body === undefined && o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const res = await sandbox.app.request(`http://localhost${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (res.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);
+    const opId = o.operationId === false ? undefined : (o.operationId ?? operationFor(method, path));
+    if (opId && res.status !== 204) {
+      const validate = validators.response(opId, res.status);
+      expect(validate, `the document lists no ${res.status} response for ${opId} (body: ${text.slice(0, 300)})`).toBeDefined();
+      if (validate && !validate(parsed)) {
+        throw new Error(`${opId} ${res.status} response does not match the document: ${JSON.stringify(validate.errors)}\n${text.slice(0, 500)}`);
+      }
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  /** A signed developer-API request; the body is serialized once and those exact bytes are signed. */
+  async function signed<T = any>(
+    method: string,
+    path: string,
+    o: RequestOptions & { key?: string; secret?: string; nonce?: string; url?: string; spelling?: 'underscore' | 'dash' } = {},
+  ): Promise<TestResponse<T>> {
+    const dev = fx.developers[0]!;
+    const key = o.key ?? dev.app.api_key;
+    const secret = o.secret ?? dev.app.api_secret;
+    const n = o.nonce ?? String((nonce += 1n));
+    const body = o.raw ?? (o.body !== undefined ? JSON.stringify(o.body) : '');
+    const url = o.url ?? `http://localhost${path}`;
+    const sig = signRequest(secret, n, url, body);
+    const names = o.spelling === 'dash' ? ['Access-Key', 'Access-Signature', 'Access-Nonce'] : ['ACCESS_KEY', 'ACCESS_SIGNATURE', 'ACCESS_NONCE'];
+    return request<T>(method, path, {
+      ...o,
+      raw: body || undefined,
+      headers: { [names[0]!]: key, [names[1]!]: sig, [names[2]!]: n, ...o.headers },
+    });
+  }
+
+  return {
+    sandbox,
+    services: sandbox.services,
+    db: sandbox.services.db,
+    fixtures: fx,
+    merchant: fx.merchants[0]!,
+    otherMerchant: fx.merchants[1]!,
+    request,
+    signed,
+    /** Move the sandbox clock forward. */
+    advance(seconds: number) {
+      const c = sandbox.services.clock;
+      c.setOffsetMicros(c.offsetMicros() + seconds * 1_000_000);
+    },
+    assertLedger: () => assertLedgerInvariants(sandbox.services.db),
+    close: () => sandbox.close(),
+  };
+}
+
+export type TestApp = ReturnType<typeof createTestApp>;
