@@ -30,6 +30,8 @@ export interface SandboxExtension {
   fixtureSections?: SectionLoader[];
   /** Start background work; return a function that stops it. */
   start?: (s: Services, ctx: ExtensionContext) => (() => Promise<void> | void) | void;
+  /** Periodic work on the sandbox clock: runs every second in the background and after each clock move. */
+  tick?: (s: Services, ctx: ExtensionContext) => void;
 }
 
 export interface ExtensionContext {
@@ -47,7 +49,9 @@ export interface Sandbox {
   fixtures: Fixtures;
   /** Drop all data, reload fixtures, reset the clock. */
   reset(): void;
-  /** Start background work (expiry ticks, callback dispatch). */
+  /** Run the work that is due on the sandbox clock now (expiry, retries, order progress). */
+  tick(): void;
+  /** Start background work (a tick every second, callback dispatch). */
   startBackground(): void;
   close(): Promise<void>;
 }
@@ -102,7 +106,20 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       clock.setOffsetMicros(0);
       loadFixtures(services, fixtures, sections);
     },
+    tick() {
+      services.invoices.expireDue();
+      for (const e of extensions) e.tick?.(services, ctx);
+    },
     startBackground() {
+      const timer = setInterval(() => {
+        try {
+          sandbox.tick();
+        } catch (err) {
+          console.error('[paysandbox] background tick failed:', err);
+        }
+      }, 1000);
+      timer.unref();
+      stops.push(() => clearInterval(timer));
       for (const e of extensions) {
         const stop = e.start?.(services, ctx);
         if (stop) stops.push(stop);

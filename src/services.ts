@@ -7,6 +7,7 @@ import { createInvoiceRepository } from './invoices/invoices.repo.js';
 import { createInvoiceService } from './invoices/invoices.service.js';
 import { createLedgerRepository } from './ledger/ledger.repo.js';
 import { createAccountService } from './ledger/accounts.service.js';
+import { createPaymentService } from './payments/payments.service.js';
 import type { Clock } from './shared/clock.js';
 import type { IdFactory } from './shared/ids.js';
 
@@ -33,9 +34,21 @@ export function createServices(deps: CoreDeps) {
     ids,
     publicUrl: () => config.publicUrl,
     merchantById: identities.merchantById,
+    expiryEvents: () => config.expiryEvents,
+  });
+  const payments = createPaymentService({
+    invoices: invoiceRepo,
+    invoiceService: invoices,
+    ledger,
+    identities,
+    outbox,
+    unitOfWork,
+    clock,
+    ids,
+    expiryEvents: () => config.expiryEvents,
   });
   const accounts = createAccountService({ ledger });
-  return { ...deps, outbox, unitOfWork, identities, ledger, invoiceRepo, invoices, accounts };
+  return { ...deps, outbox, unitOfWork, identities, ledger, invoiceRepo, invoices, payments, accounts };
 }
 
 export type Services = ReturnType<typeof createServices>;

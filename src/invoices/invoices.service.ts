@@ -29,6 +29,8 @@ export interface InvoiceServiceDeps {
   /** Read on every use: the listening port is known only after start-up. */
   publicUrl: () => string;
   merchantById: (id: string) => MerchantRow | undefined;
+  /** Emit `invoice.updated` when an invoice expires (off by default: the real service sends none). */
+  expiryEvents: () => boolean;
 }
 
 /** Maps an amount problem to the field error the API answers with. */
@@ -53,7 +55,16 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     const now = d.clock.now();
     const due = d.invoices.dueForExpiry(now);
     if (!due.length) return [];
-    return d.unitOfWork(() => due.filter((id) => d.invoices.expire(id)));
+    return d.unitOfWork(() =>
+      due.filter((id) => {
+        if (!d.invoices.expire(id)) return false;
+        if (d.expiryEvents()) {
+          const row = d.invoices.byId(id)!;
+          d.outbox.append('invoice.updated', row.merchant_id, eventBody('invoice.updated', row));
+        }
+        return true;
+      }),
+    );
   }
 
   return {

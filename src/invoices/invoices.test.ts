@@ -57,7 +57,7 @@ describe('create invoice', () => {
   });
 
   it('refuses a missing or unknown token with 401 invalid_token and changes nothing', async () => {
-    for (const headers of [{}, { authorization: 'Token nope' }, { authorization: 'Basic abc' }, { authorization: 'Token' }]) {
+    for (const headers of [{}, { authorization: 'Token nope' }, { authorization: 'Basic abc' }, { authorization: 'Token' }] as Array<Record<string, string>>) {
       const res = await t.request('POST', '/v1/invoices/', { headers, body: body() });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error_codes: ['invalid_token'], errors: { non_field_errors: ['Invalid token.'] } });

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { openDatabase } from '../db/open.js';
+import { openDatabase, type Db } from '../db/open.js';
 import { signRequest } from '../auth/hmac.js';
 import type { AppConfig } from '../config.js';
 import { createSandbox, sharedSpec, type Sandbox, type SandboxOptions } from '../sandbox.js';
@@ -93,7 +93,7 @@ export function createTestApp(opts: { config?: Partial<AppConfig> } & Omit<Sandb
   return {
     sandbox,
     services: sandbox.services,
-    db: sandbox.services.db,
+    db: sandbox.services.db as Db,
     fixtures: fx,
     merchant: fx.merchants[0]!,
     otherMerchant: fx.merchants[1]!,

@@ -1,0 +1,204 @@
+import { randomInt } from 'node:crypto';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { Outbox } from '../events/outbox.repo.js';
+import { ApiError } from '../http/api-error.js';
+import type { IdentityRepository, UserRow } from '../identities/identities.repo.js';
+import { eventBody, paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
+import type { InvoiceRepository, InvoiceRow, InvoiceStatus } from '../invoices/invoices.repo.js';
+import type { InvoiceService } from '../invoices/invoices.service.js';
+import { SYSTEM_ACCOUNTS, type LedgerRepository } from '../ledger/ledger.repo.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdFactory } from '../shared/ids.js';
+
+export const WALLET_COLLECTOR = 'coins_peso_wallet';
+/** Collectors that pay over the counter: `cash_payment` (any outlet) and the outlet-specific ones. */
+export const COUNTER_COLLECTORS = [
+  'cash_payment',
+  'seven_connect_deposit',
+  'mlhuillier_deposit',
+  'cebuana_lhuillier_deposit',
+  'bayad_deposit',
+  'palawan_deposit',
+];
+
+export interface PaymentServiceDeps {
+  invoices: InvoiceRepository;
+  invoiceService: InvoiceService;
+  ledger: LedgerRepository;
+  identities: IdentityRepository;
+  outbox: Outbox;
+  unitOfWork: UnitOfWork;
+  clock: Clock;
+  ids: IdFactory;
+  /** Emit `invoice.updated` on expiry and cancellation (off by default, like the real service). */
+  expiryEvents: () => boolean;
+}
+
+export interface PaymentOutcome {
+  payment: ReturnType<typeof paymentResource>;
+  invoice: InvoiceResource;
+}
+
+/**
+ * The invoice lifecycle (sandbox.md §6): wallet and counter payments, partial and over-payment,
+ * expiry and cancellation. Every settlement credits the merchant wallet through the ledger in the same
+ * immediate transaction as the status change and the outbox events.
+ */
+export function createPaymentService(d: PaymentServiceDeps) {
+  function payable(invoiceId: string): InvoiceRow {
+    d.invoiceService.expireDue();
+    const inv = d.invoices.byId(invoiceId);
+    if (!inv) throw ApiError.notFound();
+    if (inv.status !== 'pending') {
+      throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
+    }
+    return inv;
+  }
+
+  function requireCollector(inv: InvoiceRow, collector: string): void {
+    const supported = JSON.parse(inv.supported_payment_collectors) as string[];
+    const counterOk = COUNTER_COLLECTORS.includes(collector) && supported.includes('cash_payment');
+    if (!supported.includes(collector) && !counterOk) {
+      throw ApiError.field('collector', `"${collector}" is not a payment option of this invoice (${supported.join(', ')}).`);
+    }
+  }
+
+  function due(inv: InvoiceRow): bigint {
+    return inv.amount > inv.amount_received ? inv.amount - inv.amount_received : 0n;
+  }
+
+  /** Record a settled payment; raise `invoice.updated` or `invoice.fully_paid`. Inside a transaction. */
+  function settle(inv: InvoiceRow, amount: bigint, collector: string, ref: string | null, payer: string | null, ledgerTx: string) {
+    const now = d.clock.now();
+    const id = d.ids();
+    d.invoices.insertPayment({
+      id,
+      invoice_id: inv.id,
+      amount,
+      payment_collector: collector,
+      reference_number: ref,
+      payer_account_id: payer,
+      ledger_transaction_id: ledgerTx,
+      created_at: now,
+    });
+    const received = inv.amount_received + amount;
+    const status: InvoiceStatus = received >= inv.amount ? 'fully_paid' : 'pending';
+    d.invoices.addReceived(inv.id, amount, status, now);
+    const after = d.invoices.byId(inv.id)!;
+    const name = status === 'fully_paid' ? 'invoice.fully_paid' : 'invoice.updated';
+    d.outbox.append(name, inv.merchant_id, eventBody(name, after));
+    const payment = d.invoices.payments(inv.id).find((p) => p.id === id)!;
+    return { payment: paymentResource(payment), invoice: d.invoiceService.view(after) };
+  }
+
+  function merchantWallet(inv: InvoiceRow): string {
+    const m = d.identities.merchantById(inv.merchant_id);
+    if (!m) throw new Error(`invoice ${inv.id} has no merchant`);
+    return m.wallet_account_id;
+  }
+
+  function newReference(): string {
+    for (;;) {
+      const ref = String(randomInt(1, 10)) + String(randomInt(0, 1e6)).padStart(6, '0') + String(randomInt(0, 1e6)).padStart(6, '0');
+      if (!d.invoices.byReference(ref)) return ref;
+    }
+  }
+
+  const service = {
+    /** Find a customer by id, email or mobile number (or the first fixture customer). */
+    customer(login?: string): UserRow {
+      const c = login ? d.identities.customerByLogin(login) : d.identities.firstCustomer();
+      if (!c) throw ApiError.field('customer', login ? `No customer "${login}".` : 'There is no customer to pay with.', 'validation_error');
+      return c;
+    },
+
+    /** The customer pays from their peso wallet: debit and credit at once (sandbox.md §8). */
+    payFromWallet(invoiceId: string, customer: UserRow, amount?: bigint): PaymentOutcome {
+      return d.unitOfWork(() => {
+        const inv = payable(invoiceId);
+        requireCollector(inv, WALLET_COLLECTOR);
+        const value = amount ?? due(inv);
+        const wallet = d.ledger.byOwner('user', customer.id).find((a) => a.currency === inv.currency);
+        if (!wallet) throw ApiError.field('customer', `Customer has no ${inv.currency} wallet.`);
+        if (wallet.balance < value) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
+        const tx = d.ledger.post('invoice_payment', inv.id, [
+          { accountId: wallet.id, amount: -value },
+          { accountId: merchantWallet(inv), amount: value },
+        ]);
+        return settle(inv, value, WALLET_COLLECTOR, null, wallet.id, tx);
+      });
+    },
+
+    /**
+     * Issue (or return) the invoice's over-the-counter reference number; the first issue raises
+     * `invoice.payment_reference_number_generated`.
+     */
+    issueReference(invoiceId: string, collector = 'cash_payment'): { reference_number: string; invoice: InvoiceResource } {
+      return d.unitOfWork(() => {
+        const inv = payable(invoiceId);
+        requireCollector(inv, collector);
+        if (inv.current_payment_reference_number) {
+          return { reference_number: inv.current_payment_reference_number, invoice: d.invoiceService.view(inv) };
+        }
+        const ref = newReference();
+        d.invoices.setReference(inv.id, ref, d.clock.now());
+        const after = d.invoices.byId(inv.id)!;
+        d.outbox.append(
+          'invoice.payment_reference_number_generated',
+          inv.merchant_id,
+          eventBody('invoice.payment_reference_number_generated', after),
+        );
+        return { reference_number: ref, invoice: d.invoiceService.view(after) };
+      });
+    },
+
+    /** An outlet confirms cash received against a reference number. */
+    confirmCounterPayment(reference: string, amount?: bigint, collector?: string): PaymentOutcome {
+      return d.unitOfWork(() => {
+        const found = d.invoices.byReference(reference);
+        if (!found) throw ApiError.notFound();
+        const inv = payable(found.id);
+        const value = amount ?? due(inv);
+        const tx = d.ledger.post('counter_payment', inv.id, [
+          { accountId: SYSTEM_ACCOUNTS.counterClearing, amount: -value },
+          { accountId: merchantWallet(inv), amount: value },
+        ]);
+        return settle(inv, value, collector ?? 'cash_payment', reference, null, tx);
+      });
+    },
+
+    /** Over the counter in one step: issue the reference if needed, then confirm it. */
+    payOverCounter(invoiceId: string, collector: string, amount?: bigint): PaymentOutcome {
+      return d.unitOfWork(() => {
+        const { reference_number } = service.issueReference(invoiceId, collector);
+        return service.confirmCounterPayment(reference_number, amount, collector);
+      });
+    },
+
+    expire(invoiceId: string): InvoiceResource {
+      return service.close(invoiceId, 'expired');
+    },
+
+    cancel(invoiceId: string): InvoiceResource {
+      return service.close(invoiceId, 'canceled');
+    },
+
+    close(invoiceId: string, status: 'expired' | 'canceled'): InvoiceResource {
+      return d.unitOfWork(() => {
+        d.invoiceService.expireDue();
+        const inv = d.invoices.byId(invoiceId);
+        if (!inv) throw ApiError.notFound();
+        if (inv.status !== 'pending') {
+          throw ApiError.general('invalid_state_transition', `Invoice is ${inv.status}; only a pending invoice can become ${status}.`);
+        }
+        d.invoices.setStatus(inv.id, status, d.clock.now());
+        const after = d.invoices.byId(inv.id)!;
+        if (d.expiryEvents()) d.outbox.append('invoice.updated', inv.merchant_id, eventBody('invoice.updated', after));
+        return d.invoiceService.view(after);
+      });
+    },
+  };
+  return service;
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;
