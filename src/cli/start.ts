@@ -39,7 +39,8 @@ export async function startCommand(
   const server = await listen(sandbox);
   if (!publicUrlGiven) sandbox.config.publicUrl = server.url;
   sandbox.startBackground();
-  if (!config.quiet) console.log(banner(sandbox, server.url, performance.now() - t0));
+  const text = banner(sandbox, server.url, performance.now() - t0);
+  console.log(config.quiet ? text.split('\n')[0] : text);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,0 +1,158 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { signRequest } from './hmac.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+
+let t: TestApp;
+beforeEach(() => {
+  t = createTestApp();
+});
+afterEach(() => t.close());
+
+const PATH = '/v3/crypto-accounts/';
+const lastNonce = (key: string) => (t.db.prepare('SELECT last_nonce FROM apps WHERE api_key = ?').get(key) as { last_nonce: string | null }).last_nonce;
+
+describe('HMAC authentication (sandbox.md §3)', () => {
+  it('accepts a signed request in both header spellings and returns the owner’s wallets', async () => {
+    const dev = t.fixtures.developers[0]!;
+    for (const spelling of ['underscore', 'dash'] as const) {
+      const res = await t.signed('GET', PATH, { spelling });
+      expect(res.status, spelling).toBe(200);
+      expect(res.body['crypto-accounts'].map((a: { id: string }) => a.id).sort()).toEqual(dev.accounts.map((a) => a.id).sort());
+      expect(res.body.meta).toEqual({ total_count: 2, next_page: null, previous_page: null });
+    }
+    const php = (await t.signed('GET', `${PATH}?currency=PHP`)).body['crypto-accounts'];
+    expect(php).toHaveLength(1);
+    expect(php[0]).toMatchObject({ currency: 'PHP', balance: '250000.00000000', pending_balance: '0.00000000', default_address: php[0].id });
+  });
+
+  it('signs the query string as part of the URL', async () => {
+    const dev = t.fixtures.developers[0]!;
+    const nonce = String(Date.now() * 1000);
+    const sigWithoutQuery = signRequest(dev.app.api_secret, nonce, `http://localhost${PATH}`, '');
+    const res = await t.request('GET', `${PATH}?currency=PHP`, {
+      headers: { ACCESS_KEY: dev.app.api_key, ACCESS_SIGNATURE: sigWithoutQuery, ACCESS_NONCE: nonce },
+    });
+    expect(res.status).toBe(401);
+    expect(res.body.error_codes).toEqual(['invalid_signature']);
+    const ok = await t.signed('GET', `${PATH}?currency=PHP&page=1`, { nonce });
+    expect(ok.status).toBe(200);
+  });
+
+  it('signs the path exactly as sent, trailing slash included', async () => {
+    const dev = t.fixtures.developers[0]!;
+    const nonce = '5000';
+    const signedWithoutSlash = signRequest(dev.app.api_secret, nonce, 'http://localhost/v3/crypto-accounts', '');
+    const res = await t.request('GET', PATH, { headers: { ACCESS_KEY: dev.app.api_key, ACCESS_SIGNATURE: signedWithoutSlash, ACCESS_NONCE: nonce } });
+    expect(res.status).toBe(401);
+    expect((await t.signed('GET', '/v3/crypto-accounts', { nonce })).status).toBe(200);
+  });
+
+  it.each([
+    [{}, 'missing_credentials'],
+    [{ ACCESS_KEY: 'x', ACCESS_NONCE: '1' }, 'missing_credentials'],
+  ])('answers 401 %s for missing headers', async (headers, code) => {
+    const res = await t.request('GET', PATH, { headers });
+    expect(res.status).toBe(401);
+    expect(res.body.error_codes).toEqual([code]);
+  });
+
+  it('answers 401 "Incorrect access key" for an unknown key', async () => {
+    const res = await t.signed('GET', PATH, { key: 'nope' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error_codes: ['invalid_access_key'], errors: { non_field_errors: ['Incorrect access key'] } });
+  });
+
+  it('answers 401 on a signature mismatch with a debug message that never carries the secret', async () => {
+    const dev = t.fixtures.developers[0]!;
+    const res = await t.signed('POST', '/v3/partner-payout-outlet-fees', { secret: 'wrong-secret', body: { outlet_id: 'bpi', amount: '100' } });
+    expect(res.status).toBe(401);
+    expect(res.body.error_codes).toEqual(['invalid_signature']);
+    expect(res.body.errors).toEqual({ non_field_errors: ['The access signature cannot be matched'] });
+    const debug = res.body.sandbox_debug.signed_message;
+    expect(debug.url).toBe('http://localhost/v3/partner-payout-outlet-fees');
+    expect(debug.body_length).toBe(Buffer.byteLength(JSON.stringify({ outlet_id: 'bpi', amount: '100' })));
+    expect(debug.body_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(res.text).not.toContain(dev.app.api_secret);
+  });
+
+  it('leaves sandbox_debug out with --no-debug-errors', async () => {
+    const quiet = createTestApp({ config: { debugErrors: false } });
+    const res = await quiet.signed('GET', PATH, { secret: 'wrong' });
+    expect(res.status).toBe(401);
+    expect(res.body.sandbox_debug).toBeUndefined();
+    await quiet.close();
+  });
+
+  it.each(['-1', '1.5', 'abc', '1e309', '1'.repeat(310)])('answers 400 invalid_nonce_format for %j', async (nonce) => {
+    const res = await t.signed('GET', PATH, { nonce });
+    expect(res.status).toBe(400);
+    expect(res.body.error_codes).toEqual(['invalid_nonce_format']);
+    expect(res.body.errors.nonce).toHaveLength(1);
+  });
+
+  it('refuses a nonce that is not strictly greater, in the real wording', async () => {
+    expect((await t.signed('GET', PATH, { nonce: '1000' })).status).toBe(200);
+    const same = await t.signed('GET', PATH, { nonce: '1000' });
+    expect(same.status).toBe(401);
+    expect(same.body).toEqual({ error_codes: ['invalid_nonce'], errors: { non_field_errors: ['Nonce value 1000 is higher than 1000'] } });
+    const lower = await t.signed('GET', PATH, { nonce: '999' });
+    expect(lower.body.errors.non_field_errors).toEqual(['Nonce value 1000 is higher than 999']);
+    expect((await t.signed('GET', PATH, { nonce: '1001' })).status).toBe(200);
+  });
+
+  it('does not advance the nonce for a badly signed request', async () => {
+    const key = t.fixtures.developers[0]!.app.api_key;
+    expect((await t.signed('GET', PATH, { nonce: '10' })).status).toBe(200);
+    expect((await t.signed('GET', PATH, { nonce: '99999999', secret: 'bad' })).status).toBe(401);
+    expect(lastNonce(key)).toBe('10');
+    expect((await t.signed('GET', PATH, { nonce: '11' })).status).toBe(200);
+  });
+
+  it('lets exactly one of 20 concurrent requests with the same nonce through', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => t.signed('GET', PATH, { nonce: '777' })));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(19);
+  });
+
+  it('compares exponent nonces exactly and locks a key to huge nonces', async () => {
+    const key = t.fixtures.developers[0]!.app.api_key;
+    expect((await t.signed('GET', PATH, { nonce: '1.7e+25' })).status).toBe(200);
+    expect(lastNonce(key)).toBe('17' + '0'.repeat(24));
+    // a plain millisecond nonce is now too small
+    expect((await t.signed('GET', PATH, { nonce: String(Date.now()) })).status).toBe(401);
+    expect((await t.signed('GET', PATH, { nonce: '17000000000000000000000001' })).status).toBe(200);
+    expect((await t.signed('GET', PATH, { nonce: '1.763837e+262' })).status).toBe(200);
+    // equal to the last one written differently: refused
+    expect((await t.signed('GET', PATH, { nonce: '1.7638370e+262' })).status).toBe(401);
+    expect((await t.signed('GET', PATH, { nonce: '1.7638371e+262' })).status).toBe(200);
+    expect(lastNonce(key)).toBe('17638371' + '0'.repeat(255));
+  });
+
+  it('keeps nonces per key', async () => {
+    const other = t.fixtures.developers[1]!.app;
+    expect((await t.signed('GET', PATH, { nonce: '500' })).status).toBe(200);
+    expect((await t.signed('GET', PATH, { nonce: '5', key: other.api_key, secret: other.api_secret })).status).toBe(200);
+  });
+
+  it('uses X-Forwarded-Proto/Host for the signed URL only with trust-proxy', async () => {
+    const dev = t.fixtures.developers[0]!.app;
+    const headers = (nonce: string) => ({
+      ACCESS_KEY: dev.api_key,
+      ACCESS_NONCE: nonce,
+      ACCESS_SIGNATURE: signRequest(dev.api_secret, nonce, `https://api.example.ph${PATH}`, ''),
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'api.example.ph',
+    });
+    expect((await t.request('GET', PATH, { headers: headers('1') })).status).toBe(401);
+    const proxied = createTestApp({ config: { trustProxy: true } });
+    expect((await proxied.request('GET', PATH, { headers: headers('2') })).status).toBe(200);
+    await proxied.close();
+  });
+
+  it('never lets a merchant token into the developer API', async () => {
+    const res = await t.request('GET', PATH, { token: t.merchant.merchant_api_token });
+    expect(res.status).toBe(401);
+    expect(res.body.error_codes).toEqual(['missing_credentials']);
+  });
+});
