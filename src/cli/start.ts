@@ -39,9 +39,7 @@ export async function startCommand(
   const server = await listen(sandbox);
   if (!publicUrlGiven) sandbox.config.publicUrl = server.url;
   sandbox.startBackground();
-  const text = banner(sandbox, server.url, performance.now() - t0);
-  console.log(config.quiet ? text.split('\n')[0] : text);
-
+  // Handlers go in before the banner: whoever waits for the banner may signal at once.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -53,5 +51,7 @@ export async function startCommand(
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  const text = banner(sandbox, server.url, performance.now() - t0);
+  console.log(config.quiet ? text.split('\n')[0] : text);
   return { sandbox, server };
 }
