@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { configFrom, parseDuration } from './config.js';
+
+describe('configuration', () => {
+  it('uses defaults, then env, then flags', () => {
+    const d = configFrom({}, {});
+    expect(d).toMatchObject({ port: 7070, host: '127.0.0.1', db: '.paysandbox/sandbox.db', durability: 'normal', debugErrors: true, publicUrl: 'http://127.0.0.1:7070' });
+    const env = configFrom({}, { PAYSANDBOX_PORT: '8080', PAYSANDBOX_DB: ':memory:', SANDBOX_CONTROL_TOKEN: 'secret', PAYSANDBOX_NO_DEBUG_ERRORS: '1' });
+    expect(env).toMatchObject({ port: 8080, db: ':memory:', controlToken: 'secret', debugErrors: false, publicUrl: 'http://127.0.0.1:8080' });
+    const flags = configFrom({ port: '9090', 'public-url': 'https://sandbox.example.ph/', durability: 'full' }, { PAYSANDBOX_PORT: '8080' });
+    expect(flags).toMatchObject({ port: 9090, publicUrl: 'https://sandbox.example.ph', durability: 'full' });
+  });
+
+  it('reads retry schedules and durations', () => {
+    expect(configFrom({ 'retry-schedule': '1s,2s,4s' }, {}).retrySchedule).toEqual([1, 2, 4]);
+    expect(configFrom({}, { PAYSANDBOX_RETRY_SCHEDULE: '10s,1m,2h' }).retrySchedule).toEqual([10, 60, 7200]);
+    expect(parseDuration('500ms')).toBe(0.5);
+    expect(() => parseDuration('soon')).toThrow(/not a duration/);
+  });
+
+  it('refuses bad values with a clear message', () => {
+    expect(() => configFrom({ port: 'x' }, {})).toThrow(/--port/);
+    expect(() => configFrom({ durability: 'maybe' }, {})).toThrow(/--durability/);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { AmountError, formatMoney, formatMoneyShort, parseAmount, percentOf } from './money.js';
+
+describe('money', () => {
+  it.each([
+    [20, 2_000_000_000n],
+    ['20', 2_000_000_000n],
+    ['0.00000001', 1n],
+    [0.1, 10_000_000n],
+    [1e-7, 10n],
+    ['1234.5', 123_450_000_000n],
+    ['007.10', 710_000_000n],
+    ['1.000000000', 100_000_000n],
+  ])('parses %j exactly', (input, units) => {
+    expect(parseAmount(input)).toBe(units);
+  });
+
+  it.each([['1e3', 'invalid'], ['-1', 'not_positive'], [-1, 'not_positive'], [0, 'not_positive'], ['0.000000001', 'too_many_digits'], ['', 'invalid'], [' 1', 'invalid'], ['1,000', 'invalid'], [NaN, 'invalid'], [Infinity, 'invalid'], [null, 'invalid'], ['2000000000000', 'too_large']])(
+    'refuses %j (%s)',
+    (input, problem) => {
+      try {
+        parseAmount(input);
+        expect.unreachable();
+      } catch (err) {
+        expect(err).toBeInstanceOf(AmountError);
+        expect((err as AmountError).problem).toBe(problem);
+      }
+    },
+  );
+
+  it('formats with exactly 8 fractional digits, beyond the range of doubles', () => {
+    expect(formatMoney(0n)).toBe('0.00000000');
+    expect(formatMoney(2_000_000_000n)).toBe('20.00000000');
+    expect(formatMoney(123_456_789_012_345_678_9n)).toBe('12345678901.23456789');
+    expect(formatMoney(-5n)).toBe('-0.00000005');
+    expect(formatMoneyShort(1_000_000_000_000n)).toBe('10000');
+    expect(formatMoneyShort(150_000_000n)).toBe('1.5');
+  });
+
+  it('takes percentages exactly, rounding half up to a unit', () => {
+    expect(percentOf(100_000_000_000n, '1.5')).toBe(1_500_000_000n);
+    expect(percentOf(1n, '50')).toBe(1n);
+    expect(percentOf(3n, '10')).toBe(0n);
+    expect(percentOf(123_456_789n, '0.75')).toBe(925_926n);
+  });
+});
