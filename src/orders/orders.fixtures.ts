@@ -1,0 +1,175 @@
+import type { Faker } from '@faker-js/faker';
+import type { FixturePayoutOutlet, Fixtures } from '../fixtures/fixture-types.js';
+import { fund } from '../fixtures/load.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/ledger.repo.js';
+import type { Services } from '../services.js';
+import { formatMoney, parseAmount, percentOf } from '../shared/money.js';
+import type { BuyOrderStatus, OrderRepository, SellOrderStatus } from './orders.repo.js';
+
+/** Enough history per application that paging matters (issue 5: at least 250 of each). */
+export const SELL_ORDERS_PER_APP = 257;
+export const BUY_ORDERS_PER_APP = 253;
+const DAY = 86400;
+const HISTORY_DAYS = 180;
+const BUY_LIFETIME = DAY;
+
+export interface FixtureSellOrder {
+  id: string;
+  owner_id: string;
+  account_id: string;
+  outlet_id: string;
+  amount: string;
+  fee: string;
+  currency: string;
+  delivery_status: SellOrderStatus;
+  external_transaction_id: string | null;
+  target_address: string | null;
+  fields: Record<string, string>;
+  /** Seconds before the moment the fixtures are loaded: history stays recent whenever it is loaded. */
+  age_seconds: number;
+}
+
+export interface FixtureBuyOrder {
+  id: string;
+  owner_id: string;
+  amount: string;
+  currency: string;
+  payment_method: string;
+  status: BuyOrderStatus;
+  age_seconds: number;
+}
+
+const IN_FLIGHT: SellOrderStatus[] = ['pending_payment', 'processing'];
+
+/** Exact fee of an amount at an outlet, from the generated brackets (same rule as outlets.service). */
+function feeAt(outlet: FixturePayoutOutlet, units: bigint): bigint {
+  const b = outlet.fees.find((x) => parseAmount(x.from_amount, { allowZero: true }) <= units && units <= parseAmount(x.until_amount));
+  if (!b) throw new Error(`no bracket of ${outlet.id} holds ${units}`);
+  return percentOf(units, b.fee_percent) + parseAmount(b.fee_amount, { allowZero: true });
+}
+
+/** Ages in seconds; every 40th repeats the one before, so the id tie-break of the list order is exercised. */
+function ages(f: Faker, n: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(i % 40 === 39 ? out[i - 1]! : f.number.int({ min: 60, max: HISTORY_DAYS * DAY }));
+  return out;
+}
+
+/** Fixture generator (registered in src/fixtures/extensions.ts): sell and buy order history per developer. */
+export function generateOrderFixtures(f: Faker, fx: Fixtures): void {
+  const hex = () => f.string.hexadecimal({ length: 32, casing: 'lower', prefix: '' });
+  const sell: FixtureSellOrder[] = [];
+  const buy: FixtureBuyOrder[] = [];
+  for (const dev of fx.developers) {
+    const wallet = dev.accounts.find((a) => a.currency === 'PHP')!;
+    const sellAges = ages(f, SELL_ORDERS_PER_APP);
+    for (const age of sellAges) {
+      const outlet = f.helpers.arrayElement(fx.payout_outlets);
+      const status = f.helpers.weightedArrayElement<SellOrderStatus>([
+        { weight: 55, value: 'completed' },
+        { weight: 12, value: 'pending_payment' },
+        { weight: 11, value: 'processing' },
+        { weight: 12, value: 'failed' },
+        { weight: 10, value: 'canceled' },
+      ]);
+      const pesos = f.number.int({ min: 50, max: f.datatype.boolean(0.1) ? 120000 : 20000 });
+      const amount = `${pesos}.${f.string.numeric(f.datatype.boolean(0.1) ? 8 : 2)}`;
+      const units = parseAmount(amount, { allowZero: true });
+      const ewallet = outlet.category === 'e-wallet';
+      const target = ewallet ? `+639${f.string.numeric(9)}` : f.finance.accountNumber(12);
+      sell.push({
+        id: hex(),
+        owner_id: dev.id,
+        account_id: wallet.id,
+        outlet_id: outlet.id,
+        amount: formatMoney(units),
+        fee: formatMoney(feeAt(outlet, units)),
+        currency: outlet.currency,
+        delivery_status: status,
+        external_transaction_id: f.datatype.boolean(0.8) ? `payout-${f.string.alphanumeric({ length: 12, casing: 'lower' })}` : null,
+        target_address: target,
+        fields: ewallet ? { mobile_number: target } : { account_name: f.person.fullName(), account_number: target },
+        // Orders still in flight are recent; old ones have long settled.
+        age_seconds: IN_FLIGHT.includes(status) ? Math.min(age, 2 * DAY) : age,
+      });
+    }
+    for (const age of ages(f, BUY_ORDERS_PER_APP)) {
+      const status = f.helpers.weightedArrayElement<BuyOrderStatus>([
+        { weight: 45, value: 'released' },
+        { weight: 15, value: 'pending_payment' },
+        { weight: 15, value: 'payment_received' },
+        { weight: 12, value: 'canceled' },
+        { weight: 13, value: 'escrow_expired' },
+      ]);
+      buy.push({
+        id: hex(),
+        owner_id: dev.id,
+        amount: `${f.number.int({ min: 100, max: 30000 })}.${f.string.numeric(2)}`,
+        currency: 'PHP',
+        payment_method: f.helpers.arrayElement(['cash_payment', 'seven_connect_deposit', 'mlhuillier_deposit', 'cebuana_lhuillier_deposit', 'bayad_deposit']),
+        status,
+        // A buy order still waiting for payment is younger than its lifetime (it has not expired yet).
+        age_seconds: status === 'pending_payment' ? age % (BUY_LIFETIME - 3600) : age,
+      });
+    }
+  }
+  fx.sell_orders = sell;
+  fx.buy_orders = buy;
+}
+
+/**
+ * Fixture section loader (runs inside the fixture transaction). Order history is pre-settled: the
+ * wallet balances in the fixtures are the balances after it, and settled orders (completed, failed,
+ * canceled) carry no ledger postings. Orders still in flight (pending_payment, processing) hold their
+ * money in payout clearing like a live order, so that a later refund or payout through the control API
+ * is backed: each is funded from outside and debited at once, which leaves the wallet where the
+ * fixture says and keeps every ledger invariant.
+ */
+export function loadOrderFixtures(s: Services, orders: OrderRepository, fx: Fixtures): void {
+  const now = s.clock.now();
+  for (const o of (fx.sell_orders ?? []) as FixtureSellOrder[]) {
+    const amount = parseAmount(o.amount);
+    const fee = parseAmount(o.fee, { allowZero: true });
+    let debit: string | null = null;
+    if (IN_FLIGHT.includes(o.delivery_status)) {
+      fund(s, o.account_id, amount + fee, 'fixture_history_funding');
+      debit = s.ledger.post('sell_order', o.id, [
+        { accountId: o.account_id, amount: -(amount + fee) },
+        { accountId: SYSTEM_ACCOUNTS.payoutClearing, amount },
+        { accountId: SYSTEM_ACCOUNTS.payoutFees, amount: fee },
+      ]);
+    }
+    const created = now - o.age_seconds * 1_000_000;
+    orders.insertSell({
+      id: o.id,
+      owner_id: o.owner_id,
+      account_id: o.account_id,
+      outlet_id: o.outlet_id,
+      amount,
+      fee,
+      currency: o.currency,
+      delivery_status: o.delivery_status,
+      external_transaction_id: o.external_transaction_id,
+      target_address: o.target_address,
+      fields: JSON.stringify(o.fields),
+      debit_transaction_id: debit,
+      // History stays as generated; only orders created through the API move on the clock.
+      auto_advance: 0,
+      created_at: created,
+      status_changed_at: created,
+    });
+  }
+  for (const o of (fx.buy_orders ?? []) as FixtureBuyOrder[]) {
+    const created = now - o.age_seconds * 1_000_000;
+    orders.insertBuy({
+      id: o.id,
+      owner_id: o.owner_id,
+      amount: parseAmount(o.amount),
+      currency: o.currency,
+      payment_method: o.payment_method,
+      status: o.status,
+      created_at: created,
+      expires_at: created + BUY_LIFETIME * 1_000_000,
+    });
+  }
+}

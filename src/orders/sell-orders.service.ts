@@ -1,0 +1,174 @@
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { ApiError } from '../http/api-error.js';
+import type { AppRow } from '../identities/identities.repo.js';
+import { SYSTEM_ACCOUNTS, type AccountRow, type LedgerRepository } from '../ledger/ledger.repo.js';
+import type { OutletService } from '../outlets/outlets.service.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdFactory } from '../shared/ids.js';
+import { parseAmount } from '../shared/money.js';
+import { offsetMeta, offsetRequest } from '../shared/pagination.js';
+import type { OrderRepository, SellOrderRow, SellOrderStatus } from './orders.repo.js';
+import { sellOrderResource } from './orders.view.js';
+import { requireOtp } from './otp.guard.js';
+
+/** Where each delivery status may go (sandbox.md §4); terminal statuses go nowhere. */
+export const SELL_ORDER_TRANSITIONS: Record<SellOrderStatus, SellOrderStatus[]> = {
+  pending_payment: ['processing', 'completed', 'failed', 'canceled'],
+  processing: ['completed', 'failed'],
+  completed: [],
+  failed: [],
+  canceled: [],
+};
+
+/** The step the sandbox clock takes on its own. */
+const AUTO_NEXT: Partial<Record<SellOrderStatus, SellOrderStatus>> = { pending_payment: 'processing', processing: 'completed' };
+
+/** `pay_with_wallet` values that mean the peso wallet (`PBTC` is the real service's name for it). */
+const PESO_WALLET_NAMES = ['PBTC', 'PHP'];
+
+export interface SellOrderCreateBody {
+  outlet_id?: string;
+  payment_outlet?: string;
+  amount: number | string;
+  currency?: string;
+  pay_with_wallet?: string;
+  target_address?: string;
+  external_transaction_id?: string;
+  fields?: Record<string, unknown>;
+  otp?: string;
+}
+
+export interface SellOrderDeps {
+  orders: OrderRepository;
+  outlets: OutletService;
+  ledger: LedgerRepository;
+  unitOfWork: UnitOfWork;
+  clock: Clock;
+  ids: IdFactory;
+  /** Seconds on the sandbox clock per automatic step (0 = only the control API moves orders). */
+  autoAdvanceSeconds: () => number;
+}
+
+/** The owner's oldest wallet in a currency: the one fixtures and workspaces fund. */
+function walletOf(ledger: LedgerRepository, ownerId: string, currency: string): AccountRow | undefined {
+  return ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
+}
+
+/**
+ * Sell orders (cash-out through a payout outlet). Creating one debits the owner's peso wallet by
+ * amount + fee in one ledger transaction (fee to the fee account, amount to payout clearing); `failed`
+ * and `canceled` post the same amounts back; `completed` pays the clearing amount out to the world.
+ */
+export function createSellOrderService(d: SellOrderDeps) {
+  function outletOf(body: SellOrderCreateBody) {
+    if (body.outlet_id !== undefined && body.payment_outlet !== undefined && body.outlet_id !== body.payment_outlet) {
+      throw ApiError.field('payment_outlet', 'Must be the same outlet as outlet_id when both are given.');
+    }
+    const field = body.outlet_id === undefined && body.payment_outlet !== undefined ? 'payment_outlet' : 'outlet_id';
+    return d.outlets.requirePayoutOutlet(body.outlet_id ?? body.payment_outlet, field);
+  }
+
+  function move(row: SellOrderRow, to: SellOrderStatus, at: number): SellOrderRow {
+    if (!SELL_ORDER_TRANSITIONS[row.delivery_status].includes(to) || !d.orders.setSellStatus(row.id, row.delivery_status, to, at)) {
+      throw ApiError.general('invalid_state_transition', `Sell order is ${row.delivery_status} and cannot move to ${to}.`);
+    }
+    // Pre-settled fixture history has no debit, so there is nothing to give back or pay out.
+    if (row.debit_transaction_id) {
+      if (to === 'failed' || to === 'canceled') {
+        d.ledger.post('sell_order_refund', row.id, [
+          { accountId: SYSTEM_ACCOUNTS.payoutClearing, amount: -row.amount },
+          { accountId: SYSTEM_ACCOUNTS.payoutFees, amount: -row.fee },
+          { accountId: row.account_id, amount: row.amount + row.fee },
+        ]);
+      } else if (to === 'completed') {
+        d.ledger.post('sell_order_payout', row.id, [
+          { accountId: SYSTEM_ACCOUNTS.payoutClearing, amount: -row.amount },
+          { accountId: SYSTEM_ACCOUNTS.funding, amount: row.amount },
+        ]);
+      }
+    }
+    return d.orders.sellById(row.id)!;
+  }
+
+  return {
+    create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined) {
+      requireOtp(app, [body.otp, headerOtp], d.clock.now());
+      const outlet = outletOf(body);
+      const currency = body.currency ?? outlet.currency;
+      if (currency !== outlet.currency) throw ApiError.field('currency', `"${currency}" is not a valid choice.`);
+      if (body.pay_with_wallet !== undefined && !PESO_WALLET_NAMES.includes(body.pay_with_wallet.toUpperCase())) {
+        throw ApiError.field('pay_with_wallet', `"${body.pay_with_wallet}" is not a valid choice.`);
+      }
+      const quote = d.outlets.quote(outlet, parseAmount(body.amount));
+      return d.unitOfWork(() => {
+        const wallet = walletOf(d.ledger, app.owner_id, currency);
+        if (!wallet || wallet.balance < quote.total) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
+        const id = d.ids();
+        const debit = d.ledger.post('sell_order', id, [
+          { accountId: wallet.id, amount: -quote.total },
+          { accountId: SYSTEM_ACCOUNTS.payoutClearing, amount: quote.amount },
+          { accountId: SYSTEM_ACCOUNTS.payoutFees, amount: quote.fee },
+        ]);
+        const now = d.clock.now();
+        d.orders.insertSell({
+          id,
+          owner_id: app.owner_id,
+          account_id: wallet.id,
+          outlet_id: outlet.id,
+          amount: quote.amount,
+          fee: quote.fee,
+          currency,
+          delivery_status: 'pending_payment',
+          external_transaction_id: body.external_transaction_id ?? null,
+          target_address: body.target_address ?? null,
+          fields: JSON.stringify(body.fields ?? {}),
+          debit_transaction_id: debit,
+          auto_advance: 1,
+          created_at: now,
+          status_changed_at: now,
+        });
+        return sellOrderResource(d.orders.sellById(id)!);
+      });
+    },
+
+    get(ownerId: string, id: string) {
+      const row = d.orders.sellForOwner(id, ownerId);
+      if (!row) throw ApiError.notFound();
+      return sellOrderResource(row);
+    },
+
+    list(ownerId: string, query: { limit?: number; offset?: number }) {
+      const req = offsetRequest(query);
+      return { orders: d.orders.sellPage(ownerId, req.limit, req.offset).map(sellOrderResource), meta: offsetMeta(req, d.orders.sellCount(ownerId)) };
+    },
+
+    /** `POST /_sandbox/sellorders/{id}/status`: any owner's order; refused (409) unless the move is allowed. */
+    setStatus(id: string, to: SellOrderStatus) {
+      return d.unitOfWork(() => {
+        const row = d.orders.sellById(id);
+        if (!row) throw ApiError.notFound();
+        return sellOrderResource(move(row, to, d.clock.now()));
+      });
+    },
+
+    /**
+     * The clock's own progress: each in-flight order takes one step per delay, dated when it fell due,
+     * so a clock moved by two delays at once completes an order just as waiting would have.
+     */
+    advanceDue(): number {
+      const delay = Math.round(d.autoAdvanceSeconds() * 1_000_000);
+      if (delay <= 0) return 0;
+      let moved = 0;
+      for (;;) {
+        const due = d.orders.dueSell(d.clock.now() - delay);
+        if (!due.length) return moved;
+        d.unitOfWork(() => {
+          for (const row of due) move(row, AUTO_NEXT[row.delivery_status]!, Number(row.status_changed_at) + delay);
+        });
+        moved += due.length;
+      }
+    },
+  };
+}
+
+export type SellOrderService = ReturnType<typeof createSellOrderService>;

@@ -1,0 +1,86 @@
+import { ApiError } from '../http/api-error.js';
+import { formatMoney, formatMoneyShort, percentOf } from '../shared/money.js';
+import { pageMeta, pageRequest } from '../shared/pagination.js';
+import type { FeeBracketRow, OutletRepository, PayoutOutletRow } from './outlets.repo.js';
+
+/** Fee percents read as decimals with at least two fractional digits ("1" → "1.00", "0.25" stays). */
+export function percentText(p: string): string {
+  const [whole, frac = ''] = p.split('.');
+  return `${whole}.${frac.padEnd(2, '0')}`;
+}
+
+export function payoutOutletResource(o: PayoutOutletRow) {
+  return { id: o.id, name: o.name, category: o.category, currency: o.currency };
+}
+
+/** `payout-outlet-fees` item (real-api-facts: payment_outlet, currency, from/until, fee_amount, fee_percent). */
+export function feeBracketResource(b: FeeBracketRow) {
+  return {
+    id: b.id,
+    payment_outlet: b.outlet_id,
+    currency: b.currency,
+    from_amount: formatMoney(b.from_amount),
+    until_amount: formatMoney(b.until_amount),
+    fee_amount: formatMoney(b.fee_amount),
+    fee_percent: percentText(b.fee_percent),
+  };
+}
+
+export interface FeeQuote {
+  outlet: PayoutOutletRow;
+  bracket: FeeBracketRow;
+  amount: bigint;
+  fee: bigint;
+  total: bigint;
+}
+
+/**
+ * Payout outlets, their fee brackets and fee quotes (sandbox.md §4). The fee of an amount is
+ * amount × fee_percent % + fee_amount of the bracket whose [from_amount, until_amount] holds it, exact
+ * to the unit (percentOf rounds half up).
+ */
+export function createOutletService(repo: OutletRepository) {
+  function requirePayoutOutlet(id: string | undefined, field: string): PayoutOutletRow {
+    if (id === undefined) throw ApiError.field(field, 'This field is required.');
+    const outlet = repo.payoutOutlet(id);
+    if (!outlet) throw ApiError.field(field, `Payout outlet "${id}" does not exist.`);
+    return outlet;
+  }
+
+  function quote(outlet: PayoutOutletRow, amount: bigint): FeeQuote {
+    const brackets = repo.brackets(outlet.id);
+    const bracket = brackets.find((b) => b.from_amount <= amount && amount <= b.until_amount);
+    if (!bracket) {
+      const range = brackets.length
+        ? ` (${formatMoneyShort(brackets[0]!.from_amount)} to ${formatMoneyShort(brackets.at(-1)!.until_amount)} ${outlet.currency})`
+        : '';
+      throw ApiError.field('amount', `Amount is outside the fee brackets of ${outlet.name}${range}.`, 'amount_outside_fee_brackets');
+    }
+    const fee = percentOf(amount, bracket.fee_percent) + bracket.fee_amount;
+    return { outlet, bracket, amount, fee, total: amount + fee };
+  }
+
+  return {
+    requirePayoutOutlet,
+    quote,
+    listPayoutOutlets(query: { page?: number; per_page?: number }) {
+      const req = pageRequest(query);
+      return {
+        'payout-outlets': repo.payoutOutletsPage(req.limit, req.offset).map(payoutOutletResource),
+        meta: pageMeta(req, repo.payoutOutletsCount()),
+      };
+    },
+    listFees(query: { page?: number; per_page?: number; outlet_id?: string }) {
+      const req = pageRequest(query);
+      return {
+        'partner-payout-outlet-fees': repo.feesPage(query.outlet_id, req.limit, req.offset).map(feeBracketResource),
+        meta: pageMeta(req, repo.feesCount(query.outlet_id)),
+      };
+    },
+    quoteResource(q: FeeQuote) {
+      return { ...feeBracketResource(q.bracket), amount: formatMoney(q.amount), fee: formatMoney(q.fee), total: formatMoney(q.total) };
+    },
+  };
+}
+
+export type OutletService = ReturnType<typeof createOutletService>;

@@ -1,0 +1,33 @@
+import type { SandboxExtension } from '../sandbox.js';
+import type { Services } from '../services.js';
+import { loadTransferFixtures } from './transfers.fixtures.js';
+import { createTransferRepository, type TransferRepository } from './transfers.repo.js';
+import { transferHandlers } from './transfers.routes.js';
+import { createTransferService, type TransferService } from './transfers.service.js';
+
+interface TransferModule {
+  repo: TransferRepository;
+  service: TransferService;
+}
+
+// One module per sandbox: its statements are prepared once against that sandbox's database.
+const built = new WeakMap<Services, TransferModule>();
+
+export function transfersOf(s: Services): TransferModule {
+  let m = built.get(s);
+  if (!m) {
+    const repo = createTransferRepository(s.db);
+    m = {
+      repo,
+      service: createTransferService({ transfers: repo, ledger: s.ledger, identities: s.identities, unitOfWork: s.unitOfWork, clock: s.clock, ids: s.ids }),
+    };
+    built.set(s, m);
+  }
+  return m;
+}
+
+/** Transfers: developer API handlers and fixture history. */
+export const transfersExtension: SandboxExtension = {
+  handlers: (s) => transferHandlers(transfersOf(s).service),
+  fixtureSections: [(s, fx) => loadTransferFixtures(s.clock.now(), transfersOf(s).repo, fx)],
+};

@@ -1,0 +1,112 @@
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { ApiError } from '../http/api-error.js';
+import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
+import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import { requireOtp } from '../orders/otp.guard.js';
+import { formatTimestamp, type Clock } from '../shared/clock.js';
+import { ID_PATTERN, type IdFactory } from '../shared/ids.js';
+import { formatMoney, parseAmount } from '../shared/money.js';
+import { pageMeta, pageRequest } from '../shared/pagination.js';
+import type { TransferRepository, TransferRow } from './transfers.repo.js';
+
+/** The transfer resource (real-api-facts: id, account, amount, target_address, status, created_at). */
+export function transferResource(t: TransferRow) {
+  return {
+    id: t.id,
+    account: t.account_id,
+    amount: formatMoney(t.amount),
+    target_address: t.target_address,
+    status: t.status,
+    created_at: formatTimestamp(Number(t.created_at)),
+  };
+}
+
+/** Philippine mobile numbers as customers type them (`09…`, `639…`) in the stored `+639…` form. */
+export function normalizeMobile(text: string): string {
+  if (/^09\d{9}$/.test(text)) return `+63${text.slice(1)}`;
+  if (/^639\d{9}$/.test(text)) return `+${text}`;
+  return text;
+}
+
+export interface TransferDeps {
+  transfers: TransferRepository;
+  ledger: LedgerRepository;
+  identities: IdentityRepository;
+  unitOfWork: UnitOfWork;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+/**
+ * Transfers between sandbox wallet accounts (sandbox.md §4): instant, one balanced ledger transaction
+ * from one of the owner's accounts to another account id, or to a customer's wallet in the same
+ * currency found by email or mobile number.
+ */
+export function createTransferService(d: TransferDeps) {
+  function target(address: string, currency: string): AccountRow {
+    const text = address.trim();
+    const account = ID_PATTERN.test(text) ? d.ledger.get(text) : undefined;
+    if (account && account.owner_type !== 'system') {
+      if (account.currency !== currency) {
+        throw ApiError.field('target_address', `Target account holds ${account.currency}, not ${currency}.`);
+      }
+      return account;
+    }
+    const customer = d.identities.customerByLogin(normalizeMobile(text));
+    // The customer's oldest wallet in the currency: the one fixtures and the control API fund.
+    const wallet = customer && d.ledger.byOwner('user', customer.id).filter((a) => a.currency === currency).at(-1);
+    if (customer && !wallet) throw ApiError.field('target_address', `The recipient has no ${currency} wallet.`, 'unknown_target');
+    if (!wallet) {
+      throw ApiError.field('target_address', `No wallet account, customer email or mobile number matches "${text}".`, 'unknown_target');
+    }
+    return wallet;
+  }
+
+  return {
+    create(app: AppRow, body: { account: string; target_address: string; amount: number | string; otp?: string }, headerOtp: string | undefined) {
+      requireOtp(app, [body.otp, headerOtp], d.clock.now());
+      const source = d.ledger.get(body.account);
+      if (!source || source.owner_type !== 'user' || source.owner_id !== app.owner_id) {
+        throw ApiError.field('account', `Account "${body.account}" is not one of your accounts.`);
+      }
+      const amount = parseAmount(body.amount);
+      const to = target(body.target_address, source.currency);
+      if (to.id === source.id) throw ApiError.field('target_address', 'Cannot transfer to the same account.');
+      return d.unitOfWork(() => {
+        if (d.ledger.get(source.id)!.balance < amount) throw ApiError.field('amount', 'Insufficient balance.', 'insufficient_balance');
+        const id = d.ids();
+        const tx = d.ledger.post('transfer', id, [
+          { accountId: source.id, amount: -amount },
+          { accountId: to.id, amount },
+        ]);
+        d.transfers.insert({
+          id,
+          owner_id: app.owner_id,
+          account_id: source.id,
+          target_account_id: to.id,
+          target_address: body.target_address,
+          amount,
+          currency: source.currency,
+          // Instant: the money has moved by the time the response is written.
+          status: 'success',
+          ledger_transaction_id: tx,
+          created_at: d.clock.now(),
+        });
+        return transferResource(d.transfers.forOwner(id, app.owner_id)!);
+      });
+    },
+
+    get(ownerId: string, id: string) {
+      const row = d.transfers.forOwner(id, ownerId);
+      if (!row) throw ApiError.notFound();
+      return transferResource(row);
+    },
+
+    list(ownerId: string, query: { page?: number; per_page?: number }) {
+      const req = pageRequest(query);
+      return { transfers: d.transfers.page(ownerId, req.limit, req.offset).map(transferResource), meta: pageMeta(req, d.transfers.count(ownerId)) };
+    },
+  };
+}
+
+export type TransferService = ReturnType<typeof createTransferService>;
