@@ -1,3 +1,5 @@
+import { checkoutExtension } from './checkout/checkout.extension.js';
+import { controlExtension } from './control/control.extension.js';
 import { ordersExtension } from './orders/orders.extension.js';
 import { outletsExtension } from './outlets/outlets.extension.js';
 import type { SandboxExtension } from './sandbox.js';
@@ -7,4 +9,4 @@ import { transfersExtension } from './transfers/transfers.extension.js';
  * The modules that plug into the sandbox beyond the core (invoices, accounts, identity lists):
  * each contributes handlers by operationId, routes, fixture sections and background work.
  */
-export const extensions: SandboxExtension[] = [outletsExtension, ordersExtension, transfersExtension];
+export const extensions: SandboxExtension[] = [controlExtension, outletsExtension, ordersExtension, transfersExtension, checkoutExtension];

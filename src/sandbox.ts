@@ -1,9 +1,10 @@
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { defaultConfig, type AppConfig } from './config.js';
 import { openDatabase, wipe, type Db } from './db/open.js';
 import { defaultFixturesPath, fixturesLoaded, loadFixtures, readFixtures, type SectionLoader } from './fixtures/load.js';
 import type { Fixtures } from './fixtures/fixture-types.js';
 import { createApp } from './http/create-app.js';
+import type { RequestLog } from './http/request-log.js';
 import type { AppEnv, Handlers } from './http/operation.js';
 import { createServices, type Services } from './services.js';
 import { createClock, type Clock } from './shared/clock.js';
@@ -21,12 +22,16 @@ export interface SandboxOptions {
   fixtures?: Fixtures;
   /** Outbound HTTP for callbacks (tests may inject one). */
   fetch?: typeof fetch;
+  /** Randomness for sandbox behaviour such as fault probability (tests inject a fixed source). */
+  random?: () => number;
 }
 
 /** What a module adds to the sandbox: handlers, routes, fixture sections, background work. */
 export interface SandboxExtension {
   handlers?: (s: Services, ctx: ExtensionContext) => Handlers;
   routes?: (app: Hono<AppEnv>, s: Services, ctx: ExtensionContext) => void;
+  /** Middleware that must run before the operation routes (routes registered later never see them first). */
+  middleware?: (s: Services, ctx: ExtensionContext) => MiddlewareHandler<AppEnv>;
   fixtureSections?: SectionLoader[];
   /** Start background work; return a function that stops it. */
   start?: (s: Services, ctx: ExtensionContext) => (() => Promise<void> | void) | void;
@@ -37,6 +42,7 @@ export interface SandboxExtension {
 export interface ExtensionContext {
   sandbox: Sandbox;
   fetch: typeof fetch;
+  random: () => number;
 }
 
 export interface Sandbox {
@@ -47,6 +53,8 @@ export interface Sandbox {
   validators: SpecValidators;
   handlers: Handlers;
   fixtures: Fixtures;
+  /** Recent API requests (`GET /_sandbox/requests`). */
+  requestLog: RequestLog;
   /** Drop all data, reload fixtures, reset the clock. */
   reset(): void;
   /** Run the work that is due on the sandbox clock now (expiry, retries, order progress). */
@@ -85,11 +93,12 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const stops: Array<() => Promise<void> | void> = [];
   const ctx = {} as ExtensionContext;
   const extraHandlers: Handlers = Object.assign({}, ...extensions.map((e) => e.handlers?.(services, ctx) ?? {}));
-  const { app, handlers } = createApp({
+  const { app, handlers, requestLog } = createApp({
     services,
     spec,
     validators,
     handlers: extraHandlers,
+    middleware: extensions.flatMap((e) => (e.middleware ? [e.middleware(services, ctx)] : [])),
     routes: (a) => extensions.forEach((e) => e.routes?.(a, services, ctx)),
   });
 
@@ -101,6 +110,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     validators,
     handlers,
     fixtures,
+    requestLog,
     reset() {
       wipe(db);
       clock.setOffsetMicros(0);
@@ -130,6 +140,6 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       if (db.open) db.close();
     },
   };
-  Object.assign(ctx, { sandbox, fetch: opts.fetch ?? globalThis.fetch });
+  Object.assign(ctx, { sandbox, fetch: opts.fetch ?? globalThis.fetch, random: opts.random ?? Math.random });
   return sandbox;
 }

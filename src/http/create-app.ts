@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { identityListHandlers } from '../control/identities.routes.js';
@@ -21,6 +21,8 @@ export interface AppParts {
   validators: SpecValidators;
   /** Extra handlers by operationId (modules that need more than the core services). */
   handlers?: Handlers;
+  /** Extra middleware, run before every operation route (e.g. injected faults). */
+  middleware?: MiddlewareHandler<AppEnv>[];
   /** Extra non-API routes (hosted page, dashboard). */
   routes?: (app: Hono<AppEnv>) => void;
   requestLog?: RequestLog;
@@ -73,6 +75,8 @@ export function createApp(parts: AppParts) {
         }),
     }),
   );
+
+  for (const mw of parts.middleware ?? []) app.use('*', mw);
 
   const registered = new Set<string>();
   for (const op of spec.operations) {

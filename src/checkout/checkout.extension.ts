@@ -1,0 +1,21 @@
+import type { SandboxExtension } from '../sandbox.js';
+import { createCheckoutRepository } from './checkout.repo.js';
+import { registerCheckoutRoutes } from './checkout.routes.js';
+import { createCheckoutService } from './checkout.service.js';
+import { createSessionSigner } from './checkout.session.js';
+
+/**
+ * The hosted payment page (sandbox.md §8) at each invoice's `payment_url`. The outcome chooser is
+ * hidden when a control token is set: it moves invoices without credentials, which §3 then forbids.
+ */
+export const checkoutExtension: SandboxExtension = {
+  routes(app, services) {
+    const checkout = createCheckoutService({
+      services,
+      repo: createCheckoutRepository(services.db),
+      sessions: createSessionSigner(),
+      sandboxChooser: () => !services.config.controlToken,
+    });
+    registerCheckoutRoutes(app, checkout);
+  },
+};

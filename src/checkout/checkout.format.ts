@@ -1,0 +1,45 @@
+import type { InvoiceStatus } from '../invoices/invoices.repo.js';
+import { formatMoney } from '../shared/money.js';
+
+/**
+ * Money for people: `PHP 1,234.50`: at least two decimals, more only when the amount has them.
+ *
+ * @example
+ * displayMoney(123450000000n, 'PHP'); // 'PHP 1,234.50'
+ */
+export function displayMoney(units: bigint, currency: string): string {
+  const [whole = '0', frac = ''] = formatMoney(units).split('.');
+  const cents = frac.replace(/0+$/, '').padEnd(2, '0');
+  return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+}
+
+/** `m:ss`, or `h:mm:ss` from an hour up (the inline script formats the same way). */
+export function countdownText(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+export function statusLabel(status: InvoiceStatus, partlyPaid: boolean): string {
+  switch (status) {
+    case 'pending':
+      return partlyPaid ? 'Partly paid' : 'Awaiting payment';
+    case 'fully_paid':
+      return 'Paid';
+    case 'expired':
+      return 'Expired';
+    case 'canceled':
+      return 'Canceled';
+  }
+}
+
+/** The page URL a reload or a redirect-after-POST returns to, keeping the chosen method and outlet. */
+export function pageUrl(invoiceId: string, method?: string | null, outletId?: string | null): string {
+  const q = new URLSearchParams();
+  if (method) q.set('method', method);
+  if (outletId) q.set('outlet', outletId);
+  const qs = q.toString();
+  return `/payment/invoice/${encodeURIComponent(invoiceId)}${qs ? `?${qs}` : ''}`;
+}

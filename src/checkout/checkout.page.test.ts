@@ -1,0 +1,151 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { createInvoice, getPage, postForm, testIds, textOf } from './checkout.test-support.js';
+
+let t: TestApp;
+beforeEach(() => {
+  t = createTestApp();
+});
+afterEach(() => t.close());
+
+const path = (id: string) => `/payment/invoice/${id}`;
+
+describe('GET /payment/invoice/{id} (pending)', () => {
+  it('is the payment_url: self-contained, accessible HTML with the summary and a live countdown', async () => {
+    const inv = await createInvoice(t, { amount: '1234.5', description: 'Two coffees & a cake' });
+    expect(inv.payment_url).toBe(`http://localhost${path(inv.id)}`);
+    const res = await getPage(t, path(inv.id));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.html).toMatch(/^<!doctype html><html lang="en">/);
+    expect(res.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
+    // no external assets: nothing to load but the page itself (the icon is an empty data: URL)
+    expect(res.html).not.toMatch(/\ssrc=|url\(|@import/);
+    expect([...res.html.matchAll(/<link [^>]*>/g)].map((m) => m[0])).toEqual(['<link rel="icon" href="data:,"/>']);
+    const csp = res.headers.get('content-security-policy')!;
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
+    expect(csp).toContain("default-src 'none'");
+    expect(res.html).toContain(`<style nonce="${nonce}">`);
+    expect(res.html).toContain(`<script nonce="${nonce}">`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+
+    expect(textOf(res.html, 'merchant-name')).toBe(t.merchant.name);
+    expect(textOf(res.html, 'invoice-amount')).toBe('PHP 1,234.50');
+    expect(textOf(res.html, 'invoice-description')).toBe('Two coffees &amp; a cake');
+    expect(textOf(res.html, 'invoice-external-id')).toBe(inv.external_transaction_id);
+    expect(res.html).toMatch(/data-testid="invoice-status" data-status="pending">Awaiting payment</);
+    expect(res.html).toMatch(/role="status" aria-live="polite"/);
+    expect(textOf(res.html, 'countdown')).toMatch(/^1[45]:\d\d$/);
+    expect(testIds(res.html)).toEqual(
+      expect.arrayContaining(['pay-wallet', 'pay-counter', 'sandbox-pay-full', 'sandbox-pay-part', 'sandbox-expire', 'countdown']),
+    );
+  });
+
+  it('counts down from the sandbox clock, not the wall clock', async () => {
+    const inv = await createInvoice(t);
+    t.advance(600);
+    const res = await getPage(t, path(inv.id));
+    const seconds = Number(/data-testid="countdown" data-seconds="(\d+)"/.exec(res.html)![1]);
+    expect(seconds).toBeGreaterThan(290);
+    expect(seconds).toBeLessThanOrEqual(300);
+    expect(textOf(res.html, 'countdown')).toMatch(/^[45]:\d\d$/);
+  });
+
+  it('offers only the invoice collectors: wallet only, one outlet, or every outlet for cash_payment', async () => {
+    const walletOnly = await createInvoice(t, { supported_payment_collectors: ['coins_peso_wallet'] });
+    let ids = testIds((await getPage(t, path(walletOnly.id))).html);
+    expect(ids).toContain('pay-wallet');
+    expect(ids).not.toContain('pay-counter');
+    expect(ids).toContain('login-email'); // the only method opens directly
+
+    const seven = await createInvoice(t, { supported_payment_collectors: ['seven_connect_deposit'] });
+    const sevenPage = (await getPage(t, path(seven.id))).html;
+    ids = testIds(sevenPage);
+    expect(ids).not.toContain('pay-wallet');
+    expect(ids.filter((i) => i === 'outlet-option')).toHaveLength(1);
+    expect(sevenPage).toContain('data-outlet="7-Eleven"');
+
+    const cash = await createInvoice(t, { supported_payment_collectors: ['cash_payment'] });
+    const cashPage = (await getPage(t, `${path(cash.id)}?method=counter`)).html;
+    expect(testIds(cashPage).filter((i) => i === 'outlet-option')).toHaveLength(t.fixtures.payin_outlets.length);
+
+    const both = await createInvoice(t, { supported_payment_collectors: ['coins_peso_wallet', 'mlhuillier_deposit', 'bayad_deposit'] });
+    const bothPage = (await getPage(t, `${path(both.id)}?method=counter`)).html;
+    expect([...bothPage.matchAll(/data-outlet="([^"]+)"/g)].map((m) => m[1])).toEqual(['M Lhuillier', 'Bayad Center']);
+    expect(bothPage).toMatch(/aria-current="page" data-testid="pay-counter"/);
+  });
+
+  it('answers an unknown invoice with an HTML 404 page, on GET and on every form post', async () => {
+    const res = await getPage(t, path('0123456789abcdef0123456789abcdef'));
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(textOf(res.html, 'not-found')).toBe('Invoice not found');
+    for (const action of ['wallet/login', 'wallet/confirm', 'wallet/logout', 'counter', 'sandbox']) {
+      const post = await postForm(t, `${path('nope')}/${action}`, { outcome: 'full' });
+      expect(post.status, action).toBe(404);
+      expect(post.html).toContain('data-testid="not-found"');
+    }
+    const status = await t.sandbox.app.request(`http://localhost${path('nope')}/status`);
+    expect(status.status).toBe(404);
+  });
+
+  it('serves the status the page polls', async () => {
+    const inv = await createInvoice(t, { amount: 20 });
+    const res = await t.sandbox.app.request(`http://localhost${path(inv.id)}/status`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toMatchObject({ id: inv.id, status: 'pending', amount: '20.00000000', amount_due: '20.00000000', amount_received: '0.00000000' });
+  });
+});
+
+describe('paid, expired and canceled invoices', () => {
+  const noOptions = (html: string) => {
+    const ids = testIds(html);
+    for (const id of ['pay-wallet', 'pay-counter', 'login-email', 'outlet-option', 'confirm-payment', 'sandbox-pay-full', 'countdown']) {
+      expect(ids, id).not.toContain(id);
+    }
+  };
+
+  it('a paid invoice shows its state and sends the browser to redirect_url?invoice_id=', async () => {
+    const inv = await createInvoice(t);
+    t.services.payments.payFromWallet(inv.id, t.services.payments.customer());
+    const res = await getPage(t, path(inv.id));
+    expect(res.status).toBe(200);
+    expect(res.html).toMatch(/data-testid="invoice-status" data-status="fully_paid">Paid</);
+    noOptions(res.html);
+    const target = `${t.merchant.redirect_url}?invoice_id=${inv.id}`;
+    expect(res.html).toContain(`<meta http-equiv="refresh" content="3;url=${target}"/>`);
+    expect(res.html).toContain(`href="${target}" data-testid="merchant-redirect"`);
+    expect(res.html).not.toContain('data-poll');
+  });
+
+  it('an expired invoice (sandbox clock past expires_at) shows its state and redirects too', async () => {
+    const inv = await createInvoice(t);
+    t.advance(901);
+    const res = await getPage(t, path(inv.id));
+    expect(res.html).toMatch(/data-status="expired">Expired</);
+    noOptions(res.html);
+    expect(res.html).toContain(`content="3;url=${t.merchant.redirect_url}?invoice_id=${inv.id}"`);
+  });
+
+  it('a canceled invoice shows its state and stays put', async () => {
+    const inv = await createInvoice(t);
+    t.services.payments.cancel(inv.id);
+    const res = await getPage(t, path(inv.id));
+    expect(res.html).toMatch(/data-status="canceled">Canceled</);
+    noOptions(res.html);
+    expect(res.html).not.toContain('http-equiv="refresh"');
+  });
+
+  it('keeps the merchant query string, and never follows a non-http redirect_url', async () => {
+    const inv = await createInvoice(t);
+    t.services.payments.expire(inv.id);
+    t.services.identities.updateMerchant(t.merchant.id, { redirect_url: 'https://shop.example/done?from=pay' });
+    expect((await getPage(t, path(inv.id))).html).toContain(`url=https://shop.example/done?from=pay&amp;invoice_id=${inv.id}`);
+    for (const bad of ['javascript:alert(1)', 'not a url', null]) {
+      t.services.identities.updateMerchant(t.merchant.id, { redirect_url: bad });
+      const html = (await getPage(t, path(inv.id))).html;
+      expect(html, String(bad)).not.toContain('http-equiv="refresh"');
+      expect(html).not.toContain('merchant-redirect');
+    }
+  });
+});

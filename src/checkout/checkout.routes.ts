@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { ApiError } from '../http/api-error.js';
+import type { AppEnv } from '../http/operation.js';
+import { pageUrl } from './checkout.format.js';
+import type { NoticeKind, PageRequest, SandboxOutcome } from './checkout.model.js';
+import type { CheckoutService } from './checkout.service.js';
+import { SESSION_SECONDS } from './checkout.session.js';
+import { renderCheckoutPage, renderNotFoundPage } from './checkout.view.js';
+
+export const SESSION_COOKIE = 'paysandbox_wallet';
+const BASE = '/payment/invoice/:id';
+const OUTCOMES: readonly SandboxOutcome[] = ['full', 'part', 'expire'];
+
+/** HTTP status of the page re-rendered after a failed action. */
+const NOTICE_STATUS: Record<NoticeKind, 400 | 401 | 403 | 409> = {
+  login_failed: 401,
+  session_expired: 401,
+  insufficient_balance: 409,
+  unsupported_outlet: 400,
+  sandbox_unavailable: 409,
+};
+
+type C = Context<AppEnv>;
+
+/** Inline style and script only, under a per-response nonce; nothing is loaded from elsewhere. */
+function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200): Response {
+  c.header(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; ` +
+      "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  );
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'same-origin');
+  c.header('X-Content-Type-Options', 'nosniff');
+  return c.html(html, status);
+}
+
+const newNonce = () => randomBytes(16).toString('base64');
+const field = (form: Record<string, unknown>, name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+
+/**
+ * The hosted payment page: `GET /payment/invoice/{id}` (the invoice's `payment_url`), its status poll,
+ * and plain HTML form posts answered with redirect-after-POST (a failed action re-renders the page
+ * with its message and a 4xx status).
+ */
+export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutService): void {
+  function render(c: C, req: Omit<PageRequest, 'nonce' | 'session'>, status?: 200 | NoticeKind): Response {
+    const id = c.req.param('id')!;
+    const nonce = newNonce();
+    const page = checkout.page(id, { ...req, nonce, session: getCookie(c, SESSION_COOKIE) });
+    if (!page) return send(c, renderNotFoundPage(nonce), nonce, 404);
+    return send(c, renderCheckoutPage(page), nonce, status && status !== 200 ? NOTICE_STATUS[status] : 200);
+  }
+
+  /** Success: back to the page (303, so a reload never posts twice). Failure: the page with its notice. */
+  function after(c: C, notice: NoticeKind | null, req: Omit<PageRequest, 'nonce' | 'session'>): Response {
+    if (notice) return render(c, { ...req, notice }, notice);
+    return c.redirect(pageUrl(c.req.param('id')!, req.method, req.outletId), 303);
+  }
+
+  async function form(c: C): Promise<Record<string, unknown> | null> {
+    if (!checkout.status(c.req.param('id')!)) return null;
+    return (await c.req.parseBody()) as Record<string, unknown>;
+  }
+
+  const notFound = (c: C) => {
+    const nonce = newNonce();
+    return send(c, renderNotFoundPage(nonce), nonce, 404);
+  };
+
+  app.get(BASE, (c) => render(c, { method: c.req.query('method'), outletId: c.req.query('outlet') }));
+
+  app.get(`${BASE}/status`, (c) => {
+    const status = checkout.status(c.req.param('id'));
+    c.header('Cache-Control', 'no-store');
+    if (!status) return c.json(ApiError.notFound().envelope(), 404);
+    return c.json(status);
+  });
+
+  app.post(`${BASE}/wallet/login`, async (c) => {
+    const body = await form(c);
+    if (!body) return notFound(c);
+    const id = c.req.param('id');
+    const login = field(body, 'login').slice(0, 254);
+    const token = checkout.login(id, login, field(body, 'password'));
+    if (!token) return render(c, { method: 'wallet', notice: 'login_failed', loginValue: login }, 'login_failed');
+    setCookie(c, SESSION_COOKIE, token, {
+      path: `/payment/invoice/${encodeURIComponent(id)}`,
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: new URL(c.req.url).protocol === 'https:',
+      maxAge: SESSION_SECONDS,
+    });
+    return c.redirect(pageUrl(id, 'wallet'), 303);
+  });
+
+  app.post(`${BASE}/wallet/confirm`, async (c) => {
+    if (!(await form(c))) return notFound(c);
+    const notice = checkout.confirm(c.req.param('id'), getCookie(c, SESSION_COOKIE));
+    return after(c, notice, { method: 'wallet' });
+  });
+
+  app.post(`${BASE}/wallet/logout`, async (c) => {
+    if (!(await form(c))) return notFound(c);
+    const id = c.req.param('id');
+    deleteCookie(c, SESSION_COOKIE, { path: `/payment/invoice/${encodeURIComponent(id)}` });
+    return c.redirect(pageUrl(id, 'wallet'), 303);
+  });
+
+  app.post(`${BASE}/counter`, async (c) => {
+    const body = await form(c);
+    if (!body) return notFound(c);
+    const outletId = field(body, 'outlet');
+    const notice = checkout.chooseOutlet(c.req.param('id'), outletId);
+    return after(c, notice, { method: 'counter', outletId: notice ? undefined : outletId });
+  });
+
+  app.post(`${BASE}/sandbox`, async (c) => {
+    const body = await form(c);
+    if (!body) return notFound(c);
+    const outcome = field(body, 'outcome') as SandboxOutcome;
+    if (!checkout.chooserEnabled() || !OUTCOMES.includes(outcome)) {
+      const nonce = newNonce();
+      const page = checkout.page(c.req.param('id'), { nonce });
+      return send(c, renderCheckoutPage(page!), nonce, checkout.chooserEnabled() ? 400 : 403);
+    }
+    return after(c, checkout.sandboxOutcome(c.req.param('id'), outcome), {});
+  });
+}

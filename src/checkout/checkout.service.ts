@@ -1,0 +1,204 @@
+import { ApiError } from '../http/api-error.js';
+import type { InvoiceRow } from '../invoices/invoices.repo.js';
+import type { UserRow } from '../identities/identities.repo.js';
+import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
+import type { Services } from '../services.js';
+import { barcodeSvg } from './checkout.barcode.js';
+import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayMethod, SandboxOutcome } from './checkout.model.js';
+import type { CheckoutRepository, PayinOutlet } from './checkout.repo.js';
+import { passwordMatches, SESSION_SECONDS, type SessionSigner } from './checkout.session.js';
+
+export interface CheckoutDeps {
+  services: Services;
+  repo: CheckoutRepository;
+  sessions: SessionSigner;
+  /** Show the outcome chooser (off when the control API is token-protected: it pays without credentials). */
+  sandboxChooser: () => boolean;
+}
+
+/** Result of an action: `null` when it went through, else the notice to show on the page. */
+export type ActionResult = NoticeKind | null;
+
+/** Failures that only mean "the invoice moved on": the page then shows its state. */
+const STATE_CODES = new Set(['invoice_not_payable', 'invalid_state_transition']);
+
+/** The hosted payment page (sandbox.md §8): what it shows and what its buttons do, over the payment service. */
+export function createCheckoutService(d: CheckoutDeps) {
+  const s = d.services;
+
+  function invoice(id: string): InvoiceRow | undefined {
+    s.invoices.expireDue();
+    return s.invoiceRepo.byId(id);
+  }
+
+  function supportedOutlets(row: InvoiceRow): PayinOutlet[] {
+    const supported = JSON.parse(row.supported_payment_collectors) as string[];
+    const all = d.repo.payinOutlets();
+    return supported.includes('cash_payment') ? all : all.filter((o) => supported.includes(o.collector));
+  }
+
+  function methodsOf(row: InvoiceRow, outlets: PayinOutlet[]): PayMethod[] {
+    const supported = JSON.parse(row.supported_payment_collectors) as string[];
+    const methods: PayMethod[] = [];
+    if (supported.includes(WALLET_COLLECTOR)) methods.push('wallet');
+    if (outlets.length) methods.push('counter');
+    return methods;
+  }
+
+  function due(row: InvoiceRow): bigint {
+    return row.amount > row.amount_received ? row.amount - row.amount_received : 0n;
+  }
+
+  /** Only http(s) merchant URLs are followed: a `javascript:` redirect_url must never run here. */
+  function redirectTo(row: InvoiceRow): string | null {
+    if (row.status !== 'fully_paid' && row.status !== 'expired') return null;
+    const raw = s.identities.merchantById(row.merchant_id)?.redirect_url;
+    if (!raw) return null;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return null;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    url.searchParams.append('invoice_id', row.id);
+    return url.toString();
+  }
+
+  function sessionCustomer(invoiceId: string, token: string | undefined): UserRow | null {
+    const id = d.sessions.verify(token, invoiceId, s.clock.now());
+    const user = id ? s.identities.userById(id) : undefined;
+    return user && user.kind === 'customer' ? user : null;
+  }
+
+  function walletOf(customer: UserRow, currency: string) {
+    return s.ledger.byOwner('user', customer.id).find((a) => a.currency === currency);
+  }
+
+  function pick(methods: PayMethod[], asked: string | undefined, row: InvoiceRow, loggedIn: boolean): PayMethod | null {
+    if (asked && methods.includes(asked as PayMethod)) return asked as PayMethod;
+    if (methods.length === 1) return methods[0]!;
+    if (loggedIn && methods.includes('wallet')) return 'wallet';
+    if (row.current_payment_reference_number && methods.includes('counter')) return 'counter';
+    return null;
+  }
+
+  return {
+    chooserEnabled: d.sandboxChooser,
+
+    /** The page model, or null for an unknown invoice. */
+    page(invoiceId: string, req: PageRequest): CheckoutPage | null {
+      const row = invoice(invoiceId);
+      if (!row) return null;
+      const merchant = s.identities.merchantById(row.merchant_id);
+      const outlets = supportedOutlets(row);
+      const methods = row.status === 'pending' ? methodsOf(row, outlets) : [];
+      const customer = row.status === 'pending' ? sessionCustomer(row.id, req.session) : null;
+      const method = pick(methods, req.method, row, customer !== null);
+      const wallet = customer ? walletOf(customer, row.currency) : undefined;
+      const ref = row.current_payment_reference_number;
+      const expiresIn = row.status === 'pending' ? Math.max(0, Math.floor((Number(row.expires_at) - s.clock.now()) / 1_000_000)) : null;
+      let notice = req.notice ?? null;
+      if (!notice && method === 'wallet' && customer && (!wallet || wallet.balance < due(row))) notice = 'insufficient_balance';
+      if (!notice && method === 'wallet' && req.session && !customer && row.status === 'pending') notice = 'session_expired';
+      return {
+        invoice: {
+          id: row.id,
+          status: row.status,
+          amount: row.amount,
+          amountDue: due(row),
+          amountReceived: row.amount_received,
+          currency: row.currency,
+          description: row.description,
+          externalId: row.external_transaction_id,
+          expiresInSeconds: expiresIn,
+          referenceNumber: ref,
+        },
+        merchantName: merchant?.name ?? 'Merchant',
+        redirectTo: redirectTo(row),
+        methods,
+        method,
+        outlets,
+        outlet: outlets.find((o) => o.id === req.outletId) ?? null,
+        barcode: method === 'counter' && ref ? barcodeSvg(ref) : null,
+        customer: customer ? { name: customer.name, balance: wallet?.balance ?? 0n, currency: row.currency } : null,
+        notice,
+        loginValue: req.loginValue ?? '',
+        sandboxChooser: row.status === 'pending' && d.sandboxChooser(),
+        nonce: req.nonce,
+      };
+    },
+
+    /** What the page polls (every 2 s) to follow the invoice. */
+    status(invoiceId: string): CheckoutStatus | null {
+      const row = invoice(invoiceId);
+      if (!row) return null;
+      const v = s.invoices.view(row);
+      return {
+        id: v.id,
+        status: v.status,
+        amount: v.amount,
+        amount_due: v.amount_due,
+        amount_received: v.amount_received,
+        expires_in_seconds: v.expires_in_seconds,
+      };
+    },
+
+    /** Check a customer's credentials; a session token for this invoice, or null. */
+    login(invoiceId: string, login: string, password: string): string | null {
+      const customer = login ? s.identities.customerByLogin(login.trim()) : undefined;
+      // Compare even for an unknown login, so both failures take the same path.
+      const matches = passwordMatches(password, customer?.password ?? null);
+      if (!customer || !matches) return null;
+      return d.sessions.sign({ customerId: customer.id, invoiceId, expiresAt: s.clock.now() + SESSION_SECONDS * 1_000_000 });
+    },
+
+    /** Pay the amount due from the logged-in customer's wallet: debit and credit at once. */
+    confirm(invoiceId: string, session: string | undefined): ActionResult {
+      const customer = sessionCustomer(invoiceId, session);
+      if (!customer) return 'session_expired';
+      return settle(() => s.payments.payFromWallet(invoiceId, customer));
+    },
+
+    /** Issue (or re-show) the reference number for the chosen outlet. */
+    chooseOutlet(invoiceId: string, outletId: string): ActionResult {
+      const row = invoice(invoiceId);
+      const outlet = row ? supportedOutlets(row).find((o) => o.id === outletId) : undefined;
+      if (!row || !outlet) return 'unsupported_outlet';
+      const supported = JSON.parse(row.supported_payment_collectors) as string[];
+      const collector = supported.includes(outlet.collector) ? outlet.collector : 'cash_payment';
+      return settle(() => s.payments.issueReference(invoiceId, collector));
+    },
+
+    /** The sandbox outcome chooser: pay in full, pay half of what is due, or expire now. */
+    sandboxOutcome(invoiceId: string, outcome: SandboxOutcome): ActionResult {
+      if (outcome === 'expire') return settle(() => s.payments.expire(invoiceId));
+      const row = invoice(invoiceId);
+      if (!row) return null;
+      const half = due(row) / 2n;
+      const amount = outcome === 'part' && half > 0n ? half : undefined;
+      const supported = JSON.parse(row.supported_payment_collectors) as string[];
+      // Over the counter first: it needs no customer balance, so the chooser cannot run dry.
+      const counter = supported.includes('cash_payment') ? 'cash_payment' : supported.find((c) => COUNTER_COLLECTORS.includes(c));
+      if (counter) return settle(() => s.payments.payOverCounter(invoiceId, counter, amount));
+      if (!supported.includes(WALLET_COLLECTOR)) return 'sandbox_unavailable';
+      const result = settle(() => s.payments.payFromWallet(invoiceId, s.payments.customer(), amount));
+      return result === 'insufficient_balance' ? 'sandbox_unavailable' : result;
+    },
+  };
+
+  function settle(work: () => unknown): ActionResult {
+    try {
+      work();
+      return null;
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.code === 'insufficient_balance') return 'insufficient_balance';
+      if (STATE_CODES.has(err.code)) return null;
+      if (err.code === 'validation_error' && 'customer' in err.errors) return 'sandbox_unavailable';
+      throw err;
+    }
+  }
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

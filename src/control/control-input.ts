@@ -1,0 +1,54 @@
+import { ApiError } from '../http/api-error.js';
+import { AmountError, formatMoneyShort, parseAmount, UNITS_PER_PESO } from '../shared/money.js';
+
+/**
+ * Ceilings for amounts the control API accepts. The generic input ceiling (1e12 pesos = 1e20 units)
+ * does not fit SQLite's int64, and merchant maximums are read back as JS numbers, so the control API
+ * keeps every amount it stores well inside both.
+ */
+export const MAX_CONTROL_AMOUNT_UNITS = 1_000_000_000n * UNITS_PER_PESO;
+export const MAX_MERCHANT_LIMIT_UNITS = 10_000_000n * UNITS_PER_PESO;
+
+/** An optional amount field: exact units, or a field error (never a 5xx) when it is out of range. */
+export function amountInput(value: unknown, field: string, max = MAX_CONTROL_AMOUNT_UNITS): bigint {
+  let units: bigint;
+  try {
+    units = parseAmount(value);
+  } catch (err) {
+    if (err instanceof AmountError) throw ApiError.field(field, err.message);
+    throw err;
+  }
+  if (units > max) throw ApiError.field(field, `Ensure this value is at most ${formatMoneyShort(max)}.`);
+  return units;
+}
+
+/** Callback and redirect URLs: absolute http(s), or null to clear them. */
+export function httpUrlOrNull(value: unknown, field: string): string | null {
+  if (value === null) return null;
+  let url: URL | null = null;
+  try {
+    url = typeof value === 'string' ? new URL(value) : null;
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw ApiError.field(field, 'Enter an absolute http:// or https:// URL, or null.');
+  }
+  return value as string;
+}
+
+/** Collect field errors from several checks so one response reports all of them. */
+export function collectFieldErrors<T extends Record<string, unknown>>(checks: { [K in keyof T]: () => T[K] }): T {
+  const out = {} as T;
+  const errors: Record<string, string[]> = {};
+  for (const key of Object.keys(checks) as Array<keyof T>) {
+    try {
+      out[key] = checks[key]();
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'validation_error') throw err;
+      Object.assign(errors, err.errors);
+    }
+  }
+  if (Object.keys(errors).length) throw new ApiError('validation_error', errors);
+  return out;
+}

@@ -1,0 +1,21 @@
+import { ok, type Handlers } from '../http/operation.js';
+import type { ExtensionContext } from '../sandbox.js';
+import { pageMeta, pageRequest } from '../shared/pagination.js';
+import type { FaultStore } from './faults.service.js';
+
+/** listFaults, createFault, clearFaults, listRequests (sandbox.md §9). */
+export function diagnosticsHandlers(faults: FaultStore, ctx: ExtensionContext): Handlers {
+  return {
+    listFaults: () => ok({ faults: faults.list() }),
+    createFault: ({ body }) => ok({ fault: faults.add(body) }, 201),
+    clearFaults: () => {
+      faults.clear();
+      return { status: 204 };
+    },
+    listRequests: ({ query }) => {
+      const req = pageRequest(query);
+      const { total, items } = ctx.sandbox.requestLog.page(req.limit, req.offset);
+      return ok({ requests: items, meta: pageMeta(req, total) });
+    },
+  };
+}

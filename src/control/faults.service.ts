@@ -1,0 +1,107 @@
+import { ApiError } from '../http/api-error.js';
+import type { IdFactory } from '../shared/ids.js';
+
+/** `FaultInput` of the document. */
+export interface FaultInput {
+  method?: string;
+  path: string;
+  status?: number;
+  body?: unknown;
+  latency_ms?: number;
+  count?: number;
+  probability?: number;
+}
+
+export interface Fault {
+  id: string;
+  method: string;
+  path: string;
+  /** Absent for a latency-only fault: the request is delayed, then answered normally. */
+  status?: number;
+  body?: unknown;
+  latency_ms?: number;
+  /** Injections left; absent = unlimited. */
+  count?: number;
+  probability?: number;
+  hits: number;
+}
+
+export interface FaultHit {
+  fault: Fault;
+  latencyMs: number;
+  /** Undefined when the fault only adds latency. */
+  status?: number;
+  body?: unknown;
+}
+
+export const INJECTED_FAULT_BODY = ApiError.general('injected_fault', 'Injected fault.').envelope();
+
+/** Paths never touched by faults: the control API itself and the documents a client needs to start. */
+const EXEMPT = /^\/(_sandbox(\/|$)|openapi\.(json|yaml)$|docs(\/|$))/;
+
+const trimSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
+
+/**
+ * A path glob: `*` matches within one segment, `**` across segments. Trailing slashes are ignored on
+ * both sides, like the routes themselves.
+ */
+export function compileGlob(glob: string): RegExp {
+  const source = trimSlash(glob)
+    .split(/(\*\*|\*)/)
+    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * Injected faults, kept in memory for the life of the process (sandbox.md §9). `random` decides
+ * `probability` (tests inject a fixed source).
+ */
+export function createFaultStore(ids: IdFactory, random: () => number) {
+  const faults = new Map<string, { fault: Fault; pattern: RegExp }>();
+
+  return {
+    list: (): Fault[] => [...faults.values()].map((f) => ({ ...f.fault })),
+
+    /** Status defaults to 500, except for a fault that asks only for latency. */
+    add(input: FaultInput): Fault {
+      if (input.status !== undefined && input.status < 200) {
+        throw ApiError.field('status', 'Ensure this value is at least 200 (a 1xx status cannot end a response).');
+      }
+      const latencyOnly = input.status === undefined && input.body === undefined && input.latency_ms !== undefined;
+      const fault: Fault = { id: ids(), method: input.method ?? '*', path: input.path, hits: 0 };
+      if (!latencyOnly) fault.status = input.status ?? 500;
+      if (input.body !== undefined) fault.body = input.body;
+      if (input.latency_ms !== undefined) fault.latency_ms = input.latency_ms;
+      if (input.count !== undefined) fault.count = input.count;
+      if (input.probability !== undefined) fault.probability = input.probability;
+      faults.set(fault.id, { fault, pattern: compileGlob(input.path) });
+      return { ...fault };
+    },
+
+    clear: () => faults.clear(),
+
+    /**
+     * The first fault that fires for this request, counted at once (before any latency) so that
+     * concurrent requests never take more injections than `count` allows. An exhausted fault is removed.
+     */
+    take(method: string, path: string): FaultHit | undefined {
+      const clean = trimSlash(path);
+      if (EXEMPT.test(clean)) return undefined;
+      for (const { fault, pattern } of faults.values()) {
+        if (fault.method !== '*' && fault.method !== method.toUpperCase()) continue;
+        if (!pattern.test(clean)) continue;
+        if (fault.probability !== undefined && !(random() < fault.probability)) continue;
+        fault.hits += 1;
+        if (fault.count !== undefined) {
+          fault.count -= 1;
+          if (fault.count === 0) faults.delete(fault.id);
+        }
+        return { fault: { ...fault }, latencyMs: fault.latency_ms ?? 0, status: fault.status, body: fault.body };
+      }
+      return undefined;
+    },
+  };
+}
+
+export type FaultStore = ReturnType<typeof createFaultStore>;

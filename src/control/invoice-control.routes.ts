@@ -1,0 +1,18 @@
+import { ok, type Handlers } from '../http/operation.js';
+import type { Services } from '../services.js';
+import { amountInput } from './control-input.js';
+import type { InvoiceControlService } from './invoice-control.service.js';
+
+const optionalAmount = (value: unknown) => (value === undefined ? undefined : amountInput(value, 'amount'));
+
+/** payInvoice, confirmCounterPayment, expireInvoice, cancelInvoice, triggerEvent (sandbox.md §9). */
+export function invoiceControlHandlers(s: Services, control: InvoiceControlService): Handlers {
+  return {
+    payInvoice: ({ params, body }) =>
+      ok(control.pay(params.invoice_id!, body.collector, optionalAmount(body.amount), body.customer), 201),
+    confirmCounterPayment: ({ body }) => ok(s.payments.confirmCounterPayment(body.reference_number, optionalAmount(body.amount)), 201),
+    expireInvoice: ({ params }) => ok({ invoice: s.payments.expire(params.invoice_id!) }),
+    cancelInvoice: ({ params }) => ok({ invoice: s.payments.cancel(params.invoice_id!) }),
+    triggerEvent: ({ body }) => ok(control.trigger(body.event, body.invoice_id), 201),
+  };
+}

@@ -1,0 +1,136 @@
+import type { EventName } from '../events/outbox.repo.js';
+import { ApiError } from '../http/api-error.js';
+import type { UserRow } from '../identities/identities.repo.js';
+import type { InvoiceResource } from '../invoices/invoice.view.js';
+import type { InvoiceRow } from '../invoices/invoices.repo.js';
+import { COUNTER_COLLECTORS, WALLET_COLLECTOR, type PaymentOutcome } from '../payments/payments.service.js';
+import type { Services } from '../services.js';
+import { formatMoney, UNITS_PER_PESO } from '../shared/money.js';
+import type { ControlRepository } from './control.repo.js';
+
+/** Amount of the invoice `POST /_sandbox/trigger` creates when it is given no invoice. */
+const TRIGGER_INVOICE_AMOUNT = 100n * UNITS_PER_PESO;
+
+export interface TriggerOutcome {
+  event: EventName;
+  invoice: InvoiceResource;
+  payment?: PaymentOutcome['payment'];
+}
+
+/** QA moves an invoice through its lifecycle (sandbox.md §9): pay, trigger events. */
+export function createInvoiceControlService(s: Services, repo: ControlRepository) {
+  /**
+   * Who pays when the caller names nobody: the workspace's own customer for a workspace invoice (so
+   * parallel CI jobs never drain one shared wallet), otherwise the first fixture customer.
+   */
+  function payer(inv: InvoiceRow, login?: string): UserRow {
+    if (login !== undefined) return s.payments.customer(login);
+    const workspaceId = s.identities.merchantById(inv.merchant_id)?.workspace_id;
+    return (workspaceId ? repo.workspaceCustomer(workspaceId) : undefined) ?? s.payments.customer();
+  }
+
+  function existing(invoiceId: string): InvoiceRow {
+    s.invoices.expireDue();
+    const inv = s.invoiceRepo.byId(invoiceId);
+    if (!inv) throw ApiError.notFound();
+    return inv;
+  }
+
+  function pending(invoiceId: string): InvoiceRow {
+    const inv = existing(invoiceId);
+    if (inv.status !== 'pending') throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
+    return inv;
+  }
+
+  function supported(inv: InvoiceRow): string[] {
+    return JSON.parse(inv.supported_payment_collectors) as string[];
+  }
+
+  /**
+   * Pay `amount` the way that is sure to work: from the payer's wallet when the invoice takes it and
+   * the balance covers it, else over the counter, else the wallet again so the caller hears why not.
+   */
+  function autoPay(inv: InvoiceRow, amount: bigint): PaymentOutcome {
+    const collectors = supported(inv);
+    const customer = payer(inv);
+    if (collectors.includes(WALLET_COLLECTOR)) {
+      const wallet = s.ledger.byOwner('user', customer.id).find((a) => a.currency === inv.currency);
+      if (wallet && wallet.balance >= amount) return s.payments.payFromWallet(inv.id, customer, amount);
+    }
+    const counter = collectors.find((c) => COUNTER_COLLECTORS.includes(c));
+    if (counter) return s.payments.payOverCounter(inv.id, counter, amount);
+    return s.payments.payFromWallet(inv.id, customer, amount);
+  }
+
+  function createTriggerInvoice(): InvoiceResource {
+    const merchant = s.identities.firstMerchant();
+    if (!merchant) throw ApiError.general('not_found', 'There is no fixture merchant to create an invoice for.');
+    const max = BigInt(merchant.max_invoice_amount);
+    return s.invoices.create(merchant, {
+      amount: formatMoney(max < TRIGGER_INVOICE_AMOUNT ? max : TRIGGER_INVOICE_AMOUNT),
+      currency: 'PHP',
+      external_transaction_id: `trigger-${s.ids()}`,
+      description: 'Created by POST /_sandbox/trigger',
+    });
+  }
+
+  function due(inv: InvoiceRow): bigint {
+    return inv.amount - inv.amount_received;
+  }
+
+  return {
+    /** payInvoice: `coins_peso_wallet`, `cash_payment` or an outlet collector; default amount = amount due. */
+    pay(invoiceId: string, collector: string, amount?: bigint, customer?: string): PaymentOutcome {
+      const inv = existing(invoiceId);
+      if (collector === WALLET_COLLECTOR) return s.payments.payFromWallet(inv.id, payer(inv, customer), amount);
+      if (COUNTER_COLLECTORS.includes(collector)) return s.payments.payOverCounter(inv.id, collector, amount);
+      throw ApiError.field(
+        'collector',
+        `"${collector}" is not a payment collector; use ${WALLET_COLLECTOR} or an over-the-counter one (${COUNTER_COLLECTORS.join(', ')}).`,
+      );
+    },
+
+    /**
+     * triggerEvent: make the event happen for real, in one transaction with the invoice it creates
+     * when none is given (a refused trigger leaves nothing behind).
+     */
+    trigger(event: EventName, invoiceId?: string): TriggerOutcome {
+      if (event === 'invoice.created') {
+        if (invoiceId !== undefined) throw ApiError.field('invoice_id', 'invoice.created makes a new invoice: leave out invoice_id.');
+        return { event, invoice: createTriggerInvoice() };
+      }
+      return s.unitOfWork(() => {
+        const inv = pending(invoiceId ?? createTriggerInvoice().id);
+        switch (event) {
+          case 'invoice.fully_paid': {
+            const { payment, invoice } = autoPay(inv, due(inv));
+            return { event, invoice, payment };
+          }
+          case 'invoice.updated': {
+            if (due(inv) < 2n) {
+              throw ApiError.general(
+                'invalid_state_transition',
+                `Only ${formatMoney(due(inv))} ${inv.currency} is due: a partial payment would leave nothing due. Trigger invoice.fully_paid instead.`,
+              );
+            }
+            const { payment, invoice } = autoPay(inv, due(inv) / 2n);
+            return { event, invoice, payment };
+          }
+          case 'invoice.payment_reference_number_generated': {
+            if (inv.current_payment_reference_number) {
+              throw ApiError.general(
+                'invalid_state_transition',
+                `Reference number ${inv.current_payment_reference_number} was already issued for this invoice; it is issued once.`,
+              );
+            }
+            const counter = supported(inv).find((c) => COUNTER_COLLECTORS.includes(c));
+            if (!counter) throw ApiError.general('invalid_state_transition', 'This invoice does not accept over-the-counter payment.');
+            return { event, invoice: s.payments.issueReference(inv.id, counter).invoice };
+          }
+        }
+      });
+    },
+  };
+}
+
+export type InvoiceControlService = ReturnType<typeof createInvoiceControlService>;

@@ -1,0 +1,200 @@
+import { randomInt } from 'node:crypto';
+import { newOtpSecret } from '../auth/otp.js';
+import { fund } from '../fixtures/load.js';
+import { ApiError } from '../http/api-error.js';
+import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo.js';
+import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
+import type { Services } from '../services.js';
+import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
+import { amountInput, collectFieldErrors, httpUrlOrNull, MAX_MERCHANT_LIMIT_UNITS } from './control-input.js';
+import type { ControlRepository } from './control.repo.js';
+
+/** `SandboxMerchantInput` of the document (createMerchant, updateMerchant). */
+export interface MerchantInput {
+  name?: string;
+  callback_url?: string | null;
+  redirect_url?: string | null;
+  enabled_payment_collectors?: string[];
+  callback_auth?: MerchantRow['callback_auth'];
+  max_invoice_amount?: unknown;
+  invoice_lifetime_seconds?: number;
+}
+
+export interface AppInput {
+  name?: string;
+  mfa_whitelisted?: boolean;
+  balance?: unknown;
+}
+
+export interface CustomerInput {
+  email?: string;
+  mobile_number?: string;
+  password?: string;
+  balance?: unknown;
+}
+
+export const ALL_COLLECTORS = [WALLET_COLLECTOR, ...COUNTER_COLLECTORS];
+const DEFAULT_APP_BALANCE = 100_000n * UNITS_PER_PESO;
+const DEFAULT_CUSTOMER_BALANCE = 50_000n * UNITS_PER_PESO;
+const MAX_BALANCE_UNITS = 10_000_000_000n * UNITS_PER_PESO;
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** Credentials are secrets even in a sandbox: drawn from the OS CSPRNG, never from the fixture faker. */
+function randomToken(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += BASE36[randomInt(36)];
+  return out;
+}
+
+/** Merchants, developer applications and customers made through the control API (sandbox.md §9). */
+export function createProvisioningService(s: Services, repo: ControlRepository) {
+  function phpWallet(ownerType: 'merchant' | 'user', ownerId: string, name: string): string {
+    return s.ledger.createAccount({ ownerType, ownerId, name, currency: 'PHP' });
+  }
+
+  /** Validate the fields present in a merchant input; returns the columns they set. */
+  function merchantColumns(input: MerchantInput): Partial<MerchantRow> {
+    const checked = collectFieldErrors({
+      callback_url: () => (input.callback_url === undefined ? undefined : httpUrlOrNull(input.callback_url, 'callback_url')),
+      redirect_url: () => (input.redirect_url === undefined ? undefined : httpUrlOrNull(input.redirect_url, 'redirect_url')),
+      max_invoice_amount: () =>
+        input.max_invoice_amount === undefined ? undefined : amountInput(input.max_invoice_amount, 'max_invoice_amount', MAX_MERCHANT_LIMIT_UNITS),
+    });
+    const cols: Partial<MerchantRow> = {};
+    if (input.name !== undefined) cols.name = input.name;
+    if (checked.callback_url !== undefined) cols.callback_url = checked.callback_url;
+    if (checked.redirect_url !== undefined) cols.redirect_url = checked.redirect_url;
+    if (input.enabled_payment_collectors !== undefined) cols.enabled_payment_collectors = JSON.stringify(input.enabled_payment_collectors);
+    if (input.callback_auth !== undefined) cols.callback_auth = input.callback_auth;
+    if (checked.max_invoice_amount !== undefined) cols.max_invoice_amount = Number(checked.max_invoice_amount);
+    if (input.invoice_lifetime_seconds !== undefined) cols.invoice_lifetime_seconds = input.invoice_lifetime_seconds;
+    return cols;
+  }
+
+  function uniqueMobile(): string {
+    for (;;) {
+      const mobile = `+639${String(randomInt(0, 1e9)).padStart(9, '0')}`;
+      if (!repo.mobileTaken(mobile)) return mobile;
+    }
+  }
+
+  const service = {
+    /** Defaults: every collector, 10000 PHP maximum, 15-minute invoices, `https-only` callback auth. */
+    createMerchant(input: MerchantInput, workspaceId: string | null = null): MerchantRow {
+      const cols = merchantColumns(input);
+      return s.unitOfWork(() => {
+        const id = s.ids();
+        const name = cols.name ?? `Sandbox merchant ${id.slice(0, 6)}`;
+        s.identities.insertMerchant({
+          id,
+          name,
+          merchant_api_token: randomToken(40),
+          bearer_token: randomToken(40),
+          callback_url: cols.callback_url ?? null,
+          redirect_url: cols.redirect_url ?? null,
+          enabled_payment_collectors: cols.enabled_payment_collectors ?? JSON.stringify(ALL_COLLECTORS),
+          max_invoice_amount: cols.max_invoice_amount ?? Number(10_000n * UNITS_PER_PESO),
+          invoice_lifetime_seconds: cols.invoice_lifetime_seconds ?? 900,
+          callback_auth: cols.callback_auth ?? 'https-only',
+          wallet_account_id: phpWallet('merchant', id, `${name} PHP Wallet`),
+          workspace_id: workspaceId,
+          created_at: s.clock.now(),
+        });
+        return s.identities.merchantById(id)!;
+      });
+    },
+
+    updateMerchant(id: string, input: MerchantInput): MerchantRow {
+      const merchant = s.identities.merchantById(id);
+      if (!merchant || merchant.disabled) throw ApiError.notFound();
+      const cols = merchantColumns(input);
+      s.unitOfWork(() => s.identities.updateMerchant(id, cols));
+      return s.identities.merchantById(id)!;
+    },
+
+    /** A developer application with a new owner whose PHP wallet is funded. */
+    createApp(input: AppInput, workspaceId: string | null = null): { app: AppRow; owner: UserRow } {
+      const balance = input.balance === undefined ? DEFAULT_APP_BALANCE : amountInput(input.balance, 'balance');
+      return s.unitOfWork(() => {
+        const ownerId = s.ids();
+        const owner: UserRow = {
+          id: ownerId,
+          kind: 'developer',
+          name: `Developer ${ownerId.slice(0, 6)}`,
+          email: `dev-${ownerId}@dev.example.ph`,
+          mobile_number: null,
+          password: null,
+          workspace_id: workspaceId,
+          created_at: s.clock.now(),
+        };
+        s.identities.insertUser(owner);
+        fund(s, phpWallet('user', ownerId, 'PHP Wallet'), balance, 'sandbox_funding');
+        const apiKey = randomToken(32);
+        s.identities.insertApp({
+          api_key: apiKey,
+          api_secret: randomToken(48),
+          name: input.name ?? `Sandbox app ${apiKey.slice(0, 6)}`,
+          owner_id: ownerId,
+          mfa_whitelisted: input.mfa_whitelisted ? 1 : 0,
+          otp_secret: newOtpSecret(),
+          workspace_id: workspaceId,
+          created_at: s.clock.now(),
+        });
+        return { app: s.identities.appByKey(apiKey)!, owner };
+      });
+    },
+
+    /** A wallet customer; whatever login detail is missing is generated. */
+    createCustomer(input: CustomerInput, workspaceId: string | null = null, emailHint?: string): UserRow {
+      const balance = input.balance === undefined ? DEFAULT_CUSTOMER_BALANCE : amountInput(input.balance, 'balance');
+      return s.unitOfWork(() => {
+        const id = s.ids();
+        const email = input.email ?? emailHint ?? `customer-${id}@customer.example.ph`;
+        const errors: Record<string, string[]> = {};
+        if (repo.emailTaken(email)) errors.email = ['A user with this email already exists.'];
+        if (input.mobile_number !== undefined && repo.mobileTaken(input.mobile_number)) {
+          errors.mobile_number = ['A user with this mobile number already exists.'];
+        }
+        if (Object.keys(errors).length) throw new ApiError('validation_error', errors);
+        const user: UserRow = {
+          id,
+          kind: 'customer',
+          name: `Customer ${id.slice(0, 6)}`,
+          email,
+          mobile_number: input.mobile_number ?? uniqueMobile(),
+          password: input.password ?? `sandbox-${randomToken(8)}`,
+          workspace_id: workspaceId,
+          created_at: s.clock.now(),
+        };
+        s.identities.insertUser(user);
+        fund(s, phpWallet('user', id, 'PHP Wallet'), balance, 'sandbox_funding');
+        return user;
+      });
+    },
+
+    /**
+     * A merchant or user wallet. The system accounts stand for the world outside (their balances are
+     * negative by design) and are not wallets: 404, like an unknown id.
+     */
+    wallet(accountId: string) {
+      const account = s.ledger.get(accountId);
+      if (!account || account.owner_type === 'system') throw ApiError.notFound();
+      return account;
+    },
+
+    /** Put money into any wallet from the outside world (a balanced ledger posting). */
+    fundAccount(accountId: string, amount: unknown) {
+      const account = service.wallet(accountId);
+      const units = amountInput(amount, 'amount');
+      // Keep balances far from int64 overflow, where SQLite would silently switch to floating point.
+      if (account.balance + units > MAX_BALANCE_UNITS) {
+        throw ApiError.field('amount', `The balance would exceed ${formatMoneyShort(MAX_BALANCE_UNITS)}.`);
+      }
+      s.unitOfWork(() => fund(s, accountId, units, 'sandbox_funding'));
+      return s.ledger.get(accountId)!;
+    },
+  };
+  return service;
+}
+
+export type ProvisioningService = ReturnType<typeof createProvisioningService>;

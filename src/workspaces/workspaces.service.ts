@@ -1,0 +1,67 @@
+import type { ProvisioningService } from '../control/provisioning.service.js';
+import { ApiError } from '../http/api-error.js';
+import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
+import type { Services } from '../services.js';
+import { formatTimestamp } from '../shared/clock.js';
+import type { WorkspaceRepository } from './workspaces.repo.js';
+
+export const DEFAULT_WORKSPACE_TTL_SECONDS = 3600;
+/** Pesos in the application owner's and the customer's wallets, as the control API takes amounts. */
+const WORKSPACE_BALANCE = '100000';
+
+/**
+ * Workspaces (sandbox.md §9): an isolated merchant, HMAC application and funded customer in one call,
+ * so parallel CI jobs each take one instead of restarting the server. Isolation comes from the merchant
+ * scoping of every invoice query; ending a workspace disables its credentials.
+ */
+export function createWorkspaceService(s: Services, repo: WorkspaceRepository, provisioning: ProvisioningService) {
+  function end(id: string, at: number): void {
+    s.unitOfWork(() => {
+      repo.markDeleted(id, at);
+      s.identities.disableWorkspace(id);
+    });
+  }
+
+  return {
+    create(ttlSeconds = DEFAULT_WORKSPACE_TTL_SECONDS) {
+      return s.unitOfWork(() => {
+        const id = s.ids();
+        const now = s.clock.now();
+        const expiresAt = now + ttlSeconds * 1_000_000;
+        repo.insert(id, now, expiresAt);
+        const merchant = provisioning.createMerchant({ name: `Workspace ${id.slice(0, 8)} merchant` }, id);
+        const { app, owner } = provisioning.createApp(
+          { name: `Workspace ${id.slice(0, 8)} app`, mfa_whitelisted: true, balance: WORKSPACE_BALANCE },
+          id,
+        );
+        const customer = provisioning.createCustomer(
+          { balance: WORKSPACE_BALANCE },
+          id,
+          `ws-${id}@customer.example.ph`,
+        );
+        return {
+          id,
+          expires_at: formatTimestamp(expiresAt),
+          merchant: sandboxMerchant(merchant),
+          app: sandboxApp(app, owner, s.ledger),
+          customer: sandboxCustomer(customer, s.ledger),
+        };
+      });
+    },
+
+    /** Idempotent for a known workspace (a CI clean-up after the TTL still gets 204); unknown → 404. */
+    delete(id: string): void {
+      if (!repo.byId(id)) throw ApiError.notFound();
+      end(id, s.clock.now());
+    },
+
+    /** Disable every workspace whose TTL has run out on the sandbox clock (called from the tick). */
+    expireDue(): string[] {
+      const due = repo.dueForExpiry(s.clock.now());
+      for (const id of due) end(id, repo.byId(id)!.expires_at ?? s.clock.now());
+      return due;
+    },
+  };
+}
+
+export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
