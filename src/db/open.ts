@@ -25,13 +25,28 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   return db;
 }
 
+/**
+ * Apply every migration not yet recorded in `schema_migrations`, in version order, each in its own
+ * transaction. Tracking versions one by one (not only the highest) means a migration numbered below one
+ * already applied still runs.
+ */
 export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const tracked = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'").get();
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  if (!tracked) {
+    // A database from before version tracking: what its user_version covered counts as applied.
+    const legacy = db.pragma('user_version', { simple: true }) as number;
+    const mark = db.prepare("INSERT OR IGNORE INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 'legacy')");
+    for (const m of migrations) if (m.version <= legacy) mark.run(m.version, m.name);
+  }
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
+  const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, datetime('now'))");
   for (const m of migrations) {
-    if (m.version <= current) continue;
+    if (applied.has(m.version)) continue;
     db.transaction(() => {
       db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
+      record.run(m.version, m.name);
+      db.pragma(`user_version = ${Math.max(m.version, db.pragma('user_version', { simple: true }) as number)}`);
     }).immediate();
   }
 }

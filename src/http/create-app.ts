@@ -97,7 +97,10 @@ export function createApp(parts: AppParts) {
 
   app.notFound((c) => c.json(ApiError.general('not_found', 'Not found.').envelope(), 404));
   app.onError((err, c) => {
-    if (err instanceof ApiError) return c.json(err.envelope(), err.status as 400);
+    if (err instanceof ApiError) {
+      if (err.status === 401 || err.code === 'invalid_nonce_format') c.set('authOutcome', err.code);
+      return c.json(err.envelope(), err.status as 400);
+    }
     if (err instanceof OtpError) return c.json(err.body(), 422);
     if (err.name === 'BodyLimitError') return c.json(ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.').envelope(), 413);
     console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);

@@ -27,7 +27,7 @@ export function createRequestLog(capacity = 500) {
           id: ++seq,
           at: formatTimestamp(clock.now()),
           method: c.req.method,
-          path: c.req.path,
+          path: new URL(c.req.url).pathname,
           operation_id: c.get('operationId') ?? null,
           status: c.res.status,
           auth: c.get('authOutcome') ?? 'none',

@@ -71,7 +71,8 @@ export function createIdentityRepository(db: Db) {
   const resetNonce = db.prepare('UPDATE apps SET last_nonce = NULL WHERE api_key = ?');
   const userById = db.prepare('SELECT * FROM users WHERE id = ?');
   const userByLogin = db.prepare(
-    "SELECT * FROM users WHERE kind = 'customer' AND (email = @login COLLATE NOCASE OR mobile_number = @login OR id = @login)",
+    `SELECT * FROM users WHERE kind = 'customer' AND (email = @login COLLATE NOCASE OR mobile_number = @login OR id = @login)
+       AND (workspace_id IS NULL OR workspace_id IN (SELECT id FROM workspaces WHERE deleted_at IS NULL))`,
   );
   const customersPage = db.prepare(
     "SELECT * FROM users WHERE kind = 'customer' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",

@@ -14,6 +14,8 @@ export interface InvoiceRow {
   metadata: string;
   supported_payment_collectors: string;
   current_payment_reference_number: string | null;
+  /** The counter collector the reference was issued for. */
+  current_payment_collector: string | null;
   created_at: bigint;
   updated_at: bigint;
   expires_at: bigint;
@@ -66,7 +68,7 @@ export function createInvoiceRepository(db: Db) {
     'UPDATE invoices SET amount_received = amount_received + @amount, status = @status, updated_at = @now WHERE id = @id',
   );
   const setReference = db.prepare(
-    'UPDATE invoices SET current_payment_reference_number = ?, updated_at = ? WHERE id = ?',
+    'UPDATE invoices SET current_payment_reference_number = ?, current_payment_collector = ?, updated_at = ? WHERE id = ?',
   );
   const insertPayment = db.prepare(
     `INSERT INTO payments (id, invoice_id, amount, payment_collector, reference_number, payer_account_id, ledger_transaction_id, created_at)
@@ -124,7 +126,7 @@ export function createInvoiceRepository(db: Db) {
     nextExpiry: () => (nextExpiry.get() as { t: number | null }).t,
     setStatus: (id: string, status: InvoiceStatus, now: number) => void setStatus.run(status, now, id),
     addReceived: (id: string, amount: bigint, status: InvoiceStatus, now: number) => void addReceived.run({ id, amount, status, now }),
-    setReference: (id: string, ref: string, now: number) => void setReference.run(ref, now, id),
+    setReference: (id: string, ref: string, collector: string, now: number) => void setReference.run(ref, collector, now, id),
     insertPayment: (p: Omit<PaymentRow, 'created_at'> & { created_at: number }) => void insertPayment.run(p),
   };
 }

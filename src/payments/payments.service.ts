@@ -141,7 +141,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
           return { reference_number: inv.current_payment_reference_number, invoice: d.invoiceService.view(inv) };
         }
         const ref = newReference();
-        d.invoices.setReference(inv.id, ref, d.clock.now());
+        d.invoices.setReference(inv.id, ref, collector, d.clock.now());
         const after = d.invoices.byId(inv.id)!;
         d.outbox.append(
           'invoice.payment_reference_number_generated',
@@ -163,7 +163,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
           { accountId: SYSTEM_ACCOUNTS.counterClearing, amount: -value },
           { accountId: merchantWallet(inv), amount: value },
         ]);
-        return settle(inv, value, collector ?? 'cash_payment', reference, null, tx);
+        return settle(inv, value, collector ?? inv.current_payment_collector ?? 'cash_payment', reference, null, tx);
       });
     },
 

@@ -5,8 +5,11 @@
 export const UNITS_PER_PESO = 100_000_000n;
 const FRACTION_DIGITS = 8;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
-/** Hard ceiling for any single amount: 1e12 pesos keeps every sum far inside SQLite's int64. */
-export const MAX_AMOUNT_UNITS = 1_000_000_000_000n * UNITS_PER_PESO;
+/**
+ * Hard ceiling for any single amount: 1e10 pesos = 1e18 units, inside SQLite's int64 (about 9.2e18),
+ * so a valid amount can never overflow a column.
+ */
+export const MAX_AMOUNT_UNITS = 10_000_000_000n * UNITS_PER_PESO;
 
 export type AmountProblem = 'invalid' | 'too_many_digits' | 'not_positive' | 'too_large';
 
@@ -58,7 +61,7 @@ export function parseAmount(input: unknown, opts: { allowZero?: boolean } = {}):
   }
   const units = BigInt(m[1] ?? '0') * UNITS_PER_PESO + BigInt(frac.padEnd(FRACTION_DIGITS, '0') || '0');
   if (units === 0n && !opts.allowZero) throw new AmountError('not_positive', 'Ensure this value is greater than 0.');
-  if (units > MAX_AMOUNT_UNITS) throw new AmountError('too_large', 'Ensure this value is less than 1000000000000.');
+  if (units > MAX_AMOUNT_UNITS) throw new AmountError('too_large', 'Ensure this value is less than or equal to 10000000000.');
   return units;
 }
 
