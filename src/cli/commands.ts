@@ -1,3 +1,5 @@
+import { triggerCommand } from './trigger.js';
+
 /** Sub-commands beyond start and fixtures (trigger, contract, check-receiver), each in its own module. */
 export interface CliCommand {
   name: string;
@@ -6,4 +8,4 @@ export interface CliCommand {
   run(args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
-export const commands: CliCommand[] = [];
+export const commands: CliCommand[] = [triggerCommand];

@@ -1,13 +1,15 @@
 import { sql as initial } from './001-initial.js';
 import { sql as referenceCollector } from './002-reference-collector.js';
+import { sql as callbacks } from './003-callbacks.js';
 import { sql as orders } from './004-orders.js';
 
 /**
- * Numbered migrations, applied in order; `PRAGMA user_version` records the last one applied.
- * Sorted by version here so the order of the list below never matters (modules add theirs concurrently).
+ * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
+ * migration numbered below one already applied still runs (see `migrate` in ../open.ts).
  */
 export const migrations: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'reference-collector', sql: referenceCollector },
+  { version: 3, name: 'callbacks', sql: callbacks },
   { version: 4, name: 'orders', sql: orders },
 ].sort((a, b) => a.version - b.version);

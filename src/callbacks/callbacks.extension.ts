@@ -1,0 +1,71 @@
+import type { SandboxExtension } from '../sandbox.js';
+import type { Services } from '../services.js';
+import { systemLookup } from './callback-target.guard.js';
+import { createDeliveryRepository } from './deliveries.repo.js';
+import { deliveryHandlers } from './deliveries.routes.js';
+import { createDeliveryService } from './deliveries.service.js';
+import { createDispatcher, type Dispatcher } from './delivery.dispatcher.js';
+import { createDeliveryNotifier } from './delivery.notifier.js';
+
+function createCallbacksState(s: Services) {
+  const repo = createDeliveryRepository(s.db);
+  const notifier = createDeliveryNotifier();
+  const state = {
+    repo,
+    notifier,
+    /** Present while background work runs (`startBackground`); handlers work without it. */
+    dispatcher: undefined as Dispatcher | undefined,
+    service: createDeliveryService({
+      repo,
+      clock: s.clock,
+      ids: s.ids,
+      notifier,
+      invoiceById: s.invoiceRepo.byId,
+      merchantById: s.identities.merchantById,
+      wake: () => state.dispatcher?.wake(),
+    }),
+  };
+  // Each committed outbox event already has its delivery row (written by a trigger in the same
+  // transaction); this only makes the dispatcher and the long-polls look now rather than later.
+  s.outbox.onAppend(() => {
+    notifier.notify();
+    state.dispatcher?.wake();
+  });
+  return state;
+}
+
+// One state per sandbox (tests build many in one process), shared by its handlers, start and tick.
+const states = new WeakMap<Services, ReturnType<typeof createCallbacksState>>();
+
+/** The callbacks state of a sandbox (its delivery log, and its dispatcher while it runs). */
+export function callbacksOf(s: Services) {
+  let state = states.get(s);
+  if (!state) states.set(s, (state = createCallbacksState(s)));
+  return state;
+}
+
+/** Callback delivery (sandbox.md §7) and the delivery rows of the control API (§9). */
+export const callbacksExtension: SandboxExtension = {
+  handlers: (s) => deliveryHandlers(callbacksOf(s).service),
+  start: (s, ctx) => {
+    const state = callbacksOf(s);
+    const dispatcher = createDispatcher({
+      repo: state.repo,
+      clock: s.clock,
+      config: s.config,
+      merchantById: s.identities.merchantById,
+      fetch: () => ctx.fetch,
+      lookup: systemLookup,
+      onChange: state.notifier.notify,
+    });
+    state.dispatcher = dispatcher;
+    dispatcher.start();
+    return async () => {
+      state.dispatcher = undefined;
+      state.notifier.close();
+      await dispatcher.stop();
+    };
+  },
+  // Due retries run as soon as the sandbox clock says so (every second, and right after an advance).
+  tick: (s) => callbacksOf(s).dispatcher?.pump(),
+};

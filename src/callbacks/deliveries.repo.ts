@@ -1,0 +1,182 @@
+import type { Db } from '../db/open.js';
+import type { EventName } from '../events/outbox.repo.js';
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed';
+
+export interface DeliveryRow {
+  seq: number;
+  id: string;
+  event_id: string;
+  event: EventName;
+  invoice_id: string;
+  merchant_id: string;
+  url: string | null;
+  body: string;
+  ordered: 0 | 1;
+  redelivery_of: string | null;
+  status: DeliveryStatus;
+  attempts_count: number;
+  next_attempt_at: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  started_at: number;
+  url: string;
+  request_headers: string;
+  request_body: string;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  duration_ms: number;
+}
+
+export interface DeliveryFilter {
+  invoice_id?: string;
+  event?: string;
+  status?: DeliveryStatus;
+}
+
+export type NewDelivery = Pick<
+  DeliveryRow,
+  'id' | 'event_id' | 'event' | 'invoice_id' | 'merchant_id' | 'url' | 'body' | 'redelivery_of' | 'created_at'
+>;
+
+export type NewAttempt = Omit<AttemptRow, 'status_code' | 'error' | 'response_excerpt' | 'duration_ms'>;
+
+/** What happens to a delivery when an attempt ends. */
+export interface AttemptEnd {
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  duration_ms: number;
+  next: { status: 'pending' | 'delivered' | 'failed'; next_attempt_at: number | null; at: number };
+}
+
+const FILTER_KEYS = ['invoice_id', 'event', 'status'] as const;
+
+/** Deliveries and their attempts (sandbox.md §7). SQL only; the rules live in the dispatcher. */
+export function createDeliveryRepository(db: Db) {
+  const byId = db.prepare('SELECT * FROM deliveries WHERE id = ?');
+  const attemptsOf = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt');
+  const insert = db.prepare(
+    `INSERT INTO deliveries (id, event_id, event, invoice_id, merchant_id, url, body, ordered, redelivery_of, status,
+       next_attempt_at, created_at, updated_at)
+     VALUES (@id, @event_id, @event, @invoice_id, @merchant_id, @url, @body, 0, @redelivery_of, 'pending',
+       @created_at, @created_at, @created_at)`,
+  );
+  // Per-invoice order: an outbox delivery waits while an earlier outbox delivery of the same invoice is
+  // still pending or in flight. Fired and redelivered ones (ordered = 0) neither wait nor hold others.
+  // INDEXED BY: left alone, the planner picks the (status, seq) index and sorts every pending row on
+  // each call (measured ~20x slower with 2,000 pending); the partial index walks due rows in order.
+  const due = db.prepare(
+    `SELECT * FROM deliveries d INDEXED BY deliveries_due
+     WHERE d.status = 'pending' AND d.next_attempt_at <= @now
+       AND (d.ordered = 0 OR NOT EXISTS (
+         SELECT 1 FROM deliveries e
+         WHERE e.invoice_id = d.invoice_id AND e.seq < d.seq AND e.ordered = 1 AND e.status IN ('pending', 'delivering')))
+     ORDER BY d.next_attempt_at, d.seq LIMIT @limit`,
+  );
+  const nextDue = db.prepare(
+    "SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_due WHERE status = 'pending' AND next_attempt_at > ?",
+  );
+  const claim = db.prepare(
+    `UPDATE deliveries SET status = 'delivering', attempts_count = attempts_count + 1, url = @url, updated_at = @now
+     WHERE id = @id AND status = 'pending'`,
+  );
+  const insertAttempt = db.prepare(
+    `INSERT INTO delivery_attempts (delivery_id, attempt, started_at, url, request_headers, request_body)
+     VALUES (@delivery_id, @attempt, @started_at, @url, @request_headers, @request_body)`,
+  );
+  const endAttempt = db.prepare(
+    `UPDATE delivery_attempts SET status_code = @status_code, error = @error, response_excerpt = @response_excerpt,
+       duration_ms = @duration_ms
+     WHERE delivery_id = @delivery_id AND attempt = @attempt`,
+  );
+  const endDelivery = db.prepare(
+    `UPDATE deliveries SET status = @status, next_attempt_at = @next_attempt_at, last_error = @error, updated_at = @at,
+       delivered_at = CASE WHEN @status = 'delivered' THEN @at ELSE delivered_at END
+     WHERE id = @id AND status = 'delivering'`,
+  );
+  const failNow = db.prepare(
+    `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = @error, url = @url, updated_at = @now
+     WHERE id = @id AND status = 'pending'`,
+  );
+  const interruptAttempts = db.prepare(
+    `UPDATE delivery_attempts SET error = @error
+     WHERE status_code IS NULL AND error IS NULL
+       AND delivery_id IN (SELECT id FROM deliveries WHERE status = 'delivering')`,
+  );
+  const requeueInFlight = db.prepare(
+    "UPDATE deliveries SET status = 'pending', next_attempt_at = @now, updated_at = @now WHERE status = 'delivering'",
+  );
+
+  // One statement per combination of filters, each built once on first use; the SQL is assembled only
+  // from the fixed column names above, values are always parameters.
+  const listStatements = new Map<string, { page: ReturnType<Db['prepare']>; count: ReturnType<Db['prepare']> }>();
+  function listStatement(f: DeliveryFilter) {
+    const used = FILTER_KEYS.filter((k) => f[k] !== undefined);
+    const key = used.join(',');
+    let st = listStatements.get(key);
+    if (!st) {
+      const where = used.length ? `WHERE ${used.map((k) => `${k} = @${k}`).join(' AND ')}` : '';
+      st = {
+        page: db.prepare(`SELECT * FROM deliveries ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`),
+        count: db.prepare(`SELECT COUNT(*) AS n FROM deliveries ${where}`),
+      };
+      listStatements.set(key, st);
+    }
+    return { st, params: Object.fromEntries(used.map((k) => [k, f[k]])) };
+  }
+
+  const claimTx = db.transaction((a: NewAttempt): boolean => {
+    if (claim.run({ id: a.delivery_id, url: a.url, now: a.started_at }).changes !== 1) return false;
+    insertAttempt.run(a);
+    return true;
+  });
+  const endTx = db.transaction((id: string, attempt: number, e: AttemptEnd): boolean => {
+    const moved = endDelivery.run({ id, status: e.next.status, next_attempt_at: e.next.next_attempt_at, error: e.error, at: e.next.at });
+    if (moved.changes !== 1) return false;
+    endAttempt.run({ delivery_id: id, attempt, status_code: e.status_code, error: e.error, response_excerpt: e.response_excerpt, duration_ms: e.duration_ms });
+    return true;
+  });
+  const requeueTx = db.transaction((now: number, error: string): number => {
+    interruptAttempts.run({ error });
+    return requeueInFlight.run({ now }).changes;
+  });
+
+  return {
+    byId: (id: string) => byId.get(id) as DeliveryRow | undefined,
+    attempts: (deliveryId: string) => attemptsOf.all(deliveryId) as AttemptRow[],
+    insert: (d: NewDelivery) => void insert.run(d),
+    due: (now: number, limit: number) => due.all({ now, limit }) as DeliveryRow[],
+    /** The next time (sandbox micros) a pending delivery becomes due after `now`, or null. */
+    nextDueAfter: (now: number) => (nextDue.get(now) as { at: number | null }).at,
+    /** Mark the delivery in flight and log the attempt as started, in one transaction. */
+    claim: (a: NewAttempt): boolean => claimTx(a),
+    /** Record how an attempt ended and where the delivery goes next; false if the delivery is gone. */
+    end: (id: string, attempt: number, e: AttemptEnd): boolean => endTx(id, attempt, e),
+    /** Give up at once without an attempt (nothing to send to). */
+    failWithoutAttempt: (id: string, url: string | null, error: string, now: number) => failNow.run({ id, url, error, now }).changes === 1,
+    /**
+     * Deliveries left in flight by a crash or a stop go back to pending, due now; their open attempt is
+     * closed with `error` (its outcome is unknown: the receiver may have seen it).
+     */
+    requeueInFlight: (now: number, error: string): number => requeueTx(now, error),
+    list(f: DeliveryFilter, limit: number, offset: number): DeliveryRow[] {
+      const { st, params } = listStatement(f);
+      return st.page.all({ ...params, limit, offset }) as DeliveryRow[];
+    },
+    count(f: DeliveryFilter): number {
+      const { st, params } = listStatement(f);
+      return (st.count.get(params) as { n: number }).n;
+    },
+  };
+}
+
+export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;

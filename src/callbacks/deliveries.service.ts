@@ -1,0 +1,99 @@
+import type { EventName } from '../events/outbox.repo.js';
+import { ApiError } from '../http/api-error.js';
+import type { MerchantRow } from '../identities/identities.repo.js';
+import { eventBody } from '../invoices/invoice.view.js';
+import type { InvoiceRow } from '../invoices/invoices.repo.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdFactory } from '../shared/ids.js';
+import { pageMeta, pageRequest } from '../shared/pagination.js';
+import type { DeliveryFilter, DeliveryRepository, DeliveryRow } from './deliveries.repo.js';
+import type { DeliveryNotifier } from './delivery.notifier.js';
+import { deliveryResource } from './delivery.view.js';
+
+export interface DeliveryServiceDeps {
+  repo: DeliveryRepository;
+  clock: Clock;
+  ids: IdFactory;
+  notifier: DeliveryNotifier;
+  invoiceById: (id: string) => InvoiceRow | undefined;
+  merchantById: (id: string) => MerchantRow | undefined;
+  /** Ask the dispatcher (when it runs) to send what is due. */
+  wake: () => void;
+}
+
+export interface DeliveryListQuery extends DeliveryFilter {
+  page?: number;
+  per_page?: number;
+  /** Seconds to long-poll until at least one delivery matches the filters. */
+  wait?: number;
+}
+
+/** The delivery log and the control calls on it (sandbox.md §9, tag `sandbox`). */
+export function createDeliveryService(d: DeliveryServiceDeps) {
+  function get(id: string) {
+    const row = d.repo.byId(id);
+    if (!row) throw ApiError.notFound();
+    return deliveryResource(row, d.repo.attempts(id));
+  }
+
+  /** A delivery sent on demand: not in per-invoice order, due now. */
+  function enqueue(row: Omit<DeliveryRow, 'seq' | 'ordered' | 'status' | 'attempts_count' | 'next_attempt_at' | 'last_error' | 'updated_at' | 'delivered_at'>) {
+    d.repo.insert(row);
+    d.notifier.notify();
+    d.wake();
+    return get(row.id);
+  }
+
+  return {
+    get,
+
+    /** Newest first; with `wait`, answers as soon as one delivery matches (or after `wait` seconds). */
+    async list(query: DeliveryListQuery, signal?: AbortSignal) {
+      const filter: DeliveryFilter = { invoice_id: query.invoice_id, event: query.event, status: query.status };
+      if (query.wait) await d.notifier.waitUntil(() => d.repo.count(filter) > 0, query.wait * 1000, signal);
+      const req = pageRequest(query);
+      const total = d.repo.count(filter);
+      return { deliveries: d.repo.list(filter, req.limit, req.offset).map((r) => deliveryResource(r)), meta: pageMeta(req, total) };
+    },
+
+    /**
+     * Deliver the same event again now, as a new delivery (same `event_id`, same body, its own attempts
+     * and retries, `redelivery_of` the original): the original's log is kept as it was, and the
+     * receiver sees a true duplicate, which is what a redelivery is for.
+     */
+    redeliver(id: string) {
+      const original = d.repo.byId(id);
+      if (!original) throw ApiError.notFound();
+      return enqueue({
+        id: d.ids(),
+        event_id: original.event_id,
+        event: original.event,
+        invoice_id: original.invoice_id,
+        merchant_id: original.merchant_id,
+        url: d.merchantById(original.merchant_id)?.callback_url ?? original.url,
+        body: original.body,
+        redelivery_of: original.id,
+        created_at: d.clock.now(),
+      });
+    },
+
+    /** Send `event` now with the invoice's current data; no state changes, no outbox event (a new event id). */
+    fire(invoiceId: string, event: EventName) {
+      const invoice = d.invoiceById(invoiceId);
+      if (!invoice) throw ApiError.notFound();
+      return enqueue({
+        id: d.ids(),
+        event_id: d.ids(),
+        event,
+        invoice_id: invoice.id,
+        merchant_id: invoice.merchant_id,
+        url: d.merchantById(invoice.merchant_id)?.callback_url ?? null,
+        body: JSON.stringify(eventBody(event, invoice)),
+        redelivery_of: null,
+        created_at: d.clock.now(),
+      });
+    },
+  };
+}
+
+export type DeliveryService = ReturnType<typeof createDeliveryService>;

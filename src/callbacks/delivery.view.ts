@@ -1,0 +1,40 @@
+import { formatTimestamp } from '../shared/clock.js';
+import type { AttemptRow, DeliveryRow } from './deliveries.repo.js';
+
+/** One attempt as the delivery log shows it (schema `DeliveryAttempt`). */
+export function attemptResource(a: AttemptRow) {
+  return {
+    attempt: a.attempt,
+    started_at: formatTimestamp(a.started_at),
+    url: a.url,
+    request_headers: JSON.parse(a.request_headers) as Record<string, string>,
+    request_body: a.request_body,
+    status_code: a.status_code,
+    response_excerpt: a.response_excerpt,
+    duration_ms: a.duration_ms,
+    error: a.error,
+  };
+}
+
+/** A delivery (schema `Delivery`); `attempts` only when they were read. */
+export function deliveryResource(d: DeliveryRow, attempts?: AttemptRow[]) {
+  return {
+    id: d.id,
+    event_id: d.event_id,
+    event: d.event,
+    invoice_id: d.invoice_id,
+    merchant_id: d.merchant_id,
+    url: d.url,
+    status: d.status,
+    attempts_count: d.attempts_count,
+    next_attempt_at: d.next_attempt_at === null ? null : formatTimestamp(d.next_attempt_at),
+    created_at: formatTimestamp(d.created_at),
+    delivered_at: d.delivered_at === null ? null : formatTimestamp(d.delivered_at),
+    last_error: d.last_error,
+    redelivery_of: d.redelivery_of,
+    body: JSON.parse(d.body) as unknown,
+    ...(attempts ? { attempts: attempts.map(attemptResource) } : {}),
+  };
+}
+
+export type DeliveryResource = ReturnType<typeof deliveryResource>;
