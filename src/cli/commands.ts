@@ -1,3 +1,4 @@
+import { contractCommand } from './contract.js';
 import { triggerCommand } from './trigger.js';
 
 /** Sub-commands beyond start and fixtures (trigger, contract, check-receiver), each in its own module. */
@@ -8,4 +9,4 @@ export interface CliCommand {
   run(args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
-export const commands: CliCommand[] = [triggerCommand];
+export const commands: CliCommand[] = [triggerCommand, contractCommand];

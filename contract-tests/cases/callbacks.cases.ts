@@ -1,0 +1,67 @@
+import type { CallbackEvent, Delivery } from '../../src/client/index.js';
+import type { ContractCase } from '../harness/case.context.js';
+import type { ReceivedCallback } from '../harness/callback.receiver.js';
+import { sameJson } from '../harness/compare.js';
+import { merchantReceiver, needsReceiver } from './lifecycle.cases.js';
+
+const CALLBACK_WAIT_MS = 15_000;
+
+/** Callback deliveries driven through the control API (sandbox.md §7, §9). */
+export const callbackCases: ContractCase[] = [
+  {
+    name: 'callbacks: an event re-fired and redelivered through the control API reaches the merchant again, every attempt logged',
+    tags: ['write', 'sandbox'],
+    needs: needsReceiver,
+    async run(ctx) {
+      const receiver = await merchantReceiver(ctx, 'refire', 'always');
+      const ext = ctx.ref('refire');
+      const inv = await ctx.merchant.createInvoice({ amount: '5', currency: 'PHP', external_transaction_id: ext });
+      const created = (c: ReceivedCallback) => {
+        const e = (c.body as CallbackEvent | undefined)?.event;
+        return e?.name === 'invoice.created' && e.data.id === inv.id;
+      };
+      const first = await receiver.waitFor(created, CALLBACK_WAIT_MS);
+      ctx.check(sameJson(first.body, { event: { name: 'invoice.created', data: { id: inv.id, currency: 'PHP', amount: '5.00000000', amount_received: '0.00000000', external_transaction_id: ext } } }), `invoice.created body ${first.text}`);
+      ctx.check(first.headers.authorization === `Token ${ctx.creds.merchantToken}`, `callback_auth always: Authorization is ${JSON.stringify(first.headers.authorization)}`);
+
+      const fired = await ctx.control.request({ method: 'POST', path: `/_sandbox/invoices/${inv.id}/callbacks`, body: { event: 'invoice.created' }, operationId: 'fireInvoiceCallback' });
+      ctx.expectStatus(fired, 201);
+      const delivery = (fired.body as { delivery: Delivery }).delivery;
+      ctx.check(delivery.invoice_id === inv.id && delivery.event === 'invoice.created', `fired delivery ${JSON.stringify(delivery).slice(0, 200)}`, 'fireInvoiceCallback');
+      await receiver.waitFor(() => receiver.received.filter(created).length >= 2, CALLBACK_WAIT_MS);
+
+      const delivered = await ctx.control.listDeliveries({ invoice_id: inv.id, event: 'invoice.created', status: 'delivered', wait: 10 });
+      ctx.check(delivered.deliveries.some((d) => d.id === delivery.id), 'the fired delivery is not listed as delivered', 'listDeliveries');
+      const full = await ctx.control.getDelivery(delivery.id);
+      const attempt = full.attempts?.[0];
+      ctx.check(Boolean(attempt) && attempt!.status_code === 200 && attempt!.url === receiver.url, `attempts ${JSON.stringify(full.attempts).slice(0, 300)}`, 'getDelivery');
+
+      const again = await ctx.control.request({ method: 'POST', path: `/_sandbox/deliveries/${delivery.id}/redeliver`, operationId: 'redeliverDelivery' });
+      ctx.expectStatus(again, 202);
+      const third = await receiver.waitFor(() => receiver.received.filter(created).length >= 3, CALLBACK_WAIT_MS);
+      ctx.check(Number(third.headers['x-sandbox-delivery-attempt']) >= 1, `X-Sandbox-Delivery-Attempt is ${JSON.stringify(third.headers['x-sandbox-delivery-attempt'])}`);
+    },
+  },
+  {
+    name: 'callbacks: a counter reference number is issued once, and paid at the outlet it settles the invoice',
+    tags: ['write', 'sandbox'],
+    async run(ctx) {
+      const inv = await ctx.merchant.createInvoice({ amount: '30', currency: 'PHP', external_transaction_id: ctx.ref('otc'), supported_payment_collectors: ['cash_payment'] });
+      const issued = await ctx.control.trigger({ event: 'invoice.payment_reference_number_generated', invoice_id: inv.id });
+      const ref = issued.invoice.current_payment_reference_number;
+      ctx.check(typeof ref === 'string' && ref.length > 0, `no reference number issued: ${JSON.stringify(issued.invoice).slice(0, 200)}`, 'triggerEvent');
+      ctx.check((await ctx.merchant.getInvoice(inv.id)).current_payment_reference_number === ref, 'the invoice does not show its reference number', 'getInvoiceV1');
+      await ctx.rejects(ctx.control.trigger({ event: 'invoice.payment_reference_number_generated', invoice_id: inv.id }), 409);
+      const paid = await ctx.control.confirmCounterPayment({ reference_number: ref! });
+      ctx.expectStatus(ctx.lastResponse('confirmCounterPayment')!, 201);
+      ctx.check(paid.invoice.status === 'fully_paid' && paid.payment.reference_number === ref, `outlet payment: ${paid.invoice.status}, reference ${paid.payment.reference_number}`, 'confirmCounterPayment');
+      await ctx.rejects(ctx.control.confirmCounterPayment({ reference_number: ref! }), 409, 'invoice_not_payable');
+      await ctx.rejects(ctx.control.confirmCounterPayment({ reference_number: `ct-${ctx.info.runId}-none` }), 404, 'not_found');
+
+      const other = await ctx.merchant.createInvoice({ amount: '4', currency: 'PHP', external_transaction_id: ctx.ref('expire-now') });
+      const expired = await ctx.control.expireInvoice(other.id);
+      ctx.check(expired.status === 'expired' && expired.expires_in_seconds === null, `expire gave ${expired.status}, ${expired.expires_in_seconds}`, 'expireInvoice');
+      await ctx.rejects(ctx.control.expireInvoice(other.id), 409);
+    },
+  },
+];

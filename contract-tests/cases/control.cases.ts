@@ -1,0 +1,82 @@
+import type { BuyOrder } from '../../src/client/index.js';
+import type { CaseContext, ContractCase } from '../harness/case.context.js';
+import { sameJson } from '../harness/compare.js';
+import { walkOffsets, walkPages } from '../harness/page.walker.js';
+
+const controlList = (ctx: CaseContext, path: string, operationId: string, key: string) =>
+  walkPages(ctx, { key, perPage: 2, fetch: (page, per_page) => ctx.control.request({ method: 'GET', path, query: { page, per_page }, operationId }) });
+
+/** The control API itself (sandbox.md §9): workspaces, lists, nonce reset, clock, buy orders. */
+export const controlCases: ContractCase[] = [
+  {
+    name: 'control: a workspace is an isolated tenant with working credentials, deleted in one call',
+    tags: ['write', 'sandbox'],
+    async run(ctx) {
+      const ws = await ctx.control.createWorkspace({ ttl_seconds: 600 });
+      ctx.expectStatus(ctx.lastResponse('createWorkspace')!, 201);
+      const merchant = ctx.anon;
+      const auth = { authorization: `Token ${ws.merchant.merchant_api_token}` };
+      const list = await merchant.send({ method: 'GET', path: '/v3/invoices/', headers: auth, operationId: 'listInvoices' });
+      ctx.expectStatus(list, 200);
+      ctx.check((list.body as { meta: { total_count: number } }).meta.total_count === 0, 'a fresh workspace merchant already has invoices', 'listInvoices');
+      const dev = ctx.devFor(ws.app.api_key, ws.app.api_secret);
+      const peso = (await dev.listCryptoAccounts({ currency: 'PHP' }))['crypto-accounts'][0];
+      ctx.check(Boolean(peso) && Number(peso!.balance) > 0, 'the workspace application has no funded PHP wallet', 'listCryptoAccounts');
+      ctx.check(ws.customer.accounts.some((a) => Number(a.balance) > 0), 'the workspace customer is not funded', 'createWorkspace');
+      await ctx.control.deleteWorkspace(ws.id);
+      ctx.expectStatus(ctx.lastResponse('deleteWorkspace')!, 204);
+      ctx.expectError(await merchant.send({ method: 'GET', path: '/v3/invoices/', headers: auth, operationId: 'listInvoices' }), 401, 'invalid_token');
+    },
+  },
+  {
+    name: 'control: every page of merchants, apps, customers and deliveries',
+    tags: ['read', 'sandbox'],
+    async run(ctx) {
+      await controlList(ctx, '/_sandbox/merchants', 'listMerchants', 'merchants');
+      await controlList(ctx, '/_sandbox/apps', 'listApps', 'apps');
+      await controlList(ctx, '/_sandbox/customers', 'listCustomers', 'customers');
+      await controlList(ctx, '/_sandbox/deliveries', 'listDeliveries', 'deliveries');
+    },
+  },
+  {
+    name: 'control: a key locked to a huge nonce is unlocked by the nonce reset',
+    tags: ['write', 'sandbox'],
+    async run(ctx) {
+      const app = await ctx.control.createApp({ name: `ct-${ctx.info.runId}-nonce`, mfa_whitelisted: true });
+      const dev = ctx.devFor(app.api_key, app.api_secret);
+      const accounts = { method: 'GET', path: '/v3/crypto-accounts/', operationId: 'listCryptoAccounts' } as const;
+      ctx.expectStatus(await dev.request({ ...accounts, sign: { nonce: '1.763837e+262' } }), 200);
+      ctx.expectError(await dev.request(accounts), 401, 'invalid_nonce');
+      const reset = await ctx.control.resetAppNonce(app.api_key);
+      ctx.check(reset.api_key === app.api_key, 'nonce reset answered for another app', 'resetAppNonce');
+      ctx.expectStatus(await dev.request(accounts), 200);
+    },
+  },
+  {
+    name: 'control: the clock answers, a non-positive advance is 400',
+    tags: ['read', 'sandbox'],
+    async run(ctx) {
+      const clock = await ctx.control.getClock();
+      ctx.check(Number.isFinite(clock.offset_seconds), `offset_seconds ${clock.offset_seconds}`, 'getClock');
+      for (const seconds of [0, -5]) {
+        const res = await ctx.control.request({ method: 'POST', path: '/_sandbox/clock/advance', body: { seconds }, operationId: 'advanceClock' });
+        ctx.expectError(res, 400, 'validation_error', 'seconds');
+      }
+    },
+  },
+  {
+    name: 'orders: buy orders made through the control API are listed and retrieved',
+    tags: ['write', 'sandbox'],
+    async run(ctx) {
+      const made: BuyOrder[] = [];
+      for (const amount of ['250', '500', '1000']) {
+        const res = await ctx.control.request({ method: 'POST', path: '/_sandbox/buyorders', body: { api_key: ctx.creds.apiKey, amount }, operationId: 'createBuyOrder' });
+        ctx.expectStatus(res, 201);
+        made.push((res.body as { order: BuyOrder }).order);
+      }
+      const walk = await walkOffsets(ctx, { key: 'orders', limit: 2, fetch: (offset, limit) => ctx.dev.request({ method: 'GET', path: '/v2/buyorder', query: { offset, limit }, operationId: 'listBuyOrders' }) });
+      ctx.check(made.every((o) => walk.ids.includes(o.id)), 'buy orders made through the control API are not listed', 'listBuyOrders');
+      for (const o of made) ctx.check(sameJson(await ctx.dev.getBuyOrder(o.id), o), `buy order ${o.id} retrieves differently`, 'getBuyOrder');
+    },
+  },
+];

@@ -1,0 +1,93 @@
+import { createControlClient, createHmacSigner, PaySandboxApiError, type ControlClient, type Workspace } from '../../src/client/index.js';
+import type { Fixtures } from '../../src/fixtures/fixture-types.js';
+import { newRunId } from './target.safety.js';
+import type { Credentials, Target, TargetOptions } from './target.types.js';
+
+/** Two isolated tenants (the second merchant is for scoping checks), or undefined when the call is not available. */
+async function takeWorkspaces(control: ControlClient): Promise<[Workspace, Workspace] | undefined> {
+  try {
+    const first = await control.createWorkspace({ ttl_seconds: 3600 });
+    const second = await control.createWorkspace({ ttl_seconds: 3600 });
+    return [first, second];
+  } catch (err) {
+    if (err instanceof PaySandboxApiError) return undefined; // 501 before the control API lands: fixtures instead
+    throw err;
+  }
+}
+
+function workspaceCredentials([ws, other]: [Workspace, Workspace]): Credentials {
+  return {
+    merchantToken: ws.merchant.merchant_api_token,
+    merchantBearer: ws.merchant.bearer_token ?? undefined,
+    merchantToken2: other.merchant.merchant_api_token,
+    merchantId: ws.merchant.id,
+    apiKey: ws.app.api_key,
+    apiSecret: ws.app.api_secret,
+    otpSecret: ws.app.otp_secret,
+    transferTarget: ws.customer.email,
+    customer: ws.customer.email,
+  };
+}
+
+function fixtureCredentials(fx: Fixtures): Credentials {
+  const merchant = fx.merchants[0]!;
+  const dev = fx.developers.find((d) => d.app.mfa_whitelisted) ?? fx.developers[0]!;
+  return {
+    merchantToken: merchant.merchant_api_token,
+    merchantBearer: merchant.bearer_token ?? undefined,
+    merchantToken2: fx.merchants[1]?.merchant_api_token,
+    merchantId: merchant.id,
+    apiKey: dev.app.api_key,
+    apiSecret: dev.app.api_secret,
+    otpSecret: dev.app.otp_secret,
+    transferTarget: fx.customers[0]?.email,
+    customer: fx.customers[0]?.email,
+  };
+}
+
+/**
+ * The default target: the sandbox started in this process on a free 127.0.0.1 port with a fresh
+ * `:memory:` database, reached over real HTTP only. Credentials come from a workspace taken through
+ * the control API, or from the fixtures while `POST /_sandbox/workspaces` is not available.
+ */
+export async function createSandboxTarget(opts: TargetOptions = {}): Promise<Target> {
+  const [{ createSandbox }, { openDatabase }, { listen }] = await Promise.all([
+    import('../../src/sandbox.js'),
+    import('../../src/db/open.js'),
+    import('../../src/server.js'),
+  ]);
+  const sandbox = createSandbox({ db: openDatabase(':memory:'), config: { db: ':memory:', host: '127.0.0.1', port: 0, quiet: true } });
+  const server = await listen(sandbox);
+  sandbox.config.publicUrl = server.url;
+  sandbox.startBackground();
+  const close = async () => {
+    await server.stop();
+    await sandbox.close();
+  };
+  try {
+    const fetchFn = opts.fetch ?? globalThis.fetch;
+    const control = createControlClient({ baseUrl: server.url, fetch: fetchFn, retry: false });
+    const hasControl = await control.available();
+    const workspaces = hasControl ? await takeWorkspaces(control) : undefined;
+    const creds = workspaces ? workspaceCredentials(workspaces) : fixtureCredentials(sandbox.fixtures);
+    return {
+      info: {
+        kind: 'sandbox',
+        baseUrl: server.url,
+        hasControl,
+        allowMoney: true,
+        allowWrite: true,
+        runId: opts.runId ?? newRunId(),
+        credentialSource: workspaces ? 'workspace' : 'fixtures',
+        loopback: true,
+      },
+      creds,
+      fetch: fetchFn,
+      signer: createHmacSigner({ apiKey: creds.apiKey, apiSecret: creds.apiSecret }),
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

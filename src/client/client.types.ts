@@ -1,0 +1,247 @@
+/**
+ * Hand-written types of the public API's wire shapes (openapi/openapi.yaml, components.schemas).
+ * Money is a string with exactly 8 fractional digits; ids are 32 lowercase hex characters;
+ * timestamps are ISO 8601 UTC with microseconds and `Z`.
+ */
+
+/** `"20.00000000"`. */
+export type Money = string;
+/** An input amount: a JSON number or a numeric string, at most 8 fractional digits. */
+export type AmountInput = number | string;
+/** `"2026-11-22T08:35:58.052291Z"`. */
+export type Timestamp = string;
+
+/** `{"error_codes": [...], "errors": {"<field>" | "non_field_errors": [...]}}` (sandbox.md §1). */
+export interface ErrorEnvelope {
+  error_codes: string[];
+  errors: Record<string, string[]>;
+  /** Sandbox only: what the server signed, on a signature mismatch. */
+  sandbox_debug?: Record<string, unknown>;
+}
+
+/** The 2FA failure has its own shape: 422 `{"errors": {"code": "Two-factor code invalid!"}, "success": false}`. */
+export interface OtpErrorBody {
+  errors: { code: string };
+  success: false;
+}
+
+/** Page-based lists (`page`, `per_page`). */
+export interface PageMeta {
+  total_count: number;
+  next_page: number | null;
+  previous_page: number | null;
+}
+
+/** Offset-based lists (`limit`, `offset`): buy and sell orders. */
+export interface OffsetMeta {
+  pagination: { total: number; limit: number; offset: number };
+}
+
+export interface PageQuery {
+  page?: number;
+  per_page?: number;
+}
+
+export interface OffsetQuery {
+  limit?: number;
+  offset?: number;
+}
+
+export type InvoiceStatus = 'pending' | 'fully_paid' | 'expired' | 'canceled';
+
+export type PaymentCollector =
+  | 'coins_peso_wallet'
+  | 'cash_payment'
+  | 'seven_connect_deposit'
+  | 'mlhuillier_deposit'
+  | 'cebuana_lhuillier_deposit'
+  | 'bayad_deposit'
+  | 'palawan_deposit';
+
+export interface InvoiceCreateInput {
+  amount: AmountInput;
+  currency: 'PHP';
+  external_transaction_id: string;
+  supported_payment_collectors?: PaymentCollector[];
+  /** ISO 8601, or a delta such as `1w 3d 2h 32m 5s`. */
+  expires_at?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface Payment {
+  id: string;
+  amount: Money;
+  payment_collector: string;
+  reference_number: string | null;
+  created_at: Timestamp;
+}
+
+export interface Invoice {
+  id: string;
+  status: InvoiceStatus;
+  category: 'merchant';
+  amount: Money;
+  amount_due: Money;
+  amount_received: Money;
+  currency: string;
+  external_transaction_id: string;
+  description: string;
+  note?: string;
+  note_scope?: string;
+  metadata: Record<string, unknown>;
+  payment_url: string;
+  supported_payment_collectors: string[];
+  current_payment_reference_number: string | null;
+  payments: Payment[];
+  /** The merchant wallet account that receives settlements. */
+  receiver: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
+  /** Whole seconds left, as a string; null once the invoice is no longer pending. */
+  expires_in_seconds: string | null;
+}
+
+export interface InvoiceListQuery extends PageQuery {
+  status?: InvoiceStatus;
+  external_transaction_id?: string;
+}
+
+export interface InvoicePage {
+  invoices: Invoice[];
+  meta: PageMeta;
+}
+
+export interface CryptoAccount {
+  id: string;
+  name: string;
+  currency: string;
+  balance: Money;
+  pending_balance: Money;
+  default_address: string;
+}
+
+export interface CryptoAccountPage {
+  'crypto-accounts': CryptoAccount[];
+  meta: PageMeta;
+}
+
+export type SellOrderStatus = 'pending_payment' | 'processing' | 'completed' | 'failed' | 'canceled';
+
+export interface SellOrderCreateInput {
+  amount: AmountInput;
+  /** The payout outlet (`payment_outlet` is accepted too). */
+  outlet_id?: string;
+  payment_outlet?: string;
+  currency?: string;
+  pay_with_wallet?: string;
+  target_address?: string;
+  external_transaction_id?: string;
+  fields?: Record<string, unknown>;
+  otp?: string;
+}
+
+export interface SellOrder {
+  id: string;
+  amount: Money;
+  currency: string;
+  fee?: Money;
+  total?: Money;
+  delivery_status: SellOrderStatus;
+  external_transaction_id: string | null;
+  fields: Record<string, unknown>;
+  payment_outlet: { id: string; name: string };
+  /** Epoch seconds, as a string. */
+  created_time: string;
+}
+
+export interface SellOrderPage {
+  orders: SellOrder[];
+  meta: OffsetMeta;
+}
+
+export type BuyOrderStatus = 'pending_payment' | 'payment_received' | 'released' | 'canceled' | 'escrow_expired';
+
+export interface BuyOrder {
+  id: string;
+  status: BuyOrderStatus;
+  payment_method: string;
+  currency: string;
+  currency_amount: Money;
+  /** Epoch seconds, as a string. */
+  created_at: string;
+  expiration_time: string;
+}
+
+export interface BuyOrderPage {
+  orders: BuyOrder[];
+  meta: OffsetMeta;
+}
+
+export interface TransferCreateInput {
+  /** The source wallet account id. */
+  account: string;
+  /** Another account id, a customer email or a mobile number. */
+  target_address: string;
+  amount: AmountInput;
+  otp?: string;
+}
+
+export interface Transfer {
+  id: string;
+  account: string;
+  amount: Money;
+  target_address: string;
+  status: 'pending' | 'success' | 'failed';
+  created_at: Timestamp;
+}
+
+export interface TransferPage {
+  transfers: Transfer[];
+  meta: PageMeta;
+}
+
+export interface PayoutOutlet {
+  id: string;
+  name: string;
+  category?: string;
+  currency?: string;
+}
+
+export interface PayoutOutletPage {
+  'payout-outlets': PayoutOutlet[];
+  meta: PageMeta;
+}
+
+export interface PayoutOutletFee {
+  id?: string;
+  payment_outlet: string;
+  currency: string;
+  from_amount: Money;
+  until_amount: Money;
+  fee_amount: Money;
+  /** A percentage, e.g. `"1.50"`: fee = amount × fee_percent % + fee_amount. */
+  fee_percent: string;
+}
+
+export interface PayoutOutletFeePage {
+  'partner-payout-outlet-fees': PayoutOutletFee[];
+  meta: PageMeta;
+}
+
+export interface FeeQuote extends PayoutOutletFee {
+  amount: Money;
+  fee: Money;
+  total: Money;
+}
+
+export type EventName = 'invoice.created' | 'invoice.updated' | 'invoice.fully_paid' | 'invoice.payment_reference_number_generated';
+
+/** The body POSTed to a merchant's callback_url. */
+export interface CallbackEvent {
+  event: {
+    name: EventName;
+    data: { id: string; currency: string; amount: Money; amount_received: Money; external_transaction_id: string };
+  };
+}

@@ -1,0 +1,131 @@
+import type { AmountInput, EventName, Invoice, Money, PageMeta, PaymentCollector, Payment, Timestamp } from './client.types.js';
+
+/** Shapes of the sandbox control API (`/_sandbox`, tag `sandbox` of the document). */
+
+export interface SandboxMerchant {
+  id: string;
+  name: string;
+  merchant_api_token: string;
+  bearer_token: string | null;
+  callback_url: string | null;
+  redirect_url: string | null;
+  enabled_payment_collectors: PaymentCollector[];
+  callback_auth: 'https-only' | 'always' | 'never';
+  wallet_account_id: string;
+  max_invoice_amount?: Money;
+  invoice_lifetime_seconds?: number;
+}
+
+export interface SandboxMerchantInput {
+  name?: string;
+  callback_url?: string | null;
+  redirect_url?: string | null;
+  enabled_payment_collectors?: PaymentCollector[];
+  callback_auth?: 'https-only' | 'always' | 'never';
+  max_invoice_amount?: AmountInput;
+  invoice_lifetime_seconds?: number;
+}
+
+export interface SandboxAccountSummary {
+  id: string;
+  name: string;
+  currency: string;
+  balance: Money;
+}
+
+export interface SandboxApp {
+  api_key: string;
+  api_secret: string;
+  name?: string;
+  mfa_whitelisted: boolean;
+  otp_secret: string;
+  last_nonce?: string | null;
+  owner: { id: string; name: string; email?: string; accounts: SandboxAccountSummary[] };
+}
+
+export interface SandboxCustomer {
+  id: string;
+  name?: string;
+  email: string;
+  mobile_number: string;
+  password: string;
+  accounts: SandboxAccountSummary[];
+}
+
+export interface SandboxAccount {
+  id: string;
+  name: string;
+  currency: string;
+  balance: Money;
+  pending_balance: Money;
+  owner: { type: 'merchant' | 'user' | 'system'; id: string };
+}
+
+export interface Workspace {
+  id: string;
+  expires_at: Timestamp;
+  merchant: SandboxMerchant;
+  app: SandboxApp;
+  customer: SandboxCustomer;
+}
+
+export interface Clock {
+  now: Timestamp;
+  offset_seconds: number;
+}
+
+export interface PayInvoiceInput {
+  /** `coins_peso_wallet`, `cash_payment` or an outlet code. */
+  collector: string;
+  amount?: AmountInput;
+  /** Customer id or email (wallet payments); default the first fixture customer. */
+  customer?: string;
+}
+
+export interface PaymentOutcome {
+  payment: Payment;
+  invoice: Invoice;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed';
+
+export interface DeliveryAttempt {
+  attempt: number;
+  started_at: Timestamp;
+  url: string;
+  request_headers: Record<string, string>;
+  request_body: string;
+  status_code: number | null;
+  response_excerpt?: string | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export interface Delivery {
+  id: string;
+  event_id: string;
+  event: EventName;
+  invoice_id: string;
+  url: string | null;
+  status: DeliveryStatus;
+  attempts_count: number;
+  next_attempt_at: Timestamp | null;
+  created_at: Timestamp;
+  body?: Record<string, unknown>;
+  attempts?: DeliveryAttempt[];
+}
+
+export interface DeliveryQuery {
+  page?: number;
+  per_page?: number;
+  invoice_id?: string;
+  event?: EventName;
+  status?: DeliveryStatus;
+  /** Long-poll up to this many seconds until a delivery matches. */
+  wait?: number;
+}
+
+export interface DeliveryPage {
+  deliveries: Delivery[];
+  meta: PageMeta;
+}
