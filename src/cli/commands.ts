@@ -1,3 +1,4 @@
+import { checkReceiverCommand } from './check-receiver.js';
 import { contractCommand } from './contract.js';
 import { triggerCommand } from './trigger.js';
 
@@ -9,4 +10,4 @@ export interface CliCommand {
   run(args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
-export const commands: CliCommand[] = [triggerCommand, contractCommand];
+export const commands: CliCommand[] = [triggerCommand, contractCommand, checkReceiverCommand];
