@@ -2,7 +2,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CONFIG_OPTIONS } from '../config.js';
-import { DEFAULT_SEED, generateFixtures } from '../fixtures/generate.js';
 import { defaultFixturesPath } from '../fixtures/load.js';
 import { fixtureExtensions } from '../fixtures/extensions.js';
 import { startCommand } from './start.js';
@@ -40,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'fixtures') {
     const { values } = parseArgs({ args: rest, options: { seed: { type: 'string' }, out: { type: 'string' } }, strict: true });
+    // Loaded here only: faker alone takes longer to import than the whole server takes to start.
+    const { DEFAULT_SEED, generateFixtures } = await import('../fixtures/generate.js');
     const seed = values.seed !== undefined ? Number(values.seed) : DEFAULT_SEED;
     if (!Number.isInteger(seed)) throw new Error('--seed must be an integer');
     const out = values.out ?? defaultFixturesPath();

@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { identityListHandlers } from '../control/identities.routes.js';
 import { invoiceHandlers } from '../invoices/invoices.routes.js';
@@ -8,6 +7,7 @@ import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
 import { ApiError, OtpError } from './api-error.js';
+import { cheapBodyLimit } from './body-limit.js';
 import { registerDocs } from './docs.routes.js';
 import type { AppEnv, Handler, Handlers } from './operation.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
@@ -60,10 +60,9 @@ export function createApp(parts: AppParts) {
   app.use('*', requestLog.middleware(services.clock));
   app.use(
     '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json(ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.').envelope(), 413),
-    }),
+    cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) =>
+      c.json(ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.').envelope(), 413),
+    ),
   );
   app.use(
     '*',

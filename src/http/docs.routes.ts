@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Hono } from 'hono';
-import { stringify } from 'yaml';
 import type { LoadedSpec } from '../spec/load.js';
 import type { AppEnv } from './operation.js';
 
@@ -15,9 +14,12 @@ const ASSETS: Record<string, string> = {
 export function registerDocs(app: Hono<AppEnv>, spec: LoadedSpec): void {
   const json = JSON.stringify(spec.document);
   app.get('/openapi.json', (c) => c.body(json, 200, { 'content-type': 'application/json' }));
-  app.get('/openapi.yaml', (c) => c.body(spec.yamlText ?? stringify(spec.document), 200, { 'content-type': 'application/yaml; charset=utf-8' }));
+  const require = createRequire(import.meta.url);
+  // `yaml` only when there is no source text to serve (it is not loaded at start-up otherwise).
+  const yaml = () => spec.yamlText ?? (require('yaml') as typeof import('yaml')).stringify(spec.document);
+  app.get('/openapi.yaml', (c) => c.body(yaml(), 200, { 'content-type': 'application/yaml; charset=utf-8' }));
 
-  const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const dist = dirname(require.resolve('swagger-ui-dist/package.json'));
   const cache = new Map<string, Buffer>();
   app.get('/docs/assets/:file', (c) => {
     const file = c.req.param('file');

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { createRequestLog } from './request-log.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -22,4 +23,47 @@ it('logs each API request with its path as sent and the outcome of its credentia
     ['/v3/crypto-accounts/', 401, 'invalid_signature'],
     ['/v3/crypto-accounts/', 200, `hmac:${t.fixtures.developers[0]!.app.api_key}`],
   ]);
+});
+
+it('keeps the newest entries once full, newest first, with offsets', async () => {
+  const { Hono } = await import('hono');
+  const { createClock } = await import('../shared/clock.js');
+  const log = createRequestLog(3);
+  const app = new Hono();
+  app.use('*', log.middleware(createClock({ realNowMs: () => 1_700_000_000_000 })) as never);
+  app.get('/n/:n', (c) => c.text('ok'));
+  for (let n = 1; n <= 5; n++) await app.request(`http://localhost/n/${n}`);
+  const all = log.page(10, 0);
+  expect(all.total).toBe(3);
+  expect(all.items.map((e) => [e.id, e.path])).toEqual([
+    [5, '/n/5'],
+    [4, '/n/4'],
+    [3, '/n/3'],
+  ]);
+  expect(all.items[0]!.at).toMatch(/^2023-11-14T22:13:20\.\d{6}Z$/);
+  expect(Object.keys(all.items[0]!)).toEqual(['id', 'at', 'method', 'path', 'operation_id', 'status', 'auth', 'duration_ms']);
+  expect(log.page(1, 1).items.map((e) => e.id)).toEqual([4]);
+  expect(log.page(5, 3).items).toEqual([]);
+});
+
+it('keeps paths of any length and any characters', async () => {
+  const { Hono } = await import('hono');
+  const { createClock } = await import('../shared/clock.js');
+  const log = createRequestLog(2);
+  const app = new Hono();
+  app.use('*', log.middleware(createClock()) as never);
+  app.get('*', (c) => c.text('ok'));
+  const long = '/p/' + 'x'.repeat(2000);
+  const accented = '/p/%C3%B1o%F0%9F%87%B5%F0%9F%87%AD';
+  await app.request(`http://localhost${accented}`);
+  await app.request(`http://localhost${long}`);
+  await app.request(`http://localhost/short`);
+  expect(log.page(5, 0).items.map((e) => e.path)).toEqual(['/short', long]);
+  expect(createRequestLog(1).page(1, 0)).toEqual({ total: 0, items: [] });
+  const again = createRequestLog(3);
+  const app2 = new Hono();
+  app2.use('*', again.middleware(createClock()) as never);
+  app2.get('*', (c) => c.text('ok'));
+  await app2.request(`http://localhost${accented}`);
+  expect(again.page(1, 0).items[0]!.path).toBe(accented);
 });

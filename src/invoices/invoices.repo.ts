@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { ANCHOR_EVERY, createInvoiceAnchors } from './invoice-anchors.repo.js';
 
 export type InvoiceStatus = 'pending' | 'fully_paid' | 'expired' | 'canceled';
 
@@ -60,6 +61,16 @@ export function createInvoiceRepository(db: Db) {
   const idsStatus = db.prepare(
     'SELECT id FROM invoices WHERE merchant_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?',
   );
+  // Deep pages: seek to a remembered key, then skip fewer than ANCHOR_EVERY rows (invoice-anchors.repo.ts).
+  const anchors = createInvoiceAnchors(db);
+  const idsAllFrom = db.prepare(
+    `SELECT id FROM invoices WHERE merchant_id = ? AND (created_at, id) <= (?, ?)
+     ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+  );
+  // A deep page of one status is walked from the nearer end of that status's list (its count is exact).
+  const idsStatusOldestFirst = db.prepare(
+    'SELECT id FROM invoices WHERE merchant_id = ? AND status = ? ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?',
+  );
   const dueExpiry = db.prepare("SELECT id FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT 500");
   const expire = db.prepare("UPDATE invoices SET status = 'expired', updated_at = expires_at WHERE id = ? AND status = 'pending'");
   const nextExpiry = db.prepare("SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending'");
@@ -110,9 +121,23 @@ export function createInvoiceRepository(db: Db) {
       if (f.externalTransactionId !== undefined) {
         const row = byExternalId.get(f.merchantId, f.externalTransactionId) as { id: string } | undefined;
         ids = row && offset === 0 ? [row.id] : [];
-      } else {
-        const rows = (f.status ? idsStatus.all(f.merchantId, f.status, limit, offset) : idsAll.all(f.merchantId, limit, offset)) as Array<{ id: string }>;
+      } else if (!f.status) {
+        const at = offset >= ANCHOR_EVERY ? anchors.seek(f.merchantId, offset) : { key: null, skip: offset };
+        const rows = (
+          !at ? [] : at.key ? idsAllFrom.all(f.merchantId, at.key.created_at, at.key.id, limit, at.skip) : idsAll.all(f.merchantId, limit, offset)
+        ) as Array<{ id: string }>;
         ids = rows.map((r) => r.id);
+      } else {
+        const total = offset >= ANCHOR_EVERY ? (countStatus.get(f.merchantId, f.status) as { n: number }).n : Infinity;
+        // Oldest-first position of the page's last row: when it is nearer than `offset`, walk from that end.
+        const fromOldest = total - offset - limit;
+        if (offset >= total) ids = [];
+        else if (fromOldest < offset) {
+          const rows = idsStatusOldestFirst.all(f.merchantId, f.status, Math.min(limit, total - offset), Math.max(0, fromOldest)) as Array<{ id: string }>;
+          ids = rows.map((r) => r.id).reverse();
+        } else {
+          ids = (idsStatus.all(f.merchantId, f.status, limit, offset) as Array<{ id: string }>).map((r) => r.id);
+        }
       }
       const out: InvoiceRow[] = [];
       for (const id of ids) {

@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { oas31 } from 'openapi3-ts';
-import { parse } from 'yaml';
+import { readPrecompiledDocument, sha256 } from './precompiled.js';
+
+// `yaml` is loaded only when the document must be parsed: the built server reads the JSON copy that
+// `npm run build` writes (src/spec/precompile.ts) as long as the YAML has not changed since.
+const require = createRequire(import.meta.url);
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
@@ -26,6 +31,8 @@ export interface Operation {
 export interface LoadedSpec {
   document: oas31.OpenAPIObject;
   yamlText: string;
+  /** SHA-256 of `yamlText`: what build-time artifacts are matched against. */
+  sourceSha256?: string;
   operations: Operation[];
   byId: Map<string, Operation>;
 }
@@ -66,9 +73,20 @@ function authOf(security: oas31.SecurityRequirementObject[] | undefined): AuthKi
   return 'none';
 }
 
-export function loadSpec(path = specPath()): LoadedSpec {
+/** Parse the YAML document (the source of truth). */
+export function parseYamlDocument(yamlText: string): oas31.OpenAPIObject {
+  const { parse } = require('yaml') as typeof import('yaml');
+  return parse(yamlText) as oas31.OpenAPIObject;
+}
+
+/**
+ * Read the document and list its operations. `precompiled: false` always parses the YAML (the build
+ * step does, to write the JSON copy).
+ */
+export function loadSpec(path = specPath(), opts: { precompiled?: boolean } = {}): LoadedSpec {
   const yamlText = readFileSync(path, 'utf8');
-  const document = parse(yamlText) as oas31.OpenAPIObject;
+  const sourceSha256 = sha256(yamlText);
+  const document = (opts.precompiled !== false && readPrecompiledDocument(sourceSha256)) || parseYamlDocument(yamlText);
   const operations: Operation[] = [];
   for (const [p, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
@@ -91,5 +109,5 @@ export function loadSpec(path = specPath()): LoadedSpec {
   }
   const byId = new Map(operations.map((o) => [o.operationId, o]));
   if (byId.size !== operations.length) throw new Error('duplicate operationId in the document');
-  return { document, yamlText, operations, byId };
+  return { document, yamlText, sourceSha256, operations, byId };
 }

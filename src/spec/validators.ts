@@ -1,15 +1,18 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Ajv2020, CodeKeywordDefinition, ErrorObject, KeywordCxt, Name, ValidateFunction } from 'ajv/dist/2020.js';
 import type { FieldErrors } from '../http/api-error.js';
 import { AmountError, parseAmount } from '../shared/money.js';
 import type { LoadedSpec, Operation } from './load.js';
+import { loadPrecompiledValidators, sha256 } from './precompiled.js';
 
-// ajv-formats is CommonJS; its default export arrives as the module object under NodeNext.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv2020,
-) => void;
+// Ajv (and ajv-formats) are loaded on first use: the built server starts from validators generated at
+// build time (src/spec/precompile.ts) and never needs the compiler unless a response is checked.
+const require = createRequire(import.meta.url);
+type AjvModule = typeof import('ajv/dist/2020.js');
 
-const SPEC_ID = 'paysandbox-openapi';
+export const SPEC_ID = 'paysandbox-openapi';
 
 function pointer(...parts: string[]): string {
   return parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
@@ -24,6 +27,107 @@ function anchorRefs(schema: unknown): unknown {
   );
 }
 
+/** `x-amount`: a money input must parse exactly (no exponent, sign, >8 decimals, zero). Null when it does. */
+export function amountProblem(data: unknown): string | null {
+  try {
+    parseAmount(data);
+    return null;
+  } catch (err) {
+    if (!(err instanceof AmountError)) throw err;
+    return err.message;
+  }
+}
+
+/** What generated validator code may call (see `runtime.*` in the keyword below). */
+export const VALIDATOR_RUNTIME = { amountProblem };
+
+/**
+ * The `x-amount` keyword as generated code (so that it can also be written out as standalone code):
+ * a failure reports `{keyword: 'x-amount', message: <the AmountError message>, params: {}}`.
+ */
+function amountKeyword(ajv: AjvModule): CodeKeywordDefinition {
+  const { _ } = ajv;
+  const messages = new WeakMap<KeywordCxt, Name>();
+  return {
+    keyword: 'x-amount',
+    type: ['number', 'string'],
+    code(cxt) {
+      const fn = cxt.gen.scopeValue('func', { ref: amountProblem, code: _`runtime.amountProblem` });
+      const message = cxt.gen.const('amountProblem', _`${fn}(${cxt.data})`);
+      messages.set(cxt, message);
+      cxt.fail(_`${message} !== null`);
+    },
+    error: { message: (cxt) => _`${messages.get(cxt as KeywordCxt)!}`, params: () => _`{}` },
+  };
+}
+
+/** The one Ajv 2020 instance of the document, with the document added whole and the `x-amount` keyword. */
+export function createAjv(spec: LoadedSpec, opts: { standalone?: boolean } = {}): Ajv2020 {
+  const ajvModule = require('ajv/dist/2020.js') as AjvModule;
+  const formats = require('ajv-formats') as { default?: (ajv: Ajv2020) => void } & ((ajv: Ajv2020) => void);
+  // ajv-formats is CommonJS; its function is the module itself or its `default`.
+  const addFormats = formats.default ?? formats;
+  const { _ } = ajvModule;
+  const ajv = new ajvModule.Ajv2020({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    ...(opts.standalone ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {}),
+  });
+  addFormats(ajv);
+  // The document is added whole so `#/components/...` refs resolve; its OpenAPI-only keys are not schema.
+  ajv.addVocabulary(['example', 'openapi', 'info', 'servers', 'tags', 'paths', 'components', 'security', 'webhooks']);
+  ajv.addKeyword(amountKeyword(ajvModule));
+  ajv.addSchema(spec.document as object, SPEC_ID);
+  return ajv;
+}
+
+/**
+ * What generated validators must have been generated from to be used: this YAML, this module (its
+ * schemas, Ajv options and keyword) and this Ajv. A build from an older source is simply not used.
+ */
+export function validatorsFingerprint(spec: LoadedSpec): string | undefined {
+  if (!spec.sourceSha256) return undefined;
+  const ajvVersion = (require('ajv/package.json') as { version: string }).version;
+  return sha256(`${spec.sourceSha256}\n${ajvVersion}\n${readFileSync(fileURLToPath(import.meta.url), 'utf8')}`);
+}
+
+/** One request schema of an operation: its query parameters or its JSON body. */
+export interface RequestSchema {
+  operationId: string;
+  part: 'query' | 'body';
+  /** Name of the validator in generated code. */
+  exportName: string;
+  schema: object;
+}
+
+/** Every request validator the server needs: query parameters and JSON bodies, per operation. */
+export function requestSchemas(spec: LoadedSpec): RequestSchema[] {
+  const out: RequestSchema[] = [];
+  for (const op of spec.operations) {
+    const queryParams = op.parameters.filter((p) => p.in === 'query');
+    if (queryParams.length) {
+      out.push({
+        operationId: op.operationId,
+        part: 'query',
+        exportName: `query_${op.operationId}`,
+        schema: { type: 'object', properties: Object.fromEntries(queryParams.map((p) => [p.name, anchorRefs(p.schema ?? {})])) },
+      });
+    }
+    if (op.hasBody) {
+      out.push({
+        operationId: op.operationId,
+        part: 'body',
+        exportName: `body_${op.operationId}`,
+        schema: { $ref: `${SPEC_ID}#/${pointer('paths', op.path, op.method, 'requestBody', 'content', 'application/json', 'schema')}` },
+      });
+    }
+  }
+  return out;
+}
+
 export interface OperationValidators {
   query?: ValidateFunction;
   body?: ValidateFunction;
@@ -35,56 +139,32 @@ export interface SpecValidators {
   response(operationId: string, status: number | string): ValidateFunction | undefined;
   /** Validator of a named component schema. */
   schema(name: string): ValidateFunction;
+  /** Where the request validators came from: generated at build time, or compiled at load. */
+  source: 'precompiled' | 'compiled';
 }
 
 /**
- * One Ajv 2020 instance for the whole document; request validators are compiled once, at start-up.
- * Response validators are compiled on first use and cached.
+ * One Ajv 2020 instance for the whole document; request validators are ready at start-up: the
+ * standalone code generated from this same document at build time when it matches (the built
+ * server), else compiled now (tests running from src/). Response validators are compiled on first use.
  */
 export function compileValidators(spec: LoadedSpec): SpecValidators {
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictTuples: false });
-  addFormats(ajv);
-  // The document is added whole so `#/components/...` refs resolve; its OpenAPI-only keys are not schema.
-  ajv.addVocabulary(['example', 'openapi', 'info', 'servers', 'tags', 'paths', 'components', 'security', 'webhooks']);
-  // `x-amount`: a money input must parse exactly (no exponent, sign, >8 decimals, zero).
-  ajv.addKeyword({
-    keyword: 'x-amount',
-    type: ['number', 'string'],
-    errors: true,
-    validate: function amount(this: unknown, _enabled: boolean, data: unknown) {
-      try {
-        parseAmount(data);
-        return true;
-      } catch (err) {
-        if (!(err instanceof AmountError)) throw err;
-        (amount as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-amount', message: err.message, params: {} }];
-        return false;
-      }
-    },
-  });
-  ajv.addSchema(spec.document as object, SPEC_ID);
+  let ajv: Ajv2020 | undefined;
+  const getAjv = () => (ajv ??= createAjv(spec));
+  const schemas = requestSchemas(spec);
+  const precompiled = loadPrecompiledValidators(validatorsFingerprint(spec), schemas.map((s) => s.exportName), VALIDATOR_RUNTIME);
 
   const requestValidators = new Map<string, OperationValidators>();
-  for (const op of spec.operations) {
-    const v: OperationValidators = {};
-    const queryParams = op.parameters.filter((p) => p.in === 'query');
-    if (queryParams.length) {
-      v.query = ajv.compile({
-        type: 'object',
-        properties: Object.fromEntries(queryParams.map((p) => [p.name, anchorRefs(p.schema ?? {})])),
-      });
-    }
-    if (op.hasBody) {
-      v.body = ajv.compile({
-        $ref: `${SPEC_ID}#/${pointer('paths', op.path, op.method, 'requestBody', 'content', 'application/json', 'schema')}`,
-      });
-    }
-    requestValidators.set(op.operationId, v);
+  for (const s of schemas) {
+    const v = requestValidators.get(s.operationId) ?? {};
+    v[s.part] = precompiled ? precompiled[s.exportName]! : getAjv().compile(s.schema);
+    requestValidators.set(s.operationId, v);
   }
 
   const responseCache = new Map<string, ValidateFunction | undefined>();
   const schemaCache = new Map<string, ValidateFunction>();
   return {
+    source: precompiled ? 'precompiled' : 'compiled',
     forOperation: (id) => requestValidators.get(id) ?? {},
     response(operationId, status) {
       const key = `${operationId} ${status}`;
@@ -98,7 +178,7 @@ export function compileValidators(spec: LoadedSpec): SpecValidators {
         else if (raw?.content?.['application/json']) {
           ref = `${SPEC_ID}#/${pointer('paths', op.path, op.method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
         }
-        if (ref) fn = ajv.compile({ $ref: ref });
+        if (ref) fn = getAjv().compile({ $ref: ref });
       }
       responseCache.set(key, fn);
       return fn;
@@ -106,7 +186,7 @@ export function compileValidators(spec: LoadedSpec): SpecValidators {
     schema(name) {
       let fn = schemaCache.get(name);
       if (!fn) {
-        fn = ajv.compile({ $ref: `${SPEC_ID}#/components/schemas/${name}` });
+        fn = getAjv().compile({ $ref: `${SPEC_ID}#/components/schemas/${name}` });
         schemaCache.set(name, fn);
       }
       return fn;

@@ -1,0 +1,233 @@
+import { cpus, loadavg, totalmem } from 'node:os';
+import type { LoadResult } from './load.js';
+
+export type Target = 'baseline' | 'sandbox' | 'prism';
+
+export interface ScenarioResult extends Partial<LoadResult> {
+  id: string;
+  title: string;
+  target: Target;
+  status: 'ok' | 'not available' | 'failed';
+  note?: string;
+  connections?: number;
+  overallRate?: number;
+  /** req/s ÷ baseline req/s (the mean of the baseline runs before and after). */
+  ratio?: number;
+  /** CPU time the server process used per request during the measured run (user + system), µs. */
+  cpuUsPerRequest?: number;
+  /** Highest RSS of the server sampled during the measured run (MiB). */
+  rssMaxMiB?: number;
+  /** The server's VmHWM (peak RSS since it started) right after this run (MiB). */
+  peakRssAfterMiB?: number;
+}
+
+export interface ColdStart {
+  runsMs: number[];
+  medianMs: number;
+  /** What the CLI itself reports in its banner ("ready in … ms"), from its first line of code. */
+  bannerMs: number[];
+}
+
+export interface Machine {
+  cores: number;
+  cpu: string;
+  memoryGiB: number;
+  node: string;
+  platform: string;
+  date: string;
+  durability: string;
+  loadAverageAtStart: number[];
+  loadAverageAtEnd?: number[];
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  goal: string;
+  met: boolean | null;
+}
+
+export interface BenchReport {
+  quick: boolean;
+  machine: Machine;
+  settings: { connections: number; durationSec: number; warmupSec: number; invoices: number; deepPage: number; nodeFlags: string[] };
+  seedMs: number;
+  baselineRps: number;
+  scenarios: ScenarioResult[];
+  coldStart?: ColdStart;
+  baselineColdStart?: ColdStart;
+  peakRssMiB: number | null;
+  /** VmHWM, VmRSS, RssAnon, RssFile of the sandbox at the end of the load scenarios. */
+  memoryMiB?: Record<string, number> | null;
+  callbacks: { status: string; deliveriesPerSecond?: number; p50Ms?: number; p99Ms?: number; errors?: number; events?: number };
+  hostedPage: { status: string; results?: unknown[] };
+  targets: TargetCheck[];
+}
+
+export function machine(durability: string): Machine {
+  const list = cpus();
+  return {
+    cores: list.length,
+    cpu: list[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    date: new Date().toISOString(),
+    durability,
+    loadAverageAtStart: loadavg().map((x) => +x.toFixed(2)),
+  };
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
+const ms = (n: number | undefined) => (n === undefined ? '–' : n < 10 ? n.toFixed(2) : n.toFixed(1));
+
+/** The checks of issue 7, from one run. */
+export function checkTargets(r: Omit<BenchReport, 'targets'>): TargetCheck[] {
+  const by = (id: string) => r.scenarios.find((s) => s.id === id && s.status === 'ok');
+  const ratio = (id: string, goal: number, label: string): TargetCheck => {
+    const s = by(id);
+    return { target: label, measured: s?.ratio !== undefined ? `${s.ratio.toFixed(2)} ×` : 'not measured', goal: `≥ ${goal} ×`, met: s?.ratio !== undefined ? s.ratio >= goal : null };
+  };
+  const checks: TargetCheck[] = [ratio('hmac-get', 0.4, 'HMAC signed GET vs baseline'), ratio('invoice-create', 0.3, 'Token invoice create vs baseline')];
+  const sandbox = r.scenarios.filter((s) => s.target === 'sandbox' && s.status === 'ok');
+  const errors = sandbox.reduce((n, s) => n + (s.errors ?? 0), 0);
+  checks.push({ target: 'errors (all sandbox scenarios)', measured: String(errors), goal: '0', met: errors === 0 });
+  const fixed = by('list-deep-fixed');
+  checks.push({
+    target: `deep page p99 at ${fixed?.overallRate ?? 100} req/s`,
+    measured: fixed ? `${ms(fixed.p99)} ms` : 'not measured',
+    goal: '< 25 ms',
+    met: fixed?.p99 !== undefined ? fixed.p99 < 25 : null,
+  });
+  const deep = by('list-deep');
+  const first = by('list-page-1');
+  const depthRatio = deep?.rps && first?.rps ? deep.rps / first.rps : undefined;
+  checks.push({ target: 'deep page req/s vs page 1', measured: depthRatio !== undefined ? `${depthRatio.toFixed(2)} ×` : 'not measured', goal: '≥ 0.5 ×', met: depthRatio !== undefined ? depthRatio >= 0.5 : null });
+  checks.push({
+    target: 'cold start (median of 5)',
+    measured: r.coldStart ? `${fmt(r.coldStart.medianMs)} ms` : 'not measured',
+    goal: '< 300 ms',
+    met: r.coldStart ? r.coldStart.medianMs < 300 : null,
+  });
+  checks.push({
+    target: 'callback deliveries',
+    measured: r.callbacks.deliveriesPerSecond !== undefined ? `${fmt(r.callbacks.deliveriesPerSecond)} /s` : r.callbacks.status,
+    goal: '≥ 1,000 /s',
+    met: r.callbacks.deliveriesPerSecond !== undefined ? r.callbacks.deliveriesPerSecond >= 1000 : null,
+  });
+  checks.push({
+    target: 'peak RSS under load',
+    measured: r.peakRssMiB !== null ? `${fmt(r.peakRssMiB)} MiB (${fmt(r.peakRssMiB * 1.048576)} MB)` : 'not measured',
+    goal: '< 150 MB',
+    met: r.peakRssMiB !== null ? r.peakRssMiB * 1.048576 < 150 : null,
+  });
+  for (const [peer, own] of [
+    ['peer-invoice-create', 'invoice-create'],
+    ['peer-list-page-1', 'list-page-1'],
+  ] as const) {
+    const p = r.scenarios.find((s) => s.id === peer && s.target === 'prism');
+    const o = by(own);
+    const x = p?.status === 'ok' && p.rps && o?.rps ? o.rps / p.rps : undefined;
+    checks.push({
+      target: `vs Prism: ${o?.title ?? own}`,
+      measured: x !== undefined ? `${x.toFixed(1)} ×` : p ? `Prism: ${p.status}${p.note ? ` (${p.note})` : ''}` : 'not measured (run with --with-prism)',
+      goal: '≥ 5 ×',
+      met: x !== undefined ? x >= 5 : null,
+    });
+  }
+  return checks;
+}
+
+function scenarioRows(list: ScenarioResult[]): string[] {
+  const rows = [
+    '| scenario | target | req/s | p50 ms | p99 ms | errors | × baseline | server CPU µs/req | server RSS MiB |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const s of list) {
+    if (s.status !== 'ok') {
+      rows.push(`| ${s.title} | ${s.target} | ${s.status}${s.note ? `: ${s.note.replaceAll('|', '\\|')}` : ''} | | | | | | |`);
+      continue;
+    }
+    const rate = s.overallRate ? ` (fixed ${s.overallRate}/s)` : '';
+    rows.push(
+      `| ${s.title} | ${s.target} | ${fmt(s.rps)}${rate} | ${ms(s.p50)} | ${ms(s.p99)} | ${s.errors ?? 0} | ${s.ratio !== undefined ? s.ratio.toFixed(2) : '–'} | ${fmt(s.cpuUsPerRequest)} | ${fmt(s.rssMaxMiB)} |`,
+    );
+  }
+  const notes = list.filter((s) => s.status === 'ok' && s.note);
+  if (notes.length) rows.push('', ...notes.map((s) => `- ${s.title}: ${s.note}.`));
+  return rows;
+}
+
+/** The results as markdown (the generated part of docs/benchmarks.md). */
+export function toMarkdown(r: BenchReport): string {
+  const m = r.machine;
+  const out = [
+    `Run of ${m.date.slice(0, 16).replace('T', ' ')} UTC${r.quick ? ' (**--quick**: smoke run, numbers not meaningful)' : ''}: ` +
+      `${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}, durability \`${m.durability}\`, ` +
+      `load average ${m.loadAverageAtStart.join(' / ')} at start${m.loadAverageAtEnd ? `, ${m.loadAverageAtEnd.join(' / ')} at end` : ''}.`,
+    `${r.settings.connections} connections, ${r.settings.durationSec} s per scenario after ${r.settings.warmupSec} s of warm-up, ` +
+      `${r.settings.invoices.toLocaleString('en')} seeded invoices (seeded in ${fmt(r.seedMs)} ms), node flags: ${r.settings.nodeFlags.length ? `\`${r.settings.nodeFlags.join(' ')}\`` : 'none'}. ` +
+      `Baseline = mean of the bare Hono runs before and after: ${fmt(r.baselineRps)} req/s.`,
+    '',
+    '### Targets',
+    '',
+    '| target | measured | goal | met |',
+    '|---|--:|--:|:-:|',
+    ...r.targets.map((t) => `| ${t.target} | ${t.measured} | ${t.goal} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`),
+    '',
+    '### Load scenarios',
+    '',
+    ...scenarioRows(r.scenarios),
+    '',
+    '### Start-up, memory, callbacks, hosted page',
+    '',
+    `- Cold start (spawn → first 200 from \`/healthz\`, fresh database, default fixtures): median **${fmt(r.coldStart?.medianMs)} ms** ` +
+      `(runs: ${r.coldStart?.runsMs.map((x) => fmt(x)).join(', ') ?? '–'}; the banner's own "ready in": ${r.coldStart?.bannerMs.map((x) => fmt(x)).join(', ') ?? '–'} ms).` +
+      (r.baselineColdStart ? ` The bare Hono app, same measure: median ${fmt(r.baselineColdStart.medianMs)} ms.` : ''),
+    `- Peak RSS of the sandbox process over the whole run (VmHWM): **${fmt(r.peakRssMiB ?? undefined)} MiB**` +
+      (r.memoryMiB ? ` (at the end: RSS ${fmt(r.memoryMiB.VmRSS)} MiB = ${fmt(r.memoryMiB.RssAnon)} anonymous + ${fmt(r.memoryMiB.RssFile)} file-backed, mostly the node binary).` : '.'),
+    `- Callback dispatch: ${
+      r.callbacks.deliveriesPerSecond !== undefined
+        ? `${r.callbacks.events ?? ''} events → **${fmt(r.callbacks.deliveriesPerSecond)} deliveries/s**, commit → receipt p50 ${ms(r.callbacks.p50Ms)} ms, p99 ${ms(r.callbacks.p99Ms)} ms, errors ${r.callbacks.errors ?? 0}`
+        : r.callbacks.status
+    }.`,
+    `- Hosted payment page: ${
+      r.hostedPage.results
+        ? r.hostedPage.results
+            .map((x) => {
+              const h = x as { page?: string; bytes?: number; p50_ms?: number; p99_ms?: number };
+              return `${h.page}: ${h.bytes} bytes, render p50 ${h.p50_ms} ms, p99 ${h.p99_ms} ms`;
+            })
+            .join('; ')
+        : r.hostedPage.status
+    }.`,
+  ];
+  return out.join('\n');
+}
+
+/** The console version: the same tables, aligned. */
+export function toConsole(r: BenchReport): string {
+  const lines: string[] = [];
+  const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+  const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+  lines.push(`${pad('scenario', 52)}${pad('target', 9)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('× base', 8)}${lpad('CPU µs/req', 12)}`);
+  for (const s of r.scenarios) {
+    if (s.status !== 'ok') {
+      lines.push(`${pad(s.title, 52)}${pad(s.target, 9)}  ${s.status}${s.note ? `: ${s.note}` : ''}`);
+      continue;
+    }
+    lines.push(
+      `${pad(s.title, 52)}${pad(s.target, 9)}${lpad(fmt(s.rps), 9)}${lpad(ms(s.p50), 9)}${lpad(ms(s.p99), 9)}${lpad(String(s.errors ?? 0), 8)}${lpad(s.ratio !== undefined ? s.ratio.toFixed(2) : '–', 8)}${lpad(fmt(s.cpuUsPerRequest), 12)}`,
+    );
+  }
+  lines.push('');
+  for (const t of r.targets) lines.push(`${t.met === null ? '  –  ' : t.met ? ' ok  ' : ' MISS'} ${pad(t.target, 44)} ${pad(t.measured, 22)} goal ${t.goal}`);
+  return lines.join('\n');
+}
