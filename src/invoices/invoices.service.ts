@@ -41,8 +41,8 @@ export function amountFieldError(err: unknown, field = 'amount'): ApiError {
 
 /** Merchant invoices: create, retrieve, list, and expiry on the sandbox clock (sandbox.md §4, §6). */
 export function createInvoiceService(d: InvoiceServiceDeps) {
-  function view(row: InvoiceRow) {
-    const merchant = d.merchantById(row.merchant_id);
+  /** `merchant` is passed by callers that already hold it (a list page looks it up once, not per row). */
+  function view(row: InvoiceRow, merchant = d.merchantById(row.merchant_id)) {
     return invoiceResource(row, d.invoices.payments(row.id), {
       receiver: merchant?.wallet_account_id ?? '',
       publicUrl: d.publicUrl(),
@@ -127,14 +127,14 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
         d.outbox.append('invoice.created', merchant.id, eventBody('invoice.created', created));
         return created;
       });
-      return view(row);
+      return view(row, merchant);
     },
     /** Another merchant's invoice is a 404, never its data. */
     get(merchant: MerchantRow, id: string) {
       expireDue();
       const row = d.invoices.forMerchant(id, merchant.id);
       if (!row) throw ApiError.notFound();
-      return view(row);
+      return view(row, merchant);
     },
     list(merchant: MerchantRow, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
       expireDue();
@@ -144,7 +144,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       // agree even while other requests insert.
       const total = d.invoices.count(filter);
       const rows = d.invoices.page(filter, req.limit, req.offset);
-      return { invoices: rows.map(view), meta: pageMeta(req, total) };
+      return { invoices: rows.map((row) => view(row, merchant)), meta: pageMeta(req, total) };
     },
   };
 }
