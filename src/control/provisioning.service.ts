@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { newOtpSecret } from '../auth/otp.js';
 import { fund } from '../fixtures/load.js';
 import { ApiError } from '../http/api-error.js';
-import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo.js';
+import type { AppRow, MerchantRow, MerchantSetting, UserRow } from '../identities/identities.repo.js';
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { Services } from '../services.js';
 import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
@@ -53,14 +53,14 @@ export function createProvisioningService(s: Services, repo: ControlRepository) 
   }
 
   /** Validate the fields present in a merchant input; returns the columns they set. */
-  function merchantColumns(input: MerchantInput): Partial<MerchantRow> {
+  function merchantColumns(input: MerchantInput): Partial<Pick<MerchantRow, MerchantSetting>> {
     const checked = collectFieldErrors({
       callback_url: () => (input.callback_url === undefined ? undefined : httpUrlOrNull(input.callback_url, 'callback_url')),
       redirect_url: () => (input.redirect_url === undefined ? undefined : httpUrlOrNull(input.redirect_url, 'redirect_url')),
       max_invoice_amount: () =>
         input.max_invoice_amount === undefined ? undefined : amountInput(input.max_invoice_amount, 'max_invoice_amount', MAX_MERCHANT_LIMIT_UNITS),
     });
-    const cols: Partial<MerchantRow> = {};
+    const cols: Partial<Pick<MerchantRow, MerchantSetting>> = {};
     if (input.name !== undefined) cols.name = input.name;
     if (checked.callback_url !== undefined) cols.callback_url = checked.callback_url;
     if (checked.redirect_url !== undefined) cols.redirect_url = checked.redirect_url;

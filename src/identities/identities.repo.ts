@@ -17,6 +17,18 @@ export interface MerchantRow {
   created_at: number;
 }
 
+/** The merchant columns the control API may change. */
+export const MERCHANT_SETTINGS = [
+  'name',
+  'callback_url',
+  'redirect_url',
+  'enabled_payment_collectors',
+  'max_invoice_amount',
+  'invoice_lifetime_seconds',
+  'callback_auth',
+] as const;
+export type MerchantSetting = (typeof MERCHANT_SETTINGS)[number];
+
 export interface AppRow {
   api_key: string;
   api_secret: string;
@@ -91,10 +103,13 @@ export function createIdentityRepository(db: Db) {
     merchantsPage: (limit: number, offset: number) => merchantsPage.all(limit, offset) as MerchantRow[],
     merchantsCount: () => (merchantsCount.get() as { n: number }).n,
     insertMerchant: (m: Omit<MerchantRow, 'disabled'>) => void insertMerchant.run(m),
-    updateMerchant(id: string, fields: Partial<MerchantRow>): void {
-      const keys = Object.keys(fields).filter((k) => /^[a-z_]+$/.test(k));
-      if (!keys.length) return;
-      db.prepare(`UPDATE merchants SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
+    /** Change a merchant's settings; identity columns (id, tokens, wallet) are never updatable. */
+    updateMerchant(id: string, fields: Partial<Pick<MerchantRow, MerchantSetting>>): void {
+      const keys = Object.keys(fields) as MerchantSetting[];
+      const unknown = keys.filter((k) => !MERCHANT_SETTINGS.includes(k));
+      if (unknown.length) throw new Error(`not merchant settings: ${unknown.join(', ')}`);
+      // Column names come from the fixed list above, never from input; values are bound parameters.
+      if (keys.length) db.prepare(`UPDATE merchants SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
     },
     appByKey: (key: string) => appByKey.get(key) as AppRow | undefined,
     appsPage: (limit: number, offset: number) => appsPage.all(limit, offset) as AppRow[],
