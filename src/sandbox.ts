@@ -112,6 +112,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     fixtures,
     requestLog,
     reset() {
+      services.writeBatch.flush();
       wipe(db);
       clock.setOffsetMicros(0);
       loadFixtures(services, fixtures, sections);
@@ -137,7 +138,10 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     },
     async close() {
       for (const stop of stops.splice(0).reverse()) await stop();
-      if (db.open) db.close();
+      if (db.open) {
+        services.writeBatch.flush();
+        db.close();
+      }
     },
   };
   // The global fetch is looked up when a callback is sent: reading it loads undici (~50 ms of start-up).

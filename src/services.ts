@@ -1,6 +1,6 @@
 import type { AppConfig } from './config.js';
 import type { Db } from './db/open.js';
-import { createUnitOfWork } from './db/unit-of-work.js';
+import { createUnitOfWork, createWriteBatch } from './db/unit-of-work.js';
 import { createOutbox } from './events/outbox.repo.js';
 import { createIdentityRepository } from './identities/identities.repo.js';
 import { createInvoiceRepository } from './invoices/invoices.repo.js';
@@ -22,8 +22,9 @@ export interface CoreDeps {
 export function createServices(deps: CoreDeps) {
   const { db, clock, ids, config } = deps;
   const outbox = createOutbox(db, clock, ids);
-  const unitOfWork = createUnitOfWork(db, outbox);
-  const identities = createIdentityRepository(db);
+  const writeBatch = createWriteBatch(db, outbox);
+  const unitOfWork = createUnitOfWork(writeBatch);
+  const identities = createIdentityRepository(db, writeBatch.statement);
   const ledger = createLedgerRepository(db, clock, ids);
   const invoiceRepo = createInvoiceRepository(db);
   const invoices = createInvoiceService({
@@ -48,7 +49,7 @@ export function createServices(deps: CoreDeps) {
     expiryEvents: () => config.expiryEvents,
   });
   const accounts = createAccountService({ ledger });
-  return { ...deps, outbox, unitOfWork, identities, ledger, invoiceRepo, invoices, payments, accounts };
+  return { ...deps, outbox, writeBatch, unitOfWork, identities, ledger, invoiceRepo, invoices, payments, accounts };
 }
 
 export type Services = ReturnType<typeof createServices>;

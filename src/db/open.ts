@@ -43,6 +43,9 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   }
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Each unit of work of a group commit runs in a SAVEPOINT (src/db/unit-of-work.ts), whose
+  // sub-journal otherwise spills to a temporary file past 64 KiB: two pwrites per journaled page.
+  db.pragma('temp_store = MEMORY');
   migrate(db);
   return db;
 }

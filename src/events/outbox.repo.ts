@@ -62,15 +62,17 @@ export function createOutbox(db: Db, clock: Clock, ids: IdFactory) {
       pending.push(row);
       return row;
     },
-    /** Called by the unit of work after a commit: tell listeners (the dispatcher) about new events. */
+    /** How many events are waiting for the open transaction to commit (see `discard`). */
+    mark: () => pending.length,
+    /** Called by the write batch after a commit: tell listeners (the dispatcher) about new events. */
     flush(): void {
       const out = pending;
       pending = [];
       for (const e of out) for (const l of listeners) l(e);
     },
-    /** Called by the unit of work after a rollback. */
-    discard(): void {
-      pending = [];
+    /** Called after a rollback: forget the events appended since `mark` (all of them by default). */
+    discard(mark = 0): void {
+      pending.length = Math.min(pending.length, mark);
     },
     onAppend(listener: Listener): () => void {
       listeners.add(listener);

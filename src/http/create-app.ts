@@ -3,6 +3,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { identityListHandlers } from '../control/identities.routes.js';
 import { invoiceHandlers } from '../invoices/invoices.routes.js';
 import { accountHandlers } from '../ledger/accounts.routes.js';
+import type { WriteBatch } from '../db/unit-of-work.js';
 import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
@@ -44,6 +45,23 @@ const notImplemented: Handler = ({ operation }) => {
   throw ApiError.general('not_implemented', `${operation.operationId} is not implemented in this version of the sandbox.`);
 };
 
+/**
+ * No response leaves before the group commit that holds its writes (src/db/unit-of-work.ts): a 201 is
+ * durable when the client reads it. A response built while that commit then failed becomes a 500.
+ */
+export function commitBarrier(batch: WriteBatch): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = batch.generation();
+    await next();
+    const settled = batch.settled();
+    if (settled) await settled;
+    if (batch.failedGeneration() >= started) {
+      c.res = undefined; // replace the response, not merge into it
+      c.res = c.json(ApiError.general('internal_error', 'A server error occurred.').envelope(), 500);
+    }
+  };
+}
+
 /** The Hono app, built from the document: every operation bound to its handler by operationId. */
 export function createApp(parts: AppParts) {
   const { services, spec, validators } = parts;
@@ -58,6 +76,7 @@ export function createApp(parts: AppParts) {
 
   const app = new Hono<AppEnv>({ strict: false });
   app.use('*', requestLog.middleware(services.clock));
+  app.use('*', commitBarrier(services.writeBatch));
   app.use(
     '*',
     cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) =>

@@ -54,7 +54,11 @@ export interface UserRow {
 }
 
 /** Merchants, HMAC applications and users (customers and developers). SQL only; no rules. */
-export function createIdentityRepository(db: Db) {
+/**
+ * `inBatch` runs the nonce advance (one statement) inside the group commit (src/db/unit-of-work.ts), so
+ * a signed request's nonce write shares a commit with the other writes of its turn of the event loop.
+ */
+export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()) {
   const merchantByToken = db.prepare(
     'SELECT * FROM merchants WHERE (merchant_api_token = ? OR bearer_token = ?) AND disabled = 0',
   );
@@ -116,7 +120,7 @@ export function createIdentityRepository(db: Db) {
     appsCount: () => (appsCount.get() as { n: number }).n,
     insertApp: (a: Omit<AppRow, 'last_nonce' | 'disabled'>) => void insertApp.run(a),
     /** True when the nonce was strictly greater than the last one and is now recorded. */
-    advanceNonce: (key: string, nonce: string) => advanceNonce.run({ key, nonce }).changes === 1,
+    advanceNonce: (key: string, nonce: string) => inBatch(() => advanceNonce.run({ key, nonce }).changes === 1),
     resetNonce: (key: string) => resetNonce.run(key).changes === 1,
     userById: (id: string) => userById.get(id) as UserRow | undefined,
     customerByLogin: (login: string) => userByLogin.get({ login }) as UserRow | undefined,

@@ -43,7 +43,9 @@ export function amountFieldError(err: unknown, field = 'amount'): ApiError {
 export function createInvoiceService(d: InvoiceServiceDeps) {
   /** `merchant` is passed by callers that already hold it (a list page looks it up once, not per row). */
   function view(row: InvoiceRow, merchant = d.merchantById(row.merchant_id)) {
-    return invoiceResource(row, d.invoices.payments(row.id), {
+    // Every payment adds a positive amount to amount_received: nothing received, no payments to read.
+    const payments = row.amount_received > 0n ? d.invoices.payments(row.id) : [];
+    return invoiceResource(row, payments, {
       receiver: merchant?.wallet_account_id ?? '',
       publicUrl: d.publicUrl(),
       nowMicros: d.clock.now(),

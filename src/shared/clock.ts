@@ -36,12 +36,22 @@ export function createClock(opts: ClockOptions = {}): Clock {
   };
 }
 
+// `YYYY-MM-DDTHH:MM:SS.` of recently formatted seconds, in 64 slots by second (an invoice's created_at
+// and expires_at share no second, so one slot would thrash): `toISOString` is the slow part, and a
+// list page formats 30 timestamps of a few distinct seconds.
+const SLOTS = 64;
+const slotSecond = new Float64Array(SLOTS).fill(NaN);
+const slotPrefix: string[] = new Array<string>(SLOTS).fill('');
+
 /** `2026-11-22T08:35:58.052291Z` */
 export function formatTimestamp(micros: number): string {
-  const ms = Math.floor(micros / 1000);
-  const iso = new Date(ms).toISOString(); // 2026-11-22T08:35:58.052Z
-  const sub = String(((micros % 1000) + 1000) % 1000).padStart(3, '0');
-  return `${iso.slice(0, 23)}${sub}Z`;
+  const second = Math.floor(micros / 1_000_000);
+  const slot = second & (SLOTS - 1);
+  if (slotSecond[slot] !== second) {
+    slotSecond[slot] = second;
+    slotPrefix[slot] = new Date(second * 1000).toISOString().slice(0, 20);
+  }
+  return `${slotPrefix[slot]}${String(micros - second * 1_000_000).padStart(6, '0')}Z`;
 }
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;

@@ -2,6 +2,7 @@ import { sql as initial } from './001-initial.js';
 import { sql as referenceCollector } from './002-reference-collector.js';
 import { sql as callbacks } from './003-callbacks.js';
 import { sql as orders } from './004-orders.js';
+import { sql as timeOrderedDeliveryIds } from './005-time-ordered-delivery-ids.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -12,4 +13,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 2, name: 'reference-collector', sql: referenceCollector },
   { version: 3, name: 'callbacks', sql: callbacks },
   { version: 4, name: 'orders', sql: orders },
+  { version: 5, name: 'time-ordered-delivery-ids', sql: timeOrderedDeliveryIds },
 ].sort((a, b) => a.version - b.version);
