@@ -10,6 +10,7 @@ COPY src ./src
 COPY openapi ./openapi
 COPY fixtures ./fixtures
 COPY examples ./examples
+COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund \
   && npm prune --omit=dev
 
