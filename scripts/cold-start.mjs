@@ -97,7 +97,8 @@ for (let i = 0; i < runs; i++) {
     results.get(t.name).ms.push(r.ms);
     if (r.ready !== undefined) results.get(t.name).ready.push(r.ready);
     if (r.marks) {
-      // Phases from a traced bundle (scripts/trace-bundle.mjs): each mark minus the one before.
+      // Phases, when the entry was instrumented with globalThis.__marks ([name, performance.now()] pairs
+      // printed as one JSON line on stderr): each mark minus the one before.
       const phases = results.get(t.name).phases;
       const add = (k, v) => phases.set(k, [...(phases.get(k) ?? []), v]);
       let last = 0;
