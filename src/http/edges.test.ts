@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { signRequest } from '../auth/hmac.js';
 import { listen, type RunningServer } from '../server.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
@@ -113,6 +114,44 @@ describe('bodies (sandbox.md §13)', () => {
       expect(res.status).toBe(413);
       expect(JSON.parse(res.body).error_codes).toEqual(['payload_too_large']);
       expect(count()).toBe(0);
+    });
+
+    /** A signed GET over the socket: the message uses `signedUrl`, the request goes to the server. */
+    function signedGet(path: string, signedUrl: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+      const app = t.fixtures.developers[0]!.app;
+      const nonce = String(Date.now() * 1000);
+      return new Promise((resolve, reject) => {
+        const req = httpRequest(
+          `${server.url}${path}`,
+          { headers: { ACCESS_KEY: app.api_key, ACCESS_NONCE: nonce, ACCESS_SIGNATURE: signRequest(app.api_secret, nonce, signedUrl, ''), ...headers } },
+          (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve({ status: res.statusCode!, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    }
+
+    it('checks a signature against the URL as sent on the wire: host, port, path and raw query', async () => {
+      const path = '/v3/crypto-accounts/?per_page=5&page=1';
+      expect((await signedGet(path, `${server.url}${path}`)).status).toBe(200);
+      // The same request signed over another spelling of the URL does not match.
+      for (const other of [`${server.url}/v3/crypto-accounts/`, `${server.url}/v3/crypto-accounts?per_page=5&page=1`, `https://${server.url.slice(7)}${path}`]) {
+        const res = await signedGet(path, other);
+        expect(res.status, other).toBe(401);
+        expect(JSON.parse(res.body).error_codes).toEqual(['invalid_signature']);
+      }
+    });
+
+    it('takes scheme and host from X-Forwarded-* over the socket only with trust-proxy', async () => {
+      const path = '/v3/crypto-accounts/';
+      const fwd = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.ph' };
+      expect((await signedGet(path, `https://api.example.ph${path}`, fwd)).status).toBe(401);
+      t.sandbox.config.trustProxy = true;
+      expect((await signedGet(path, `https://api.example.ph${path}`, fwd)).status).toBe(200);
     });
 
     it('accepts a small chunked body', async () => {

@@ -2,18 +2,43 @@ import type { Context } from 'hono';
 import type { AppEnv } from './operation.js';
 
 /**
+ * A request header, read from Node's parsed headers when the request came over a socket (cheaper
+ * than building a fetch `Headers` for it), else from the Request (in-process `app.request`).
+ */
+export function headerReader(c: Context<AppEnv>): (name: string) => string | undefined {
+  const headers = c.env?.incoming?.headers;
+  if (!headers) return (name) => c.req.header(name);
+  return (name) => {
+    const v = headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  };
+}
+
+/**
  * The full URL the client used, for the HMAC message (sandbox.md §3): scheme, host and port, the path
  * exactly as sent (trailing slash included) and the raw query string. Behind a proxy the scheme and
  * host come from X-Forwarded-Proto/X-Forwarded-Host only when trustProxy is set.
  */
-export function requestUrl(c: Context<AppEnv>, trustProxy: boolean): string {
-  const parsed = new URL(c.req.url);
-  const rawPath = c.env?.incoming?.url ?? parsed.pathname + parsed.search;
-  let scheme = parsed.protocol.replace(/:$/, '');
-  let host = c.req.header('host') ?? parsed.host;
+export function requestUrl(c: Context<AppEnv>, trustProxy: boolean, read = headerReader(c)): string {
+  const incoming = c.env?.incoming;
+  let scheme: string;
+  let host: string | undefined;
+  let rawPath: string;
+  if (incoming?.url !== undefined) {
+    // Over a socket: the request line's target as sent; no URL parsing on the hot path.
+    scheme = (incoming.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http';
+    host = read('host');
+    rawPath = incoming.url;
+    if (host === undefined) host = new URL(c.req.url).host;
+  } else {
+    const parsed = new URL(c.req.url);
+    scheme = parsed.protocol.replace(/:$/, '');
+    host = read('host') ?? parsed.host;
+    rawPath = parsed.pathname + parsed.search;
+  }
   if (trustProxy) {
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-    const fwdHost = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
+    const proto = read('x-forwarded-proto')?.split(',')[0]?.trim();
+    const fwdHost = read('x-forwarded-host')?.split(',')[0]?.trim();
     if (proto) scheme = proto;
     if (fwdHost) host = fwdHost;
   }

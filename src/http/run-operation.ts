@@ -6,7 +6,7 @@ import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
 import { ApiError } from './api-error.js';
 import type { AppEnv, Handler, OperationContext } from './operation.js';
-import { requestUrl } from './request-url.js';
+import { headerReader, requestUrl } from './request-url.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -29,19 +29,20 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
     const rawBody = readsBody ? Buffer.from(await c.req.arrayBuffer()) : EMPTY;
     const ctx: OperationContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
 
+    const header = headerReader(c);
     switch (op.auth) {
       case 'merchant':
-        ctx.merchant = authenticateMerchant(deps.identities, c.req.header('authorization'));
+        ctx.merchant = authenticateMerchant(deps.identities, header('authorization'));
         c.set('authOutcome', `merchant:${ctx.merchant.id}`);
         break;
       case 'hmac':
-        ctx.app = authenticateHmac(deps.identities, (n) => c.req.header(n), requestUrl(c, deps.config.trustProxy), rawBody, {
+        ctx.app = authenticateHmac(deps.identities, header, requestUrl(c, deps.config.trustProxy, header), rawBody, {
           debugErrors: deps.config.debugErrors,
         });
         c.set('authOutcome', `hmac:${ctx.app.api_key}`);
         break;
       case 'control':
-        authenticateControl(deps.config.controlToken, c.req.header('x-sandbox-token'));
+        authenticateControl(deps.config.controlToken, header('x-sandbox-token'));
         c.set('authOutcome', 'control');
         break;
       default:
