@@ -42,6 +42,8 @@ export interface SandboxExtension {
 export interface ExtensionContext {
   sandbox: Sandbox;
   fetch: typeof fetch;
+  /** The fetch a test injected through `SandboxOptions.fetch`, if any (callbacks then use it as given). */
+  injectedFetch?: typeof fetch;
   random: () => number;
 }
 
@@ -146,6 +148,6 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   };
   // The global fetch is looked up when a callback is sent: reading it loads undici (~50 ms of start-up).
   const fetchLater = ((input, init) => globalThis.fetch(input, init)) as typeof fetch;
-  Object.assign(ctx, { sandbox, fetch: opts.fetch ?? fetchLater, random: opts.random ?? Math.random });
+  Object.assign(ctx, { sandbox, fetch: opts.fetch ?? fetchLater, injectedFetch: opts.fetch, random: opts.random ?? Math.random });
   return sandbox;
 }

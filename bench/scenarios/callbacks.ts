@@ -26,6 +26,13 @@ export interface CallbackScenarioResult {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /**
+   * CPU time (user + system) of this process per event, from the first commit to the last receipt:
+   * sandbox and receiver together, invoice creation included.
+   */
+  cpuUsPerEvent: number;
+  /** The part of it spent in the (synchronous) invoice creates; the rest is mostly dispatch and receipt. */
+  createCpuUsPerEvent: number;
 }
 
 const BATCH = 50;
@@ -78,9 +85,14 @@ export async function runCallbackScenario(opts: {
   s.outbox.onAppend((e) => committedAt.set(e.id, performance.now()));
   sandbox.startBackground();
 
+  const cpu0 = process.cpuUsage();
+  let createCpuUs = 0;
   const started = performance.now();
   for (let i = 0; i < events; i++) {
+    const c0 = process.cpuUsage();
     s.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: `bench-${i}` });
+    const c = process.cpuUsage(c0);
+    createCpuUs += c.user + c.system;
     if (opts.ratePerSecond) {
       const due = started + ((i + 1) * 1000) / opts.ratePerSecond;
       const wait = due - performance.now();
@@ -89,6 +101,7 @@ export async function runCallbackScenario(opts: {
   }
   const timeout = new Promise<void>((r) => setTimeout(r, DEADLINE_MS).unref());
   await Promise.race([done, timeout]);
+  const cpu = process.cpuUsage(cpu0);
   const finished = Math.max(...receivedAt.values(), started);
   // The receiver has answered the last callbacks; let the sandbox record those answers.
   const unsettled = s.db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'delivering')");
@@ -107,6 +120,8 @@ export async function runCallbackScenario(opts: {
     p50Ms: Math.round(quantile(latencies, 0.5) * 100) / 100,
     p99Ms: Math.round(quantile(latencies, 0.99) * 100) / 100,
     errors: failed + duplicates + (events - receivedAt.size),
+    cpuUsPerEvent: Math.round((cpu.user + cpu.system) / events),
+    createCpuUsPerEvent: Math.round(createCpuUs / events),
   };
 }
 
@@ -124,4 +139,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(`  deliveries/s ${r.deliveriesPerSecond}`);
   console.log(`  commit→receipt p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`);
   console.log(`  errors ${r.errors}`);
+  console.log(`  CPU per event ${r.cpuUsPerEvent} µs (invoice create ${r.createCpuUsPerEvent} µs, the rest dispatch and receipt)`);
 }

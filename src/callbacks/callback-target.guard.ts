@@ -75,6 +75,22 @@ export function isPrivateAddress(address: string): boolean {
  * are checked, so a name with one public and one private address is refused).
  */
 export async function callbackTargetProblem(url: string, opts: { blockPrivate: boolean; lookup: Lookup }): Promise<string | null> {
+  const parsed = parseTarget(url);
+  if (typeof parsed === 'string') return parsed;
+  if (!opts.blockPrivate) return null;
+  return addressProblem(parsed, opts.lookup);
+}
+
+/**
+ * The part of `callbackTargetProblem` that depends on the URL alone (scheme, credentials): the whole
+ * check when private targets are allowed, so the dispatcher can remember it per URL.
+ */
+export function callbackUrlProblem(url: string): string | null {
+  const parsed = parseTarget(url);
+  return typeof parsed === 'string' ? parsed : null;
+}
+
+function parseTarget(url: string): URL | string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -85,14 +101,17 @@ export async function callbackTargetProblem(url: string, opts: { blockPrivate: b
     return `only http and https callback URLs are allowed (got "${parsed.protocol}")`;
   }
   if (parsed.username || parsed.password) return 'callback URLs with credentials in them are not allowed';
-  if (!opts.blockPrivate) return null;
+  return parsed;
+}
+
+async function addressProblem(parsed: URL, lookup: Lookup): Promise<string | null> {
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   if (isIP(host)) {
     addresses = [host];
   } else {
     try {
-      addresses = (await opts.lookup(host)).map((a) => a.address);
+      addresses = (await lookup(host)).map((a) => a.address);
     } catch (err) {
       return `DNS lookup of ${host} failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
     }

@@ -1,5 +1,6 @@
 import type { SandboxExtension } from '../sandbox.js';
 import type { Services } from '../services.js';
+import { createHttpTransport, fetchTransport } from './callback.request.js';
 import { systemLookup } from './callback-target.guard.js';
 import { createDeliveryRepository } from './deliveries.repo.js';
 import { deliveryHandlers } from './deliveries.routes.js';
@@ -49,14 +50,23 @@ export const callbacksExtension: SandboxExtension = {
   handlers: (s) => deliveryHandlers(callbacksOf(s).service),
   start: (s, ctx) => {
     const state = callbacksOf(s);
+    const nowMs = () => performance.now(); // real milliseconds, for attempt durations only
     const dispatcher = createDispatcher({
       repo: state.repo,
       clock: s.clock,
       config: s.config,
       merchantById: s.identities.merchantById,
-      fetch: () => ctx.fetch,
+      // node:http with keep-alive agents, unless a test injected a fetch (used as given).
+      transport: ctx.injectedFetch ? fetchTransport(() => ctx.injectedFetch!, nowMs) : createHttpTransport({ nowMs }),
       lookup: systemLookup,
       onChange: state.notifier.notify,
+      committed: () => {
+        const batch = s.writeBatch;
+        const settled = batch.settled();
+        if (!settled) return null;
+        const generation = batch.generation();
+        return settled.then(() => batch.failedGeneration() < generation);
+      },
     });
     state.dispatcher = dispatcher;
     dispatcher.start();

@@ -23,6 +23,28 @@ export interface DeliveryRow {
   delivered_at: number | null;
 }
 
+/** What the dispatcher needs of a due delivery (not the whole row: fewer columns to read and copy). */
+export type DueRow = Pick<DeliveryRow, 'seq' | 'id' | 'event_id' | 'merchant_id' | 'url' | 'body' | 'attempts_count'>;
+
+/** One attempt to start: the delivery goes in flight and the attempt is logged as started. */
+export interface Claim extends NewAttempt {
+  seq: number;
+}
+
+/** How one attempt ended (see `AttemptEnd`). */
+export interface Ended extends AttemptEnd {
+  seq: number;
+  delivery_id: string;
+  attempt: number;
+}
+
+/** A delivery that fails at once, without an attempt (nothing to send to). */
+export interface FailNow {
+  seq: number;
+  url: string | null;
+  error: string;
+}
+
 export interface AttemptRow {
   delivery_id: string;
   attempt: number;
@@ -75,7 +97,7 @@ export function createDeliveryRepository(db: Db) {
   // INDEXED BY: left alone, the planner picks the (status, seq) index and sorts every pending row on
   // each call (measured ~20x slower with 2,000 pending); the partial index walks due rows in order.
   const due = db.prepare(
-    `SELECT * FROM deliveries d INDEXED BY deliveries_due
+    `SELECT d.seq, d.id, d.event_id, d.merchant_id, d.url, d.body, d.attempts_count FROM deliveries d INDEXED BY deliveries_due
      WHERE d.status = 'pending' AND d.next_attempt_at <= @now
        AND (d.ordered = 0 OR NOT EXISTS (
          SELECT 1 FROM deliveries e
@@ -85,9 +107,10 @@ export function createDeliveryRepository(db: Db) {
   const nextDue = db.prepare(
     "SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_due WHERE status = 'pending' AND next_attempt_at > ?",
   );
+  // By seq (the rowid), not id: one b-tree search less per statement.
   const claim = db.prepare(
     `UPDATE deliveries SET status = 'delivering', attempts_count = attempts_count + 1, url = @url, updated_at = @now
-     WHERE id = @id AND status = 'pending'`,
+     WHERE seq = @seq AND status = 'pending'`,
   );
   const insertAttempt = db.prepare(
     `INSERT INTO delivery_attempts (delivery_id, attempt, started_at, url, request_headers, request_body)
@@ -101,11 +124,11 @@ export function createDeliveryRepository(db: Db) {
   const endDelivery = db.prepare(
     `UPDATE deliveries SET status = @status, next_attempt_at = @next_attempt_at, last_error = @error, updated_at = @at,
        delivered_at = CASE WHEN @status = 'delivered' THEN @at ELSE delivered_at END
-     WHERE id = @id AND status = 'delivering'`,
+     WHERE seq = @seq AND status = 'delivering'`,
   );
   const failNow = db.prepare(
     `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = @error, url = @url, updated_at = @now
-     WHERE id = @id AND status = 'pending'`,
+     WHERE seq = @seq AND status = 'pending'`,
   );
   const interruptAttempts = db.prepare(
     `UPDATE delivery_attempts SET error = @error
@@ -134,16 +157,44 @@ export function createDeliveryRepository(db: Db) {
     return { st, params: Object.fromEntries(used.map((k) => [k, f[k]])) };
   }
 
-  const claimTx = db.transaction((a: NewAttempt): boolean => {
-    if (claim.run({ id: a.delivery_id, url: a.url, now: a.started_at }).changes !== 1) return false;
-    insertAttempt.run(a);
-    return true;
+  /**
+   * Start a batch of attempts and fail a batch of deliveries that have nowhere to go, in one
+   * transaction; returns which claims took (a delivery no longer pending is left alone).
+   */
+  const claimTx = db.transaction((claims: readonly Claim[], fails: readonly FailNow[], now: number): { claimed: boolean[]; failed: number } => {
+    const claimed = claims.map((a) => {
+      if (claim.run({ seq: a.seq, url: a.url, now: a.started_at }).changes !== 1) return false;
+      insertAttempt.run({
+        delivery_id: a.delivery_id,
+        attempt: a.attempt,
+        started_at: a.started_at,
+        url: a.url,
+        request_headers: a.request_headers,
+        request_body: a.request_body,
+      });
+      return true;
+    });
+    let failed = 0;
+    for (const f of fails) failed += failNow.run({ seq: f.seq, url: f.url, error: f.error, now }).changes;
+    return { claimed, failed };
   });
-  const endTx = db.transaction((id: string, attempt: number, e: AttemptEnd): boolean => {
-    const moved = endDelivery.run({ id, status: e.next.status, next_attempt_at: e.next.next_attempt_at, error: e.error, at: e.next.at });
-    if (moved.changes !== 1) return false;
-    endAttempt.run({ delivery_id: id, attempt, status_code: e.status_code, error: e.error, response_excerpt: e.response_excerpt, duration_ms: e.duration_ms });
-    return true;
+  /** Record a batch of ended attempts in one transaction; returns how many deliveries moved. */
+  const endTx = db.transaction((ended: readonly Ended[]): number => {
+    let moved = 0;
+    for (const e of ended) {
+      const r = endDelivery.run({ seq: e.seq, status: e.next.status, next_attempt_at: e.next.next_attempt_at, error: e.error, at: e.next.at });
+      if (r.changes !== 1) continue; // gone (a reset) or requeued meanwhile
+      moved += 1;
+      endAttempt.run({
+        delivery_id: e.delivery_id,
+        attempt: e.attempt,
+        status_code: e.status_code,
+        error: e.error,
+        response_excerpt: e.response_excerpt,
+        duration_ms: e.duration_ms,
+      });
+    }
+    return moved;
   });
   const requeueTx = db.transaction((now: number, error: string): number => {
     interruptAttempts.run({ error });
@@ -154,15 +205,17 @@ export function createDeliveryRepository(db: Db) {
     byId: (id: string) => byId.get(id) as DeliveryRow | undefined,
     attempts: (deliveryId: string) => attemptsOf.all(deliveryId) as AttemptRow[],
     insert: (d: NewDelivery) => void insert.run(d),
-    due: (now: number, limit: number) => due.all({ now, limit }) as DeliveryRow[],
+    /** Due deliveries in dispatch order (per-invoice order respected), at most `limit`. */
+    due: (now: number, limit: number) => due.all({ now, limit }) as DueRow[],
     /** The next time (sandbox micros) a pending delivery becomes due after `now`, or null. */
     nextDueAfter: (now: number) => (nextDue.get(now) as { at: number | null }).at,
-    /** Mark the delivery in flight and log the attempt as started, in one transaction. */
-    claim: (a: NewAttempt): boolean => claimTx(a),
-    /** Record how an attempt ended and where the delivery goes next; false if the delivery is gone. */
-    end: (id: string, attempt: number, e: AttemptEnd): boolean => endTx(id, attempt, e),
-    /** Give up at once without an attempt (nothing to send to). */
-    failWithoutAttempt: (id: string, url: string | null, error: string, now: number) => failNow.run({ id, url, error, now }).changes === 1,
+    /**
+     * Mark deliveries in flight and log their attempts as started, and fail those with nowhere to go
+     * (without an attempt), all in one transaction.
+     */
+    claim: (claims: readonly Claim[], fails: readonly FailNow[], now: number) => claimTx(claims, fails, now),
+    /** Record how attempts ended and where each delivery goes next; a delivery gone meanwhile is skipped. */
+    end: (ended: readonly Ended[]): number => (ended.length ? endTx(ended) : 0),
     /**
      * Deliveries left in flight by a crash or a stop go back to pending, due now; their open attempt is
      * closed with `error` (its outcome is unknown: the receiver may have seen it).

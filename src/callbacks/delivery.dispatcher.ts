@@ -1,9 +1,9 @@
 import type { AppConfig } from '../config.js';
 import type { MerchantRow } from '../identities/identities.repo.js';
 import type { Clock } from '../shared/clock.js';
-import { buildCallbackRequest, sendCallback, type CallbackOutcome, type CallbackRequest } from './callback.request.js';
-import { callbackTargetProblem, type Lookup } from './callback-target.guard.js';
-import type { AttemptEnd, DeliveryRepository, DeliveryRow } from './deliveries.repo.js';
+import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.request.js';
+import { callbackTargetProblem, callbackUrlProblem, type Lookup } from './callback-target.guard.js';
+import type { AttemptEnd, Claim, DeliveryRepository, DueRow, Ended, FailNow } from './deliveries.repo.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const INTERRUPTED = 'interrupted: the sandbox stopped during this attempt; the outcome is unknown, so it is sent again';
@@ -15,18 +15,20 @@ export interface DispatcherDeps {
   clock: Clock;
   config: Pick<AppConfig, 'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks'>;
   merchantById: (id: string) => MerchantRow | undefined;
-  /** Outbound HTTP; read on every attempt because the sandbox context is filled in after start-up. */
-  fetch: () => typeof fetch;
+  /** Outbound HTTP (node:http with keep-alive in the sandbox, an injected fetch in some tests); closed by `stop`. */
+  transport: CallbackTransport;
   lookup: Lookup;
   /** Tell long-polls that deliveries changed. */
   onChange: () => void;
+  /**
+   * When the writes made so far are in a group commit still open (src/db/unit-of-work.ts): a promise
+   * of whether that commit succeeded; null when they are committed already. A claim is sent only once
+   * committed, so no callback goes out for an event or a claim that a failed commit took back.
+   */
+  committed?: () => Promise<boolean> | null;
   concurrency?: number;
-  /** Real milliseconds, for attempt durations only. */
-  nowMs?: () => number;
   log?: (message: string, err?: unknown) => void;
 }
-
-type Begin = 'started' | 'failed' | 'skipped';
 
 /**
  * Why no callback can be sent to this merchant at all, or null. Such a delivery fails at once, without
@@ -47,14 +49,22 @@ function noTarget(merchant: MerchantRow | undefined): string | null {
  * It holds no queue of its own: every decision is a query on the rows, so a restart (or a crash)
  * resumes exactly where the database says. It is woken by new events, by `tick` (every second and
  * after a clock advance), and by a real timer set for the next due retry.
+ *
+ * The database work is batched per turn of the event loop (bench/scenarios/callbacks.ts measures it):
+ * answers that arrive together are recorded in one transaction, and the slots they free are filled by
+ * one due query and one claim transaction. A delivery counts as in flight (and holds the later events
+ * of its invoice) until its answer is recorded; a crash before that sends it again (at least once).
  */
 export function createDispatcher(d: DispatcherDeps) {
   const limit = d.concurrency ?? DEFAULT_CONCURRENCY;
-  const nowMs = d.nowMs ?? (() => performance.now());
   const log = d.log ?? ((m: string, err?: unknown) => console.error(`[paysandbox] ${m}`, err ?? ''));
   const inFlight = new Map<string, Promise<void>>();
-  const stopping = new AbortController();
+  // Attempts that ended and are not recorded yet (recorded by the next pump, in one transaction).
+  let ended: Ended[] = [];
+  // Without --block-private-callbacks the target check depends on the URL alone: remembered per URL.
+  const urlProblems = new Map<string, string | null>();
   let running = false;
+  let stopping = false;
   let scheduled = false;
   let timer: NodeJS.Timeout | undefined;
   let timerAt: number | null = null;
@@ -66,54 +76,115 @@ export function createDispatcher(d: DispatcherDeps) {
     return { status: 'pending', next_attempt_at: now + Math.round(delay * 1_000_000), at: now };
   }
 
-  async function attempt(row: DeliveryRow, n: number, req: CallbackRequest): Promise<void> {
-    const problem = await callbackTargetProblem(req.url, { blockPrivate: d.config.blockPrivateCallbacks, lookup: d.lookup });
+  function targetProblem(url: string): string | null | Promise<string | null> {
+    if (d.config.blockPrivateCallbacks) return callbackTargetProblem(url, { blockPrivate: true, lookup: d.lookup });
+    let problem = urlProblems.get(url);
+    if (problem === undefined) {
+      problem = callbackUrlProblem(url);
+      if (urlProblems.size >= 1000) urlProblems.clear();
+      urlProblems.set(url, problem);
+    }
+    return problem;
+  }
+
+  async function attempt(row: DueRow, n: number, req: CallbackRequest): Promise<void> {
+    const check = targetProblem(req.url);
+    const problem = typeof check === 'object' && check !== null ? await check : check;
     const outcome: CallbackOutcome = problem
       ? { delivered: false, statusCode: null, excerpt: null, error: problem, durationMs: 0 }
-      : await sendCallback(d.fetch(), req, { timeoutMs: d.config.callbackTimeoutMs, stop: stopping.signal, nowMs });
+      : await d.transport.send(req, d.config.callbackTimeoutMs);
     // Stopping: leave the row in flight; stop() closes the attempt as interrupted and requeues it.
-    if (stopping.signal.aborted) return;
-    const now = d.clock.now();
-    d.repo.end(row.id, n, {
+    if (stopping) return;
+    ended.push({
+      seq: row.seq,
+      delivery_id: row.id,
+      attempt: n,
       status_code: outcome.statusCode,
       error: outcome.error,
       response_excerpt: outcome.excerpt,
       duration_ms: outcome.durationMs,
-      next: nextStep(n, outcome, now),
+      next: nextStep(n, outcome, d.clock.now()),
     });
-    d.onChange();
+    wake();
   }
 
-  function begin(row: DeliveryRow, now: number): Begin {
-    const merchant = d.merchantById(row.merchant_id);
-    const reason = noTarget(merchant);
-    if (reason !== null) {
-      const failed = d.repo.failWithoutAttempt(row.id, merchant?.callback_url ?? row.url, reason, now);
-      if (failed) d.onChange();
-      return failed ? 'failed' : 'skipped';
+  /** Record every attempt that ended since the last pump, in one transaction, and free their slots. */
+  function recordEnded(): void {
+    if (!ended.length) return;
+    const batch = ended;
+    ended = [];
+    try {
+      d.repo.end(batch);
+    } finally {
+      for (const e of batch) inFlight.delete(e.delivery_id);
+      d.onChange();
     }
-    const m = merchant!;
-    // The merchant's current URL and auth mode: a fixed setting takes effect on the next retry.
-    const n = row.attempts_count + 1;
-    const req = buildCallbackRequest(row, m, m.callback_url!, n);
-    const claimed = d.repo.claim({
-      delivery_id: row.id,
-      attempt: n,
-      started_at: now,
-      url: req.url,
-      request_headers: JSON.stringify(req.headers),
-      request_body: req.body,
+  }
+
+  function send(claim: Claim, row: DueRow, req: CallbackRequest): void {
+    const commit = d.committed?.() ?? null;
+    const started = commit
+      ? commit.then((ok) => {
+          if (ok) return attempt(row, claim.attempt, req);
+          // The claim (or the event itself) was rolled back with its batch: nothing to send; the row,
+          // if it exists, is still pending and is claimed again.
+          inFlight.delete(row.id);
+          wake();
+        })
+      : attempt(row, claim.attempt, req);
+    const done = started.catch((err) => {
+      log(`callback delivery ${row.id} failed unexpectedly:`, err);
+      inFlight.delete(row.id);
+      wake();
     });
-    if (!claimed) return 'skipped';
-    d.onChange();
-    const done = attempt(row, n, req)
-      .catch((err) => log(`callback delivery ${row.id} failed unexpectedly:`, err))
-      .finally(() => {
-        inFlight.delete(row.id);
-        wake();
-      });
     inFlight.set(row.id, done);
-    return 'started';
+  }
+
+  /**
+   * Claim up to `room` due deliveries in one transaction (failing at once those with nowhere to go)
+   * and start their requests. Returns false when there was nothing to do.
+   */
+  function claimDue(now: number, room: number, merchants: Map<string, MerchantRow | undefined>): boolean {
+    const rows = d.repo.due(now, room);
+    if (!rows.length) return false;
+    const claims: Claim[] = [];
+    const requests: CallbackRequest[] = [];
+    const claimedRows: DueRow[] = [];
+    const fails: FailNow[] = [];
+    for (const row of rows) {
+      let merchant = merchants.get(row.merchant_id);
+      if (merchant === undefined && !merchants.has(row.merchant_id)) merchants.set(row.merchant_id, (merchant = d.merchantById(row.merchant_id)));
+      const reason = noTarget(merchant);
+      if (reason !== null) {
+        fails.push({ seq: row.seq, url: merchant?.callback_url ?? row.url, error: reason });
+        continue;
+      }
+      const m = merchant!;
+      // The merchant's current URL and auth mode: a fixed setting takes effect on the next retry.
+      const n = row.attempts_count + 1;
+      const req = buildCallbackRequest(row, m, m.callback_url!, n);
+      claims.push({
+        seq: row.seq,
+        delivery_id: row.id,
+        attempt: n,
+        started_at: now,
+        url: req.url,
+        request_headers: JSON.stringify(req.headers),
+        request_body: req.body,
+      });
+      requests.push(req);
+      claimedRows.push(row);
+    }
+    const { claimed, failed } = d.repo.claim(claims, fails, now);
+    let started = 0;
+    for (let i = 0; i < claims.length; i++) {
+      if (!claimed[i]) continue;
+      send(claims[i]!, claimedRows[i]!, requests[i]!);
+      started += 1;
+    }
+    if (started + failed === 0) return false;
+    d.onChange();
+    return true;
   }
 
   function armTimer(now: number): void {
@@ -133,27 +204,28 @@ export function createDispatcher(d: DispatcherDeps) {
     timer.unref();
   }
 
-  /** Start every due delivery there is room for, then arm the timer for the next one. Synchronous. */
+  /** Record ended attempts, start every due delivery there is room for, arm the timer. Synchronous. */
   function pump(): void {
     if (!running) return;
     try {
+      recordEnded();
       let now = d.clock.now();
-      while (inFlight.size < limit) {
-        const batch = d.repo.due(now, limit - inFlight.size);
-        const results = batch.map((row) => begin(row, now));
-        if (!results.some((r) => r !== 'skipped')) break;
-        now = d.clock.now();
-      }
+      const merchants = new Map<string, MerchantRow | undefined>();
+      while (inFlight.size < limit && claimDue(now, limit - inFlight.size, merchants)) now = d.clock.now();
       armTimer(now);
     } catch (err) {
       log('callback dispatch failed:', err);
     }
   }
 
+  /**
+   * Pump once the current turn of the event loop is done (setImmediate, after the poll phase): every
+   * answer and every new event of the turn is handled by one pump rather than one pump each.
+   */
   function wake(): void {
     if (!running || scheduled) return;
     scheduled = true;
-    queueMicrotask(() => {
+    setImmediate(() => {
       scheduled = false;
       pump();
     });
@@ -177,7 +249,14 @@ export function createDispatcher(d: DispatcherDeps) {
       running = false;
       if (timer) clearTimeout(timer);
       timer = undefined;
-      stopping.abort();
+      // Answers already in are real outcomes: record them; the rest is interrupted and sent again.
+      try {
+        recordEnded();
+      } catch (err) {
+        log('could not record ended callbacks on stop:', err);
+      }
+      stopping = true;
+      d.transport.close();
       await Promise.allSettled([...inFlight.values()]);
       try {
         d.repo.requeueInFlight(d.clock.now(), INTERRUPTED);
