@@ -30,6 +30,10 @@ export interface DispatcherDeps {
   log?: (message: string, err?: unknown) => void;
 }
 
+// The outbox trigger (migration 005) writes these same reasons for events raised while they hold.
+export const MERCHANT_DISABLED = 'the merchant is disabled (its workspace was deleted)';
+export const NO_CALLBACK_URL = 'the merchant has no callback_url; set one, then redeliver';
+
 /**
  * Why no callback can be sent to this merchant at all, or null. Such a delivery fails at once, without
  * an attempt, rather than retrying for days: set a URL (or re-enable the merchant) and redeliver.
@@ -37,8 +41,8 @@ export interface DispatcherDeps {
 function noTarget(merchant: MerchantRow | undefined): string | null {
   if (!merchant) return 'the merchant no longer exists';
   // A deleted workspace's merchant: its CI receiver is gone; do not hammer it for two days.
-  if (merchant.disabled) return 'the merchant is disabled (its workspace was deleted)';
-  if (!merchant.callback_url) return 'the merchant has no callback_url; set one, then redeliver';
+  if (merchant.disabled) return MERCHANT_DISABLED;
+  if (!merchant.callback_url) return NO_CALLBACK_URL;
   return null;
 }
 

@@ -6,6 +6,7 @@ import type { AppConfig } from '../config.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { until } from './callbacks.test-support.js';
 import type { DeliveryRow } from './deliveries.repo.js';
+import { MERCHANT_DISABLED, NO_CALLBACK_URL } from './delivery.dispatcher.js';
 
 const PHP = 100_000_000n;
 let t: TestApp;
@@ -213,12 +214,24 @@ describe('callback requests', () => {
     await setup();
     setMerchant({ callback_url: null });
     const inv = createInvoice();
+    // Written failed by the outbox trigger itself, in the create's transaction: no second write.
+    expect(deliveries(inv.id).map((x) => [x.status, x.next_attempt_at])).toEqual([['failed', null]]);
     const [d] = await settled(inv.id, 1, 'failed');
-    expect(d).toMatchObject({ attempts_count: 0, last_error: 'the merchant has no callback_url; set one, then redeliver' });
+    expect(d).toMatchObject({ attempts_count: 0, last_error: NO_CALLBACK_URL });
+    expect(NO_CALLBACK_URL).toBe('the merchant has no callback_url; set one, then redeliver'); // as the trigger writes it
     setMerchant({ callback_url: receiver.url });
     const res = await t.request('POST', `/_sandbox/deliveries/${d!.id}/redeliver`);
     expect(res.status).toBe(202);
     await until(() => deliveries(inv.id).map((x) => x.status), (s) => s.join() === 'failed,delivered', 'the redelivery');
+  });
+
+  it('fails at once, without an attempt, an event of a disabled merchant (a deleted workspace)', async () => {
+    await setup();
+    t.db.prepare('UPDATE merchants SET disabled = 1 WHERE id = ?').run(t.merchant.id);
+    const inv = createInvoice();
+    expect(deliveries(inv.id).map((x) => [x.status, x.attempts_count, x.last_error])).toEqual([['failed', 0, MERCHANT_DISABLED]]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(receiver.received).toHaveLength(0);
   });
 
   it('refuses loopback targets with --block-private-callbacks, without sending anything', async () => {

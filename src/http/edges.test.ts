@@ -154,6 +154,34 @@ describe('bodies (sandbox.md §13)', () => {
       expect((await signedGet(path, `https://api.example.ph${path}`, fwd)).status).toBe(200);
     });
 
+    it('reads a body with a Content-Length straight from the socket, byte for byte', async () => {
+      const post = (raw: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = httpRequest(
+            `${server.url}/v1/invoices/`,
+            { method: 'POST', headers: { authorization: `Token ${t.merchant.merchant_api_token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw) } },
+            (res) => {
+              let body = '';
+              res.on('data', (d) => (body += d));
+              res.on('end', () => resolve({ status: res.statusCode!, body }));
+            },
+          );
+          req.on('error', reject);
+          // Sent in pieces, so the body spans several reads of the socket.
+          const bytes = Buffer.from(raw);
+          req.write(bytes.subarray(0, 7));
+          setTimeout(() => req.end(bytes.subarray(7)), 20);
+        });
+      const description = 'Kape at pandesal — ₱ 20 ✓';
+      const created = await post(JSON.stringify({ amount: 20, currency: 'PHP', external_transaction_id: 'socket-body', description }));
+      expect(created.status).toBe(201);
+      expect(JSON.parse(created.body).invoice.description).toBe(description);
+      const bad = await post('{"amount": 20,');
+      expect(bad.status).toBe(400);
+      expect(JSON.parse(bad.body).error_codes).toEqual(['malformed_json']);
+      expect(count()).toBe(1);
+    });
+
     it('accepts a small chunked body', async () => {
       const res = await chunked(['{"amount":20,"currency":"PHP",', '"external_transaction_id":"small-chunked"}']);
       expect(res.status).toBe(201);

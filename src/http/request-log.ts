@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { formatTimestamp, type Clock } from '../shared/clock.js';
 import type { AppEnv } from './operation.js';
+import { rawPath } from './request-url.js';
 
 export interface RequestLogEntry {
   id: number;
@@ -54,7 +55,8 @@ export function createRequestLog(capacity = 500) {
       return async (c, next) => {
         const started = performance.now();
         await next();
-        if (c.req.path.startsWith('/docs/assets') || c.req.path === '/_sandbox/requests') return;
+        const path = rawPath(c); // as sent, without the query; no URL parsing per request
+        if (path.startsWith('/docs/assets') || path === '/_sandbox/requests' || path === '/_sandbox/requests/') return;
         const id = ++seq;
         const slot = (id - 1) % capacity;
         numbers[slot * NUMBERS] = id;
@@ -63,7 +65,7 @@ export function createRequestLog(capacity = 500) {
         numbers[slot * NUMBERS + 3] = Math.round((performance.now() - started) * 1000) / 1000;
         methods[slot] = c.req.method;
         operations[slot] = c.get('operationId') ?? null;
-        putText(slot * 2, new URL(c.req.url).pathname);
+        putText(slot * 2, path);
         putText(slot * 2 + 1, c.get('authOutcome') ?? 'none');
       };
     },

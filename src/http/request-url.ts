@@ -44,3 +44,15 @@ export function requestUrl(c: Context<AppEnv>, trustProxy: boolean, read = heade
   }
   return `${scheme}://${host}${rawPath}`;
 }
+
+/** The path as sent (percent-encoding and trailing slash kept), without the query; no URL parsing. */
+export function rawPath(c: Context<AppEnv>): string {
+  let target = c.env?.incoming?.url;
+  if (target === undefined || target[0] !== '/') {
+    const url = c.req.url; // absolute, as the Request normalized it
+    const start = url.indexOf('/', url.indexOf('://') + 3);
+    target = start < 0 ? '/' : url.slice(start);
+  }
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}

@@ -5,6 +5,7 @@ import type { IdentityRepository } from '../identities/identities.repo.js';
 import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
 import { ApiError } from './api-error.js';
+import { readBody } from './body-limit.js';
 import type { AppEnv, Handler, OperationContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
 
@@ -26,7 +27,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
 
   return async (c: Context<AppEnv>): Promise<Response> => {
     c.set('operationId', op.operationId);
-    const rawBody = readsBody ? Buffer.from(await c.req.arrayBuffer()) : EMPTY;
+    const rawBody = readsBody ? await readBody(c) : EMPTY;
     const ctx: OperationContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
 
     const header = headerReader(c);
