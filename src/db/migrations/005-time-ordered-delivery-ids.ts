@@ -7,8 +7,10 @@
  * - A delivery with nowhere to go (the merchant has no callback URL, or is disabled) is written as
  *   failed at once, with the reason the dispatcher would give (src/callbacks/delivery.dispatcher.ts,
  *   `noTarget`), instead of pending and then failed by the dispatcher in a second write.
+ * - `deliveries_event_id` goes: no query looks deliveries up by event id, and every create paid for it.
  */
 export const sql = /* sql */ `
+DROP INDEX deliveries_event_id;
 DROP TRIGGER outbox_events_delivery;
 CREATE TRIGGER outbox_events_delivery AFTER INSERT ON outbox_events BEGIN
   INSERT INTO deliveries (id, event_id, event, invoice_id, merchant_id, url, body, ordered, status,
