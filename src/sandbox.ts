@@ -115,6 +115,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     requestLog,
     reset() {
       services.writeBatch.flush();
+      services.identities.forgetCached();
       wipe(db);
       clock.setOffsetMicros(0);
       loadFixtures(services, fixtures, sections);

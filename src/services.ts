@@ -25,6 +25,7 @@ export function createServices(deps: CoreDeps) {
   const writeBatch = createWriteBatch(db, outbox);
   const unitOfWork = createUnitOfWork(writeBatch);
   const identities = createIdentityRepository(db, writeBatch.statement);
+  writeBatch.onRollback(identities.forgetCached);
   const ledger = createLedgerRepository(db, clock, ids);
   const invoiceRepo = createInvoiceRepository(db);
   const invoices = createInvoiceService({

@@ -39,7 +39,7 @@ export function authenticateHmac(
     const missing = [!key && 'ACCESS_KEY', !signature && 'ACCESS_SIGNATURE', !nonceText && 'ACCESS_NONCE'].filter(Boolean);
     throw ApiError.general('missing_credentials', `Authentication credentials were not provided (missing ${missing.join(', ')}).`);
   }
-  const app = identities.appByKey(key);
+  const app = identities.appForAuth(key);
   if (!app) throw ApiError.general('invalid_access_key', 'Incorrect access key');
   const nonce = parseNonce(nonceText.trim());
   if (nonce === null) {

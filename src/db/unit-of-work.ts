@@ -34,6 +34,8 @@ export interface WriteBatch {
   settled(): Promise<void> | null;
   /** Commit the open batch now (before close, reset, or a PRAGMA that is a no-op in a transaction). */
   flush(): void;
+  /** Call `listener` after every rollback (of a unit or of a whole batch): caches of rows drop them. */
+  onRollback(listener: () => void): void;
 }
 
 export function createWriteBatch(db: Db, outbox: Outbox, opts: { log?: (m: string, err: unknown) => void } = {}): WriteBatch {
@@ -49,6 +51,10 @@ export function createWriteBatch(db: Db, outbox: Outbox, opts: { log?: (m: strin
   let failed = 0;
   let waiters: Array<() => void> = [];
   let settledPromise: Promise<void> | null = null;
+  const rollbackListeners: Array<() => void> = [];
+  const rolledBack = () => {
+    for (const l of rollbackListeners) l();
+  };
 
   /**
    * Close the open batch: commit it (or, when `error` says the transaction is already gone, count it
@@ -76,6 +82,7 @@ export function createWriteBatch(db: Db, outbox: Outbox, opts: { log?: (m: strin
       failed = generation;
       outbox.discard(0);
       if (db.inTransaction) rollback.run();
+      rolledBack();
       log(`a group commit failed: the writes of this turn are lost and ${waiters.length} waiting request(s) answer 500`, error);
     }
     const w = waiters;
@@ -112,6 +119,7 @@ export function createWriteBatch(db: Db, outbox: Outbox, opts: { log?: (m: strin
         return inSavepoint(work) as T;
       } catch (err) {
         outbox.discard(mark);
+        rolledBack();
         // Some errors (disk full, I/O) make SQLite roll back the whole transaction, not the savepoint.
         if (!db.inTransaction) end(err);
         throw err;
@@ -136,6 +144,7 @@ export function createWriteBatch(db: Db, outbox: Outbox, opts: { log?: (m: strin
       return settledPromise;
     },
     flush: () => end(),
+    onRollback: (listener) => void rollbackListeners.push(listener),
   };
 }
 

@@ -58,6 +58,8 @@ export interface UserRow {
  * `inBatch` runs the nonce advance (one statement) inside the group commit (src/db/unit-of-work.ts), so
  * a signed request's nonce write shares a commit with the other writes of its turn of the event loop.
  */
+const CACHE_LIMIT = 1000;
+
 export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()) {
   const merchantByToken = db.prepare(
     'SELECT * FROM merchants WHERE (merchant_api_token = ? OR bearer_token = ?) AND disabled = 0',
@@ -100,25 +102,56 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
      VALUES (@id, @kind, @name, @email, @mobile_number, @password, @workspace_id, @created_at)`,
   );
 
+  // Credentials → row, for authentication (every API request looks one up: ~15-20 µs of SQLite per
+  // lookup here). Found rows only (a miss is asked again), at most CACHE_LIMIT of each. Emptied by
+  // every write to merchants or apps through this repository and by `forgetCached`, which the write
+  // batch calls on every rollback and the sandbox on reset; no other code writes these tables.
+  const merchantsByToken = new Map<string, MerchantRow>();
+  const appsByKey = new Map<string, AppRow>();
+  const forgetCached = () => {
+    merchantsByToken.clear();
+    appsByKey.clear();
+  };
+  const remember = <T>(cache: Map<string, T>, key: string, row: T | undefined): T | undefined => {
+    if (row === undefined) return undefined;
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(key, row);
+    return row;
+  };
+
   return {
-    merchantByToken: (token: string) => merchantByToken.get(token, token) as MerchantRow | undefined,
+    forgetCached,
+    merchantByToken: (token: string) =>
+      merchantsByToken.get(token) ?? remember(merchantsByToken, token, merchantByToken.get(token, token) as MerchantRow | undefined),
     merchantById: (id: string) => merchantById.get(id) as MerchantRow | undefined,
     firstMerchant: () => firstMerchant.get() as MerchantRow | undefined,
     merchantsPage: (limit: number, offset: number) => merchantsPage.all(limit, offset) as MerchantRow[],
     merchantsCount: () => (merchantsCount.get() as { n: number }).n,
-    insertMerchant: (m: Omit<MerchantRow, 'disabled'>) => void insertMerchant.run(m),
+    insertMerchant: (m: Omit<MerchantRow, 'disabled'>) => {
+      forgetCached();
+      insertMerchant.run(m);
+    },
     /** Change a merchant's settings; identity columns (id, tokens, wallet) are never updatable. */
     updateMerchant(id: string, fields: Partial<Pick<MerchantRow, MerchantSetting>>): void {
       const keys = Object.keys(fields) as MerchantSetting[];
       const unknown = keys.filter((k) => !MERCHANT_SETTINGS.includes(k));
       if (unknown.length) throw new Error(`not merchant settings: ${unknown.join(', ')}`);
+      forgetCached();
       // Column names come from the fixed list above, never from input; values are bound parameters.
       if (keys.length) db.prepare(`UPDATE merchants SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
     },
     appByKey: (key: string) => appByKey.get(key) as AppRow | undefined,
+    /**
+     * The app of an access key, for signature checks: from the cache, so its `last_nonce` may be older
+     * than the database's (the nonce is checked by `advanceNonce`; read `appByKey` for the current one).
+     */
+    appForAuth: (key: string) => appsByKey.get(key) ?? remember(appsByKey, key, appByKey.get(key) as AppRow | undefined),
     appsPage: (limit: number, offset: number) => appsPage.all(limit, offset) as AppRow[],
     appsCount: () => (appsCount.get() as { n: number }).n,
-    insertApp: (a: Omit<AppRow, 'last_nonce' | 'disabled'>) => void insertApp.run(a),
+    insertApp: (a: Omit<AppRow, 'last_nonce' | 'disabled'>) => {
+      forgetCached();
+      insertApp.run(a);
+    },
     /** True when the nonce was strictly greater than the last one and is now recorded. */
     advanceNonce: (key: string, nonce: string) => inBatch(() => advanceNonce.run({ key, nonce }).changes === 1),
     resetNonce: (key: string) => resetNonce.run(key).changes === 1,
@@ -129,6 +162,7 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     customersCount: () => (customersCount.get() as { n: number }).n,
     insertUser: (u: UserRow) => void insertUser.run(u),
     disableWorkspace(workspaceId: string): void {
+      forgetCached();
       db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?').run(workspaceId);
       db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?').run(workspaceId);
     },
