@@ -30,7 +30,11 @@ export const callbackCases: ContractCase[] = [
       ctx.check(delivery.invoice_id === inv.id && delivery.event === 'invoice.created', `fired delivery ${JSON.stringify(delivery).slice(0, 200)}`, 'fireInvoiceCallback');
       await receiver.waitFor(() => receiver.received.filter(created).length >= 2, CALLBACK_WAIT_MS);
 
-      const delivered = await ctx.control.listDeliveries({ invoice_id: inv.id, event: 'invoice.created', status: 'delivered', wait: 10 });
+      // The receiver has the request before the sandbox has its answer: wait (bounded) for the answer
+      // to be recorded, then find the delivery in the log as delivered.
+      const until = Date.now() + CALLBACK_WAIT_MS;
+      while ((await ctx.control.getDelivery(delivery.id)).status !== 'delivered' && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      const delivered = await ctx.control.listDeliveries({ invoice_id: inv.id, event: 'invoice.created', status: 'delivered' });
       ctx.check(delivered.deliveries.some((d) => d.id === delivery.id), 'the fired delivery is not listed as delivered', 'listDeliveries');
       const full = await ctx.control.getDelivery(delivery.id);
       const attempt = full.attempts?.[0];
