@@ -20,7 +20,7 @@ export interface SandboxOptions {
   realNowMs?: () => number;
   spec?: { spec: LoadedSpec; validators: SpecValidators };
   fixtures?: Fixtures;
-  /** Outbound HTTP for callbacks (tests may inject one). */
+  /** Outbound HTTP for callbacks, injected by tests; without it callbacks go out over node:http. */
   fetch?: typeof fetch;
   /** Randomness for sandbox behaviour such as fault probability (tests inject a fixed source). */
   random?: () => number;
@@ -41,7 +41,6 @@ export interface SandboxExtension {
 
 export interface ExtensionContext {
   sandbox: Sandbox;
-  fetch: typeof fetch;
   /** The fetch a test injected through `SandboxOptions.fetch`, if any (callbacks then use it as given). */
   injectedFetch?: typeof fetch;
   random: () => number;
@@ -147,8 +146,6 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       }
     },
   };
-  // The global fetch is looked up when a callback is sent: reading it loads undici (~50 ms of start-up).
-  const fetchLater = ((input, init) => globalThis.fetch(input, init)) as typeof fetch;
-  Object.assign(ctx, { sandbox, fetch: opts.fetch ?? fetchLater, injectedFetch: opts.fetch, random: opts.random ?? Math.random });
+  Object.assign(ctx, { sandbox, injectedFetch: opts.fetch, random: opts.random ?? Math.random });
   return sandbox;
 }
