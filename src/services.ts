@@ -1,6 +1,6 @@
 import type { AppConfig } from './config.js';
 import type { Db } from './db/open.js';
-import { createUnitOfWork, createWriteBatch } from './db/unit-of-work.js';
+import { createWriteBatch } from './db/unit-of-work.js';
 import { createOutbox } from './events/outbox.repo.js';
 import { createIdentityRepository } from './identities/identities.repo.js';
 import { createInvoiceRepository } from './invoices/invoices.repo.js';
@@ -23,7 +23,7 @@ export function createServices(deps: CoreDeps) {
   const { db, clock, ids, config } = deps;
   const outbox = createOutbox(db, clock, ids);
   const writeBatch = createWriteBatch(db, outbox);
-  const unitOfWork = createUnitOfWork(writeBatch);
+  const unitOfWork = writeBatch.unit;
   const identities = createIdentityRepository(db, writeBatch.statement);
   writeBatch.onRollback(identities.forgetCached);
   const ledger = createLedgerRepository(db, clock, ids);

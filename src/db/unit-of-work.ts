@@ -147,8 +147,3 @@ export function createWriteBatch(db: Db, outbox: Outbox, opts: { log?: (m: strin
     onRollback: (listener) => void rollbackListeners.push(listener),
   };
 }
-
-/** The unit of work of a write batch (kept as its own name: services depend on this shape only). */
-export function createUnitOfWork(batch: WriteBatch): UnitOfWork {
-  return batch.unit;
-}
