@@ -77,8 +77,7 @@ async function once(args, { untilExit = false } = {}) {
     rmSync(dir, { recursive: true, force: true });
   }
   const m = /ready in (\d+) ms/.exec(out);
-  const marks = /^MARKS (.*)$/m.exec(out);
-  return { ms, ready: m ? Number(m[1]) : undefined, marks: marks ? JSON.parse(marks[1]) : undefined };
+  return { ms, ready: m ? Number(m[1]) : undefined };
 }
 
 const targets = [
@@ -90,24 +89,12 @@ const targets = [
         { name: 'node -e 0', args: () => ['-e', '0'], untilExit: true },
       ]),
 ];
-const results = new Map(targets.map((t) => [t.name, { ms: [], ready: [], phases: new Map() }]));
+const results = new Map(targets.map((t) => [t.name, { ms: [], ready: [] }]));
 for (let i = 0; i < runs; i++) {
   for (const t of targets) {
     const r = await once(t.args, { untilExit: t.untilExit });
     results.get(t.name).ms.push(r.ms);
     if (r.ready !== undefined) results.get(t.name).ready.push(r.ready);
-    if (r.marks) {
-      // Phases, when the entry was instrumented with globalThis.__marks ([name, performance.now()] pairs
-      // printed as one JSON line on stderr): each mark minus the one before.
-      const phases = results.get(t.name).phases;
-      const add = (k, v) => phases.set(k, [...(phases.get(k) ?? []), v]);
-      let last = 0;
-      for (const [name, at] of r.marks) {
-        add(name, at - last);
-        last = at;
-      }
-      add('(spawn → process start, probe)', r.ms - last);
-    }
   }
 }
 const q = (xs, p) => {
@@ -117,7 +104,6 @@ const q = (xs, p) => {
 };
 for (const [name, r] of results) {
   const ready = r.ready.length ? `; "ready in" median ${q(r.ready, 0.5).toFixed(0)} ms` : '';
-  for (const [phase, xs] of r.phases) console.log(`    ${phase.padEnd(36)} ${q(xs, 0.5).toFixed(1).padStart(6)} ms`);
   console.log(
     `${name.padEnd(40)} median ${q(r.ms, 0.5).toFixed(0)} ms  (min ${q(r.ms, 0).toFixed(0)}, q1 ${q(r.ms, 0.25).toFixed(0)}, q3 ${q(r.ms, 0.75).toFixed(0)}; n=${r.ms.length})${ready}`,
   );
