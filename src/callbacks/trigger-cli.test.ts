@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMerchantReceiver, type ReceiverOptions } from '../../examples/merchant-callback/server.js';
 import type { AppConfig } from '../config.js';
 import { openDatabase } from '../db/open.js';
 import { createSandbox, sharedSpec, type Sandbox } from '../sandbox.js';
 import { listen } from '../server.js';
+import { runCli } from '../testing/spawn-server.js';
 
-const CLI = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const TOKEN = 'control-secret';
 const cleanups: Array<() => Promise<unknown> | void> = [];
 afterEach(async () => {
@@ -31,23 +29,7 @@ async function serve(o: { config?: Partial<AppConfig>; receiver?: Partial<Receiv
 }
 
 /** Run `paysandbox trigger …` as a user would, in a child process (bounded by --timeout). */
-function trigger(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'trigger', ...args], {
-      env: { ...process.env, SANDBOX_CONTROL_TOKEN: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(killer);
-      resolve({ code, out });
-    });
-  });
-}
+const trigger = (args: string[]) => runCli(['trigger', ...args], { env: { SANDBOX_CONTROL_TOKEN: '' } });
 
 describe('paysandbox trigger', () => {
   it('makes invoice.fully_paid happen, waits for the callback and prints the receiver answer', async () => {

@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMerchantReceiver } from '../../examples/merchant-callback/server.js';
 import { runCheckReceiver } from '../cli/check-receiver.js';
 import { commands } from '../cli/commands.js';
+import { runCli } from '../testing/spawn-server.js';
 import type { ReceiverReport } from './receiver-check.service.js';
 import { acceptsAnyToken, answersAfter, refusesDuplicates, startTestReceiver, type TestHandler } from './receiver-check.test-support.js';
 
-const CLI = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const TOKEN = '5b2e9c0d7a184f6e8d3c2b1a09f8e7d6';
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -102,21 +100,7 @@ describe('paysandbox check-receiver', () => {
 
   it('gives its exit code to the process through `paysandbox check-receiver`', async () => {
     const url = await exampleUrl();
-    const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'check-receiver', '--url', url, '--token', TOKEN, '--timeout', '5s'], {
-        env: { ...process.env, MERCHANT_API_TOKEN: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (out += d));
-      const killer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-      child.once('error', reject);
-      child.once('exit', (code) => {
-        clearTimeout(killer);
-        resolve({ code, out });
-      });
-    });
+    const result = await runCli(['check-receiver', '--url', url, '--token', TOKEN, '--timeout', '5s'], { env: { MERCHANT_API_TOKEN: '' } });
     expect(result.out).toMatch(/^Summary: 6 PASS, 0 WARN, 0 FAIL, 1 INFO/m);
     expect(result.code).toBe(0);
   });

@@ -57,3 +57,25 @@ export function spawnServer(args: string[], opts: { env?: Record<string, string>
     });
   });
 }
+
+/**
+ * Run one `paysandbox <args>` command as a user would, in a child process, to its end (killed after
+ * `timeoutMs`); resolves with its exit code and everything it printed.
+ */
+export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 25_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(killer);
+      resolve({ code, out });
+    });
+  });
+}
