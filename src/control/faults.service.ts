@@ -5,24 +5,19 @@ import type { IdFactory } from '../shared/ids.js';
 export interface FaultInput {
   method?: string;
   path: string;
-  status?: number;
-  body?: unknown;
-  latency_ms?: number;
-  count?: number;
-  probability?: number;
-}
-
-export interface Fault {
-  id: string;
-  method: string;
-  path: string;
   /** Absent for a latency-only fault: the request is delayed, then answered normally. */
   status?: number;
   body?: unknown;
   latency_ms?: number;
-  /** Injections left; absent = unlimited. */
+  /** Injections; absent = unlimited. */
   count?: number;
   probability?: number;
+}
+
+/** A fault as stored: its method filled in (`*` for any), `count` the injections left. */
+export interface Fault extends FaultInput {
+  id: string;
+  method: string;
   hits: number;
 }
 
