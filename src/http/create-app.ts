@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { identityListHandlers } from '../control/identities.routes.js';
 import { invoiceHandlers } from '../invoices/invoices.routes.js';
@@ -45,6 +45,9 @@ const notImplemented: Handler = ({ operation }) => {
   throw ApiError.general('not_implemented', `${operation.operationId} is not implemented in this version of the sandbox.`);
 };
 
+/** The 500 envelope: the sandbox failed, not the request. */
+const serverError = (c: Context<AppEnv>) => c.json(ApiError.general('internal_error', 'A server error occurred.').envelope(), 500);
+
 /**
  * No response leaves before the group commit that holds its writes (src/db/unit-of-work.ts): a 201 is
  * durable when the client reads it. A response built while that commit then failed becomes a 500.
@@ -57,7 +60,7 @@ export function commitBarrier(batch: WriteBatch): MiddlewareHandler<AppEnv> {
     if (settled) await settled;
     if (batch.failedGeneration() >= started) {
       c.res = undefined; // replace the response, not merge into it
-      c.res = c.json(ApiError.general('internal_error', 'A server error occurred.').envelope(), 500);
+      c.res = serverError(c);
     }
   };
 }
@@ -122,7 +125,7 @@ export function createApp(parts: AppParts) {
     if (err instanceof OtpError) return c.json(err.body(), 422);
     if (err.name === 'BodyLimitError') return c.json(ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.').envelope(), 413);
     console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);
-    return c.json(ApiError.general('internal_error', 'A server error occurred.').envelope(), 500);
+    return serverError(c);
   });
 
   return { app, handlers, requestLog };
