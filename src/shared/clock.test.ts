@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatTimestamp } from './clock.js';
+import { createClock, formatTimestamp } from './clock.js';
 import { ID_PATTERN, newId } from './ids.js';
 
 /** The plain definition the cached formatter must agree with. */
@@ -44,5 +44,84 @@ describe('newId', () => {
     }
     expect(new Set(ids).size).toBe(ids.length);
     for (let i = 1; i < ids.length; i++) expect(ids[i]!.slice(0, 12) >= ids[i - 1]!.slice(0, 12)).toBe(true);
+  });
+});
+
+describe('createClock', () => {
+  it('after an advance and a reset, reads real time again and moves with it (no freeze ahead)', () => {
+    let real = 1_795_336_558_000; // ms
+    const clock = createClock({ realNowMs: () => real });
+    clock.setOffsetMicros(901_000_000);
+    expect(clock.now()).toBe(real * 1000 + 901_000_000);
+    clock.setOffsetMicros(0);
+    expect(clock.now()).toBe(real * 1000);
+    clock.setOffsetMicros(10_000_000);
+    expect(clock.now()).toBe(real * 1000 + 10_000_000);
+    real += 5;
+    expect(clock.now()).toBe(real * 1000 + 10_000_000);
+  });
+
+  it('keeps readings of the same microsecond distinct, and follows real time when it steps back', () => {
+    let real = 1_000_000;
+    const clock = createClock({ realNowMs: () => real });
+    const a = clock.now();
+    expect(clock.now()).toBe(a + 1);
+    expect(clock.now()).toBe(a + 2);
+    real += 0.001; // one microsecond later: still past the nudged readings
+    expect(clock.now()).toBe(a + 3);
+    real -= 60_000; // the system clock is set back a minute
+    expect(clock.now()).toBe(Math.floor(real * 1000));
+  });
+
+  type Op =
+    | { kind: 'advance'; micros: number }
+    | { kind: 'reset' }
+    | { kind: 'pass'; ms: number }
+    | { kind: 'back'; ms: number }
+    | { kind: 'restart' }
+    | { kind: 'read'; n: number };
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ kind: fc.constant('advance' as const), micros: fc.integer({ min: 1, max: 31_622_400 * 1_000_000 }) }),
+    fc.record({ kind: fc.constant('reset' as const) }),
+    fc.record({ kind: fc.constant('pass' as const), ms: fc.double({ min: 0, max: 3_600_000, noNaN: true }) }),
+    fc.record({ kind: fc.constant('back' as const), ms: fc.integer({ min: 1, max: 600_000 }) }),
+    fc.record({ kind: fc.constant('restart' as const) }),
+    fc.record({ kind: fc.constant('read' as const), n: fc.integer({ min: 1, max: 50 }) }),
+  );
+
+  // The rule: a reading is real time + the persisted offset, unless that microsecond was already handed
+  // out since time last went back, in which case it is the next free microsecond.
+  it('reads real time + offset whatever sequence of advance, reset, time passing and restart came before', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        let real = 1_795_336_558_000.25;
+        let stored = 0; // the persisted offset
+        const open = () => createClock({ realNowMs: () => real, initialOffsetMicros: stored, onOffsetChange: (o) => (stored = o) });
+        let clock = open();
+        let prevT = Number.NEGATIVE_INFINITY;
+        let prevBase = Number.NEGATIVE_INFINITY;
+        for (const o of ops) {
+          if (o.kind === 'advance') clock.setOffsetMicros(clock.offsetMicros() + o.micros);
+          else if (o.kind === 'reset') clock.setOffsetMicros(0);
+          else if (o.kind === 'pass') real += o.ms;
+          else if (o.kind === 'back') real -= o.ms;
+          else if (o.kind === 'restart') {
+            clock = open();
+            prevT = prevBase = Number.NEGATIVE_INFINITY;
+          }
+          expect(clock.offsetMicros()).toBe(stored);
+          const base = Math.floor(real * 1000) + stored;
+          for (let i = 0; i < (o.kind === 'read' ? o.n : 1); i++) {
+            const t = clock.now();
+            expect(t).toBeGreaterThanOrEqual(base);
+            expect(t).toBe(base > prevT || base < prevBase ? base : prevT + 1);
+            if (base >= prevBase) expect(t).toBeGreaterThan(prevT); // never backwards unless time went back
+            prevT = t;
+            prevBase = base;
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,7 +1,10 @@
 /**
- * The sandbox clock: real time plus a persisted offset that QA can move forward
- * (sandbox.md §9). Time is in integer microseconds since the epoch; every reading is strictly
- * greater than the previous one, so timestamps double as a stable sort key.
+ * The sandbox clock: real time plus a persisted offset that QA can move forward and reset.
+ * Time is in integer microseconds since the epoch, and a reading is always real time + offset:
+ * readings taken within the same microsecond are nudged forward by 1 µs each so that they stay
+ * distinct (timestamps double as a stable sort key), and that nudge lasts only as long as the burst.
+ * Moving the offset back (a clock reset) moves the readings back with it: the clock never freezes
+ * ahead of real time + offset.
  */
 export interface Clock {
   /** Microseconds since the epoch on the sandbox clock. */
@@ -21,11 +24,15 @@ export function createClock(opts: ClockOptions = {}): Clock {
   // Sub-millisecond precision so timestamps carry real microseconds.
   const realNowMs = opts.realNowMs ?? (() => performance.timeOrigin + performance.now());
   let offset = opts.initialOffsetMicros ?? 0;
-  let last = 0;
+  let base = Number.NEGATIVE_INFINITY; // the last real time + offset read
+  let last = Number.NEGATIVE_INFINITY; // the last reading handed out
   return {
     now() {
       const t = Math.floor(realNowMs() * 1000) + offset;
-      last = t > last ? t : last + 1;
+      // Ahead of the last reading: take it. Same microsecond (or a burst that briefly outran it): nudge by 1 µs.
+      // Behind the last real time + offset (a reset, or the system clock set back): follow it back.
+      last = t > last || t < base ? t : last + 1;
+      base = t;
       return last;
     },
     offsetMicros: () => offset,
