@@ -116,6 +116,18 @@ export const invoiceCases: ContractCase[] = [
     },
   },
   {
+    name: 'invoices: GET /v1/invoices/{id} without any Authorization header answers the invoice (how merchant plugins poll)',
+    tags: ['write'],
+    async run(ctx) {
+      const ext = ctx.ref('public-read');
+      const inv = await ctx.merchant.createInvoice({ amount: '3', currency: 'PHP', external_transaction_id: ext });
+      const res = await ctx.anon.send({ method: 'GET', path: `/v1/invoices/${inv.id}`, operationId: 'getInvoiceV1' });
+      ctx.expectStatus(res, 200);
+      const seen = (res.body as { invoice?: Invoice }).invoice;
+      ctx.check(seen?.id === inv.id && seen.status === 'pending' && seen.external_transaction_id === ext, `the public read answered ${JSON.stringify(res.body).slice(0, 200)}`, 'getInvoiceV1');
+    },
+  },
+  {
     name: 'invoices: an unknown id is 404 not_found on v1 and v3',
     tags: ['read'],
     async run(ctx) {

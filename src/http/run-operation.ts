@@ -32,6 +32,13 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
 
     const header = headerReader(c);
     switch (op.auth) {
+      case 'merchant-or-public':
+        // No Authorization header at all: the public read. A header that is sent must still be valid.
+        if (header('authorization') === undefined) {
+          c.set('authOutcome', 'none');
+          break;
+        }
+      // falls through
       case 'merchant':
         ctx.merchant = authenticateMerchant(deps.identities, header('authorization'));
         c.set('authOutcome', `merchant:${ctx.merchant.id}`);

@@ -8,7 +8,8 @@ export function invoiceHandlers(invoices: InvoiceService): Handlers {
   return {
     createInvoiceV1: create,
     createInvoiceV3: create,
-    getInvoiceV1: get,
+    // Without credentials the v1 read answers by id alone, as the real service does for its merchant plugin.
+    getInvoiceV1: ({ merchant, params }) => ok({ invoice: merchant ? invoices.get(merchant, params.invoice_id!) : invoices.getPublic(params.invoice_id!) }),
     getInvoiceV3: get,
     listInvoices: ({ merchant, query }) => ok(invoices.list(merchant!, query)),
   };

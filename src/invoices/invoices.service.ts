@@ -138,6 +138,16 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       if (!row) throw ApiError.notFound();
       return view(row, merchant);
     },
+    /**
+     * The read without credentials (`GET /v1/invoices/{id}` with no Authorization header): the id is 128
+     * random bits and the hosted page shows the same invoice publicly anyway.
+     */
+    getPublic(id: string) {
+      expireDue();
+      const row = d.invoices.byId(id);
+      if (!row) throw ApiError.notFound();
+      return view(row);
+    },
     list(merchant: MerchantRow, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
       expireDue();
       const req = pageRequest(query);

@@ -181,6 +181,25 @@ describe('retrieve and list', () => {
     }
   });
 
+  it('answers GET /v1/invoices/{id} with no Authorization header at all (the merchant plugin polls so), not with a wrong one', async () => {
+    const inv = await create(t.merchant.merchant_api_token);
+    await t.request('POST', `/_sandbox/invoices/${inv.id}/payments`, { body: { collector: 'coins_peso_wallet' } });
+    for (const path of [`/v1/invoices/${inv.id}`, `/v1/invoices/${inv.id}/`, `/d/api/invoices/${inv.id}/`]) {
+      const res = await t.request('GET', path, { operationId: 'getInvoiceV1' });
+      expect(res.status, path).toBe(200);
+      expect(res.body.invoice).toMatchObject({ id: inv.id, status: 'fully_paid', amount_due: '0.00000000', receiver: inv.receiver });
+    }
+    const wrong = await t.request('GET', `/v1/invoices/${inv.id}`, { headers: { authorization: 'Token nope' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ error_codes: ['invalid_token'], errors: { non_field_errors: ['Invalid token.'] } });
+    const unknown = await t.request('GET', `/v1/invoices/${'0'.repeat(32)}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    // Only the v1 read is public: v3 and the list still need a merchant.
+    expect((await t.request('GET', `/v3/invoices/${inv.id}/`)).status).toBe(401);
+    expect((await t.request('GET', '/v3/invoices/')).status).toBe(401);
+  });
+
   it("answers 404 for another merchant's invoice, never its data", async () => {
     const inv = await create(t.merchant.merchant_api_token);
     const res = await t.request('GET', `/v1/invoices/${inv.id}`, { token: t.otherMerchant.merchant_api_token });

@@ -12,7 +12,11 @@ const require = createRequire(import.meta.url);
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 
-export type AuthKind = 'none' | 'merchant' | 'hmac' | 'control';
+/**
+ * `merchant-or-public`: a merchant credential when one is sent, none at all accepted too (an operation
+ * whose security list also holds the empty requirement `{}`).
+ */
+export type AuthKind = 'none' | 'merchant' | 'merchant-or-public' | 'hmac' | 'control';
 
 export interface Operation {
   operationId: string;
@@ -69,7 +73,9 @@ function authOf(security: oas31.SecurityRequirementObject[] | undefined): AuthKi
   const names = new Set((security ?? []).flatMap((s) => Object.keys(s)));
   if (names.has('controlToken')) return 'control';
   if (names.has('accessKey')) return 'hmac';
-  if (names.has('merchantToken') || names.has('merchantBearer')) return 'merchant';
+  if (names.has('merchantToken') || names.has('merchantBearer')) {
+    return (security ?? []).some((s) => Object.keys(s).length === 0) ? 'merchant-or-public' : 'merchant';
+  }
   return 'none';
 }
 
