@@ -36,6 +36,8 @@ export interface SellOrderCreateBody {
   external_transaction_id?: string;
   fields?: Record<string, unknown>;
   otp?: string;
+  /** The legacy name of `otp`. */
+  code?: string;
 }
 
 export interface SellOrderDeps {
@@ -92,7 +94,7 @@ export function createSellOrderService(d: SellOrderDeps) {
 
   return {
     create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined) {
-      requireOtp(app, [body.otp, headerOtp], d.clock.now());
+      requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const outlet = outletOf(body);
       const currency = body.currency ?? outlet.currency;
       if (currency !== outlet.currency) throw ApiError.field('currency', `"${currency}" is not a valid choice.`);

@@ -163,7 +163,7 @@ describe('OTP (MFA) on sell orders', () => {
     expect(balanceOf(t, phpWallet(dev))).toBe(wallet);
   });
 
-  it('takes the OTP from the body field or from the Access-OTP header, on either header spelling', async () => {
+  it('takes the OTP from the body field (`otp`, or its legacy name `code`) or from the Access-OTP header, on either header spelling', async () => {
     const dev = otpDeveloper(t);
     const inBody = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { ...body, otp: otpNow(t, dev.app.otp_secret) } });
     expect(inBody.status).toBe(201);
@@ -174,6 +174,11 @@ describe('OTP (MFA) on sell orders', () => {
       headers: { 'Access-OTP': otpNow(t, dev.app.otp_secret) },
     });
     expect(inHeader.status).toBe(201);
+    const legacy = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { ...body, code: otpNow(t, dev.app.otp_secret) } });
+    expect(legacy.status).toBe(201);
+    const wrongLegacy = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { ...body, code: '000000' } });
+    expect(wrongLegacy.status).toBe(422);
+    expect(wrongLegacy.body).toEqual(OTP_INVALID);
     t.assertLedger();
   });
 

@@ -63,8 +63,8 @@ export function createTransferService(d: TransferDeps) {
   }
 
   return {
-    create(app: AppRow, body: { account: string; target_address: string; amount: number | string; otp?: string }, headerOtp: string | undefined) {
-      requireOtp(app, [body.otp, headerOtp], d.clock.now());
+    create(app: AppRow, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
+      requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const source = d.ledger.get(body.account);
       if (!source || source.owner_type !== 'user' || source.owner_id !== app.owner_id) {
         throw ApiError.field('account', `Account "${body.account}" is not one of your accounts.`);

@@ -129,6 +129,12 @@ describe('OTP (MFA) on transfers', () => {
     expect(a.status).toBe(201);
     const b = await t.signed('POST', '/v3/transfers', { ...as(dev), spelling: 'dash', body: body(t), headers: { 'Access-OTP': otpNow(t, dev.app.otp_secret) } });
     expect(b.status).toBe(201);
+    // `code` is the field's legacy name, still sent by older clients.
+    const legacy = await t.signed('POST', '/v3/transfers/', { ...as(dev), body: { ...body(t), code: otpNow(t, dev.app.otp_secret) } });
+    expect(legacy.status).toBe(201);
+    const wrongLegacy = await t.signed('POST', '/v3/transfers/', { ...as(dev), body: { ...body(t), code: '000000' } });
+    expect(wrongLegacy.status).toBe(422);
+    expect(wrongLegacy.body).toEqual(OTP_INVALID);
     t.assertLedger();
   });
 });
