@@ -88,6 +88,10 @@ export class ApiError extends Error {
     return new ApiError(code, { [field]: [message] });
   }
 
+  static payloadTooLarge(): ApiError {
+    return ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.');
+  }
+
   static notFound(): ApiError {
     return ApiError.general('not_found', 'Not found.');
   }

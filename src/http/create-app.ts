@@ -8,13 +8,12 @@ import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
 import { ApiError, OtpError } from './api-error.js';
-import { cheapBodyLimit } from './body-limit.js';
+import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
 import { registerDocs } from './docs.routes.js';
 import type { AppEnv, Handler, Handlers } from './operation.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
 import { operationRunner } from './run-operation.js';
 
-export const MAX_BODY_BYTES = 64 * 1024;
 
 export interface AppParts {
   services: Services;
@@ -83,7 +82,7 @@ export function createApp(parts: AppParts) {
   app.use(
     '*',
     cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) =>
-      c.json(ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.').envelope(), 413),
+      c.json(ApiError.payloadTooLarge().envelope(), 413),
     ),
   );
   app.use(
@@ -123,7 +122,7 @@ export function createApp(parts: AppParts) {
       return c.json(err.envelope(), err.status as 400);
     }
     if (err instanceof OtpError) return c.json(err.body(), 422);
-    if (err.name === 'BodyLimitError') return c.json(ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.').envelope(), 413);
+    if (err.name === 'BodyLimitError') return c.json(ApiError.payloadTooLarge().envelope(), 413);
     console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);
     return serverError(c);
   });

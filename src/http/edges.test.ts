@@ -146,6 +146,47 @@ describe('bodies (sandbox.md §13)', () => {
       }
     });
 
+    it('signs a GET that carries a body over that body, as public clients send one (`"order"`)', async () => {
+      const app = t.fixtures.developers[0]!.app;
+      let nonce = BigInt(Date.now()) * 1000n;
+      const getWithBody = (path: string, body: string, signedBody: string, extra: Record<string, string> = {}) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const n = String(++nonce);
+          const req = httpRequest(
+            `${server.url}${path}`,
+            {
+              method: 'GET',
+              headers: {
+                ACCESS_KEY: app.api_key,
+                ACCESS_NONCE: n,
+                ACCESS_SIGNATURE: signRequest(app.api_secret, n, `${server.url}${path}`, signedBody),
+                'content-type': 'application/json',
+                ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
+                ...extra,
+              },
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (d) => (text += d));
+              res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+      const list = await getWithBody('/api/v2/sellorder/?limit=2', '"order"', '"order"');
+      expect(list.status).toBe(200);
+      expect(JSON.parse(list.body).orders).toHaveLength(2);
+      // Signed without the body it carries: the bytes on the wire decide.
+      const unsigned = await getWithBody('/api/v2/sellorder/', '"order"', '');
+      expect(unsigned.status).toBe(401);
+      expect(JSON.parse(unsigned.body).error_codes).toEqual(['invalid_signature']);
+      // No body: signed over nothing, as before.
+      expect((await getWithBody('/v3/crypto-accounts/', '', '')).status).toBe(200);
+      const huge = await getWithBody('/v3/crypto-accounts/', 'x'.repeat(70_000), 'x'.repeat(70_000));
+      expect(huge.status).toBe(413);
+    });
+
     it('takes scheme and host from X-Forwarded-* over the socket only with trust-proxy', async () => {
       const path = '/v3/crypto-accounts/';
       const fwd = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.ph' };

@@ -5,7 +5,7 @@ import type { IdentityRepository } from '../identities/identities.repo.js';
 import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
 import { ApiError } from './api-error.js';
-import { readBody } from './body-limit.js';
+import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
 import type { AppEnv, Handler, OperationContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
 
@@ -27,19 +27,23 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
 
   return async (c: Context<AppEnv>): Promise<Response> => {
     c.set('operationId', op.operationId);
-    const rawBody = readsBody ? await readBody(c) : EMPTY;
+    const rawBody = readsBody
+      ? await readBody(c)
+      : op.auth === 'hmac'
+        ? ((await readBodilessMethodBody(c, MAX_BODY_BYTES, ApiError.payloadTooLarge)) ?? EMPTY)
+        : EMPTY;
     const ctx: OperationContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
 
     const header = headerReader(c);
     switch (op.auth) {
       case 'merchant-or-public':
-        // No Authorization header at all: the public read. A header that is sent must still be valid.
-        if (header('authorization') === undefined) {
+      case 'merchant':
+        // No Authorization header at all is the public read where the operation allows one; a header
+        // that is sent must be valid.
+        if (op.auth === 'merchant-or-public' && header('authorization') === undefined) {
           c.set('authOutcome', 'none');
           break;
         }
-      // falls through
-      case 'merchant':
         ctx.merchant = authenticateMerchant(deps.identities, header('authorization'));
         c.set('authOutcome', `merchant:${ctx.merchant.id}`);
         break;
