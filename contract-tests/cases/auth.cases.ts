@@ -111,10 +111,10 @@ export const authCases: ContractCase[] = [
     async run(ctx) {
       const signer = ctx.dev.signer;
       const res = await signer.exclusive(() =>
-        ctx.dev.transport.send({ ...ACCOUNTS, query: { currency: 'PHP' } }, (url, body) => signer.sign(url.split('?')[0]!, body)),
+        ctx.dev.transport.send({ ...ACCOUNTS, query: { currency: 'PBTC' } }, (url, body) => signer.sign(url.split('?')[0]!, body)),
       );
       ctx.expectError(res, 401, 'invalid_signature');
-      ctx.expectStatus(await ctx.dev.request({ ...ACCOUNTS, query: { currency: 'PHP' } }), 200);
+      ctx.expectStatus(await ctx.dev.request({ ...ACCOUNTS, query: { currency: 'PBTC' } }), 200);
     },
   },
   {

@@ -20,8 +20,8 @@ export const controlCases: ContractCase[] = [
       ctx.expectStatus(list, 200);
       ctx.check((list.body as { meta: { total_count: number } }).meta.total_count === 0, 'a fresh workspace merchant already has invoices', 'listInvoices');
       const dev = ctx.devFor(ws.app.api_key, ws.app.api_secret);
-      const peso = (await dev.listCryptoAccounts({ currency: 'PHP' }))['crypto-accounts'][0];
-      ctx.check(Boolean(peso) && Number(peso!.balance) > 0, 'the workspace application has no funded PHP wallet', 'listCryptoAccounts');
+      const peso = (await dev.listCryptoAccounts({ currency: 'PBTC' }))['crypto-accounts'][0];
+      ctx.check(Boolean(peso) && Number(peso!.balance) > 0, 'the workspace application has no funded peso wallet (PBTC)', 'listCryptoAccounts');
       ctx.check(ws.customer.accounts.some((a) => Number(a.balance) > 0), 'the workspace customer is not funded', 'createWorkspace');
       await ctx.control.deleteWorkspace(ws.id);
       ctx.expectStatus(ctx.lastResponse('deleteWorkspace')!, 204);

@@ -5,9 +5,9 @@ import { money, units } from '../harness/decimal.js';
 import { allFeeBrackets, amountIn } from './developer.cases.js';
 
 async function pesoAccount(ctx: CaseContext, dev: DeveloperClient = ctx.dev) {
-  const page = await dev.listCryptoAccounts({ currency: 'PHP', per_page: 100 });
+  const page = await dev.listCryptoAccounts({ currency: 'PBTC', per_page: 100 });
   const account = page['crypto-accounts'][0];
-  ctx.check(Boolean(account), 'the application owner has no PHP wallet account', 'listCryptoAccounts');
+  ctx.check(Boolean(account), 'the application owner has no peso wallet account (currency PBTC)', 'listCryptoAccounts');
   return account!;
 }
 

@@ -20,9 +20,14 @@ describe('HMAC authentication (sandbox.md §3)', () => {
       expect(res.body['crypto-accounts'].map((a: { id: string }) => a.id).sort()).toEqual(dev.accounts.map((a) => a.id).sort());
       expect(res.body.meta).toEqual({ total_count: 2, next_page: null, previous_page: null });
     }
-    const php = (await t.signed('GET', `${PATH}?currency=PHP`)).body['crypto-accounts'];
+    // The peso wallet is PBTC on the developer API; `currency` takes a comma-separated list.
+    const php = (await t.signed('GET', `${PATH}?currency=PBTC`)).body['crypto-accounts'];
     expect(php).toHaveLength(1);
-    expect(php[0]).toMatchObject({ currency: 'PHP', balance: '250000.00000000', pending_balance: '0.00000000', default_address: php[0].id });
+    expect(php[0]).toMatchObject({ currency: 'PBTC', balance: '250000.00000000', pending_balance: '0.00000000', default_address: php[0].id });
+    const both = (await t.signed('GET', `${PATH}?currency=PBTC%2CBTC%2CETH`)).body['crypto-accounts'];
+    expect(both.map((a: { currency: string }) => a.currency).sort()).toEqual(['BTC', 'PBTC']);
+    expect((await t.signed('GET', `${PATH}?currency=pbtc,btc`)).body.meta.total_count).toBe(2);
+    expect((await t.signed('GET', `${PATH}?currency=PHP`)).body.meta.total_count).toBe(0);
   });
 
   it('signs the query string as part of the URL', async () => {

@@ -46,8 +46,8 @@ describe('createDeveloperClient', () => {
   it('lists wallet accounts with a signed query string, in both header spellings', async () => {
     for (const spelling of ['dash', 'underscore'] as const) {
       const dev = createDeveloperClient({ baseUrl: server.url, apiKey: app().api_key, apiSecret: app().api_secret, spelling });
-      const page = await dev.listCryptoAccounts({ currency: 'PHP', per_page: 5 });
-      expect(page['crypto-accounts'].map((a) => a.currency)).toEqual(['PHP']);
+      const page = await dev.listCryptoAccounts({ currency: 'PBTC', per_page: 5 });
+      expect(page['crypto-accounts'].map((a) => a.currency)).toEqual(['PBTC']);
       expect(page.meta).toEqual({ total_count: 1, next_page: null, previous_page: null });
     }
   });

@@ -75,7 +75,7 @@ export interface DeveloperClient {
  *
  * @example
  * const dev = createDeveloperClient({ baseUrl: 'http://127.0.0.1:7070', apiKey, apiSecret });
- * const { 'crypto-accounts': accounts } = await dev.listCryptoAccounts({ currency: 'PHP' });
+ * const { 'crypto-accounts': accounts } = await dev.listCryptoAccounts({ currency: 'PBTC' });
  * const quote = await dev.quotePartnerPayoutOutletFee({ outlet_id: 'bpi', amount: '1000' });
  * console.log(accounts[0]?.balance, quote.fee, quote.total);
  */

@@ -2,12 +2,21 @@ import { formatMoney } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { AccountRow, LedgerRepository } from './ledger.repo.js';
 
-/** `crypto-accounts` item (sandbox.md §4; real shape: id, name, currency, balance, pending_balance, default_address). */
+/**
+ * The currency code of an account on the developer API. The real service names the peso wallet `PBTC`
+ * there (a name from its bitcoin-era API, still what its clients send in `?currency=` and
+ * `pay_with_wallet`); the ledger, the control API and invoices say `PHP`.
+ */
+export function developerCurrency(ledgerCurrency: string): string {
+  return ledgerCurrency === 'PHP' ? 'PBTC' : ledgerCurrency;
+}
+
+/** `crypto-accounts` item; the real shape: id, name, currency, balance, pending_balance, default_address. */
 export function cryptoAccountResource(a: AccountRow) {
   return {
     id: a.id,
     name: a.name,
-    currency: a.currency,
+    currency: developerCurrency(a.currency),
     balance: formatMoney(a.balance),
     pending_balance: formatMoney(a.pending_balance),
     default_address: a.default_address,
@@ -25,10 +34,11 @@ export function sandboxAccount(a: AccountRow) {
 
 export function createAccountService(d: { ledger: LedgerRepository }) {
   return {
-    /** Wallet accounts of a user, page-based, optional currency filter. */
+    /** Wallet accounts of a user, page-based; `currency` is one code or a comma-separated list (`PBTC,BTC`). */
     listForUser(userId: string, query: { page?: number; per_page?: number; currency?: string }) {
       const req = pageRequest(query);
-      const all = d.ledger.byOwner('user', userId).filter((a) => !query.currency || a.currency === query.currency.toUpperCase());
+      const wanted = query.currency ? new Set(query.currency.split(',').map((c) => c.trim().toUpperCase())) : null;
+      const all = d.ledger.byOwner('user', userId).filter((a) => !wanted || wanted.has(developerCurrency(a.currency)));
       return {
         'crypto-accounts': all.slice(req.offset, req.offset + req.limit).map(cryptoAccountResource),
         meta: pageMeta(req, all.length),
