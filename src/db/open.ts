@@ -29,7 +29,10 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
     } catch (err) {
       db.close();
       if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
-      throw new Error(`${path} is in use by another process (a running sandbox keeps its database file locked)`);
+      throw new Error(
+        `${path} is in use by another process (a running sandbox keeps its database file locked); ` +
+          'stop that one, or start this one with --db :memory: (a throwaway database) or another --db path',
+      );
     }
   }
   db.pragma(`synchronous = ${opts.durability === 'full' ? 'FULL' : 'NORMAL'}`);
