@@ -76,7 +76,16 @@ export type StreamRegistry = ReturnType<typeof createStreamRegistry>;
 function chooseMerchant(s: Services, query: Record<string, unknown>): MerchantRow {
   const merchantId = query.merchant_id as string | undefined;
   const workspaceId = query.workspace_id as string | undefined;
-  if (merchantId && workspaceId) throw ApiError.general('validation_error', 'Give merchant_id or workspace_id, not both.');
+  const invoiceId = query.invoice_id as string | undefined;
+  if ([merchantId, workspaceId, invoiceId].filter(Boolean).length > 1) {
+    throw ApiError.general('validation_error', 'Give one of merchant_id, workspace_id and invoice_id.');
+  }
+  if (invoiceId) {
+    const inv = s.invoiceRepo.byId(invoiceId);
+    const m = inv && s.identities.merchantById(inv.merchant_id);
+    if (!m) throw new ApiError('validation_error', { invoice_id: ['No invoice with this id.'] });
+    return m;
+  }
   if (workspaceId) {
     const m = s.db.prepare('SELECT * FROM merchants WHERE workspace_id = ? AND disabled = 0 ORDER BY created_at LIMIT 1').get(workspaceId) as
       | MerchantRow
@@ -104,7 +113,7 @@ function chooseEvents(query: Record<string, unknown>): Set<string> {
 }
 
 /**
- * `GET /_sandbox/events/stream` (streamEvents): server-sent events for one merchant — `ready` first,
+ * `GET /_sandbox/events/stream` (streamEvents): server-sent events for one merchant (or one invoice) — `ready` first,
  * then one `event` per outbox event as it commits and one `attempt` per callback attempt as it is
  * recorded, a comment line every 15 s, and `close` when the sandbox stops. Nothing is replayed: a
  * client sees what happens while it listens (the delivery log has the past).
@@ -118,6 +127,7 @@ export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry
       }
       const merchant = chooseMerchant(s, query);
       const events = chooseEvents(query);
+      const invoiceId = (query.invoice_id as string | undefined) ?? null;
       const encoder = new TextEncoder();
       let end: () => void = () => undefined;
       let stop: () => void = () => undefined;
@@ -136,12 +146,13 @@ export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry
           const send = (type: string, data: unknown, id?: string) =>
             write(`${id ? `id: ${id}\n` : ''}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
           const offEvent = s.outbox.onAppend((e) => {
-            if (e.merchant_id === merchant.id && events.has(e.name)) send('event', eventMessage(e), e.id);
+            if (e.merchant_id !== merchant.id || !events.has(e.name)) return;
+            if (invoiceId === null || e.invoice_id === invoiceId) send('event', eventMessage(e), e.id);
           });
           const offAttempt = d.onAttempt((r) => {
             if (r.merchant_id !== merchant.id) return;
             const m = attemptMessage(r);
-            if (events.has(m.event)) send('attempt', m);
+            if (events.has(m.event) && (invoiceId === null || m.invoice_id === invoiceId)) send('attempt', m);
           });
           const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
           heartbeat.unref();
@@ -166,7 +177,7 @@ export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry
           registry.add(end);
           c.req.raw.signal.addEventListener('abort', stop, { once: true });
           write('retry: 2000\n\n');
-          send('ready', { merchant: merchantMessage(merchant), events: [...events] });
+          send('ready', { merchant: merchantMessage(merchant), events: [...events], invoice_id: invoiceId });
         },
         // The client went away (the server cancels the body): the same clean-up as an abort.
         cancel() {
