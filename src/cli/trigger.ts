@@ -144,6 +144,8 @@ export const triggerCommand: CliCommand = {
       const answer = a.status_code !== null ? `${a.status_code}` : 'no answer';
       const next = a.status === 'pending' ? `, retry at ${a.next_attempt_at} (sandbox clock)` : `, ${a.status}`;
       console.log(`→ ${a.event} attempt ${a.attempt} to ${a.url}: ${answer} in ${a.duration_ms.toFixed(1)} ms${a.error ? ` (${a.error})` : ''}${next}`);
+      // Our delivery ended: the long-poll (which waits for `delivered` only) need not run to its end.
+      if (a.event === event && !known.has(a.delivery_id) && (a.status === 'delivered' || a.status === 'failed')) stopWaiting.abort();
       if (a.status_code === null && a.error && UNREACHABLE.test(a.error) && !unreachable) {
         unreachable = a;
         stopWaiting.abort();

@@ -17,7 +17,8 @@ export interface OpenOptions {
  */
 export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  // No busy wait while opening: a file another sandbox holds is said at once (busy_timeout is set below).
+  const db = new Database(path, { timeout: 0 });
   if (path !== ':memory:') {
     // The file is this process's alone while it runs (one writer connection): with an exclusive lock,
     // SQLite keeps the WAL index in memory and takes no file lock per statement (two fcntl calls per
