@@ -18,7 +18,7 @@ Usage:
   paysandbox [start] [options]          start the sandbox (default command)
   paysandbox fixtures [--seed N] [--out FILE]
                                         regenerate fixtures/sandbox.json reproducibly
-${commands.map((c) => `  paysandbox ${c.usage.padEnd(27)}${c.summary}`).join('\n')}
+${commands.map((c) => (c.usage.length < 27 ? `  paysandbox ${c.usage.padEnd(27)}${c.summary}` : `  paysandbox ${c.usage}\n${' '.repeat(40)}${c.summary}`)).join('\n')}
   paysandbox <command> --help           help of one command
   paysandbox --version                  the installed version
 
