@@ -26,7 +26,7 @@ describe('the paysandbox command line', () => {
       [['start', '--help'], /^Usage: paysandbox \[start\] \[options\]/, /--log-format/],
       [['check-receiver', '--help'], /^Usage: paysandbox check-receiver --url URL/, /MERCHANT_API_TOKEN/],
       [['help', 'listen'], /^Usage: paysandbox listen/, /Ctrl-C stops/],
-      [['--help'], /^paysandbox — a local sandbox/, /paysandbox listen .*follow a merchant's events/],
+      [['--help'], /^paysandbox — a local sandbox/, / {2}paysandbox listen \[--forward-to URL\][^\n]*\n {40}follow a merchant's events/],
     ];
     for (const [args, first, also] of cases) {
       const { code, out } = await runCli(args);
