@@ -23,6 +23,8 @@ export interface AppConfig {
   /** Seconds on the sandbox clock before a sell order moves on by itself (0 = only by the control API). */
   sellOrderAutoAdvanceSeconds: number;
   quiet: boolean;
+  /** The terminal log of requests and callback attempts: text lines or JSON objects. */
+  logFormat: 'text' | 'json';
 }
 
 export const DEFAULT_RETRY_SCHEDULE = [10, 60, 300, 1800, 7200, 21600, 43200, 86400];
@@ -47,6 +49,7 @@ export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     blockPrivateCallbacks: false,
     sellOrderAutoAdvanceSeconds: 60,
     quiet: false,
+    logFormat: 'text',
     ...overrides,
   };
 }
@@ -69,6 +72,7 @@ export const CONFIG_OPTIONS = {
   'block-private-callbacks': { type: 'boolean', env: 'PAYSANDBOX_BLOCK_PRIVATE_CALLBACKS', help: 'Refuse callbacks to private addresses' },
   'sellorder-delay': { type: 'string', env: 'PAYSANDBOX_SELLORDER_DELAY', help: 'Seconds before a sell order moves on by itself (60; 0 = never)' },
   quiet: { type: 'boolean', env: 'PAYSANDBOX_QUIET', help: 'No banner, no request log' },
+  'log-format': { type: 'string', env: 'PAYSANDBOX_LOG_FORMAT', help: 'Request and callback log: text (colored on a TTY) or json' },
 } as const;
 
 export type ConfigFlag = keyof typeof CONFIG_OPTIONS;
@@ -96,6 +100,8 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be 0-65535, got ${str('port')}`);
   const durability = str('durability');
   if (durability !== undefined && durability !== 'normal' && durability !== 'full') throw new Error('--durability must be normal or full');
+  const logFormat = str('log-format');
+  if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json') throw new Error(`--log-format must be text or json, got ${logFormat}`);
   const overrides: Partial<AppConfig> = {};
   if (port !== undefined) overrides.port = port;
   if (str('host')) overrides.host = str('host');
@@ -116,6 +122,7 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
     blockPrivateCallbacks: bool('block-private-callbacks'),
     sellOrderAutoAdvanceSeconds: str('sellorder-delay') !== undefined ? parseDuration(str('sellorder-delay')!) : base.sellOrderAutoAdvanceSeconds,
     quiet: bool('quiet'),
+    logFormat: (logFormat as AppConfig['logFormat'] | undefined) ?? base.logFormat,
   };
 }
 

@@ -5,15 +5,31 @@ import { systemLookup } from './callback-target.guard.js';
 import { createDeliveryRepository } from './deliveries.repo.js';
 import { deliveryHandlers } from './deliveries.routes.js';
 import { createDeliveryService } from './deliveries.service.js';
-import { createDispatcher, type Dispatcher } from './delivery.dispatcher.js';
+import { createDispatcher, type AttemptReport, type Dispatcher } from './delivery.dispatcher.js';
 import { createDeliveryNotifier } from './delivery.notifier.js';
+import { createStreamRegistry, eventStreamHandlers } from './event-stream.js';
+
+type AttemptListener = (r: AttemptReport) => void;
 
 function createCallbacksState(s: Services) {
   const repo = createDeliveryRepository(s.db);
   const notifier = createDeliveryNotifier();
+  const attemptListeners = new Set<AttemptListener>();
+  const tellAll: AttemptListener = (r) => {
+    for (const l of attemptListeners) l(r);
+  };
   const state = {
     repo,
     notifier,
+    /** Open event streams (`GET /_sandbox/events/stream`), ended when the sandbox stops. */
+    streams: createStreamRegistry(),
+    /** Hear of every recorded callback attempt (the server's log, the event stream); returns the unsubscribe. */
+    onAttempt(listener: AttemptListener): () => void {
+      attemptListeners.add(listener);
+      return () => attemptListeners.delete(listener);
+    },
+    /** For the dispatcher: null while nobody listens, so an attempt then costs nothing more. */
+    attemptListener: (): AttemptListener | null => (attemptListeners.size ? tellAll : null),
     /** Present while background work runs (`startBackground`); handlers work without it. */
     dispatcher: undefined as Dispatcher | undefined,
     service: createDeliveryService({
@@ -47,7 +63,10 @@ export function callbacksOf(s: Services) {
 
 /** Callback delivery (sandbox.md §7) and the delivery rows of the control API (§9). */
 export const callbacksExtension: SandboxExtension = {
-  handlers: (s) => deliveryHandlers(callbacksOf(s).service),
+  handlers: (s) => {
+    const state = callbacksOf(s);
+    return { ...deliveryHandlers(state.service), ...eventStreamHandlers({ services: s, onAttempt: state.onAttempt }, state.streams) };
+  },
   start: (s, ctx) => {
     const state = callbacksOf(s);
     const nowMs = () => performance.now(); // real milliseconds, for attempt durations only
@@ -60,6 +79,7 @@ export const callbacksExtension: SandboxExtension = {
       transport: ctx.injectedFetch ? fetchTransport(() => ctx.injectedFetch!, nowMs) : createHttpTransport({ nowMs }),
       lookup: systemLookup,
       onChange: state.notifier.notify,
+      onAttempt: state.attemptListener,
       committed: () => {
         const batch = s.writeBatch;
         const settled = batch.settled();
@@ -72,6 +92,7 @@ export const callbacksExtension: SandboxExtension = {
     dispatcher.start();
     return async () => {
       state.dispatcher = undefined;
+      state.streams.closeAll();
       state.notifier.close();
       await dispatcher.stop();
     };

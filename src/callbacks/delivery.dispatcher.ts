@@ -28,6 +28,28 @@ export interface DispatcherDeps {
   committed?: () => Promise<boolean> | null;
   concurrency?: number;
   log?: (message: string, err?: unknown) => void;
+  /**
+   * Told of every attempt once it is recorded (the server's log, `GET /_sandbox/events/stream`).
+   * Read per batch, so listeners can come and go; null costs nothing per attempt.
+   */
+  onAttempt?: () => ((report: AttemptReport) => void) | null;
+}
+
+/** One recorded attempt, with what a reader needs to tell which callback it was. */
+export interface AttemptReport {
+  delivery_id: string;
+  event_id: string;
+  merchant_id: string;
+  /** The delivery's stored body (the event), to name the event and invoice without a query. */
+  body: string;
+  url: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  /** Where the delivery stands after this attempt. */
+  status: 'pending' | 'delivered' | 'failed';
+  next_attempt_at: number | null;
 }
 
 // The outbox trigger (migration 005) writes these same reasons for events raised while they hold.
@@ -65,6 +87,8 @@ export function createDispatcher(d: DispatcherDeps) {
   const inFlight = new Map<string, Promise<void>>();
   // Attempts that ended and are not recorded yet (recorded by the next pump, in one transaction).
   let ended: Ended[] = [];
+  // What listeners are told of those attempts (filled only while someone listens).
+  let reports: AttemptReport[] = [];
   // Without --block-private-callbacks the target check depends on the URL alone: remembered per URL.
   const urlProblems = new Map<string, string | null>();
   let running = false;
@@ -99,6 +123,7 @@ export function createDispatcher(d: DispatcherDeps) {
       : await d.transport.send(req, d.config.callbackTimeoutMs);
     // Stopping: leave the row in flight; stop() closes the attempt as interrupted and requeues it.
     if (stopping) return;
+    const next = nextStep(n, outcome, d.clock.now());
     ended.push({
       seq: row.seq,
       delivery_id: row.id,
@@ -107,8 +132,23 @@ export function createDispatcher(d: DispatcherDeps) {
       error: outcome.error,
       response_excerpt: outcome.excerpt,
       duration_ms: outcome.durationMs,
-      next: nextStep(n, outcome, d.clock.now()),
+      next,
     });
+    if (d.onAttempt?.()) {
+      reports.push({
+        delivery_id: row.id,
+        event_id: row.event_id,
+        merchant_id: row.merchant_id,
+        body: row.body,
+        url: req.url,
+        attempt: n,
+        status_code: outcome.statusCode,
+        error: outcome.error,
+        duration_ms: outcome.durationMs,
+        status: next.status,
+        next_attempt_at: next.next_attempt_at,
+      });
+    }
     wake();
   }
 
@@ -116,12 +156,23 @@ export function createDispatcher(d: DispatcherDeps) {
   function recordEnded(): void {
     if (!ended.length) return;
     const batch = ended;
+    const told = reports;
     ended = [];
+    reports = [];
     try {
       d.repo.end(batch);
     } finally {
       for (const e of batch) inFlight.delete(e.delivery_id);
       d.onChange();
+    }
+    const listener = told.length ? d.onAttempt?.() : null;
+    if (!listener) return;
+    for (const r of told) {
+      try {
+        listener(r);
+      } catch (err) {
+        log('an attempt listener failed:', err);
+      }
     }
   }
 

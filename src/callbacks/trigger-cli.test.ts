@@ -76,6 +76,40 @@ describe('paysandbox trigger', () => {
     expect(code).toBe(1);
   });
 
+  it('prints each attempt as it happens', async () => {
+    const { server } = await serve({ receiver: { failFirst: 1 }, config: { retrySchedule: [0.2] } });
+    const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url, '--token', TOKEN, '--timeout', '10s']);
+    // The live lines come before the summary: the failed first attempt, its retry, then invoice.fully_paid.
+    const live = out.split('\n').filter((l) => l.startsWith('→ '));
+    expect(live[0]).toMatch(/^→ invoice\.created attempt 1 to http:\/\/127\.0\.0\.1:\d+\/callbacks: 500 in [\d.]+ ms \(receiver answered 500\), retry at \S+ \(sandbox clock\)$/);
+    expect(live[1]).toMatch(/^→ invoice\.created attempt 2 .*: 200 in [\d.]+ ms, delivered$/);
+    expect(live[2]).toMatch(/^→ invoice\.fully_paid attempt 1 .*: 200 in [\d.]+ ms, delivered$/);
+    expect(out.indexOf(live[2]!)).toBeLessThan(out.search(/^delivery [0-9a-f]{32} delivered/m));
+    expect(code).toBe(0);
+  });
+
+  it('stops at once when the receiver refuses connections (exit 1, long before --timeout)', async () => {
+    const { server, receiver, sandbox, merchant } = await serve();
+    await receiver.close(); // nothing listens on its port any more
+    sandbox.services.identities.updateMerchant(merchant.id, { callback_url: receiver.url });
+    const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url, '--token', TOKEN, '--timeout', '10m']);
+    expect(out).toMatch(/^→ invoice\.created attempt 1 .*: no answer .*ECONNREFUSED/m);
+    expect(out).toMatch(/^stopped waiting: the receiver at http:\/\/127\.0\.0\.1:\d+\/callbacks refuses connections \(ECONNREFUSED\); is it running\?/m);
+    expect(code).toBe(1); // runCli would have killed it (25 s) long before a 10 min timeout
+  });
+
+  it('names an unknown event as such, with the known ones (exit 2, one line)', async () => {
+    const unknown = await trigger(['invoice.paid']);
+    expect(unknown.out).toBe(
+      'paysandbox trigger: unknown event "invoice.paid"; known events: invoice.created, invoice.updated, invoice.fully_paid, ' +
+        'invoice.payment_reference_number_generated (paysandbox trigger --help)\n',
+    );
+    expect(unknown.code).toBe(2);
+    const none = await trigger([]);
+    expect(none.out).toMatch(/^paysandbox trigger: which event\? one of: invoice\.created, .*\n$/);
+    expect(none.code).toBe(2);
+  });
+
   it('refuses an unknown event with usage (exit 2) and a wrong control token (exit 1)', async () => {
     const { server } = await serve();
     expect((await trigger(['invoice.paid', '--url', server.url])).code).toBe(2);

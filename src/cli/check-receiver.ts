@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { parseDuration } from '../config.js';
 import { formatReport } from '../receiver-check/receiver-check.report.js';
 import { checkReceiver, DEFAULT_TIMEOUT_MS, type ReceiverCheckOptions } from '../receiver-check/receiver-check.service.js';
+import { parseCommandArgs } from './args.js';
 import type { CliCommand } from './commands.js';
 
 const USAGE = 'check-receiver --url URL --token T [--timeout 10s] [--json]';
@@ -19,12 +19,7 @@ type Parsed = { ok: true; options: ReceiverCheckOptions; json: boolean } | { ok:
 function parse(args: string[], env: Record<string, string | undefined>): Parsed {
   let values: { url?: string; token?: string; timeout?: string; json?: boolean };
   try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: { url: { type: 'string' }, token: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' } },
-    }));
+    ({ values } = parseCommandArgs(args, { url: { type: 'string' }, token: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' } }));
   } catch (err) {
     return { ok: false, message: (err as Error).message };
   }
@@ -65,7 +60,7 @@ export async function runCheckReceiver(
 ): Promise<number> {
   const parsed = parse(args, env);
   if (!parsed.ok) {
-    output.err(`${parsed.message}\nusage: paysandbox ${USAGE}`);
+    output.err(`paysandbox check-receiver: ${parsed.message} (usage: paysandbox ${USAGE})`);
     return 2;
   }
   // The run can take up to a timeout per request against a hanging handler: say so before waiting.
@@ -79,5 +74,10 @@ export const checkReceiverCommand: CliCommand = {
   name: 'check-receiver',
   usage: USAGE,
   summary: "grade a merchant's callback handler (auth, duplicates, order, speed)",
+  help: `Usage: paysandbox ${USAGE}
+
+Send a merchant's callback handler what the sandbox and the real service send (a valid event, a
+duplicate, out-of-order events, no token, a wrong token), time the answers and print a report.
+--token defaults to MERCHANT_API_TOKEN. Exit code 0 when no check failed, 1 when one did, 2 on bad usage.`,
   run: (args, env) => runCheckReceiver(args, env),
 };

@@ -1,7 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
+import { callbacksOf } from '../callbacks/callbacks.extension.js';
 import { configFrom, type ConfigFlag } from '../config.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import { listen, type RunningServer } from '../server.js';
+import { createServerLog, wantsColor } from './server-log.js';
 
 /** The start-up banner: base URL, dashboard, and every fixture credential (sandbox.md §2). */
 export function banner(sandbox: Sandbox, url: string, startupMs: number): string {
@@ -50,6 +52,16 @@ export async function startCommand(
   const config = configFrom(flags, env);
   const publicUrlGiven = flags['public-url'] !== undefined || Boolean(env.PAYSANDBOX_PUBLIC_URL);
   const sandbox = createSandbox({ config });
+  if (!config.quiet) {
+    // A line per request and per callback attempt (--quiet: none, and nothing extra per request).
+    const log = createServerLog({
+      format: config.logFormat,
+      color: wantsColor(process.stdout, env),
+      write: (line) => process.stdout.write(`${line}\n`),
+    });
+    sandbox.requestLog.setTap(log.request);
+    callbacksOf(sandbox.services).onAttempt(log.attempt);
+  }
   const server = await listen(sandbox);
   if (!publicUrlGiven) sandbox.config.publicUrl = server.url;
   sandbox.startBackground();
@@ -58,14 +70,21 @@ export async function startCommand(
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    if (!config.quiet) console.log(`\n${signal}: closing the database and stopping.`);
+    if (!config.quiet) (config.logFormat === 'json' ? console.error : console.log)(`\n${signal}: closing the database and stopping.`);
+    callbacksOf(sandbox.services).streams.closeAll(); // listeners get a last `close` message, not a cut
     await server.stop();
     await sandbox.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  const text = banner(sandbox, server.url, performance.now() - t0);
-  console.log(config.quiet ? text.split('\n')[0] : text);
+  const startupMs = performance.now() - t0;
+  const text = banner(sandbox, server.url, startupMs);
+  if (config.quiet) console.log(text.split('\n')[0]);
+  else if (config.logFormat === 'json') {
+    // stdout is for machines then: one JSON object per line; the human banner goes to stderr.
+    console.error(text);
+    console.log(JSON.stringify({ type: 'listening', at: new Date().toISOString(), url: server.url, dashboard: `${server.url}/_sandbox/`, database: config.db, ready_ms: Math.round(startupMs) }));
+  } else console.log(text);
   return { sandbox, server };
 }

@@ -1,7 +1,8 @@
-import { parseArgs } from 'node:util';
 import { parseDuration } from '../config.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
+import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './commands.js';
+import { openSse } from './sse-client.js';
 
 interface Delivery {
   id: string;
@@ -16,17 +17,46 @@ interface Delivery {
 }
 
 const USAGE = 'trigger <event> [--invoice ID] [--url BASE] [--token T] [--timeout 30s]';
+const HELP = `Usage: paysandbox ${USAGE}
+
+Make an invoice event happen for real on a running sandbox (POST /_sandbox/trigger), print each
+callback attempt of the invoice as it happens, and the delivery's outcome.
+
+Events: ${EVENT_NAMES.join(', ')}
+
+Options:
+  --invoice ID    an existing invoice (default: a new invoice of the first fixture merchant)
+  --url BASE      the sandbox (default http://127.0.0.1:7070, or PAYSANDBOX_URL)
+  --token T       X-Sandbox-Token, when the sandbox requires one (or SANDBOX_CONTROL_TOKEN)
+  --timeout 30s   how long to wait for the delivery
+
+Exit code 0 when delivered; 1 when it failed, is still retrying at the timeout, or the receiver refuses
+connections (it stops at once then); 2 on bad usage.`;
 const LONG_POLL_SECONDS = 5;
 
-function control(base: string, token: string | undefined) {
+interface LiveAttempt {
+  delivery_id: string;
+  event: EventName;
+  invoice_id: string;
+  url: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  status: string;
+  next_attempt_at: string | null;
+}
+
+function control(base: string, token: string | undefined, signal?: AbortSignal) {
   return async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (token) headers['x-sandbox-token'] = token;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
     } catch (err) {
+      if (signal?.aborted) throw err;
       const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
       throw new Error(`cannot reach the sandbox at ${base} (${cause}); is \`paysandbox start\` running? (--url BASE)`);
     }
@@ -53,84 +83,151 @@ function describe(d: Delivery): string {
   return lines.join('\n');
 }
 
+/** The receiver is not there at all: waiting for retries will not help (ECONNREFUSED, no such host). */
+const UNREACHABLE = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/;
+
 /**
  * `paysandbox trigger <event>`: make the event happen on a running sandbox (POST /_sandbox/trigger),
- * wait for its callback delivery (long-polling the delivery log) and print the outcome.
- * Exit code 0 when delivered, 1 when it failed or is still retrying at the timeout, 2 on bad usage.
+ * print each callback attempt of its invoice as it happens (the event stream), wait for its delivery
+ * and print the outcome. Exit code 0 when delivered, 1 when it failed, is still retrying at the
+ * timeout or the receiver refuses connections, 2 on bad usage.
  */
 export const triggerCommand: CliCommand = {
   name: 'trigger',
   usage: USAGE,
   summary: 'make an invoice event happen on a running sandbox and wait for its callback',
+  help: HELP,
   async run(args, env) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseCommandArgs(
       args,
-      allowPositionals: true,
-      options: { invoice: { type: 'string' }, url: { type: 'string' }, token: { type: 'string' }, timeout: { type: 'string' } },
-    });
-    const event = positionals[0] as EventName | undefined;
-    if (!event || !EVENT_NAMES.includes(event)) {
-      console.error(`usage: paysandbox ${USAGE}\n  events: ${EVENT_NAMES.join(', ')}`);
-      return 2;
+      { invoice: { type: 'string' }, url: { type: 'string' }, token: { type: 'string' }, timeout: { type: 'string' } },
+      { positionals: true },
+    );
+    const v = values as { invoice?: string; url?: string; token?: string; timeout?: string };
+    const given = positionals[0] as EventName | undefined;
+    if (!given) throw new UsageError(`which event? one of: ${EVENT_NAMES.join(', ')}`);
+    if (!EVENT_NAMES.includes(given)) throw new UsageError(`unknown event "${given}"; known events: ${EVENT_NAMES.join(', ')}`);
+    const event: EventName = given;
+    if (positionals.length > 1) throw new UsageError(`one event at a time (got ${positionals.join(' ')})`);
+    let timeoutS: number;
+    try {
+      timeoutS = parseDuration(v.timeout ?? '30s');
+    } catch (err) {
+      throw new UsageError(`--timeout: ${(err as Error).message}`);
     }
-    const base = (values.url ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`).replace(/\/+$/, '');
-    const call = control(base, values.token ?? env.SANDBOX_CONTROL_TOKEN);
-    const deadline = performance.now() + parseDuration(values.timeout ?? '30s') * 1000;
+    const base = (v.url ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`).replace(/\/+$/, '');
+    const token = v.token ?? env.SANDBOX_CONTROL_TOKEN;
+    const stopWaiting = new AbortController();
+    const call = control(base, token);
+    const poll = control(base, token, stopWaiting.signal);
+    const deadline = performance.now() + timeoutS * 1000;
     const remaining = () => Math.max(0, deadline - performance.now());
 
-    const list = async (query: string) => {
-      const res = await call<{ deliveries: Delivery[] }>('GET', `/_sandbox/deliveries?${query}`);
+    const list = async (query: string, via = call) => {
+      const res = await via<{ deliveries: Delivery[] }>('GET', `/_sandbox/deliveries?${query}`);
       if (res.status !== 200) throw new Error(`GET /_sandbox/deliveries answered ${res.status}: ${JSON.stringify(res.body)}`);
       return res.body.deliveries;
     };
     // Deliveries of this event that existed before (e.g. an earlier partial payment): not ours.
     const known = new Set<string>();
-    if (values.invoice) {
-      for (const d of await list(new URLSearchParams({ invoice_id: values.invoice, event, per_page: '100' }).toString())) known.add(d.id);
+    if (v.invoice) {
+      for (const d of await list(new URLSearchParams({ invoice_id: v.invoice, event, per_page: '100' }).toString())) known.add(d.id);
     }
 
-    const trig = await call<{ invoice: { id: string; status: string; amount_received: string } }>('POST', '/_sandbox/trigger', {
-      event,
-      ...(values.invoice ? { invoice_id: values.invoice } : {}),
+    // Attempts as they happen: the invoice's stream (or the first merchant's, filtered once the new
+    // invoice's id is known). Without it (an older sandbox) the outcome still comes from the log.
+    let invoiceId: string | undefined = v.invoice;
+    const early: LiveAttempt[] = [];
+    let unreachable: LiveAttempt | undefined;
+    const show = (a: LiveAttempt) => {
+      if (a.invoice_id !== invoiceId) return;
+      const answer = a.status_code !== null ? `${a.status_code}` : 'no answer';
+      const next = a.status === 'pending' ? `, retry at ${a.next_attempt_at} (sandbox clock)` : `, ${a.status}`;
+      console.log(`→ ${a.event} attempt ${a.attempt} to ${a.url}: ${answer} in ${a.duration_ms.toFixed(1)} ms${a.error ? ` (${a.error})` : ''}${next}`);
+      // Our delivery ended: the long-poll (which waits for `delivered` only) need not run to its end.
+      if (a.event === event && !known.has(a.delivery_id) && (a.status === 'delivered' || a.status === 'failed')) stopWaiting.abort();
+      if (a.status_code === null && a.error && UNREACHABLE.test(a.error) && !unreachable) {
+        unreachable = a;
+        stopWaiting.abort();
+      }
+    };
+    const streamQuery = v.invoice ? `?${new URLSearchParams({ invoice_id: v.invoice })}` : '';
+    const headers: Record<string, string> = token ? { 'X-Sandbox-Token': token } : {};
+    let ready!: () => void;
+    const isReady = new Promise<void>((r) => (ready = r));
+    const stream = openSse(`${base}/_sandbox/events/stream${streamQuery}`, headers, (m) => {
+      if (m.event === 'ready') ready();
+      if (m.event !== 'attempt') return;
+      const a = JSON.parse(m.data) as LiveAttempt;
+      if (invoiceId === undefined) early.push(a);
+      else show(a);
     });
-    if (trig.status !== 201) {
-      console.error(`trigger refused (${trig.status}): ${JSON.stringify(trig.body)}`);
-      return 1;
-    }
-    const invoice = trig.body.invoice;
-    console.log(`${event} on invoice ${invoice.id} (status ${invoice.status}, amount_received ${invoice.amount_received})`);
+    void stream.ended.then(() => ready());
+    await Promise.race([isReady, new Promise((r) => setTimeout(r, 2000))]);
 
-    const filter = new URLSearchParams({ invoice_id: invoice.id, event, per_page: '100' });
-    const delivered = new URLSearchParams({ invoice_id: invoice.id, event, status: 'delivered', per_page: '100' });
-    let ours: Delivery | undefined;
-    for (;;) {
-      ours = (await list(filter.toString())).find((d) => !known.has(d.id));
-      if (ours && (ours.status === 'delivered' || ours.status === 'failed')) break;
-      if (remaining() <= 0) break;
-      const wait = Math.max(1, Math.min(LONG_POLL_SECONDS, Math.floor(remaining() / 1000)));
-      const before = performance.now();
-      delivered.set('wait', String(wait));
-      await list(delivered.toString());
-      // An older delivered one of the same event answers the long-poll at once: pace the loop then.
-      if (performance.now() - before < 200) await new Promise((r) => setTimeout(r, 200));
+    try {
+      return await outcome();
+    } finally {
+      stream.stop();
     }
-    if (!ours) {
-      console.error('no delivery was created for this event (is the callbacks module running?)');
+
+    async function outcome(): Promise<number> {
+      const trig = await call<{ invoice: { id: string; status: string; amount_received: string } }>('POST', '/_sandbox/trigger', {
+        event,
+        ...(v.invoice ? { invoice_id: v.invoice } : {}),
+      });
+      if (trig.status !== 201) {
+        console.error(`trigger refused (${trig.status}): ${JSON.stringify(trig.body)}`);
+        return 1;
+      }
+      const invoice = trig.body.invoice;
+      console.log(`${event} on invoice ${invoice.id} (status ${invoice.status}, amount_received ${invoice.amount_received})`);
+      invoiceId = invoice.id;
+      for (const a of early.splice(0)) show(a);
+
+      const filter = new URLSearchParams({ invoice_id: invoice.id, event, per_page: '100' });
+      const delivered = new URLSearchParams({ invoice_id: invoice.id, event, status: 'delivered', per_page: '100' });
+      let ours: Delivery | undefined;
+      for (;;) {
+        ours = (await list(filter.toString())).find((d) => !known.has(d.id));
+        if (ours && (ours.status === 'delivered' || ours.status === 'failed')) break;
+        if (remaining() <= 0 || unreachable) break;
+        const wait = Math.max(1, Math.min(LONG_POLL_SECONDS, Math.floor(remaining() / 1000)));
+        const before = performance.now();
+        delivered.set('wait', String(wait));
+        try {
+          await list(delivered.toString(), poll);
+        } catch (err) {
+          if (!stopWaiting.signal.aborted) throw err;
+        }
+        // An older delivered one of the same event answers the long-poll at once: pace the loop then.
+        if (performance.now() - before < 200 && !unreachable) await new Promise((r) => setTimeout(r, 200));
+      }
+      if (!ours) {
+        console.error('no delivery was created for this event (is the callbacks module running?)');
+        return 1;
+      }
+      const full = await call<{ delivery: Delivery }>('GET', `/_sandbox/deliveries/${ours.id}`);
+      const d = full.status === 200 ? full.body.delivery : ours;
+      console.log(describe(d));
+      if (d.status === 'delivered') return 0;
+      if (d.status === 'failed') return 1;
+      if (unreachable) {
+        console.log(
+          `stopped waiting: the receiver at ${unreachable.url} refuses connections (${UNREACHABLE.exec(unreachable.error!)![1]}); ` +
+            `is it running? The sandbox keeps retrying (GET ${base}/_sandbox/deliveries/${d.id})`,
+        );
+        return 1;
+      }
+      // Callbacks of one invoice go out in order: name the earlier ones this one is waiting for.
+      const earlier = (await list(new URLSearchParams({ invoice_id: invoice.id, per_page: '100' }).toString())).filter(
+        (x) => x.id !== d.id && (x.status === 'pending' || x.status === 'delivering') && x.created_at < d.created_at,
+      );
+      for (const x of earlier) {
+        console.log(`  waiting for the earlier ${x.event} (delivery ${x.id}, ${x.status}, ${x.attempts_count} attempt(s)${x.last_error ? `: ${x.last_error}` : ''})`);
+      }
+      console.log(`still ${d.status} at the timeout; it keeps retrying in the sandbox (GET ${base}/_sandbox/deliveries/${d.id})`);
       return 1;
     }
-    const full = await call<{ delivery: Delivery }>('GET', `/_sandbox/deliveries/${ours.id}`);
-    const d = full.status === 200 ? full.body.delivery : ours;
-    console.log(describe(d));
-    if (d.status === 'delivered') return 0;
-    if (d.status === 'failed') return 1;
-    // Callbacks of one invoice go out in order: name the earlier ones this one is waiting for.
-    const earlier = (await list(new URLSearchParams({ invoice_id: invoice.id, per_page: '100' }).toString())).filter(
-      (x) => x.id !== d.id && (x.status === 'pending' || x.status === 'delivering') && x.created_at < d.created_at,
-    );
-    for (const x of earlier) {
-      console.log(`  waiting for the earlier ${x.event} (delivery ${x.id}, ${x.status}, ${x.attempts_count} attempt(s)${x.last_error ? `: ${x.last_error}` : ''})`);
-    }
-    console.log(`still ${d.status} at the timeout; it keeps retrying in the sandbox (GET ${base}/_sandbox/deliveries/${d.id})`);
-    return 1;
   },
 };

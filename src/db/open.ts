@@ -17,7 +17,8 @@ export interface OpenOptions {
  */
 export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  // No busy wait while opening: a file another sandbox holds is said at once (busy_timeout is set below).
+  const db = new Database(path, { timeout: 0 });
   if (path !== ':memory:') {
     // The file is this process's alone while it runs (one writer connection): with an exclusive lock,
     // SQLite keeps the WAL index in memory and takes no file lock per statement (two fcntl calls per
@@ -29,7 +30,10 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
     } catch (err) {
       db.close();
       if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
-      throw new Error(`${path} is in use by another process (a running sandbox keeps its database file locked)`);
+      throw new Error(
+        `${path} is in use by another process (a running sandbox keeps its database file locked); ` +
+          'stop that one, or start this one with --db :memory: (a throwaway database) or another --db path',
+      );
     }
   }
   db.pragma(`synchronous = ${opts.durability === 'full' ? 'FULL' : 'NORMAL'}`);

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'control_token_required'
   | 'not_found'
   | 'method_not_allowed'
+  | 'not_acceptable'
   | 'malformed_json'
   | 'payload_too_large'
   | 'validation_error'
@@ -37,6 +38,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   control_token_required: 401,
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   malformed_json: 400,
   payload_too_large: 413,
   validation_error: 400,

@@ -18,6 +18,9 @@ export interface RequestLogEntry {
 const TEXT_SLOT = 512;
 const NUMBERS = 4; // id, time (µs), status, duration (ms)
 
+/** Told of each logged request (the terminal log of `paysandbox start`); absent under --quiet. */
+export type RequestTap = (method: string, path: string, status: number, auth: string, durationMs: number) => void;
+
 /**
  * Recent API requests with their auth outcome, kept in memory (`GET /_sandbox/requests`).
  *
@@ -35,6 +38,7 @@ export function createRequestLog(capacity = 500) {
   const methods: string[] = new Array(capacity).fill('');
   const operations: Array<string | null> = new Array(capacity).fill(null);
   let seq = 0;
+  let tap: RequestTap | null = null;
 
   function putText(field: number, value: string): void {
     const at = field * TEXT_SLOT;
@@ -62,12 +66,19 @@ export function createRequestLog(capacity = 500) {
         numbers[slot * NUMBERS] = id;
         numbers[slot * NUMBERS + 1] = clock.now();
         numbers[slot * NUMBERS + 2] = c.res.status;
-        numbers[slot * NUMBERS + 3] = Math.round((performance.now() - started) * 1000) / 1000;
+        const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+        numbers[slot * NUMBERS + 3] = durationMs;
         methods[slot] = c.req.method;
         operations[slot] = c.get('operationId') ?? null;
+        const auth = c.get('authOutcome') ?? 'none';
         putText(slot * 2, path);
-        putText(slot * 2 + 1, c.get('authOutcome') ?? 'none');
+        putText(slot * 2 + 1, auth);
+        if (tap !== null) tap(c.req.method, path, c.res.status, auth, durationMs);
       };
+    },
+    /** Hear of every request as it is logged (one listener; null to stop). */
+    setTap(listener: RequestTap | null): void {
+      tap = listener;
     },
     /** Newest first. */
     page(limit: number, offset: number) {

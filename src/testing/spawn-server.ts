@@ -36,6 +36,7 @@ export function spawnServer(args: string[], opts: { env?: Record<string, string>
       if (!m) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);
+      child.stderr!.off('data', onData);
       resolve({
         url: m[1]!,
         child,
@@ -50,7 +51,9 @@ export function spawnServer(args: string[], opts: { env?: Record<string, string>
         },
       });
     };
+    // The banner is on stdout, or on stderr with --log-format json (stdout is JSON then).
     child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code} before starting:\n${out}`));
@@ -78,4 +81,69 @@ export function runCli(args: string[], opts: { env?: Record<string, string>; tim
       resolve({ code, out });
     });
   });
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolve once the output matches `pattern` (rejects after `timeoutMs` or if the process exits first). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Start a long-running `paysandbox <args>` (e.g. `listen`) in a child process; the caller ends it
+ * (SIGINT, as Ctrl-C would). Killed after `timeoutMs` in any case.
+ */
+export function spawnCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): RunningCli {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const watchers = new Set<() => void>();
+  const onData = (d: Buffer) => {
+    out += d;
+    for (const w of [...watchers]) w();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(killer);
+      for (const w of [...watchers]) w();
+      resolve(code);
+    }),
+  );
+  return {
+    child,
+    output: () => out,
+    exited,
+    waitFor(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = pattern.exec(out);
+          if (m) {
+            done();
+            resolve(m);
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            done();
+            reject(new Error(`exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${out}`));
+          }
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${out}`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          watchers.delete(check);
+        };
+        watchers.add(check);
+        check();
+      });
+    },
+  };
 }

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { packageRoot } from '../spec/load.js';
+
+/** Bad usage: printed as one line on stderr, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/** Edit distance (insertions, deletions, substitutions, swaps of neighbours). */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The candidate closest to `given`, if it is close enough to be a typo (or `given` is a prefix of it). */
+export function closest(given: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const score = c.startsWith(given) && given.length >= 2 ? 0.5 : distance(given, c);
+    if (score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return bestScore <= Math.max(1, Math.floor(given.length / 3)) ? best : undefined;
+}
+
+/**
+ * `parseArgs`, strict, with the errors a person can act on: an unknown flag names the closest known
+ * one ("unknown flag --prot; did you mean --port?"), a flag without its value says so.
+ */
+export function parseCommandArgs(
+  args: string[],
+  options: OptionSpec,
+  opts: { positionals?: boolean } = {},
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const names = Object.keys(options);
+  for (const arg of args) {
+    if (arg === '--') break;
+    if (!arg.startsWith('--')) continue;
+    const name = arg.slice(2).split('=')[0]!;
+    if (options[name]) continue;
+    const guess = closest(name, names);
+    throw new UsageError(`unknown flag --${name}${guess ? `; did you mean --${guess}?` : ''}`);
+  }
+  try {
+    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: opts.positionals === true });
+    return { values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    const missing = /^Option '(-\w, )?(--[\w-]+) <value>' argument missing/.exec(e.message);
+    if (missing) throw new UsageError(`${missing[2]} needs a value`);
+    const short = /^Unknown option '(-\w)'/.exec(e.message);
+    if (short) throw new UsageError(`unknown flag ${short[1]}`);
+    const positional = /^Unexpected argument '([^']*)'/.exec(e.message);
+    if (positional) throw new UsageError(`unexpected argument "${positional[1]}"`);
+    if (e.code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(e.message.split('\n')[0]!);
+    throw err;
+  }
+}
+
+/** The version of the installed package (package.json next to openapi/). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, spawnServer } from '../testing/spawn-server.js';
+import { closest } from './args.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const dir = mkdtempSync(join(tmpdir(), 'paysandbox-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** One line on stderr (the runner merges the streams: the whole output is that line). */
+const ONE_LINE = /^[^\n]+\n$/;
+
+describe('the paysandbox command line', () => {
+  it('prints the version', async () => {
+    const { code, out } = await runCli(['--version']);
+    expect(out).toBe(`${VERSION}\n`);
+    expect(code).toBe(0);
+  });
+
+  it("shows each command's own help with <command> --help", async () => {
+    const cases: Array<[string[], RegExp, RegExp]> = [
+      [['listen', '--help'], /^Usage: paysandbox listen \[--forward-to URL\]/, /--workspace ID/],
+      [['trigger', '-h'], /^Usage: paysandbox trigger <event>/, /Events: invoice\.created, invoice\.updated/],
+      [['start', '--help'], /^Usage: paysandbox \[start\] \[options\]/, /--log-format/],
+      [['check-receiver', '--help'], /^Usage: paysandbox check-receiver --url URL/, /MERCHANT_API_TOKEN/],
+      [['help', 'listen'], /^Usage: paysandbox listen/, /Ctrl-C stops/],
+      [['--help'], /^paysandbox — a local sandbox/, / {2}paysandbox listen \[--forward-to URL\][^\n]*\n {40}follow a merchant's events/],
+    ];
+    for (const [args, first, also] of cases) {
+      const { code, out } = await runCli(args);
+      expect(out, args.join(' ')).toMatch(first);
+      expect(out, args.join(' ')).toMatch(also);
+      expect(code).toBe(0);
+    }
+  });
+
+  it('suggests the closest flag or command, exit 2, one line', async () => {
+    const prot = await runCli(['start', '--prot', '7071']);
+    expect(prot.out).toBe('paysandbox start: unknown flag --prot; did you mean --port? (paysandbox start --help)\n');
+    expect(prot.code).toBe(2);
+    const bare = await runCli(['--quite']); // start is the default command
+    expect(bare.out).toBe('paysandbox start: unknown flag --quite; did you mean --quiet? (paysandbox start --help)\n');
+    expect(bare.code).toBe(2);
+    const trig = await runCli(['trigger', 'invoice.created', '--timout', '5s']);
+    expect(trig.out).toMatch(/^paysandbox trigger: unknown flag --timout; did you mean --timeout\?/);
+    expect(trig.code).toBe(2);
+    const cmd = await runCli(['lisen']);
+    expect(cmd.out).toBe('paysandbox: unknown command "lisen"; did you mean listen? (paysandbox --help lists them)\n');
+    expect(cmd.code).toBe(2);
+  });
+
+  it('refuses bad values as usage errors: exit 2, one line, no stack', async () => {
+    for (const args of [['start', '--port', 'abc'], ['start', '--log-format', 'xml'], ['start', '--port'], ['listen', '--forward-to', 'ftp://x/']]) {
+      const { code, out } = await runCli(args);
+      expect(out, args.join(' ')).toMatch(ONE_LINE);
+      expect(out).toMatch(new RegExp(`^paysandbox ${args[0]}: `));
+      expect(code, args.join(' ')).toBe(2);
+    }
+  });
+
+  it('says at once which database file is locked by another sandbox, and what works instead', async () => {
+    const db = join(dir, 'locked.db');
+    const first = await spawnServer(['--db', db, '--quiet']);
+    try {
+      const second = await runCli(['start', '--port', '0', '--db', db]);
+      expect(second.out).toBe(
+        `paysandbox: ${db} is in use by another process (a running sandbox keeps its database file locked); ` +
+          'stop that one, or start this one with --db :memory: (a throwaway database) or another --db path\n',
+      );
+      expect(second.code).toBe(1);
+    } finally {
+      await first.stop();
+    }
+  });
+});
+
+describe('closest', () => {
+  it('finds typos and prefixes, and nothing for a word far from every candidate', () => {
+    expect(closest('prot', ['port', 'host'])).toBe('port');
+    expect(closest('forward', ['forward-to', 'events'])).toBe('forward-to');
+    expect(closest('retry-schedul', ['retry-schedule'])).toBe('retry-schedule');
+    expect(closest('xyz', ['port', 'host', 'db'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,232 @@
+import { buildCallbackRequest, createHttpTransport } from '../callbacks/callback.request.js';
+import type { MerchantRow } from '../identities/identities.repo.js';
+import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
+import { parseCommandArgs, UsageError } from './args.js';
+import type { CliCommand } from './commands.js';
+import { openSse, type SseEnd, type SseMessage } from './sse-client.js';
+
+const USAGE = 'listen [--forward-to URL] [--merchant ID | --workspace ID] [--events a,b] [--url BASE] [--json]';
+const HELP = `Usage: paysandbox ${USAGE}
+
+Print every invoice event of one merchant and every callback attempt as they happen on a running
+sandbox, and forward each event to a local URL with the body and headers the sandbox sends
+(Content-Type, X-Sandbox-Event-Id, X-Sandbox-Delivery-Attempt, Authorization per the merchant's
+callback_auth, plus X-Sandbox-Forwarded: 1). The merchant's settings are not changed: its own
+callbacks go on as before. Ctrl-C stops (exit 0).
+
+Options:
+  --forward-to URL        POST each event here (http or https), e.g. http://localhost:3000/callback
+  --merchant ID           the merchant whose events to follow (default: the first fixture merchant)
+  --workspace ID          the merchant of this workspace (POST /_sandbox/workspaces)
+  --events a,b            only these events (${EVENT_NAMES.join(', ')})
+  --url BASE              the sandbox (default http://127.0.0.1:7070, or PAYSANDBOX_URL)
+  --control-token T       X-Sandbox-Token, when the sandbox requires one (or SANDBOX_CONTROL_TOKEN)
+  --forward-timeout 10s   how long the local URL has to answer
+  --json                  one JSON object per line instead of text
+
+Exit code 0 on Ctrl-C, 1 when the sandbox cannot be reached or refuses, 2 on bad usage.`;
+
+const OPTIONS = {
+  'forward-to': { type: 'string' },
+  merchant: { type: 'string' },
+  workspace: { type: 'string' },
+  events: { type: 'string' },
+  url: { type: 'string' },
+  'control-token': { type: 'string' },
+  'forward-timeout': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+const RECONNECT_MS = 2000;
+
+interface ReadyMessage {
+  merchant: Pick<MerchantRow, 'id' | 'name' | 'callback_url' | 'callback_auth' | 'merchant_api_token'>;
+  events: string[];
+}
+interface EventMessage {
+  id: string;
+  name: string;
+  invoice_id: string;
+  merchant_id: string;
+  created_at: string;
+  body: string;
+}
+interface AttemptMessage {
+  event: string;
+  invoice_id: string;
+  url: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  status: string;
+  next_attempt_at: string | null;
+}
+
+function parse(args: string[], env: Record<string, string | undefined>) {
+  const { values } = parseCommandArgs(args, OPTIONS);
+  const v = values as { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+  if (v.merchant && v.workspace) throw new UsageError('give --merchant or --workspace, not both');
+  let forwardTo: string | undefined;
+  if (v['forward-to'] !== undefined) {
+    let u: URL;
+    try {
+      u = new URL(v['forward-to']);
+    } catch {
+      throw new UsageError(`--forward-to is not a URL: "${v['forward-to']}" (e.g. http://localhost:3000/callback)`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--forward-to must be an http or https URL, got "${u.protocol}"`);
+    forwardTo = u.href;
+  }
+  const events = v.events?.split(',').map((e) => e.trim()).filter(Boolean);
+  const unknown = events?.filter((e) => !EVENT_NAMES.includes(e as EventName)) ?? [];
+  if (unknown.length) throw new UsageError(`unknown event ${unknown.map((e) => `"${e}"`).join(', ')}; known events: ${EVENT_NAMES.join(', ')}`);
+  let forwardTimeoutMs = 10_000;
+  if (v['forward-timeout'] !== undefined) {
+    const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(v['forward-timeout']);
+    if (!m || !(Number(m[1]) > 0)) throw new UsageError(`--forward-timeout must be a duration such as 10s or 500ms, got "${v['forward-timeout']}"`);
+    forwardTimeoutMs = Number(m[1]) * (m[2] === 'ms' ? 1 : 1000);
+  }
+  const base = (v.url ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`).replace(/\/+$/, '');
+  const query = new URLSearchParams();
+  if (v.merchant) query.set('merchant_id', v.merchant);
+  if (v.workspace) query.set('workspace_id', v.workspace);
+  if (events?.length) query.set('events', events.join(','));
+  return { base, query, forwardTo, forwardTimeoutMs, json: v.json === true, token: v['control-token'] ?? env.SANDBOX_CONTROL_TOKEN };
+}
+
+const clock = () => new Date().toISOString().slice(11, 23);
+
+/** The server's error envelope as one sentence. */
+function envelopeText(body: string): string {
+  try {
+    const e = JSON.parse(body) as { errors?: Record<string, string[]> };
+    return Object.entries(e.errors ?? {})
+      .map(([field, msgs]) => (field === 'non_field_errors' ? msgs.join(' ') : `${field}: ${msgs.join(' ')}`))
+      .join('; ');
+  } catch {
+    return body.slice(0, 200);
+  }
+}
+
+/** `paysandbox listen`: follow a merchant's events and callback attempts live, and forward them locally. */
+export async function runListen(args: string[], env: Record<string, string | undefined>, signal: AbortSignal): Promise<number> {
+  const o = parse(args, env);
+  const print = (text: string, obj: Record<string, unknown>) => console.log(o.json ? JSON.stringify({ at: new Date().toISOString(), ...obj }) : `${clock()}  ${text}`);
+  const transport = createHttpTransport({ nowMs: () => performance.now() });
+  let merchant: ReadyMessage['merchant'] | undefined;
+  // Forwarded one at a time, in the order the events happened (the receiver sees the sandbox's order).
+  let forwarding: Promise<void> = Promise.resolve();
+
+  const forward = (e: EventMessage) => {
+    if (!o.forwardTo || !merchant) return;
+    const target = o.forwardTo;
+    const req = buildCallbackRequest({ event_id: e.id, body: e.body }, merchant, target, 1);
+    req.headers['X-Sandbox-Forwarded'] = '1';
+    forwarding = forwarding.then(async () => {
+      const out = await transport.send(req, o.forwardTimeoutMs);
+      const answer = out.statusCode === null ? `failed: ${out.error}` : `[${out.statusCode}]`;
+      print(`forward  ${e.name.padEnd(42)} → ${target}  ${answer} ${out.durationMs.toFixed(1)} ms`, {
+        type: 'forward',
+        event_id: e.id,
+        event: e.name,
+        invoice_id: e.invoice_id,
+        url: target,
+        status_code: out.statusCode,
+        error: out.error,
+        duration_ms: out.durationMs,
+      });
+    });
+  };
+
+  const onMessage = (m: SseMessage) => {
+    let data: unknown;
+    try {
+      data = JSON.parse(m.data);
+    } catch {
+      return;
+    }
+    if (m.event === 'ready') {
+      const r = data as ReadyMessage;
+      merchant = r.merchant;
+      const where = o.forwardTo ? `forwarding to ${o.forwardTo}` : 'not forwarding (--forward-to URL to forward)';
+      print(
+        `Ready: ${r.merchant.name} (merchant ${r.merchant.id}), events ${r.events.join(', ')}, on ${o.base}; ${where}. ` +
+          `The merchant's own callbacks (${r.merchant.callback_url ?? 'no callback_url'}) go on unchanged. Ctrl-C to stop.`,
+        { type: 'ready', merchant_id: r.merchant.id, merchant_name: r.merchant.name, events: r.events, forward_to: o.forwardTo ?? null },
+      );
+    } else if (m.event === 'event') {
+      const e = data as EventMessage;
+      print(`event    ${e.name.padEnd(42)} invoice=${e.invoice_id} event_id=${e.id}`, { type: 'event', event_id: e.id, event: e.name, invoice_id: e.invoice_id, merchant_id: e.merchant_id, created_at: e.created_at, body: e.body });
+      forward(e);
+    } else if (m.event === 'attempt') {
+      const a = data as AttemptMessage;
+      const answer = a.status_code === null ? 'no answer' : `[${a.status_code}]`;
+      const next = a.status === 'pending' ? `retry at ${a.next_attempt_at}` : a.status;
+      print(`attempt  ${a.event.padEnd(42)} → ${a.url}  #${a.attempt} ${answer} ${a.duration_ms.toFixed(1)} ms ${next}${a.error && a.status !== 'delivered' ? ` (${a.error})` : ''}`, {
+        type: 'attempt',
+        ...a,
+      });
+    }
+  };
+
+  const headers: Record<string, string> = o.token ? { 'X-Sandbox-Token': o.token } : {};
+  const url = `${o.base}/_sandbox/events/stream${o.query.size ? `?${o.query}` : ''}`;
+  let connectedOnce = false;
+  try {
+    while (!signal.aborted) {
+      merchant = undefined;
+      const stream = openSse(url, headers, onMessage);
+      const onAbort = () => stream.stop();
+      signal.addEventListener('abort', onAbort, { once: true });
+      const end: SseEnd = await stream.ended;
+      signal.removeEventListener('abort', onAbort);
+      if (end.kind === 'stopped') {
+        if (!o.json) console.error('paysandbox listen: stopped');
+        break;
+      }
+      const wasReady = merchant !== undefined;
+      connectedOnce ||= wasReady;
+      if (end.kind === 'refused') {
+        const why = envelopeText(end.body);
+        if (end.status === 401) console.error(`paysandbox listen: the sandbox at ${o.base} refused the control token (401): pass --control-token T or set SANDBOX_CONTROL_TOKEN`);
+        else console.error(`paysandbox listen: the sandbox at ${o.base} refused the stream (${end.status}): ${why}`);
+        return end.status === 400 ? 2 : 1;
+      }
+      if (!connectedOnce) {
+        console.error(`paysandbox listen: cannot reach the sandbox at ${o.base} (${end.kind === 'error' ? (end.code ?? end.message) : 'closed'}); is \`paysandbox start\` running? (--url BASE)`);
+        return 1;
+      }
+      // The sandbox went away (restart, stop): wait for it like `stripe listen` does.
+      if (wasReady) console.error(`paysandbox listen: the sandbox closed the stream; reconnecting every ${RECONNECT_MS / 1000} s (Ctrl-C to stop)`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, RECONNECT_MS);
+        signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      });
+    }
+    // A forward still running is cut by closing the transport: Ctrl-C means now.
+    return 0;
+  } finally {
+    transport.close();
+  }
+}
+
+export const listenCommand: CliCommand = {
+  name: 'listen',
+  usage: USAGE,
+  summary: "follow a merchant's events and callbacks live, forward them to a local URL",
+  help: HELP,
+  async run(args, env) {
+    const stop = new AbortController();
+    // Ctrl-C (and SIGTERM) end the stream and the process cleanly, exit code 0.
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      return await runListen(args, env, stop.signal);
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  },
+};
