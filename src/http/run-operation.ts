@@ -28,6 +28,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
   return async (c: Context<AppEnv>): Promise<Response> => {
     c.set('operationId', op.operationId);
     const rawBody = readsBody ? await readBody(c) : EMPTY;
+    if (rawBody.length) c.set('requestBody', rawBody);
     const ctx: OperationContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
 
     const header = headerReader(c);
