@@ -5,7 +5,8 @@ import type { RequestLogEntry } from '../http/request-log.js';
 import { DELIVERY_STATUSES, type DashboardData } from './dashboard.data.js';
 import { invoiceLinks, liveRegion } from './dashboard.parts.js';
 
-const shortId = (id: string) => id.slice(0, 8);
+// The tail: ids are time-ordered, so ids made in the same instant share their first characters.
+const shortId = (id: string) => id.slice(-8);
 
 /**
  * Hidden inputs that carry the token and the other list's filters, so that filtering one list (a plain
@@ -48,16 +49,16 @@ function attempts(dl: DeliveryResource) {
 
 function deliveryRow(d: DashboardData) {
   return (dl: DeliveryResource) => html`<tr data-testid="delivery-row" data-delivery-id="${dl.id}" data-status="${dl.status}">
-    <td><code title="${dl.id}">${shortId(dl.id)}…</code><br><span class="muted">${dl.created_at}</span>
-      ${dl.redelivery_of ? html`<br><span class="muted">redelivery of ${shortId(dl.redelivery_of)}…</span>` : ''}</td>
-    <td>${dl.event}</td>
-    <td>${invoiceLinks(dl.invoice_id, `${d.baseUrl}/payment/invoice/${encodeURIComponent(dl.invoice_id)}`)}</td>
-    <td><code>${dl.url ?? '—'}</code></td>
+    <td><code title="${dl.id}">…${shortId(dl.id)}</code><br><span class="muted">${dl.created_at}</span>
+      ${dl.redelivery_of ? html`<br><span class="muted">redelivery of …${shortId(dl.redelivery_of)}</span>` : ''}</td>
+    <td class="nowrap">${dl.event}</td>
+    <td class="id">${invoiceLinks(dl.invoice_id, `${d.baseUrl}/payment/invoice/${encodeURIComponent(dl.invoice_id)}`)}</td>
+    <td class="url"><code>${dl.url ?? '—'}</code></td>
     <td><span class="status ${dl.status}" data-testid="delivery-status">${dl.status}</span>
       ${dl.last_error ? html`<br><span class="muted">${dl.last_error}</span>` : ''}
       ${dl.next_attempt_at && dl.status === 'pending' ? html`<br><span class="muted">next ${dl.next_attempt_at}</span>` : ''}</td>
-    <td>${attempts(dl)}</td>
     <td><button id="redeliver-${dl.id}" data-action="redeliver" data-delivery="${dl.id}" data-testid="redeliver" aria-label="Redeliver delivery ${shortId(dl.id)} (${dl.event})">Redeliver</button></td>
+    <td class="attempts">${attempts(dl)}</td>
   </tr>`;
 }
 
@@ -75,7 +76,7 @@ export function deliveriesSection(d: DashboardData) {
     'Callback deliveries table',
     d.deliveries.items.length
       ? html`<p class="muted">${d.deliveries.items.length} of ${d.deliveries.total} shown.</p>
-      <table><thead><tr><th>Delivery</th><th>Event</th><th>Invoice</th><th>URL</th><th>Status</th><th>Attempts</th><th>Actions</th></tr></thead>
+      <table><thead><tr><th>Delivery</th><th>Event</th><th>Invoice</th><th>URL</th><th>Status</th><th>Actions</th><th>Attempts</th></tr></thead>
       <tbody>${d.deliveries.items.map(deliveryRow(d))}</tbody></table>`
       : html`<p class="muted">No deliveries${f.invoice_id || f.event || f.status ? ' match these filters' : ' yet'}.</p>`,
   )}
@@ -116,7 +117,7 @@ function requestRow(r: RequestLogEntry) {
   return html`<tr data-testid="request-row"><td>${r.at}</td>
     <td><code>${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</code>
       ${r.body_excerpt ? html`<br><span class="muted">body</span> <code class="excerpt">${r.body_excerpt}</code>` : ''}</td>
-    <td>${r.status}</td><td>${r.auth}</td><td>${r.duration_ms} ms</td></tr>`;
+    <td>${r.status}</td><td>${r.auth}</td><td class="nowrap">${r.duration_ms} ms</td></tr>`;
 }
 
 /** The request log, filterable by path, status and auth; the hosted page's status polls hidden unless asked. */

@@ -14,12 +14,15 @@ h2 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; border-bottom: 1px solid #ccc; 
 a { color: #1d4ed8; }
 table { border-collapse: collapse; width: 100%; background: #fff; }
 th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
-code { font-size: 0.85rem; word-break: break-all; }
+code { font-size: 0.85rem; overflow-wrap: anywhere; }
+.nowrap { white-space: nowrap; }
+td.id { min-width: 10rem; } td.url { min-width: 10rem; }
 pre { white-space: pre-wrap; word-break: break-all; font-size: 0.8rem; background: #f1f1f1; padding: 0.4rem; margin: 0.2rem 0; }
 .scroll { overflow-x: auto; }
 .muted { color: #555; font-size: 0.85rem; }
 .label { margin: 0.4rem 0 0; font-weight: 600; font-size: 0.85rem; }
-.attempt { border-left: 3px solid #ccc; padding-left: 0.5rem; margin: 0.4rem 0; min-width: 24rem; }
+.attempt { border-left: 3px solid #ccc; padding-left: 0.5rem; margin: 0.4rem 0; }
+td.attempts { width: 40%; min-width: 16rem; }
 .actions { display: flex; flex-wrap: wrap; gap: 0.3rem; align-items: center; }
 button { font: inherit; padding: 0.2rem 0.6rem; border: 1px solid #1d4ed8; background: #1d4ed8; color: #fff; border-radius: 4px; cursor: pointer; }
 input, select, textarea { font: inherit; border: 1px solid #6b6b6b; border-radius: 3px; padding: 0.15rem 0.3rem; }

@@ -2,8 +2,8 @@
  * The dashboard's only script (served as a file, see dashboard.assets.ts). Buttons and forms call the
  * control API with fetch(), sending the control token the page was opened with. Every 2 s it asks
  * `/_sandbox/dashboard/state` whether anything changed; if so it fetches the page again and swaps the
- * lists (`[data-live]`) in place. A list is left alone while the user types in it (focus in a field,
- * or a field they edited), open disclosures stay open, and a focused button keeps its focus.
+ * lists (`[data-live]`) in place. A list is left alone while the user types in it, values typed but not
+ * sent are carried over, open disclosures stay open, and a focused button keeps its focus.
  */
 export const DASHBOARD_SCRIPT = `
 (function () {
@@ -26,21 +26,26 @@ export const DASHBOARD_SCRIPT = `
 
   // ---- live refresh ----
   var refreshing = null;
+  var stale = false; // a list was left alone while typed in: refresh it once the user moves on
   var shown = new Map(); // id of a live list -> the markup it shows (as the server sent it)
   function swap(doc, force) {
     var active = document.activeElement;
+    stale = false;
     doc.querySelectorAll('[data-live]').forEach(function (fresh) {
       var old = document.getElementById(fresh.id);
       if (!old) return;
       var inside = active && active !== old && old.contains(active);
       var typing = inside && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);
-      if (!force && (typing || old.querySelector('[data-dirty]'))) return;
+      if (typing && !force) { stale = stale || shown.get(old.id) !== fresh.innerHTML; return; }
       if (shown.get(old.id) === fresh.innerHTML) return;
       var open = Array.prototype.map.call(old.querySelectorAll('details[open][id]'), function (d) { return d.id; });
+      // What the user typed and has not sent yet is carried over (not after an action: it was sent).
+      var edited = force ? [] : Array.prototype.map.call(old.querySelectorAll('[data-dirty][id]'), function (i) { return [i.id, i.value]; });
       var focusId = inside ? active.id : '';
       old.innerHTML = fresh.innerHTML;
       shown.set(old.id, fresh.innerHTML);
       open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
+      edited.forEach(function (e) { var i = document.getElementById(e[0]); if (i) { i.value = e[1]; i.setAttribute('data-dirty', ''); } });
       if (inside) {
         var again = focusId && document.getElementById(focusId);
         // The focused control is gone (e.g. the invoice was paid): focus the message that says what happened.
@@ -74,7 +79,7 @@ export const DASHBOARD_SCRIPT = `
       .then(function (s) {
         liveState.textContent = 'live';
         setClock(s.now, String(s.offset_seconds));
-        if (s.version !== version) return refresh(false);
+        if (s.version !== version || stale) return refresh(false);
       })
       .catch(function () { liveState.textContent = 'sandbox unreachable, retrying'; })
       .finally(schedule);

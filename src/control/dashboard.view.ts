@@ -12,7 +12,8 @@ const balances = (accounts: Array<{ currency: string; balance: string }>) => acc
 
 function invoiceRow(d: DashboardData) {
   return ({ invoice: i, merchantName, suggestedPart, wallet, counter }: DashboardInvoice) => {
-    const name = i.external_transaction_id;
+    // External ids are unique per merchant only: the id's tail keeps each row's button names apart.
+    const name = `${i.external_transaction_id} (…${i.id.slice(-8)})`;
     const partCollector = wallet ? WALLET_COLLECTOR : (counter ?? '');
     const actions =
       i.status === 'pending'
@@ -27,7 +28,7 @@ function invoiceRow(d: DashboardData) {
         ${curlBlock(`curl-pay-${i.id}`, 'curl: pay', `invoice ${name}`, payInvoiceCurl(d.baseUrl, d.token, i.id, partCollector))}`
         : html`<span class="muted">no actions</span>`;
     return html`<tr data-testid="invoice-row" data-invoice-id="${i.id}">
-    <td>${invoiceLinks(i.id, i.payment_url)}<br><span class="muted">${merchantName} · ${name}</span>
+    <td class="id">${invoiceLinks(i.id, i.payment_url)}<br><span class="muted">${merchantName} · ${i.external_transaction_id}</span>
       ${curlBlock(`curl-get-${i.id}`, 'curl: read', `invoice ${name}`, getInvoiceCurl(d.baseUrl, d.token, i.id))}</td>
     <td><span class="status ${i.status}" data-testid="invoice-status">${i.status}</span></td>
     <td>${i.amount}<br><span class="muted">due ${i.amount_due} · received ${i.amount_received}</span></td>
@@ -60,7 +61,7 @@ export function dashboardPage(d: DashboardData) {
   const first = d.merchants[0];
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>paysandbox — QA dashboard</title><link rel="stylesheet" href="${DASHBOARD_STYLE_PATH}"></head>
+<title>paysandbox — QA dashboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${DASHBOARD_STYLE_PATH}"></head>
 <body data-token="${d.token ?? ''}" data-version="${d.version}">
 <a class="skip" href="#main">Skip to main content</a>
 <header><h1>paysandbox QA dashboard</h1>
