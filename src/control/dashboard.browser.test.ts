@@ -179,4 +179,25 @@ describe('QA dashboard in Chromium', () => {
     expect(errors).toEqual([]);
     expect(await neverReloaded()).toBe(true);
   });
+  it('with a control token: the page, its live poll and its JSON links carry it', async () => {
+    const token = 'qa-dashboard-token';
+    h.sandbox.config.controlToken = token;
+    try {
+      const tokenPage = await page.context().newPage();
+      await tokenPage.goto(`${h.url}/_sandbox/?token=${token}`);
+      const inv = await h.createInvoice();
+      await tokenPage.locator(`tr[data-invoice-id="${inv.id}"]`).waitFor(); // the poll sent the token
+      const [tab] = await Promise.all([
+        tokenPage.context().waitForEvent('page'),
+        tokenPage.getByRole('link', { name: `JSON of invoice ${inv.id}` }).first().click(),
+      ]);
+      await tab.waitForURL(/^blob:/);
+      const shown = JSON.parse((await tab.locator('body').textContent())!);
+      expect(shown.invoice).toMatchObject({ id: inv.id, status: 'pending' });
+      await tab.close();
+      await tokenPage.close();
+    } finally {
+      h.sandbox.config.controlToken = null;
+    }
+  });
 });

@@ -81,7 +81,7 @@ export const DASHBOARD_SCRIPT = `
         setClock(s.now, String(s.offset_seconds));
         if (s.version !== version || stale) return refresh(false);
       })
-      .catch(function () { liveState.textContent = 'sandbox unreachable, retrying'; })
+      .catch(function (e) { liveState.textContent = 'not updating (' + e.message + '), retrying'; })
       .finally(schedule);
   }
   function schedule() { setTimeout(poll, POLL_MS); }
@@ -135,10 +135,13 @@ export const DASHBOARD_SCRIPT = `
   document.addEventListener('click', function (ev) {
     var json = ev.target.closest('a[data-json]');
     if (json && token) {
-      // A link cannot send the token header: fetch the JSON with it and open what came back.
+      // A link cannot send the token header: fetch the JSON with it and show what came back in a new tab
+      // (opened now, while the click still allows a new tab).
       ev.preventDefault();
+      var tab = window.open('about:blank', '_blank');
       fetch(json.getAttribute('href'), { headers: headers(false) }).then(function (res) { return res.text(); }).then(function (text) {
-        window.open(URL.createObjectURL(new Blob([text], { type: 'application/json' })), '_blank');
+        var url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+        if (tab) tab.location.href = url; else location.href = url;
       });
       return;
     }
