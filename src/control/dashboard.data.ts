@@ -1,6 +1,6 @@
 import { callbacksOf } from '../callbacks/callbacks.extension.js';
 import type { DeliveryFilter, DeliveryStatus } from '../callbacks/deliveries.repo.js';
-import { deliveryResource, type DeliveryResource } from '../callbacks/delivery.view.js';
+import type { DeliveryResource } from '../callbacks/delivery.view.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
@@ -88,14 +88,14 @@ function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boo
 }
 
 /** Everything the dashboard shows, newest first, at most LIST_SIZE rows per list. */
-export function collectData(
+export async function collectData(
   s: Services,
   ctx: ExtensionContext,
   repo: ControlRepository,
   faults: FaultStore,
   token: string | null,
   filters: DashboardFilters,
-): DashboardData {
+): Promise<DashboardData> {
   s.invoices.expireDue();
   const invoices: DashboardInvoice[] = repo.recentInvoiceIds(LIST_SIZE).map((id) => {
     const row = s.invoiceRepo.byId(id)!;
@@ -109,8 +109,10 @@ export function collectData(
       counter: collectors.find((c) => COUNTER_COLLECTORS.includes(c)) ?? null,
     };
   });
-  const deliveryRepo = callbacksOf(s).repo;
-  const deliveries = deliveryRepo.list(filters.delivery, LIST_SIZE, 0).map((d) => deliveryResource(d, deliveryRepo.attempts(d.id)));
+  // Through the delivery service, as the control API reads them; each with its attempts.
+  const deliveryService = callbacksOf(s).service;
+  const deliveryPage = await deliveryService.list({ ...filters.delivery, per_page: LIST_SIZE });
+  const deliveries = deliveryPage.deliveries.map((d) => deliveryService.get(d.id));
 
   // The whole retained log (bounded by its capacity) is filtered, then the newest LIST_SIZE are shown.
   const log = ctx.sandbox.requestLog;
@@ -132,7 +134,7 @@ export function collectData(
     apps: s.identities.appsPage(LIST_SIZE, 0).map((a) => sandboxApp(a, s.identities.userById(a.owner_id)!, s.ledger)),
     customers: s.identities.customersPage(LIST_SIZE, 0).map((u) => sandboxCustomer(u, s.ledger)),
     invoices,
-    deliveries: { items: deliveries, total: deliveryRepo.count(filters.delivery) },
+    deliveries: { items: deliveries, total: deliveryPage.meta.total_count },
     faults: faults.list(),
     requests: { items: matching.slice(0, LIST_SIZE), matched: matching.length, hiddenPolls },
     filters,

@@ -42,11 +42,11 @@ function refused(c: Context<AppEnv>, expected: string | null): ApiError | null {
  * `GET /_sandbox/dashboard/dashboard.{css,js}`: its style and script (no secrets, no token needed).
  */
 export function registerDashboard(app: Hono<AppEnv>, s: Services, ctx: ExtensionContext, repo: ControlRepository, faults: FaultStore): void {
-  app.get('/_sandbox', (c) => {
+  app.get('/_sandbox', async (c) => {
     secure(c);
     if (refused(c, s.config.controlToken)) return c.html(tokenRequiredPage(), 401);
     const filters = parseFilters((name) => c.req.query(name));
-    return c.html(dashboardPage(collectData(s, ctx, repo, faults, s.config.controlToken, filters)));
+    return c.html(dashboardPage(await collectData(s, ctx, repo, faults, s.config.controlToken, filters)));
   });
   app.get('/_sandbox/dashboard/state', (c) => {
     c.header('Cache-Control', 'no-store');
