@@ -63,6 +63,12 @@ describe('QA dashboard in Chromium', () => {
     expect(paid.status).toBe(201);
     await page.locator(`tr[data-invoice-id="${inv.id}"] .status.fully_paid`).waitFor();
     await deliveryRow(inv.id, 'invoice.fully_paid').locator('.status.delivered').waitFor();
+    // An open copy-as-curl disclosure stays open while the list around it changes.
+    await page.locator(`#d-curl-get-${inv.id} summary`).click();
+    const other = await h.createInvoice();
+    await page.locator(`tr[data-invoice-id="${other.id}"]`).waitFor();
+    expect(await page.locator(`#d-curl-get-${inv.id}`).getAttribute('open')).not.toBeNull();
+    expect(await page.locator(`#curl-get-${inv.id}`).textContent()).toContain(`/_sandbox/invoices/${inv.id}`);
     // The clock follows too.
     await h.control('/_sandbox/clock/advance', { seconds: 120 });
     await page.locator('#clock-offset', { hasText: /^120$/ }).waitFor();

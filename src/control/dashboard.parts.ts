@@ -4,7 +4,7 @@ import { html } from 'hono/html';
 
 /** A shell command in a disclosure, with a Copy button (the text stays selectable where the clipboard is refused). */
 export function curlBlock(id: string, summary: string, hidden: string, command: string) {
-  return html`<details class="curl"><summary>${summary}<span class="sr-only"> ${hidden}</span></summary>
+  return html`<details class="curl" id="d-${id}"><summary>${summary}<span class="sr-only"> ${hidden}</span></summary>
     <pre id="${id}">${command}</pre>
     <button type="button" id="copy-${id}" data-action="copy" data-target="${id}" aria-label="Copy ${summary} ${hidden}">Copy</button></details>`;
 }
