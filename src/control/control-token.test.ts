@@ -86,6 +86,14 @@ describe('control token (sandbox.md §3)', () => {
     expect(byQuery.text).toContain(`data-token="${TOKEN}"`);
     const byHeader = await t.request('GET', '/_sandbox', { headers: { 'X-Sandbox-Token': TOKEN }, operationId: false });
     expect(byHeader.status).toBe(200);
-    expect(byHeader.text).toContain("headers['X-Sandbox-Token'] = token");
+    const script = await t.request('GET', '/_sandbox/dashboard/dashboard.js', { operationId: false });
+    expect(script.status).toBe(200);
+    expect(script.text).toContain("h['X-Sandbox-Token'] = token");
+    expect(script.text).not.toContain(TOKEN);
+    // The live poll is guarded like the page.
+    const poll = await t.request('GET', '/_sandbox/dashboard/state', { operationId: false });
+    expect(poll.status).toBe(401);
+    expect(poll.body.error_codes).toEqual(['control_token_required']);
+    expect((await t.request('GET', '/_sandbox/dashboard/state', { headers: { 'X-Sandbox-Token': TOKEN }, operationId: false })).status).toBe(200);
   });
 });

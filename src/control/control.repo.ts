@@ -10,11 +10,15 @@ export function createControlRepository(db: Db) {
   );
   // Across merchants, for the dashboard: newest first, like every list.
   const recentInvoices = db.prepare('SELECT id FROM invoices ORDER BY created_at DESC, id DESC LIMIT ?');
+  // Rows changed on this connection since it opened: one number that moves with every write (invoices,
+  // payments, deliveries, identities), read in O(1) by the dashboard's live poll.
+  const totalChanges = db.prepare('SELECT total_changes() AS n').pluck();
 
   return {
     emailTaken: (email: string) => emailTaken.get(email) !== undefined,
     mobileTaken: (mobile: string) => mobileTaken.get(mobile) !== undefined,
     workspaceCustomer: (workspaceId: string) => workspaceCustomer.get(workspaceId) as UserRow | undefined,
+    writes: () => totalChanges.get() as number,
     recentInvoiceIds: (limit: number) => (recentInvoices.all(limit) as Array<{ id: string }>).map((r) => r.id),
   };
 }

@@ -1,61 +1,70 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { authenticateControl } from '../auth/authenticate.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppEnv } from '../http/operation.js';
-import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
-import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { ExtensionContext } from '../sandbox.js';
 import type { Services } from '../services.js';
 import { formatTimestamp } from '../shared/clock.js';
-import { formatMoney } from '../shared/money.js';
 import type { ControlRepository } from './control.repo.js';
-import { dashboardPage, tokenRequiredPage, type DashboardData, type DashboardInvoice } from './dashboard.view.js';
+import { DASHBOARD_SCRIPT_PATH, DASHBOARD_STYLE, DASHBOARD_STYLE_PATH } from './dashboard.assets.js';
+import { collectData, dashboardVersion, parseFilters } from './dashboard.data.js';
+import { DASHBOARD_SCRIPT } from './dashboard.script.js';
+import { dashboardPage, tokenRequiredPage } from './dashboard.view.js';
 import type { FaultStore } from './faults.service.js';
 
-const LIST_SIZE = 25;
+/** Style and script from this origin only, nothing inline; fetch to this origin only; never framed. */
+export const DASHBOARD_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-function collectData(s: Services, ctx: ExtensionContext, repo: ControlRepository, faults: FaultStore, token: string | null): DashboardData {
-  s.invoices.expireDue();
-  const invoices: DashboardInvoice[] = repo.recentInvoiceIds(LIST_SIZE).map((id) => {
-    const row = s.invoiceRepo.byId(id)!;
-    const collectors = JSON.parse(row.supported_payment_collectors) as string[];
-    const due = row.amount - row.amount_received;
-    return {
-      invoice: s.invoices.view(row),
-      merchantName: s.identities.merchantById(row.merchant_id)?.name ?? '',
-      suggestedPart: formatMoney(due > 1n ? due / 2n : due),
-      wallet: collectors.includes(WALLET_COLLECTOR),
-      counter: collectors.find((c) => COUNTER_COLLECTORS.includes(c)) ?? null,
-    };
-  });
-  return {
-    token,
-    clock: { now: formatTimestamp(s.clock.now()), offsetSeconds: s.clock.offsetMicros() / 1_000_000 },
-    merchants: s.identities.merchantsPage(LIST_SIZE, 0).map(sandboxMerchant),
-    apps: s.identities.appsPage(LIST_SIZE, 0).map((a) => sandboxApp(a, s.identities.userById(a.owner_id)!, s.ledger)),
-    customers: s.identities.customersPage(LIST_SIZE, 0).map((u) => sandboxCustomer(u, s.ledger)),
-    invoices,
-    faults: faults.list(),
-    requests: ctx.sandbox.requestLog.page(LIST_SIZE, 0).items,
-  };
+function secure(c: Context<AppEnv>): void {
+  c.header('Content-Security-Policy', DASHBOARD_CSP);
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'same-origin');
+  c.header('X-Content-Type-Options', 'nosniff');
+}
+
+/** With a control token configured, the page and its poll need it (`?token=` or `X-Sandbox-Token`). */
+function refused(c: Context<AppEnv>, expected: string | null): ApiError | null {
+  try {
+    authenticateControl(expected, c.req.query('token') ?? c.req.header('x-sandbox-token'));
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return err;
+  }
+  c.set('authOutcome', 'control');
+  return null;
 }
 
 /**
- * `GET /_sandbox/`: the QA dashboard. With a control token configured, the page itself needs it
- * (`?token=` or `X-Sandbox-Token`) and hands it to its own fetch calls.
+ * `GET /_sandbox/`: the QA dashboard; `GET /_sandbox/dashboard/state`: what its live poll asks (a
+ * version that moves whenever the page would show something else, and the sandbox clock);
+ * `GET /_sandbox/dashboard/dashboard.{css,js}`: its style and script (no secrets, no token needed).
  */
 export function registerDashboard(app: Hono<AppEnv>, s: Services, ctx: ExtensionContext, repo: ControlRepository, faults: FaultStore): void {
-  app.get('/_sandbox', (c) => {
-    const expected = s.config.controlToken;
-    const given = c.req.query('token') ?? c.req.header('x-sandbox-token');
-    try {
-      authenticateControl(expected, given);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      return c.html(tokenRequiredPage(), 401);
-    }
-    c.set('authOutcome', 'control');
-    c.header('cache-control', 'no-store');
-    return c.html(dashboardPage(collectData(s, ctx, repo, faults, expected)));
+  app.get('/_sandbox', async (c) => {
+    secure(c);
+    if (refused(c, s.config.controlToken)) return c.html(tokenRequiredPage(), 401);
+    const filters = parseFilters((name) => c.req.query(name));
+    return c.html(dashboardPage(await collectData(s, ctx, repo, faults, s.config.controlToken, filters)));
   });
+  app.get('/_sandbox/dashboard/state', (c) => {
+    c.header('Cache-Control', 'no-store');
+    const err = refused(c, s.config.controlToken);
+    if (err) return c.json(err.envelope(), 401);
+    return c.json({
+      version: dashboardVersion(s, ctx, repo, faults),
+      now: formatTimestamp(s.clock.now()),
+      offset_seconds: s.clock.offsetMicros() / 1_000_000,
+    });
+  });
+  const asset = (path: string, type: string, body: string) =>
+    app.get(path, (c) => {
+      c.header('Content-Type', type);
+      c.header('Cache-Control', 'no-cache');
+      c.header('X-Content-Type-Options', 'nosniff');
+      return c.body(body);
+    });
+  asset(DASHBOARD_STYLE_PATH, 'text/css; charset=utf-8', DASHBOARD_STYLE);
+  asset(DASHBOARD_SCRIPT_PATH, 'text/javascript; charset=utf-8', DASHBOARD_SCRIPT);
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { DASHBOARD_CSP } from './dashboard.routes.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -7,8 +8,8 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-const page = async () => {
-  const res = await t.request('GET', '/_sandbox/', { operationId: false });
+const page = async (query = '') => {
+  const res = await t.request('GET', `/_sandbox/${query}`, { operationId: false });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   return res.text;
@@ -63,7 +64,20 @@ describe('GET /_sandbox/ (QA dashboard)', () => {
     const html = await page();
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/i);
+    // Style and script are files of this origin, under a CSP that allows nothing else and nothing inline.
+    const external = [...html.matchAll(/<(?:script|link|img)[^>]+(?:src|href)="([^"]*)"/gi)].map((m) => m[1]);
+    expect(external).toEqual(['data:,', '/_sandbox/dashboard/dashboard.css', '/_sandbox/dashboard/dashboard.js']); // no favicon request
+    expect(html).not.toMatch(/<script>|<style>|\sstyle=|\son[a-z]+=/i);
+    const res = await t.request('GET', '/_sandbox/', { operationId: false });
+    expect(res.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+    expect(DASHBOARD_CSP).toContain("script-src 'self'");
+    expect(DASHBOARD_CSP).not.toContain('unsafe');
+    for (const [path, type] of [['/_sandbox/dashboard/dashboard.css', 'text/css'], ['/_sandbox/dashboard/dashboard.js', 'text/javascript']]) {
+      const asset = await t.request('GET', path!, { operationId: false });
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toContain(type);
+      expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    }
   });
 
   it('the calls its buttons make work as the page sends them', async () => {
@@ -74,5 +88,89 @@ describe('GET /_sandbox/ (QA dashboard)', () => {
     expect(rest.body.invoice.status).toBe('fully_paid');
     expect((await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 900 } })).status).toBe(200);
     t.assertLedger();
+  });
+
+  it('links each invoice to its hosted page and its JSON, with copy-as-curl for reading, paying and creating', async () => {
+    const inv = (await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.created' } })).body.invoice;
+    const html = await page();
+    expect(html).toContain(`href="${inv.payment_url}"`);
+    expect(html).toContain(`href="/_sandbox/invoices/${inv.id}"`);
+    expect(html).toContain(`curl -sS -X POST &#39;${new URL(inv.payment_url).origin}/_sandbox/invoices/${inv.id}/payments&#39;`);
+    const createToken = html.match(/-H &#39;Authorization: Token ([^&]+)&#39;/)?.[1];
+    expect(t.fixtures.merchants.map((m) => m.merchant_api_token)).toContain(createToken);
+    // The JSON link answers for QA without the merchant's token.
+    const json = await t.request('GET', `/_sandbox/invoices/${inv.id}`);
+    expect(json.status).toBe(200);
+    expect(json.body.invoice).toMatchObject({ id: inv.id, status: 'pending', payment_url: inv.payment_url });
+    const missing = await t.request('GET', '/_sandbox/invoices/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error_codes).toEqual(['not_found']);
+  });
+
+  it('lists deliveries with their attempts, filtered by invoice, event and status', async () => {
+    const a = (await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.created' } })).body.invoice;
+    const b = (await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.fully_paid' } })).body.invoice;
+    const all = await page();
+    expect(all).toContain(`data-invoice-id="${a.id}"`);
+    expect((all.match(/data-testid="delivery-row"/g) ?? []).length).toBeGreaterThanOrEqual(3);
+    expect(all).toMatch(/aria-label="Redeliver delivery [0-9a-f]{8} \(invoice\.fully_paid\)"/);
+    const byInvoice = await page(`?invoice=${a.id}`);
+    const rows = [...byInvoice.matchAll(/data-testid="delivery-row" data-delivery-id="[^"]+" data-status="[^"]+">[\s\S]*?<\/tr>/g)].map((m) => m[0]);
+    expect(rows.length).toBe(1);
+    expect(rows[0]).toContain(a.id);
+    expect(rows[0]).not.toContain(b.id);
+    const byEvent = await page('?event=invoice.fully_paid');
+    expect(byEvent.match(/data-testid="delivery-row"/g)?.length).toBe(1);
+    expect(await page('?delivery_status=delivered')).toContain('No deliveries match these filters');
+    const bad = await page('?event=nope&delivery_status=lost&status=abc');
+    expect(bad).toContain('Unknown event &quot;nope&quot; (filter ignored).');
+    expect(bad).toContain('Unknown delivery status &quot;lost&quot;');
+    expect(bad).toContain('use a code such as 404 or a class such as 4xx');
+  });
+
+  it('filters recent requests by path, status and auth, and hides the hosted page polls unless asked', async () => {
+    const inv = (await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.created' } })).body.invoice;
+    await t.request('GET', `/payment/invoice/${inv.id}/status`, { operationId: false });
+    await t.request('GET', '/v3/invoices/?page=1', { token: t.merchant.merchant_api_token });
+    await t.request('GET', '/v3/invoices/', { token: 'bad', operationId: false });
+    const html = await page();
+    expect(html).toContain('GET /v3/invoices/?page=1');
+    expect(html).toContain('1 status polls of the hosted page hidden');
+    expect(html).not.toContain(`/payment/invoice/${inv.id}/status`);
+    expect(html).toContain('{&quot;event&quot;:&quot;invoice.created&quot;}'); // the trigger's body excerpt
+    expect(await page('?polls=1')).toContain(`GET /payment/invoice/${inv.id}/status`);
+    const failed = await page('?status=4xx');
+    expect(failed).toContain('invalid_token');
+    expect(failed).not.toContain('GET /v3/invoices/?page=1');
+    const merchantOnly = await page('?auth=merchant');
+    expect(merchantOnly).toContain('GET /v3/invoices/?page=1');
+    expect(merchantOnly).not.toContain('invalid_token');
+    expect(await page('?path=page%3D1&status=200')).toContain('1 of 1 shown');
+  });
+
+  it('deletes one fault alone; an unknown one is a 404', async () => {
+    const one = (await t.request('POST', '/_sandbox/faults', { body: { path: '/v1/**', status: 502, latency_ms: 5, probability: 0.5, count: 2, body: { x: 1 } } })).body.fault;
+    const two = (await t.request('POST', '/_sandbox/faults', { body: { path: '/v3/**' } })).body.fault;
+    expect(await page()).toContain(`aria-label="Delete fault * /v1/** (${one.id.slice(-8)})"`);
+    expect((await t.request('DELETE', `/_sandbox/faults/${one.id}`)).status).toBe(204);
+    expect((await t.request('GET', '/_sandbox/faults')).body.faults.map((f: { id: string }) => f.id)).toEqual([two.id]);
+    const again = await t.request('DELETE', `/_sandbox/faults/${one.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.error_codes).toEqual(['not_found']);
+  });
+
+  it('the live poll answers a version that moves when invoices, deliveries, the clock or faults change', async () => {
+    const state = async () => (await t.request('GET', '/_sandbox/dashboard/state', { operationId: false })).body;
+    const v0 = (await state()).version;
+    expect((await state()).version).toBe(v0);
+    await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.created' } });
+    const v1 = (await state()).version;
+    expect(v1).not.toBe(v0);
+    await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 60 } });
+    const s2 = await state();
+    expect(s2.version).not.toBe(v1);
+    expect(s2.offset_seconds).toBe(60);
+    await t.request('POST', '/_sandbox/faults', { body: { path: '/x' } });
+    expect((await state()).version).not.toBe(s2.version);
   });
 });

@@ -1,66 +1,76 @@
-import { html, raw } from 'hono/html';
-import type { RequestLogEntry } from '../http/request-log.js';
-import type { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
-import type { InvoiceResource } from '../invoices/invoice.view.js';
-import { DASHBOARD_SCRIPT, DASHBOARD_STYLE } from './dashboard.assets.js';
-import type { Fault } from './faults.service.js';
+import { html } from 'hono/html';
+import { WALLET_COLLECTOR } from '../payments/payments.service.js';
+import { deliveriesSection, faultsSection, requestsSection } from './dashboard.activity.view.js';
+import { DASHBOARD_SCRIPT_PATH, DASHBOARD_STYLE_PATH } from './dashboard.assets.js';
+import { createInvoiceCurl, getInvoiceCurl, payInvoiceCurl } from './dashboard.curl.js';
+import { curlBlock, invoiceLinks, liveRegion } from './dashboard.parts.js';
+import type { DashboardData, DashboardInvoice } from './dashboard.data.js';
 
-export interface DashboardInvoice {
-  invoice: InvoiceResource;
-  merchantName: string;
-  /** Half the amount due, pre-filled in the "pay part" field. */
-  suggestedPart: string;
-  wallet: boolean;
-  counter: string | null;
-}
-
-export interface DashboardData {
-  /** Sent back as X-Sandbox-Token by the page's fetch calls; null when no token is configured. */
-  token: string | null;
-  clock: { now: string; offsetSeconds: number };
-  merchants: Array<ReturnType<typeof sandboxMerchant>>;
-  apps: Array<ReturnType<typeof sandboxApp>>;
-  customers: Array<ReturnType<typeof sandboxCustomer>>;
-  invoices: DashboardInvoice[];
-  faults: Fault[];
-  requests: RequestLogEntry[];
-}
+export type { DashboardData, DashboardInvoice } from './dashboard.data.js';
 
 const balances = (accounts: Array<{ currency: string; balance: string }>) => accounts.map((a) => `${a.balance} ${a.currency}`).join(', ');
 
-function invoiceRow({ invoice: i, merchantName, suggestedPart, wallet, counter }: DashboardInvoice) {
-  const actions =
-    i.status === 'pending'
-      ? html`<div class="actions">
-          ${wallet ? html`<button data-action="pay" data-invoice="${i.id}" data-collector="coins_peso_wallet" data-testid="pay-full-wallet">Pay in full (wallet)</button>` : ''}
-          ${counter ? html`<button data-action="pay" data-invoice="${i.id}" data-collector="${counter}" data-testid="pay-full-counter">Pay in full (counter)</button>` : ''}
-          <label>Part <input id="part-${i.id}" value="${suggestedPart}" size="10" inputmode="decimal" aria-label="Amount to pay for ${i.external_transaction_id}"></label>
-          <button data-action="pay-part" data-invoice="${i.id}" data-collector="${wallet ? 'coins_peso_wallet' : (counter ?? '')}" data-testid="pay-part">Pay part</button>
-          <button data-action="expire" data-invoice="${i.id}" data-testid="expire">Expire</button>
-          <button data-action="cancel" data-invoice="${i.id}" data-testid="cancel">Cancel</button>
-        </div>`
-      : html`<span class="muted">no actions</span>`;
-  return html`<tr data-testid="invoice-row" data-invoice-id="${i.id}">
-    <td><code>${i.id}</code><br><span class="muted">${merchantName} · ${i.external_transaction_id}</span></td>
+function invoiceRow(d: DashboardData) {
+  return ({ invoice: i, merchantName, suggestedPart, wallet, counter }: DashboardInvoice) => {
+    // External ids are unique per merchant only: the id's tail keeps each row's button names apart.
+    const name = `${i.external_transaction_id} (…${i.id.slice(-8)})`;
+    const partCollector = wallet ? WALLET_COLLECTOR : (counter ?? '');
+    const actions =
+      i.status === 'pending'
+        ? html`<div class="actions">
+          ${wallet ? html`<button id="pay-wallet-${i.id}" data-action="pay" data-invoice="${i.id}" data-collector="${WALLET_COLLECTOR}" data-testid="pay-full-wallet" aria-label="Pay in full (wallet): invoice ${name}">Pay in full (wallet)</button>` : ''}
+          ${counter ? html`<button id="pay-counter-${i.id}" data-action="pay" data-invoice="${i.id}" data-collector="${counter}" data-testid="pay-full-counter" aria-label="Pay in full (counter): invoice ${name}">Pay in full (counter)</button>` : ''}
+          <label class="part">Part <input id="part-${i.id}" value="${suggestedPart}" size="10" inputmode="decimal" aria-label="Part amount to pay for invoice ${name}"></label>
+          <button id="pay-part-${i.id}" data-action="pay-part" data-invoice="${i.id}" data-collector="${partCollector}" data-testid="pay-part" aria-label="Pay part: invoice ${name}">Pay part</button>
+          <button id="expire-${i.id}" data-action="expire" data-invoice="${i.id}" data-testid="expire" aria-label="Expire invoice ${name}">Expire</button>
+          <button id="cancel-${i.id}" data-action="cancel" data-invoice="${i.id}" data-testid="cancel" aria-label="Cancel invoice ${name}">Cancel</button>
+        </div>
+        ${curlBlock(`curl-pay-${i.id}`, 'curl: pay', `invoice ${name}`, payInvoiceCurl(d.baseUrl, d.token, i.id, partCollector))}`
+        : html`<span class="muted">no actions</span>`;
+    return html`<tr data-testid="invoice-row" data-invoice-id="${i.id}">
+    <td class="id">${invoiceLinks(i.id, i.payment_url)}<br><span class="muted">${merchantName} · ${i.external_transaction_id}</span>
+      ${curlBlock(`curl-get-${i.id}`, 'curl: read', `invoice ${name}`, getInvoiceCurl(d.baseUrl, d.token, i.id))}</td>
     <td><span class="status ${i.status}" data-testid="invoice-status">${i.status}</span></td>
     <td>${i.amount}<br><span class="muted">due ${i.amount_due} · received ${i.amount_received}</span></td>
     <td>${i.expires_at}${i.expires_in_seconds !== null ? html`<br><span class="muted">${i.expires_in_seconds}s left</span>` : ''}
       ${i.current_payment_reference_number ? html`<br>ref <code>${i.current_payment_reference_number}</code>` : ''}</td>
     <td>${actions}</td>
   </tr>`;
+  };
 }
 
-/** The QA dashboard (sandbox.md §9): server-rendered, no external assets, works offline. */
+function identitiesSections(d: DashboardData) {
+  return html`<section aria-labelledby="m-h"><h2 id="m-h">Merchants</h2>${liveRegion('live-merchants', 'Merchants table', html`<table>
+  <thead><tr><th>Name</th><th>merchant_api_token</th><th>bearer_token</th><th>Callback URL</th><th>Wallet</th></tr></thead>
+  <tbody>${d.merchants.map((m) => html`<tr><td>${m.name}</td><td><code>${m.merchant_api_token}</code></td><td><code>${m.bearer_token ?? '—'}</code></td>
+    <td>${m.callback_url ?? '—'}</td><td><code>${m.wallet_account_id}</code></td></tr>`)}</tbody></table>`)}</section>
+<section aria-labelledby="a-h"><h2 id="a-h">HMAC applications</h2>${liveRegion('live-apps', 'HMAC applications table', html`<table>
+  <thead><tr><th>Name</th><th>api_key</th><th>api_secret</th><th>OTP</th><th>Owner balances</th></tr></thead>
+  <tbody>${d.apps.map((a) => html`<tr><td>${a.name}</td><td><code>${a.api_key}</code></td><td><code>${a.api_secret}</code></td>
+    <td>${a.mfa_whitelisted ? 'whitelisted' : html`secret <code>${a.otp_secret}</code>`}</td><td>${balances(a.owner.accounts)}</td></tr>`)}</tbody></table>`)}</section>
+<section aria-labelledby="c-h"><h2 id="c-h">Customers</h2>${liveRegion('live-customers', 'Customers table', html`<table>
+  <thead><tr><th>Email</th><th>Password</th><th>Mobile</th><th>Balances</th></tr></thead>
+  <tbody>${d.customers.map((c) => html`<tr><td>${c.email}</td><td><code>${c.password}</code></td><td>${c.mobile_number}</td><td>${balances(c.accounts)}</td></tr>`)}</tbody></table>`)}</section>`;
+}
+
+/**
+ * The QA dashboard: server-rendered; its style and script are served from /_sandbox/dashboard/ under
+ * a strict CSP (nothing inline, nothing from elsewhere), and it refreshes its lists in place.
+ */
 export function dashboardPage(d: DashboardData) {
+  const first = d.merchants[0];
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>paysandbox — QA dashboard</title><style>${raw(DASHBOARD_STYLE)}</style></head>
-<body data-token="${d.token ?? ''}">
+<title>paysandbox — QA dashboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${DASHBOARD_STYLE_PATH}"></head>
+<body data-token="${d.token ?? ''}" data-version="${d.version}">
+<a class="skip" href="#main">Skip to main content</a>
 <header><h1>paysandbox QA dashboard</h1>
-  <p id="status" role="status" aria-live="polite" data-testid="dashboard-status"></p></header>
-<main>
+  <p class="muted">Updates by itself every 2 seconds while open (<span id="live-state" data-testid="live-state">live</span>).</p>
+  <p id="status" role="status" aria-live="polite" tabindex="-1" data-testid="dashboard-status"></p>
+  ${d.filters.problems.length ? html`<ul class="problems" data-testid="filter-problems">${d.filters.problems.map((p) => html`<li>${p}</li>`)}</ul>` : ''}</header>
+<main id="main" tabindex="-1">
 <section aria-labelledby="clock-h"><h2 id="clock-h">Clock</h2>
-  <p>Sandbox time <strong data-testid="clock-now">${d.clock.now}</strong> (offset ${d.clock.offsetSeconds} s)</p>
+  <p>Sandbox time <strong data-testid="clock-now" id="clock-now">${d.clock.now}</strong> (offset <span id="clock-offset" data-testid="clock-offset">${d.clock.offsetSeconds}</span> s)</p>
   <form data-form="advance"><label>Advance by <input name="seconds" type="number" min="1" step="any" value="900" required> seconds</label>
     <button type="submit" data-testid="clock-advance">Advance</button>
     <button type="button" data-action="clock-reset">Reset clock</button></form>
@@ -68,41 +78,22 @@ export function dashboardPage(d: DashboardData) {
 <section aria-labelledby="inv-h"><h2 id="inv-h">Recent invoices</h2>
   <p><button data-action="trigger" data-event="invoice.created" data-testid="create-invoice">Create an invoice (first merchant)</button>
      <button data-action="reset" class="danger">Reset sandbox (reload fixtures)</button></p>
-  ${d.invoices.length
-    ? html`<div class="scroll"><table><thead><tr><th>Invoice</th><th>Status</th><th>Amount</th><th>Expiry</th><th>Actions</th></tr></thead>
-      <tbody>${d.invoices.map(invoiceRow)}</tbody></table></div>`
-    : html`<p class="muted">No invoices yet.</p>`}
+  ${first ? curlBlock('curl-create', 'curl: create an invoice', `as ${first.name}`, createInvoiceCurl(d.baseUrl, first.merchant_api_token)) : ''}
+  ${liveRegion(
+    'live-invoices',
+    'Recent invoices table',
+    d.invoices.length
+      ? html`<table><thead><tr><th>Invoice</th><th>Status</th><th>Amount</th><th>Expiry</th><th>Actions</th></tr></thead>
+      <tbody>${d.invoices.map(invoiceRow(d))}</tbody></table>`
+      : html`<p class="muted">No invoices yet.</p>`,
+  )}
 </section>
-<section aria-labelledby="m-h"><h2 id="m-h">Merchants</h2><div class="scroll"><table>
-  <thead><tr><th>Name</th><th>merchant_api_token</th><th>bearer_token</th><th>Callback URL</th><th>Wallet</th></tr></thead>
-  <tbody>${d.merchants.map((m) => html`<tr><td>${m.name}</td><td><code>${m.merchant_api_token}</code></td><td><code>${m.bearer_token ?? '—'}</code></td>
-    <td>${m.callback_url ?? '—'}</td><td><code>${m.wallet_account_id}</code></td></tr>`)}</tbody></table></div></section>
-<section aria-labelledby="a-h"><h2 id="a-h">HMAC applications</h2><div class="scroll"><table>
-  <thead><tr><th>Name</th><th>api_key</th><th>api_secret</th><th>OTP</th><th>Owner balances</th></tr></thead>
-  <tbody>${d.apps.map((a) => html`<tr><td>${a.name}</td><td><code>${a.api_key}</code></td><td><code>${a.api_secret}</code></td>
-    <td>${a.mfa_whitelisted ? 'whitelisted' : html`secret <code>${a.otp_secret}</code>`}</td><td>${balances(a.owner.accounts)}</td></tr>`)}</tbody></table></div></section>
-<section aria-labelledby="c-h"><h2 id="c-h">Customers</h2><div class="scroll"><table>
-  <thead><tr><th>Email</th><th>Password</th><th>Mobile</th><th>Balances</th></tr></thead>
-  <tbody>${d.customers.map((c) => html`<tr><td>${c.email}</td><td><code>${c.password}</code></td><td>${c.mobile_number}</td><td>${balances(c.accounts)}</td></tr>`)}</tbody></table></div></section>
-<section aria-labelledby="f-h"><h2 id="f-h">Faults</h2>
-  ${d.faults.length
-    ? html`<ul>${d.faults.map((f) => html`<li><code>${f.method} ${f.path}</code> → ${f.status ?? 'latency only'}${f.latency_ms ? ` after ${f.latency_ms} ms` : ''}${f.count !== undefined ? `, ${f.count} left` : ''}${f.probability !== undefined ? `, p=${f.probability}` : ''} · ${f.hits} hits</li>`)}</ul>
-      <button data-action="clear-faults">Clear all faults</button>`
-    : html`<p class="muted">No active faults.</p>`}
-  <form data-form="fault"><label>Method <select name="method"><option>*</option><option>GET</option><option>POST</option></select></label>
-    <label>Path glob <input name="path" value="/v1/invoices/**" required></label>
-    <label>Status <input name="status" type="number" min="200" max="599" value="500"></label>
-    <label>Count <input name="count" type="number" min="1" placeholder="unlimited"></label>
-    <button type="submit">Inject fault</button></form>
-</section>
-<section aria-labelledby="r-h"><h2 id="r-h">Recent requests</h2>
-  ${d.requests.length
-    ? html`<div class="scroll"><table><thead><tr><th>At</th><th>Request</th><th>Status</th><th>Auth</th></tr></thead><tbody>
-      ${d.requests.map((r) => html`<tr><td>${r.at}</td><td><code>${r.method} ${r.path}</code></td><td>${r.status}</td><td>${r.auth}</td></tr>`)}</tbody></table></div>`
-    : html`<p class="muted">No requests yet.</p>`}
-</section>
+${deliveriesSection(d)}
+${faultsSection(d)}
+${requestsSection(d)}
+${identitiesSections(d)}
 </main>
-<script>${raw(DASHBOARD_SCRIPT)}</script>
+<script src="${DASHBOARD_SCRIPT_PATH}"></script>
 </body></html>`;
 }
 

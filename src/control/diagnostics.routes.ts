@@ -3,13 +3,17 @@ import type { ExtensionContext } from '../sandbox.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { FaultStore } from './faults.service.js';
 
-/** listFaults, createFault, clearFaults, listRequests (sandbox.md §9). */
+/** listFaults, createFault, clearFaults, deleteFault, listRequests (sandbox.md §9). */
 export function diagnosticsHandlers(faults: FaultStore, ctx: ExtensionContext): Handlers {
   return {
     listFaults: () => ok({ faults: faults.list() }),
     createFault: ({ body }) => ok({ fault: faults.add(body) }, 201),
     clearFaults: () => {
       faults.clear();
+      return { status: 204 };
+    },
+    deleteFault: ({ params }) => {
+      faults.remove(params.fault_id!);
       return { status: 204 };
     },
     listRequests: ({ query }) => {

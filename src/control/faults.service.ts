@@ -76,6 +76,11 @@ export function createFaultStore(ids: IdFactory, random: () => number) {
 
     clear: () => faults.clear(),
 
+    /** Remove one fault; an unknown id (or one already used up) is a 404. */
+    remove(id: string): void {
+      if (!faults.delete(id)) throw ApiError.notFound();
+    },
+
     /**
      * The first fault that fires for this request, counted at once (before any latency) so that
      * concurrent requests never take more injections than `count` allows. An exhausted fault is removed.

@@ -5,7 +5,7 @@ import type { Operation } from '../spec/load.js';
 
 export type AppEnv = {
   Bindings: Partial<HttpBindings> & { originalUrl?: string };
-  Variables: { authOutcome: string; operationId: string };
+  Variables: { authOutcome: string; operationId: string; /** The body an operation read, for the request log. */ requestBody?: Buffer };
 };
 
 export interface OperationContext {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { createRequestLog } from './request-log.js';
+import { createRequestLog, EXCERPT_BYTES } from './request-log.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -41,7 +41,7 @@ it('keeps the newest entries once full, newest first, with offsets', async () =>
     [3, '/n/3'],
   ]);
   expect(all.items[0]!.at).toMatch(/^2023-11-14T22:13:20\.\d{6}Z$/);
-  expect(Object.keys(all.items[0]!)).toEqual(['id', 'at', 'method', 'path', 'operation_id', 'status', 'auth', 'duration_ms']);
+  expect(Object.keys(all.items[0]!)).toEqual(['id', 'at', 'method', 'path', 'operation_id', 'status', 'auth', 'duration_ms', 'query', 'body_excerpt']);
   expect(log.page(1, 1).items.map((e) => e.id)).toEqual([4]);
   expect(log.page(5, 3).items).toEqual([]);
 });
@@ -66,4 +66,23 @@ it('keeps paths of any length and any characters', async () => {
   app2.get('*', (c) => c.text('ok'));
   await app2.request(`http://localhost${accented}`);
   expect(again.page(1, 0).items[0]!.path).toBe(accented);
+});
+
+it('keeps the query string and the start of the body an operation read, both cut to a bound', async () => {
+  await t.request('GET', '/v1/invoices/?page=2&status=pending', { token: t.merchant.merchant_api_token });
+  const long = 'ñ'.repeat(400); // 800 bytes of two-byte characters: cut on a character boundary
+  await t.request('POST', '/v1/invoices/', {
+    token: t.merchant.merchant_api_token,
+    body: { amount: 10, currency: 'PHP', external_transaction_id: 'log-1', description: long },
+  });
+  await t.request('GET', `/v1/invoices/?q=${'x'.repeat(1000)}`, { token: t.merchant.merchant_api_token, operationId: false });
+  await t.request('GET', '/_sandbox/', { operationId: false }); // the dashboard and its poll are not logged
+  await t.request('GET', '/_sandbox/dashboard/state', { operationId: false });
+  const [cut, post, get] = (await t.request('GET', '/_sandbox/requests?per_page=3')).body.requests;
+  expect(get).toMatchObject({ path: '/v1/invoices/', query: 'page=2&status=pending', body_excerpt: null });
+  expect(post.query).toBeNull();
+  expect(post.body_excerpt.startsWith('{"amount":10,"currency":"PHP","external_transaction_id":"log-1","description":"ñññ')).toBe(true);
+  expect(Buffer.byteLength(post.body_excerpt)).toBeLessThanOrEqual(EXCERPT_BYTES);
+  expect(post.body_excerpt).not.toContain('\uFFFD');
+  expect(cut.query).toBe(`q=${'x'.repeat(EXCERPT_BYTES - 2)}`);
 });

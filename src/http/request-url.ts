@@ -56,3 +56,10 @@ export function rawPath(c: Context<AppEnv>): string {
   const q = target.indexOf('?');
   return q < 0 ? target : target.slice(0, q);
 }
+
+/** The query string as sent (without `?`), or null when there is none; no URL parsing. */
+export function rawQuery(c: Context<AppEnv>): string | null {
+  const target = c.env?.incoming?.url ?? c.req.url;
+  const q = target.indexOf('?');
+  return q < 0 || q === target.length - 1 ? null : target.slice(q + 1);
+}

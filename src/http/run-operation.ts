@@ -32,6 +32,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
       : op.auth === 'hmac'
         ? ((await readBodilessMethodBody(c, MAX_BODY_BYTES, ApiError.payloadTooLarge)) ?? EMPTY)
         : EMPTY;
+    if (rawBody.length) c.set('requestBody', rawBody);
     const ctx: OperationContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
 
     const header = headerReader(c);

@@ -1,0 +1,142 @@
+import { callbacksOf } from '../callbacks/callbacks.extension.js';
+import type { DeliveryFilter, DeliveryStatus } from '../callbacks/deliveries.repo.js';
+import type { DeliveryResource } from '../callbacks/delivery.view.js';
+import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
+import type { RequestLogEntry } from '../http/request-log.js';
+import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
+import type { InvoiceResource } from '../invoices/invoice.view.js';
+import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
+import type { ExtensionContext } from '../sandbox.js';
+import type { Services } from '../services.js';
+import { formatTimestamp } from '../shared/clock.js';
+import { formatMoney } from '../shared/money.js';
+import type { ControlRepository } from './control.repo.js';
+import type { Fault, FaultStore } from './faults.service.js';
+
+const LIST_SIZE = 25;
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'failed'];
+/** The hosted page polls this every few seconds while open; hidden from the request list unless asked. */
+const STATUS_POLL = /^\/payment\/invoice\/[^/]+\/status\/?$/;
+
+export interface DashboardInvoice {
+  invoice: InvoiceResource;
+  merchantName: string;
+  /** Half the amount due, pre-filled in the "pay part" field. */
+  suggestedPart: string;
+  wallet: boolean;
+  counter: string | null;
+}
+
+/** The filters of the deliveries and requests lists, as the page's query string gives them. */
+export interface DashboardFilters {
+  delivery: DeliveryFilter;
+  request: { path: string; status: string; auth: string; polls: boolean };
+  /** Filter values that were not understood (shown, then ignored). */
+  problems: string[];
+}
+
+export interface DashboardData {
+  /** Sent back as X-Sandbox-Token by the page's fetch calls; null when no token is configured. */
+  token: string | null;
+  /** Where the sandbox is reached, for the copy-as-curl commands. */
+  baseUrl: string;
+  /** Changes whenever anything the page shows changes (see `dashboardVersion`). */
+  version: string;
+  clock: { now: string; offsetSeconds: number };
+  merchants: Array<ReturnType<typeof sandboxMerchant>>;
+  apps: Array<ReturnType<typeof sandboxApp>>;
+  customers: Array<ReturnType<typeof sandboxCustomer>>;
+  invoices: DashboardInvoice[];
+  deliveries: { items: DeliveryResource[]; total: number };
+  faults: Fault[];
+  requests: { items: RequestLogEntry[]; matched: number; hiddenPolls: number };
+  filters: DashboardFilters;
+}
+
+/** Read the list filters from the page's query string; a value not understood is reported and ignored. */
+export function parseFilters(q: (name: string) => string | undefined): DashboardFilters {
+  const problems: string[] = [];
+  const text = (name: string) => (q(name) ?? '').trim().slice(0, 200);
+  const event = text('event');
+  const dstatus = text('delivery_status');
+  if (event && !EVENT_NAMES.includes(event as EventName)) problems.push(`Unknown event "${event}" (filter ignored).`);
+  if (dstatus && !DELIVERY_STATUSES.includes(dstatus as DeliveryStatus)) problems.push(`Unknown delivery status "${dstatus}" (filter ignored).`);
+  const status = text('status');
+  if (status && !/^[1-5]([0-9]{2}|xx)$/i.test(status)) problems.push(`Status filter "${status}": use a code such as 404 or a class such as 4xx (ignored).`);
+  return {
+    delivery: {
+      invoice_id: text('invoice') || undefined,
+      event: EVENT_NAMES.includes(event as EventName) ? event : undefined,
+      status: DELIVERY_STATUSES.includes(dstatus as DeliveryStatus) ? (dstatus as DeliveryStatus) : undefined,
+    },
+    request: { path: text('path'), status: /^[1-5]([0-9]{2}|xx)$/i.test(status) ? status.toLowerCase() : '', auth: text('auth'), polls: q('polls') === '1' },
+    problems,
+  };
+}
+
+/** One string that changes whenever invoices, deliveries, identities, the clock, faults or the request log do. */
+export function dashboardVersion(s: Services, ctx: ExtensionContext, repo: ControlRepository, faults: FaultStore): string {
+  const faultMark = faults.list().map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`).join(',');
+  return [repo.writes(), ctx.sandbox.requestLog.latestId(), s.clock.offsetMicros(), faultMark].join('.');
+}
+
+function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boolean {
+  if (f.path && !`${r.path}${r.query ? `?${r.query}` : ''}`.includes(f.path)) return false;
+  if (f.status && (f.status.endsWith('xx') ? String(r.status)[0] !== f.status[0] : String(r.status) !== f.status)) return false;
+  if (f.auth && !r.auth.includes(f.auth)) return false;
+  return true;
+}
+
+/** Everything the dashboard shows, newest first, at most LIST_SIZE rows per list. */
+export async function collectData(
+  s: Services,
+  ctx: ExtensionContext,
+  repo: ControlRepository,
+  faults: FaultStore,
+  token: string | null,
+  filters: DashboardFilters,
+): Promise<DashboardData> {
+  s.invoices.expireDue();
+  const invoices: DashboardInvoice[] = repo.recentInvoiceIds(LIST_SIZE).map((id) => {
+    const row = s.invoiceRepo.byId(id)!;
+    const collectors = JSON.parse(row.supported_payment_collectors) as string[];
+    const due = row.amount - row.amount_received;
+    return {
+      invoice: s.invoices.view(row),
+      merchantName: s.identities.merchantById(row.merchant_id)?.name ?? '',
+      suggestedPart: formatMoney(due > 1n ? due / 2n : due),
+      wallet: collectors.includes(WALLET_COLLECTOR),
+      counter: collectors.find((c) => COUNTER_COLLECTORS.includes(c)) ?? null,
+    };
+  });
+  // Through the delivery service, as the control API reads them; each with its attempts.
+  const deliveryService = callbacksOf(s).service;
+  const deliveryPage = await deliveryService.list({ ...filters.delivery, per_page: LIST_SIZE });
+  const deliveries = deliveryPage.deliveries.map((d) => deliveryService.get(d.id));
+
+  // The whole retained log (bounded by its capacity) is filtered, then the newest LIST_SIZE are shown.
+  const log = ctx.sandbox.requestLog;
+  let hiddenPolls = 0;
+  const matching = log.page(log.page(0, 0).total, 0).items.filter((r) => {
+    if (!filters.request.polls && STATUS_POLL.test(r.path)) {
+      hiddenPolls += 1;
+      return false;
+    }
+    return requestMatches(r, filters.request);
+  });
+
+  return {
+    token,
+    baseUrl: s.config.publicUrl,
+    version: dashboardVersion(s, ctx, repo, faults),
+    clock: { now: formatTimestamp(s.clock.now()), offsetSeconds: s.clock.offsetMicros() / 1_000_000 },
+    merchants: s.identities.merchantsPage(LIST_SIZE, 0).map(sandboxMerchant),
+    apps: s.identities.appsPage(LIST_SIZE, 0).map((a) => sandboxApp(a, s.identities.userById(a.owner_id)!, s.ledger)),
+    customers: s.identities.customersPage(LIST_SIZE, 0).map((u) => sandboxCustomer(u, s.ledger)),
+    invoices,
+    deliveries: { items: deliveries, total: deliveryPage.meta.total_count },
+    faults: faults.list(),
+    requests: { items: matching.slice(0, LIST_SIZE), matched: matching.length, hiddenPolls },
+    filters,
+  };
+}
