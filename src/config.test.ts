@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFrom, parseDuration } from './config.js';
+import { configFrom, isLoopback, parseDuration } from './config.js';
 
 describe('configuration', () => {
   it('uses defaults, then env, then flags', () => {
@@ -22,4 +22,15 @@ describe('configuration', () => {
     expect(() => configFrom({ port: 'x' }, {})).toThrow(/--port/);
     expect(() => configFrom({ durability: 'maybe' }, {})).toThrow(/--durability/);
   });
+});
+
+describe('isLoopback (the listen host needs no control token only when it is loopback)', () => {
+  it.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.8.9.10', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])('%s is loopback', (h) =>
+    expect(isLoopback(h)).toBe(true),
+  );
+
+  it.each(['127.x.evil', '127.0.0.1.evil.example', '127.evil', '127.1', '0x7f.0.0.1', 'localhost.evil', '0.0.0.0', '::', '10.0.0.1', 'example.com', ''])(
+    '%s is not loopback',
+    (h) => expect(isLoopback(h)).toBe(false),
+  );
 });

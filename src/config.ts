@@ -1,4 +1,5 @@
 import type { Durability } from './db/open.js';
+import { isLoopbackHost } from './shared/ip-address.js';
 
 /** Everything the sandbox can be told. `main.ts`/the CLI fill it from flags, then env, then defaults. */
 export interface AppConfig {
@@ -119,6 +120,7 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
   };
 }
 
+/** A listen host that only this machine can reach: `localhost`, 127.0.0.0/8 or ::1 (parsed, not prefix-matched). */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  return isLoopbackHost(host);
 }
