@@ -32,12 +32,14 @@ describe('private-callback guard: IPv4 carried inside IPv6', () => {
 describe('private-callback guard: resolve once, connect to what was checked', () => {
   /** A resolver whose answer changes after the first question: DNS rebinding. */
   function rebinding(first: string, then: string): Lookup & { calls: number } {
-    const fn = (async () => {
-      fn.calls += 1;
-      const address = fn.calls === 1 ? first : then;
-      return [{ address, family: address.includes(':') ? 6 : 4 }];
-    }) as Lookup & { calls: number };
-    fn.calls = 0;
+    const fn = Object.assign(
+      async () => {
+        fn.calls += 1;
+        const address = fn.calls === 1 ? first : then;
+        return [{ address, family: address.includes(':') ? 6 : 4 }];
+      },
+      { calls: 0 },
+    );
     return fn;
   }
 
