@@ -84,3 +84,14 @@ describe('dot segments over a real socket', () => {
     expect((await raw('/docs/assets/swagger-ui%2ecss')).status).toBe(200);
   });
 });
+
+describe('loopback listen check', () => {
+  it('treats --host 127.x.evil as the name it is: no listen without a control token', async () => {
+    const evil = createTestApp({ config: { host: '127.x.evil', port: 0 } });
+    try {
+      await expect(listen(evil.sandbox)).rejects.toThrow(/Refusing to listen on 127\.x\.evil without a control token/);
+    } finally {
+      await evil.close();
+    }
+  });
+});
