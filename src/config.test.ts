@@ -34,3 +34,12 @@ describe('isLoopback (the listen host needs no control token only when it is loo
     (h) => expect(isLoopback(h)).toBe(false),
   );
 });
+
+describe('--allowed-hosts', () => {
+  it('reads a comma-separated list from the flag or PAYSANDBOX_ALLOWED_HOSTS, as URL host names', () => {
+    expect(configFrom({}, {}).allowedHosts).toEqual([]);
+    expect(configFrom({ 'allowed-hosts': 'Sandbox, ci.internal ,[::1]' }, {}).allowedHosts).toEqual(['sandbox', 'ci.internal', '[::1]']);
+    expect(configFrom({}, { PAYSANDBOX_ALLOWED_HOSTS: '*' }).allowedHosts).toEqual(['*']);
+    expect(() => configFrom({ 'allowed-hosts': 'a b' }, {})).toThrow(/--allowed-hosts/);
+  });
+});
