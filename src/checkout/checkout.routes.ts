@@ -54,10 +54,14 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     return send(c, renderCheckoutPage(page), nonce, status && status !== 200 ? NOTICE_STATUS[status] : 200);
   }
 
-  /** Success: back to the page (303, so a reload never posts twice). Failure: the page with its notice. */
+  /**
+   * Success: straight to the merchant when the invoice is now paid or expired, else back to the page
+   * (303, so a reload never posts twice). Failure: the page with its notice.
+   */
   function after(c: C, notice: NoticeKind | null, req: Omit<PageRequest, 'nonce' | 'session'>): Response {
     if (notice) return render(c, { ...req, notice }, notice);
-    return c.redirect(pageUrl(c.req.param('id')!, req.method, req.outletId), 303);
+    const id = c.req.param('id')!;
+    return c.redirect(checkout.exitUrl(id) ?? pageUrl(id, req.method, req.outletId), 303);
   }
 
   async function form(c: C): Promise<Record<string, unknown> | null> {
