@@ -24,12 +24,17 @@ const NOTICE_STATUS: Record<NoticeKind, 400 | 401 | 403 | 409> = {
 
 type C = Context<AppEnv>;
 
-/** Inline style and script only, under a per-response nonce; nothing is loaded from elsewhere. */
-function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200): Response {
+/**
+ * Inline style and script only, under a per-response nonce; nothing is loaded from elsewhere. Forms post
+ * here only, but a payment that completes the invoice is answered with a redirect to the merchant, and
+ * `form-action` also governs redirects: that one origin is allowed too.
+ */
+function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200, returnUrl?: string | null): Response {
+  const merchant = returnUrl ? ` ${new URL(returnUrl).origin}` : '';
   c.header(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; ` +
-      "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      `form-action 'self'${merchant}; base-uri 'none'; frame-ancestors 'none'`,
   );
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'same-origin');
@@ -51,7 +56,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     const nonce = newNonce();
     const page = checkout.page(id, { ...req, nonce, session: getCookie(c, SESSION_COOKIE) });
     if (!page) return send(c, renderNotFoundPage(nonce), nonce, 404);
-    return send(c, renderCheckoutPage(page), nonce, status && status !== 200 ? NOTICE_STATUS[status] : 200);
+    return send(c, renderCheckoutPage(page), nonce, status && status !== 200 ? NOTICE_STATUS[status] : 200, page.returnUrl);
   }
 
   /**
@@ -128,7 +133,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     if (!checkout.chooserEnabled() || !OUTCOMES.includes(outcome)) {
       const nonce = newNonce();
       const page = checkout.page(c.req.param('id'), { nonce });
-      return send(c, renderCheckoutPage(page!), nonce, checkout.chooserEnabled() ? 400 : 403);
+      return send(c, renderCheckoutPage(page!), nonce, checkout.chooserEnabled() ? 400 : 403, page!.returnUrl);
     }
     return after(c, checkout.sandboxOutcome(c.req.param('id'), outcome), {});
   });

@@ -7,7 +7,8 @@
  *   "less than 5 minutes" and "less than 1 minute" in the `#announce` live region;
  * - while the invoice is pending it polls the status every 2 s (and at zero): paid or expired goes
  *   straight to the merchant's redirect URL (or to this page showing the state); a partial payment
- *   swaps the summary and the payment section in place, leaving a section with typed input alone;
+ *   swaps the summary and the payment section in place (parsed without the new page's <head> and
+ *   <script>, whose nonce is not this page's), leaving a section with typed input alone;
  * - the copy button puts the reference number's digits on the clipboard and says so.
  */
 export const SCRIPT = `(function(){
@@ -22,7 +23,7 @@ var old=function(){var r=document.createRange(),s=getSelection(),n=btn.parentNod
 if(navigator.clipboard&&window.isSecureContext)navigator.clipboard.writeText(t).then(ok,old);else old()})})(k[i])}
 function dirty(el){var f=el.querySelectorAll('input');for(var i=0;i<f.length;i++)if(f[i].value!==f[i].defaultValue)return true;return false}
 function swap(){fetch(b.reload,{cache:'no-store'}).then(function(r){return r.ok?r.text():null}).then(function(h){if(!h)return;
-var d=new DOMParser().parseFromString(h,'text/html'),kept=false,act=document.activeElement,tid=act&&act.getAttribute('data-testid');
+var d=new DOMParser().parseFromString(h.replace(/<head>[\\s\\S]*<\\/head>|<script[\\s\\S]*?<\\/script>/g,''),'text/html'),kept=false,act=document.activeElement,tid=act&&act.getAttribute('data-testid');
 ['summary','pay'].forEach(function(id){var o=document.getElementById(id),n=d.getElementById(id);if(!o||!n)return;if(dirty(o)){kept=true;return}
 var had=o.contains(act);n=document.adoptNode(n);o.replaceWith(n);if(had&&tid){var x=n.querySelector('[data-testid="'+tid+'"]');if(x)x.focus()}});
 copyButtons();var due=document.querySelector('[data-testid="invoice-amount-due"]');
