@@ -38,8 +38,8 @@ function Shortfall({ page }: { page: CheckoutPage }) {
     <>
       <p>
         You need <strong class="money" data-testid="shortfall">{displayMoney(invoice.amountDue - customer.balance, invoice.currency)}</strong>{' '}
-        more: your wallet holds {displayMoney(customer.balance, customer.currency)}, this invoice asks for{' '}
-        {displayMoney(invoice.amountDue, invoice.currency)}.
+        more: your wallet holds <span class="money">{displayMoney(customer.balance, customer.currency)}</span>, this invoice asks
+        for <span class="money">{displayMoney(invoice.amountDue, invoice.currency)}</span>.
       </p>
       {page.methods.includes('counter') ? (
         <p>
