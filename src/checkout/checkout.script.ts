@@ -4,7 +4,8 @@
  * - on load it focuses and scrolls to `[data-outcome]`, what the last action produced (notice, Pay
  *   button, reference number, new state), so it is on the first screen of a phone;
  * - it counts the expiry down from the server's figure (the sandbox clock), silently, and says
- *   "less than 5 minutes" and "less than 1 minute" in the `#announce` live region;
+ *   "less than 5 minutes" and "less than 1 minute" once each in the `#announce` live region (on
+ *   opening, when already under);
  * - while the invoice is pending it polls the status every 2 s (and at zero): paid or expired goes
  *   straight to the merchant's redirect URL (or to this page showing the state); a partial payment
  *   swaps the summary and the payment section in place (parsed without the new page's <head> and
@@ -12,7 +13,7 @@
  * - the copy button puts the reference number's digits on the clipboard and says so.
  */
 export const SCRIPT = `(function(){
-var b=document.body.dataset,a=document.getElementById('announce'),end=null,last=null,busy=false,done=false;
+var b=document.body.dataset,a=document.getElementById('announce'),end=null,said=0,busy=false,done=false;
 function say(t){if(!a)return;a.textContent='';setTimeout(function(){a.textContent=t},100)}
 function p(n){return(n<10?'0':'')+n}
 function f(s){var h=Math.floor(s/3600),m=Math.floor(s%3600/60);return h?h+':'+p(m)+':'+p(s%60):m+':'+p(s%60)}
@@ -33,8 +34,8 @@ if(j.expires_in_seconds!=null)end=Date.now()+Number(j.expires_in_seconds)*1000;
 if(j.status!==b.status){done=true;say(j.status==='fully_paid'?'Payment received.':j.status==='expired'?'This invoice has expired.':'This invoice was canceled.');location.replace(j.status!=='canceled'&&b.return?b.return:b.reload);return}
 if(j.amount_received!==b.received){b.received=j.amount_received;swap()}}).catch(function(){busy=false})}
 function tick(){var c=document.getElementById('countdown'),s=Math.max(0,Math.floor((end-Date.now())/1000));if(c)c.textContent=f(s);
-if(last!==null){if(last>60&&s<=60)say('Less than 1 minute left to pay this invoice.');else if(last>300&&s<=300)say('Less than 5 minutes left to pay this invoice.')}
-last=s;if(s===0)poll();if(!done)setTimeout(tick,1000)}
+var th=s>0&&s<=60?60:s>0&&s<=300?300:0;if(th&&th!==said){said=th;say('Less than '+(th===60?'1 minute':'5 minutes')+' left to pay this invoice.')}
+if(s===0)poll();if(!done)setTimeout(tick,1000)}
 focusOutcome();copyButtons();
 if(b.seconds){end=Date.now()+Number(b.seconds)*1000;tick()}
 if(b.poll)setInterval(poll,2000);
