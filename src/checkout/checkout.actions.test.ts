@@ -41,8 +41,9 @@ describe('wallet', () => {
     const wallet = c.accounts[0]!.id;
     const before = { customer: balanceOf(t, wallet), merchant: balanceOf(t, t.merchant.wallet_account_id) };
     const paid = await postForm(t, `${path(inv.id)}/wallet/confirm`, {}, res.cookie);
+    // the payment completes the invoice: straight back to the merchant, no paid page with a timer
     expect(paid.status).toBe(303);
-    expect(paid.headers.get('location')).toBe(`${path(inv.id)}?method=wallet`);
+    expect(paid.headers.get('location')).toBe(`${t.merchant.redirect_url}?invoice_id=${inv.id}`);
     expect(balanceOf(t, wallet)).toBe(before.customer - 20n * 100_000_000n);
     expect(balanceOf(t, t.merchant.wallet_account_id)).toBe(before.merchant + 20n * 100_000_000n);
     const after = await getPage(t, `${path(inv.id)}?method=wallet`, res.cookie);
@@ -79,6 +80,8 @@ describe('wallet', () => {
     const res = await login(inv.id, c.email, c.password);
     const page = await getPage(t, `${path(inv.id)}?method=wallet`, res.cookie);
     expect(textOf(page.html, 'insufficient-balance')).toMatch(/Insufficient balance/);
+    expect(textOf(page.html, 'shortfall')).toBe('PHP 75.00');
+    expect(testIds(page.html)).toContain('pay-counter-instead');
     expect(textOf(page.html, 'wallet-balance')).toBe('PHP 25.00');
     expect(testIds(page.html)).not.toContain('confirm-payment');
     const before = balanceOf(t, c.accounts[0]!.id);
@@ -126,10 +129,16 @@ describe('over the counter', () => {
     const ref = t.services.invoiceRepo.byId(inv.id)!.current_payment_reference_number!;
     expect(ref).toMatch(/^\d{13}$/);
     const page = await getPage(t, res.headers.get('location')!);
-    expect(textOf(page.html, 'reference-number')).toBe(ref);
+    // grouped for reading aloud, the digits kept whole for tests and the copy button
+    expect(textOf(page.html, 'reference-number')).toBe(`${ref.slice(0, 4)} ${ref.slice(4, 8)} ${ref.slice(8)}`);
+    expect(page.html).toContain(`data-testid="reference-number" data-reference="${ref}"`);
+    expect(page.html).toContain(`data-copy="${ref}"`);
+    expect(page.html).toMatch(/<figcaption id="ref-caption">Reference number<\/figcaption><p class="ref" tabindex="-1" aria-describedby="ref-caption" data-outcome=""/);
     expect(page.html).toMatch(new RegExp(`<svg role="img" aria-label="Barcode of reference number ${ref}" data-testid="barcode"`));
     expect(page.html).toContain(seven.instructions);
-    expect(page.html).toMatch(/aria-pressed="true" data-testid="outlet-option" data-outlet="7-Eleven"/);
+    // outlets are plain buttons: the chosen one is named in the instructions, not toggled
+    expect(page.html).not.toContain('aria-pressed');
+    expect(textOf(page.html, 'outlet-instructions')).toContain('At 7-Eleven:');
 
     const ml = t.fixtures.payin_outlets.find((o) => o.name === 'M Lhuillier')!;
     await postForm(t, `${path(inv.id)}/counter`, { outlet: ml.id });
@@ -158,7 +167,8 @@ describe('sandbox outcome chooser', () => {
     expect(page.html).toMatch(/data-status="pending">Partly paid</);
     expect(textOf(page.html, 'invoice-amount-received')).toBe('PHP 15.00');
     expect(textOf(page.html, 'invoice-amount-due')).toBe('PHP 15.00');
-    await postForm(t, `${path(inv.id)}/sandbox`, { outcome: 'full' });
+    const full = await postForm(t, `${path(inv.id)}/sandbox`, { outcome: 'full' });
+    expect(full.headers.get('location')).toBe(`${t.merchant.redirect_url}?invoice_id=${inv.id}`);
     page = await getPage(t, path(inv.id));
     expect(page.html).toMatch(/data-status="fully_paid"/);
     expect(t.services.invoiceRepo.payments(inv.id).map((p) => p.amount)).toEqual([15n * 100_000_000n, 15n * 100_000_000n]);

@@ -28,6 +28,15 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: WAIT_MS });
 }
 
+export interface OpenOptions {
+  /** 390×844 at 2× with touch, like a current phone. */
+  phone?: boolean;
+  /** Any other phone-like size (touch, 2×), e.g. 320×640. */
+  viewport?: { width: number; height: number };
+  /** Let a test inject scripts (axe-core) into a page whose CSP allows only its own nonce. */
+  bypassCSP?: boolean;
+}
+
 export interface Harness {
   sandbox: Sandbox;
   /** Where the sandbox listens, e.g. `http://127.0.0.1:40123`. */
@@ -39,7 +48,7 @@ export interface Harness {
    * A new browser context (phone-sized when asked) whose waits are all bounded; `errors` collects
    * console errors and uncaught exceptions (a CSP violation shows up there).
    */
-  open(browser: Browser, opts?: { phone?: boolean }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  open(browser: Browser, opts?: OpenOptions): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
   /** Create an invoice through the real API with the merchant Token. */
   createInvoice(body?: Record<string, unknown>): Promise<{ id: string; payment_url: string; [k: string]: any }>;
   /** A control call (`/_sandbox/...`), JSON in and out. */
@@ -87,9 +96,11 @@ export async function startHarness(): Promise<Harness> {
     thankYouUrl,
     merchant,
     async open(browser, opts = {}) {
-      const context = await browser.newContext(
-        opts.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {},
-      );
+      const viewport = opts.viewport ?? (opts.phone ? { width: 390, height: 844 } : undefined);
+      const context = await browser.newContext({
+        ...(viewport ? { viewport, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+        bypassCSP: opts.bypassCSP ?? false,
+      });
       context.setDefaultTimeout(WAIT_MS);
       context.setDefaultNavigationTimeout(WAIT_MS);
       const page = await context.newPage();

@@ -43,3 +43,16 @@ export function pageUrl(invoiceId: string, method?: string | null, outletId?: st
   const qs = q.toString();
   return `/payment/invoice/${encodeURIComponent(invoiceId)}${qs ? `?${qs}` : ''}`;
 }
+
+/**
+ * A reference number in groups of four, a lone last digit kept with the group before, so it can be read
+ * out and typed at a counter.
+ *
+ * @example
+ * groupReference('5247646406576'); // '5247 6464 06576'
+ */
+export function groupReference(ref: string): string {
+  const groups = ref.match(/.{1,4}/g) ?? [];
+  if (groups.length > 1 && groups[groups.length - 1]!.length === 1) groups[groups.length - 2] += groups.pop()!;
+  return groups.join(' ');
+}

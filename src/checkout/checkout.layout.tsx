@@ -4,21 +4,20 @@ import { SCRIPT, STYLE } from './checkout.assets.js';
 export interface LayoutProps {
   title: string;
   nonce: string;
-  /** Navigate here after a short pause (meta refresh: works without script). */
-  refreshTo?: string | null;
   /** `data-*` attributes on <body> that the inline script reads. */
   data?: Record<string, string>;
-  /** Include the countdown/polling script (not needed on pages that never change). */
+  /** Include the focus, countdown, polling and copy script (not needed on pages that never change). */
   script?: boolean;
   children?: Child;
 }
 
-/** Seconds the paid/expired page stays up before it sends the browser back to the merchant. */
-export const REDIRECT_DELAY_SECONDS = 3;
-
-/** The document shell: one inline style, one inline script, both under the response's CSP nonce. */
+/**
+ * The document shell: one inline style, one inline script, both under the response's CSP nonce. Nothing
+ * here navigates on a timer: the page moves on only when the invoice does (see the script).
+ */
 export function Layout(p: LayoutProps) {
   const data = Object.fromEntries(Object.entries(p.data ?? {}).map(([k, v]) => [`data-${k}`, v]));
+  const script = p.script !== false;
   return (
     <html lang="en">
       <head>
@@ -28,7 +27,6 @@ export function Layout(p: LayoutProps) {
         {/* An empty icon: the browser asks the server for no /favicon.ico. */}
         <link rel="icon" href="data:," />
         <title>{p.title}</title>
-        {p.refreshTo ? <meta http-equiv="refresh" content={`${REDIRECT_DELAY_SECONDS};url=${p.refreshTo}`} /> : null}
         <style nonce={p.nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
       </head>
       <body {...data}>
@@ -36,8 +34,10 @@ export function Layout(p: LayoutProps) {
           Sandbox mode: test payments only, no real money moves.
         </p>
         {p.children}
+        {/* Outside the parts the poll swaps, so what it says is heard: payment updates, 5 and 1 minute left. */}
+        {script ? <p id="announce" class="sr-only" role="status" aria-live="polite" data-testid="announce"></p> : null}
         <footer>paysandbox hosted payment page</footer>
-        {p.script === false ? null : <script nonce={p.nonce} dangerouslySetInnerHTML={{ __html: SCRIPT }} />}
+        {script ? <script nonce={p.nonce} dangerouslySetInnerHTML={{ __html: SCRIPT }} /> : null}
       </body>
     </html>
   );
@@ -46,7 +46,7 @@ export function Layout(p: LayoutProps) {
 /** `GET /payment/invoice/{unknown}`: an HTML 404, not the API's JSON envelope. */
 export function NotFoundPage(p: { nonce: string }) {
   return (
-    <Layout title="Invoice not found" nonce={p.nonce} script={false}>
+    <Layout title="Invoice not found — paysandbox" nonce={p.nonce} script={false}>
       <main id="main">
         <div class="card">
           <h1 data-testid="not-found">Invoice not found</h1>

@@ -41,6 +41,8 @@ export interface CheckoutPage {
   merchantName: string;
   /** `redirect_url?invoice_id=<id>` once the invoice is fully paid or expired, when the merchant has one. */
   redirectTo: string | null;
+  /** The same address while the invoice is pending: where the page goes when its poll sees payment or expiry. */
+  returnUrl: string | null;
   /** Payment methods the invoice's collectors allow, in display order. */
   methods: PayMethod[];
   method: PayMethod | null;

@@ -105,7 +105,7 @@ describe('paid, expired and canceled invoices', () => {
     }
   };
 
-  it('a paid invoice shows its state and sends the browser to redirect_url?invoice_id=', async () => {
+  it('a paid invoice opened later shows its state and a link to redirect_url?invoice_id=, with no timer', async () => {
     const inv = await createInvoice(t);
     t.services.payments.payFromWallet(inv.id, t.services.payments.customer());
     const res = await getPage(t, path(inv.id));
@@ -113,18 +113,23 @@ describe('paid, expired and canceled invoices', () => {
     expect(res.html).toMatch(/data-testid="invoice-status" data-status="fully_paid">Paid</);
     noOptions(res.html);
     const target = `${t.merchant.redirect_url}?invoice_id=${inv.id}`;
-    expect(res.html).toContain(`<meta http-equiv="refresh" content="3;url=${target}"/>`);
-    expect(res.html).toContain(`href="${target}" data-testid="merchant-redirect"`);
+    // opened later: the state and a link back, never a timed refresh
+    expect(res.html).not.toContain('http-equiv="refresh"');
+    expect(res.html).toContain(`href="${target}" class="button" data-testid="merchant-redirect">Return to ${t.merchant.name}</a>`);
+    expect(res.html).toContain(`<title>Payment received — ${t.merchant.name}, PHP 20.00</title>`);
+    expect(res.html).toMatch(/<h2 id="state-heading" tabindex="-1" data-outcome="">/);
     expect(res.html).not.toContain('data-poll');
   });
 
-  it('an expired invoice (sandbox clock past expires_at) shows its state and redirects too', async () => {
+  it('an expired invoice (sandbox clock past expires_at) shows its state and the link too', async () => {
     const inv = await createInvoice(t);
     t.advance(901);
     const res = await getPage(t, path(inv.id));
     expect(res.html).toMatch(/data-status="expired">Expired</);
     noOptions(res.html);
-    expect(res.html).toContain(`content="3;url=${t.merchant.redirect_url}?invoice_id=${inv.id}"`);
+    expect(res.html).not.toContain('http-equiv="refresh"');
+    expect(res.html).toContain(`href="${t.merchant.redirect_url}?invoice_id=${inv.id}"`);
+    expect(res.html).toContain(`<title>Expired — ${t.merchant.name}, PHP 20.00</title>`);
   });
 
   it('a canceled invoice shows its state and stays put', async () => {
@@ -133,19 +138,84 @@ describe('paid, expired and canceled invoices', () => {
     const res = await getPage(t, path(inv.id));
     expect(res.html).toMatch(/data-status="canceled">Canceled</);
     noOptions(res.html);
-    expect(res.html).not.toContain('http-equiv="refresh"');
+    expect(res.html).not.toContain('merchant-redirect');
+    expect(res.html).toContain(`<title>Canceled — ${t.merchant.name}, PHP 20.00</title>`);
   });
 
   it('keeps the merchant query string, and never follows a non-http redirect_url', async () => {
     const inv = await createInvoice(t);
     t.services.payments.expire(inv.id);
     t.services.identities.updateMerchant(t.merchant.id, { redirect_url: 'https://shop.example/done?from=pay' });
-    expect((await getPage(t, path(inv.id))).html).toContain(`url=https://shop.example/done?from=pay&amp;invoice_id=${inv.id}`);
+    expect((await getPage(t, path(inv.id))).html).toContain(`href="https://shop.example/done?from=pay&amp;invoice_id=${inv.id}"`);
     for (const bad of ['javascript:alert(1)', 'not a url', null]) {
       t.services.identities.updateMerchant(t.merchant.id, { redirect_url: bad });
       const html = (await getPage(t, path(inv.id))).html;
-      expect(html, String(bad)).not.toContain('http-equiv="refresh"');
       expect(html).not.toContain('merchant-redirect');
     }
+  });
+});
+
+describe('phone-first and accessible', () => {
+  it('partly paid leads with the amount still due, under its own badge', async () => {
+    const inv = await createInvoice(t, { amount: 40 });
+    await postForm(t, `${path(inv.id)}/sandbox`, { outcome: 'part' });
+    const html = (await getPage(t, path(inv.id))).html;
+    const lead = html.indexOf('data-testid="invoice-amount-due"');
+    expect(lead).toBeGreaterThan(0);
+    expect(lead).toBeLessThan(html.indexOf('data-testid="invoice-amount"'));
+    expect(html).toMatch(/class="status status-partly" data-testid="invoice-status" data-status="pending">Partly paid</);
+    expect(html).toMatch(new RegExp(`<title>Reference number [\\d ]+ \\(PHP 20.00 still due\\) — ${t.merchant.name}, PHP 40.00</title>`));
+    expect([...html.matchAll(/data-outcome=""/g)]).toHaveLength(1);
+    expect(html).toMatch(/id="amount-due" tabindex="-1" data-outcome=""/);
+  });
+
+  it('gives each state its own title and marks one outcome to focus', async () => {
+    const inv = await createInvoice(t);
+    const title = (html: string) => /<title>([^<]*)</.exec(html)![1]!;
+    const outcomes = (html: string) => [...html.matchAll(/data-outcome=""/g)].length;
+    const first = (await getPage(t, path(inv.id))).html;
+    const wallet = (await getPage(t, `${path(inv.id)}?method=wallet`)).html;
+    const failed = (await postForm(t, `${path(inv.id)}/wallet/login`, { login: 'x', password: 'y' })).html;
+    const counter = (await getPage(t, `${path(inv.id)}?method=counter`)).html;
+    const seven = t.fixtures.payin_outlets.find((o) => o.name === '7-Eleven')!;
+    const ticket = (await getPage(t, (await postForm(t, `${path(inv.id)}/counter`, { outlet: seven.id })).headers.get('location')!)).html;
+    const titles = [first, wallet, failed, counter, ticket].map(title);
+    expect(titles.map((x) => x.split(' — ')[0])).toEqual([
+      'Choose how to pay',
+      'Wallet login',
+      'Login failed',
+      'Choose an outlet',
+      expect.stringMatching(/^Reference number \d{4} \d{4} \d{5}$/),
+    ]);
+    expect(titles.every((x) => x.endsWith(` — ${t.merchant.name}, PHP 20.00`))).toBe(true);
+    expect([first, wallet, failed, counter, ticket].map(outcomes)).toEqual([0, 0, 1, 0, 1]);
+    expect(failed).toMatch(/<div class="notice" role="alert" id="notice" tabindex="-1" data-outcome="" data-testid="login-error">/);
+    // the method tabs scroll the chosen section into view
+    expect(first).toContain(`href="${path(inv.id)}?method=wallet#pay"`);
+  });
+
+  it('lets the reader size the text and does not force the email keyboard on a mobile number', async () => {
+    const inv = await createInvoice(t);
+    const res = await getPage(t, `${path(inv.id)}?method=wallet`);
+    const html = res.html;
+    // a form post may end on the merchant's page (payment complete): the CSP lets that one origin in
+    expect(res.headers.get('content-security-policy')).toContain(`form-action 'self' ${new URL(t.merchant.redirect_url!).origin};`);
+    expect(html).toContain('html{font:100%/1.5 ');
+    expect(html).not.toMatch(/html\{[^}]*\d+px/);
+    expect(html).toMatch(/<input id="login" name="login" type="text" autocomplete="username"/);
+    expect(html).not.toContain('inputmode');
+    // nothing navigates on a timer; the pending page knows where to go once its poll sees payment
+    expect(html).not.toContain('http-equiv="refresh"');
+    expect(html).toContain(`data-return="${t.merchant.redirect_url}?invoice_id=${inv.id}"`);
+  });
+
+  it('after a payment that completes the invoice, goes back to the page when the merchant has no redirect_url', async () => {
+    const inv = await createInvoice(t);
+    t.services.identities.updateMerchant(t.merchant.id, { redirect_url: null });
+    const res = await postForm(t, `${path(inv.id)}/sandbox`, { outcome: 'full' });
+    expect(res.headers.get('location')).toBe(path(inv.id));
+    const html = (await getPage(t, path(inv.id))).html;
+    expect(html).toContain('Payment received. Thank you!');
+    expect(html).not.toContain('data-return');
   });
 });

@@ -26,12 +26,17 @@ const NOTICE_STATUS: Record<NoticeKind, 400 | 401 | 403 | 409> = {
 
 type C = Context<AppEnv>;
 
-/** Inline style and script only, under a per-response nonce; nothing is loaded from elsewhere. */
-function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200): Response {
+/**
+ * Inline style and script only, under a per-response nonce; nothing is loaded from elsewhere. Forms post
+ * here only, but a payment that completes the invoice is answered with a redirect to the merchant, and
+ * `form-action` also governs redirects: that one origin is allowed too.
+ */
+function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200, returnUrl?: string | null): Response {
+  const merchant = returnUrl ? ` ${new URL(returnUrl).origin}` : '';
   c.header(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; ` +
-      "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      `form-action 'self'${merchant}; base-uri 'none'; frame-ancestors 'none'`,
   );
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'same-origin');
@@ -53,13 +58,17 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     const nonce = newNonce();
     const page = checkout.page(id, { ...req, nonce, session: getCookie(c, SESSION_COOKIE) });
     if (!page) return send(c, renderNotFoundPage(nonce), nonce, 404);
-    return send(c, renderCheckoutPage(page), nonce, status && status !== 200 ? NOTICE_STATUS[status] : 200);
+    return send(c, renderCheckoutPage(page), nonce, status && status !== 200 ? NOTICE_STATUS[status] : 200, page.returnUrl);
   }
 
-  /** Success: back to the page (303, so a reload never posts twice). Failure: the page with its notice. */
+  /**
+   * Success: straight to the merchant when the invoice is now paid or expired, else back to the page
+   * (303, so a reload never posts twice). Failure: the page with its notice.
+   */
   function after(c: C, notice: NoticeKind | null, req: Omit<PageRequest, 'nonce' | 'session'>): Response {
     if (notice) return render(c, { ...req, notice }, notice);
-    return c.redirect(pageUrl(c.req.param('id')!, req.method, req.outletId), 303);
+    const id = c.req.param('id')!;
+    return c.redirect(checkout.exitUrl(id) ?? pageUrl(id, req.method, req.outletId), 303);
   }
 
   /** The posted form; null for an unknown invoice; UNREADABLE for a body no form parser reads. */
@@ -143,7 +152,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     if (!checkout.chooserEnabled() || !OUTCOMES.includes(outcome)) {
       const nonce = newNonce();
       const page = checkout.page(c.req.param('id'), { nonce });
-      return send(c, renderCheckoutPage(page!), nonce, checkout.chooserEnabled() ? 400 : 403);
+      return send(c, renderCheckoutPage(page!), nonce, checkout.chooserEnabled() ? 400 : 403, page!.returnUrl);
     }
     return after(c, checkout.sandboxOutcome(c.req.param('id'), outcome), {});
   });

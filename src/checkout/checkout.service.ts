@@ -54,9 +54,13 @@ export function createCheckoutService(d: CheckoutDeps) {
     return row.amount > row.amount_received ? row.amount - row.amount_received : 0n;
   }
 
-  /** Only http(s) merchant URLs are followed: a `javascript:` redirect_url must never run here. */
+  /** The merchant's `redirect_url?invoice_id=<id>` once the invoice is paid or expired (never after a cancel). */
   function redirectTo(row: InvoiceRow): string | null {
-    if (row.status !== 'fully_paid' && row.status !== 'expired') return null;
+    return row.status === 'fully_paid' || row.status === 'expired' ? returnUrl(row) : null;
+  }
+
+  /** Only http(s) merchant URLs are followed: a `javascript:` redirect_url must never run here. */
+  function returnUrl(row: InvoiceRow): string | null {
     const raw = s.identities.merchantById(row.merchant_id)?.redirect_url;
     if (!raw) return null;
     let url: URL;
@@ -121,6 +125,7 @@ export function createCheckoutService(d: CheckoutDeps) {
         },
         merchantName: merchant?.name ?? 'Merchant',
         redirectTo: redirectTo(row),
+        returnUrl: row.status === 'pending' ? returnUrl(row) : null,
         methods,
         method,
         outlets,
@@ -132,6 +137,15 @@ export function createCheckoutService(d: CheckoutDeps) {
         sandboxChooser: row.status === 'pending' && d.sandboxChooser(),
         nonce: req.nonce,
       };
+    },
+
+    /**
+     * Where the browser goes after an action that went through: straight back to the merchant once the
+     * invoice is paid or expired (as the real service does), else null (back to the page).
+     */
+    exitUrl(invoiceId: string): string | null {
+      const row = invoice(invoiceId);
+      return row ? redirectTo(row) : null;
     },
 
     /** What the page polls (every 2 s) to follow the invoice. */
