@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
 
 /** Test support for the dashboard's browser test (imported by dashboard.browser.test.ts only). */
 
@@ -32,34 +30,6 @@ export async function startCallbackReceiver(): Promise<{ url: string; received: 
         server.closeAllConnections();
       }),
   };
-}
-
-export interface DashboardAxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  targets: string[];
-}
-
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/**
- * axe-core (the npm package, injected from node_modules: no download) over the whole page, WCAG 2.1
- * A and AA rules only; the violations as short records that read well in a failed assertion.
- */
-export async function dashboardAxeViolations(page: Page): Promise<DashboardAxeViolation[]> {
-  await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: any[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return result.violations.map((v) => ({
-      id: v.id as string,
-      impact: v.impact as string | null,
-      help: v.help as string,
-      targets: (v.nodes as Array<{ target: string[] }>).slice(0, 5).map((n) => n.target.join(' ')),
-    }));
-  }, WCAG_21_AA);
 }
 
 /** WCAG relative luminance contrast of two CSS `rgb(...)` colors. */
