@@ -23,15 +23,15 @@ export function banner(sandbox: Sandbox, url: string, startupMs: number): string
     lines.push(`  ${m.name}${i === 0 ? '   (start here: the README examples and the trigger use it)' : ''}`, `    merchant_api_token ${m.merchant_api_token}`, `    bearer_token       ${m.bearer_token ?? '-'}`);
   }
   lines.push('', 'HMAC applications (ACCESS_KEY / secret):');
-  for (const a of s.identities.appsPage(100, 0).filter((x) => !x.workspace_id)) {
-    const label = a.mfa_whitelisted ? '   (whitelisted: no OTP needed)' : '   (OTP app: sell orders and transfers need a one-time code)';
+  for (const [i, a] of s.identities.appsPage(100, 0).filter((x) => !x.workspace_id).entries()) {
+    const label = a.mfa_whitelisted ? `   (${i === 0 ? 'start here: ' : ''}whitelisted, no OTP needed)` : '   (OTP app: sell orders and transfers need a one-time code)';
     lines.push(`  ${a.name}${label}`, `    api_key    ${a.api_key}`, `    api_secret ${a.api_secret}`, `    otp_secret ${a.otp_secret}${a.mfa_whitelisted ? '' : ` (code now: GET ${url}/_sandbox/apps/${a.api_key}/otp)`}`);
   }
   lines.push('', 'Customers (hosted payment page wallet login):');
-  for (const c of s.identities.customersPage(100, 0).filter((x) => !x.workspace_id)) {
+  for (const [i, c] of s.identities.customersPage(100, 0).filter((x) => !x.workspace_id).entries()) {
     const php = s.ledger.byOwner('user', c.id).find((a) => a.currency === 'PHP');
     const balance = php?.balance ?? 0n;
-    const low = balance < LOW_BALANCE_PHP * UNITS_PER_PESO ? '  (low balance: for "insufficient balance" tests)' : '';
+    const low = balance < LOW_BALANCE_PHP * UNITS_PER_PESO ? '  (low balance: for "insufficient balance" tests)' : i === 0 ? '  (start here: pays when no customer is named)' : '';
     lines.push(`  ${c.email} / ${c.password}   (${c.mobile_number}, ${formatMoneyShort(balance)} PHP)${low}`);
   }
   if (sandbox.config.controlToken) lines.push('', 'Control API requires header X-Sandbox-Token.');
