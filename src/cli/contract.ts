@@ -88,7 +88,7 @@ export const contractCommand: CliCommand = {
     if (baseUrl) {
       const missing = CONTRACT_REQUIRED_ENV.filter((n) => !env[n]);
       if (missing.length) {
-        console.error(`paysandbox contract: set ${missing.join(', ')} for ${baseUrl}\n\n${USAGE}`);
+        console.error(`paysandbox contract: set ${missing.join(', ')} for ${baseUrl} (paysandbox contract --help lists every variable)`);
         return 2;
       }
       try {
