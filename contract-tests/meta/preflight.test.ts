@@ -130,7 +130,7 @@ describe('the ways users run it stop at the preflight with one line and exit cod
 
   it('paysandbox contract without a credential says which, in one line', async () => {
     const { code, out } = await run(['--import', 'tsx', 'src/cli/main.ts', 'contract', '--base-url', env.CONTRACT_BASE_URL!], { CONTRACT_API_KEY: 'k', CONTRACT_MERCHANT_TOKEN: 't' });
-    expect(out.trim().split('\n')).toEqual([`paysandbox contract: set CONTRACT_API_SECRET for ${env.CONTRACT_BASE_URL} (paysandbox contract --help lists every variable)`]);
+    expect(out.trim().split('\n')).toEqual([`paysandbox contract: set CONTRACT_API_SECRET for ${env.CONTRACT_BASE_URL} (every variable: docs/contract-tests.md)`]);
     expect(code).toBe(2);
   }, 70_000);
 });
