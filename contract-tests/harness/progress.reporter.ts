@@ -64,6 +64,7 @@ export default class ProgressReporter implements Reporter {
 
   onTestCaseResult(test: TestCase): void {
     const result = test.result();
+    if (result.state !== 'failed') this.takeLogs(test.id);
     const area = test.parent.type === 'suite' ? test.parent.name : relative(this.root, test.module.moduleId);
     const durationMs = test.diagnostic()?.duration;
     if (result.state === 'passed') {
@@ -73,6 +74,7 @@ export default class ProgressReporter implements Reporter {
       this.counts.fail++;
       const detail = result.errors.map((e) => (e.name === 'ContractFailure' ? e.message : (e.stack ?? `${e.name}: ${e.message}`))).join('\n');
       this.write(formatProgress({ state: 'fail', area, name: test.name, durationMs, detail }, this.color) + '\n');
+      for (const t of this.takeLogs(test.id)) this.write(t.replace(/^/gm, '        '));
     } else if (result.state === 'skipped') {
       const at = test.name.indexOf(SKIPPED_ON_TARGET);
       const reason = result.note ?? (at >= 0 ? test.name.slice(at + SKIPPED_ON_TARGET.length) : undefined);
@@ -84,27 +86,31 @@ export default class ProgressReporter implements Reporter {
     }
   }
 
-  // Console output of a file (the suite's summary, printed by its afterAll) comes after its cases:
-  // vitest reports results in batches, so the last case's line could otherwise follow the summary.
+  // Console output, by the task that printed it. A file's own output (the suite's summary, printed by
+  // its afterAll) comes after its cases — vitest reports results in batches, so the last case's line
+  // could otherwise follow the summary. A test's output is shown only when the test failed.
   private readonly logs = new Map<string, string[]>();
 
   onUserConsoleLog(log: { content: string; taskId?: string }): void {
     const text = log.content.endsWith('\n') ? log.content : `${log.content}\n`;
-    const key = log.taskId?.split('_')[0] ?? '';
-    if (!key) return this.write(text);
-    this.logs.set(key, [...(this.logs.get(key) ?? []), text]);
+    if (!log.taskId) return this.write(text);
+    this.logs.set(log.taskId, [...(this.logs.get(log.taskId) ?? []), text]);
+  }
+
+  private takeLogs(taskId: string): string[] {
+    const texts = this.logs.get(taskId) ?? [];
+    this.logs.delete(taskId);
+    return texts;
   }
 
   onTestModuleEnd(module: TestModule): void {
-    for (const [key, texts] of this.logs) {
-      if (module.id !== key) continue;
-      for (const t of texts) this.write(t);
-      this.logs.delete(key);
-    }
+    for (const t of this.takeLogs(module.id)) this.write(t);
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ name?: string; message?: string; stack?: string }>): void {
-    for (const texts of this.logs.values()) for (const t of texts) this.write(t);
+    // What is left of a file's own output (ids of tests and suites have `_`; a test's output went, or
+    // was dropped, with its result).
+    for (const [id, texts] of this.logs) if (!id.includes('_')) for (const t of texts) this.write(t);
     this.logs.clear();
     for (const m of modules) {
       for (const e of m.errors()) this.write(`ERROR  ${relative(this.root, m.moduleId)}: ${e.name ?? 'Error'}: ${e.message}\n${e.stack ?? ''}\n`);
