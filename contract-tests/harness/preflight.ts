@@ -101,6 +101,25 @@ export async function preflight(env: Record<string, string | undefined>, fetchFn
   if (m.status === 401 || m.status === 403) throw new PreflightError(`CONTRACT_MERCHANT_TOKEN is refused by ${base}: GET /v3/invoices/ answered ${describe(m)}`);
   if (m.status !== 200) throw new PreflightError(`${base} is not ready: GET /v3/invoices/ with CONTRACT_MERCHANT_TOKEN answered ${describe(m)}`);
 
+  // The second merchant (scoping), when given: another merchant, and a working token.
+  const token2 = config.creds.merchantToken2;
+  if (token2 === config.creds.merchantToken) throw new PreflightError('CONTRACT_MERCHANT_TOKEN_2 is CONTRACT_MERCHANT_TOKEN: the scoping case needs another merchant (or leave it unset)');
+  if (token2) {
+    const m2 = await ask(fetchFn, invoices, { authorization: `Token ${token2}` });
+    if (m2.status !== 200) throw new PreflightError(`CONTRACT_MERCHANT_TOKEN_2 is refused by ${base}: GET /v3/invoices/ answered ${describe(m2)}`);
+  }
+
+  // A sandbox that guards its control API: the token must be given, and right. (Any other answer —
+  // a 404 from a service without /_sandbox — is for the run to see.)
+  const control = await ask(fetchFn, `${base}/_sandbox/clock`, config.controlToken ? { 'x-sandbox-token': config.controlToken } : {});
+  if (control.status === 401 && ((control.body as { error_codes?: string[] } | null)?.error_codes ?? []).includes('control_token_required')) {
+    throw new PreflightError(
+      config.controlToken
+        ? `CONTRACT_CONTROL_TOKEN is refused by ${base}: GET /_sandbox/clock answered ${describe(control)}`
+        : `${base} is a sandbox with a control token: set CONTRACT_CONTROL_TOKEN to its SANDBOX_CONTROL_TOKEN`,
+    );
+  }
+
   // The HMAC key and secret, with a signed read.
   const signer = createHmacSigner({ apiKey: config.creds.apiKey, apiSecret: config.creds.apiSecret, nonceStart: config.creds.nonceStart });
   const accounts = `${base}/v3/crypto-accounts/?currency=PHP&per_page=1`;

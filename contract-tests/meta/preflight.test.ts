@@ -72,6 +72,33 @@ describe('preflight', () => {
     expect(await failure({ CONTRACT_API_SECRET: 'not-the-secret' })).toMatch(/^CONTRACT_API_SECRET does not match CONTRACT_API_KEY on .*401 invalid_signature/);
   });
 
+  it('checks the second merchant token when one is given', async () => {
+    expect(await failure({ CONTRACT_MERCHANT_TOKEN_2: env.CONTRACT_MERCHANT_TOKEN! })).toMatch(/^CONTRACT_MERCHANT_TOKEN_2 is CONTRACT_MERCHANT_TOKEN: the scoping case needs another merchant/);
+    expect(await failure({ CONTRACT_MERCHANT_TOKEN_2: 'nope' })).toMatch(/^CONTRACT_MERCHANT_TOKEN_2 is refused by .*: GET \/v3\/invoices\/ answered 401 invalid_token/);
+    await preflight({ ...env, CONTRACT_MERCHANT_TOKEN_2: target.creds.merchantToken2! });
+  });
+
+  it('a sandbox with a control token needs CONTRACT_CONTROL_TOKEN, and the right one', async () => {
+    const [{ createSandbox }, { openDatabase }, { listen }] = await Promise.all([import('../../src/sandbox.js'), import('../../src/db/open.js'), import('../../src/server.js')]);
+    const sandbox = createSandbox({ db: openDatabase(':memory:'), config: { db: ':memory:', host: '127.0.0.1', port: 0, quiet: true, controlToken: 'ct-secret' } });
+    const server = await listen(sandbox);
+    try {
+      const fx = sandbox.fixtures;
+      const guarded = {
+        CONTRACT_BASE_URL: server.url,
+        CONTRACT_API_KEY: fx.developers[0]!.app.api_key,
+        CONTRACT_API_SECRET: fx.developers[0]!.app.api_secret,
+        CONTRACT_MERCHANT_TOKEN: fx.merchants[0]!.merchant_api_token,
+      };
+      expect(await failure({ ...guarded })).toBe(`${server.url} is a sandbox with a control token: set CONTRACT_CONTROL_TOKEN to its SANDBOX_CONTROL_TOKEN`);
+      expect(await failure({ ...guarded, CONTRACT_CONTROL_TOKEN: 'wrong' })).toMatch(/^CONTRACT_CONTROL_TOKEN is refused by .*: GET \/_sandbox\/clock answered 401 control_token_required/);
+      await preflight({ ...guarded, CONTRACT_CONTROL_TOKEN: 'ct-secret' });
+    } finally {
+      await server.stop();
+      await sandbox.close();
+    }
+  });
+
   it('a key locked to larger nonces is told to set CONTRACT_NONCE_START', async () => {
     const dev = createDeveloperClient({ baseUrl: env.CONTRACT_BASE_URL!, apiKey: env.CONTRACT_API_KEY!, apiSecret: env.CONTRACT_API_SECRET!, nonceStart: '1.8e+100' });
     await dev.listCryptoAccounts({ currency: 'PHP' });
