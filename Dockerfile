@@ -18,6 +18,7 @@ RUN npm ci --no-audit --no-fund \
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     PAYSANDBOX_HOST=0.0.0.0 \
+    PAYSANDBOX_PORT=7070 \
     PAYSANDBOX_DB=/data/sandbox.db
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
@@ -29,8 +30,9 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 USER node
 EXPOSE 7070
+# The check asks the port the server listens on: change it with -e PAYSANDBOX_PORT=…, not with --port.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:7070/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PAYSANDBOX_PORT||7070)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # A non-loopback listen needs SANDBOX_CONTROL_TOKEN (or PAYSANDBOX_INSECURE_CONTROL=1).
 ENTRYPOINT ["node", "dist/src/cli/main.js"]
 CMD ["start"]

@@ -1,11 +1,14 @@
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import ProgressReporter from './harness/progress.reporter.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const reports = process.env.CONTRACT_REPORTS_DIR || join(root, 'contract-tests', 'reports');
 
-/** `npm run contract`: the contract suite against the in-process sandbox, plus the kit's own meta-tests. */
+/**
+ * `npm run contract`: the contract suite against the in-process sandbox (or CONTRACT_BASE_URL after
+ * the preflight), plus the kit's own meta-tests. One line per case on the console; the suite writes
+ * its reports itself (junit.xml with one classname per area, summary.json, drift.md/json).
+ */
 export default defineConfig({
   test: {
     root,
@@ -14,8 +17,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,
-    reporters: ['default', 'junit'],
-    outputFile: { junit: join(reports, 'junit.xml') },
+    globalSetup: ['contract-tests/harness/preflight.setup.ts'],
+    reporters: [new ProgressReporter()],
     tags: [
       { name: 'read', description: 'safe anywhere: reads, and requests that must be refused' },
       { name: 'write', description: 'creates invoices' },

@@ -33,6 +33,21 @@ export interface AppConfig {
   logFormat: 'text' | 'json';
 }
 
+/**
+ * The base URL the server prints and puts in links when no public URL is given. A wildcard address
+ * (0.0.0.0, ::) is where it listens, not where anyone can reach it: in Docker, `-p 7070:7070` makes
+ * `http://localhost:7070` work from the host while `http://0.0.0.0:7070` does not, so print localhost.
+ *
+ * @example
+ * listeningUrl('0.0.0.0', 7070); // 'http://localhost:7070'
+ * listeningUrl('::1', 7070);     // 'http://[::1]:7070'
+ */
+export function listeningUrl(host: string, port: number): string {
+  const h = host.trim();
+  if (h === '' || h === '0.0.0.0' || h === '::' || h === '[::]' || h === '::0') return `http://localhost:${port}`;
+  return `http://${h.includes(':') && !h.startsWith('[') ? `[${h}]` : h}:${port}`;
+}
+
 export const DEFAULT_RETRY_SCHEDULE = [10, 60, 300, 1800, 7200, 21600, 43200, 86400];
 
 export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
@@ -43,7 +58,7 @@ export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     host,
     db: '.paysandbox/sandbox.db',
     fixtures: '',
-    publicUrl: `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`,
+    publicUrl: listeningUrl(host, port),
     durability: 'normal',
     debugErrors: true,
     expiryEvents: false,

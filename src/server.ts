@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { isLoopback } from './config.js';
+import { isLoopback, listeningUrl } from './config.js';
 import type { Sandbox } from './sandbox.js';
 
 export interface RunningServer {
@@ -26,9 +26,8 @@ export async function listen(sandbox: Sandbox): Promise<RunningServer> {
   });
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
-    url: `http://${host}:${port}`,
+    url: listeningUrl(config.host, port),
     port,
     server,
     stop: () =>

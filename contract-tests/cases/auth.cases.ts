@@ -127,11 +127,17 @@ export const authCases: ContractCase[] = [
     },
   },
   {
-    name: 'routing: health answers; an unknown path is 404 not_found, a wrong method is 405 with Allow',
+    name: 'routing: health and the index answer; an unknown path is 404 not_found, a wrong method is 405 with Allow',
     tags: ['read'],
     async run(ctx) {
-      // The real service has no /healthz: only a sandbox is asked.
-      if (ctx.info.hasControl) ctx.expectStatus(await ctx.anon.send({ method: 'GET', path: '/healthz', operationId: 'getHealth' }), 200);
+      // The real service has no /healthz and no index: only a sandbox is asked.
+      if (ctx.info.hasControl) {
+        ctx.expectStatus(await ctx.anon.send({ method: 'GET', path: '/healthz', operationId: 'getHealth' }), 200);
+        const index = await ctx.anon.send({ method: 'GET', path: '/', operationId: 'getIndex' });
+        ctx.expectStatus(index, 200);
+        const links = (index.body as { links?: Record<string, string> } | null)?.links ?? {};
+        ctx.check(links.healthz === `${ctx.info.baseUrl}/healthz`, `the index links health as ${JSON.stringify(links.healthz)}, not on the base URL asked`, 'getIndex');
+      }
       ctx.expectError(await ctx.anon.send({ method: 'GET', path: `/v3/ct-no-such-path-${ctx.info.runId}` }), 404, 'not_found');
       const wrong = await ctx.merchant.request({ method: 'DELETE', path: '/v3/invoices/' });
       ctx.expectError(wrong, 405, 'method_not_allowed');

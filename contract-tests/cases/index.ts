@@ -11,22 +11,28 @@ import { moneyCases } from './money.cases.js';
 import { paginationCases } from './pagination.cases.js';
 
 export interface CaseGroup {
-  name: string;
+  /** The area: JUnit's classname and the progress line's label (auth, invoices, paging, …). */
+  area: string;
+  /** What the area covers, for people. */
+  title: string;
   cases: ContractCase[];
 }
 
 /** The whole suite, in the order it runs (one target, one HMAC key queue, one sandbox clock). */
 export const caseGroups: CaseGroup[] = [
-  { name: 'authentication (§3)', cases: authCases },
-  { name: 'invoices (§4)', cases: invoiceCases },
-  { name: 'invoice inputs, lists and scoping (§4, §5)', cases: invoiceInputCases },
-  { name: 'developer API (§4)', cases: developerCases },
-  { name: 'money (§4)', cases: moneyCases },
-  { name: 'pagination (§5)', cases: paginationCases },
-  { name: 'lifecycle (§6)', cases: lifecycleCases },
-  { name: 'callbacks and counter payments (§7, §9)', cases: callbackCases },
-  { name: 'control API (§9)', cases: [...controlCases, ...controlAdminCases] },
+  { area: 'auth', title: 'merchant token and HMAC authentication, routing', cases: authCases },
+  { area: 'invoices', title: 'invoice create, retrieve and errors', cases: invoiceCases },
+  { area: 'invoice-inputs', title: 'invoice inputs, list filters and merchant scoping', cases: invoiceInputCases },
+  { area: 'developer', title: 'wallet accounts, fees, orders and lookups of the developer API', cases: developerCases },
+  { area: 'money', title: 'transfers, sell orders and OTP', cases: moneyCases },
+  { area: 'paging', title: 'every page of every list', cases: paginationCases },
+  { area: 'lifecycle', title: 'payments, expiry and cancellation of an invoice', cases: lifecycleCases },
+  { area: 'callbacks', title: 'callback deliveries and counter payments', cases: callbackCases },
+  { area: 'control', title: 'the sandbox control API', cases: [...controlCases, ...controlAdminCases] },
 ];
+
+/** The area of a case, by its name. */
+export const areaOf = new Map(caseGroups.flatMap((g) => g.cases.map((c) => [c.name, g.area] as const)));
 
 export const allCases: ContractCase[] = caseGroups.flatMap((g) => g.cases);
 

@@ -16,10 +16,12 @@ export const needsReceiver = (t: { info: { loopback: boolean }; creds: { merchan
 };
 
 /**
- * A receiver on 127.0.0.1 set as the merchant's callback_url (and callback_auth, when given); the
- * merchant's own settings come back after the case, so no callback goes to a closed port later.
+ * A receiver on 127.0.0.1 set as the merchant's callback_url, with the callback_auth the case relies
+ * on: a case never depends on how the given merchant happens to be configured (the second fixture
+ * merchant sends its token `always`, the first only to https). The merchant's own settings come back
+ * after the case, so no callback goes to a closed port later.
  */
-export async function merchantReceiver(ctx: CaseContext, label: string, callbackAuth?: 'https-only' | 'always' | 'never'): Promise<CallbackReceiver> {
+export async function merchantReceiver(ctx: CaseContext, label: string, callbackAuth: 'https-only' | 'always' | 'never'): Promise<CallbackReceiver> {
   const id = ctx.creds.merchantId!;
   let original: SandboxMerchant | undefined;
   for (let page: number | null = 1, i = 0; page !== null && !original && i < 10; i++) {
@@ -28,11 +30,12 @@ export async function merchantReceiver(ctx: CaseContext, label: string, callback
     page = res.meta.next_page;
   }
   const receiver = await ctx.receiver(label);
-  await ctx.control.updateMerchant(id, { callback_url: receiver.url, ...(callbackAuth ? { callback_auth: callbackAuth } : {}) });
-  ctx.expectStatus(ctx.lastResponse('updateMerchant')!, 200);
   ctx.defer(async () => {
     if (original) await ctx.control.updateMerchant(id, { callback_url: original.callback_url, callback_auth: original.callback_auth });
   });
+  const updated = await ctx.control.updateMerchant(id, { callback_url: receiver.url, callback_auth: callbackAuth });
+  ctx.expectStatus(ctx.lastResponse('updateMerchant')!, 200);
+  ctx.check(updated.callback_url === receiver.url && updated.callback_auth === callbackAuth, `the merchant kept callback_url ${updated.callback_url}, callback_auth ${updated.callback_auth}`, 'updateMerchant');
   return receiver;
 }
 
@@ -49,7 +52,7 @@ export const lifecycleCases: ContractCase[] = [
     tags: ['write', 'sandbox'],
     needs: needsReceiver,
     async run(ctx) {
-      const receiver = await merchantReceiver(ctx, 'lifecycle');
+      const receiver = await merchantReceiver(ctx, 'lifecycle', 'https-only');
       const ext = ctx.ref('lifecycle');
       const inv = await ctx.merchant.createInvoice({ amount: '100', currency: 'PHP', external_transaction_id: ext });
       const wallet = await ctx.control.getAccount(inv.receiver);

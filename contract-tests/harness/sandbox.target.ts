@@ -29,13 +29,14 @@ function workspaceCredentials([ws, other]: [Workspace, Workspace]): Credentials 
   };
 }
 
-function fixtureCredentials(fx: Fixtures): Credentials {
-  const merchant = fx.merchants[0]!;
+function fixtureCredentials(fx: Fixtures, merchantIndex = 0): Credentials {
+  const merchant = fx.merchants[merchantIndex]!;
+  const other = fx.merchants.find((m) => m.id !== merchant.id);
   const dev = fx.developers.find((d) => d.app.mfa_whitelisted) ?? fx.developers[0]!;
   return {
     merchantToken: merchant.merchant_api_token,
     merchantBearer: merchant.bearer_token ?? undefined,
-    merchantToken2: fx.merchants[1]?.merchant_api_token,
+    merchantToken2: other?.merchant_api_token,
     merchantId: merchant.id,
     apiKey: dev.app.api_key,
     apiSecret: dev.app.api_secret,
@@ -68,8 +69,9 @@ export async function createSandboxTarget(opts: TargetOptions = {}): Promise<Tar
     const fetchFn = opts.fetch ?? globalThis.fetch;
     const control = createControlClient({ baseUrl: server.url, fetch: fetchFn, retry: false });
     const hasControl = await control.available();
-    const workspaces = hasControl ? await takeWorkspaces(control) : undefined;
-    const creds = workspaces ? workspaceCredentials(workspaces) : fixtureCredentials(sandbox.fixtures);
+    const fixtureMerchant = opts.fixtureMerchant;
+    const workspaces = hasControl && fixtureMerchant === undefined ? await takeWorkspaces(control) : undefined;
+    const creds = workspaces ? workspaceCredentials(workspaces) : fixtureCredentials(sandbox.fixtures, fixtureMerchant);
     return {
       info: {
         kind: 'sandbox',

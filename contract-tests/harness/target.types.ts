@@ -64,4 +64,8 @@ export interface TargetOptions {
   /** Test-only: wrap the network (the meta-tests inject deviations through it). */
   fetch?: typeof fetch;
   runId?: string;
+  /** The last nonce spent on the key before the run (by the preflight); the run's nonces start above it. */
+  nonceFloor?: string;
+  /** Sandbox target only (meta-tests): the fixtures' credentials with this merchant, instead of a workspace. */
+  fixtureMerchant?: number;
 }

@@ -17,11 +17,29 @@ export interface UrlTargetConfig {
   productionConfirmed?: boolean;
 }
 
+/**
+ * The suite appends `/v1/…`, `/v3/…` and `/_sandbox/…` itself: a URL with a path (often a copied
+ * endpoint) would send every case to the wrong place, so it is refused before anything runs.
+ */
+export function assertBaseUrl(raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`the base URL (CONTRACT_BASE_URL / --base-url) is not a URL: ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the base URL must be http(s), got ${url.protocol} in ${raw}`);
+  if (url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash || url.username || url.password) {
+    throw new Error(`the base URL must be scheme, host and port only, got ${raw} — use ${url.origin}`);
+  }
+}
+
 /** Read the url target from CONTRACT_* variables; says which required ones are missing. */
 export function urlTargetConfigFromEnv(env: Record<string, string | undefined>): UrlTargetConfig {
   const baseUrl = (env.CONTRACT_BASE_URL ?? '').replace(/\/+$/, '');
   const missing = ['CONTRACT_BASE_URL', 'CONTRACT_API_KEY', 'CONTRACT_API_SECRET', 'CONTRACT_MERCHANT_TOKEN'].filter((n) => !env[n]);
   if (missing.length) throw new Error(`The url target needs ${missing.join(', ')} (see docs/contract-tests.md).`);
+  assertBaseUrl(env.CONTRACT_BASE_URL!);
   assertNotProduction(baseUrl, env);
   const opt = (name: string) => env[name] || undefined;
   return {
@@ -67,6 +85,9 @@ export async function createUrlTarget(config: UrlTargetConfig, opts: TargetOptio
   const hasControl = await control.available();
   const creds = { ...config.creds };
   if (hasControl && !creds.merchantId) creds.merchantId = await merchantIdOf(control, creds.merchantToken);
+  const signer = createHmacSigner({ apiKey: creds.apiKey, apiSecret: creds.apiSecret, nonceStart: creds.nonceStart });
+  // The preflight (another process) already spent a nonce on this key: start above it.
+  if (opts.nonceFloor) signer.nonces.advancePast(opts.nonceFloor);
   return {
     info: {
       kind: 'url',
@@ -80,7 +101,7 @@ export async function createUrlTarget(config: UrlTargetConfig, opts: TargetOptio
     },
     creds,
     fetch: fetchFn,
-    signer: createHmacSigner({ apiKey: creds.apiKey, apiSecret: creds.apiSecret, nonceStart: creds.nonceStart }),
+    signer,
     controlToken: config.controlToken,
     close: async () => undefined,
   };

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Fixtures } from '../../src/fixtures/fixture-types.js';
 import { packageRoot } from '../../src/spec/load.js';
+import { allCases, areaOf, caseGroups } from '../cases/index.js';
 import type { RunSummary } from '../harness/run.summary.js';
 import { reportsDir } from '../harness/run.summary.js';
 
@@ -88,6 +89,17 @@ describe('the url target', () => {
       expect(code === 0 || summary.failedOn501.length > 0, `exit code ${code}`).toBe(true);
       expect(summary.passed + summary.failedOn501.length).toBe(summary.cases);
       for (const f of ['junit.xml', 'drift.md', 'drift.json']) expect(existsSync(join(out, f)), `${f} written`).toBe(true);
+
+      // Progress: one plain line per case as it ran (the output is a pipe here: no ANSI codes).
+      const output = run.output();
+      expect(output).not.toMatch(/\u001b\[/);
+      for (const c of allCases) expect(output, c.name).toContain(`  pass  ${areaOf.get(c.name)}  ${c.name}  (`);
+      // JUnit: one classname per area, each case under its own name.
+      const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+      const testcases = [...junit.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"/g)].map((m) => [m[1], m[2]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"')]);
+      expect(new Set(testcases.map(([area]) => area))).toEqual(new Set(caseGroups.map((g) => g.area)));
+      expect(testcases.map(([, name]) => name).sort()).toEqual(allCases.map((c) => c.name).sort());
+      for (const [area, name] of testcases) expect(areaOf.get(name!), name).toBe(area);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

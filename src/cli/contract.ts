@@ -57,7 +57,8 @@ const USAGE = `paysandbox contract [--base-url URL] [--tags EXPR] [--reports DIR
 Runs the contract suite (contract-tests/) against URL, or against a sandbox started in-process when no
 URL is given. Credentials come from the environment: CONTRACT_API_KEY, CONTRACT_API_SECRET,
 CONTRACT_MERCHANT_TOKEN, optional CONTRACT_MERCHANT_TOKEN_2 (see docs/contract-tests.md).
---tags takes a vitest tags expression, e.g. "read || write". Exit code 0 when every case passes.`;
+--tags takes a vitest tags expression, e.g. "read || write". Exit code 0 when every case passes,
+1 when a case fails, 2 when the preflight (URL, credentials) or the usage is wrong.`;
 
 /** `paysandbox contract --base-url URL`: spawn vitest on the suite with the CONTRACT_* environment. */
 export const contractCommand: CliCommand = {
@@ -86,7 +87,7 @@ export const contractCommand: CliCommand = {
     if (baseUrl) {
       const missing = CONTRACT_REQUIRED_ENV.filter((n) => !env[n]);
       if (missing.length) {
-        console.error(`paysandbox contract: set ${missing.join(', ')} for ${baseUrl}\n\n${USAGE}`);
+        console.error(`paysandbox contract: set ${missing.join(', ')} for ${baseUrl} (every variable: docs/contract-tests.md)`);
         return 2;
       }
       try {

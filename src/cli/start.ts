@@ -4,6 +4,10 @@ import { configFrom, type ConfigFlag } from '../config.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import { listen, type RunningServer } from '../server.js';
 import { createServerLog, wantsColor } from './server-log.js';
+import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
+
+/** A customer below this is labelled as the one for insufficient-balance tests (the fixtures have one at 25 PHP). */
+const LOW_BALANCE_PHP = 1000n;
 
 /** The start-up banner: base URL, dashboard, and every fixture credential (sandbox.md §2). */
 export function banner(sandbox: Sandbox, url: string, startupMs: number): string {
@@ -16,16 +20,21 @@ export function banner(sandbox: Sandbox, url: string, startupMs: number): string
     '',
     'Merchants (Authorization: Token <merchant_api_token> | Bearer <bearer_token>):',
   ];
-  for (const m of s.identities.merchantsPage(100, 0).filter((x) => !x.workspace_id)) {
-    lines.push(`  ${m.name}`, `    merchant_api_token ${m.merchant_api_token}`, `    bearer_token       ${m.bearer_token ?? '-'}`);
+  // Fixture order, first one first: the one the README and the trigger use is the one to start with.
+  for (const [i, m] of s.identities.merchantsPage(100, 0).filter((x) => !x.workspace_id).entries()) {
+    lines.push(`  ${m.name}${i === 0 ? '   (start here: the README examples and the trigger use it)' : ''}`, `    merchant_api_token ${m.merchant_api_token}`, `    bearer_token       ${m.bearer_token ?? '-'}`);
   }
   lines.push('', 'HMAC applications (ACCESS_KEY / secret):');
-  for (const a of s.identities.appsPage(100, 0).filter((x) => !x.workspace_id)) {
-    lines.push(`  ${a.name}`, `    api_key    ${a.api_key}`, `    api_secret ${a.api_secret}`, `    otp_secret ${a.otp_secret}${a.mfa_whitelisted ? ' (whitelisted: no OTP needed)' : ` (OTP: GET ${url}/_sandbox/apps/${a.api_key}/otp)`}`);
+  for (const [i, a] of s.identities.appsPage(100, 0).filter((x) => !x.workspace_id).entries()) {
+    const label = a.mfa_whitelisted ? `   (${i === 0 ? 'start here: ' : ''}whitelisted, no OTP needed)` : '   (OTP app: sell orders and transfers need a one-time code)';
+    lines.push(`  ${a.name}${label}`, `    api_key    ${a.api_key}`, `    api_secret ${a.api_secret}`, `    otp_secret ${a.otp_secret}${a.mfa_whitelisted ? '' : ` (code now: GET ${url}/_sandbox/apps/${a.api_key}/otp)`}`);
   }
   lines.push('', 'Customers (hosted payment page wallet login):');
-  for (const c of s.identities.customersPage(100, 0).filter((x) => !x.workspace_id)) {
-    lines.push(`  ${c.email} / ${c.password}   (${c.mobile_number})`);
+  for (const [i, c] of s.identities.customersPage(100, 0).filter((x) => !x.workspace_id).entries()) {
+    const php = s.ledger.byOwner('user', c.id).find((a) => a.currency === 'PHP');
+    const balance = php?.balance ?? 0n;
+    const low = balance < LOW_BALANCE_PHP * UNITS_PER_PESO ? '  (low balance: for "insufficient balance" tests)' : i === 0 ? '  (start here: pays when no customer is named)' : '';
+    lines.push(`  ${c.email} / ${c.password}   (${c.mobile_number}, ${formatMoneyShort(balance)} PHP)${low}`);
   }
   if (sandbox.config.controlToken) lines.push('', 'Control API requires header X-Sandbox-Token.');
   return lines.join('\n');

@@ -10,6 +10,7 @@ import type { SpecValidators } from '../spec/validators.js';
 import { ApiError, OtpError } from './api-error.js';
 import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
 import { registerDocs } from './docs.routes.js';
+import { indexHandler } from './index.routes.js';
 import type { AppEnv, Handler, Handlers } from './operation.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
 import { rawPath } from './request-url.js';
@@ -84,6 +85,7 @@ export function createApp(parts: AppParts) {
   const requestLog = parts.requestLog ?? createRequestLog();
   const handlers: Handlers = {
     getHealth: () => ({ status: 200, body: { status: 'ok', version: spec.document.info.version } }),
+    getIndex: indexHandler(services.config, spec.document.info.version),
     ...invoiceHandlers(services.invoices),
     ...accountHandlers(services.accounts),
     ...identityListHandlers(services),

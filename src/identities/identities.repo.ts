@@ -55,6 +55,11 @@ export interface UserRow {
 
 /** Merchants, HMAC applications and users (customers and developers). SQL only; no rules. */
 /**
+ * Listings and "the first" merchant/customer follow insertion order (rowid): the fixtures' own order
+ * first — the order the README, the banner, the dashboard and the trigger speak of — then whatever
+ * the control API or workspaces added. Timestamps are no sort key here: fixtures load within one
+ * transaction and may share one, and ids are random.
+ *
  * `inBatch` runs the nonce advance (one statement) inside the group commit (src/db/unit-of-work.ts), so
  * a signed request's nonce write shares a commit with the other writes of its turn of the event loop.
  */
@@ -65,9 +70,9 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     'SELECT * FROM merchants WHERE (merchant_api_token = ? OR bearer_token = ?) AND disabled = 0',
   );
   const merchantById = db.prepare('SELECT * FROM merchants WHERE id = ?');
-  const merchantsPage = db.prepare('SELECT * FROM merchants WHERE disabled = 0 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?');
+  const merchantsPage = db.prepare('SELECT * FROM merchants WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?');
   const merchantsCount = db.prepare('SELECT COUNT(*) AS n FROM merchants WHERE disabled = 0');
-  const firstMerchant = db.prepare('SELECT * FROM merchants WHERE disabled = 0 AND workspace_id IS NULL ORDER BY created_at, id LIMIT 1');
+  const firstMerchant = db.prepare('SELECT * FROM merchants WHERE disabled = 0 AND workspace_id IS NULL ORDER BY rowid LIMIT 1');
   const insertMerchant = db.prepare(
     `INSERT INTO merchants (id, name, merchant_api_token, bearer_token, callback_url, redirect_url, enabled_payment_collectors,
        max_invoice_amount, invoice_lifetime_seconds, callback_auth, wallet_account_id, workspace_id, created_at)
@@ -75,7 +80,7 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
        @max_invoice_amount, @invoice_lifetime_seconds, @callback_auth, @wallet_account_id, @workspace_id, @created_at)`,
   );
   const appByKey = db.prepare('SELECT * FROM apps WHERE api_key = ? AND disabled = 0');
-  const appsPage = db.prepare('SELECT * FROM apps WHERE disabled = 0 ORDER BY created_at DESC, api_key DESC LIMIT ? OFFSET ?');
+  const appsPage = db.prepare('SELECT * FROM apps WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?');
   const appsCount = db.prepare('SELECT COUNT(*) AS n FROM apps WHERE disabled = 0');
   const insertApp = db.prepare(
     `INSERT INTO apps (api_key, api_secret, name, owner_id, mfa_whitelisted, otp_secret, last_nonce, workspace_id, created_at)
@@ -95,10 +100,10 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
        AND (workspace_id IS NULL OR workspace_id IN (SELECT id FROM workspaces WHERE deleted_at IS NULL))`,
   );
   const customersPage = db.prepare(
-    "SELECT * FROM users WHERE kind = 'customer' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+    "SELECT * FROM users WHERE kind = 'customer' ORDER BY rowid LIMIT ? OFFSET ?",
   );
   const customersCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer'");
-  const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS ? ORDER BY created_at, id LIMIT 1");
+  const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS ? ORDER BY rowid LIMIT 1");
   const insertUser = db.prepare(
     `INSERT INTO users (id, kind, name, email, mobile_number, password, workspace_id, created_at)
      VALUES (@id, @kind, @name, @email, @mobile_number, @password, @workspace_id, @created_at)`,
