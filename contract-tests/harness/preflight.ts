@@ -122,7 +122,7 @@ export async function preflight(env: Record<string, string | undefined>, fetchFn
 
   // The HMAC key and secret, with a signed read.
   const signer = createHmacSigner({ apiKey: config.creds.apiKey, apiSecret: config.creds.apiSecret, nonceStart: config.creds.nonceStart });
-  const accounts = `${base}/v3/crypto-accounts/?currency=PHP&per_page=1`;
+  const accounts = `${base}/v3/crypto-accounts/?currency=PBTC&per_page=1`;
   const h = await ask(fetchFn, accounts, signer.sign(accounts));
   const lastNonce = signer.nonces.last();
   const codes = ((h.body as { error_codes?: string[] } | null)?.error_codes ?? []) as string[];

@@ -61,7 +61,7 @@ describe('preflight', () => {
     const t = await createUrlTarget({ ...config, minIntervalMs: 0 }, { nonceFloor: lastNonce });
     expect(BigInt(t.signer.nonces.last())).toBeGreaterThanOrEqual(BigInt(lastNonce));
     const dev = createDeveloperClient({ baseUrl: t.info.baseUrl, signer: t.signer });
-    expect((await dev.listCryptoAccounts({ currency: 'PHP' }))['crypto-accounts'].length).toBeGreaterThan(0);
+    expect((await dev.listCryptoAccounts({ currency: 'PBTC' }))['crypto-accounts'].length).toBeGreaterThan(0);
   });
 
   it('names the refused credential', async () => {
@@ -101,7 +101,7 @@ describe('preflight', () => {
 
   it('a key locked to larger nonces is told to set CONTRACT_NONCE_START', async () => {
     const dev = createDeveloperClient({ baseUrl: env.CONTRACT_BASE_URL!, apiKey: env.CONTRACT_API_KEY!, apiSecret: env.CONTRACT_API_SECRET!, nonceStart: '1.8e+100' });
-    await dev.listCryptoAccounts({ currency: 'PHP' });
+    await dev.listCryptoAccounts({ currency: 'PBTC' });
     expect(await failure({})).toMatch(/401 invalid_nonce .*set CONTRACT_NONCE_START above it/);
     await preflight({ ...env, CONTRACT_NONCE_START: '1.9e+100' });
   });
