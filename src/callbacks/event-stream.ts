@@ -38,6 +38,9 @@ export function attemptMessage(r: AttemptReport) {
   };
 }
 
+/** One `attempt` message as a client reads it (`paysandbox listen` and `trigger` alike). */
+export type AttemptMessage = ReturnType<typeof attemptMessage>;
+
 function eventMessage(e: OutboxEventRow) {
   return { id: e.id, name: e.name, invoice_id: e.invoice_id, merchant_id: e.merchant_id, created_at: formatTimestamp(e.created_at), body: e.payload };
 }

@@ -3,6 +3,7 @@ import type { MerchantRow } from '../identities/identities.repo.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './commands.js';
+import type { AttemptMessage } from '../callbacks/event-stream.js';
 import { openSse, type SseEnd, type SseMessage } from './sse-client.js';
 
 const USAGE = 'listen [--forward-to URL] [--merchant ID | --workspace ID] [--events a,b] [--url BASE] [--json]';
@@ -50,17 +51,6 @@ interface EventMessage {
   merchant_id: string;
   created_at: string;
   body: string;
-}
-interface AttemptMessage {
-  event: string;
-  invoice_id: string;
-  url: string;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  status: string;
-  next_attempt_at: string | null;
 }
 
 function parse(args: string[], env: Record<string, string | undefined>) {

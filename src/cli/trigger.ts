@@ -2,6 +2,7 @@ import { parseDuration } from '../config.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './commands.js';
+import type { AttemptMessage } from '../callbacks/event-stream.js';
 import { openSse } from './sse-client.js';
 
 interface Delivery {
@@ -33,19 +34,6 @@ Options:
 Exit code 0 when delivered; 1 when it failed, is still retrying at the timeout, or the receiver refuses
 connections (it stops at once then); 2 on bad usage.`;
 const LONG_POLL_SECONDS = 5;
-
-interface LiveAttempt {
-  delivery_id: string;
-  event: EventName;
-  invoice_id: string;
-  url: string;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  status: string;
-  next_attempt_at: string | null;
-}
 
 function control(base: string, token: string | undefined, signal?: AbortSignal) {
   return async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
@@ -137,9 +125,9 @@ export const triggerCommand: CliCommand = {
     // Attempts as they happen: the invoice's stream (or the first merchant's, filtered once the new
     // invoice's id is known). Without it (an older sandbox) the outcome still comes from the log.
     let invoiceId: string | undefined = v.invoice;
-    const early: LiveAttempt[] = [];
-    let unreachable: LiveAttempt | undefined;
-    const show = (a: LiveAttempt) => {
+    const early: AttemptMessage[] = [];
+    let unreachable: AttemptMessage | undefined;
+    const show = (a: AttemptMessage) => {
       if (a.invoice_id !== invoiceId) return;
       const answer = a.status_code !== null ? `${a.status_code}` : 'no answer';
       const next = a.status === 'pending' ? `, retry at ${a.next_attempt_at} (sandbox clock)` : `, ${a.status}`;
@@ -158,7 +146,7 @@ export const triggerCommand: CliCommand = {
     const stream = openSse(`${base}/_sandbox/events/stream${streamQuery}`, headers, (m) => {
       if (m.event === 'ready') ready();
       if (m.event !== 'attempt') return;
-      const a = JSON.parse(m.data) as LiveAttempt;
+      const a = JSON.parse(m.data) as AttemptMessage;
       if (invoiceId === undefined) early.push(a);
       else show(a);
     });
