@@ -9,6 +9,8 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const PATH = '/v3/crypto-accounts/';
+/** The same hex digit position with another value. */
+const flipHex = (digit: string) => (digit === '0' ? '1' : '0');
 const lastNonce = (key: string) => (t.db.prepare('SELECT last_nonce FROM apps WHERE api_key = ?').get(key) as { last_nonce: string | null }).last_nonce;
 
 describe('HMAC authentication (sandbox.md §3)', () => {
@@ -73,6 +75,24 @@ describe('HMAC authentication (sandbox.md §3)', () => {
     expect(debug.body_length).toBe(Buffer.byteLength(JSON.stringify({ outlet_id: 'bpi', amount: '100' })));
     expect(debug.body_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(res.text).not.toContain(dev.app.api_secret);
+  });
+
+  it.each([
+    ['last hex digit', (sig: string) => sig.slice(0, -1) + flipHex(sig.slice(-1))],
+    ['first hex digit', (sig: string) => flipHex(sig.slice(0, 1)) + sig.slice(1)],
+    ['17th byte (first hex digit past the first half)', (sig: string) => sig.slice(0, 32) + flipHex(sig.slice(32, 33)) + sig.slice(33)],
+  ])('refuses a signature that differs from the right one only in its %s', async (_where, tamper) => {
+    const dev = t.fixtures.developers[0]!.app;
+    const nonce = '424242';
+    const good = signRequest(dev.api_secret, nonce, `http://localhost${PATH}`, '');
+    const res = await t.request('GET', PATH, { headers: { ACCESS_KEY: dev.api_key, ACCESS_SIGNATURE: tamper(good), ACCESS_NONCE: nonce } });
+    expect(res.status).toBe(401);
+    expect(res.body.error_codes).toEqual(['invalid_signature']);
+    expect(res.body.errors).toEqual({ non_field_errors: ['The access signature cannot be matched'] });
+    expect(lastNonce(dev.api_key)).toBeNull();
+    // the untampered signature with the same nonce still goes through: the refusal burnt nothing
+    const ok = await t.request('GET', PATH, { headers: { ACCESS_KEY: dev.api_key, ACCESS_SIGNATURE: good, ACCESS_NONCE: nonce } });
+    expect(ok.status).toBe(200);
   });
 
   it('leaves sandbox_debug out with --no-debug-errors', async () => {

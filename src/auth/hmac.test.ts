@@ -21,6 +21,14 @@ describe('HMAC signer', () => {
     expect(signatureMatches(good, '')).toBe(false);
     expect(signatureMatches(good, good + '00')).toBe(false);
   });
+
+  it('compares every byte: a signature off by one hex digit anywhere is a mismatch', () => {
+    const good = signRequest('s', '1', 'http://x/', '');
+    for (let i = 0; i < good.length; i++) {
+      const other = good[i] === '0' ? '1' : '0';
+      expect(signatureMatches(good, good.slice(0, i) + other + good.slice(i + 1)), `digit ${i}`).toBe(false);
+    }
+  });
 });
 
 describe('nonces', () => {
