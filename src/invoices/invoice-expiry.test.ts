@@ -15,9 +15,9 @@ function setNow(micros: bigint) {
   t.services.clock.setOffsetMicros(Number(micros) - REAL_MS * 1000);
 }
 
-function createInvoice(ext: string) {
+function createInvoice(ext: string, expiresAt = '10m') {
   const merchant = t.services.identities.merchantById(t.merchant.id)!;
-  const inv = t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: ext, expires_at: '10m' });
+  const inv = t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: ext, expires_at: expiresAt });
   return t.services.invoiceRepo.byId(inv.id)!;
 }
 
@@ -42,7 +42,8 @@ describe('invoice expiry happens at expires_at, on the microsecond', () => {
 
   it('takes a wallet payment one microsecond before expires_at and refuses one at expires_at', () => {
     const early = createInvoice('exp-pay-early');
-    const late = createInvoice('exp-pay-late');
+    // Minutes apart, so that the clock readings of the first payment stay well before the second expiry.
+    const late = createInvoice('exp-pay-late', '20m');
     const customer = t.services.payments.customer();
 
     setNow(early.expires_at - 1n);
