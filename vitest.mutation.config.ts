@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests Stryker runs against each mutant (stryker.config.json): the unit and in-process HTTP tests
+ * aimed at the mutated files. Browser, child-process and kill -9 tests are left out, and so are the broad
+ * HTTP suites of other modules (orders, transfers, outlets): every HTTP test passes through the auth,
+ * money and paging code, so each of them would run against hundreds of mutants for little new signal.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'src/auth/*.test.ts',
+      'src/ledger/*.test.ts',
+      'src/shared/money.test.ts',
+      'src/shared/pagination.test.ts',
+      'src/payments/*.test.ts',
+      'src/invoices/invoices.test.ts',
+      'src/invoices/invoice-expiry.test.ts',
+      'src/control/control-token.test.ts',
+      'src/control/invoice-control.test.ts',
+      'src/control/trigger-event.test.ts',
+      'src/client/nonce.source.test.ts',
+    ],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
