@@ -25,6 +25,10 @@ export default defineConfig({
       'src/client/nonce.source.test.ts',
     ],
     pool: 'forks',
+    // Stryker switches mutants at run time (a global read by the instrumented code), so a worker can keep
+    // the module graph it imported between test files and between mutants instead of re-importing the
+    // whole sandbox for each: most of the cost of a mutant on this suite.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signRequest } from './hmac.js';
+import { sha256Hex, signRequest } from './hmac.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 let t: TestApp;
@@ -50,12 +50,17 @@ describe('HMAC authentication (sandbox.md §3)', () => {
   });
 
   it.each([
-    [{}, 'missing_credentials'],
-    [{ ACCESS_KEY: 'x', ACCESS_NONCE: '1' }, 'missing_credentials'],
-  ])('answers 401 %s for missing headers', async (headers, code) => {
+    [{}, 'ACCESS_KEY, ACCESS_SIGNATURE, ACCESS_NONCE'],
+    [{ ACCESS_KEY: 'x', ACCESS_NONCE: '1' }, 'ACCESS_SIGNATURE'],
+    [{ 'Access-Signature': 'ab' }, 'ACCESS_KEY, ACCESS_NONCE'],
+    [{ ACCESS_KEY: 'x', ACCESS_SIGNATURE: 'ab' }, 'ACCESS_NONCE'],
+  ])('answers 401 missing_credentials for the headers %j, naming the missing ones', async (headers, missing) => {
     const res = await t.request('GET', PATH, { headers });
     expect(res.status).toBe(401);
-    expect(res.body.error_codes).toEqual([code]);
+    expect(res.body).toEqual({
+      error_codes: ['missing_credentials'],
+      errors: { non_field_errors: [`Authentication credentials were not provided (missing ${missing}).`] },
+    });
   });
 
   it('answers 401 "Incorrect access key" for an unknown key', async () => {
@@ -66,14 +71,20 @@ describe('HMAC authentication (sandbox.md §3)', () => {
 
   it('answers 401 on a signature mismatch with a debug message that never carries the secret', async () => {
     const dev = t.fixtures.developers[0]!;
-    const res = await t.signed('POST', '/v3/partner-payout-outlet-fees', { secret: 'wrong-secret', body: { outlet_id: 'bpi', amount: '100' } });
+    const body = JSON.stringify({ outlet_id: 'bpi', amount: '100', note: 'ñ' });
+    const res = await t.signed('POST', '/v3/partner-payout-outlet-fees', { secret: 'wrong-secret', raw: body, nonce: '31337' });
     expect(res.status).toBe(401);
     expect(res.body.error_codes).toEqual(['invalid_signature']);
     expect(res.body.errors).toEqual({ non_field_errors: ['The access signature cannot be matched'] });
-    const debug = res.body.sandbox_debug.signed_message;
-    expect(debug.url).toBe('http://localhost/v3/partner-payout-outlet-fees');
-    expect(debug.body_length).toBe(Buffer.byteLength(JSON.stringify({ outlet_id: 'bpi', amount: '100' })));
-    expect(debug.body_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(res.body.sandbox_debug).toEqual({
+      signed_message: {
+        nonce: '31337',
+        url: 'http://localhost/v3/partner-payout-outlet-fees',
+        body_length: Buffer.byteLength(body),
+        body_sha256: sha256Hex(body),
+      },
+      hint: 'The server signed nonce + url + body with HMAC-SHA256 and the API secret; compare with your message.',
+    });
     expect(res.text).not.toContain(dev.app.api_secret);
   });
 
