@@ -17,6 +17,7 @@ export default defineConfig({
       'src/shared/pagination.test.ts',
       'src/payments/payments.lifecycle.test.ts',
       'src/payments/counter-collector.test.ts',
+      'src/payments/payments.service.test.ts',
       'src/invoices/invoices.test.ts',
       'src/invoices/invoice-expiry.test.ts',
       'src/control/control-token.test.ts',

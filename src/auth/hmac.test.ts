@@ -12,6 +12,10 @@ describe('HMAC signer', () => {
     expect(signRequest(v.api_secret, v.nonce, v.url, Buffer.from(v.body, 'utf8'))).toBe(v.signature);
   });
 
+  it('signs an empty body when none is given', () => {
+    expect(signRequest('s', '1', 'http://x/')).toBe(signRequest('s', '1', 'http://x/', ''));
+  });
+
   it('treats wrong length, non-hex and empty signatures as mismatches, never as errors', () => {
     const good = signRequest('s', '1', 'http://x/', '');
     expect(signatureMatches(good, good)).toBe(true);
@@ -48,6 +52,7 @@ describe('nonces', () => {
     ['1.5e1', '15'],
     ['1.50e1', '15'],
     ['1.250e2', '125'],
+    ['1.500e1', '15'],
     ['000', '0'],
     ['0e5', '0'],
     ['00012e2', '1200'],
@@ -70,6 +75,9 @@ describe('nonces', () => {
     expect(compareNonces(parseNonce('1.7e+25')!, parseNonce('17000000000000000000000001')!)).toBe(-1);
     expect(compareNonces('99', '100')).toBe(-1);
     expect(compareNonces('100', '100')).toBe(0);
+    expect(compareNonces('100', '99')).toBe(1);
+    expect(compareNonces('2', '1')).toBe(1);
+    expect(compareNonces('1', '2')).toBe(-1);
   });
 });
 
