@@ -60,7 +60,7 @@ describe('payment service', () => {
     expect(btc!.balance).toBe(10_000_000_000n);
     const payment = t.services.invoiceRepo.payments(inv.id)[0]!;
     expect(payment.payer_account_id).toBe(php!.id);
-    expect(ledgerTx(payment.ledger_transaction_id)).toEqual({ kind: 'invoice_payment', reference: inv.id });
+    expect(ledgerTx(payment.ledger_transaction_id!)).toEqual({ kind: 'invoice_payment', reference: inv.id });
     expect(out.invoice.status).toBe('fully_paid');
     t.assertLedger();
   });
@@ -82,7 +82,7 @@ describe('payment service', () => {
     const paid = payments().payOverCounter(cash.id, 'seven_connect_deposit');
     expect(paid.payment.payment_collector).toBe('seven_connect_deposit');
     const payment = t.services.invoiceRepo.payments(cash.id)[0]!;
-    expect(ledgerTx(payment.ledger_transaction_id)).toEqual({ kind: 'counter_payment', reference: cash.id });
+    expect(ledgerTx(payment.ledger_transaction_id!)).toEqual({ kind: 'counter_payment', reference: cash.id });
     const walletOnly = invoice(['coins_peso_wallet', 'seven_connect_deposit']);
     expect(() => payments().payOverCounter(walletOnly.id, 'bayad_deposit')).toThrow(
       apiError('validation_error', { collector: ['"bayad_deposit" is not a payment option of this invoice (coins_peso_wallet, seven_connect_deposit).'] }),

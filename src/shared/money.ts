@@ -52,9 +52,10 @@ function numberToPlainDecimal(n: number): string | null {
 export function parseAmount(input: unknown, opts: { allowZero?: boolean } = {}): bigint {
   let text: string | null;
   if (typeof input === 'number') text = numberToPlainDecimal(input);
-  // Stryker disable next-line ConditionalExpression,MethodExpression: surrounding whitespace fails DECIMAL below anyway; refused here explicitly
-  else if (typeof input === 'string') text = input.trim() === input ? input : null;
-  else text = null;
+  else if (typeof input === 'string') {
+    // Stryker disable next-line ConditionalExpression,MethodExpression: surrounding whitespace fails DECIMAL below anyway; refused here explicitly
+    text = input.trim() === input ? input : null;
+  } else text = null;
   // Stryker disable next-line MethodExpression: a leading "+" fails DECIMAL below anyway
   if (text === null || text.startsWith('-') || text.startsWith('+')) {
     if (text !== null && text.startsWith('-')) throw new AmountError('not_positive', 'Ensure this value is greater than 0.');
