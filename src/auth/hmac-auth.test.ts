@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signRequest } from './hmac.js';
+import { sha256Hex, signRequest } from './hmac.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 let t: TestApp;
@@ -9,6 +9,8 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const PATH = '/v3/crypto-accounts/';
+/** The same hex digit position with another value. */
+const flipHex = (digit: string) => (digit === '0' ? '1' : '0');
 const lastNonce = (key: string) => (t.db.prepare('SELECT last_nonce FROM apps WHERE api_key = ?').get(key) as { last_nonce: string | null }).last_nonce;
 
 describe('HMAC authentication (sandbox.md §3)', () => {
@@ -53,12 +55,17 @@ describe('HMAC authentication (sandbox.md §3)', () => {
   });
 
   it.each([
-    [{}, 'missing_credentials'],
-    [{ ACCESS_KEY: 'x', ACCESS_NONCE: '1' }, 'missing_credentials'],
-  ])('answers 401 %s for missing headers', async (headers, code) => {
+    [{}, 'ACCESS_KEY, ACCESS_SIGNATURE, ACCESS_NONCE'],
+    [{ ACCESS_KEY: 'x', ACCESS_NONCE: '1' }, 'ACCESS_SIGNATURE'],
+    [{ 'Access-Signature': 'ab' }, 'ACCESS_KEY, ACCESS_NONCE'],
+    [{ ACCESS_KEY: 'x', ACCESS_SIGNATURE: 'ab' }, 'ACCESS_NONCE'],
+  ])('answers 401 missing_credentials for the headers %j, naming the missing ones', async (headers, missing) => {
     const res = await t.request('GET', PATH, { headers });
     expect(res.status).toBe(401);
-    expect(res.body.error_codes).toEqual([code]);
+    expect(res.body).toEqual({
+      error_codes: ['missing_credentials'],
+      errors: { non_field_errors: [`Authentication credentials were not provided (missing ${missing}).`] },
+    });
   });
 
   it('answers 401 "Incorrect access key" for an unknown key', async () => {
@@ -69,15 +76,39 @@ describe('HMAC authentication (sandbox.md §3)', () => {
 
   it('answers 401 on a signature mismatch with a debug message that never carries the secret', async () => {
     const dev = t.fixtures.developers[0]!;
-    const res = await t.signed('POST', '/v3/partner-payout-outlet-fees', { secret: 'wrong-secret', body: { outlet_id: 'bpi', amount: '100' } });
+    const body = JSON.stringify({ outlet_id: 'bpi', amount: '100', note: 'ñ' });
+    const res = await t.signed('POST', '/v3/partner-payout-outlet-fees', { secret: 'wrong-secret', raw: body, nonce: '31337' });
     expect(res.status).toBe(401);
     expect(res.body.error_codes).toEqual(['invalid_signature']);
     expect(res.body.errors).toEqual({ non_field_errors: ['The access signature cannot be matched'] });
-    const debug = res.body.sandbox_debug.signed_message;
-    expect(debug.url).toBe('http://localhost/v3/partner-payout-outlet-fees');
-    expect(debug.body_length).toBe(Buffer.byteLength(JSON.stringify({ outlet_id: 'bpi', amount: '100' })));
-    expect(debug.body_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(res.body.sandbox_debug).toEqual({
+      signed_message: {
+        nonce: '31337',
+        url: 'http://localhost/v3/partner-payout-outlet-fees',
+        body_length: Buffer.byteLength(body),
+        body_sha256: sha256Hex(body),
+      },
+      hint: 'The server signed nonce + url + body with HMAC-SHA256 and the API secret; compare with your message.',
+    });
     expect(res.text).not.toContain(dev.app.api_secret);
+  });
+
+  it.each([
+    ['last hex digit', (sig: string) => sig.slice(0, -1) + flipHex(sig.slice(-1))],
+    ['first hex digit', (sig: string) => flipHex(sig.slice(0, 1)) + sig.slice(1)],
+    ['17th byte (first hex digit past the first half)', (sig: string) => sig.slice(0, 32) + flipHex(sig.slice(32, 33)) + sig.slice(33)],
+  ])('refuses a signature that differs from the right one only in its %s', async (_where, tamper) => {
+    const dev = t.fixtures.developers[0]!.app;
+    const nonce = '424242';
+    const good = signRequest(dev.api_secret, nonce, `http://localhost${PATH}`, '');
+    const res = await t.request('GET', PATH, { headers: { ACCESS_KEY: dev.api_key, ACCESS_SIGNATURE: tamper(good), ACCESS_NONCE: nonce } });
+    expect(res.status).toBe(401);
+    expect(res.body.error_codes).toEqual(['invalid_signature']);
+    expect(res.body.errors).toEqual({ non_field_errors: ['The access signature cannot be matched'] });
+    expect(lastNonce(dev.api_key)).toBeNull();
+    // the untampered signature with the same nonce still goes through: the refusal burnt nothing
+    const ok = await t.request('GET', PATH, { headers: { ACCESS_KEY: dev.api_key, ACCESS_SIGNATURE: good, ACCESS_NONCE: nonce } });
+    expect(ok.status).toBe(200);
   });
 
   it('leaves sandbox_debug out with --no-debug-errors', async () => {
@@ -91,8 +122,10 @@ describe('HMAC authentication (sandbox.md §3)', () => {
   it.each(['-1', '1.5', 'abc', '1e309', '1'.repeat(310)])('answers 400 invalid_nonce_format for %j', async (nonce) => {
     const res = await t.signed('GET', PATH, { nonce });
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual(['invalid_nonce_format']);
-    expect(res.body.errors.nonce).toHaveLength(1);
+    expect(res.body).toEqual({
+      error_codes: ['invalid_nonce_format'],
+      errors: { nonce: ['Nonce must be a non-negative integer below 1e309, in decimal or exponent form (e.g. 1700000000000 or 1.7e+25).'] },
+    });
   });
 
   it('refuses a nonce that is not strictly greater, in the real wording', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compareNonces, parseNonce, signRequest, signatureMatches } from './hmac.js';
+import { compareNonces, parseNonce, sha256Hex, signRequest, signatureMatches } from './hmac.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../../fixtures/hmac-vectors.json', import.meta.url), 'utf8')) as {
   vectors: Array<{ name: string; api_secret: string; nonce: string; url: string; body: string; signature: string }>;
@@ -12,6 +12,10 @@ describe('HMAC signer', () => {
     expect(signRequest(v.api_secret, v.nonce, v.url, Buffer.from(v.body, 'utf8'))).toBe(v.signature);
   });
 
+  it('signs an empty body when none is given', () => {
+    expect(signRequest('s', '1', 'http://x/')).toBe(signRequest('s', '1', 'http://x/', ''));
+  });
+
   it('treats wrong length, non-hex and empty signatures as mismatches, never as errors', () => {
     const good = signRequest('s', '1', 'http://x/', '');
     expect(signatureMatches(good, good)).toBe(true);
@@ -21,6 +25,18 @@ describe('HMAC signer', () => {
     expect(signatureMatches(good, 'z'.repeat(64))).toBe(false);
     expect(signatureMatches(good, '')).toBe(false);
     expect(signatureMatches(good, good + '00')).toBe(false);
+    // non-hex at either end of a signature of the right length (Buffer.from would silently stop there)
+    expect(signatureMatches(good, 'z' + good.slice(1))).toBe(false);
+    expect(signatureMatches(good, good.slice(0, -1) + 'z')).toBe(false);
+    expect(signatureMatches(good, good.slice(0, 30) + ' ' + good.slice(31))).toBe(false);
+  });
+
+  it('compares every byte: a signature off by one hex digit anywhere is a mismatch', () => {
+    const good = signRequest('s', '1', 'http://x/', '');
+    for (let i = 0; i < good.length; i++) {
+      const other = good[i] === '0' ? '1' : '0';
+      expect(signatureMatches(good, good.slice(0, i) + other + good.slice(i + 1)), `digit ${i}`).toBe(false);
+    }
   });
 });
 
@@ -35,6 +51,12 @@ describe('nonces', () => {
     ['1.763837e+262', '1763837' + '0'.repeat(256)],
     ['9'.repeat(309), '9'.repeat(309)],
     ['1.5e1', '15'],
+    ['1.50e1', '15'],
+    ['1.250e2', '125'],
+    ['1.500e1', '15'],
+    ['000', '0'],
+    ['0e5', '0'],
+    ['00012e2', '1200'],
   ])('reads %s exactly', (text, digits) => {
     expect(parseNonce(text)).toBe(digits);
   });
@@ -54,5 +76,16 @@ describe('nonces', () => {
     expect(compareNonces(parseNonce('1.7e+25')!, parseNonce('17000000000000000000000001')!)).toBe(-1);
     expect(compareNonces('99', '100')).toBe(-1);
     expect(compareNonces('100', '100')).toBe(0);
+    expect(compareNonces('100', '99')).toBe(1);
+    expect(compareNonces('2', '1')).toBe(1);
+    expect(compareNonces('1', '2')).toBe(-1);
+  });
+});
+
+describe('sha256Hex', () => {
+  it('is the lowercase hex SHA-256 of the exact bytes', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Hex(Buffer.from('abc'))).toBe(sha256Hex('abc'));
   });
 });

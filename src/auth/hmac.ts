@@ -45,10 +45,12 @@ export function parseNonce(text: string): string | null {
   } else {
     const m = EXPONENT.exec(text);
     if (!m) return null;
+    // Stryker disable next-line StringLiteral: the first group of EXPONENT always matches
     const intPart = m[1] ?? '';
     const frac = (m[2] ?? '').replace(/0+$/, '');
     const exp = Number(m[3]);
     if (frac.length > exp) return null; // fractional value
+    // Stryker disable next-line all: a shortcut that avoids building a 10,000-digit string; the length check below gives the same answer
     if (intPart.replace(/^0+/, '').length + exp > MAX_NONCE_DIGITS + 1) return null;
     digits = intPart + frac + '0'.repeat(exp - frac.length);
   }
@@ -59,6 +61,7 @@ export function parseNonce(text: string): string | null {
 
 /** Compare canonical nonces exactly: by length, then digit by digit. */
 export function compareNonces(a: string, b: string): number {
+  // Stryker disable next-line EqualityOperator: the lengths differ here, so < and <= agree
   if (a.length !== b.length) return a.length < b.length ? -1 : 1;
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildUrl, createTransport, retryAfterMs, unwrap } from './client.transport.js';
 import { PaySandboxApiError } from './client.errors.js';
 
@@ -21,6 +21,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+// Each test starts from no hits, so none depends on which tests ran before it (or on a retry of itself).
+beforeEach(() => {
+  for (const path of Object.keys(hits)) delete hits[path];
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

@@ -93,8 +93,17 @@ describe('createDeveloperClient', () => {
     const dev = createDeveloperClient({ baseUrl: server.url, apiKey: app().api_key, apiSecret: app().api_secret });
     const seen: string[] = [];
     const dev2 = createDeveloperClient({ baseUrl: server.url, signer: dev.signer, otp: () => '123456', onResponse: (r) => void seen.push(r.request.headers['Access-OTP'] ?? '') });
-    await dev2.createTransfer({ account: 'x', target_address: 'y', amount: 1 }).catch(() => undefined);
-    await dev2.createSellOrder({ outlet_id: 'x', amount: 1 }, { otp: '654321' }).catch(() => undefined);
+    // Both are refused (no such account or outlet): what matters is the header each request carried.
+    await expect(dev2.createTransfer({ account: 'x', target_address: 'y', amount: 1 })).rejects.toMatchObject({
+      name: 'PaySandboxApiError',
+      status: 400,
+      body: { error_codes: ['validation_error'], errors: { account: ['Account "x" is not one of your accounts.'] } },
+    });
+    await expect(dev2.createSellOrder({ outlet_id: 'x', amount: 1 }, { otp: '654321' })).rejects.toMatchObject({
+      name: 'PaySandboxApiError',
+      status: 400,
+      body: { error_codes: ['validation_error'], errors: { outlet_id: ['Payout outlet "x" does not exist.'] } },
+    });
     expect(seen).toEqual(['123456', '654321']);
   });
 });

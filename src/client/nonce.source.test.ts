@@ -40,6 +40,25 @@ describe('createNonceSource', () => {
     expect(nonces.last()).toBe('100000000000000000001');
   });
 
+  it('reads the clock in whole milliseconds, starts from "0" and takes a start with surrounding spaces', () => {
+    let now = 1_700_000_000_000.9;
+    const nonces = createNonceSource({ now: () => now });
+    expect(nonces.last()).toBe('0');
+    expect(nonces.next()).toBe('1700000000000000');
+    now = 1_700_000_000_001.2;
+    expect(nonces.next()).toBe('1700000000001000');
+    const floored = createNonceSource({ start: ' 100 ', now: () => 0 });
+    expect(floored.last()).toBe('99');
+    expect(floored.next()).toBe('100');
+    expect(floored.next()).toBe('101');
+  });
+
+  it('uses the real clock (microseconds) by default', () => {
+    const before = BigInt(Date.now()) * 1000n;
+    const got = BigInt(createNonceSource().next());
+    expect(got >= before && got <= BigInt(Date.now()) * 1000n).toBe(true);
+  });
+
   it('refuses a start that is not a nonce', () => {
     expect(() => createNonceSource({ start: '-1' })).toThrow(/not a nonce/);
     expect(() => createNonceSource({ start: '1.5' })).toThrow(/not a nonce/);
@@ -61,7 +80,9 @@ describe('createSerialQueue', () => {
       if (fail) throw new Error(name);
       return name;
     };
-    const results = await Promise.allSettled([queue.run(task('a')), queue.run(task('b', true)), queue.run(task('c'))]);
+    const all = Promise.allSettled([queue.run(task('a')), queue.run(task('b', true)), queue.run(task('c'))]);
+    expect(queue.size).toBe(3);
+    const results = await all;
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
     expect(queue.size).toBe(0);

@@ -34,6 +34,9 @@ describe('control token (sandbox.md §3)', () => {
         {},
         { 'x-sandbox-token': 'wrong' },
         { 'x-sandbox-token': TOKEN.slice(0, -1) },
+        // wrong tokens of the right length: only a byte-by-byte compare tells them apart
+        { 'x-sandbox-token': TOKEN.slice(0, -1) + '4' },
+        { 'x-sandbox-token': 'Q' + TOKEN.slice(1) },
         { authorization: `Token ${t.merchant.merchant_api_token}` },
       ];
       for (const headers of attempts) {

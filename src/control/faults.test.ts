@@ -118,20 +118,20 @@ describe('faults', () => {
   });
 
   it.each([
-    [{}, 'path'],
-    [{ path: '' }, 'path'],
-    [{ path: '/x', method: 'TRACE' }, 'method'],
-    [{ path: '/x', status: 99 }, 'status'],
-    [{ path: '/x', status: 101 }, 'status'],
-    [{ path: '/x', status: 600 }, 'status'],
-    [{ path: '/x', count: 0 }, 'count'],
-    [{ path: '/x', probability: 1.5 }, 'probability'],
-    [{ path: '/x', latency_ms: -1 }, 'latency_ms'],
-  ])('refuses %j with a field error on %s', async (body, field) => {
+    [{}, 'path', 'This field is required.'],
+    [{ path: '' }, 'path', 'This field may not be blank.'],
+    [{ path: '/x', method: 'TRACE' }, 'method', 'Enter a valid value.'],
+    [{ path: '/x', status: 99 }, 'status', 'Ensure this value is greater than or equal to 100.'],
+    [{ path: '/x', status: 101 }, 'status', 'Ensure this value is at least 200 (a 1xx status cannot end a response).'],
+    [{ path: '/x', status: 600 }, 'status', 'Ensure this value is less than or equal to 599.'],
+    [{ path: '/x', count: 0 }, 'count', 'Ensure this value is greater than or equal to 1.'],
+    [{ path: '/x', probability: 1.5 }, 'probability', 'Ensure this value is less than or equal to 1.'],
+    [{ path: '/x', latency_ms: -1 }, 'latency_ms', 'Ensure this value is greater than or equal to 0.'],
+  ])('refuses %j with a field error on %s', async (body, field, message) => {
     t = createTestApp();
     const res = await addFault(body);
     expect(res.status).toBe(400);
-    expect(res.body.errors[field]).toBeDefined();
+    expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { [field]: [message] } });
     expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
   });
 });
@@ -151,7 +151,9 @@ describe('GET /_sandbox/requests (listRequests)', () => {
     expect(res.body.requests[1]).toMatchObject({ path: '/v1/invoices/abc', status: 401 });
     const page2 = await t.request('GET', '/_sandbox/requests?per_page=2&page=2');
     expect(page2.body.requests[0]).toMatchObject({ status: 404, auth: `merchant:${t.merchant.id}` });
-    expect((await t.request('GET', '/_sandbox/requests?page=0')).status).toBe(400);
+    const page0 = await t.request('GET', '/_sandbox/requests?page=0');
+    expect(page0.status).toBe(400);
+    expect(page0.body).toEqual({ error_codes: ['validation_error'], errors: { page: ['Ensure this value is greater than or equal to 1.'] } });
   });
 
   it('logs injected faults too', async () => {

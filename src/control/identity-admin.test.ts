@@ -57,21 +57,21 @@ describe('merchants', () => {
   });
 
   it.each([
-    [{ callback_url: 'ftp://x.example/' }, 'callback_url'],
-    [{ callback_url: 'not a url' }, 'callback_url'],
-    [{ redirect_url: 'javascript:alert(1)' }, 'redirect_url'],
-    [{ enabled_payment_collectors: ['bitcoin'] }, 'enabled_payment_collectors'],
-    [{ enabled_payment_collectors: [] }, 'enabled_payment_collectors'],
-    [{ callback_auth: 'sometimes' }, 'callback_auth'],
-    [{ max_invoice_amount: 0 }, 'max_invoice_amount'],
-    [{ max_invoice_amount: '99999999' }, 'max_invoice_amount'],
-    [{ invoice_lifetime_seconds: 0 }, 'invoice_lifetime_seconds'],
-    [{ name: '' }, 'name'],
-  ])('refuses %j with a field error on %s', async (body, field) => {
+    [{ callback_url: 'ftp://x.example/' }, 'callback_url', 'Enter an absolute http:// or https:// URL, or null.'],
+    [{ callback_url: 'not a url' }, 'callback_url', 'Enter an absolute http:// or https:// URL, or null.'],
+    [{ redirect_url: 'javascript:alert(1)' }, 'redirect_url', 'Enter an absolute http:// or https:// URL, or null.'],
+    [{ enabled_payment_collectors: ['bitcoin'] }, 'enabled_payment_collectors', '"bitcoin" is not a valid choice.'],
+    [{ enabled_payment_collectors: [] }, 'enabled_payment_collectors', 'This list may not be empty.'],
+    [{ callback_auth: 'sometimes' }, 'callback_auth', '"sometimes" is not a valid choice.'],
+    [{ max_invoice_amount: 0 }, 'max_invoice_amount', 'Ensure this value is greater than 0.'],
+    [{ max_invoice_amount: '99999999' }, 'max_invoice_amount', 'Ensure this value is at most 10000000.'],
+    [{ invoice_lifetime_seconds: 0 }, 'invoice_lifetime_seconds', 'Ensure this value is greater than or equal to 1.'],
+    [{ name: '' }, 'name', 'This field may not be blank.'],
+  ])('refuses %j with a field error on %s', async (body, field, message) => {
     const before = (await t.request('GET', '/_sandbox/merchants')).body.meta.total_count;
     const res = await t.request('POST', '/_sandbox/merchants', { body });
     expect(res.status).toBe(400);
-    expect(res.body.errors[field]).toBeDefined();
+    expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { [field]: [message] } });
     expect((await t.request('GET', '/_sandbox/merchants')).body.meta.total_count).toBe(before);
   });
 
@@ -99,7 +99,9 @@ describe('merchants', () => {
     expect(bad.body.errors.callback_url).toEqual(['Enter an absolute http:// or https:// URL, or null.']);
     const list = await t.request('GET', '/_sandbox/merchants?per_page=100');
     expect(list.body.merchants.find((m: { id: string }) => m.id === t.merchant.id).name).toBe(t.merchant.name);
-    expect((await t.request('PATCH', `/_sandbox/merchants/${'0'.repeat(32)}`, { body: { name: 'x' } })).status).toBe(404);
+    const unknown = await t.request('PATCH', `/_sandbox/merchants/${'0'.repeat(32)}`, { body: { name: 'x' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
   });
 });
 
@@ -124,8 +126,15 @@ describe('applications', () => {
   });
 
   it('refuses a bad balance or name', async () => {
-    expect((await t.request('POST', '/_sandbox/apps', { body: { balance: -1 } })).body.errors.balance).toBeDefined();
-    expect((await t.request('POST', '/_sandbox/apps', { body: { name: '' } })).status).toBe(400);
+    const apps = () => (t.db.prepare('SELECT COUNT(*) AS n FROM apps').get() as { n: number }).n;
+    const before = apps();
+    const balance = await t.request('POST', '/_sandbox/apps', { body: { balance: -1 } });
+    expect(balance.status).toBe(400);
+    expect(balance.body).toEqual({ error_codes: ['validation_error'], errors: { balance: ['Ensure this value is greater than 0.'] } });
+    const name = await t.request('POST', '/_sandbox/apps', { body: { name: '' } });
+    expect(name.status).toBe(400);
+    expect(name.body).toEqual({ error_codes: ['validation_error'], errors: { name: ['This field may not be blank.'] } });
+    expect(apps()).toBe(before);
   });
 
   it('nonce reset lets a key that sent a huge nonce use small ones again', async () => {
@@ -136,7 +145,9 @@ describe('applications', () => {
     expect(reset.status).toBe(200);
     expect(reset.body.app.last_nonce).toBeNull();
     expect((await t.signed('GET', '/v3/crypto-accounts/', { nonce: '5' })).status).toBe(200);
-    expect((await t.request('POST', '/_sandbox/apps/nope/nonce/reset')).status).toBe(404);
+    const unknown = await t.request('POST', '/_sandbox/apps/nope/nonce/reset');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
   });
 
   it('OTP is the code valid on the sandbox clock, even after the clock moves', async () => {
@@ -148,7 +159,9 @@ describe('applications', () => {
     expect(res.body.expires_in_seconds).toBeGreaterThanOrEqual(1);
     expect(res.body.expires_in_seconds).toBeLessThanOrEqual(30);
     expect(otpIsValid(dev.app.otp_secret, res.body.otp, t.services.clock.now() / 1000)).toBe(true);
-    expect((await t.request('GET', '/_sandbox/apps/nope/otp')).status).toBe(404);
+    const unknown = await t.request('GET', '/_sandbox/apps/nope/otp');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
   });
 });
 
@@ -181,11 +194,21 @@ describe('customers', () => {
     expect(dupEmail.status).toBe(400);
     expect(dupEmail.body.errors.email).toEqual(['A user with this email already exists.']);
     const dupMobile = await t.request('POST', '/_sandbox/customers', { body: { mobile_number: existing.mobile_number } });
-    expect(dupMobile.body.errors.mobile_number).toBeDefined();
+    expect(dupMobile.status).toBe(400);
+    expect(dupMobile.body).toEqual({ error_codes: ['validation_error'], errors: { mobile_number: ['A user with this mobile number already exists.'] } });
     const devEmail = await t.request('POST', '/_sandbox/customers', { body: { email: t.fixtures.developers[0]!.email } });
     expect(devEmail.status).toBe(400);
-    for (const body of [{ email: 'not-an-email' }, { mobile_number: 'abc' }, { password: 'x' }, { balance: '1.000000001' }]) {
-      expect((await t.request('POST', '/_sandbox/customers', { body })).status).toBe(400);
+    expect(devEmail.body).toEqual({ error_codes: ['validation_error'], errors: { email: ['A user with this email already exists.'] } });
+    const bad: Array<[Record<string, string>, string]> = [
+      [{ email: 'not-an-email' }, 'Enter a valid email address.'],
+      [{ mobile_number: 'abc' }, 'Enter a valid value.'],
+      [{ password: 'x' }, 'Ensure this field has at least 4 characters.'],
+      [{ balance: '1.000000001' }, 'Ensure that there are no more than 8 decimal places.'],
+    ];
+    for (const [body, message] of bad) {
+      const res = await t.request('POST', '/_sandbox/customers', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { [Object.keys(body)[0]!]: [message] } });
     }
     expect((await t.request('GET', '/_sandbox/customers')).body.meta.total_count).toBe(t.fixtures.customers.length);
   });
@@ -211,22 +234,34 @@ describe('accounts', () => {
   });
 
   it('answers 404 for unknown and system accounts, 400 for bad amounts and overflow', async () => {
-    expect((await t.request('GET', `/_sandbox/accounts/${'0'.repeat(32)}`)).status).toBe(404);
-    expect((await t.request('POST', `/_sandbox/accounts/${'0'.repeat(32)}/fund`, { body: { amount: 1 } })).status).toBe(404);
+    const notFound = async (method: string, path: string, body?: unknown) => {
+      const res = await t.request(method, path, { body });
+      expect(res.status, path).toBe(404);
+      expect(res.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    };
+    await notFound('GET', `/_sandbox/accounts/${'0'.repeat(32)}`);
+    await notFound('POST', `/_sandbox/accounts/${'0'.repeat(32)}/fund`, { amount: 1 });
+    await notFound('POST', '/_sandbox/accounts/system-funding/fund', { amount: 1 });
+    await notFound('GET', '/_sandbox/accounts/system-counter-clearing');
     const id = t.fixtures.customers[0]!.accounts[0]!.id;
-    for (const amount of [0, -1, '1e5', '', 'ten']) {
-      const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: { amount } });
+    const refused: Array<[unknown, string]> = [
+      [0, 'Ensure this value is greater than 0.'],
+      [-1, 'Ensure this value is greater than 0.'],
+      ['1e5', 'A valid number is required.'],
+      ['', 'A valid number is required.'],
+      ['ten', 'A valid number is required.'],
+      [undefined, 'This field is required.'],
+      ['2000000000', 'Ensure this value is at most 1000000000.'],
+    ];
+    for (const [amount, message] of refused) {
+      const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: amount === undefined ? {} : { amount } });
       expect(res.status, String(amount)).toBe(400);
-      expect(res.body.errors.amount).toBeDefined();
+      expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { amount: [message] } });
     }
-    expect((await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: {} })).body.errors.amount).toEqual(['This field is required.']);
-    expect((await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: { amount: '2000000000' } })).status).toBe(400);
-    expect((await t.request('POST', '/_sandbox/accounts/system-funding/fund', { body: { amount: 1 } })).status).toBe(404);
-    expect((await t.request('GET', '/_sandbox/accounts/system-counter-clearing')).status).toBe(404);
     for (let i = 0; i < 10; i++) await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: { amount: '1000000000' } });
     const overflow = await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: { amount: '1000000000' } });
     expect(overflow.status).toBe(400);
-    expect(overflow.body.errors.amount[0]).toMatch(/balance would exceed/);
+    expect(overflow.body).toEqual({ error_codes: ['validation_error'], errors: { amount: ['The balance would exceed 10000000000.'] } });
     t.assertLedger();
   });
 });

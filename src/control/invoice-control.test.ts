@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { invoiceControlHelpers } from './invoice-control.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -7,18 +8,7 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-async function invoice(over: Record<string, unknown> = {}, token = t.merchant.merchant_api_token) {
-  const res = await t.request('POST', '/v1/invoices/', {
-    token,
-    body: { amount: 100, currency: 'PHP', external_transaction_id: `ext-${t.services.ids()}`, ...over },
-  });
-  expect(res.status).toBe(201);
-  return res.body.invoice as { id: string; amount: string; expires_at: string };
-}
-const pay = (id: string, body: Record<string, unknown>) => t.request('POST', `/_sandbox/invoices/${id}/payments`, { body });
-const eventNames = (id: string) =>
-  (t.db.prepare('SELECT name FROM outbox_events WHERE invoice_id = ? ORDER BY seq').all(id) as Array<{ name: string }>).map((e) => e.name);
-const paymentCount = () => (t.db.prepare('SELECT COUNT(*) AS n FROM payments').get() as { n: number }).n;
+const { invoice, pay, eventNames, paymentCount } = invoiceControlHelpers(() => t);
 
 describe('POST /_sandbox/invoices/{id}/payments (payInvoice)', () => {
   it('pays the amount due from the first fixture customer by default', async () => {
@@ -62,8 +52,15 @@ describe('POST /_sandbox/invoices/{id}/payments (payInvoice)', () => {
     const inv = await invoice();
     const res = await pay(inv.id, { collector: 'bitcoin' });
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual(['validation_error']);
-    expect(res.body.errors.collector[0]).toMatch(/not a payment collector/);
+    expect(res.body).toEqual({
+      error_codes: ['validation_error'],
+      errors: {
+        collector: [
+          '"bitcoin" is not a payment collector; use coins_peso_wallet or an over-the-counter one ' +
+            '(cash_payment, seven_connect_deposit, mlhuillier_deposit, cebuana_lhuillier_deposit, bayad_deposit, palawan_deposit).',
+        ],
+      },
+    });
     expect(paymentCount()).toBe(0);
   });
 
@@ -71,14 +68,22 @@ describe('POST /_sandbox/invoices/{id}/payments (payInvoice)', () => {
     const inv = await invoice({ supported_payment_collectors: ['cash_payment'] });
     const res = await pay(inv.id, { collector: 'coins_peso_wallet' });
     expect(res.status).toBe(400);
-    expect(res.body.errors.collector).toBeDefined();
+    expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { collector: ['"coins_peso_wallet" is not a payment option of this invoice (cash_payment).'] } });
+    expect(paymentCount()).toBe(0);
   });
 
-  it.each([['0'], [-1], ['1e2'], ['1.123456789'], ['abc'], [true]])('refuses amount %j with 400 on amount', async (amount) => {
+  it.each([
+    ['0', 'Ensure this value is greater than 0.'],
+    [-1, 'Ensure this value is greater than 0.'],
+    ['1e2', 'A valid number is required.'],
+    ['1.123456789', 'Ensure that there are no more than 8 decimal places.'],
+    ['abc', 'A valid number is required.'],
+    [true, 'A valid number is required.'],
+  ])('refuses amount %j with 400 on amount: %s', async (amount, message) => {
     const inv = await invoice();
     const res = await pay(inv.id, { collector: 'coins_peso_wallet', amount });
     expect(res.status).toBe(400);
-    expect(res.body.errors.amount).toBeDefined();
+    expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { amount: [message] } });
     expect(paymentCount()).toBe(0);
   });
 
@@ -86,11 +91,14 @@ describe('POST /_sandbox/invoices/{id}/payments (payInvoice)', () => {
     const inv = await invoice();
     const res = await pay(inv.id, { collector: 'cash_payment', amount: '99999999999' });
     expect(res.status).toBe(400);
-    expect(res.body.errors.amount).toBeDefined();
+    expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { amount: ['Ensure this value is less than or equal to 10000000000.'] } });
+    expect(paymentCount()).toBe(0);
   });
 
   it('answers 404 for an unknown invoice, 400 for an unknown customer, 400 when required fields are missing', async () => {
-    expect((await pay('0'.repeat(32), { collector: 'coins_peso_wallet' })).status).toBe(404);
+    const unknown = await pay('0'.repeat(32), { collector: 'coins_peso_wallet' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
     const inv = await invoice();
     const nobody = await pay(inv.id, { collector: 'coins_peso_wallet', customer: 'nobody@example.com' });
     expect(nobody.status).toBe(400);
@@ -108,10 +116,14 @@ describe('POST /_sandbox/invoices/{id}/payments (payInvoice)', () => {
     expect(again.body).toEqual({ error_codes: ['invoice_not_payable'], errors: { non_field_errors: ['Invoice is fully_paid and cannot be paid.'] } });
     const canceled = await invoice();
     await t.request('POST', `/_sandbox/invoices/${canceled.id}/cancel`);
-    expect((await pay(canceled.id, { collector: 'cash_payment' })).status).toBe(409);
+    const payCanceled = await pay(canceled.id, { collector: 'cash_payment' });
+    expect(payCanceled.status).toBe(409);
+    expect(payCanceled.body).toEqual({ error_codes: ['invoice_not_payable'], errors: { non_field_errors: ['Invoice is canceled and cannot be paid.'] } });
     const expired = await invoice();
     t.advance(901);
-    expect((await pay(expired.id, { collector: 'coins_peso_wallet' })).body.error_codes).toEqual(['invoice_not_payable']);
+    const payExpired = await pay(expired.id, { collector: 'coins_peso_wallet' });
+    expect(payExpired.status).toBe(409);
+    expect(payExpired.body).toEqual({ error_codes: ['invoice_not_payable'], errors: { non_field_errors: ['Invoice is expired and cannot be paid.'] } });
     expect(paymentCount()).toBe(1);
     t.assertLedger();
   });
@@ -155,19 +167,22 @@ describe('POST /_sandbox/otc/payments (confirmCounterPayment)', () => {
     expect(rest.body.invoice.status).toBe('fully_paid');
     const again = await t.request('POST', '/_sandbox/otc/payments', { body: { reference_number: ref } });
     expect(again.status).toBe(409);
-    expect(again.body.error_codes).toEqual(['invoice_not_payable']);
+    expect(again.body).toEqual({ error_codes: ['invoice_not_payable'], errors: { non_field_errors: ['Invoice is fully_paid and cannot be paid.'] } });
     t.assertLedger();
   });
 
   it('answers 404 for an unknown reference and 400 for a bad amount or missing reference', async () => {
-    expect((await t.request('POST', '/_sandbox/otc/payments', { body: { reference_number: '1234567890123' } })).status).toBe(404);
+    const unknown = await t.request('POST', '/_sandbox/otc/payments', { body: { reference_number: '1234567890123' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
     const { ref } = await reference();
     const bad = await t.request('POST', '/_sandbox/otc/payments', { body: { reference_number: ref, amount: 0 } });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.amount).toBeDefined();
+    expect(bad.body).toEqual({ error_codes: ['validation_error'], errors: { amount: ['Ensure this value is greater than 0.'] } });
     const missing = await t.request('POST', '/_sandbox/otc/payments', { body: {} });
     expect(missing.status).toBe(400);
-    expect(missing.body.errors.reference_number).toBeDefined();
+    expect(missing.body).toEqual({ error_codes: ['validation_error'], errors: { reference_number: ['This field is required.'] } });
+    expect(paymentCount()).toBe(0);
   });
 });
 
@@ -187,7 +202,10 @@ describe('expire and cancel', () => {
     for (const action of ['cancel', 'expire']) {
       const again = await t.request('POST', `/_sandbox/invoices/${inv.id}/${action}`);
       expect(again.status).toBe(409);
-      expect(again.body.error_codes).toEqual(['invalid_state_transition']);
+      expect(again.body).toEqual({
+        error_codes: ['invalid_state_transition'],
+        errors: { non_field_errors: [`Invoice is canceled; only a pending invoice can become ${action === 'cancel' ? 'canceled' : 'expired'}.`] },
+      });
     }
   });
 
@@ -196,15 +214,19 @@ describe('expire and cancel', () => {
     t.advance(900);
     const cancel = await t.request('POST', `/_sandbox/invoices/${a.id}/cancel`);
     expect(cancel.status).toBe(409);
-    expect(cancel.body.errors.non_field_errors[0]).toMatch(/expired/);
+    expect(cancel.body).toEqual({ error_codes: ['invalid_state_transition'], errors: { non_field_errors: ['Invoice is expired; only a pending invoice can become canceled.'] } });
     const b = await invoice();
     await pay(b.id, { collector: 'coins_peso_wallet' });
-    expect((await t.request('POST', `/_sandbox/invoices/${b.id}/expire`)).status).toBe(409);
+    const expire = await t.request('POST', `/_sandbox/invoices/${b.id}/expire`);
+    expect(expire.status).toBe(409);
+    expect(expire.body).toEqual({ error_codes: ['invalid_state_transition'], errors: { non_field_errors: ['Invoice is fully_paid; only a pending invoice can become expired.'] } });
   });
 
   it('answers 404 for unknown invoices', async () => {
     for (const action of ['cancel', 'expire']) {
-      expect((await t.request('POST', `/_sandbox/invoices/${'f'.repeat(32)}/${action}`)).status).toBe(404);
+      const res = await t.request('POST', `/_sandbox/invoices/${'f'.repeat(32)}/${action}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
     }
   });
 
@@ -214,88 +236,5 @@ describe('expire and cancel', () => {
     const a = await invoice();
     await t.request('POST', `/_sandbox/invoices/${a.id}/cancel`);
     expect(eventNames(a.id)).toEqual(['invoice.created', 'invoice.updated']);
-  });
-});
-
-describe('POST /_sandbox/trigger (triggerEvent)', () => {
-  it('invoice.created without an id creates an invoice for the first merchant', async () => {
-    const res = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.created' } });
-    expect(res.status).toBe(201);
-    expect(res.body.event).toBe('invoice.created');
-    expect(res.body.invoice).toMatchObject({ status: 'pending', amount: '100.00000000', receiver: t.merchant.wallet_account_id });
-    expect(res.body.invoice.external_transaction_id).toMatch(/^trigger-[0-9a-f]{32}$/);
-    expect(res.body.payment).toBeUndefined();
-    const seen = await t.request('GET', `/v1/invoices/${res.body.invoice.id}`, { token: t.merchant.merchant_api_token });
-    expect(seen.status).toBe(200);
-  });
-
-  it('invoice.created with an id is a field error', async () => {
-    const inv = await invoice();
-    const res = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.created', invoice_id: inv.id } });
-    expect(res.status).toBe(400);
-    expect(res.body.errors.invoice_id).toBeDefined();
-  });
-
-  it('invoice.updated pays half the amount due; fully_paid pays the rest', async () => {
-    const inv = await invoice({ amount: '10.00000001' });
-    const part = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.updated', invoice_id: inv.id } });
-    expect(part.status).toBe(201);
-    expect(part.body.payment.amount).toBe('5.00000000');
-    expect(part.body.invoice).toMatchObject({ status: 'pending', amount_due: '5.00000001' });
-    const full = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.fully_paid', invoice_id: inv.id } });
-    expect(full.body.payment.amount).toBe('5.00000001');
-    expect(full.body.invoice.status).toBe('fully_paid');
-    expect(eventNames(inv.id)).toEqual(['invoice.created', 'invoice.updated', 'invoice.fully_paid']);
-    t.assertLedger();
-  });
-
-  it('refuses a partial payment when only one unit is due', async () => {
-    const inv = await invoice({ amount: '1.00000001' });
-    await pay(inv.id, { collector: 'coins_peso_wallet', amount: 1 });
-    const res = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.updated', invoice_id: inv.id } });
-    expect(res.status).toBe(409);
-    expect(res.body.errors.non_field_errors[0]).toMatch(/Only 0\.00000001 PHP is due/);
-  });
-
-  it('without an id creates an invoice and acts on it, in one go', async () => {
-    for (const event of ['invoice.updated', 'invoice.fully_paid', 'invoice.payment_reference_number_generated']) {
-      const res = await t.request('POST', '/_sandbox/trigger', { body: { event } });
-      expect(res.status, event).toBe(201);
-      expect(eventNames(res.body.invoice.id)).toEqual(['invoice.created', event]);
-    }
-    t.assertLedger();
-  });
-
-  it('issues a reference number once; a second trigger is a 409', async () => {
-    const inv = await invoice();
-    const first = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.payment_reference_number_generated', invoice_id: inv.id } });
-    expect(first.body.invoice.current_payment_reference_number).toMatch(/^\d{13}$/);
-    const second = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.payment_reference_number_generated', invoice_id: inv.id } });
-    expect(second.status).toBe(409);
-    expect(eventNames(inv.id)).toEqual(['invoice.created', 'invoice.payment_reference_number_generated']);
-  });
-
-  it('pays over the counter when the wallet cannot cover the amount', async () => {
-    const inv = await invoice({ amount: 10000 });
-    // Drain the default payer's 50000 PHP, so the trigger must take the counter.
-    for (let i = 0; i < 5; i++) {
-      const drain = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.fully_paid', invoice_id: (await invoice({ amount: 10000 })).id } });
-      expect(drain.body.payment.payment_collector).toBe('coins_peso_wallet');
-    }
-    const res = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.fully_paid', invoice_id: inv.id } });
-    expect(res.status).toBe(201);
-    expect(res.body.payment.payment_collector).toBe('cash_payment');
-    t.assertLedger();
-  });
-
-  it('answers 404 for an unknown id, 409 for a non-pending invoice, 400 for an unknown event', async () => {
-    expect((await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.fully_paid', invoice_id: 'a'.repeat(32) } })).status).toBe(404);
-    const inv = await invoice();
-    await t.request('POST', `/_sandbox/invoices/${inv.id}/cancel`);
-    const res = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.updated', invoice_id: inv.id } });
-    expect(res.status).toBe(409);
-    const bad = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.deleted' } });
-    expect(bad.status).toBe(400);
-    expect(bad.body.errors.event).toBeDefined();
   });
 });

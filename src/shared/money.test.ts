@@ -11,11 +11,14 @@ describe('money', () => {
     ['1234.5', 123_450_000_000n],
     ['007.10', 710_000_000n],
     ['1.000000000', 100_000_000n],
+    ['1.0000000000', 100_000_000n],
+    ['10000000000', 1_000_000_000_000_000_000n],
+    [1e10, 1_000_000_000_000_000_000n],
   ])('parses %j exactly', (input, units) => {
     expect(parseAmount(input)).toBe(units);
   });
 
-  it.each([['1e3', 'invalid'], ['-1', 'not_positive'], [-1, 'not_positive'], [0, 'not_positive'], ['0.000000001', 'too_many_digits'], ['', 'invalid'], [' 1', 'invalid'], ['1,000', 'invalid'], [NaN, 'invalid'], [Infinity, 'invalid'], [null, 'invalid'], ['10000000000.00000001', 'too_large'], ['2000000000000', 'too_large']])(
+  it.each([['1e3', 'invalid'], ['-1', 'not_positive'], [-1, 'not_positive'], [0, 'not_positive'], ['0.000000001', 'too_many_digits'], ['', 'invalid'], [' 1', 'invalid'], ['1,000', 'invalid'], [NaN, 'invalid'], [Infinity, 'invalid'], [null, 'invalid'], ['10000000000.00000001', 'too_large'], ['2000000000000', 'too_large'], [1e21, 'too_large'], [1e-10, 'too_many_digits'], ['+1', 'invalid'], [true, 'invalid']])(
     'refuses %j (%s)',
     (input, problem) => {
       try {
@@ -37,7 +40,14 @@ describe('money', () => {
     expect(formatMoneyShort(150_000_000n)).toBe('1.5');
   });
 
+  it('takes zero only when allowed', () => {
+    expect(parseAmount(0, { allowZero: true })).toBe(0n);
+    expect(parseAmount('0.00', { allowZero: true })).toBe(0n);
+    expect(() => parseAmount('0.00')).toThrow(new AmountError('not_positive', 'Ensure this value is greater than 0.'));
+  });
+
   it('takes percentages exactly, rounding half up to a unit', () => {
+    expect(() => percentOf(1n, '1e2')).toThrow(new Error('bad percent 1e2'));
     expect(percentOf(100_000_000_000n, '1.5')).toBe(1_500_000_000n);
     expect(percentOf(1n, '50')).toBe(1n);
     expect(percentOf(3n, '10')).toBe(0n);

@@ -20,6 +20,7 @@ async function workspace(body?: Record<string, unknown>): Promise<Workspace> {
   expect(res.status).toBe(201);
   return res.body.workspace;
 }
+const INVALID_TOKEN = { error_codes: ['invalid_token'], errors: { non_field_errors: ['Invalid token.'] } };
 const createInvoice = (token: string) =>
   t.request('POST', '/v1/invoices/', { token, body: { amount: 10, currency: 'PHP', external_transaction_id: 'same-ref' } });
 const accounts = (ws: Workspace) => t.signed('GET', '/v3/crypto-accounts/', { key: ws.app.api_key, secret: ws.app.api_secret });
@@ -71,12 +72,15 @@ describe('workspaces', () => {
     const ws = await workspace();
     const other = await workspace();
     expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);
-    expect((await createInvoice(ws.merchant.merchant_api_token)).status).toBe(401);
+    const token = await createInvoice(ws.merchant.merchant_api_token);
+    expect(token.status).toBe(401);
+    expect(token.body).toEqual(INVALID_TOKEN);
     const bearer = await t.request('GET', '/v3/invoices/', { headers: { authorization: `Bearer ${ws.merchant.bearer_token}` } });
     expect(bearer.status).toBe(401);
+    expect(bearer.body).toEqual(INVALID_TOKEN);
     const hmac = await accounts(ws);
     expect(hmac.status).toBe(401);
-    expect(hmac.body.error_codes).toEqual(['invalid_access_key']);
+    expect(hmac.body).toEqual({ error_codes: ['invalid_access_key'], errors: { non_field_errors: ['Incorrect access key'] } });
     // The other workspace is untouched; deleting again is harmless.
     expect((await createInvoice(other.merchant.merchant_api_token)).status).toBe(201);
     expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);
@@ -87,7 +91,7 @@ describe('workspaces', () => {
   it('answers 404 for an unknown workspace', async () => {
     const res = await t.request('DELETE', `/_sandbox/workspaces/${'0'.repeat(32)}`);
     expect(res.status).toBe(404);
-    expect(res.body.error_codes).toEqual(['not_found']);
+    expect(res.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
   });
 
   it('expires by TTL when the clock moves past it', async () => {
@@ -104,10 +108,15 @@ describe('workspaces', () => {
     expect(row.deleted_at).toBe(row.expires_at);
   });
 
-  it.each([[{ ttl_seconds: 59 }], [{ ttl_seconds: 604801 }], [{ ttl_seconds: 1.5 }], [{ ttl_seconds: '60' }]])('refuses %j with 400', async (body) => {
+  it.each([
+    [{ ttl_seconds: 59 }, ['Ensure this value is greater than or equal to 60.']],
+    [{ ttl_seconds: 604801 }, ['Ensure this value is less than or equal to 604800.']],
+    [{ ttl_seconds: 1.5 }, ['A valid integer is required.', 'Ensure this value is greater than or equal to 60.']],
+    [{ ttl_seconds: '60' }, ['A valid integer is required.']],
+  ])('refuses %j with 400', async (body, messages) => {
     const res = await t.request('POST', '/_sandbox/workspaces', { body });
     expect(res.status).toBe(400);
-    expect(res.body.errors.ttl_seconds).toBeDefined();
+    expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { ttl_seconds: messages } });
     expect((t.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n).toBe(0);
   });
 });
