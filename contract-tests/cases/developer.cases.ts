@@ -1,7 +1,7 @@
 import type { PayoutOutletFee } from '../../src/client/index.js';
 import type { CaseContext, ContractCase } from '../harness/case.context.js';
 import { sameJson } from '../harness/compare.js';
-import { money, percentOf, units } from '../harness/decimal.js';
+import { fractionOf, money, units } from '../harness/decimal.js';
 
 /** Every fee bracket the target lists (at most 5 pages of 100). */
 export async function allFeeBrackets(ctx: CaseContext): Promise<PayoutOutletFee[]> {
@@ -39,7 +39,7 @@ export const developerCases: ContractCase[] = [
     },
   },
   {
-    name: 'fees: a quote applies its bracket: fee = amount × fee_percent % + fee_amount, total = amount + fee',
+    name: 'fees: a quote applies its bracket: fee = amount × fee_percent (a fraction) + fee_amount, total = amount + fee',
     tags: ['read'],
     async run(ctx) {
       const brackets = await allFeeBrackets(ctx);
@@ -53,10 +53,10 @@ export const developerCases: ContractCase[] = [
         c(q.payment_outlet === b.payment_outlet, `payment_outlet is ${q.payment_outlet}`);
         c(q.from_amount === b.from_amount && q.until_amount === b.until_amount, `bracket ${q.from_amount}–${q.until_amount}, listed ${b.from_amount}–${b.until_amount}`);
         c(q.amount === amount, `amount came back as ${q.amount}`);
-        const pct = percentOf(units(amount), q.fee_percent);
+        const pct = fractionOf(units(amount), q.fee_percent);
         const fee = units(q.fee);
         const ok = pct.exact ? fee === pct.floor + units(q.fee_amount) : fee - pct.floor - units(q.fee_amount) <= 1n && fee - pct.floor - units(q.fee_amount) >= 0n;
-        c(ok, `fee ${q.fee} ≠ ${amount} × ${q.fee_percent} % + ${q.fee_amount}`);
+        c(ok, `fee ${q.fee} ≠ ${amount} × ${q.fee_percent} + ${q.fee_amount}`);
         c(units(q.total) === units(amount) + fee, `total ${q.total} ≠ amount + fee`);
       }
     },

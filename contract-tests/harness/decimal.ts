@@ -18,12 +18,12 @@ export function money(u: bigint): string {
 }
 
 /**
- * amount × percent / 100, exact as a fraction: returns the floor in units and whether it was exact,
- * so a check can accept either rounding of an inexact fee (the document does not fix one).
+ * amount × fraction (`fee_percent`, "0.01" = 1 %), exact: returns the floor in units and whether it was
+ * exact, so a check can accept either rounding of an inexact fee (the document does not fix one).
  */
-export function percentOf(amountUnits: bigint, percentText: string): { floor: bigint; exact: boolean } {
-  const [whole, frac = ''] = percentText.split('.');
-  const denominator = 100n * 10n ** BigInt(frac.length);
+export function fractionOf(amountUnits: bigint, fractionText: string): { floor: bigint; exact: boolean } {
+  const [whole, frac = ''] = fractionText.split('.');
+  const denominator = 10n ** BigInt(frac.length);
   const numerator = amountUnits * BigInt(`${whole}${frac}`);
   return { floor: numerator / denominator, exact: numerator % denominator === 0n };
 }

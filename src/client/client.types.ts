@@ -221,7 +221,7 @@ export interface PayoutOutletFee {
   from_amount: Money;
   until_amount: Money;
   fee_amount: Money;
-  /** A percentage, e.g. `"1.50"`: fee = amount × fee_percent % + fee_amount. */
+  /** A fraction, e.g. `"0.015"` for 1.5 %: fee = amount × fee_percent + fee_amount. */
   fee_percent: string;
 }
 

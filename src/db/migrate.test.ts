@@ -28,3 +28,24 @@ it('runs a migration numbered below one already applied (modules add theirs inde
   expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'deliveries'").get()).toBeDefined();
   db.close();
 });
+
+it('turns stored fee percentages into fractions ("1" → "0.01") once', () => {
+  const db = new Database(':memory:');
+  const before = migrations.filter((m) => m.name !== 'fee-percent-as-fraction');
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  for (const m of before) {
+    db.exec(m.sql);
+    db.prepare("INSERT INTO schema_migrations VALUES (?, ?, 'x')").run(m.version, m.name);
+  }
+  db.exec("INSERT INTO outlets (id, kind, name, collector, category, currency, instructions, position) VALUES ('bpi', 'payout', 'BPI', NULL, 'bank', 'PHP', '', 0)");
+  const insert = db.prepare(
+    "INSERT INTO payout_outlet_fees (id, outlet_id, currency, from_amount, until_amount, fee_amount, fee_percent, position) VALUES (?, 'bpi', 'PHP', 0, 1, 0, ?, ?)",
+  );
+  const stored = ['0', '1', '0.5', '1.5', '0.25', '0.75', '1.125', '10'];
+  stored.forEach((p, i) => insert.run(`f${i}`, p, i));
+  migrate(db);
+  migrate(db);
+  const after = (db.prepare('SELECT fee_percent FROM payout_outlet_fees ORDER BY position').all() as Array<{ fee_percent: string }>).map((r) => r.fee_percent);
+  expect(after).toEqual(['0', '0.01', '0.005', '0.015', '0.0025', '0.0075', '0.01125', '0.1']);
+  db.close();
+});

@@ -3,7 +3,7 @@ import type { FixturePayoutOutlet, Fixtures } from '../fixtures/fixture-types.js
 import { fund } from '../fixtures/load.js';
 import { SYSTEM_ACCOUNTS } from '../ledger/ledger.repo.js';
 import type { Services } from '../services.js';
-import { formatMoney, parseAmount, percentOf } from '../shared/money.js';
+import { formatMoney, fractionOf, parseAmount } from '../shared/money.js';
 import type { BuyOrderStatus, OrderRepository, SellOrderStatus } from './orders.repo.js';
 
 /** Enough history per application that paging matters (issue 5: at least 250 of each). */
@@ -45,7 +45,7 @@ const IN_FLIGHT: SellOrderStatus[] = ['pending_payment', 'processing'];
 function feeAt(outlet: FixturePayoutOutlet, units: bigint): bigint {
   const b = outlet.fees.find((x) => parseAmount(x.from_amount, { allowZero: true }) <= units && units <= parseAmount(x.until_amount));
   if (!b) throw new Error(`no bracket of ${outlet.id} holds ${units}`);
-  return percentOf(units, b.fee_percent) + parseAmount(b.fee_amount, { allowZero: true });
+  return fractionOf(units, b.fee_percent) + parseAmount(b.fee_amount, { allowZero: true });
 }
 
 /** Ages in seconds; every 40th repeats the one before, so the id tie-break of the list order is exercised. */

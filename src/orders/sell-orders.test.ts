@@ -20,9 +20,9 @@ const entriesOf = (reference: string) =>
     .safeIntegers(true)
     .all(reference) as Array<{ kind: string; account_id: string; amount: bigint }>;
 
-/** An outlet whose middle bracket (1000 to 49999.99999999) charges `percent` % + 10. */
-function outletCharging(percent: string): string {
-  return t.fixtures.payout_outlets.find((o) => o.fees[1]!.fee_percent === percent && o.fees[1]!.fee_amount === '10')!.id;
+/** An outlet whose middle bracket (1000 to 49999.99999999) charges `fraction` × amount + 10. */
+function outletCharging(fraction: string): string {
+  return t.fixtures.payout_outlets.find((o) => o.fees[1]!.fee_percent === fraction && o.fees[1]!.fee_amount === '10')!.id;
 }
 
 describe('create sell order', () => {
@@ -30,7 +30,7 @@ describe('create sell order', () => {
     const dev = whitelistedDeveloper(t);
     const wallet = phpWallet(dev);
     const before = balanceOf(t, wallet);
-    const outlet = outletCharging('1.5');
+    const outlet = outletCharging('0.015');
     const res = await t.signed('POST', '/v1/sellorder', {
       body: { outlet_id: outlet, amount: '1234.56789012', currency: 'PHP', external_transaction_id: 'payout-1', target_address: '001234567890' },
     });
@@ -73,8 +73,8 @@ describe('create sell order', () => {
   });
 
   it('rounds the percentage half up to the unit', async () => {
-    const outlet = t.fixtures.payout_outlets.find((o) => o.fees[2]!.fee_percent === '0.75')!.id;
-    // 0.000002 × 0.75 % = 0.000000015 → 1.5 units → 2 units
+    const outlet = t.fixtures.payout_outlets.find((o) => o.fees[2]!.fee_percent === '0.0075')!.id;
+    // 0.000002 × 0.0075 = 0.000000015 → 1.5 units → 2 units
     const res = await t.signed('POST', '/v1/sellorder', { body: { outlet_id: outlet, amount: '50000.000002' } });
     expect(res.body.order.fee).toBe('375.00000002');
     t.assertLedger();
@@ -112,7 +112,7 @@ describe('create sell order', () => {
     const dev = newDeveloper(t, { php: '1010' });
     const before = sellCount();
     // 1000 at 1.5 % + 10 = 1025 > 1010
-    const res = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { outlet_id: outletCharging('1.5'), amount: 1000 } });
+    const res = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { outlet_id: outletCharging('0.015'), amount: 1000 } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error_codes: ['insufficient_balance'], errors: { non_field_errors: ['Insufficient balance.'] } });
     expect(balanceOf(t, dev.php)).toBe(parseAmount('1010'));
@@ -122,7 +122,7 @@ describe('create sell order', () => {
 
   it('debits exactly the whole balance when amount + fee equals it', async () => {
     const dev = newDeveloper(t, { php: '1025' });
-    const res = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { outlet_id: outletCharging('1.5'), amount: 1000 } });
+    const res = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { outlet_id: outletCharging('0.015'), amount: 1000 } });
     expect(res.status).toBe(201);
     expect(balanceOf(t, dev.php)).toBe(0n);
     t.assertLedger();

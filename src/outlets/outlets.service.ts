@@ -1,10 +1,13 @@
 import { ApiError } from '../http/api-error.js';
-import { formatMoney, formatMoneyShort, percentOf } from '../shared/money.js';
+import { formatMoney, formatMoneyShort, fractionOf } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { FeeBracketRow, OutletRepository, PayoutOutletRow } from './outlets.repo.js';
 
-/** Fee percents read as decimals with at least two fractional digits ("1" → "1.00", "0.25" stays). */
-export function percentText(p: string): string {
+/**
+ * `fee_percent` as written on the wire: the fraction as a decimal with at least two fractional digits
+ * ("0" → "0.00", "0.01" stays, "0.0075" stays).
+ */
+export function feePercentText(p: string): string {
   const [whole, frac = ''] = p.split('.');
   return `${whole}.${frac.padEnd(2, '0')}`;
 }
@@ -22,7 +25,7 @@ export function feeBracketResource(b: FeeBracketRow) {
     from_amount: formatMoney(b.from_amount),
     until_amount: formatMoney(b.until_amount),
     fee_amount: formatMoney(b.fee_amount),
-    fee_percent: percentText(b.fee_percent),
+    fee_percent: feePercentText(b.fee_percent),
   };
 }
 
@@ -36,8 +39,8 @@ export interface FeeQuote {
 
 /**
  * Payout outlets, their fee brackets and fee quotes (sandbox.md §4). The fee of an amount is
- * amount × fee_percent % + fee_amount of the bracket whose [from_amount, until_amount] holds it, exact
- * to the unit (percentOf rounds half up).
+ * amount × fee_percent + fee_amount of the bracket whose [from_amount, until_amount] holds it, with
+ * fee_percent a fraction ("0.01" = 1 %), exact to the unit (fractionOf rounds half up).
  */
 export function createOutletService(repo: OutletRepository) {
   function requirePayoutOutlet(id: string | undefined, field: string): PayoutOutletRow {
@@ -56,7 +59,7 @@ export function createOutletService(repo: OutletRepository) {
         : '';
       throw ApiError.field('amount', `Amount is outside the fee brackets of ${outlet.name}${range}.`, 'amount_outside_fee_brackets');
     }
-    const fee = percentOf(amount, bracket.fee_percent) + bracket.fee_amount;
+    const fee = fractionOf(amount, bracket.fee_percent) + bracket.fee_amount;
     return { outlet, bracket, amount, fee, total: amount + fee };
   }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { as, otpDeveloper } from '../orders/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { percentText } from './outlets.service.js';
+import { feePercentText } from './outlets.service.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -39,7 +39,7 @@ describe('partner payout outlet fees', () => {
       from_amount: '0.00000000',
       until_amount: '999.99999999',
       fee_amount: `${all[0]!.fee_amount}.00000000`,
-      fee_percent: percentText(all[0]!.fee_percent),
+      fee_percent: feePercentText(all[0]!.fee_percent),
     });
     const one = await t.signed('GET', `/api/v3/partner-payout-outlet-fees?outlet_id=gcash`, { spelling: 'dash' });
     expect(one.body['partner-payout-outlet-fees'].map((b: { payment_outlet: string }) => b.payment_outlet)).toEqual(['gcash', 'gcash', 'gcash']);
@@ -48,16 +48,16 @@ describe('partner payout outlet fees', () => {
     expect(none.body).toEqual({ 'partner-payout-outlet-fees': [], meta: { total_count: 0, next_page: null, previous_page: null } });
   });
 
-  it('writes fee percents with at least two decimals', () => {
-    expect(['0', '1', '0.5', '0.25', '1.125'].map(percentText)).toEqual(['0.00', '1.00', '0.50', '0.25', '1.125']);
+  it('writes fee_percent as a fraction with at least two decimals', () => {
+    expect(['0', '1', '0.5', '0.01', '0.0025', '0.01125'].map(feePercentText)).toEqual(['0.00', '1.00', '0.50', '0.01', '0.0025', '0.01125']);
   });
 
-  it('quotes amount × percent + flat fee from the bracket that holds the amount, exactly', async () => {
-    const outlet = t.fixtures.payout_outlets.find((o) => o.fees[1]!.fee_percent === '0.5' && o.fees[1]!.fee_amount === '10')!;
+  it('quotes amount × fee_percent (a fraction) + flat fee from the bracket that holds the amount, exactly', async () => {
+    const outlet = t.fixtures.payout_outlets.find((o) => o.fees[1]!.fee_percent === '0.005' && o.fees[1]!.fee_amount === '10')!;
     const quote = async (amount: unknown) => t.signed('POST', FEES, { body: { outlet_id: outlet.id, amount } });
     const mid = await quote('1234.56789012');
     expect(mid.status).toBe(200);
-    // 1234.56789012 × 0.5 % = 6.1728394506 → 6.17283945; + 10
+    // 1234.56789012 × 0.005 = 6.1728394506 → 6.17283945; + 10
     expect(mid.body).toEqual({
       'partner-payout-outlet-fee': {
         id: outlet.fees[1]!.id,
@@ -66,7 +66,7 @@ describe('partner payout outlet fees', () => {
         from_amount: '1000.00000000',
         until_amount: '49999.99999999',
         fee_amount: '10.00000000',
-        fee_percent: '0.50',
+        fee_percent: '0.005',
         amount: '1234.56789012',
         fee: '16.17283945',
         total: '1250.74072957',

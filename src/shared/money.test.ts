@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AmountError, formatMoney, formatMoneyShort, parseAmount, percentOf } from './money.js';
+import { AmountError, formatMoney, formatMoneyShort, fractionOf, parseAmount } from './money.js';
 
 describe('money', () => {
   it.each([
@@ -46,11 +46,13 @@ describe('money', () => {
     expect(() => parseAmount('0.00')).toThrow(new AmountError('not_positive', 'Ensure this value is greater than 0.'));
   });
 
-  it('takes percentages exactly, rounding half up to a unit', () => {
-    expect(() => percentOf(1n, '1e2')).toThrow(new Error('bad percent 1e2'));
-    expect(percentOf(100_000_000_000n, '1.5')).toBe(1_500_000_000n);
-    expect(percentOf(1n, '50')).toBe(1n);
-    expect(percentOf(3n, '10')).toBe(0n);
-    expect(percentOf(123_456_789n, '0.75')).toBe(925_926n);
+  it('takes fractions exactly ("0.015" = 1.5 %), rounding half up to a unit', () => {
+    expect(() => fractionOf(1n, '1e-2')).toThrow(new Error('bad fraction 1e-2'));
+    expect(fractionOf(100_000_000_000n, '0.015')).toBe(1_500_000_000n);
+    expect(fractionOf(100_000_000_000n, '1')).toBe(100_000_000_000n);
+    expect(fractionOf(1n, '0.5')).toBe(1n);
+    expect(fractionOf(3n, '0.1')).toBe(0n);
+    expect(fractionOf(123_456_789n, '0.0075')).toBe(925_926n);
+    expect(fractionOf(999n, '0')).toBe(0n);
   });
 });

@@ -89,14 +89,16 @@ export function formatMoneyShort(units: bigint | number): string {
   return formatMoney(units).replace(/\.?0+$/, '');
 }
 
-/** units × percent (a decimal string such as "1.5" meaning 1.5 %), rounded half up to a unit. */
-export function percentOf(units: bigint, percent: string): bigint {
-  const m = DECIMAL.exec(percent);
-  if (!m) throw new Error(`bad percent ${percent}`);
+/**
+ * units × fraction (a decimal string such as "0.015", meaning 1.5 %: how the real service writes
+ * `fee_percent`), rounded half up to a unit.
+ */
+export function fractionOf(units: bigint, fraction: string): bigint {
+  const m = DECIMAL.exec(fraction);
+  if (!m) throw new Error(`bad fraction ${fraction}`);
   const frac = m[2] ?? '';
-  const scale = 10n ** BigInt(frac.length);
+  const denominator = 10n ** BigInt(frac.length);
   // Stryker disable next-line StringLiteral: group 1 always matches
   const p = BigInt((m[1] ?? '0') + frac);
-  const denominator = 100n * scale;
   return (units * p * 2n + denominator) / (2n * denominator);
 }
