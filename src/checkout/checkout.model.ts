@@ -46,7 +46,7 @@ export interface CheckoutPage {
   /** Payment methods the invoice's collectors allow, in display order. */
   methods: PayMethod[];
   method: PayMethod | null;
-  /** Outlets whose collector the invoice supports (`cash_payment` means all). */
+  /** Outlets whose collector the invoice accepts (`cash_payment` means the four it stands for). */
   outlets: PayinOutlet[];
   outlet: PayinOutlet | null;
   /** Inline SVG of the reference number, when one is issued and the counter option is shown. */

@@ -65,9 +65,13 @@ describe('GET /payment/invoice/{id} (pending)', () => {
     expect(ids.filter((i) => i === 'outlet-option')).toHaveLength(1);
     expect(sevenPage).toContain('data-outlet="7-Eleven"');
 
+    // cash_payment stands for the four documented outlets; Palawan (older lists only) needs its own collector.
     const cash = await createInvoice(t, { supported_payment_collectors: ['cash_payment'] });
     const cashPage = (await getPage(t, `${path(cash.id)}?method=counter`)).html;
-    expect(testIds(cashPage).filter((i) => i === 'outlet-option')).toHaveLength(t.fixtures.payin_outlets.length);
+    expect([...cashPage.matchAll(/data-outlet="([^"]+)"/g)].map((m) => m[1])).toEqual(['7-Eleven', 'M Lhuillier', 'Cebuana Lhuillier', 'Bayad Center']);
+    const cashAndPalawan = await createInvoice(t, { supported_payment_collectors: ['cash_payment', 'palawan_deposit'] });
+    const allPage = (await getPage(t, `${path(cashAndPalawan.id)}?method=counter`)).html;
+    expect(testIds(allPage).filter((i) => i === 'outlet-option')).toHaveLength(t.fixtures.payin_outlets.length);
 
     const both = await createInvoice(t, { supported_payment_collectors: ['coins_peso_wallet', 'mlhuillier_deposit', 'bayad_deposit'] });
     const bothPage = (await getPage(t, `${path(both.id)}?method=counter`)).html;

@@ -1,7 +1,7 @@
 import { ApiError } from '../http/api-error.js';
 import type { InvoiceRow } from '../invoices/invoices.repo.js';
 import type { UserRow } from '../identities/identities.repo.js';
-import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
+import { collectorAccepted, COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { Services } from '../services.js';
 import { barcodeSvg } from './checkout.barcode.js';
 import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayMethod, SandboxOutcome } from './checkout.model.js';
@@ -34,7 +34,7 @@ export function createCheckoutService(d: CheckoutDeps) {
   function supportedOutlets(row: InvoiceRow): PayinOutlet[] {
     const supported = JSON.parse(row.supported_payment_collectors) as string[];
     const all = d.repo.payinOutlets();
-    return supported.includes('cash_payment') ? all : all.filter((o) => supported.includes(o.collector));
+    return all.filter((o) => collectorAccepted(supported, o.collector));
   }
 
   function methodsOf(row: InvoiceRow, outlets: PayinOutlet[]): PayMethod[] {

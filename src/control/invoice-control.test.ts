@@ -69,7 +69,12 @@ describe('POST /_sandbox/invoices/{id}/payments (payInvoice)', () => {
     const res = await pay(inv.id, { collector: 'coins_peso_wallet' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { collector: ['"coins_peso_wallet" is not a payment option of this invoice (cash_payment).'] } });
+    // cash_payment stands for the four documented outlets, not Palawan (older lists only).
+    const palawan = await pay(inv.id, { collector: 'palawan_deposit' });
+    expect(palawan.status).toBe(400);
+    expect(palawan.body).toEqual({ error_codes: ['validation_error'], errors: { collector: ['"palawan_deposit" is not a payment option of this invoice (cash_payment).'] } });
     expect(paymentCount()).toBe(0);
+    expect((await pay(inv.id, { collector: 'bayad_deposit', amount: 1 })).status).toBe(201);
   });
 
   it.each([

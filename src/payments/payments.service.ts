@@ -21,6 +21,17 @@ export const COUNTER_COLLECTORS = [
   'palawan_deposit',
 ];
 
+/**
+ * The outlets that `cash_payment` stands for: the over-the-counter collectors the real service documents
+ * today. Palawan appears only in its older lists, so it takes its own `palawan_deposit`.
+ */
+export const CASH_PAYMENT_COLLECTORS = ['seven_connect_deposit', 'mlhuillier_deposit', 'cebuana_lhuillier_deposit', 'bayad_deposit'];
+
+/** Whether an invoice whose supported collectors are `supported` takes a payment through `collector`. */
+export function collectorAccepted(supported: readonly string[], collector: string): boolean {
+  return supported.includes(collector) || (supported.includes('cash_payment') && CASH_PAYMENT_COLLECTORS.includes(collector));
+}
+
 export interface PaymentServiceDeps {
   invoices: InvoiceRepository;
   invoiceService: InvoiceService;
@@ -57,8 +68,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
 
   function requireCollector(inv: InvoiceRow, collector: string): void {
     const supported = JSON.parse(inv.supported_payment_collectors) as string[];
-    const counterOk = COUNTER_COLLECTORS.includes(collector) && supported.includes('cash_payment');
-    if (!supported.includes(collector) && !counterOk) {
+    if (!collectorAccepted(supported, collector)) {
       throw ApiError.field('collector', `"${collector}" is not a payment option of this invoice (${supported.join(', ')}).`);
     }
   }
