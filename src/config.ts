@@ -28,6 +28,8 @@ export interface AppConfig {
   blockPrivateCallbacks: boolean;
   /** Seconds on the sandbox clock before a sell order moves on by itself (0 = only by the control API). */
   sellOrderAutoAdvanceSeconds: number;
+  /** Seconds on the sandbox clock before a pending transfer settles by itself (0 = only by the control API). */
+  transferSettleSeconds: number;
   quiet: boolean;
   /** The terminal log of requests and callback attempts: text lines or JSON objects. */
   logFormat: 'text' | 'json';
@@ -70,6 +72,7 @@ export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     callbackTimeoutMs: 10_000,
     blockPrivateCallbacks: false,
     sellOrderAutoAdvanceSeconds: 60,
+    transferSettleSeconds: 10,
     quiet: false,
     logFormat: 'text',
     ...overrides,
@@ -94,6 +97,7 @@ export const CONFIG_OPTIONS = {
   'callback-timeout': { type: 'string', env: 'PAYSANDBOX_CALLBACK_TIMEOUT', help: 'Callback timeout, e.g. 10s' },
   'block-private-callbacks': { type: 'boolean', env: 'PAYSANDBOX_BLOCK_PRIVATE_CALLBACKS', help: 'Refuse callbacks to private addresses' },
   'sellorder-delay': { type: 'string', env: 'PAYSANDBOX_SELLORDER_DELAY', help: 'Seconds before a sell order moves on by itself (60; 0 = never)' },
+  'transfer-delay': { type: 'string', env: 'PAYSANDBOX_TRANSFER_DELAY', help: 'Seconds before a pending transfer settles by itself (10; 0 = never)' },
   quiet: { type: 'boolean', env: 'PAYSANDBOX_QUIET', help: 'No banner, no request log' },
   'log-format': { type: 'string', env: 'PAYSANDBOX_LOG_FORMAT', help: 'Request and callback log: text (colored on a TTY) or json' },
 } as const;
@@ -145,6 +149,7 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
     callbackTimeoutMs: str('callback-timeout') ? parseDuration(str('callback-timeout')!) * 1000 : base.callbackTimeoutMs,
     blockPrivateCallbacks: bool('block-private-callbacks'),
     sellOrderAutoAdvanceSeconds: str('sellorder-delay') !== undefined ? parseDuration(str('sellorder-delay')!) : base.sellOrderAutoAdvanceSeconds,
+    transferSettleSeconds: str('transfer-delay') !== undefined ? parseDuration(str('transfer-delay')!) : base.transferSettleSeconds,
     quiet: bool('quiet'),
     logFormat: (logFormat as AppConfig['logFormat'] | undefined) ?? base.logFormat,
   };

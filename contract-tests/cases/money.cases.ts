@@ -28,7 +28,10 @@ export const moneyCases: ContractCase[] = [
         const t = await ctx.dev.createTransfer({ account: before.id, target_address: target, amount }, { otp: await ctx.otp() });
         ctx.expectStatus(ctx.lastResponse('createTransfer')!, 201);
         ctx.check(t.account === before.id && t.amount === wire && t.target_address === target, `transfer came back as ${JSON.stringify(t)}`, 'createTransfer');
-        ctx.check(sameJson(await ctx.dev.getTransfer(t.id), t), `transfer ${t.id} retrieves differently from how it was created`, 'getTransfer');
+        ctx.check(t.status === 'pending', `a new transfer is ${t.status}, expected pending (it settles later)`, 'createTransfer');
+        // It may have settled in the meantime; everything else stays as created.
+        const again = await ctx.dev.getTransfer(t.id);
+        ctx.check(sameJson({ ...again, status: t.status }, t) && ['pending', 'success'].includes(again.status), `transfer ${t.id} retrieves differently from how it was created: ${JSON.stringify(again)}`, 'getTransfer');
         made.push(t.id);
       }
       const newest = (await ctx.dev.listTransfers({ per_page: 3 })).transfers.map((t) => t.id);
@@ -37,6 +40,27 @@ export const moneyCases: ContractCase[] = [
         const after = await pesoAccount(ctx);
         ctx.check(units(before.balance) - units(after.balance) === units('1.85'), `balance went from ${before.balance} to ${after.balance}, expected −1.85`, 'listCryptoAccounts');
       }
+    },
+  },
+  {
+    name: 'transfers: the control API settles a pending transfer, or fails it and gives the amount back',
+    tags: ['money', 'sandbox'],
+    needs: needsTransferTarget,
+    async run(ctx) {
+      const before = await pesoAccount(ctx);
+      const move = async (status: 'success' | 'failed') => {
+        const t = await ctx.dev.createTransfer({ account: before.id, target_address: ctx.creds.transferTarget!, amount: '0.5' }, { otp: await ctx.otp() });
+        const res = await ctx.control.request({ method: 'POST', path: `/_sandbox/transfers/${t.id}/status`, body: { status }, operationId: 'setTransferStatus' });
+        ctx.expectStatus(res, 200);
+        ctx.check((await ctx.dev.getTransfer(t.id)).status === status, `the transfer did not become ${status}`, 'getTransfer');
+        return t.id;
+      };
+      const settled = await move('success');
+      await move('failed');
+      // One settled, one refunded: the wallet is down by exactly the settled amount.
+      ctx.check(units(before.balance) - units((await pesoAccount(ctx)).balance) === units('0.5'), 'the failed transfer was not given back in full', 'listCryptoAccounts');
+      const again = await ctx.control.request({ method: 'POST', path: `/_sandbox/transfers/${settled}/status`, body: { status: 'failed' }, operationId: 'setTransferStatus' });
+      ctx.expectError(again, 409, 'invalid_state_transition');
     },
   },
   {

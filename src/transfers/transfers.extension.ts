@@ -19,15 +19,25 @@ export function transfersOf(s: Services): TransferModule {
     const repo = createTransferRepository(s.db);
     m = {
       repo,
-      service: createTransferService({ transfers: repo, ledger: s.ledger, identities: s.identities, unitOfWork: s.unitOfWork, clock: s.clock, ids: s.ids }),
+      service: createTransferService({
+        transfers: repo,
+        ledger: s.ledger,
+        identities: s.identities,
+        unitOfWork: s.unitOfWork,
+        clock: s.clock,
+        ids: s.ids,
+        settleSeconds: () => s.config.transferSettleSeconds,
+      }),
     };
     built.set(s, m);
   }
   return m;
 }
 
-/** Transfers: developer API handlers and fixture history. */
+/** Transfers: developer API handlers, the control call that settles or fails one, fixture history. */
 export const transfersExtension: SandboxExtension = {
   handlers: (s) => transferHandlers(transfersOf(s).service),
   fixtureSections: [(s, fx) => loadTransferFixtures(s.clock.now(), transfersOf(s).repo, fx)],
+  // Pending transfers settle as soon as the sandbox clock says so (every second, and right after an advance).
+  tick: (s) => void transfersOf(s).service.settleDue(),
 };

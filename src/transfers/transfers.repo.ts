@@ -26,6 +26,11 @@ export function createTransferRepository(db: Db) {
      VALUES (@id, @owner_id, @account_id, @target_account_id, @target_address, @amount, @currency, @status, @ledger_transaction_id, @created_at)`,
   );
   const forOwner = db.prepare('SELECT * FROM transfers WHERE id = ? AND owner_id = ?').safeIntegers(true);
+  const byId = db.prepare('SELECT * FROM transfers WHERE id = ?').safeIntegers(true);
+  const duePending = db
+    .prepare("SELECT * FROM transfers INDEXED BY transfers_pending WHERE status = 'pending' AND created_at <= ? ORDER BY created_at, id LIMIT 500")
+    .safeIntegers(true);
+  const setStatus = db.prepare('UPDATE transfers SET status = ? WHERE id = ?');
   const count = db.prepare('SELECT COUNT(*) AS n FROM transfers WHERE owner_id = ?');
   const page = db
     .prepare('SELECT * FROM transfers WHERE owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?')
@@ -34,6 +39,10 @@ export function createTransferRepository(db: Db) {
   return {
     insert: (r: TransferRecord) => void insert.run(r),
     forOwner: (id: string, ownerId: string) => forOwner.get(id, ownerId) as TransferRow | undefined,
+    byId: (id: string) => byId.get(id) as TransferRow | undefined,
+    /** Pending transfers created at or before `createdBy` (sandbox micros), oldest first, a bounded batch. */
+    duePending: (createdBy: number) => duePending.all(createdBy) as TransferRow[],
+    setStatus: (id: string, status: TransferStatus) => void setStatus.run(status, id),
     count: (ownerId: string) => (count.get(ownerId) as { n: number }).n,
     page: (ownerId: string, limit: number, offset: number) => page.all(ownerId, limit, offset) as TransferRow[],
   };

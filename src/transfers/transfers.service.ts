@@ -35,12 +35,23 @@ export interface TransferDeps {
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
+  /** Seconds on the sandbox clock before a pending transfer settles by itself (0: only by the control API). */
+  settleSeconds: () => number;
+}
+
+/** The system account that holds a pending transfer's money, one per currency (made on first use). */
+function clearingAccount(ledger: LedgerRepository, currency: string): string {
+  const id = `system-transfer-clearing-${currency.toLowerCase()}`;
+  if (!ledger.get(id)) ledger.createAccount({ id, ownerType: 'system', ownerId: 'sandbox', name: `Transfers in flight (${currency})`, currency, allowNegative: true });
+  return id;
 }
 
 /**
- * Transfers between sandbox wallet accounts (sandbox.md §4): instant, one balanced ledger transaction
- * from one of the owner's accounts to another account id, or to a customer's wallet in the same
- * currency found by email or mobile number.
+ * Transfers between sandbox wallet accounts, from one of the owner's accounts to another account id, or
+ * to a customer's wallet in the same currency found by email or mobile number. As on the real service a
+ * transfer is created `pending`: the amount leaves the source at once and waits in a clearing account;
+ * it reaches the target when the transfer settles (`success`, after `settleSeconds` on the sandbox clock
+ * or through the control API), or goes back to the source when it fails (`failed`, control API only).
  */
 export function createTransferService(d: TransferDeps) {
   /**
@@ -67,6 +78,17 @@ export function createTransferService(d: TransferDeps) {
     return wallet;
   }
 
+  /** Move a pending transfer's held money on: to the target (`success`) or back to the source (`failed`). */
+  function finish(row: TransferRow, to: 'success' | 'failed'): void {
+    const clearing = clearingAccount(d.ledger, row.currency);
+    const destination = to === 'success' ? row.target_account_id! : row.account_id;
+    d.ledger.post(to === 'success' ? 'transfer_settlement' : 'transfer_refund', row.id, [
+      { accountId: clearing, amount: -row.amount },
+      { accountId: destination, amount: row.amount },
+    ]);
+    d.transfers.setStatus(row.id, to);
+  }
+
   return {
     create(app: AppRow, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
       requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
@@ -82,7 +104,7 @@ export function createTransferService(d: TransferDeps) {
         const id = d.ids();
         const tx = d.ledger.post('transfer', id, [
           { accountId: source.id, amount: -amount },
-          { accountId: to.id, amount },
+          { accountId: clearingAccount(d.ledger, source.currency), amount },
         ]);
         d.transfers.insert({
           id,
@@ -92,13 +114,38 @@ export function createTransferService(d: TransferDeps) {
           target_address: body.target_address,
           amount,
           currency: source.currency,
-          // Instant: the money has moved by the time the response is written.
-          status: 'success',
+          status: 'pending',
           ledger_transaction_id: tx,
           created_at: d.clock.now(),
         });
         return transferResource(d.transfers.forOwner(id, app.owner_id)!);
       });
+    },
+
+    /** `POST /_sandbox/transfers/{id}/status`: settle (`success`) or fail a pending transfer now. */
+    setStatus(id: string, to: 'success' | 'failed') {
+      return d.unitOfWork(() => {
+        const row = d.transfers.byId(id);
+        if (!row) throw ApiError.notFound();
+        if (row.status !== 'pending') {
+          throw ApiError.general('invalid_state_transition', `Transfer is ${row.status}; only a pending transfer can become ${to}.`);
+        }
+        finish(row, to);
+        return transferResource(d.transfers.byId(id)!);
+      });
+    },
+
+    /** The clock's own progress: every pending transfer older than the delay settles. */
+    settleDue(): number {
+      const delay = Math.round(d.settleSeconds() * 1_000_000);
+      if (delay <= 0) return 0;
+      let settled = 0;
+      for (;;) {
+        const due = d.transfers.duePending(d.clock.now() - delay);
+        if (!due.length) return settled;
+        d.unitOfWork(() => due.forEach((row) => finish(row, 'success')));
+        settled += due.length;
+      }
     },
 
     get(ownerId: string, id: string) {

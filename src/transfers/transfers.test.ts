@@ -15,17 +15,32 @@ const OTP_INVALID = { errors: { code: 'Two-factor code invalid!' }, success: fal
 const walletOf = (d: { accounts: Array<{ id: string; currency: string }> }, currency = 'PHP') => d.accounts.find((a) => a.currency === currency)!.id;
 const transferCount = () => (t.db.prepare('SELECT COUNT(*) AS n FROM transfers').get() as { n: number }).n;
 const send = (body: Record<string, unknown>, o: Record<string, unknown> = {}) => t.signed('POST', '/v3/transfers/', { body, ...o });
+/** Let the sandbox clock run past the settle delay (10 s by default) and do the due work. */
+const settle = () => {
+  t.advance(10);
+  t.sandbox.tick();
+};
 
 describe('create transfer', () => {
-  it('moves money instantly to another account id and answers 201 in the real shape', async () => {
+  it('is created pending with the amount held, and settles into the target after the delay on the sandbox clock', async () => {
     const from = walletOf(whitelistedDeveloper(t));
     const to = walletOf(otpDeveloper(t));
     const [a, b] = [balanceOf(t, from), balanceOf(t, to)];
     const res = await send({ account: from, target_address: to, amount: '123.45678901' });
     expect(res.status).toBe(201);
-    expect(res.body.transfer).toMatchObject({ account: from, amount: '123.45678901', target_address: to, status: 'success' });
+    expect(res.body.transfer).toMatchObject({ account: from, amount: '123.45678901', target_address: to, status: 'pending' });
     expect(res.body.transfer.id).toMatch(/^[0-9a-f]{32}$/);
     expect(res.body.transfer.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expect(balanceOf(t, from)).toBe(a - parseAmount('123.45678901'));
+    expect(balanceOf(t, to)).toBe(b);
+    t.assertLedger();
+    // Not yet: 9 s later it is still pending.
+    t.advance(9);
+    t.sandbox.tick();
+    expect((await t.signed('GET', `/v3/transfers/${res.body.transfer.id}`)).body.transfer.status).toBe('pending');
+    t.advance(1);
+    t.sandbox.tick();
+    expect((await t.signed('GET', `/v3/transfers/${res.body.transfer.id}`)).body.transfer).toMatchObject({ status: 'success', created_at: res.body.transfer.created_at });
     expect(balanceOf(t, from)).toBe(a - parseAmount('123.45678901'));
     expect(balanceOf(t, to)).toBe(b + parseAmount('123.45678901'));
     t.assertLedger();
@@ -41,6 +56,7 @@ describe('create transfer', () => {
       expect(res.status, target).toBe(201);
       expect(res.body.transfer.target_address).toBe(target);
     }
+    settle();
     expect(balanceOf(t, wallet)).toBe(before + parseAmount('5'));
     t.assertLedger();
   });
@@ -50,6 +66,7 @@ describe('create transfer', () => {
     expect(btc.status).toBe(201);
     const merchant = await send({ account: walletOf(whitelistedDeveloper(t)), target_address: t.merchant.wallet_account_id, amount: 50 });
     expect(merchant.status).toBe(201);
+    settle();
     expect(balanceOf(t, t.merchant.wallet_account_id)).toBe(parseAmount('50'));
     t.assertLedger();
   });

@@ -4,6 +4,7 @@ import { sql as callbacks } from './003-callbacks.js';
 import { sql as orders } from './004-orders.js';
 import { sql as timeOrderedDeliveryIds } from './005-time-ordered-delivery-ids.js';
 import { sql as feePercentAsFraction } from './007-fee-percent-as-fraction.js';
+import { sql as pendingTransfers } from './008-pending-transfers.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -16,4 +17,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 4, name: 'orders', sql: orders },
   { version: 5, name: 'time-ordered-delivery-ids', sql: timeOrderedDeliveryIds },
   { version: 7, name: 'fee-percent-as-fraction', sql: feePercentAsFraction },
+  { version: 8, name: 'pending-transfers', sql: pendingTransfers },
 ].sort((a, b) => a.version - b.version);
