@@ -11,7 +11,7 @@ afterEach(() => t.close());
 const PATH = '/v3/crypto-accounts/';
 const lastNonce = (key: string) => (t.db.prepare('SELECT last_nonce FROM apps WHERE api_key = ?').get(key) as { last_nonce: string | null }).last_nonce;
 
-describe('HMAC authentication (sandbox.md §3)', () => {
+describe('HMAC authentication', () => {
   it('accepts a signed request in both header spellings and returns the owner’s wallets', async () => {
     const dev = t.fixtures.developers[0]!;
     for (const spelling of ['underscore', 'dash'] as const) {

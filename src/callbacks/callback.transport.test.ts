@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startMerchantReceiver } from '../../examples/merchant-callback/server.js';
 import { createTestApp } from '../testing/test-app.js';
-import { createHttpTransport, fetchTransport, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.request.js';
+import { createHttpTransport, fetchTransport, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
 import { until } from './callbacks.test-support.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];

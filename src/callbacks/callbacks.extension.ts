@@ -1,6 +1,6 @@
 import type { SandboxExtension } from '../sandbox.js';
 import type { Services } from '../services.js';
-import { createHttpTransport, fetchTransport } from './callback.request.js';
+import { createHttpTransport, fetchTransport } from './callback.transport.js';
 import { systemLookup } from './callback-target.guard.js';
 import { createDeliveryRepository } from './deliveries.repo.js';
 import { deliveryHandlers } from './deliveries.routes.js';
@@ -61,7 +61,7 @@ export function callbacksOf(s: Services) {
   return state;
 }
 
-/** Callback delivery (sandbox.md §7) and the delivery rows of the control API (§9). */
+/** Callback delivery (docs/design.md#callbacks) and the delivery rows of the control API (docs/design.md#control-api). */
 export const callbacksExtension: SandboxExtension = {
   handlers: (s) => {
     const state = callbacksOf(s);

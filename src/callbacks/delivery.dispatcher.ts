@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config.js';
 import type { MerchantRow } from '../identities/identities.repo.js';
 import type { Clock } from '../shared/clock.js';
-import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.request.js';
+import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
 import { callbackUrlProblem, checkCallbackTarget, type Lookup, type TargetCheck } from './callback-target.guard.js';
 import type { AttemptEnd, Claim, DeliveryRepository, DueRow, Ended, FailNow } from './deliveries.repo.js';
 
@@ -69,7 +69,7 @@ function noTarget(merchant: MerchantRow | undefined): string | null {
 }
 
 /**
- * Sends callbacks from the persisted `deliveries` rows (sandbox.md §7): at least once, per-invoice
+ * Sends callbacks from the persisted `deliveries` rows (docs/design.md#callbacks): at least once, per-invoice
  * order, at most `concurrency` requests at a time, retries on the sandbox clock.
  *
  * It holds no queue of its own: every decision is a query on the rows, so a restart (or a crash)

@@ -5,8 +5,8 @@ import { createCheckoutService } from './checkout.service.js';
 import { createSessionSigner } from './checkout.session.js';
 
 /**
- * The hosted payment page (sandbox.md §8) at each invoice's `payment_url`. The outcome chooser is
- * hidden when a control token is set: it moves invoices without credentials, which §3 then forbids.
+ * The hosted payment page (docs/design.md#hosted-payment-page) at each invoice's `payment_url`. The outcome chooser is
+ * hidden when a control token is set: it moves invoices without credentials, which docs/design.md#authentication then forbids.
  */
 export const checkoutExtension: SandboxExtension = {
   routes(app, services) {

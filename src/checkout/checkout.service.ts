@@ -22,7 +22,7 @@ export type ActionResult = NoticeKind | null;
 /** Failures that only mean "the invoice moved on": the page then shows its state. */
 const STATE_CODES = new Set(['invoice_not_payable', 'invalid_state_transition']);
 
-/** The hosted payment page (sandbox.md §8): what it shows and what its buttons do, over the payment service. */
+/** The hosted payment page (docs/design.md#hosted-payment-page): what it shows and what its buttons do, over the payment service. */
 export function createCheckoutService(d: CheckoutDeps) {
   const s = d.services;
 

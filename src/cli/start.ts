@@ -9,7 +9,7 @@ import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
 /** A customer below this is labelled as the one for insufficient-balance tests (the fixtures have one at 25 PHP). */
 const LOW_BALANCE_PHP = 1000n;
 
-/** The start-up banner: base URL, dashboard, and every fixture credential (sandbox.md §2). */
+/** The start-up banner: base URL, dashboard, and every fixture credential (docs/design.md#identities). */
 export function banner(sandbox: Sandbox, url: string, startupMs: number): string {
   const s = sandbox.services;
   const lines = [

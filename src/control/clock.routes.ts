@@ -3,7 +3,7 @@ import type { ExtensionContext } from '../sandbox.js';
 import type { Services } from '../services.js';
 import { formatTimestamp } from '../shared/clock.js';
 
-/** getClock, advanceClock, resetClock, resetSandbox: sandbox time and a fresh start (sandbox.md §9). */
+/** getClock, advanceClock, resetClock, resetSandbox: sandbox time and a fresh start (docs/design.md#control-api). */
 export function clockHandlers(s: Services, ctx: ExtensionContext, onReset: () => void): Handlers {
   const view = () => ok({ now: formatTimestamp(s.clock.now()), offset_seconds: s.clock.offsetMicros() / 1_000_000 });
   return {

@@ -37,7 +37,7 @@ function stateOf(s: Services, ctx: ExtensionContext) {
   return state;
 }
 
-/** The control API of sandbox.md §9 (beyond deliveries and orders), injected faults and the QA dashboard. */
+/** The control API (docs/design.md#control-api) beyond deliveries and orders, injected faults and the QA dashboard. */
 export const controlExtension: SandboxExtension = {
   handlers: (s, ctx) => {
     const st = stateOf(s, ctx);

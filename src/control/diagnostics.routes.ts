@@ -3,7 +3,7 @@ import type { ExtensionContext } from '../sandbox.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { FaultStore } from './faults.service.js';
 
-/** listFaults, createFault, clearFaults, deleteFault, listRequests (sandbox.md §9). */
+/** listFaults, createFault, clearFaults, deleteFault, listRequests (docs/design.md#control-api). */
 export function diagnosticsHandlers(faults: FaultStore, ctx: ExtensionContext): Handlers {
   return {
     listFaults: () => ok({ faults: faults.list() }),

@@ -46,7 +46,7 @@ export function compileGlob(glob: string): PathGlob {
 }
 
 /**
- * Injected faults, kept in memory for the life of the process (sandbox.md §9). `random` decides
+ * Injected faults, kept in memory for the life of the process (docs/design.md#control-api). `random` decides
  * `probability` (tests inject a fixed source).
  */
 export function createFaultStore(ids: IdFactory, random: () => number) {

@@ -7,7 +7,7 @@ import type { Services } from '../services.js';
 import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 import type { ProvisioningService } from './provisioning.service.js';
 
-/** Merchants, applications, customers, accounts and workspaces made or changed by QA (sandbox.md §9). */
+/** Merchants, applications, customers, accounts and workspaces made or changed by QA (docs/design.md#control-api). */
 export function identityAdminHandlers(s: Services, provisioning: ProvisioningService, workspaces: WorkspaceService): Handlers {
   const appView = (apiKey: string) => {
     const app = s.identities.appByKey(apiKey);

@@ -6,7 +6,7 @@ import type { InvoiceControlService } from './invoice-control.service.js';
 
 const optionalAmount = (value: unknown) => (value === undefined ? undefined : amountInput(value, 'amount'));
 
-/** getSandboxInvoice, payInvoice, confirmCounterPayment, expireInvoice, cancelInvoice, triggerEvent (sandbox.md §9). */
+/** getSandboxInvoice, payInvoice, confirmCounterPayment, expireInvoice, cancelInvoice, triggerEvent (docs/design.md#control-api). */
 export function invoiceControlHandlers(s: Services, control: InvoiceControlService): Handlers {
   return {
     // Any merchant's invoice, as the API shows it to its merchant: QA reads it without that merchant's token.

@@ -17,7 +17,7 @@ export interface TriggerOutcome {
   payment?: PaymentOutcome['payment'];
 }
 
-/** QA moves an invoice through its lifecycle (sandbox.md §9): pay, trigger events. */
+/** QA moves an invoice through its lifecycle (docs/design.md#control-api): pay, trigger events. */
 export function createInvoiceControlService(s: Services, repo: ControlRepository) {
   /**
    * Who pays when the caller names nobody: the workspace's own customer for a workspace invoice (so

@@ -11,7 +11,7 @@ export interface OpenOptions {
 }
 
 /**
- * Open the one writer connection (sandbox.md §12): WAL, foreign keys, `synchronous=NORMAL` by default
+ * Open the one writer connection (docs/design.md#storage): WAL, foreign keys, `synchronous=NORMAL` by default
  * (a committed change survives kill -9 of the process) or FULL (fsync on every commit), and an
  * exclusive lock on the file for as long as the connection is open.
  */

@@ -15,7 +15,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'invoice.payment_reference_number_generated',
 ];
 
-/** The callback body (sandbox.md §6): amounts as 8-digit decimal strings. */
+/** The callback body (docs/design.md#invoice-lifecycle-and-events): amounts as 8-digit decimal strings. */
 export interface EventBody {
   event: {
     name: EventName;

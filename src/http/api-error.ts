@@ -1,6 +1,6 @@
 /**
  * The one error type. Services throw it; one place renders it as the envelope
- * `{"error_codes": [...], "errors": {...}}` (sandbox.md §1).
+ * `{"error_codes": [...], "errors": {...}}` (docs/design.md#wire-conventions).
  */
 export type ErrorCode =
   | 'invalid_token'
@@ -106,7 +106,7 @@ export class ApiError extends Error {
 }
 
 /**
- * The 2FA failure has its own shape on the real service (sandbox.md §3):
+ * The 2FA failure has its own shape on the real service (docs/design.md#authentication):
  * 422 `{"errors": {"code": "Two-factor code invalid!"}, "success": false}`.
  */
 export class OtpError extends Error {

@@ -30,7 +30,7 @@ export interface AppParts {
   requestLog?: RequestLog;
 }
 
-/** Every path of an operation: as written, and under the legacy prefixes (sandbox.md §1). */
+/** Every path of an operation: as written, and under the legacy prefixes (docs/design.md#wire-conventions). */
 export function pathsOf(op: Operation): string[] {
   // Registered without the trailing slash: with `strict: false` Hono matches both spellings.
   const hono = op.path.replace(/\{([^}]+)\}/g, ':$1').replace(/(.)\/$/, '$1');

@@ -3,7 +3,7 @@ import { formatMoney } from '../shared/money.js';
 import type { EventBody, EventName } from '../events/outbox.repo.js';
 import type { InvoiceRow, PaymentRow } from './invoices.repo.js';
 
-/** The invoice resource (sandbox.md §4), as the real service shapes it. */
+/** The invoice resource (docs/design.md#public-api), as the real service shapes it. */
 export function invoiceResource(
   row: InvoiceRow,
   payments: PaymentRow[],
@@ -50,7 +50,7 @@ export function paymentResource(p: PaymentRow) {
   };
 }
 
-/** The callback body of an invoice event (sandbox.md §6). */
+/** The callback body of an invoice event (docs/design.md#invoice-lifecycle-and-events). */
 export function eventBody(name: EventName, row: Pick<InvoiceRow, 'id' | 'currency' | 'amount' | 'amount_received' | 'external_transaction_id'>): EventBody {
   return {
     event: {

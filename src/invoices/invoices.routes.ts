@@ -1,7 +1,7 @@
 import { ok, type Handlers } from '../http/operation.js';
 import type { InvoiceService } from './invoices.service.js';
 
-/** createInvoiceV1/V3, getInvoiceV1/V3, listInvoices (sandbox.md §4). */
+/** createInvoiceV1/V3, getInvoiceV1/V3, listInvoices (docs/design.md#public-api). */
 export function invoiceHandlers(invoices: InvoiceService): Handlers {
   const create: Handlers[string] = ({ merchant, body }) => ok({ invoice: invoices.create(merchant!, body) }, 201);
   const get: Handlers[string] = ({ merchant, params }) => ok({ invoice: invoices.get(merchant!, params.invoice_id!) });

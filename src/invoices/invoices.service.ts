@@ -39,7 +39,7 @@ export function amountFieldError(err: unknown, field = 'amount'): ApiError {
   throw err;
 }
 
-/** Merchant invoices: create, retrieve, list, and expiry on the sandbox clock (sandbox.md §4, §6). */
+/** Merchant invoices: create, retrieve, list, and expiry on the sandbox clock (docs/design.md#public-api, #invoice-lifecycle-and-events). */
 export function createInvoiceService(d: InvoiceServiceDeps) {
   /** `merchant` is passed by callers that already hold it (a list page looks it up once, not per row). */
   function view(row: InvoiceRow, merchant = d.merchantById(row.merchant_id)) {

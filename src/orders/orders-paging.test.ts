@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { as, newDeveloper } from './developer.test-support.js';
 import { ordersOf } from './orders.extension.js';
 
-/** Offset paging over HTTP on both order lists (sandbox.md §5): `limit`/`offset`, `meta.pagination`. */
+/** Offset paging over HTTP on both order lists (docs/design.md#pagination): `limit`/`offset`, `meta.pagination`. */
 let t: TestApp;
 beforeEach(() => {
   t = createTestApp();

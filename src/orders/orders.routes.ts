@@ -4,7 +4,7 @@ import type { SellOrderService } from './sell-orders.service.js';
 
 /**
  * createSellOrder, getSellOrder, listSellOrders, getBuyOrder, listBuyOrders (HMAC; scoped to the signing
- * application's owner) and the control calls createBuyOrder, setSellOrderStatus (sandbox.md §4, §9).
+ * application's owner) and the control calls createBuyOrder, setSellOrderStatus (docs/design.md#public-api, #control-api).
  */
 export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Handlers {
   return {

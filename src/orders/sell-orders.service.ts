@@ -11,7 +11,7 @@ import type { OrderRepository, SellOrderRow, SellOrderStatus } from './orders.re
 import { sellOrderResource } from './orders.view.js';
 import { requireOtp } from './otp.guard.js';
 
-/** Where each delivery status may go (sandbox.md §4); terminal statuses go nowhere. */
+/** Where each delivery status may go (docs/design.md#public-api); terminal statuses go nowhere. */
 export const SELL_ORDER_TRANSITIONS: Record<SellOrderStatus, SellOrderStatus[]> = {
   pending_payment: ['processing', 'completed', 'failed', 'canceled'],
   processing: ['completed', 'failed'],

@@ -40,7 +40,7 @@ export interface PaymentOutcome {
 }
 
 /**
- * The invoice lifecycle (sandbox.md §6): wallet and counter payments, partial and over-payment,
+ * The invoice lifecycle (docs/design.md#invoice-lifecycle-and-events): wallet and counter payments, partial and over-payment,
  * expiry and cancellation. Every settlement credits the merchant wallet through the ledger in the same
  * immediate transaction as the status change and the outbox events.
  */
@@ -113,7 +113,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
       return c;
     },
 
-    /** The customer pays from their peso wallet: debit and credit at once (sandbox.md §8). */
+    /** The customer pays from their peso wallet: debit and credit at once (docs/design.md#hosted-payment-page). */
     payFromWallet(invoiceId: string, customer: UserRow, amount?: bigint): PaymentOutcome {
       return d.unitOfWork(() => {
         const inv = payable(invoiceId);

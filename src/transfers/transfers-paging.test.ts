@@ -4,7 +4,7 @@ import { as, newDeveloper } from '../orders/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { transfersOf } from './transfers.extension.js';
 
-/** Page paging over HTTP (sandbox.md §5): `page`/`per_page`, `meta: {total_count, next_page, previous_page}`. */
+/** Page paging over HTTP (docs/design.md#pagination): `page`/`per_page`, `meta: {total_count, next_page, previous_page}`. */
 let t: TestApp;
 beforeEach(() => {
   t = createTestApp();

@@ -38,7 +38,7 @@ export interface TransferDeps {
 }
 
 /**
- * Transfers between sandbox wallet accounts (sandbox.md §4): instant, one balanced ledger transaction
+ * Transfers between sandbox wallet accounts (docs/design.md#public-api): instant, one balanced ledger transaction
  * from one of the owner's accounts to another account id, or to a customer's wallet in the same
  * currency found by email or mobile number.
  */

@@ -10,7 +10,7 @@ export const DEFAULT_WORKSPACE_TTL_SECONDS = 3600;
 const WORKSPACE_BALANCE = '100000';
 
 /**
- * Workspaces (sandbox.md §9): an isolated merchant, HMAC application and funded customer in one call,
+ * Workspaces (docs/design.md#control-api): an isolated merchant, HMAC application and funded customer in one call,
  * so parallel CI jobs each take one instead of restarting the server. Isolation comes from the merchant
  * scoping of every invoice query; ending a workspace disables its credentials.
  */
