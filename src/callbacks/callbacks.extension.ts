@@ -42,7 +42,7 @@ function createCallbacksState(s: Services) {
       wake: () => state.dispatcher?.wake(),
     }),
   };
-  // Each committed outbox event already has its delivery row (written by a trigger in the same
+  // Each committed outbox event already has its delivery row (written by `outbox.append` in the same
   // transaction); this only makes the dispatcher and the long-polls look now rather than later.
   s.outbox.onAppend(() => {
     notifier.notify();

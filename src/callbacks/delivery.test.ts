@@ -6,7 +6,7 @@ import type { AppConfig } from '../config.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { until } from './callbacks.test-support.js';
 import type { DeliveryRow } from './deliveries.repo.js';
-import { MERCHANT_DISABLED, NO_CALLBACK_URL } from './delivery.dispatcher.js';
+import { MERCHANT_DISABLED, NO_CALLBACK_URL } from './event-delivery.writer.js';
 
 const PHP = 100_000_000n;
 let t: TestApp;
@@ -214,11 +214,11 @@ describe('callback requests', () => {
     await setup();
     setMerchant({ callback_url: null });
     const inv = createInvoice();
-    // Written failed by the outbox trigger itself, in the create's transaction: no second write.
+    // Written failed by `outbox.append` itself, in the create's transaction: no second write.
     expect(deliveries(inv.id).map((x) => [x.status, x.next_attempt_at])).toEqual([['failed', null]]);
     const [d] = await settled(inv.id, 1, 'failed');
     expect(d).toMatchObject({ attempts_count: 0, last_error: NO_CALLBACK_URL });
-    expect(NO_CALLBACK_URL).toBe('the merchant has no callback_url; set one, then redeliver'); // as the trigger writes it
+    expect(NO_CALLBACK_URL).toBe('the merchant has no callback_url; set one, then redeliver'); // as the dispatcher gives it
     setMerchant({ callback_url: receiver.url });
     const res = await t.request('POST', `/_sandbox/deliveries/${d!.id}/redeliver`);
     expect(res.status).toBe(202);

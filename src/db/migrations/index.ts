@@ -3,6 +3,7 @@ import { sql as referenceCollector } from './002-reference-collector.js';
 import { sql as callbacks } from './003-callbacks.js';
 import { sql as orders } from './004-orders.js';
 import { sql as timeOrderedDeliveryIds } from './005-time-ordered-delivery-ids.js';
+import { sql as deliveriesByOutbox } from './006-deliveries-written-by-the-outbox.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -14,4 +15,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 3, name: 'callbacks', sql: callbacks },
   { version: 4, name: 'orders', sql: orders },
   { version: 5, name: 'time-ordered-delivery-ids', sql: timeOrderedDeliveryIds },
+  { version: 6, name: 'deliveries-written-by-the-outbox', sql: deliveriesByOutbox },
 ].sort((a, b) => a.version - b.version);
