@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { authenticateControl } from '../auth/authenticate.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, renderError } from '../http/api-error.js';
 import type { AppEnv } from '../http/operation.js';
 import type { ExtensionContext } from '../sandbox.js';
 import type { Services } from '../services.js';
@@ -51,7 +51,7 @@ export function registerDashboard(app: Hono<AppEnv>, s: Services, ctx: Extension
   app.get('/_sandbox/dashboard/state', (c) => {
     c.header('Cache-Control', 'no-store');
     const err = refused(c, s.config.controlToken);
-    if (err) return c.json(err.envelope(), 401);
+    if (err) return renderError(c, err);
     return c.json({
       version: dashboardVersion(s, ctx, repo, faults),
       now: formatTimestamp(s.clock.now()),

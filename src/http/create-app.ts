@@ -7,7 +7,7 @@ import type { WriteBatch } from '../db/unit-of-work.js';
 import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
-import { ApiError, OtpError } from './api-error.js';
+import { ApiError, renderError, toApiError } from './api-error.js';
 import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
 import { registerDocs } from './docs.routes.js';
 import { indexHandler } from './index.routes.js';
@@ -54,13 +54,13 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 const refuseDotSegments: MiddlewareHandler<AppEnv> = (c, next) => {
   const path = rawPath(c);
   if ((path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path)) {
-    return Promise.resolve(c.json(ApiError.notFound().envelope(), 404));
+    return Promise.resolve(renderError(c, ApiError.notFound()));
   }
   return next();
 };
 
 /** The 500 envelope: the sandbox failed, not the request. */
-const serverError = (c: Context<AppEnv>) => c.json(ApiError.general('internal_error', 'A server error occurred.').envelope(), 500);
+const serverError = (c: Context<AppEnv>) => renderError(c, ApiError.internal());
 
 /**
  * No response leaves before the group commit that holds its writes (src/db/unit-of-work.ts): a 201 is
@@ -98,18 +98,14 @@ export function createApp(parts: AppParts) {
   app.use('*', refuseDotSegments);
   app.use(
     '*',
-    cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) =>
-      c.json(ApiError.payloadTooLarge().envelope(), 413),
-    ),
+    cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) => renderError(c, ApiError.payloadTooLarge())),
   );
   app.use(
     '*',
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        c.json(ApiError.general('method_not_allowed', `Method "${c.req.method}" not allowed.`).envelope(), 405, {
-          Allow: methods.join(', '),
-        }),
+        renderError(c, ApiError.general('method_not_allowed', `Method "${c.req.method}" not allowed.`), { Allow: methods.join(', ') }),
     }),
   );
 
@@ -132,16 +128,12 @@ export function createApp(parts: AppParts) {
   registerDocs(app, spec);
   parts.routes?.(app);
 
-  app.notFound((c) => c.json(ApiError.general('not_found', 'Not found.').envelope(), 404));
+  app.notFound((c) => renderError(c, ApiError.notFound()));
   app.onError((err, c) => {
-    if (err instanceof ApiError) {
-      if (err.status === 401 || err.code === 'invalid_nonce_format') c.set('authOutcome', err.code);
-      return c.json(err.envelope(), err.status as 400);
-    }
-    if (err instanceof OtpError) return c.json(err.body(), 422);
-    if (err.name === 'BodyLimitError') return c.json(ApiError.payloadTooLarge().envelope(), 413);
-    console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);
-    return serverError(c);
+    const e = toApiError(err);
+    if (e.status === 401 || e.code === 'invalid_nonce_format') c.set('authOutcome', e.code);
+    if (e.code === 'internal_error' && e !== err) console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);
+    return renderError(c, e);
   });
 
   return { app, handlers, requestLog };
