@@ -1,8 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { identityListHandlers } from '../control/identities.routes.js';
-import { invoiceHandlers } from '../invoices/invoices.routes.js';
-import { accountHandlers } from '../ledger/accounts.routes.js';
 import type { WriteBatch } from '../db/unit-of-work.js';
 import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
@@ -21,7 +18,7 @@ export interface AppParts {
   services: Services;
   spec: LoadedSpec;
   validators: SpecValidators;
-  /** Extra handlers by operationId (modules that need more than the core services). */
+  /** Handlers by operationId, from the feature modules (src/modules.ts). */
   handlers?: Handlers;
   /** Extra middleware, run before every operation route (e.g. injected faults). */
   middleware?: MiddlewareHandler<AppEnv>[];
@@ -86,9 +83,6 @@ export function createApp(parts: AppParts) {
   const handlers: Handlers = {
     getHealth: () => ({ status: 200, body: { status: 'ok', version: spec.document.info.version } }),
     getIndex: indexHandler(services.config, spec.document.info.version),
-    ...invoiceHandlers(services.invoices),
-    ...accountHandlers(services.accounts),
-    ...identityListHandlers(services),
     ...parts.handlers,
   };
 
