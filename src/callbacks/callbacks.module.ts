@@ -32,7 +32,7 @@ export function createCallbacksModule({ services: s, injectedFetch }: CallbacksD
     clock: s.clock,
     ids: s.ids,
     notifier,
-    invoiceById: s.invoiceRepo.byId,
+    invoiceById: s.invoices.find,
     merchantById: s.identities.merchantById,
     wake: () => dispatcher?.wake(),
   });

@@ -5,7 +5,7 @@ import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import type { InvoiceResource } from '../invoices/invoice.view.js';
-import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
+import { amountDue, collectorsOf, COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { Services } from '../services.js';
 import { formatTimestamp } from '../shared/clock.js';
@@ -104,15 +104,14 @@ export async function collectData(
 ): Promise<DashboardData> {
   s.invoices.expireDue();
   const invoices: DashboardInvoice[] = repo.recentInvoiceIds(LIST_SIZE).map((id) => {
-    const row = s.invoiceRepo.byId(id)!;
-    const collectors = JSON.parse(row.supported_payment_collectors) as string[];
-    const due = row.amount - row.amount_received;
+    const row = s.invoices.byId(id)!;
+    const due = amountDue(row);
     return {
       invoice: s.invoices.view(row),
       merchantName: s.identities.merchantById(row.merchant_id)?.name ?? '',
       suggestedPart: formatMoney(due > 1n ? due / 2n : due),
-      wallet: collectors.includes(WALLET_COLLECTOR),
-      counter: collectors.find((c) => COUNTER_COLLECTORS.includes(c)) ?? null,
+      wallet: collectorsOf(row).includes(WALLET_COLLECTOR),
+      counter: collectorsOf(row).find((c) => COUNTER_COLLECTORS.includes(c)) ?? null,
     };
   });
   // Through the delivery service, as the control API reads them; each with its attempts.
