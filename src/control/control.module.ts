@@ -2,8 +2,7 @@ import type { DeliveryService } from '../callbacks/deliveries.service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { SandboxModule } from '../module.types.js';
 import type { Services } from '../services.js';
-import { createWorkspaceRepository } from '../workspaces/workspaces.repo.js';
-import { createWorkspaceService } from '../workspaces/workspaces.service.js';
+import { createWorkspaces } from '../workspaces/workspaces.service.js';
 import { clockHandlers, type SandboxControls } from './clock.routes.js';
 import { createControlRepository } from './control.repo.js';
 import { registerDashboard } from './dashboard.routes.js';
@@ -36,7 +35,7 @@ export function createControlModule(d: ControlDeps) {
   const repo = createControlRepository(s.db);
   const provisioning = createProvisioningService(s, repo);
   const invoiceControl = createInvoiceControlService(s, repo);
-  const workspaces = createWorkspaceService(s, createWorkspaceRepository(s.db), provisioning);
+  const workspaces = createWorkspaces(s, provisioning);
   const faults = createFaultStore(s.ids, d.random);
   const guard = controlGuard(s.config);
   const injectFaults = faultMiddleware(faults);

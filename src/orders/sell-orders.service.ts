@@ -1,7 +1,8 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
-import { SYSTEM_ACCOUNTS, type AccountRow, type LedgerRepository } from '../ledger/ledger.repo.js';
+import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';

@@ -7,7 +7,8 @@ import { accepts, amountDue, collectorsOf, WALLET_COLLECTOR } from '../invoices/
 import { eventBody, paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
 import type { InvoiceRepository, InvoiceRow, InvoiceStatus } from '../invoices/invoices.repo.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
-import { SYSTEM_ACCOUNTS, type LedgerRepository } from '../ledger/ledger.repo.js';
+import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 

@@ -3,7 +3,7 @@ import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import type { Services } from '../services.js';
 import { formatTimestamp } from '../shared/clock.js';
-import type { WorkspaceRepository } from './workspaces.repo.js';
+import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces.repo.js';
 
 export const DEFAULT_WORKSPACE_TTL_SECONDS = 3600;
 /** Pesos in the application owner's and the customer's wallets, as the control API takes amounts. */
@@ -75,3 +75,8 @@ export function createWorkspaceService(s: Services, repo: WorkspaceRepository, p
 }
 
 export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
+
+/** Workspaces over their own repository, for the control module that serves them. */
+export function createWorkspaces(s: Services, provisioning: WorkspaceProvisioning) {
+  return createWorkspaceService(s, createWorkspaceRepository(s.db), provisioning);
+}
