@@ -13,7 +13,7 @@ export function diagnosticsHandlers(faults: FaultStore, requestLog: RequestLog):
       return { status: 204 };
     },
     deleteFault: ({ params }) => {
-      faults.remove(params.fault_id!);
+      faults.remove(params.fault_id);
       return { status: 204 };
     },
     listRequests: ({ query }) => {

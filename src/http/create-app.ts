@@ -8,7 +8,8 @@ import { ApiError, renderError, toApiError } from './api-error.js';
 import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
 import { registerDocs } from './docs.routes.js';
 import { indexHandler } from './index.routes.js';
-import type { AppEnv, Handler, Handlers } from './operation.js';
+import type { OperationId } from '../spec/operations.generated.js';
+import type { AnyHandler, AppEnv, Handlers } from './operation.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
 import { rawPath } from './request-url.js';
 import { operationRunner } from './run-operation.js';
@@ -39,7 +40,7 @@ export function pathsOf(op: Operation): string[] {
   return paths;
 }
 
-const notImplemented: Handler = ({ operation }) => {
+const notImplemented: AnyHandler = ({ operation }) => {
   throw ApiError.general('not_implemented', `${operation.operationId} is not implemented in this version of the sandbox.`);
 };
 
@@ -110,7 +111,7 @@ export function createApp(parts: AppParts) {
     const run = operationRunner(
       { config: services.config, identities: services.identities, validators },
       op,
-      handlers[op.operationId] ?? notImplemented,
+      (handlers[op.operationId as OperationId] as AnyHandler | undefined) ?? notImplemented,
     );
     for (const p of pathsOf(op)) {
       const key = `${op.method} ${p}`;
@@ -135,5 +136,5 @@ export function createApp(parts: AppParts) {
 
 /** Operation ids that still answer 501 (a test lists them so nothing hides). */
 export function unimplementedOperations(spec: LoadedSpec, handlers: Handlers): string[] {
-  return spec.operations.filter((o) => !handlers[o.operationId]).map((o) => o.operationId);
+  return spec.operations.filter((o) => !handlers[o.operationId as OperationId]).map((o) => o.operationId);
 }
