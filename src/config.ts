@@ -79,7 +79,7 @@ export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   };
 }
 
-/** Flags override env, env overrides defaults (sandbox.md §10). */
+/** Flags override env, env overrides defaults (docs/design.md#around-the-api). */
 export const CONFIG_OPTIONS = {
   port: { type: 'string', env: 'PAYSANDBOX_PORT', help: 'Port to listen on (7070)' },
   host: { type: 'string', env: 'PAYSANDBOX_HOST', help: 'Address to listen on (127.0.0.1)' },

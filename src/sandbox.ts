@@ -1,17 +1,17 @@
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Hono } from 'hono';
 import { defaultConfig, type AppConfig } from './config.js';
 import { openDatabase, wipe, type Db } from './db/open.js';
-import { defaultFixturesPath, fixturesLoaded, loadFixtures, readFixtures, type SectionLoader } from './fixtures/load.js';
+import { defaultFixturesPath, fixturesLoaded, loadFixtures, readFixtures } from './fixtures/load.js';
 import type { Fixtures } from './fixtures/fixture-types.js';
 import { createApp } from './http/create-app.js';
-import type { RequestLog } from './http/request-log.js';
+import { createRequestLog, type RequestLog } from './http/request-log.js';
 import type { AppEnv, Handlers } from './http/operation.js';
 import { createServices, type Services } from './services.js';
 import { createClock, type Clock } from './shared/clock.js';
 import { newId, type IdFactory } from './shared/ids.js';
 import { loadSpec, type LoadedSpec } from './spec/load.js';
 import { compileValidators, type SpecValidators } from './spec/validators.js';
-import { extensions } from './extensions.js';
+import { createModules, moduleList, type Modules } from './modules.js';
 
 export interface SandboxOptions {
   config?: Partial<AppConfig>;
@@ -26,29 +26,11 @@ export interface SandboxOptions {
   random?: () => number;
 }
 
-/** What a module adds to the sandbox: handlers, routes, fixture sections, background work. */
-export interface SandboxExtension {
-  handlers?: (s: Services, ctx: ExtensionContext) => Handlers;
-  routes?: (app: Hono<AppEnv>, s: Services, ctx: ExtensionContext) => void;
-  /** Middleware that must run before the operation routes (routes registered later never see them first). */
-  middleware?: (s: Services, ctx: ExtensionContext) => MiddlewareHandler<AppEnv>;
-  fixtureSections?: SectionLoader[];
-  /** Start background work; return a function that stops it. */
-  start?: (s: Services, ctx: ExtensionContext) => (() => Promise<void> | void) | void;
-  /** Periodic work on the sandbox clock: runs every second in the background and after each clock move. */
-  tick?: (s: Services, ctx: ExtensionContext) => void;
-}
-
-export interface ExtensionContext {
-  sandbox: Sandbox;
-  /** The fetch a test injected through `SandboxOptions.fetch`, if any (callbacks then use it as given). */
-  injectedFetch?: typeof fetch;
-  random: () => number;
-}
-
 export interface Sandbox {
   config: AppConfig;
   services: Services;
+  /** The feature modules (src/modules.ts), each with its `api`. */
+  modules: Modules;
   app: Hono<AppEnv>;
   spec: LoadedSpec;
   validators: SpecValidators;
@@ -88,24 +70,33 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const services = createServices({ db, clock, ids: opts.ids ?? newId, config });
   const { spec, validators } = opts.spec ?? sharedSpec();
   const fixtures = opts.fixtures ?? readFixtures(config.fixtures || defaultFixturesPath());
-  const sections = extensions.flatMap((e) => e.fixtureSections ?? []);
+  const requestLog = createRequestLog();
+  const modules = createModules(services, {
+    requestLog,
+    // Called only once the sandbox below exists (a request or the background runs them).
+    sandbox: { tick: () => sandbox.tick(), reset: () => sandbox.reset() },
+    injectedFetch: opts.fetch,
+    random: opts.random ?? Math.random,
+  });
+  const list = moduleList(modules);
+  const sections = list.flatMap((m) => m.fixtureSections ?? []);
   if (!fixturesLoaded(services)) loadFixtures(services, fixtures, sections);
 
   const stops: Array<() => Promise<void> | void> = [];
-  const ctx = {} as ExtensionContext;
-  const extraHandlers: Handlers = Object.assign({}, ...extensions.map((e) => e.handlers?.(services, ctx) ?? {}));
-  const { app, handlers, requestLog } = createApp({
+  const { app, handlers } = createApp({
     services,
     spec,
     validators,
-    handlers: extraHandlers,
-    middleware: extensions.flatMap((e) => (e.middleware ? [e.middleware(services, ctx)] : [])),
-    routes: (a) => extensions.forEach((e) => e.routes?.(a, services, ctx)),
+    requestLog,
+    handlers: Object.assign({}, ...list.map((m) => m.handlers ?? {})),
+    middleware: list.flatMap((m) => (m.middleware ? [m.middleware] : [])),
+    routes: (a) => list.forEach((m) => m.routes?.(a)),
   });
 
   const sandbox: Sandbox = {
     config,
     services,
+    modules,
     app,
     spec,
     validators,
@@ -120,8 +111,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       loadFixtures(services, fixtures, sections);
     },
     tick() {
-      services.invoices.expireDue();
-      for (const e of extensions) e.tick?.(services, ctx);
+      for (const m of list) m.tick?.();
     },
     startBackground() {
       const timer = setInterval(() => {
@@ -133,8 +123,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       }, 1000);
       timer.unref();
       stops.push(() => clearInterval(timer));
-      for (const e of extensions) {
-        const stop = e.start?.(services, ctx);
+      for (const m of list) {
+        const stop = m.start?.();
         if (stop) stops.push(stop);
       }
     },
@@ -146,6 +136,5 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       }
     },
   };
-  Object.assign(ctx, { sandbox, injectedFetch: opts.fetch, random: opts.random ?? Math.random });
   return sandbox;
 }

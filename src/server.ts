@@ -11,7 +11,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Listen on the configured address (sandbox.md §3: no non-loopback listen without a control token). */
+/** Listen on the configured address (docs/design.md#authentication: no non-loopback listen without a control token). */
 export async function listen(sandbox: Sandbox): Promise<RunningServer> {
   const { config } = sandbox;
   if (!isLoopback(config.host) && !config.controlToken && !config.insecureControl) {

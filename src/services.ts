@@ -1,5 +1,6 @@
 import type { AppConfig } from './config.js';
 import type { Db } from './db/open.js';
+import { createEventDeliveryWriter } from './callbacks/event-delivery.writer.js';
 import { createWriteBatch } from './db/unit-of-work.js';
 import { createOutbox } from './events/outbox.repo.js';
 import { createIdentityRepository } from './identities/identities.repo.js';
@@ -21,7 +22,10 @@ export interface CoreDeps {
 /** Repositories and services, built from what they are given (no singletons). */
 export function createServices(deps: CoreDeps) {
   const { db, clock, ids, config } = deps;
-  const outbox = createOutbox(db, clock, ids);
+  // Each outbox event's delivery row is written by `outbox.append` in the event's transaction; the
+  // merchant is looked up when an event is appended, by which time `identities` exists.
+  const writeDelivery = createEventDeliveryWriter({ db, ids, merchantById: (id) => identities.merchantById(id) });
+  const outbox = createOutbox(db, clock, ids, writeDelivery);
   const writeBatch = createWriteBatch(db, outbox);
   const unitOfWork = writeBatch.unit;
   const identities = createIdentityRepository(db, writeBatch.statement);

@@ -12,7 +12,7 @@ export function signingKey(apiKey: string, apiSecret: string): SigningKey {
   return { apiKey, apiSecret, nonce: Date.now() * 1000 };
 }
 
-/** Headers of one signed request (sandbox.md §3): HMAC-SHA256(secret, nonce + full URL + raw body), hex. */
+/** Headers of one signed request (docs/design.md#authentication): HMAC-SHA256(secret, nonce + full URL + raw body), hex. */
 export function signedHeaders(key: SigningKey, fullUrl: string, body: string): Record<string, string> {
   const nonce = String(++key.nonce);
   const signature = createHmac('sha256', key.apiSecret).update(nonce).update(fullUrl).update(body).digest('hex');

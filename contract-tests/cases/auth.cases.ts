@@ -9,7 +9,7 @@ function expectMessage(ctx: CaseContext, res: ApiResponse, pattern: RegExp): voi
   ctx.check(pattern.test(msgs), `expected a non_field_errors message like ${pattern}, got ${JSON.stringify(msgs)}`, res.operationId);
 }
 
-/** sandbox.md §3: every authentication failure, for merchant tokens and HMAC. */
+/** Every authentication failure (docs/design.md#authentication), for merchant tokens and HMAC. */
 export const authCases: ContractCase[] = [
   {
     name: 'merchant auth: no Authorization header is 401 invalid_token',

@@ -6,7 +6,7 @@ import { merchantReceiver, needsReceiver } from './lifecycle.cases.js';
 
 const CALLBACK_WAIT_MS = 15_000;
 
-/** Callback deliveries driven through the control API (sandbox.md §7, §9). */
+/** Callback deliveries driven through the control API (docs/design.md#callbacks, #control-api). */
 export const callbackCases: ContractCase[] = [
   {
     name: 'callbacks: an event re-fired and redelivered through the control API reaches the merchant again, every attempt logged',

@@ -9,7 +9,7 @@ async function control<T>(ctx: CaseContext, spec: RequestSpec, status: number): 
   return res.body;
 }
 
-/** Control-API administration (sandbox.md §9): identities, funding, faults, the request log. */
+/** Control-API administration (docs/design.md#control-api): identities, funding, faults, the request log. */
 export const controlAdminCases: ContractCase[] = [
   {
     name: 'control: a merchant and a customer made through the control API work at once; funding adds exactly',

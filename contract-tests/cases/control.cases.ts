@@ -6,7 +6,7 @@ import { walkOffsets, walkPages } from '../harness/page.walker.js';
 const controlList = (ctx: CaseContext, path: string, operationId: string, key: string) =>
   walkPages(ctx, { key, perPage: 2, fetch: (page, per_page) => ctx.control.request({ method: 'GET', path, query: { page, per_page }, operationId }) });
 
-/** The control API itself (sandbox.md §9): workspaces, lists, nonce reset, clock, buy orders. */
+/** The control API itself (docs/design.md#control-api): workspaces, lists, nonce reset, clock, buy orders. */
 export const controlCases: ContractCase[] = [
   {
     name: 'control: a workspace is an isolated tenant with working credentials, deleted in one call',

@@ -22,7 +22,7 @@ export function amountIn(b: PayoutOutletFee): string {
   return money(pick <= until ? pick : from);
 }
 
-/** Wallet accounts, fee quotes and lookups of the developer API (sandbox.md §4). */
+/** Wallet accounts, fee quotes and lookups of the developer API (docs/design.md#public-api). */
 export const developerCases: ContractCase[] = [
   {
     name: 'accounts: wallet accounts filter by currency',

@@ -2,7 +2,7 @@ import type { ContractCase } from '../harness/case.context.js';
 
 const valid = () => ({ amount: 20, currency: 'PHP', external_transaction_id: 'placeholder' });
 
-/** Bad create bodies: each must be 400 validation_error with an error on that field (sandbox.md §1, §13). */
+/** Bad create bodies: each must be 400 validation_error with an error on that field (docs/design.md#wire-conventions, #limits-and-bad-input). */
 const BAD_BODIES: Array<[string, Record<string, unknown>, string]> = [
   ['amount missing', { amount: undefined }, 'amount'],
   ['amount in exponent form', { amount: '1e3' }, 'amount'],
@@ -22,7 +22,7 @@ const BAD_BODIES: Array<[string, Record<string, unknown>, string]> = [
   ['unknown payment collector', { supported_payment_collectors: ['ct_no_such_collector'] }, 'supported_payment_collectors'],
 ];
 
-/** Invoice inputs, list parameters and merchant scoping (sandbox.md §3, §4, §5, §13). */
+/** Invoice inputs, list parameters and merchant scoping (docs/design.md#authentication, #public-api, #pagination, #limits-and-bad-input). */
 export const invoiceInputCases: ContractCase[] = [
   {
     name: 'invoices: every bad create body is 400 validation_error on its field, and creates nothing',

@@ -4,7 +4,7 @@ import type { CaseContext, ContractCase } from '../harness/case.context.js';
 const HEX32 = /^[0-9a-f]{32}$/;
 const seconds = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 1000;
 
-/** The invoice resource of sandbox.md §4, as a fresh pending invoice must look. */
+/** The invoice resource (docs/design.md#public-api) as a fresh pending invoice must look. */
 export function checkFreshInvoice(ctx: CaseContext, inv: Invoice, amount: string, externalId: string, opId: string): void {
   const c = (ok: boolean, msg: string) => ctx.check(ok, `invoice ${inv.id}: ${msg}`, opId);
   c(HEX32.test(inv.id), `id ${JSON.stringify(inv.id)} is not 32 lowercase hex`);
@@ -23,7 +23,7 @@ export function checkFreshInvoice(ctx: CaseContext, inv: Invoice, amount: string
   c(life > 0 && Math.abs(left - life) <= 5, `expires_in_seconds ${inv.expires_in_seconds} does not match expires_at - created_at (${life} s)`);
 }
 
-/** Create, retrieve, shape and input handling of invoices (sandbox.md §4, operationIds createInvoiceV1/V3, getInvoiceV1/V3). */
+/** Create, retrieve, shape and input handling of invoices (docs/design.md#public-api; operationIds createInvoiceV1/V3, getInvoiceV1/V3). */
 export const invoiceCases: ContractCase[] = [
   {
     name: 'invoices: create with Token on v1 returns the documented invoice',

@@ -45,7 +45,7 @@ async function pay(ctx: CaseContext, invoiceId: string, amount?: string) {
   return out;
 }
 
-/** The invoice lifecycle through the control API (sandbox.md §6, §7, §9); needs `/_sandbox`. */
+/** The invoice lifecycle through the control API (docs/design.md#invoice-lifecycle-and-events, #callbacks, #control-api); needs `/_sandbox`. */
 export const lifecycleCases: ContractCase[] = [
   {
     name: 'lifecycle: partial then full payment, invoice.updated and invoice.fully_paid reach the merchant',

@@ -14,7 +14,7 @@ async function pesoAccount(ctx: CaseContext, dev: DeveloperClient = ctx.dev) {
 const needsTransferTarget = (t: { creds: { transferTarget?: string } }) =>
   t.creds.transferTarget ? undefined : 'needs someone to receive the transfer: set CONTRACT_TRANSFER_TARGET (account id, email or mobile number)';
 
-/** Cases that move money (sandbox.md §4: transfers and sell orders); opt-in outside the sandbox. */
+/** Cases that move money (docs/design.md#public-api: transfers and sell orders); opt-in outside the sandbox. */
 export const moneyCases: ContractCase[] = [
   {
     name: 'transfers: create, retrieve and list transfers; the wallet is debited exactly',

@@ -20,7 +20,7 @@ function pageWalk(ctx: CaseContext, get: Getter, key: string, perPage: number, e
   return walkPages(ctx, { key, perPage, orderBy, fetch: (page, per_page) => get(ctx, { ...extra, page, per_page }) });
 }
 
-/** Walk every page of every list (sandbox.md §5): no gaps, no duplicates, metas consistent, nulls. */
+/** Walk every page of every list (docs/design.md#pagination): no gaps, no duplicates, metas consistent, nulls. */
 export const paginationCases: ContractCase[] = [
   {
     name: 'pagination: every page of the invoice list, newest first',

@@ -20,7 +20,7 @@ export interface CallbackReceiver {
 
 /**
  * A merchant callback endpoint on 127.0.0.1 that answers 200 `OK` and keeps every request,
- * for the lifecycle cases (sandbox.md §7).
+ * for the lifecycle cases (docs/design.md#callbacks).
  */
 export async function startCallbackReceiver(label: string): Promise<CallbackReceiver> {
   const received: ReceivedCallback[] = [];

@@ -48,7 +48,7 @@ async function readPages(ctx: CaseContext, w: PageWalk) {
 }
 
 /**
- * Walk a page-based list and hold it to sandbox.md §5: every page 200; `total_count` the same on every
+ * Walk a page-based list and hold it to docs/design.md#pagination: every page 200; `total_count` the same on every
  * page; full pages until the last; `next_page`/`previous_page` integers or null (never 0); no
  * duplicates and no gaps (ids seen = total); a page past the end is empty with `next_page` null and
  * `previous_page` the last page (null when there is no data).

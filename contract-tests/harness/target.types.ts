@@ -1,7 +1,7 @@
 import type { HmacSigner } from '../../src/client/index.js';
 
 /**
- * Tags of the contract cases (sandbox.md §11): `read` is safe anywhere, `write` creates invoices,
+ * Tags of the contract cases (docs/design.md#contract-test-kit): `read` is safe anywhere, `write` creates invoices,
  * `money` moves money (only with CONTRACT_ALLOW_MONEY=1 outside the sandbox), `sandbox` needs `/_sandbox`.
  */
 export type Tag = 'read' | 'write' | 'money' | 'sandbox';

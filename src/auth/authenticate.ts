@@ -7,7 +7,7 @@ type HeaderReader = (name: string) => string | undefined;
 
 const TOKEN_HEADER = /^(token|bearer)\s+(\S+)\s*$/i;
 
-/** `Authorization: Token <t>` or `Bearer <t>`, on v1 and v3 alike (sandbox.md §3). */
+/** `Authorization: Token <t>` or `Bearer <t>`, on v1 and v3 alike (docs/design.md#authentication). */
 export function authenticateMerchant(identities: IdentityRepository, authorization: string | undefined): MerchantRow {
   const m = authorization ? TOKEN_HEADER.exec(authorization) : null;
   const merchant = m ? identities.merchantByToken(m[2]!) : undefined;
@@ -22,7 +22,7 @@ function hmacHeader(read: HeaderReader, name: 'KEY' | 'SIGNATURE' | 'NONCE'): st
 }
 
 /**
- * Verify an HMAC-signed request (sandbox.md §3). The signature is checked before the nonce moves, and
+ * Verify an HMAC-signed request (docs/design.md#authentication). The signature is checked before the nonce moves, and
  * the nonce advance is one conditional UPDATE: concurrent requests with one nonce succeed at most once,
  * and a badly signed request never burns a key.
  */

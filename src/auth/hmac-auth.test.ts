@@ -13,7 +13,7 @@ const PATH = '/v3/crypto-accounts/';
 const flipHex = (digit: string) => (digit === '0' ? '1' : '0');
 const lastNonce = (key: string) => (t.db.prepare('SELECT last_nonce FROM apps WHERE api_key = ?').get(key) as { last_nonce: string | null }).last_nonce;
 
-describe('HMAC authentication (sandbox.md §3)', () => {
+describe('HMAC authentication', () => {
   it('accepts a signed request in both header spellings and returns the owner’s wallets', async () => {
     const dev = t.fixtures.developers[0]!;
     for (const spelling of ['underscore', 'dash'] as const) {

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * HMAC signing of the developer API (sandbox.md §3): message = nonce + full URL + raw body,
+ * HMAC signing of the developer API (docs/design.md#authentication): message = nonce + full URL + raw body,
  * signature = lowercase hex HMAC-SHA256 keyed by the API secret.
  *
  * @example

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpTransport } from './callback.request.js';
+import { createHttpTransport } from './callback.transport.js';
 import { checkCallbackTarget, isPrivateAddress, type Lookup } from './callback-target.guard.js';
 
 const cleanups: Array<() => unknown> = [];

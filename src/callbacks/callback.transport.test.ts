@@ -4,8 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startMerchantReceiver } from '../../examples/merchant-callback/server.js';
 import { createTestApp } from '../testing/test-app.js';
-import { createHttpTransport, fetchTransport, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.request.js';
-import { callbacksOf } from './callbacks.extension.js';
+import { createHttpTransport, fetchTransport, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
 import { until } from './callbacks.test-support.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -207,7 +206,7 @@ describe('callbacks and the group commit', () => {
     const kept = create('kept');
     await until(() => t.db.prepare('SELECT status FROM deliveries WHERE invoice_id = ?').get(kept.id) as { status: string }, (d) => d.status === 'delivered', 'the delivery');
     // Nothing left in flight: the claim of the lost batch was dropped, so no request can still go out.
-    await until(() => callbacksOf(t.services).dispatcher!.inFlight(), (n) => n === 0, 'nothing in flight');
+    await until(() => t.sandbox.modules.callbacks.api.inFlight(), (n) => n === 0, 'nothing in flight');
     const ids = receiver.received.map((r) => r.event?.event.data.id);
     expect(ids).toEqual([kept.id]);
   });

@@ -82,7 +82,7 @@ export interface AttemptEnd {
 
 const FILTER_KEYS = ['invoice_id', 'event', 'status'] as const;
 
-/** Deliveries and their attempts (sandbox.md §7). SQL only; the rules live in the dispatcher. */
+/** Deliveries and their attempts (docs/design.md#callbacks). SQL only; the rules live in the dispatcher. */
 export function createDeliveryRepository(db: Db) {
   const byId = db.prepare('SELECT * FROM deliveries WHERE id = ?');
   const attemptsOf = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt');

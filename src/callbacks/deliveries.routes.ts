@@ -7,9 +7,9 @@ export function deliveryHandlers(deliveries: DeliveryService): Handlers {
   return {
     // The request's signal ends the long-poll early when the client goes away.
     listDeliveries: async ({ query, c }) => ok(await deliveries.list(query as DeliveryListQuery, c.req.raw.signal)),
-    getDelivery: ({ params }) => ok({ delivery: deliveries.get(params.delivery_id!) }),
-    redeliverDelivery: ({ params }) => ok({ delivery: deliveries.redeliver(params.delivery_id!) }, 202),
+    getDelivery: ({ params }) => ok({ delivery: deliveries.get(params.delivery_id) }),
+    redeliverDelivery: ({ params }) => ok({ delivery: deliveries.redeliver(params.delivery_id) }, 202),
     fireInvoiceCallback: ({ params, body }) =>
-      ok({ delivery: deliveries.fire(params.invoice_id!, (body as { event: EventName }).event) }, 201),
+      ok({ delivery: deliveries.fire(params.invoice_id, (body as { event: EventName }).event) }, 201),
   };
 }

@@ -28,7 +28,7 @@ export interface DeliveryListQuery extends DeliveryFilter {
   wait?: number;
 }
 
-/** The delivery log and the control calls on it (sandbox.md §9, tag `sandbox`). */
+/** The delivery log and the control calls on it (docs/design.md#control-api, tag `sandbox`). */
 export function createDeliveryService(d: DeliveryServiceDeps) {
   function get(id: string) {
     const row = d.repo.byId(id);

@@ -1,8 +1,9 @@
 import type { AppConfig } from '../config.js';
 import type { MerchantRow } from '../identities/identities.repo.js';
 import type { Clock } from '../shared/clock.js';
-import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.request.js';
+import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
 import { callbackUrlProblem, checkCallbackTarget, type Lookup, type TargetCheck } from './callback-target.guard.js';
+import { noTarget } from './event-delivery.writer.js';
 import type { AttemptEnd, Claim, DeliveryRepository, DueRow, Ended, FailNow } from './deliveries.repo.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -52,24 +53,8 @@ export interface AttemptReport {
   next_attempt_at: number | null;
 }
 
-// The outbox trigger (migration 005) writes these same reasons for events raised while they hold.
-export const MERCHANT_DISABLED = 'the merchant is disabled (its workspace was deleted)';
-export const NO_CALLBACK_URL = 'the merchant has no callback_url; set one, then redeliver';
-
 /**
- * Why no callback can be sent to this merchant at all, or null. Such a delivery fails at once, without
- * an attempt, rather than retrying for days: set a URL (or re-enable the merchant) and redeliver.
- */
-function noTarget(merchant: MerchantRow | undefined): string | null {
-  if (!merchant) return 'the merchant no longer exists';
-  // A deleted workspace's merchant: its CI receiver is gone; do not hammer it for two days.
-  if (merchant.disabled) return MERCHANT_DISABLED;
-  if (!merchant.callback_url) return NO_CALLBACK_URL;
-  return null;
-}
-
-/**
- * Sends callbacks from the persisted `deliveries` rows (sandbox.md §7): at least once, per-invoice
+ * Sends callbacks from the persisted `deliveries` rows (docs/design.md#callbacks): at least once, per-invoice
  * order, at most `concurrency` requests at a time, retries on the sandbox clock.
  *
  * It holds no queue of its own: every decision is a query on the rows, so a restart (or a crash)

@@ -6,8 +6,7 @@ import type { AppConfig } from '../config.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { until } from './callbacks.test-support.js';
 import type { DeliveryRow } from './deliveries.repo.js';
-import { callbacksOf } from './callbacks.extension.js';
-import { MERCHANT_DISABLED, NO_CALLBACK_URL } from './delivery.dispatcher.js';
+import { MERCHANT_DISABLED, NO_CALLBACK_URL } from './event-delivery.writer.js';
 
 const PHP = 100_000_000n;
 let t: TestApp;
@@ -215,11 +214,11 @@ describe('callback requests', () => {
     await setup();
     setMerchant({ callback_url: null });
     const inv = createInvoice();
-    // Written failed by the outbox trigger itself, in the create's transaction: no second write.
+    // Written failed by `outbox.append` itself, in the create's transaction: no second write.
     expect(deliveries(inv.id).map((x) => [x.status, x.next_attempt_at])).toEqual([['failed', null]]);
     const [d] = await settled(inv.id, 1, 'failed');
     expect(d).toMatchObject({ attempts_count: 0, last_error: NO_CALLBACK_URL });
-    expect(NO_CALLBACK_URL).toBe('the merchant has no callback_url; set one, then redeliver'); // as the trigger writes it
+    expect(NO_CALLBACK_URL).toBe('the merchant has no callback_url; set one, then redeliver'); // as the dispatcher gives it
     setMerchant({ callback_url: receiver.url });
     const res = await t.request('POST', `/_sandbox/deliveries/${d!.id}/redeliver`);
     expect(res.status).toBe(202);
@@ -233,7 +232,7 @@ describe('callback requests', () => {
     expect(deliveries(inv.id).map((x) => [x.status, x.attempts_count, x.last_error])).toEqual([['failed', 0, MERCHANT_DISABLED]]);
     // A pump claims whatever is due synchronously: with nothing in flight after it, nothing can be sent.
     t.sandbox.tick();
-    expect(callbacksOf(t.services).dispatcher!.inFlight()).toBe(0);
+    expect(t.sandbox.modules.callbacks.api.inFlight()).toBe(0);
     expect(deliveries(inv.id).map((x) => [x.status, x.attempts_count])).toEqual([['failed', 0]]);
     expect(receiver.received).toHaveLength(0);
   });

@@ -4,7 +4,6 @@ import { openSse, type SseMessage } from '../cli/sse-client.js';
 import { openDatabase } from '../db/open.js';
 import { createSandbox, sharedSpec, type Sandbox } from '../sandbox.js';
 import { listen, type RunningServer } from '../server.js';
-import { callbacksOf } from './callbacks.extension.js';
 
 const cleanups: Array<() => Promise<unknown> | void> = [];
 afterEach(async () => {
@@ -112,7 +111,7 @@ describe('GET /_sandbox/events/stream', () => {
 
   it('lets go of its listeners when the client leaves, and ends with `close` when the sandbox stops', async () => {
     const { sandbox, server } = await setup();
-    const state = callbacksOf(sandbox.services);
+    const state = sandbox.modules.callbacks.api;
     const a = subscribe(`${server.url}/_sandbox/events/stream`);
     await a.next('ready');
     expect(state.attemptListener()).not.toBeNull();

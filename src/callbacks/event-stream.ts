@@ -84,7 +84,7 @@ function chooseMerchant(s: Services, query: Record<string, unknown>): MerchantRo
     throw ApiError.general('validation_error', 'Give one of merchant_id, workspace_id and invoice_id.');
   }
   if (invoiceId) {
-    const inv = s.invoiceRepo.byId(invoiceId);
+    const inv = s.invoices.byId(invoiceId);
     const m = inv && s.identities.merchantById(inv.merchant_id);
     if (!m) throw new ApiError('validation_error', { invoice_id: ['No invoice with this id.'] });
     return m;

@@ -25,7 +25,7 @@ const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
 
 /**
  * A scannable Code 128 barcode of an over-the-counter reference number, as inline SVG (bwip-js,
- * sandbox.md §8): no image request, works offline.
+ * docs/design.md#hosted-payment-page): no image request, works offline.
  */
 export function barcodeSvg(text: string): string {
   let svg = cache.get(text);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, renderError } from '../http/api-error.js';
 import type { AppEnv } from '../http/operation.js';
 import { pageUrl } from './checkout.format.js';
 import type { NoticeKind, PageRequest, SandboxOutcome } from './checkout.model.js';
@@ -101,7 +101,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
   app.get(`${BASE}/status`, (c) => {
     const status = checkout.status(c.req.param('id'));
     c.header('Cache-Control', 'no-store');
-    if (!status) return c.json(ApiError.notFound().envelope(), 404);
+    if (!status) return renderError(c, ApiError.notFound());
     return c.json(status);
   });
 

@@ -1,7 +1,7 @@
 import { ApiError } from '../http/api-error.js';
 import type { InvoiceRow } from '../invoices/invoices.repo.js';
 import type { UserRow } from '../identities/identities.repo.js';
-import { collectorAccepted, COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
+import { accepts, amountDue, collectorsOf, counterCollector, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import type { Services } from '../services.js';
 import { barcodeSvg } from './checkout.barcode.js';
 import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayMethod, SandboxOutcome } from './checkout.model.js';
@@ -22,25 +22,21 @@ export type ActionResult = NoticeKind | null;
 /** Failures that only mean "the invoice moved on": the page then shows its state. */
 const STATE_CODES = new Set(['invoice_not_payable', 'invalid_state_transition']);
 
-/** The hosted payment page (sandbox.md §8): what it shows and what its buttons do, over the payment service. */
+/** The hosted payment page (docs/design.md#hosted-payment-page): what it shows and what its buttons do, over the payment service. */
 export function createCheckoutService(d: CheckoutDeps) {
   const s = d.services;
 
   function invoice(id: string): InvoiceRow | undefined {
-    s.invoices.expireDue();
-    return s.invoiceRepo.byId(id);
+    return s.invoices.find(id);
   }
 
   function supportedOutlets(row: InvoiceRow): PayinOutlet[] {
-    const supported = JSON.parse(row.supported_payment_collectors) as string[];
-    const all = d.repo.payinOutlets();
-    return all.filter((o) => collectorAccepted(supported, o.collector));
+    return d.repo.payinOutlets().filter((o) => accepts(row, o.collector));
   }
 
   function methodsOf(row: InvoiceRow, outlets: PayinOutlet[]): PayMethod[] {
-    const supported = JSON.parse(row.supported_payment_collectors) as string[];
     const methods: PayMethod[] = [];
-    if (supported.includes(WALLET_COLLECTOR)) methods.push('wallet');
+    if (collectorsOf(row).includes(WALLET_COLLECTOR)) methods.push('wallet');
     if (outlets.length) methods.push('counter');
     return methods;
   }
@@ -50,9 +46,6 @@ export function createCheckoutService(d: CheckoutDeps) {
     return s.identities.merchantById(row.merchant_id)?.workspace_id ?? null;
   }
 
-  function due(row: InvoiceRow): bigint {
-    return row.amount > row.amount_received ? row.amount - row.amount_received : 0n;
-  }
 
   /** The merchant's `redirect_url?invoice_id=<id>` once the invoice is paid or expired (never after a cancel). */
   function redirectTo(row: InvoiceRow): string | null {
@@ -108,14 +101,14 @@ export function createCheckoutService(d: CheckoutDeps) {
       const ref = row.current_payment_reference_number;
       const expiresIn = row.status === 'pending' ? Math.max(0, Math.floor((Number(row.expires_at) - s.clock.now()) / 1_000_000)) : null;
       let notice = req.notice ?? null;
-      if (!notice && method === 'wallet' && customer && (!wallet || wallet.balance < due(row))) notice = 'insufficient_balance';
+      if (!notice && method === 'wallet' && customer && (!wallet || wallet.balance < amountDue(row))) notice = 'insufficient_balance';
       if (!notice && method === 'wallet' && req.session && !customer && row.status === 'pending') notice = 'session_expired';
       return {
         invoice: {
           id: row.id,
           status: row.status,
           amount: row.amount,
-          amountDue: due(row),
+          amountDue: amountDue(row),
           amountReceived: row.amount_received,
           currency: row.currency,
           description: row.description,
@@ -187,8 +180,7 @@ export function createCheckoutService(d: CheckoutDeps) {
       const row = invoice(invoiceId);
       const outlet = row ? supportedOutlets(row).find((o) => o.id === outletId) : undefined;
       if (!row || !outlet) return 'unsupported_outlet';
-      const supported = JSON.parse(row.supported_payment_collectors) as string[];
-      const collector = supported.includes(outlet.collector) ? outlet.collector : 'cash_payment';
+      const collector = collectorsOf(row).includes(outlet.collector) ? outlet.collector : 'cash_payment';
       return settle(() => s.payments.issueReference(invoiceId, collector));
     },
 
@@ -197,13 +189,12 @@ export function createCheckoutService(d: CheckoutDeps) {
       if (outcome === 'expire') return settle(() => s.payments.expire(invoiceId));
       const row = invoice(invoiceId);
       if (!row) return null;
-      const half = due(row) / 2n;
+      const half = amountDue(row) / 2n;
       const amount = outcome === 'part' && half > 0n ? half : undefined;
-      const supported = JSON.parse(row.supported_payment_collectors) as string[];
       // Over the counter first: it needs no customer balance, so the chooser cannot run dry.
-      const counter = supported.includes('cash_payment') ? 'cash_payment' : supported.find((c) => COUNTER_COLLECTORS.includes(c));
+      const counter = counterCollector(row);
       if (counter) return settle(() => s.payments.payOverCounter(invoiceId, counter, amount));
-      if (!supported.includes(WALLET_COLLECTOR)) return 'sandbox_unavailable';
+      if (!collectorsOf(row).includes(WALLET_COLLECTOR)) return 'sandbox_unavailable';
       const result = settle(() => s.payments.payFromWallet(invoiceId, s.payments.customer(undefined, tenantOf(row)), amount));
       return result === 'insufficient_balance' ? 'sandbox_unavailable' : result;
     },

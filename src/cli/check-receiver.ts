@@ -49,7 +49,7 @@ function parse(args: string[], env: Record<string, string | undefined>): Parsed 
 }
 
 /**
- * `paysandbox check-receiver`: grade a merchant's callback handler (sandbox.md §10) and print the
+ * `paysandbox check-receiver`: grade a merchant's callback handler (docs/design.md#around-the-api) and print the
  * report, or JSON with --json. Exit code 0 when no check failed, 1 when one did, 2 on bad usage.
  */
 export async function runCheckReceiver(

@@ -18,7 +18,7 @@ export { isLoopbackHost };
 
 /**
  * Refuse a base URL that looks like production: anything that is not loopback and whose host does not
- * contain "stage", "staging", "sandbox" or "test" (sandbox.md §11), unless CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1.
+ * contain "stage", "staging", "sandbox" or "test" (docs/design.md#contract-test-kit), unless CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1.
  *
  * @example
  * assertNotProduction('https://api.coins.asia.stage.coins.systems', process.env); // fine

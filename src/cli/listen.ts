@@ -1,4 +1,4 @@
-import { buildCallbackRequest, createHttpTransport } from '../callbacks/callback.request.js';
+import { buildCallbackRequest, createHttpTransport } from '../callbacks/callback.transport.js';
 import type { MerchantRow } from '../identities/identities.repo.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';

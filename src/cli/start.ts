@@ -1,5 +1,4 @@
 import { setFlagsFromString } from 'node:v8';
-import { callbacksOf } from '../callbacks/callbacks.extension.js';
 import { configFrom, type ConfigFlag } from '../config.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import { listen, type RunningServer } from '../server.js';
@@ -9,7 +8,7 @@ import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
 /** A customer below this is labelled as the one for insufficient-balance tests (the fixtures have one at 25 PHP). */
 const LOW_BALANCE_PHP = 1000n;
 
-/** The start-up banner: base URL, dashboard, and every fixture credential (sandbox.md §2). */
+/** The start-up banner: base URL, dashboard, and every fixture credential (docs/design.md#identities). */
 export function banner(sandbox: Sandbox, url: string, startupMs: number): string {
   const s = sandbox.services;
   const lines = [
@@ -69,7 +68,7 @@ export async function startCommand(
       write: (line) => process.stdout.write(`${line}\n`),
     });
     sandbox.requestLog.setTap(log.request);
-    callbacksOf(sandbox.services).onAttempt(log.attempt);
+    sandbox.modules.callbacks.api.onAttempt(log.attempt);
   }
   const server = await listen(sandbox);
   if (!publicUrlGiven) sandbox.config.publicUrl = server.url;
@@ -80,7 +79,7 @@ export async function startCommand(
     if (closing) return;
     closing = true;
     if (!config.quiet) (config.logFormat === 'json' ? console.error : console.log)(`\n${signal}: closing the database and stopping.`);
-    callbacksOf(sandbox.services).streams.closeAll(); // listeners get a last `close` message, not a cut
+    sandbox.modules.callbacks.api.streams.closeAll(); // listeners get a last `close` message, not a cut
     await server.stop();
     await sandbox.close();
     process.exit(0);

@@ -4,7 +4,7 @@ import type { OffsetMeta, PageMeta } from './client.types.js';
 const MAX_PAGES = 100_000;
 
 /**
- * Every item of a page-based list, following `meta.next_page` until it is null (sandbox.md §5).
+ * Every item of a page-based list, following `meta.next_page` until it is null (docs/design.md#pagination).
  * Throws when the server points back at a page already read.
  *
  * @example

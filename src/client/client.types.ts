@@ -11,7 +11,7 @@ export type AmountInput = number | string;
 /** `"2026-11-22T08:35:58.052291Z"`. */
 export type Timestamp = string;
 
-/** `{"error_codes": [...], "errors": {"<field>" | "non_field_errors": [...]}}` (sandbox.md §1). */
+/** `{"error_codes": [...], "errors": {"<field>" | "non_field_errors": [...]}}` (docs/design.md#wire-conventions). */
 export interface ErrorEnvelope {
   error_codes: string[];
   errors: Record<string, string[]>;

@@ -44,7 +44,7 @@ export interface HmacSigner {
 }
 
 /**
- * An HMAC signer for the developer API (sandbox.md §3), byte-compatible with the server's verifier.
+ * An HMAC signer for the developer API (docs/design.md#authentication), byte-compatible with the server's verifier.
  *
  * @example
  * const signer = createHmacSigner({ apiKey, apiSecret });

@@ -1,5 +1,5 @@
 /**
- * The TypeScript client of paysandbox (sandbox.md §10): works against the sandbox and the real
+ * The TypeScript client of paysandbox (docs/design.md#around-the-api): works against the sandbox and the real
  * service alike. `import { createMerchantClient, createDeveloperClient } from 'paysandbox/client'`.
  */
 export { PaySandboxApiError } from './client.errors.js';

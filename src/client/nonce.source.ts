@@ -2,7 +2,7 @@ import { parseNonce } from '../auth/hmac.js';
 
 /**
  * Nonces for one API key: strictly increasing decimal integers, even for many calls within one
- * millisecond (sandbox.md §3: each nonce must be greater than the last one the server accepted).
+ * millisecond (docs/design.md#authentication: each nonce must be greater than the last one the server accepted).
  */
 export interface NonceSource {
   /** The next nonce, as decimal digits; greater than every nonce handed out before. */

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppConfig } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, renderError } from '../http/api-error.js';
 import type { AppEnv } from '../http/operation.js';
 import { headerReader } from '../http/request-url.js';
 import { isLoopbackHost } from '../shared/ip-address.js';
@@ -24,7 +24,7 @@ import { isLoopbackHost } from '../shared/ip-address.js';
 export function controlGuard(config: Pick<AppConfig, 'publicUrl' | 'allowedHosts' | 'controlToken' | 'trustProxy'>): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const problem = refusal(c, config);
-    if (problem) return Promise.resolve(c.json(problem.envelope(), 403));
+    if (problem) return Promise.resolve(renderError(c, problem));
     return next();
   };
 }

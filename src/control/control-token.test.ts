@@ -17,7 +17,7 @@ function controlCalls() {
 
 const REFUSED = { error_codes: ['control_token_required'], errors: { non_field_errors: ['A valid X-Sandbox-Token header is required for the control API.'] } };
 
-describe('control token (sandbox.md §3)', () => {
+describe('control token', () => {
   it('covers every control operation of the document', () => {
     const ids = controlCalls().map((c) => c.id);
     for (const mine of ['payInvoice', 'confirmCounterPayment', 'expireInvoice', 'cancelInvoice', 'triggerEvent', 'getClock', 'advanceClock',

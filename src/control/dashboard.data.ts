@@ -1,12 +1,12 @@
-import { callbacksOf } from '../callbacks/callbacks.extension.js';
+import type { DeliveryService } from '../callbacks/deliveries.service.js';
 import type { DeliveryFilter, DeliveryStatus } from '../callbacks/deliveries.repo.js';
 import type { DeliveryResource } from '../callbacks/delivery.view.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import type { InvoiceResource } from '../invoices/invoice.view.js';
-import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
-import type { ExtensionContext } from '../sandbox.js';
+import { amountDue, collectorsOf, COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
+import type { RequestLog } from '../http/request-log.js';
 import type { Services } from '../services.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
@@ -75,9 +75,15 @@ export function parseFilters(q: (name: string) => string | undefined): Dashboard
 }
 
 /** One string that changes whenever invoices, deliveries, identities, the clock, faults or the request log do. */
-export function dashboardVersion(s: Services, ctx: ExtensionContext, repo: ControlRepository, faults: FaultStore): string {
+/** What the dashboard reads beyond the shared services: the request log and the delivery log. */
+export interface DashboardSources {
+  requestLog: RequestLog;
+  deliveries: DeliveryService;
+}
+
+export function dashboardVersion(s: Services, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): string {
   const faultMark = faults.list().map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`).join(',');
-  return [repo.writes(), ctx.sandbox.requestLog.latestId(), s.clock.offsetMicros(), faultMark].join('.');
+  return [repo.writes(), ctx.requestLog.latestId(), s.clock.offsetMicros(), faultMark].join('.');
 }
 
 function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boolean {
@@ -90,7 +96,7 @@ function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boo
 /** Everything the dashboard shows, newest first, at most LIST_SIZE rows per list. */
 export async function collectData(
   s: Services,
-  ctx: ExtensionContext,
+  ctx: DashboardSources,
   repo: ControlRepository,
   faults: FaultStore,
   token: string | null,
@@ -98,24 +104,23 @@ export async function collectData(
 ): Promise<DashboardData> {
   s.invoices.expireDue();
   const invoices: DashboardInvoice[] = repo.recentInvoiceIds(LIST_SIZE).map((id) => {
-    const row = s.invoiceRepo.byId(id)!;
-    const collectors = JSON.parse(row.supported_payment_collectors) as string[];
-    const due = row.amount - row.amount_received;
+    const row = s.invoices.byId(id)!;
+    const due = amountDue(row);
     return {
       invoice: s.invoices.view(row),
       merchantName: s.identities.merchantById(row.merchant_id)?.name ?? '',
       suggestedPart: formatMoney(due > 1n ? due / 2n : due),
-      wallet: collectors.includes(WALLET_COLLECTOR),
-      counter: collectors.find((c) => COUNTER_COLLECTORS.includes(c)) ?? null,
+      wallet: collectorsOf(row).includes(WALLET_COLLECTOR),
+      counter: collectorsOf(row).find((c) => COUNTER_COLLECTORS.includes(c)) ?? null,
     };
   });
   // Through the delivery service, as the control API reads them; each with its attempts.
-  const deliveryService = callbacksOf(s).service;
+  const deliveryService = ctx.deliveries;
   const deliveryPage = await deliveryService.list({ ...filters.delivery, per_page: LIST_SIZE });
   const deliveries = deliveryPage.deliveries.map((d) => deliveryService.get(d.id));
 
   // The whole retained log (bounded by its capacity) is filtered, then the newest LIST_SIZE are shown.
-  const log = ctx.sandbox.requestLog;
+  const log = ctx.requestLog;
   let hiddenPolls = 0;
   const matching = log.page(log.page(0, 0).total, 0).items.filter((r) => {
     if (!filters.request.polls && STATUS_POLL.test(r.path)) {

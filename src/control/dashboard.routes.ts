@@ -1,13 +1,12 @@
 import type { Context, Hono } from 'hono';
 import { authenticateControl } from '../auth/authenticate.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, renderError } from '../http/api-error.js';
 import type { AppEnv } from '../http/operation.js';
-import type { ExtensionContext } from '../sandbox.js';
 import type { Services } from '../services.js';
 import { formatTimestamp } from '../shared/clock.js';
 import type { ControlRepository } from './control.repo.js';
 import { DASHBOARD_SCRIPT_PATH, DASHBOARD_STYLE, DASHBOARD_STYLE_PATH } from './dashboard.assets.js';
-import { collectData, dashboardVersion, parseFilters } from './dashboard.data.js';
+import { collectData, dashboardVersion, parseFilters, type DashboardSources } from './dashboard.data.js';
 import { DASHBOARD_SCRIPT } from './dashboard.script.js';
 import { dashboardPage, tokenRequiredPage } from './dashboard.view.js';
 import type { FaultStore } from './faults.service.js';
@@ -41,7 +40,7 @@ function refused(c: Context<AppEnv>, expected: string | null): ApiError | null {
  * version that moves whenever the page would show something else, and the sandbox clock);
  * `GET /_sandbox/dashboard/dashboard.{css,js}`: its style and script (no secrets, no token needed).
  */
-export function registerDashboard(app: Hono<AppEnv>, s: Services, ctx: ExtensionContext, repo: ControlRepository, faults: FaultStore): void {
+export function registerDashboard(app: Hono<AppEnv>, s: Services, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): void {
   app.get('/_sandbox', async (c) => {
     secure(c);
     if (refused(c, s.config.controlToken)) return c.html(tokenRequiredPage(), 401);
@@ -51,7 +50,7 @@ export function registerDashboard(app: Hono<AppEnv>, s: Services, ctx: Extension
   app.get('/_sandbox/dashboard/state', (c) => {
     c.header('Cache-Control', 'no-store');
     const err = refused(c, s.config.controlToken);
-    if (err) return c.json(err.envelope(), 401);
+    if (err) return renderError(c, err);
     return c.json({
       version: dashboardVersion(s, ctx, repo, faults),
       now: formatTimestamp(s.clock.now()),

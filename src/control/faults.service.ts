@@ -30,7 +30,8 @@ export interface FaultHit {
   body?: unknown;
 }
 
-export const INJECTED_FAULT_BODY = ApiError.general('injected_fault', 'Injected fault.').envelope();
+/** The body of a fault that names none: the envelope of `injected_fault`, at the status the fault names. */
+export const INJECTED_FAULT_BODY = ApiError.general('injected_fault', 'Injected fault.').body();
 
 /** Paths never touched by faults: the control API itself and the documents a client needs to start. */
 const EXEMPT = /^\/(_sandbox(\/|$)|openapi\.(json|yaml)$|docs(\/|$))/;
@@ -46,7 +47,7 @@ export function compileGlob(glob: string): PathGlob {
 }
 
 /**
- * Injected faults, kept in memory for the life of the process (sandbox.md §9). `random` decides
+ * Injected faults, kept in memory for the life of the process (docs/design.md#control-api). `random` decides
  * `probability` (tests inject a fixed source).
  */
 export function createFaultStore(ids: IdFactory, random: () => number) {

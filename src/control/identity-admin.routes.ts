@@ -7,7 +7,7 @@ import type { Services } from '../services.js';
 import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 import type { ProvisioningService } from './provisioning.service.js';
 
-/** Merchants, applications, customers, accounts and workspaces made or changed by QA (sandbox.md §9). */
+/** Merchants, applications, customers, accounts and workspaces made or changed by QA (docs/design.md#control-api). */
 export function identityAdminHandlers(s: Services, provisioning: ProvisioningService, workspaces: WorkspaceService): Handlers {
   const appView = (apiKey: string) => {
     const app = s.identities.appByKey(apiKey);
@@ -16,29 +16,29 @@ export function identityAdminHandlers(s: Services, provisioning: ProvisioningSer
   };
   return {
     createMerchant: ({ body }) => ok({ merchant: sandboxMerchant(provisioning.createMerchant(body)) }, 201),
-    updateMerchant: ({ params, body }) => ok({ merchant: sandboxMerchant(provisioning.updateMerchant(params.merchant_id!, body)) }),
+    updateMerchant: ({ params, body }) => ok({ merchant: sandboxMerchant(provisioning.updateMerchant(params.merchant_id, body)) }),
     createApp: ({ body }) => {
       const { app, owner } = provisioning.createApp(body ?? {});
       return ok({ app: sandboxApp(app, owner, s.ledger) }, 201);
     },
     resetAppNonce: ({ params }) => {
-      appView(params.api_key!);
-      s.identities.resetNonce(params.api_key!);
-      return ok({ app: appView(params.api_key!) });
+      appView(params.api_key);
+      s.identities.resetNonce(params.api_key);
+      return ok({ app: appView(params.api_key) });
     },
     /** The code valid now on the sandbox clock (which may be ahead of real time). */
     getAppOtp: ({ params }) => {
-      const app = s.identities.appByKey(params.api_key!);
+      const app = s.identities.appByKey(params.api_key);
       if (!app) throw ApiError.notFound();
       const { otp, expiresInSeconds } = currentOtp(app.otp_secret, Math.floor(s.clock.now() / 1000));
       return ok({ otp, expires_in_seconds: expiresInSeconds });
     },
     createCustomer: ({ body }) => ok({ customer: sandboxCustomer(provisioning.createCustomer(body ?? {}), s.ledger) }, 201),
-    getAccount: ({ params }) => ok({ account: sandboxAccount(provisioning.wallet(params.account_id!)) }),
-    fundAccount: ({ params, body }) => ok({ account: sandboxAccount(provisioning.fundAccount(params.account_id!, body.amount)) }),
+    getAccount: ({ params }) => ok({ account: sandboxAccount(provisioning.wallet(params.account_id)) }),
+    fundAccount: ({ params, body }) => ok({ account: sandboxAccount(provisioning.fundAccount(params.account_id, body.amount)) }),
     createWorkspace: ({ body }) => ok({ workspace: workspaces.create(body?.ttl_seconds) }, 201),
     deleteWorkspace: ({ params }) => {
-      workspaces.delete(params.workspace_id!);
+      workspaces.delete(params.workspace_id);
       return { status: 204 };
     },
   };

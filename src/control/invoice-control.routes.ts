@@ -6,21 +6,18 @@ import type { InvoiceControlService } from './invoice-control.service.js';
 
 const optionalAmount = (value: unknown) => (value === undefined ? undefined : amountInput(value, 'amount'));
 
-/** getSandboxInvoice, payInvoice, confirmCounterPayment, expireInvoice, cancelInvoice, triggerEvent (sandbox.md §9). */
+/** getSandboxInvoice, payInvoice, confirmCounterPayment, expireInvoice, cancelInvoice, triggerEvent (docs/design.md#control-api). */
 export function invoiceControlHandlers(s: Services, control: InvoiceControlService): Handlers {
   return {
     // Any merchant's invoice, as the API shows it to its merchant: QA reads it without that merchant's token.
     getSandboxInvoice: ({ params }) => {
-      s.invoices.expireDue();
-      const row = s.invoiceRepo.byId(params.invoice_id!);
-      if (!row) throw ApiError.notFound();
-      return ok({ invoice: s.invoices.view(row) });
+      return ok({ invoice: s.invoices.view(s.invoices.load(params.invoice_id)) });
     },
     payInvoice: ({ params, body }) =>
-      ok(control.pay(params.invoice_id!, body.collector, optionalAmount(body.amount), body.customer), 201),
+      ok(control.pay(params.invoice_id, body.collector, optionalAmount(body.amount), body.customer), 201),
     confirmCounterPayment: ({ body }) => ok(s.payments.confirmCounterPayment(body.reference_number, optionalAmount(body.amount)), 201),
-    expireInvoice: ({ params }) => ok({ invoice: s.payments.expire(params.invoice_id!) }),
-    cancelInvoice: ({ params }) => ok({ invoice: s.payments.cancel(params.invoice_id!) }),
+    expireInvoice: ({ params }) => ok({ invoice: s.payments.expire(params.invoice_id) }),
+    cancelInvoice: ({ params }) => ok({ invoice: s.payments.cancel(params.invoice_id) }),
     triggerEvent: ({ body }) => ok(control.trigger(body.event, body.invoice_id), 201),
   };
 }

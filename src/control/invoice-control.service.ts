@@ -3,7 +3,8 @@ import { ApiError } from '../http/api-error.js';
 import type { UserRow } from '../identities/identities.repo.js';
 import type { InvoiceResource } from '../invoices/invoice.view.js';
 import type { InvoiceRow } from '../invoices/invoices.repo.js';
-import { COUNTER_COLLECTORS, WALLET_COLLECTOR, type PaymentOutcome } from '../payments/payments.service.js';
+import { amountDue, COUNTER_COLLECTORS, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
+import type { PaymentOutcome } from '../payments/payments.service.js';
 import type { Services } from '../services.js';
 import { formatMoney, UNITS_PER_PESO } from '../shared/money.js';
 import type { ControlRepository } from './control.repo.js';
@@ -17,7 +18,7 @@ export interface TriggerOutcome {
   payment?: PaymentOutcome['payment'];
 }
 
-/** QA moves an invoice through its lifecycle (sandbox.md §9): pay, trigger events. */
+/** QA moves an invoice through its lifecycle (docs/design.md#control-api): pay, trigger events. */
 export function createInvoiceControlService(s: Services, repo: ControlRepository) {
   /**
    * Who pays when the caller names nobody: the workspace's own customer for a workspace invoice (so
@@ -30,10 +31,7 @@ export function createInvoiceControlService(s: Services, repo: ControlRepository
   }
 
   function existing(invoiceId: string): InvoiceRow {
-    s.invoices.expireDue();
-    const inv = s.invoiceRepo.byId(invoiceId);
-    if (!inv) throw ApiError.notFound();
-    return inv;
+    return s.invoices.load(invoiceId);
   }
 
   function pending(invoiceId: string): InvoiceRow {
@@ -42,16 +40,13 @@ export function createInvoiceControlService(s: Services, repo: ControlRepository
     return inv;
   }
 
-  function supported(inv: InvoiceRow): string[] {
-    return JSON.parse(inv.supported_payment_collectors) as string[];
-  }
 
   /**
    * Pay `amount` the way that is sure to work: from the payer's wallet when the invoice takes it and
    * the balance covers it, else over the counter, else the wallet again so the caller hears why not.
    */
   function autoPay(inv: InvoiceRow, amount: bigint): PaymentOutcome {
-    const collectors = supported(inv);
+    const collectors = collectorsOf(inv);
     const customer = payer(inv);
     if (collectors.includes(WALLET_COLLECTOR)) {
       const wallet = s.ledger.byOwner('user', customer.id).find((a) => a.currency === inv.currency);
@@ -74,9 +69,6 @@ export function createInvoiceControlService(s: Services, repo: ControlRepository
     });
   }
 
-  function due(inv: InvoiceRow): bigint {
-    return inv.amount - inv.amount_received;
-  }
 
   return {
     /** payInvoice: `coins_peso_wallet`, `cash_payment` or an outlet collector; default amount = amount due. */
@@ -103,17 +95,17 @@ export function createInvoiceControlService(s: Services, repo: ControlRepository
         const inv = pending(invoiceId ?? createTriggerInvoice().id);
         switch (event) {
           case 'invoice.fully_paid': {
-            const { payment, invoice } = autoPay(inv, due(inv));
+            const { payment, invoice } = autoPay(inv, amountDue(inv));
             return { event, invoice, payment };
           }
           case 'invoice.updated': {
-            if (due(inv) < 2n) {
+            if (amountDue(inv) < 2n) {
               throw ApiError.general(
                 'invalid_state_transition',
-                `Only ${formatMoney(due(inv))} ${inv.currency} is due: a partial payment would leave nothing due. Trigger invoice.fully_paid instead.`,
+                `Only ${formatMoney(amountDue(inv))} ${inv.currency} is due: a partial payment would leave nothing due. Trigger invoice.fully_paid instead.`,
               );
             }
-            const { payment, invoice } = autoPay(inv, due(inv) / 2n);
+            const { payment, invoice } = autoPay(inv, amountDue(inv) / 2n);
             return { event, invoice, payment };
           }
           case 'invoice.payment_reference_number_generated': {
@@ -123,7 +115,7 @@ export function createInvoiceControlService(s: Services, repo: ControlRepository
                 `Reference number ${inv.current_payment_reference_number} was already issued for this invoice; it is issued once.`,
               );
             }
-            const counter = supported(inv).find((c) => COUNTER_COLLECTORS.includes(c));
+            const counter = collectorsOf(inv).find((c) => COUNTER_COLLECTORS.includes(c));
             if (!counter) throw ApiError.general('invalid_state_transition', 'This invoice does not accept over-the-counter payment.');
             return { event, invoice: s.payments.issueReference(inv.id, counter).invoice };
           }

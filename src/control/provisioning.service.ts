@@ -46,7 +46,7 @@ function randomToken(length: number): string {
   return out;
 }
 
-/** Merchants, developer applications and customers made through the control API (sandbox.md §9). */
+/** Merchants, developer applications and customers made through the control API (docs/design.md#control-api). */
 export function createProvisioningService(s: Services, repo: ControlRepository) {
   function phpWallet(ownerType: 'merchant' | 'user', ownerId: string, name: string): string {
     return s.ledger.createAccount({ ownerType, ownerId, name, currency: 'PHP' });

@@ -10,7 +10,7 @@ const ACKNOWLEDGED = 300;
 const dir = mkdtempSync(join(tmpdir(), 'paysandbox-durability-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('durability (sandbox.md §12)', () => {
+describe('durability', () => {
   it('keeps every invoice that got a 201 after kill -9 during creation', async () => {
     const db = join(dir, 'kill9.db');
     const token = readFixtures().merchants[0]!.merchant_api_token;

@@ -11,7 +11,7 @@ export interface OpenOptions {
 }
 
 /**
- * Open the one writer connection (sandbox.md §12): WAL, foreign keys, `synchronous=NORMAL` by default
+ * Open the one writer connection (docs/design.md#storage): WAL, foreign keys, `synchronous=NORMAL` by default
  * (a committed change survives kill -9 of the process) or FULL (fsync on every commit), and an
  * exclusive lock on the file for as long as the connection is open.
  */
@@ -45,6 +45,11 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
     db.pragma('wal_autocheckpoint = 4000');
     db.pragma('cache_size = -4000');
   }
+  return connectionSettings(db);
+}
+
+/** What every connection gets, on a file or in memory: foreign keys, busy timeout, schema up to date. */
+function connectionSettings(db: Db): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Each unit of work of a group commit runs in a SAVEPOINT (src/db/unit-of-work.ts), whose
@@ -52,6 +57,17 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   db.pragma('temp_store = MEMORY');
   migrate(db);
   return db;
+}
+
+/**
+ * A new in-memory database holding a copy of `image` (`db.serialize()` of another one), with the
+ * settings `openDatabase(':memory:')` gives. Tests migrate and seed one database per worker and hand
+ * each test a copy (src/testing/test-app.ts): ~0.1 ms instead of migrating and loading fixtures again.
+ */
+export function openDatabaseCopy(image: Buffer, opts: OpenOptions = {}): Db {
+  const db = new Database(image);
+  db.pragma(`synchronous = ${opts.durability === 'full' ? 'FULL' : 'NORMAL'}`);
+  return connectionSettings(db);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Outbox } from '../events/outbox.repo.js';
 export type UnitOfWork = <T>(work: () => T) => T;
 
 /**
- * Group commit (sandbox.md §12). Writes of everything that runs in one turn of the event loop — the
+ * Group commit (docs/design.md#storage). Writes of everything that runs in one turn of the event loop — the
  * requests whose bytes arrived together, the background tick — go into ONE open IMMEDIATE transaction,
  * each unit of work in its own savepoint (a failing unit rolls back alone). The transaction commits in
  * the `setImmediate` after the first write, and no response leaves before the commit that holds its

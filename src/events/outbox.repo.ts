@@ -15,7 +15,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'invoice.payment_reference_number_generated',
 ];
 
-/** The callback body (sandbox.md §6): amounts as 8-digit decimal strings. */
+/** The callback body (docs/design.md#invoice-lifecycle-and-events): amounts as 8-digit decimal strings. */
 export interface EventBody {
   event: {
     name: EventName;
@@ -37,9 +37,11 @@ type Listener = (event: OutboxEventRow) => void;
 
 /**
  * The persisted outbox. `append` must run inside the transaction of the change that causes the event;
- * listeners hear of it only after that transaction commits.
+ * it writes the event and, through `writeDelivery`, the delivery row that will send it as a callback
+ * (src/callbacks/event-delivery.writer.ts), so both commit or roll back together. Listeners hear of
+ * the event only after that transaction commits.
  */
-export function createOutbox(db: Db, clock: Clock, ids: IdFactory) {
+export function createOutbox(db: Db, clock: Clock, ids: IdFactory, writeDelivery: (event: OutboxEventRow) => void) {
   const insert = db.prepare(
     `INSERT INTO outbox_events (id, seq, name, invoice_id, merchant_id, payload, created_at)
      VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox_events), @name, @invoice_id, @merchant_id, @payload, @created_at)
@@ -59,6 +61,7 @@ export function createOutbox(db: Db, clock: Clock, ids: IdFactory) {
         payload: JSON.stringify(body),
         created_at: clock.now(),
       }) as OutboxEventRow;
+      writeDelivery(row);
       pending.push(row);
       return row;
     },

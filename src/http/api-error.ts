@@ -1,6 +1,10 @@
+import type { Context } from 'hono';
+
 /**
- * The one error type. Services throw it; one place renders it as the envelope
- * `{"error_codes": [...], "errors": {...}}` (sandbox.md §1).
+ * The one error family. Services throw an ApiError; `renderError` is the one place that turns it into
+ * a response: the envelope `{"error_codes": [...], "errors": {...}}` (docs/design.md#wire-conventions),
+ * or the real service's own shape for the kinds that have one (`OtpError`), with the status of its
+ * code from `STATUS_OF` and nowhere else.
  */
 export type ErrorCode =
   | 'invalid_token'
@@ -28,7 +32,9 @@ export type ErrorCode =
   | 'invalid_state_transition'
   | 'injected_fault'
   | 'not_implemented'
-  | 'internal_error';
+  | 'internal_error'
+  // Never in an envelope: the 2FA failure has the real service's own body (OtpError).
+  | 'two_factor_invalid';
 
 /** Status of each code: the single code → status table. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -58,7 +64,11 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   injected_fault: 500,
   not_implemented: 501,
   internal_error: 500,
+  two_factor_invalid: 422,
 };
+
+/** The codes that can appear in `error_codes` (the document lists exactly these). */
+export const ENVELOPE_CODES = (Object.keys(STATUS_OF) as ErrorCode[]).filter((c) => c !== 'two_factor_invalid');
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -69,15 +79,22 @@ export interface ErrorEnvelope {
 }
 
 export class ApiError extends Error {
-  readonly status: number;
   constructor(
     readonly code: ErrorCode,
     readonly errors: FieldErrors,
     readonly debug?: Record<string, unknown>,
-    status?: number,
   ) {
     super(Object.values(errors).flat().join(' ') || code);
-    this.status = status ?? STATUS_OF[code];
+  }
+
+  /** The status of the code, from the one table. */
+  get status(): number {
+    return STATUS_OF[this.code];
+  }
+
+  /** The response body: the envelope, unless a kind has the real service's own shape. */
+  body(): unknown {
+    return this.envelope();
   }
 
   envelope(): ErrorEnvelope {
@@ -103,18 +120,40 @@ export class ApiError extends Error {
   static notFound(): ApiError {
     return ApiError.general('not_found', 'Not found.');
   }
+
+  /** The 500 of a failure of the sandbox itself: never an internal message. */
+  static internal(): ApiError {
+    return ApiError.general('internal_error', 'A server error occurred.');
+  }
 }
 
 /**
- * The 2FA failure has its own shape on the real service (sandbox.md §3):
+ * The 2FA failure has its own shape on the real service (docs/design.md#authentication):
  * 422 `{"errors": {"code": "Two-factor code invalid!"}, "success": false}`.
  */
-export class OtpError extends Error {
-  readonly status = 422;
+export class OtpError extends ApiError {
   constructor() {
-    super('Two-factor code invalid!');
+    super('two_factor_invalid', { code: ['Two-factor code invalid!'] });
   }
-  body() {
+  override body() {
     return { errors: { code: 'Two-factor code invalid!' }, success: false as const };
   }
+}
+
+/**
+ * The one renderer of errors, for the API, the hosted page, the control guard and the dashboard
+ * (like Hono's `HTTPException.getResponse()`, but through the context so headers set earlier stay).
+ * Anything that is not an ApiError is the sandbox's own failure: a 500 that says nothing more.
+ */
+export function renderError(c: Context, err: unknown, headers?: Record<string, string>): Response {
+  const e = toApiError(err);
+  return c.json(e.body() as object, e.status as 400, headers);
+}
+
+/** What an error thrown anywhere means to the client. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  // Hono's bodyLimit and our cheap limit name their errors so.
+  if (err instanceof Error && err.name === 'BodyLimitError') return ApiError.payloadTooLarge();
+  return ApiError.internal();
 }

@@ -1,17 +1,15 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { identityListHandlers } from '../control/identities.routes.js';
-import { invoiceHandlers } from '../invoices/invoices.routes.js';
-import { accountHandlers } from '../ledger/accounts.routes.js';
 import type { WriteBatch } from '../db/unit-of-work.js';
 import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
-import { ApiError, OtpError } from './api-error.js';
+import { ApiError, renderError, toApiError } from './api-error.js';
 import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
 import { registerDocs } from './docs.routes.js';
 import { indexHandler } from './index.routes.js';
-import type { AppEnv, Handler, Handlers } from './operation.js';
+import type { OperationId } from '../spec/operations.generated.js';
+import type { AnyHandler, AppEnv, Handlers } from './operation.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
 import { rawPath } from './request-url.js';
 import { operationRunner } from './run-operation.js';
@@ -21,7 +19,7 @@ export interface AppParts {
   services: Services;
   spec: LoadedSpec;
   validators: SpecValidators;
-  /** Extra handlers by operationId (modules that need more than the core services). */
+  /** Handlers by operationId, from the feature modules (src/modules.ts). */
   handlers?: Handlers;
   /** Extra middleware, run before every operation route (e.g. injected faults). */
   middleware?: MiddlewareHandler<AppEnv>[];
@@ -30,7 +28,7 @@ export interface AppParts {
   requestLog?: RequestLog;
 }
 
-/** Every path of an operation: as written, and under the legacy prefixes (sandbox.md §1). */
+/** Every path of an operation: as written, and under the legacy prefixes (docs/design.md#wire-conventions). */
 export function pathsOf(op: Operation): string[] {
   // Registered without the trailing slash: with `strict: false` Hono matches both spellings.
   const hono = op.path.replace(/\{([^}]+)\}/g, ':$1').replace(/(.)\/$/, '$1');
@@ -42,7 +40,7 @@ export function pathsOf(op: Operation): string[] {
   return paths;
 }
 
-const notImplemented: Handler = ({ operation }) => {
+const notImplemented: AnyHandler = ({ operation }) => {
   throw ApiError.general('not_implemented', `${operation.operationId} is not implemented in this version of the sandbox.`);
 };
 
@@ -54,13 +52,13 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 const refuseDotSegments: MiddlewareHandler<AppEnv> = (c, next) => {
   const path = rawPath(c);
   if ((path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path)) {
-    return Promise.resolve(c.json(ApiError.notFound().envelope(), 404));
+    return Promise.resolve(renderError(c, ApiError.notFound()));
   }
   return next();
 };
 
 /** The 500 envelope: the sandbox failed, not the request. */
-const serverError = (c: Context<AppEnv>) => c.json(ApiError.general('internal_error', 'A server error occurred.').envelope(), 500);
+const serverError = (c: Context<AppEnv>) => renderError(c, ApiError.internal());
 
 /**
  * No response leaves before the group commit that holds its writes (src/db/unit-of-work.ts): a 201 is
@@ -86,9 +84,6 @@ export function createApp(parts: AppParts) {
   const handlers: Handlers = {
     getHealth: () => ({ status: 200, body: { status: 'ok', version: spec.document.info.version } }),
     getIndex: indexHandler(services.config, spec.document.info.version),
-    ...invoiceHandlers(services.invoices),
-    ...accountHandlers(services.accounts),
-    ...identityListHandlers(services),
     ...parts.handlers,
   };
 
@@ -98,18 +93,14 @@ export function createApp(parts: AppParts) {
   app.use('*', refuseDotSegments);
   app.use(
     '*',
-    cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) =>
-      c.json(ApiError.payloadTooLarge().envelope(), 413),
-    ),
+    cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) => renderError(c, ApiError.payloadTooLarge())),
   );
   app.use(
     '*',
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        c.json(ApiError.general('method_not_allowed', `Method "${c.req.method}" not allowed.`).envelope(), 405, {
-          Allow: methods.join(', '),
-        }),
+        renderError(c, ApiError.general('method_not_allowed', `Method "${c.req.method}" not allowed.`), { Allow: methods.join(', ') }),
     }),
   );
 
@@ -120,7 +111,7 @@ export function createApp(parts: AppParts) {
     const run = operationRunner(
       { config: services.config, identities: services.identities, validators },
       op,
-      handlers[op.operationId] ?? notImplemented,
+      (handlers[op.operationId as OperationId] as AnyHandler | undefined) ?? notImplemented,
     );
     for (const p of pathsOf(op)) {
       const key = `${op.method} ${p}`;
@@ -132,16 +123,12 @@ export function createApp(parts: AppParts) {
   registerDocs(app, spec);
   parts.routes?.(app);
 
-  app.notFound((c) => c.json(ApiError.general('not_found', 'Not found.').envelope(), 404));
+  app.notFound((c) => renderError(c, ApiError.notFound()));
   app.onError((err, c) => {
-    if (err instanceof ApiError) {
-      if (err.status === 401 || err.code === 'invalid_nonce_format') c.set('authOutcome', err.code);
-      return c.json(err.envelope(), err.status as 400);
-    }
-    if (err instanceof OtpError) return c.json(err.body(), 422);
-    if (err.name === 'BodyLimitError') return c.json(ApiError.payloadTooLarge().envelope(), 413);
-    console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);
-    return serverError(c);
+    const e = toApiError(err);
+    if (e.status === 401 || e.code === 'invalid_nonce_format') c.set('authOutcome', e.code);
+    if (e.code === 'internal_error' && e !== err) console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);
+    return renderError(c, e);
   });
 
   return { app, handlers, requestLog };
@@ -149,5 +136,5 @@ export function createApp(parts: AppParts) {
 
 /** Operation ids that still answer 501 (a test lists them so nothing hides). */
 export function unimplementedOperations(spec: LoadedSpec, handlers: Handlers): string[] {
-  return spec.operations.filter((o) => !handlers[o.operationId]).map((o) => o.operationId);
+  return spec.operations.filter((o) => !handlers[o.operationId as OperationId]).map((o) => o.operationId);
 }

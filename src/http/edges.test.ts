@@ -13,7 +13,7 @@ afterEach(() => t.close());
 const invoice = (ext: string) => ({ amount: 20, currency: 'PHP', external_transaction_id: ext });
 const count = () => (t.db.prepare('SELECT COUNT(*) AS n FROM invoices').get() as { n: number }).n;
 
-describe('paths (sandbox.md §1)', () => {
+describe('paths', () => {
   it('answers with and without a trailing slash', async () => {
     const tok = t.merchant.merchant_api_token;
     expect((await t.request('POST', '/v1/invoices', { token: tok, body: invoice('a') })).status).toBe(201);
@@ -53,7 +53,7 @@ describe('paths (sandbox.md §1)', () => {
   });
 });
 
-describe('bodies (sandbox.md §13)', () => {
+describe('bodies', () => {
   it('answers malformed JSON with 400 and changes nothing', async () => {
     const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw: '{"amount": 20,' });
     expect(res.status).toBe(400);
@@ -230,7 +230,7 @@ describe('bodies (sandbox.md §13)', () => {
   });
 });
 
-describe('around the API (sandbox.md §10)', () => {
+describe('around the API', () => {
   it('serves /healthz, the document and the reference page from local assets', async () => {
     expect((await t.request('GET', '/healthz')).body.status).toBe('ok');
     const json = await t.request('GET', '/openapi.json', { operationId: false });

@@ -15,7 +15,7 @@ export function headerReader(c: Context<AppEnv>): (name: string) => string | und
 }
 
 /**
- * The full URL the client used, for the HMAC message (sandbox.md §3): scheme, host and port, the path
+ * The full URL the client used, for the HMAC message (docs/design.md#authentication): scheme, host and port, the path
  * exactly as sent (trailing slash included) and the raw query string. Behind a proxy the scheme and
  * host come from X-Forwarded-Proto/X-Forwarded-Host only when trustProxy is set.
  */

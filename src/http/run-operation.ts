@@ -7,7 +7,7 @@ import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validat
 import { ApiError } from './api-error.js';
 import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
 import { parseJsonBody } from './json-body.js';
-import type { AppEnv, Handler, OperationContext } from './operation.js';
+import type { AnyHandler, AppEnv, OperationContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -22,7 +22,7 @@ export interface RunnerDeps {
  * One request through one operation: authenticate (before anything else, like the real service),
  * parse and validate query and body against the document, call the handler, render the result.
  */
-export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handler) {
+export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHandler) {
   const v = deps.validators.forOperation(op.operationId);
   const readsBody = op.method !== 'get' && op.method !== 'delete';
 
@@ -34,7 +34,8 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
         ? ((await readBodilessMethodBody(c, MAX_BODY_BYTES, ApiError.payloadTooLarge)) ?? EMPTY)
         : EMPTY;
     if (rawBody.length) c.set('requestBody', rawBody);
-    const ctx: OperationContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
+    // Typed per operation for its handler; here the document's own checks below stand behind the values.
+    const ctx: OperationContext<any> = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
 
     // The body is parsed before authentication ends (its error thrown after): a signed request with a
     // body that cannot be parsed is refused before its nonce is used up.

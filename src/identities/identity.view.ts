@@ -3,7 +3,7 @@ import type { LedgerRepository } from '../ledger/ledger.repo.js';
 import { formatMoney } from '../shared/money.js';
 import type { AppRow, MerchantRow, UserRow } from './identities.repo.js';
 
-/** Control API shapes of merchants, applications and customers (sandbox.md §9). */
+/** Control API shapes of merchants, applications and customers (docs/design.md#control-api). */
 export function sandboxMerchant(m: MerchantRow) {
   return {
     id: m.id,

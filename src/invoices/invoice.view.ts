@@ -1,15 +1,15 @@
 import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
 import type { EventBody, EventName } from '../events/outbox.repo.js';
+import { amountDue, collectorsOf } from './invoice.model.js';
 import type { InvoiceRow, PaymentRow } from './invoices.repo.js';
 
-/** The invoice resource (sandbox.md §4), as the real service shapes it. */
+/** The invoice resource (docs/design.md#public-api), as the real service shapes it. */
 export function invoiceResource(
   row: InvoiceRow,
   payments: PaymentRow[],
   ctx: { receiver: string; publicUrl: string; nowMicros: number },
 ) {
-  const due = row.amount > row.amount_received ? row.amount - row.amount_received : 0n;
   const expiresAt = Number(row.expires_at);
   let expiresIn: string | null = null;
   if (row.status === 'pending') expiresIn = String(Math.max(0, Math.floor((expiresAt - ctx.nowMicros) / 1_000_000)));
@@ -20,14 +20,14 @@ export function invoiceResource(
     status: row.status,
     category: 'merchant' as const,
     amount: formatMoney(row.amount),
-    amount_due: formatMoney(due),
+    amount_due: formatMoney(amountDue(row)),
     amount_received: formatMoney(row.amount_received),
     currency: row.currency,
     external_transaction_id: row.external_transaction_id,
     description: row.description,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     payment_url: `${ctx.publicUrl}/payment/invoice/${row.id}`,
-    supported_payment_collectors: JSON.parse(row.supported_payment_collectors) as string[],
+    supported_payment_collectors: [...collectorsOf(row)],
     current_payment_reference_number: row.current_payment_reference_number,
     payments: payments.map(paymentResource),
     receiver: ctx.receiver,
@@ -50,7 +50,7 @@ export function paymentResource(p: PaymentRow) {
   };
 }
 
-/** The callback body of an invoice event (sandbox.md §6). */
+/** The callback body of an invoice event (docs/design.md#invoice-lifecycle-and-events). */
 export function eventBody(name: EventName, row: Pick<InvoiceRow, 'id' | 'currency' | 'amount' | 'amount_received' | 'external_transaction_id'>): EventBody {
   return {
     event: {

@@ -1,15 +1,15 @@
-import { ok, type Handlers } from '../http/operation.js';
+import { ok, type Handler, type Handlers } from '../http/operation.js';
 import type { InvoiceService } from './invoices.service.js';
 
-/** createInvoiceV1/V3, getInvoiceV1/V3, listInvoices (sandbox.md §4). */
+/** createInvoiceV1/V3, getInvoiceV1/V3, listInvoices (docs/design.md#public-api). */
 export function invoiceHandlers(invoices: InvoiceService): Handlers {
-  const create: Handlers[string] = ({ merchant, body }) => ok({ invoice: invoices.create(merchant!, body) }, 201);
-  const get: Handlers[string] = ({ merchant, params }) => ok({ invoice: invoices.get(merchant!, params.invoice_id!) });
+  const create: Handler<'createInvoiceV1' | 'createInvoiceV3'> = ({ merchant, body }) => ok({ invoice: invoices.create(merchant!, body) }, 201);
+  const get: Handler<'getInvoiceV3'> = ({ merchant, params }) => ok({ invoice: invoices.get(merchant!, params.invoice_id) });
   return {
     createInvoiceV1: create,
     createInvoiceV3: create,
     // Without credentials the v1 read answers by id alone, as the real service does for its merchant plugin.
-    getInvoiceV1: ({ merchant, params }) => ok({ invoice: merchant ? invoices.get(merchant, params.invoice_id!) : invoices.getPublic(params.invoice_id!) }),
+    getInvoiceV1: ({ merchant, params }) => ok({ invoice: merchant ? invoices.get(merchant, params.invoice_id) : invoices.getPublic(params.invoice_id) }),
     getInvoiceV3: get,
     listInvoices: ({ merchant, query }) => ok(invoices.list(merchant!, query)),
   };

@@ -39,7 +39,7 @@ export function amountFieldError(err: unknown, field = 'amount'): ApiError {
   throw err;
 }
 
-/** Merchant invoices: create, retrieve, list, and expiry on the sandbox clock (sandbox.md §4, §6). */
+/** Merchant invoices: create, retrieve, list, and expiry on the sandbox clock (docs/design.md#public-api, #invoice-lifecycle-and-events). */
 export function createInvoiceService(d: InvoiceServiceDeps) {
   /** `merchant` is passed by callers that already hold it (a list page looks it up once, not per row). */
   function view(row: InvoiceRow, merchant = d.merchantById(row.merchant_id)) {
@@ -69,9 +69,27 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     );
   }
 
+  /** The invoice, expired first if its time has come: the one read every other module starts from. 404 when unknown. */
+  function load(id: string): InvoiceRow {
+    expireDue();
+    const row = d.invoices.byId(id);
+    if (!row) throw ApiError.notFound();
+    return row;
+  }
+
   return {
     view,
     expireDue,
+    load,
+    /** `load`, or undefined when there is no such invoice (the hosted page shows its own 404). */
+    find(id: string): InvoiceRow | undefined {
+      expireDue();
+      return d.invoices.byId(id);
+    },
+    /** The stored row as it is, without the expiry check (for a caller that has just run `expireDue`). */
+    byId: (id: string) => d.invoices.byId(id),
+    /** The invoice with this over-the-counter reference number, or undefined. */
+    byReference: (reference: string) => d.invoices.byReference(reference),
     create(merchant: MerchantRow, input: CreateInvoiceInput) {
       const errors: Record<string, string[]> = {};
       let amount = 0n;
@@ -143,10 +161,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
      * random bits and the hosted page shows the same invoice publicly anyway.
      */
     getPublic(id: string) {
-      expireDue();
-      const row = d.invoices.byId(id);
-      if (!row) throw ApiError.notFound();
-      return view(row);
+      return view(load(id));
     },
     list(merchant: MerchantRow, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
       expireDue();

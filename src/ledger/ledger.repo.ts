@@ -1,6 +1,10 @@
 import type { Db } from '../db/open.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
+import { SYSTEM_ACCOUNTS } from './system-accounts.js';
+
+// Re-exported for older imports; other modules import them from ./system-accounts.js.
+export { SYSTEM_ACCOUNTS };
 
 export type OwnerType = 'merchant' | 'user' | 'system';
 
@@ -23,13 +27,6 @@ export interface Posting {
   amount: bigint;
 }
 
-/** Well-known system accounts (allowed to go negative: they stand for the world outside). */
-export const SYSTEM_ACCOUNTS = {
-  funding: 'system-funding',
-  counterClearing: 'system-counter-clearing',
-  payoutClearing: 'system-payout-clearing',
-  payoutFees: 'system-payout-fees',
-} as const;
 
 export class LedgerImbalanceError extends Error {}
 

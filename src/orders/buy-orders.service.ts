@@ -20,7 +20,7 @@ export interface BuyOrderDeps {
 }
 
 /**
- * Buy orders (sandbox.md §4): records only. They come from fixtures or the control API and never move
+ * Buy orders (docs/design.md#public-api): records only. They come from fixtures or the control API and never move
  * wallet money in the sandbox (the peso side is paid outside, at an outlet).
  */
 export function createBuyOrderService(d: BuyOrderDeps) {

@@ -8,7 +8,7 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-/** The operations of issue 5 (sandbox.md §4 developer rows, §9 order rows). */
+/** The operations of issue 5 (docs/design.md#public-api developer rows, #control-api order rows). */
 const OPERATIONS = [
   'createSellOrder',
   'getSellOrder',

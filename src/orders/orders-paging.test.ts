@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { as, newDeveloper } from './developer.test-support.js';
-import { ordersOf } from './orders.extension.js';
 
-/** Offset paging over HTTP on both order lists (sandbox.md §5): `limit`/`offset`, `meta.pagination`. */
+/** Offset paging over HTTP on both order lists (docs/design.md#pagination): `limit`/`offset`, `meta.pagination`. */
 let t: TestApp;
 beforeEach(() => {
   t = createTestApp();
@@ -20,7 +19,7 @@ const LIST: Record<Kind, string> = { sell: '/v2/sellorder', buy: '/v2/buyorder' 
  */
 function developerWith(kind: Kind, n: number, times: number[]) {
   const dev = newDeveloper(t);
-  const { repo } = ordersOf(t.services);
+  const { repo } = t.sandbox.modules.orders;
   const base = t.services.clock.now();
   const rows: Array<{ id: string; at: number }> = [];
   t.services.unitOfWork(() => {

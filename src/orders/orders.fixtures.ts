@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { FixturePayoutOutlet, Fixtures } from '../fixtures/fixture-types.js';
 import { fund } from '../fixtures/load.js';
-import { SYSTEM_ACCOUNTS } from '../ledger/ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { Services } from '../services.js';
 import { formatMoney, fractionOf, parseAmount } from '../shared/money.js';
 import type { BuyOrderStatus, OrderRepository, SellOrderStatus } from './orders.repo.js';

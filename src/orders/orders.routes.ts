@@ -4,16 +4,16 @@ import type { SellOrderService } from './sell-orders.service.js';
 
 /**
  * createSellOrder, getSellOrder, listSellOrders, getBuyOrder, listBuyOrders (HMAC; scoped to the signing
- * application's owner) and the control calls createBuyOrder, setSellOrderStatus (sandbox.md §4, §9).
+ * application's owner) and the control calls createBuyOrder, setSellOrderStatus (docs/design.md#public-api, #control-api).
  */
 export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Handlers {
   return {
     createSellOrder: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true }, 201),
-    getSellOrder: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id!), success: true }),
+    getSellOrder: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true }),
     listSellOrders: ({ app, query }) => ok(sell.list(app!.owner_id, query)),
-    getBuyOrder: ({ app, params }) => ok({ order: buy.get(app!.owner_id, params.order_id!), success: true }),
+    getBuyOrder: ({ app, params }) => ok({ order: buy.get(app!.owner_id, params.order_id), success: true }),
     listBuyOrders: ({ app, query }) => ok(buy.list(app!.owner_id, query)),
     createBuyOrder: ({ body }) => ok({ order: buy.create(body), success: true }, 201),
-    setSellOrderStatus: ({ params, body }) => ok({ order: sell.setStatus(params.order_id!, body.status), success: true }),
+    setSellOrderStatus: ({ params, body }) => ok({ order: sell.setStatus(params.order_id, body.status), success: true }),
   };
 }

@@ -3,7 +3,7 @@ import { OtpError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
 
 /**
- * The MFA rule of money-moving developer calls (sandbox.md §3: `POST /v1/sellorder`,
+ * The MFA rule of money-moving developer calls (docs/design.md#authentication: `POST /v1/sellorder`,
  * `POST /v3/transfers`): unless the application is MFA-whitelisted, the body field `otp` (or its legacy
  * name `code`) or the header `Access-OTP` must hold a valid TOTP of the application's secret at the sandbox clock's time, so that
  * moving the clock moves the expected code too. Throws OtpError (422) otherwise.

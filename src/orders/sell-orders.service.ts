@@ -1,7 +1,8 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
-import { SYSTEM_ACCOUNTS, type AccountRow, type LedgerRepository } from '../ledger/ledger.repo.js';
+import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -11,7 +12,7 @@ import type { OrderRepository, SellOrderRow, SellOrderStatus } from './orders.re
 import { sellOrderResource } from './orders.view.js';
 import { requireOtp } from './otp.guard.js';
 
-/** Where each delivery status may go (sandbox.md §4); terminal statuses go nowhere. */
+/** Where each delivery status may go (docs/design.md#public-api); terminal statuses go nowhere. */
 export const SELL_ORDER_TRANSITIONS: Record<SellOrderStatus, SellOrderStatus[]> = {
   pending_payment: ['processing', 'completed', 'failed', 'canceled'],
   processing: ['completed', 'failed'],

@@ -2,7 +2,7 @@ import { ok, type Handlers } from '../http/operation.js';
 import { parseAmount } from '../shared/money.js';
 import type { OutletService } from './outlets.service.js';
 
-/** listPayoutOutlets, listPartnerPayoutOutletFees, quotePartnerPayoutOutletFee (sandbox.md §4). */
+/** listPayoutOutlets, listPartnerPayoutOutletFees, quotePartnerPayoutOutletFee (docs/design.md#public-api). */
 export function outletHandlers(outlets: OutletService): Handlers {
   return {
     listPayoutOutlets: ({ query }) => ok(outlets.listPayoutOutlets(query)),

@@ -38,7 +38,7 @@ export interface FeeQuote {
 }
 
 /**
- * Payout outlets, their fee brackets and fee quotes (sandbox.md §4). The fee of an amount is
+ * Payout outlets, their fee brackets and fee quotes (docs/design.md#public-api). The fee of an amount is
  * amount × fee_percent + fee_amount of the bracket whose [from_amount, until_amount] holds it, with
  * fee_percent a fraction ("0.01" = 1 %), exact to the unit (fractionOf rounds half up).
  */

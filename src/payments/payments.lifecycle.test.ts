@@ -24,7 +24,7 @@ const events = (id: string) =>
 const customer = () => t.fixtures.customers[0]!;
 const customerWallet = () => customer().accounts[0]!.id;
 
-describe('invoice lifecycle (sandbox.md §6)', () => {
+describe('invoice lifecycle', () => {
   it('a partial payment leaves it pending, raises invoice.updated and lowers amount_due', async () => {
     const inv = await invoice(100);
     const res = await pay(inv.id, { collector: 'coins_peso_wallet', amount: '30.5' });

@@ -9,7 +9,7 @@ import { formatMoney } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 /**
- * Random sequences of lifecycle operations against a model (sandbox.md §6). Real time is all but
+ * Random sequences of lifecycle operations against a model (docs/design.md#invoice-lifecycle-and-events). Real time is all but
  * frozen, so only clock advances move time and the model knows exactly when an invoice expires. One sandbox
  * serves every run; each run takes its own merchant and customer, so runs stay independent.
  */

@@ -3,34 +3,18 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Outbox } from '../events/outbox.repo.js';
 import { ApiError } from '../http/api-error.js';
 import type { IdentityRepository, UserRow } from '../identities/identities.repo.js';
+import { accepts, amountDue, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import { eventBody, paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
 import type { InvoiceRepository, InvoiceRow, InvoiceStatus } from '../invoices/invoices.repo.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
-import { SYSTEM_ACCOUNTS, type LedgerRepository } from '../ledger/ledger.repo.js';
+import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 
-export const WALLET_COLLECTOR = 'coins_peso_wallet';
-/** Collectors that pay over the counter: `cash_payment` (any outlet) and the outlet-specific ones. */
-export const COUNTER_COLLECTORS = [
-  'cash_payment',
-  'seven_connect_deposit',
-  'mlhuillier_deposit',
-  'cebuana_lhuillier_deposit',
-  'bayad_deposit',
-  'palawan_deposit',
-];
+// Where the collectors are defined; re-exported for the modules that import them from here.
+export { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 
-/**
- * The outlets that `cash_payment` stands for: the over-the-counter collectors the real service documents
- * today. Palawan appears only in its older lists, so it takes its own `palawan_deposit`.
- */
-export const CASH_PAYMENT_COLLECTORS = ['seven_connect_deposit', 'mlhuillier_deposit', 'cebuana_lhuillier_deposit', 'bayad_deposit'];
-
-/** Whether an invoice whose supported collectors are `supported` takes a payment through `collector`. */
-export function collectorAccepted(supported: readonly string[], collector: string): boolean {
-  return supported.includes(collector) || (supported.includes('cash_payment') && CASH_PAYMENT_COLLECTORS.includes(collector));
-}
 
 export interface PaymentServiceDeps {
   invoices: InvoiceRepository;
@@ -51,15 +35,13 @@ export interface PaymentOutcome {
 }
 
 /**
- * The invoice lifecycle (sandbox.md §6): wallet and counter payments, partial and over-payment,
+ * The invoice lifecycle (docs/design.md#invoice-lifecycle-and-events): wallet and counter payments, partial and over-payment,
  * expiry and cancellation. Every settlement credits the merchant wallet through the ledger in the same
  * immediate transaction as the status change and the outbox events.
  */
 export function createPaymentService(d: PaymentServiceDeps) {
   function payable(invoiceId: string): InvoiceRow {
-    d.invoiceService.expireDue();
-    const inv = d.invoices.byId(invoiceId);
-    if (!inv) throw ApiError.notFound();
+    const inv = d.invoiceService.load(invoiceId);
     if (inv.status !== 'pending') {
       throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
     }
@@ -67,22 +49,16 @@ export function createPaymentService(d: PaymentServiceDeps) {
   }
 
   function requireCollector(inv: InvoiceRow, collector: string): void {
-    const supported = JSON.parse(inv.supported_payment_collectors) as string[];
-    if (!collectorAccepted(supported, collector)) {
-      throw ApiError.field('collector', `"${collector}" is not a payment option of this invoice (${supported.join(', ')}).`);
+    if (!accepts(inv, collector)) {
+      throw ApiError.field('collector', `"${collector}" is not a payment option of this invoice (${collectorsOf(inv).join(', ')}).`);
     }
-  }
-
-  function due(inv: InvoiceRow): bigint {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: only pending invoices get here, and reaching the amount makes an invoice fully_paid
-    return inv.amount > inv.amount_received ? inv.amount - inv.amount_received : 0n;
   }
 
   /** Record a settled payment; raise `invoice.updated` or `invoice.fully_paid`. Inside a transaction. */
   function settle(inv: InvoiceRow, amount: bigint, collector: string, ref: string | null, payer: string | null, ledgerTx: string) {
     const now = d.clock.now();
     const id = d.ids();
-    d.invoices.insertPayment({
+    const payment = {
       id,
       invoice_id: inv.id,
       amount,
@@ -91,15 +67,16 @@ export function createPaymentService(d: PaymentServiceDeps) {
       payer_account_id: payer,
       ledger_transaction_id: ledgerTx,
       created_at: now,
-    });
+    };
+    d.invoices.insertPayment(payment);
     const received = inv.amount_received + amount;
     const status: InvoiceStatus = received >= inv.amount ? 'fully_paid' : 'pending';
     d.invoices.addReceived(inv.id, amount, status, now);
-    const after = d.invoices.byId(inv.id)!;
+    // The row as the update left it: what was read, plus what was just written (no second read).
+    const after: InvoiceRow = { ...inv, amount_received: received, status, updated_at: BigInt(now) };
     const name = status === 'fully_paid' ? 'invoice.fully_paid' : 'invoice.updated';
     d.outbox.append(name, inv.merchant_id, eventBody(name, after));
-    const payment = d.invoices.payments(inv.id).find((p) => p.id === id)!;
-    return { payment: paymentResource(payment), invoice: d.invoiceService.view(after) };
+    return { payment: paymentResource({ ...payment, created_at: BigInt(now) }), invoice: d.invoiceService.view(after) };
   }
 
   function merchantWallet(inv: InvoiceRow): string {
@@ -126,12 +103,12 @@ export function createPaymentService(d: PaymentServiceDeps) {
       return c;
     },
 
-    /** The customer pays from their peso wallet: debit and credit at once (sandbox.md §8). */
+    /** The customer pays from their peso wallet: debit and credit at once (docs/design.md#hosted-payment-page). */
     payFromWallet(invoiceId: string, customer: UserRow, amount?: bigint): PaymentOutcome {
       return d.unitOfWork(() => {
         const inv = payable(invoiceId);
         requireCollector(inv, WALLET_COLLECTOR);
-        const value = amount ?? due(inv);
+        const value = amount ?? amountDue(inv);
         const wallet = d.ledger.byOwner('user', customer.id).find((a) => a.currency === inv.currency);
         if (!wallet) throw ApiError.field('customer', `Customer has no ${inv.currency} wallet.`);
         if (wallet.balance < value) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
@@ -172,7 +149,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
         const found = d.invoices.byReference(reference);
         if (!found) throw ApiError.notFound();
         const inv = payable(found.id);
-        const value = amount ?? due(inv);
+        const value = amount ?? amountDue(inv);
         const tx = d.ledger.post('counter_payment', inv.id, [
           { accountId: SYSTEM_ACCOUNTS.counterClearing, amount: -value },
           { accountId: merchantWallet(inv), amount: value },
@@ -200,9 +177,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
 
     close(invoiceId: string, status: 'expired' | 'canceled'): InvoiceResource {
       return d.unitOfWork(() => {
-        d.invoiceService.expireDue();
-        const inv = d.invoices.byId(invoiceId);
-        if (!inv) throw ApiError.notFound();
+        const inv = d.invoiceService.load(invoiceId);
         if (inv.status !== 'pending') {
           throw ApiError.general('invalid_state_transition', `Invoice is ${inv.status}; only a pending invoice can become ${status}.`);
         }

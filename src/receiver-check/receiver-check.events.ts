@@ -1,4 +1,4 @@
-import { buildCallbackRequest, type CallbackRequest } from '../callbacks/callback.request.js';
+import { buildCallbackRequest, type CallbackRequest } from '../callbacks/callback.transport.js';
 import type { EventName } from '../events/outbox.repo.js';
 import { eventBody } from '../invoices/invoice.view.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -40,7 +40,7 @@ export function syntheticInvoice(ids: IdFactory, runId: string, label: string): 
 }
 
 /**
- * An event of `invoice` with the body the sandbox itself sends (sandbox.md §6, `eventBody`):
+ * An event of `invoice` with the body the sandbox itself sends (docs/design.md#invoice-lifecycle-and-events, `eventBody`):
  * `invoice.fully_paid` has received the full amount, `invoice.updated` a partial payment.
  */
 export function syntheticEvent(ids: IdFactory, name: 'invoice.fully_paid' | 'invoice.updated', invoice: SyntheticInvoice): SyntheticEvent {

@@ -1,5 +1,5 @@
 /**
- * Grading of a merchant's callback handler (sandbox.md §10), as pure functions of the answers it
+ * Grading of a merchant's callback handler (docs/design.md#around-the-api), as pure functions of the answers it
  * gave: no network here, so every rule can be tested on its own.
  */
 export type Grade = 'PASS' | 'WARN' | 'FAIL' | 'INFO';
@@ -146,7 +146,7 @@ export function gradeRefusal(a: Answer, mode: 'missing' | 'wrong', opts: { https
   return { grade: 'WARN', reason: `refused ${what}, but ${describeAnswer(a)} instead of 401` };
 }
 
-/** Response time of the valid event (sandbox.md §7: success is a 2xx within 10 s). */
+/** Response time of the valid event (docs/design.md#callbacks: success is a 2xx within 10 s). */
 export function gradeSlow(a: Answer, limits: { slowMs: number; timeoutMs: number }): Verdict {
   const kind = ackOf(a);
   if (kind === 'timeout') {

@@ -1,4 +1,4 @@
-import { sendCallback } from '../callbacks/callback.request.js';
+import { sendCallback } from '../callbacks/callback.transport.js';
 import type { EventName } from '../events/outbox.repo.js';
 import { newId, type IdFactory } from '../shared/ids.js';
 import {
@@ -23,7 +23,7 @@ import {
   type Verdict,
 } from './receiver-check.grading.js';
 
-/** sandbox.md §7: success is a 2xx within 10 s. */
+/** Success is a 2xx within 10 s (docs/design.md#callbacks). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Above this an acknowledgement is graded slow: a third of the way to the limit, with no margin for a busy day. */
 export const DEFAULT_SLOW_MS = 3_000;
@@ -78,7 +78,7 @@ export interface ReceiverReport {
 
 /**
  * Grade the callback handler at `url` the way the sandbox's callback engine and the real service
- * stress it (sandbox.md §10): real HTTP POSTs, one after another, built by the engine's own request
+ * stress it (docs/design.md#around-the-api): real HTTP POSTs, one after another, built by the engine's own request
  * builder. Each check uses its own synthetic invoice so that a handler de-duplicating on invoice id
  * and status cannot confuse one check with another.
  */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 export type IdFactory = () => string;
 
 /**
- * 32 lowercase hex characters: a UUID without dashes (sandbox.md §1), of version 7 (RFC 9562): 48 bits
+ * 32 lowercase hex characters: a UUID without dashes (docs/design.md#wire-conventions), of version 7 (RFC 9562): 48 bits
  * of milliseconds, the version, then the random bits and variant of a version 4 UUID. New rows then
  * land at the right edge of every index that holds their ids instead of on a random page each, so a
  * group commit of many creates writes those pages once (docs/benchmarks.md). 74 random bits remain; no

@@ -1,6 +1,6 @@
 /**
  * Exact money: integers of 1e-8 units (BigInt), formatted once at the edge as strings with exactly
- * 8 fractional digits (sandbox.md §1).
+ * 8 fractional digits (docs/design.md#wire-conventions).
  */
 export const UNITS_PER_PESO = 100_000_000n;
 const FRACTION_DIGITS = 8;

@@ -9,7 +9,7 @@ const slice = (total: number, offset: number, limit: number) =>
 const total = fc.integer({ min: 0, max: 1000 });
 const size = fc.oneof(fc.integer({ min: 1, max: 120 }), fc.integer({ min: 1, max: 100_000 }));
 
-describe('page-based paging (sandbox.md §5)', () => {
+describe('page-based paging', () => {
   it('defaults to page 1 of 10 and clamps per_page to 100', () => {
     expect(pageRequest({})).toEqual({ page: 1, perPage: DEFAULT_PAGE_SIZE, limit: 10, offset: 0 });
     fc.assert(
@@ -70,7 +70,7 @@ describe('page-based paging (sandbox.md §5)', () => {
   });
 });
 
-describe('offset-based paging (sandbox.md §5)', () => {
+describe('offset-based paging', () => {
   it('defaults to limit 10 from offset 0 and clamps limit to 100', () => {
     expect(offsetRequest({})).toEqual({ limit: 10, offset: 0 });
     fc.assert(

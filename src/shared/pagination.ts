@@ -1,5 +1,5 @@
 /**
- * The two paging styles of the API (sandbox.md §5), shared by every list.
+ * The two paging styles of the API (docs/design.md#pagination), shared by every list.
  * Parameters arrive already type-checked by the operation's query validator.
  */
 export const DEFAULT_PAGE_SIZE = 10;

@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { as, newDeveloper } from '../orders/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { transfersOf } from './transfers.extension.js';
 
-/** Page paging over HTTP (sandbox.md §5): `page`/`per_page`, `meta: {total_count, next_page, previous_page}`. */
+/** Page paging over HTTP (docs/design.md#pagination): `page`/`per_page`, `meta: {total_count, next_page, previous_page}`. */
 let t: TestApp;
 beforeEach(() => {
   t = createTestApp();
@@ -14,7 +13,7 @@ afterEach(() => t.close());
 /** A developer with exactly `n` transfers on few distinct times (ties decided by id); ids in list order. */
 function developerWith(n: number, times: number[]) {
   const dev = newDeveloper(t);
-  const { repo } = transfersOf(t.services);
+  const { repo } = t.sandbox.modules.transfers;
   const base = t.services.clock.now();
   const rows: Array<{ id: string; at: number }> = [];
   t.services.unitOfWork(() => {

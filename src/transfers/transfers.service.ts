@@ -47,7 +47,7 @@ function clearingAccount(ledger: LedgerRepository, currency: string): string {
 }
 
 /**
- * Transfers between sandbox wallet accounts, from one of the owner's accounts to another account id, or
+ * Transfers between sandbox wallet accounts (docs/design.md#public-api), from one of the owner's accounts to another account id, or
  * to a customer's wallet in the same currency found by email or mobile number. As on the real service a
  * transfer is created `pending`: the amount leaves the source at once and waits in a clearing account;
  * it reaches the target when the transfer settles (`success`, after `settleSeconds` on the sandbox clock

@@ -1,20 +1,30 @@
-import type { ProvisioningService } from '../control/provisioning.service.js';
 import { ApiError } from '../http/api-error.js';
+import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import type { Services } from '../services.js';
 import { formatTimestamp } from '../shared/clock.js';
-import type { WorkspaceRepository } from './workspaces.repo.js';
+import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces.repo.js';
 
 export const DEFAULT_WORKSPACE_TTL_SECONDS = 3600;
 /** Pesos in the application owner's and the customer's wallets, as the control API takes amounts. */
 const WORKSPACE_BALANCE = '100000';
 
 /**
- * Workspaces (sandbox.md §9): an isolated merchant, HMAC application and funded customer in one call,
+ * What a workspace needs to make its identities: the control module's provisioning service fits it
+ * (declared here so that workspaces do not depend on the control module that serves them).
+ */
+export interface WorkspaceProvisioning {
+  createMerchant(input: { name: string }, workspaceId: string): MerchantRow;
+  createApp(input: { name: string; mfa_whitelisted: boolean; balance: string }, workspaceId: string): { app: AppRow; owner: UserRow };
+  createCustomer(input: { balance: string }, workspaceId: string, emailHint: string): UserRow;
+}
+
+/**
+ * Workspaces (docs/design.md#control-api): an isolated merchant, HMAC application and funded customer in one call,
  * so parallel CI jobs each take one instead of restarting the server. Isolation comes from the merchant
  * scoping of every invoice query; ending a workspace disables its credentials.
  */
-export function createWorkspaceService(s: Services, repo: WorkspaceRepository, provisioning: ProvisioningService) {
+export function createWorkspaceService(s: Services, repo: WorkspaceRepository, provisioning: WorkspaceProvisioning) {
   function end(id: string, at: number): void {
     s.unitOfWork(() => {
       repo.markDeleted(id, at);
@@ -65,3 +75,8 @@ export function createWorkspaceService(s: Services, repo: WorkspaceRepository, p
 }
 
 export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
+
+/** Workspaces over their own repository, for the control module that serves them. */
+export function createWorkspaces(s: Services, provisioning: WorkspaceProvisioning) {
+  return createWorkspaceService(s, createWorkspaceRepository(s.db), provisioning);
+}

@@ -1,5 +1,5 @@
 /**
- * Callback deliveries and their attempts (sandbox.md §7).
+ * Callback deliveries and their attempts (docs/design.md#callbacks).
  *
  * A delivery row is created by a trigger on `outbox_events`, so it is written in the same transaction
  * as the event itself: there is no moment (crash, kill -9) at which an event exists without the
@@ -48,7 +48,7 @@ CREATE TABLE delivery_attempts (
 ) WITHOUT ROWID;
 
 -- The id is random rather than from the app's IdFactory because the trigger runs inside SQLite;
--- it has the same shape (32 lowercase hex characters, sandbox.md §1).
+-- it has the same shape (32 lowercase hex characters, docs/design.md#wire-conventions).
 CREATE TRIGGER outbox_events_delivery AFTER INSERT ON outbox_events BEGIN
   INSERT INTO deliveries (id, event_id, event, invoice_id, merchant_id, url, body, ordered, status,
     next_attempt_at, created_at, updated_at)

@@ -1,5 +1,5 @@
 /**
- * Developer API records (sandbox.md §4): sell orders, buy orders and transfers, each owned by the user
+ * Developer API records (docs/design.md#public-api): sell orders, buy orders and transfers, each owned by the user
  * behind an HMAC application. Lists read newest first (created_at DESC, id DESC) within one owner, so
  * every list has an index in exactly that order.
  */

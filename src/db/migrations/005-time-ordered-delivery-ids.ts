@@ -1,5 +1,5 @@
 /**
- * The outbox trigger, rewritten (sandbox.md §7):
+ * The outbox trigger, rewritten (docs/design.md#callbacks):
  * - Delivery ids become time-ordered like every other id (a UUID version 7 without dashes,
  *   src/shared/ids.ts): 48 bits of milliseconds from the event's time, the version nibble, 12 random
  *   bits, the variant, 62 random bits. New deliveries land at the right edge of the `id` index instead

@@ -3,6 +3,7 @@ import { sql as referenceCollector } from './002-reference-collector.js';
 import { sql as callbacks } from './003-callbacks.js';
 import { sql as orders } from './004-orders.js';
 import { sql as timeOrderedDeliveryIds } from './005-time-ordered-delivery-ids.js';
+import { sql as deliveriesByOutbox } from './006-deliveries-written-by-the-outbox.js';
 import { sql as feePercentAsFraction } from './007-fee-percent-as-fraction.js';
 import { sql as pendingTransfers } from './008-pending-transfers.js';
 
@@ -16,6 +17,7 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 3, name: 'callbacks', sql: callbacks },
   { version: 4, name: 'orders', sql: orders },
   { version: 5, name: 'time-ordered-delivery-ids', sql: timeOrderedDeliveryIds },
+  { version: 6, name: 'deliveries-written-by-the-outbox', sql: deliveriesByOutbox },
   { version: 7, name: 'fee-percent-as-fraction', sql: feePercentAsFraction },
   { version: 8, name: 'pending-transfers', sql: pendingTransfers },
 ].sort((a, b) => a.version - b.version);

@@ -24,7 +24,7 @@ export interface CallbackOutcome {
   durationMs: number;
 }
 
-/** Whether the merchant token goes with a callback to `url` (sandbox.md §7, merchant `callback_auth`). */
+/** Whether the merchant token goes with a callback to `url` (docs/design.md#callbacks, merchant `callback_auth`). */
 export function sendsToken(mode: MerchantRow['callback_auth'], url: string): boolean {
   if (mode === 'always') return true;
   if (mode === 'never') return false;
@@ -81,7 +81,7 @@ function describeFailure(err: unknown, timedOut: boolean, timeoutMs: number): st
 
 /**
  * POST one callback. Success is a 2xx within `timeoutMs`; a redirect is never followed and counts as
- * a failure (sandbox.md §7); only the first 2 KiB of the answer are read.
+ * a failure (docs/design.md#callbacks); only the first 2 KiB of the answer are read.
  */
 export async function sendCallback(
   fetchFn: typeof fetch,

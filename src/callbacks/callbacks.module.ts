@@ -1,0 +1,97 @@
+import type { SandboxModule } from '../module.types.js';
+import type { Services } from '../services.js';
+import { createHttpTransport, fetchTransport } from './callback.transport.js';
+import { systemLookup } from './callback-target.guard.js';
+import { createDeliveryRepository } from './deliveries.repo.js';
+import { deliveryHandlers } from './deliveries.routes.js';
+import { createDeliveryService } from './deliveries.service.js';
+import { createDispatcher, type AttemptReport, type Dispatcher } from './delivery.dispatcher.js';
+import { createDeliveryNotifier } from './delivery.notifier.js';
+import { createStreamRegistry, eventStreamHandlers } from './event-stream.js';
+
+type AttemptListener = (r: AttemptReport) => void;
+
+export interface CallbacksDeps {
+  services: Services;
+  /** The fetch a test injected (`SandboxOptions.fetch`); without it callbacks go out over node:http. */
+  injectedFetch?: typeof fetch;
+}
+
+/** Callback delivery (docs/design.md#callbacks) and the delivery rows of the control API (docs/design.md#control-api). */
+export function createCallbacksModule({ services: s, injectedFetch }: CallbacksDeps) {
+  const repo = createDeliveryRepository(s.db);
+  const notifier = createDeliveryNotifier();
+  const attemptListeners = new Set<AttemptListener>();
+  const tellAll: AttemptListener = (r) => {
+    for (const l of attemptListeners) l(r);
+  };
+  /** Present while background work runs (`start`); handlers work without it. */
+  let dispatcher: Dispatcher | undefined;
+  const service = createDeliveryService({
+    repo,
+    clock: s.clock,
+    ids: s.ids,
+    notifier,
+    invoiceById: s.invoices.find,
+    merchantById: s.identities.merchantById,
+    wake: () => dispatcher?.wake(),
+  });
+  const api = {
+    service,
+    /** Open event streams (`GET /_sandbox/events/stream`), ended when the sandbox stops. */
+    streams: createStreamRegistry(),
+    /** Hear of every recorded callback attempt (the server's log, the event stream); returns the unsubscribe. */
+    onAttempt(listener: AttemptListener): () => void {
+      attemptListeners.add(listener);
+      return () => attemptListeners.delete(listener);
+    },
+    /** For the dispatcher: null while nobody listens, so an attempt then costs nothing more. */
+    attemptListener: (): AttemptListener | null => (attemptListeners.size ? tellAll : null),
+    /** Callbacks being sent right now (0 while background work is stopped). */
+    inFlight: (): number => dispatcher?.inFlight() ?? 0,
+  };
+  // Each committed outbox event already has its delivery row (written by `outbox.append` in the same
+  // transaction); this only makes the dispatcher and the long-polls look now rather than later.
+  s.outbox.onAppend(() => {
+    notifier.notify();
+    dispatcher?.wake();
+  });
+
+  return {
+    handlers: { ...deliveryHandlers(service), ...eventStreamHandlers({ services: s, onAttempt: api.onAttempt }, api.streams) },
+    start: () => {
+      const nowMs = () => performance.now(); // real milliseconds, for attempt durations only
+      const running = createDispatcher({
+        repo,
+        clock: s.clock,
+        config: s.config,
+        merchantById: s.identities.merchantById,
+        // node:http with keep-alive agents, unless a test injected a fetch (used as given).
+        transport: injectedFetch ? fetchTransport(() => injectedFetch, nowMs) : createHttpTransport({ nowMs }),
+        lookup: systemLookup,
+        onChange: notifier.notify,
+        onAttempt: api.attemptListener,
+        committed: () => {
+          const batch = s.writeBatch;
+          const settled = batch.settled();
+          if (!settled) return null;
+          const generation = batch.generation();
+          return settled.then(() => batch.failedGeneration() < generation);
+        },
+      });
+      dispatcher = running;
+      running.start();
+      return async () => {
+        dispatcher = undefined;
+        api.streams.closeAll();
+        notifier.close();
+        await running.stop();
+      };
+    },
+    // Due retries run as soon as the sandbox clock says so (every second, and right after an advance).
+    tick: () => void dispatcher?.pump(),
+    api,
+  } satisfies SandboxModule<unknown>;
+}
+
+export type CallbacksApi = ReturnType<typeof createCallbacksModule>['api'];

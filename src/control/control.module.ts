@@ -1,0 +1,56 @@
+import type { DeliveryService } from '../callbacks/deliveries.service.js';
+import type { RequestLog } from '../http/request-log.js';
+import type { SandboxModule } from '../module.types.js';
+import type { Services } from '../services.js';
+import { createWorkspaces } from '../workspaces/workspaces.service.js';
+import { clockHandlers, type SandboxControls } from './clock.routes.js';
+import { createControlRepository } from './control.repo.js';
+import { registerDashboard } from './dashboard.routes.js';
+import { diagnosticsHandlers } from './diagnostics.routes.js';
+import { controlGuard } from './control-guard.middleware.js';
+import { faultMiddleware } from './faults.middleware.js';
+import { createFaultStore } from './faults.service.js';
+import { identityListHandlers } from './identities.routes.js';
+import { identityAdminHandlers } from './identity-admin.routes.js';
+import { createInvoiceControlService } from './invoice-control.service.js';
+import { invoiceControlHandlers } from './invoice-control.routes.js';
+import { createProvisioningService } from './provisioning.service.js';
+
+const isControlPath = (path: string) => path === '/_sandbox' || path.startsWith('/_sandbox/');
+
+export interface ControlDeps {
+  services: Services;
+  /** The delivery log (the callbacks module's api), for the dashboard. */
+  deliveries: DeliveryService;
+  requestLog: RequestLog;
+  /** Randomness of fault probability (tests inject a fixed source). */
+  random: () => number;
+  /** The sandbox's tick and reset, for the clock calls. */
+  sandbox: SandboxControls;
+}
+
+/** The control API (docs/design.md#control-api) beyond deliveries and orders, injected faults and the QA dashboard. */
+export function createControlModule(d: ControlDeps) {
+  const s = d.services;
+  const repo = createControlRepository(s.db);
+  const provisioning = createProvisioningService(s, repo);
+  const invoiceControl = createInvoiceControlService(s, repo);
+  const workspaces = createWorkspaces(s, provisioning);
+  const faults = createFaultStore(s.ids, d.random);
+  const guard = controlGuard(s.config);
+  const injectFaults = faultMiddleware(faults);
+  return {
+    handlers: {
+      ...invoiceControlHandlers(s, invoiceControl),
+      ...clockHandlers(s, d.sandbox, () => faults.clear()),
+      ...identityListHandlers(s),
+      ...identityAdminHandlers(s, provisioning, workspaces),
+      ...diagnosticsHandlers(faults, d.requestLog),
+    },
+    // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.
+    middleware: (c, next) => (isControlPath(c.req.path) ? guard(c, next) : injectFaults(c, next)),
+    routes: (app) => registerDashboard(app, s, { requestLog: d.requestLog, deliveries: d.deliveries }, repo, faults),
+    tick: () => workspaces.expireDue(),
+    api: { provisioning, invoiceControl, workspaces, faults },
+  } satisfies SandboxModule<unknown>;
+}

@@ -1,0 +1,25 @@
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { SectionLoader } from './fixtures/load.js';
+import type { AppEnv, Handlers } from './http/operation.js';
+
+/**
+ * What a feature module gives the sandbox (docs/design.md#architecture). A module is a plain factory
+ * `createXModule(deps)`: it receives the shared infrastructure and the `api` of the modules it uses,
+ * and returns this. `src/modules.ts` builds them all, in dependency order, in one place.
+ */
+export interface SandboxModule<Api = undefined> {
+  /** Handlers by operationId of the document. */
+  handlers?: Handlers;
+  /** Routes outside the document (the hosted page, the dashboard). */
+  routes?: (app: Hono<AppEnv>) => void;
+  /** Middleware that runs before every operation route. */
+  middleware?: MiddlewareHandler<AppEnv>;
+  /** Fixture sections this module owns, loaded in the fixture transaction. */
+  fixtureSections?: SectionLoader[];
+  /** Work due on the sandbox clock: every second in the background and after each clock move. */
+  tick?: () => void;
+  /** Start background work; return a function that stops it. */
+  start?: () => (() => Promise<void> | void) | void;
+  /** What other modules (and the CLI, and tests) may use. */
+  api: Api;
+}

@@ -1,0 +1,36 @@
+import type { SandboxModule } from '../module.types.js';
+import type { OutletService } from '../outlets/outlets.service.js';
+import type { Services } from '../services.js';
+import { createBuyOrderService, type BuyOrderService } from './buy-orders.service.js';
+import { loadOrderFixtures } from './orders.fixtures.js';
+import { createOrderRepository, type OrderRepository } from './orders.repo.js';
+import { orderHandlers } from './orders.routes.js';
+import { createSellOrderService, type SellOrderService } from './sell-orders.service.js';
+
+export interface OrdersApi {
+  sell: SellOrderService;
+  buy: BuyOrderService;
+}
+
+/** Sell and buy orders: developer API handlers, control calls, fixture history, and clock progress. */
+export function createOrdersModule(s: Services, outlets: OutletService): SandboxModule<OrdersApi> & { repo: OrderRepository } {
+  const repo = createOrderRepository(s.db);
+  const sell = createSellOrderService({
+    orders: repo,
+    outlets,
+    ledger: s.ledger,
+    unitOfWork: s.unitOfWork,
+    clock: s.clock,
+    ids: s.ids,
+    autoAdvanceSeconds: () => s.config.sellOrderAutoAdvanceSeconds,
+  });
+  const buy = createBuyOrderService({ orders: repo, identities: s.identities, ledger: s.ledger, clock: s.clock, ids: s.ids });
+  return {
+    handlers: orderHandlers(sell, buy),
+    fixtureSections: [(core, fx) => loadOrderFixtures(core, repo, fx)],
+    tick: () => void sell.advanceDue(),
+    api: { sell, buy },
+    /** For tests that seed rows directly. */
+    repo,
+  };
+}

@@ -1,0 +1,29 @@
+import type { SandboxModule } from '../module.types.js';
+import type { Services } from '../services.js';
+import { loadTransferFixtures } from './transfers.fixtures.js';
+import { createTransferRepository, type TransferRepository } from './transfers.repo.js';
+import { transferHandlers } from './transfers.routes.js';
+import { createTransferService, type TransferService } from './transfers.service.js';
+
+/** Transfers: developer API handlers, the control call that settles or fails one, fixture history. */
+export function createTransfersModule(s: Services): SandboxModule<TransferService> & { repo: TransferRepository } {
+  const repo = createTransferRepository(s.db);
+  const service = createTransferService({
+    transfers: repo,
+    ledger: s.ledger,
+    identities: s.identities,
+    unitOfWork: s.unitOfWork,
+    clock: s.clock,
+    ids: s.ids,
+    settleSeconds: () => s.config.transferSettleSeconds,
+  });
+  return {
+    handlers: transferHandlers(service),
+    fixtureSections: [(core, fx) => loadTransferFixtures(core.clock.now(), repo, fx)],
+    // Pending transfers settle as soon as the sandbox clock says so (every second, and right after an advance).
+    tick: () => void service.settleDue(),
+    api: service,
+    /** For tests that seed rows directly. */
+    repo,
+  };
+}
