@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
 import { readFixtures } from '../fixtures/load.js';
-import { checkFile } from '../testing/kill9/crash-checks.js';
-import { newWriteLog, writeWorker, type Credentials } from '../testing/kill9/mixed-writes.js';
+import { checkFile } from '../testing/kill9/kill9.checks.js';
+import { newWriteLog, writeWorker, type Credentials } from '../testing/kill9/kill9.writes.js';
 import { spawnServer, type SpawnedServer } from '../testing/spawn-server.js';
 
 // Kill -9 in the middle of mixed writes, restart on the same file, check, again. The kills are

@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import type { Fixtures } from '../../fixtures/fixture-types.js';
 import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
 import { compileValidators, type SpecValidators } from '../../spec/validators.js';
-import { problemsOf } from './fuzz-check.js';
-import { extraCase, extraProblems } from './fuzz-extra.js';
-import { invalidDraft } from './fuzz-invalid.js';
-import { send, toWire, type Draft, type WireRequest } from './fuzz-request.js';
-import { validDraft } from './fuzz-valid.js';
-import { FuzzWorld } from './fuzz-world.js';
-import { documentResolver, type Resolve, type Schema } from './schema-arb.js';
+import { problemsOf } from './fuzz.check.js';
+import { extraCase, extraProblems } from './fuzz.extra.js';
+import { invalidDraft } from './fuzz.invalid.js';
+import { send, toWire, type Draft, type WireRequest } from './fuzz.request.js';
+import { validDraft } from './fuzz.valid.js';
+import { FuzzWorld } from './fuzz.world.js';
+import { documentResolver, type Resolve, type Schema } from './schema.arbitrary.js';
 
 export interface FuzzOptions {
   baseUrl: string;
@@ -83,6 +83,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const report: FuzzReport = { seed: o.seed, requests: 0, ms: 0, operations: {}, operationsTotal: ops.length, extra: {}, failures: [], repeatedFailures: 0, hang: false };
   const seen = new Set<string>();
   let liveFaults = 0;
+  let unsafeFault = false;
 
   const fail = (f: FuzzFailure) => {
     const key = `${f.target} ${f.kind.replace(/\d+/g, 'N')} ${f.problems[0]!.replace(/\d+/g, 'N').slice(0, 80)}`;
@@ -148,10 +149,27 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       if (/^application\/json/.test(res.contentType)) world.harvest(target, JSON.parse(res.text));
       afterSuccess(draft, wire);
     }
-    if (liveFaults > 0 && (draft.kind !== 'valid' || liveFaults > 10)) {
-      // A fault that may fire would turn later answers into injected errors: only never-firing ones stay.
+    if (draft.op.operationId === 'createFault' && res.status === 201) {
+      // A fault's glob is matched against every later request: one with a long path must still be quick.
+      report.requests++;
+      report.extra['fault glob probe'] = (report.extra['fault glob probe'] ?? 0) + 1;
+      const probe = { method: 'GET', url: `${o.baseUrl}/v1/invoices/${'a'.repeat(4000)}`, headers: { authorization: world.merchantTokens[0]! } };
+      const answer = await send(probe, deadlineMs);
+      const glob = excerpt(wire.body, 700);
+      if ('hang' in answer) {
+        fail({ seed: o.seed, index: i, target: 'fault glob probe', kind, problems: [`no answer within ${deadlineMs} ms after this fault (hang)`], request: { ...probe, body: glob } });
+        report.hang = true;
+        break;
+      }
+      if ('status' in answer && answer.status >= 500 && draft.kind === 'valid') {
+        fail({ seed: o.seed, index: i, target: 'fault glob probe', kind, problems: [`server error ${answer.status} after this fault`], request: { ...probe, body: glob } });
+      }
+    }
+    if (unsafeFault || liveFaults > 10) {
+      // Only never-firing faults (the valid ones: probability 0) may stay; others would inject errors.
       await control('DELETE', '/_sandbox/faults');
       liveFaults = 0;
+      unsafeFault = false;
     }
     if (o.onProgress && i % 200 === 199) o.onProgress(report);
   }
@@ -169,8 +187,12 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       world.accepted.clear();
       world.seedPools();
     }
-    if (id === 'createFault') liveFaults++;
+    if (id === 'createFault') {
+      liveFaults++;
+      unsafeFault ||= d.kind !== 'valid';
+    }
     if (id === 'clearFaults' || id === 'resetSandbox') liveFaults = 0;
+    if (id === 'clearFaults' || id === 'resetSandbox') unsafeFault = false;
   }
 }
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { assertLedgerInvariants } from '../../ledger/invariants.js';
-import type { Ack, WriteLog } from './mixed-writes.js';
+import type { Ack, WriteLog } from './kill9.writes.js';
 
 export interface FileCheck {
   /** Every acknowledged write that is not in the file (must be empty). */

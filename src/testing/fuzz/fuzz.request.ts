@@ -1,5 +1,5 @@
 import type { Operation } from '../../spec/load.js';
-import type { FuzzWorld } from './fuzz-world.js';
+import type { FuzzWorld } from './fuzz.world.js';
 
 /**
  * What the sandbox must do with a request:

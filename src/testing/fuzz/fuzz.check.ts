@@ -1,5 +1,5 @@
 import type { SpecValidators } from '../../spec/validators.js';
-import type { Draft, WireResponse } from './fuzz-request.js';
+import type { Draft, WireResponse } from './fuzz.request.js';
 
 /**
  * What is wrong with an answer, judged by the document alone: a 5xx, a status the operation does not

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { oas31 } from 'openapi3-ts';
 import type { Operation } from '../../spec/load.js';
-import type { Draft } from './fuzz-request.js';
-import type { FuzzWorld, PoolName } from './fuzz-world.js';
-import { arbitraryFor, validAmount, type Resolve, type Schema } from './schema-arb.js';
+import type { Draft } from './fuzz.request.js';
+import type { FuzzWorld, PoolName } from './fuzz.world.js';
+import { arbitraryFor, validAmount, type Resolve, type Schema } from './schema.arbitrary.js';
 
 type Fields = Record<string, fc.Arbitrary<unknown>>;
 
@@ -43,7 +43,15 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
     case 'createInvoiceV3':
       return { amount: validAmount(5000), currency: fc.constant('PHP'), external_transaction_id: unique, expires_at: fc.constant(undefined) };
     case 'createSellOrder':
-      return { outlet_id: fc.constantFrom(...world.outlets), payment_outlet: fc.constant(undefined), amount: validAmount(2000), currency: fc.constant('PHP'), otp: fc.constant(undefined), external_transaction_id: fc.option(unique, { nil: undefined }) };
+      return {
+        outlet_id: fc.constantFrom(...world.outlets),
+        payment_outlet: fc.constant(undefined),
+        amount: validAmount(2000),
+        currency: fc.constant('PHP'),
+        pay_with_wallet: fc.constantFrom(undefined, 'PHP'),
+        otp: fc.constant(undefined),
+        external_transaction_id: fc.option(unique, { nil: undefined }),
+      };
     case 'createTransfer':
       return { account: fc.constant(world.ownAccount), target_address: target, amount: validAmount(200), otp: fc.constant(undefined) };
     case 'quotePartnerPayoutOutletFee':
@@ -70,7 +78,7 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
       return { callback_url: fc.option(localUrl), redirect_url: fc.option(localUrl), max_invoice_amount: fc.option(validAmount(100000), { nil: undefined }) };
     case 'createFault':
       // Never fires (the glob is still matched against every later request, which is what can hang).
-      return { probability: fc.constant(0), latency_ms: fc.constant(undefined), path: fc.oneof(fc.constantFrom('/v1/invoices', '/v3/**', '/*/sellorder', '**'), fc.string({ minLength: 1, maxLength: 60 })) };
+      return { probability: fc.constant(0), latency_ms: fc.constant(undefined), path: fc.oneof(fc.constantFrom('/v1/invoices', '/v3/**', '/*/sellorder', '**', '**/' + '*a'.repeat(25) + 'b'), fc.string({ minLength: 1, maxLength: 60 })) };
     case 'advanceClock':
       return { seconds: fc.integer({ min: 1, max: 3600 }) };
     default:
