@@ -153,7 +153,8 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       // A fault's glob is matched against every later request: one with a long path must still be quick.
       report.requests++;
       report.extra['fault glob probe'] = (report.extra['fault glob probe'] ?? 0) + 1;
-      const probe = { method: 'GET', url: `${o.baseUrl}/v1/invoices/${'a'.repeat(4000)}`, headers: { authorization: world.merchantTokens[0]! } };
+      const faultMethod = String((draft.body as { method?: string } | undefined)?.method ?? '*');
+      const probe = { method: faultMethod === '*' ? 'GET' : faultMethod, url: `${o.baseUrl}/v1/invoices/${'a'.repeat(4000)}`, headers: { authorization: world.merchantTokens[0]! } };
       const answer = await send(probe, deadlineMs);
       const glob = excerpt(wire.body, 700);
       if ('hang' in answer) {
