@@ -63,7 +63,8 @@ export interface FuzzReport {
 
 const excerpt = (s: string | undefined, n = 300) => (s === undefined ? undefined : s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
 
-function bodySchemaOf(spec: LoadedSpec, op: Operation): Schema | undefined {
+/** The JSON schema of an operation's request body, if it takes one. */
+export function bodySchemaOf(spec: LoadedSpec, op: Operation): Schema | undefined {
   if (!op.hasBody) return undefined;
   const raw = spec.document.paths?.[op.path]?.[op.method]?.requestBody as Schema | undefined;
   const body = raw?.$ref ? documentResolver(spec.document)(raw.$ref) : raw;
