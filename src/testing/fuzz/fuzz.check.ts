@@ -15,6 +15,7 @@ export function problemsOf(d: Draft, res: WireResponse, validators: SpecValidato
   // A nonce that is not a number at all is a malformed request (400 `invalid_nonce_format`), not a wrong credential.
   const malformedNonce = status === 400 && (d.auth === 'garbage-nonce' || d.auth === 'replayed-nonce') && res.text.includes('invalid_nonce_format');
   if (d.expect === 'unauthorized' && status !== 401 && !malformedNonce) problems.push(`bad credentials (${d.auth}) were answered ${status} instead of 401`);
+  if (d.expect === 'forbidden' && status !== 403) problems.push(`a cross-site control request (${d.kind}) was answered ${status} instead of 403`);
   if (status === 204) return problems;
   if (!/^application\/json\b/i.test(res.contentType)) {
     problems.push(`content type ${JSON.stringify(res.contentType)} is not application/json`);

@@ -78,7 +78,13 @@ export function invalidDraft(valid: Draft, resolve: Resolve, bodySchema: Schema 
     );
     out.push(fc.tuple(fc.constantFrom(...deepKeys, ...Object.keys(props)), fc.integer({ min: 20_000, max: 60_000 })).map(([k, n]) => survive(`huge-${k}`, { body: { ...body, [k]: 'é'.repeat(n / 2) } })));
     out.push(fc.dictionary(fc.constantFrom(...NASTY_STRINGS, 'unknown_field'), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 3 }).map((extra) => survive('extra-fields', { body: { ...extra, ...body } })));
-    out.push(fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1').map((contentType) => survive('content-type', { contentType, raw: JSON.stringify(body) })));
+    // A control write that is not JSON is what a cross-site form or text/plain fetch sends: refused (403).
+    const crossSite = (contentType: string) => op.auth === 'control' && !contentType.startsWith('application/json');
+    out.push(
+      fc
+        .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1')
+        .map((contentType) => ({ ...survive('content-type', { contentType, raw: JSON.stringify(body) }), ...(crossSite(contentType) ? { expect: 'forbidden' as const } : {}) })),
+    );
   }
 
   const pathParams = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
@@ -110,6 +116,7 @@ export function invalidDraft(valid: Draft, resolve: Resolve, bodySchema: Schema 
         ? ['missing', 'wrong-secret', 'uppercase-signature', 'replayed-nonce', 'garbage-nonce', 'other-url-signed', 'unknown-key']
         : ['missing', 'wrong-token'];
     out.push(fc.constantFrom(...faults).map((auth) => ({ ...valid, kind: `auth-${auth}`, auth, expect: 'unauthorized' as const })));
+    if (op.auth === 'control') out.push(fc.constant({ ...valid, kind: 'auth-foreign-origin', auth: 'foreign-origin' as const, expect: 'forbidden' as const }));
   }
   return fc.oneof(...out);
 }

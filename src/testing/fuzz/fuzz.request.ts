@@ -6,9 +6,10 @@ import type { FuzzWorld } from './fuzz.world.js';
  * - `documented`: any status the document lists for the operation (a valid request may still be
  *   refused for business reasons: balance, duplicates, state);
  * - `reject`: a 4xx the document lists (the request breaks the document's own rules);
- * - `unauthorized`: 401 (the credentials are wrong).
+ * - `unauthorized`: 401 (the credentials are wrong);
+ * - `forbidden`: 403 (a control request a browser page could have sent cross-site).
  */
-export type Expectation = 'documented' | 'reject' | 'unauthorized';
+export type Expectation = 'documented' | 'reject' | 'unauthorized' | 'forbidden';
 
 /** How the credentials of a request are spoiled (`good`: signed/tokened properly). */
 export type AuthFault =
@@ -20,7 +21,8 @@ export type AuthFault =
   | 'garbage-nonce'
   | 'other-url-signed'
   | 'unknown-key'
-  | 'wrong-token';
+  | 'wrong-token'
+  | 'foreign-origin';
 
 /** A request before credentials are added (signing needs the final URL and body bytes). */
 export interface Draft {
@@ -72,8 +74,10 @@ export function toWire(d: Draft, world: FuzzWorld): WireRequest {
     if (d.auth === 'good') headers.authorization = world.merchantTokens[d.app % world.merchantTokens.length]!;
     else if (d.auth !== 'missing') headers.authorization = d.auth === 'wrong-token' ? 'Token not-a-real-token-0000' : 'Basic Zm9vOmJhcg==';
   } else if (auth === 'control') {
-    if (d.auth === 'good') headers['x-sandbox-token'] = world.controlToken;
+    if (d.auth === 'good' || d.auth === 'foreign-origin') headers['x-sandbox-token'] = world.controlToken;
     else if (d.auth !== 'missing') headers['x-sandbox-token'] = world.controlToken + 'x';
+    // The right token, from a page of another site: a browser adds the Origin, the sandbox refuses it.
+    if (d.auth === 'foreign-origin') headers.origin = 'http://evil.example';
   } else if (auth === 'hmac' && d.auth !== 'missing') {
     const app = world.apps[d.app % world.apps.length]!;
     let nonce = world.nextNonce();
