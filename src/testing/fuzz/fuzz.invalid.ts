@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { AuthFault, Draft } from './fuzz.request.js';
+import type { FuzzWorld } from './fuzz.world.js';
 import { flatten, NASTY_STRINGS, type Resolve, type Schema } from './schema.arbitrary.js';
 
 /** Nested arrays `depth` deep: under the 64 KiB body limit up to ~30,000 levels. */
@@ -29,7 +30,7 @@ const objectBody = (d: Draft) => (d.body && typeof d.body === 'object' && !Array
  * Ways to break a valid request, each with what the sandbox must answer. Only the mutations that
  * apply to the operation are offered (no body, no query, no credentials...).
  */
-export function invalidDraft(valid: Draft, resolve: Resolve, bodySchema: Schema | undefined): fc.Arbitrary<Draft> {
+export function invalidDraft(valid: Draft, resolve: Resolve, bodySchema: Schema | undefined, world?: FuzzWorld): fc.Arbitrary<Draft> {
   const op = valid.op;
   const out: Array<fc.Arbitrary<Draft>> = [];
   const body = objectBody(valid) ?? {};
@@ -117,6 +118,18 @@ export function invalidDraft(valid: Draft, resolve: Resolve, bodySchema: Schema 
         : ['missing', 'wrong-token'];
     out.push(fc.constantFrom(...faults).map((auth) => ({ ...valid, kind: `auth-${auth}`, auth, expect: 'unauthorized' as const })));
     if (op.auth === 'control') out.push(fc.constant({ ...valid, kind: 'auth-foreign-origin', auth: 'foreign-origin' as const, expect: 'forbidden' as const }));
+  }
+  const tenants = [...(world?.workspaces.values() ?? [])];
+  if (op.operationId === 'createTransfer' && tenants.length && world) {
+    // Money never crosses tenants: a workspace app cannot pay a base-data customer, nor the reverse.
+    const base = world.fixtures.customers.map((c) => c.email);
+    const crossTenant = fc.tuple(fc.constantFrom(...tenants), fc.boolean(), fc.constantFrom(...base)).map(([ws, fromWorkspace, baseEmail]) =>
+      fromWorkspace
+        ? reject('cross-tenant-transfer', { signWith: ws.app, body: { ...body, account: ws.account, target_address: baseEmail } })
+        : reject('cross-tenant-transfer', { body: { ...body, target_address: ws.customerEmail } }),
+    );
+    out.push(crossTenant, crossTenant, crossTenant, crossTenant); // a quarter of this operation's invalid cases
+
   }
   return fc.oneof(...out);
 }

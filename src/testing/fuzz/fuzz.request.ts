@@ -1,5 +1,5 @@
 import type { Operation } from '../../spec/load.js';
-import type { FuzzWorld } from './fuzz.world.js';
+import type { FuzzWorld, SigningApp } from './fuzz.world.js';
 
 /**
  * What the sandbox must do with a request:
@@ -37,8 +37,9 @@ export interface Draft {
   contentType?: string;
   headers: Record<string, string>;
   auth: AuthFault;
-  /** Which developer app signs (index into world.apps). */
+  /** Which developer app signs (index into world.apps), unless `signWith` names another. */
   app: number;
+  signWith?: SigningApp;
   expect: Expectation;
 }
 
@@ -79,7 +80,7 @@ export function toWire(d: Draft, world: FuzzWorld): WireRequest {
     // The right token, from a page of another site: a browser adds the Origin, the sandbox refuses it.
     if (d.auth === 'foreign-origin') headers.origin = 'http://evil.example';
   } else if (auth === 'hmac' && d.auth !== 'missing') {
-    const app = world.apps[d.app % world.apps.length]!;
+    const app = d.signWith ?? world.apps[d.app % world.apps.length]!;
     let nonce = world.nextNonce();
     const replay = world.accepted.get(app.key);
     // No accepted nonce to replay yet (or the key was reset): a nonce that is not a number instead.

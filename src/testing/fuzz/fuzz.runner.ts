@@ -132,7 +132,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const op = ops[i % ops.length]!;
       const bodySchema = bodySchemaOf(spec, op);
       const valid = validDraft(op, world, resolve, bodySchema);
-      const arb = fc.oneof({ weight: 9, arbitrary: valid }, { weight: 11, arbitrary: valid.chain((v) => invalidDraft(v, resolve, bodySchema)) });
+      const arb = fc.oneof({ weight: 9, arbitrary: valid }, { weight: 11, arbitrary: valid.chain((v) => invalidDraft(v, resolve, bodySchema, world)) });
       draft = fc.sample(arb, { seed: caseSeed, numRuns: 1 })[0]!;
       if (draft.kind === 'valid' && draft.body !== undefined) {
         // The document's own validator decides: a generated body it refuses must be refused.
@@ -206,6 +206,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       world.accepted.set(app.key, { nonce: wire.headers['ACCESS_NONCE']!, method: wire.method, path: wire.url, body: wire.body ?? '' });
     }
     if (id === 'resetAppNonce') world.accepted.delete(d.pathParams.api_key!);
+    if (id === 'deleteWorkspace') world.workspaces.delete(d.pathParams.workspace_id!);
     if (id === 'resetSandbox') {
       world.accepted.clear();
       world.seedPools();

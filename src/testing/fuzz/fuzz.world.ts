@@ -24,6 +24,8 @@ export class FuzzWorld {
   readonly ownAccount: string;
   readonly outlets: string[];
   private nonce = BigInt(Date.now()) * 1000n;
+  /** Workspaces made during the run: a tenant of their own (app, wallet, customer), by workspace id. */
+  readonly workspaces = new Map<string, { app: SigningApp; account: string; customerEmail: string }>();
   /** The last nonce each key had accepted (2xx), for replays; forgotten when the key is reset. */
   readonly accepted = new Map<string, { nonce: string; method: string; path: string; body: string }>();
 
@@ -43,6 +45,7 @@ export class FuzzWorld {
   /** Pools hold the fixtures' ids again (after `POST /_sandbox/reset` nothing else exists). */
   seedPools(): void {
     this.pools.clear();
+    this.workspaces.clear();
     const { fixtures } = this;
     const devs = fixtures.developers;
     // Order sections are optional in the fixture type (added by the orders module).
@@ -79,6 +82,12 @@ export class FuzzWorld {
 
   /** Remember ids found in an answer, by the name of the object that holds them. */
   harvest(operationId: string, body: unknown): void {
+    const ws = operationId === 'createWorkspace' ? (body as { workspace?: any }).workspace : undefined;
+    if (ws?.app && ws.customer) {
+      const account = ws.app.owner.accounts.find((a: { currency: string }) => a.currency === 'PHP')?.id;
+      const app = { key: ws.app.api_key, secret: ws.app.api_secret, whitelisted: ws.app.mfa_whitelisted };
+      this.workspaces.set(ws.id, { app, account, customerEmail: ws.customer.email });
+    }
     const walk = (v: unknown, parent: string) => {
       if (Array.isArray(v)) return v.forEach((x) => walk(x, parent));
       if (!v || typeof v !== 'object') return;
