@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import fc from 'fast-check';
+import { send } from './fuzz.request.js';
 import type { FuzzWorld } from './fuzz.world.js';
 
 /**
@@ -66,4 +67,22 @@ export function sendRaw(baseUrl: string, text: string, deadlineMs: number): Prom
     socket.write(text);
     socket.end();
   });
+}
+
+/**
+ * Send a raw case and judge the answer: no 5xx, a 404 where a dot segment must not route, and no
+ * hang — a socket left open on a cut body is not a frozen server, so a silent socket counts as a
+ * hang only when `/healthz` does not answer either.
+ */
+export async function judgeRaw(baseUrl: string, c: RawCase, deadlineMs: number): Promise<{ problems: string[]; hang: boolean; status?: number; head?: string }> {
+  const res = await sendRaw(baseUrl, c.text, deadlineMs);
+  if ('hang' in res) {
+    const health = await send({ method: 'GET', url: `${baseUrl}/healthz`, headers: {} }, deadlineMs);
+    const hang = 'hang' in health;
+    return { problems: hang ? [`no answer within ${deadlineMs} ms, and /healthz neither (hang)`] : [], hang };
+  }
+  const problems: string[] = [];
+  if (res.status >= 500) problems.push(`server error ${res.status}`);
+  if (c.expect404 && res.status !== 404) problems.push(`an encoded dot segment changed the route: ${res.status} instead of 404`);
+  return { problems, hang: false, status: res.status, head: res.head };
 }

@@ -5,7 +5,7 @@ import { compileValidators, type SpecValidators } from '../../spec/validators.js
 import { problemsOf } from './fuzz.check.js';
 import { extraCase, extraProblems } from './fuzz.extra.js';
 import { invalidDraft } from './fuzz.invalid.js';
-import { rawCase, sendRaw } from './fuzz.raw.js';
+import { judgeRaw, rawCase } from './fuzz.raw.js';
 import { send, toWire, type Draft, type WireRequest } from './fuzz.request.js';
 import { validDraft } from './fuzz.valid.js';
 import { FuzzWorld } from './fuzz.world.js';
@@ -107,20 +107,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const c = fc.sample(rawCase(world), { seed: caseSeed, numRuns: 1 })[0]!;
       report.requests++;
       report.extra[c.surface] = (report.extra[c.surface] ?? 0) + 1;
-      const res = await sendRaw(o.baseUrl, c.text, deadlineMs);
+      const verdict = await judgeRaw(o.baseUrl, c, deadlineMs);
       const request = { method: 'RAW', url: o.baseUrl, headers: {}, body: excerpt(c.text, 400) };
-      let problem: string | undefined;
-      if ('hang' in res) {
-        // A socket left open on a cut body is not a frozen server: only a server that stops answering is.
-        const health = await send({ method: 'GET', url: `${o.baseUrl}/healthz`, headers: {} }, deadlineMs);
-        if ('hang' in health) {
-          fail({ seed: o.seed, index: i, target: c.surface, kind: 'raw', problems: [`no answer within ${deadlineMs} ms, and /healthz neither (hang)`], request });
-          report.hang = true;
-          break;
-        }
-      } else if (res.status >= 500) problem = `server error ${res.status}`;
-      else if (c.expect404 && res.status !== 404) problem = `an encoded dot segment changed the route: ${res.status} instead of 404`;
-      if (problem) fail({ seed: o.seed, index: i, target: c.surface, kind: 'raw', problems: [problem], request, status: 'status' in res ? res.status : undefined, answer: 'head' in res ? res.head : undefined });
+      if (verdict.problems.length) fail({ seed: o.seed, index: i, target: c.surface, kind: 'raw', problems: verdict.problems, request, status: verdict.status, answer: verdict.head });
+      if (verdict.hang) {
+        report.hang = true;
+        break;
+      }
       continue;
     }
     if (i % extraEvery === extraEvery - 1) {
