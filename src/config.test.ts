@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFrom, parseDuration } from './config.js';
+import { configFrom, isLoopback, parseDuration } from './config.js';
 
 describe('configuration', () => {
   it('uses defaults, then env, then flags', () => {
@@ -21,5 +21,25 @@ describe('configuration', () => {
   it('refuses bad values with a clear message', () => {
     expect(() => configFrom({ port: 'x' }, {})).toThrow(/--port/);
     expect(() => configFrom({ durability: 'maybe' }, {})).toThrow(/--durability/);
+  });
+});
+
+describe('isLoopback (the listen host needs no control token only when it is loopback)', () => {
+  it.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.8.9.10', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])('%s is loopback', (h) =>
+    expect(isLoopback(h)).toBe(true),
+  );
+
+  it.each(['127.x.evil', '127.0.0.1.evil.example', '127.evil', '127.1', '0x7f.0.0.1', 'localhost.evil', '0.0.0.0', '::', '10.0.0.1', 'example.com', ''])(
+    '%s is not loopback',
+    (h) => expect(isLoopback(h)).toBe(false),
+  );
+});
+
+describe('--allowed-hosts', () => {
+  it('reads a comma-separated list from the flag or PAYSANDBOX_ALLOWED_HOSTS, as URL host names', () => {
+    expect(configFrom({}, {}).allowedHosts).toEqual([]);
+    expect(configFrom({ 'allowed-hosts': 'Sandbox, ci.internal ,[::1]' }, {}).allowedHosts).toEqual(['sandbox', 'ci.internal', '[::1]']);
+    expect(configFrom({}, { PAYSANDBOX_ALLOWED_HOSTS: '*' }).allowedHosts).toEqual(['*']);
+    expect(() => configFrom({ 'allowed-hosts': 'a b' }, {})).toThrow(/--allowed-hosts/);
   });
 });

@@ -1,4 +1,5 @@
 import type { Durability } from './db/open.js';
+import { isLoopbackHost } from './shared/ip-address.js';
 
 /** Everything the sandbox can be told. `main.ts`/the CLI fill it from flags, then env, then defaults. */
 export interface AppConfig {
@@ -16,6 +17,11 @@ export interface AppConfig {
   trustProxy: boolean;
   controlToken: string | null;
   insecureControl: boolean;
+  /**
+   * Host names the control API also answers without a control token, besides loopback names and the
+   * public URL's host (DNS-rebinding defence); `*` for any.
+   */
+  allowedHosts: string[];
   /** Callback retry delays in seconds. */
   retrySchedule: number[];
   callbackTimeoutMs: number;
@@ -42,6 +48,7 @@ export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     trustProxy: false,
     controlToken: null,
     insecureControl: false,
+    allowedHosts: [],
     retrySchedule: DEFAULT_RETRY_SCHEDULE,
     callbackTimeoutMs: 10_000,
     blockPrivateCallbacks: false,
@@ -64,6 +71,7 @@ export const CONFIG_OPTIONS = {
   'trust-proxy': { type: 'boolean', env: 'PAYSANDBOX_TRUST_PROXY', help: 'Use X-Forwarded-Proto/Host for signed URLs' },
   'control-token': { type: 'string', env: 'SANDBOX_CONTROL_TOKEN', help: 'Require X-Sandbox-Token on /_sandbox' },
   'insecure-control': { type: 'boolean', env: 'PAYSANDBOX_INSECURE_CONTROL', help: 'Allow a non-loopback listen without a control token' },
+  'allowed-hosts': { type: 'string', env: 'PAYSANDBOX_ALLOWED_HOSTS', help: 'Extra Host names for the control API without a token, e.g. sandbox,ci.local (* = any)' },
   'retry-schedule': { type: 'string', env: 'PAYSANDBOX_RETRY_SCHEDULE', help: 'Callback retry delays, e.g. 10s,1m,5m' },
   'callback-timeout': { type: 'string', env: 'PAYSANDBOX_CALLBACK_TIMEOUT', help: 'Callback timeout, e.g. 10s' },
   'block-private-callbacks': { type: 'boolean', env: 'PAYSANDBOX_BLOCK_PRIVATE_CALLBACKS', help: 'Refuse callbacks to private addresses' },
@@ -111,6 +119,7 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
     trustProxy: bool('trust-proxy'),
     controlToken: str('control-token') ?? null,
     insecureControl: bool('insecure-control'),
+    allowedHosts: parseHostList(str('allowed-hosts')),
     retrySchedule: str('retry-schedule') ? str('retry-schedule')!.split(',').map(parseDuration) : base.retrySchedule,
     callbackTimeoutMs: str('callback-timeout') ? parseDuration(str('callback-timeout')!) * 1000 : base.callbackTimeoutMs,
     blockPrivateCallbacks: bool('block-private-callbacks'),
@@ -119,6 +128,24 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
   };
 }
 
+/** `a.example, [::1],B.example` → host names as URLs spell them (lowercase, IPv6 in brackets). */
+export function parseHostList(text: string | undefined): string[] {
+  if (!text) return [];
+  return text
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean)
+    .map((h) => {
+      if (h === '*') return h;
+      try {
+        return new URL(`http://${h}`).hostname;
+      } catch {
+        throw new Error(`--allowed-hosts: "${h}" is not a host name`);
+      }
+    });
+}
+
+/** A listen host that only this machine can reach: `localhost`, 127.0.0.0/8 or ::1 (parsed, not prefix-matched). */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  return isLoopbackHost(host);
 }

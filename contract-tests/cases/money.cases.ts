@@ -121,7 +121,11 @@ export const moneyCases: ContractCase[] = [
       const app = await ctx.control.createApp({ name: `ct-${ctx.info.runId}-otp`, mfa_whitelisted: false, balance: '100' });
       const dev = ctx.devFor(app.api_key, app.api_secret);
       const account = await pesoAccount(ctx, dev);
-      const input = { account: account.id, target_address: ctx.creds.transferTarget!, amount: '1' };
+      // An app made through the control API belongs to the base data, and tenants never reach each
+      // other: its target is a customer made the same way, not the workspace's.
+      const made = await ctx.control.request<{ customer: { email: string } }>({ method: 'POST', path: '/_sandbox/customers', body: {}, operationId: 'createCustomer' });
+      ctx.expectStatus(made, 201);
+      const input = { account: account.id, target_address: made.body.customer.email, amount: '1' };
       for (const otp of [undefined, '000000']) {
         const err = await dev.createTransfer(input, { otp }).catch((e: unknown) => e);
         ctx.check(err instanceof PaySandboxApiError && err.isOtpError, `OTP ${otp ?? 'missing'}: expected 422 Two-factor code invalid!`, 'createTransfer');

@@ -30,7 +30,7 @@ export function authenticateHmac(
   read: HeaderReader,
   url: string,
   rawBody: Buffer,
-  opts: { debugErrors: boolean },
+  opts: { debugErrors: boolean; beforeNonce?: () => void },
 ): AppRow {
   const key = hmacHeader(read, 'KEY');
   const signature = hmacHeader(read, 'SIGNATURE');
@@ -65,6 +65,9 @@ export function authenticateHmac(
       : undefined;
     throw ApiError.general('invalid_signature', 'The access signature cannot be matched', debug);
   }
+  // A request refused after its signature matched but before the nonce moves (a body that cannot be
+  // parsed) leaves the nonce free for the corrected request.
+  opts.beforeNonce?.();
   if (!identities.advanceNonce(key, nonce)) {
     const last = identities.appByKey(key)?.last_nonce ?? '0';
     throw ApiError.general('invalid_nonce', `Nonce value ${last} is higher than ${nonce}`);

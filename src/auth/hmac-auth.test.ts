@@ -108,6 +108,19 @@ describe('HMAC authentication (sandbox.md §3)', () => {
     expect((await t.signed('GET', PATH, { nonce: '11' })).status).toBe(200);
   });
 
+  it('accepts only lowercase hex: the same signature in uppercase is invalid_signature and burns no nonce', async () => {
+    const dev = t.fixtures.developers[0]!.app;
+    const key = dev.api_key;
+    const nonce = '4242';
+    const signature = signRequest(dev.api_secret, nonce, `http://localhost${PATH}`, '');
+    const upper = await t.request('GET', PATH, { headers: { ACCESS_KEY: key, ACCESS_SIGNATURE: signature.toUpperCase(), ACCESS_NONCE: nonce } });
+    expect(upper.status).toBe(401);
+    expect(upper.body.error_codes).toEqual(['invalid_signature']);
+    expect(lastNonce(key)).toBeNull();
+    const lower = await t.request('GET', PATH, { headers: { ACCESS_KEY: key, ACCESS_SIGNATURE: signature, ACCESS_NONCE: nonce } });
+    expect(lower.status).toBe(200);
+  });
+
   it('lets exactly one of 20 concurrent requests with the same nonce through', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => t.signed('GET', PATH, { nonce: '777' })));
     const statuses = results.map((r) => r.status);

@@ -15,7 +15,8 @@ describe('HMAC signer', () => {
   it('treats wrong length, non-hex and empty signatures as mismatches, never as errors', () => {
     const good = signRequest('s', '1', 'http://x/', '');
     expect(signatureMatches(good, good)).toBe(true);
-    expect(signatureMatches(good, good.toUpperCase())).toBe(true);
+    // Lowercase hex is the documented form: the same bytes in uppercase are a mismatch.
+    expect(signatureMatches(good, good.toUpperCase())).toBe(false);
     expect(signatureMatches(good, good.slice(1))).toBe(false);
     expect(signatureMatches(good, 'z'.repeat(64))).toBe(false);
     expect(signatureMatches(good, '')).toBe(false);

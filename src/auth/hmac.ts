@@ -15,9 +15,12 @@ export function signRequest(secret: string, nonce: string, url: string, body: st
   return h.digest('hex');
 }
 
-/** Constant-time comparison; a signature of the wrong length or not hex is simply a mismatch. */
+/**
+ * Constant-time comparison; a signature of the wrong length or not lowercase hex is simply a mismatch
+ * (the documented form is lowercase hex, so `ABC…` is refused even though it decodes to the same bytes).
+ */
 export function signatureMatches(expectedHex: string, givenHex: string): boolean {
-  if (givenHex.length !== expectedHex.length || !/^[0-9a-fA-F]+$/.test(givenHex)) return false;
+  if (givenHex.length !== expectedHex.length || !/^[0-9a-f]+$/.test(givenHex)) return false;
   return timingSafeEqual(Buffer.from(expectedHex, 'hex'), Buffer.from(givenHex, 'hex'));
 }
 

@@ -1,7 +1,9 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { LookupFunction } from 'node:net';
 import type { MerchantRow } from '../identities/identities.repo.js';
+import type { PinnedAddress } from './callback-target.guard.js';
 
 /** Bytes of a receiver's answer kept in the delivery log; the rest is never read. */
 export const EXCERPT_BYTES = 2048;
@@ -107,13 +109,16 @@ export async function sendCallback(
   return { delivered: error === null, statusCode: status === 0 ? null : status, excerpt, error, durationMs: took() };
 }
 
-/** How the dispatcher sends one attempt; `close` ends every request still running (the sandbox stops). */
+/**
+ * How the dispatcher sends one attempt; `close` ends every request still running (the sandbox stops).
+ * `pinned`: the address the private-callback guard checked; the connection goes there and nowhere else.
+ */
 export interface CallbackTransport {
-  send(req: CallbackRequest, timeoutMs: number): Promise<CallbackOutcome>;
+  send(req: CallbackRequest, timeoutMs: number, pinned?: PinnedAddress): Promise<CallbackOutcome>;
   close(): void;
 }
 
-/** An injected `fetch` (tests) as a transport: exactly `sendCallback`, aborted by `close`. */
+/** An injected `fetch` (tests) as a transport: exactly `sendCallback`, aborted by `close` (it cannot pin an address). */
 export function fetchTransport(fetchFn: () => typeof fetch, nowMs: () => number): CallbackTransport {
   const stop = new AbortController();
   return {
@@ -137,6 +142,18 @@ function statusError(status: number, location: string | undefined): string | nul
   if (status >= 300 && status < 400) return `redirect ${status}${location ? ` to ${location}` : ''} not followed (${REDIRECT_NOT_FOLLOWED})`;
   if (status < 200 || status >= 300) return `receiver answered ${status}`;
   return null;
+}
+
+/**
+ * A `lookup` for node:net that answers with the checked address whatever the name, in both shapes
+ * net asks for (one address, or `all: true` for happy-eyeballs). A pooled keep-alive socket may still
+ * be reused for the same host and port: it was itself connected to an address checked before.
+ */
+function pinnedLookup(pinned: PinnedAddress): LookupFunction {
+  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+    else callback(null, pinned.address, pinned.family);
+  }) as unknown as LookupFunction;
 }
 
 /**
@@ -171,7 +188,7 @@ export function createHttpTransport(opts: { nowMs: () => number; maxSockets?: nu
     return t;
   }
 
-  function send(req: CallbackRequest, timeoutMs: number): Promise<CallbackOutcome> {
+  function send(req: CallbackRequest, timeoutMs: number, pinned: PinnedAddress | undefined): Promise<CallbackOutcome> {
     const t0 = opts.nowMs();
     const took = () => Math.round((opts.nowMs() - t0) * 1000) / 1000;
     return new Promise<CallbackOutcome>((resolve) => {
@@ -219,6 +236,8 @@ export function createHttpTransport(opts: { nowMs: () => number; maxSockets?: nu
           path: target_.path,
           headers,
           agent: target_.https ? httpsAgent : httpAgent,
+          // The name stays in Host and TLS SNI/certificate checks; only the address is fixed.
+          ...(pinned ? { lookup: pinnedLookup(pinned) } : {}),
         },
         (incoming) => {
           res = incoming;
@@ -259,9 +278,9 @@ export function createHttpTransport(opts: { nowMs: () => number; maxSockets?: nu
   }
 
   return {
-    send(req, timeoutMs) {
+    send(req, timeoutMs, pinned) {
       if (closed) return Promise.resolve({ delivered: false, statusCode: null, excerpt: null, error: 'aborted: the sandbox stopped during this attempt', durationMs: 0 });
-      return send(req, timeoutMs);
+      return send(req, timeoutMs, pinned);
     },
     close() {
       closed = true;

@@ -2,7 +2,7 @@ import type { AppConfig } from '../config.js';
 import type { MerchantRow } from '../identities/identities.repo.js';
 import type { Clock } from '../shared/clock.js';
 import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.request.js';
-import { callbackTargetProblem, callbackUrlProblem, type Lookup } from './callback-target.guard.js';
+import { callbackUrlProblem, checkCallbackTarget, type Lookup, type TargetCheck } from './callback-target.guard.js';
 import type { AttemptEnd, Claim, DeliveryRepository, DueRow, Ended, FailNow } from './deliveries.repo.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -80,23 +80,24 @@ export function createDispatcher(d: DispatcherDeps) {
     return { status: 'pending', next_attempt_at: now + Math.round(delay * 1_000_000), at: now };
   }
 
-  function targetProblem(url: string): string | null | Promise<string | null> {
-    if (d.config.blockPrivateCallbacks) return callbackTargetProblem(url, { blockPrivate: true, lookup: d.lookup });
+  /** With --block-private-callbacks the name is resolved and checked per attempt (and pinned); else per URL. */
+  function targetCheck(url: string): TargetCheck | Promise<TargetCheck> {
+    if (d.config.blockPrivateCallbacks) return checkCallbackTarget(url, { blockPrivate: true, lookup: d.lookup });
     let problem = urlProblems.get(url);
     if (problem === undefined) {
       problem = callbackUrlProblem(url);
       if (urlProblems.size >= 1000) urlProblems.clear();
       urlProblems.set(url, problem);
     }
-    return problem;
+    return { problem };
   }
 
   async function attempt(row: DueRow, n: number, req: CallbackRequest): Promise<void> {
-    const check = targetProblem(req.url);
-    const problem = typeof check === 'object' && check !== null ? await check : check;
-    const outcome: CallbackOutcome = problem
-      ? { delivered: false, statusCode: null, excerpt: null, error: problem, durationMs: 0 }
-      : await d.transport.send(req, d.config.callbackTimeoutMs);
+    const pending = targetCheck(req.url);
+    const check = pending instanceof Promise ? await pending : pending;
+    const outcome: CallbackOutcome = check.problem !== null
+      ? { delivered: false, statusCode: null, excerpt: null, error: check.problem, durationMs: 0 }
+      : await d.transport.send(req, d.config.callbackTimeoutMs, check.pinned);
     // Stopping: leave the row in flight; stop() closes the attempt as interrupted and requeues it.
     if (stopping) return;
     ended.push({

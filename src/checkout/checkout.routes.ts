@@ -7,11 +7,13 @@ import { pageUrl } from './checkout.format.js';
 import type { NoticeKind, PageRequest, SandboxOutcome } from './checkout.model.js';
 import type { CheckoutService } from './checkout.service.js';
 import { SESSION_SECONDS } from './checkout.session.js';
+import { renderBadFormPage } from './checkout.bad-form.view.js';
 import { renderCheckoutPage, renderNotFoundPage } from './checkout.view.js';
 
 export const SESSION_COOKIE = 'paysandbox_wallet';
 const BASE = '/payment/invoice/:id';
 const OUTCOMES: readonly SandboxOutcome[] = ['full', 'part', 'expire'];
+const UNREADABLE = Symbol('unreadable form body');
 
 /** HTTP status of the page re-rendered after a failed action. */
 const NOTICE_STATUS: Record<NoticeKind, 400 | 401 | 403 | 409> = {
@@ -60,9 +62,24 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     return c.redirect(pageUrl(c.req.param('id')!, req.method, req.outletId), 303);
   }
 
-  async function form(c: C): Promise<Record<string, unknown> | null> {
+  /** The posted form; null for an unknown invoice; UNREADABLE for a body no form parser reads. */
+  async function form(c: C): Promise<Record<string, unknown> | null | typeof UNREADABLE> {
     if (!checkout.status(c.req.param('id')!)) return null;
-    return (await c.req.parseBody()) as Record<string, unknown>;
+    try {
+      return (await c.req.parseBody()) as Record<string, unknown>;
+    } catch {
+      return UNREADABLE;
+    }
+  }
+
+  /** Unknown invoice → 404 page; unreadable body → 400 page; else the form. */
+  async function formOr(c: C): Promise<Record<string, unknown> | Response> {
+    const body = await form(c);
+    if (body === UNREADABLE) {
+      const nonce = newNonce();
+      return send(c, renderBadFormPage(nonce, pageUrl(c.req.param('id')!)), nonce, 400);
+    }
+    return body ?? notFound(c);
   }
 
   const notFound = (c: C) => {
@@ -80,8 +97,8 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
   });
 
   app.post(`${BASE}/wallet/login`, async (c) => {
-    const body = await form(c);
-    if (!body) return notFound(c);
+    const body = await formOr(c);
+    if (body instanceof Response) return body;
     const id = c.req.param('id');
     const login = field(body, 'login').slice(0, 254);
     const token = checkout.login(id, login, field(body, 'password'));
@@ -97,29 +114,31 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
   });
 
   app.post(`${BASE}/wallet/confirm`, async (c) => {
-    if (!(await form(c))) return notFound(c);
+    const body = await formOr(c);
+    if (body instanceof Response) return body;
     const notice = checkout.confirm(c.req.param('id'), getCookie(c, SESSION_COOKIE));
     return after(c, notice, { method: 'wallet' });
   });
 
   app.post(`${BASE}/wallet/logout`, async (c) => {
-    if (!(await form(c))) return notFound(c);
+    const body = await formOr(c);
+    if (body instanceof Response) return body;
     const id = c.req.param('id');
     deleteCookie(c, SESSION_COOKIE, { path: `/payment/invoice/${encodeURIComponent(id)}` });
     return c.redirect(pageUrl(id, 'wallet'), 303);
   });
 
   app.post(`${BASE}/counter`, async (c) => {
-    const body = await form(c);
-    if (!body) return notFound(c);
+    const body = await formOr(c);
+    if (body instanceof Response) return body;
     const outletId = field(body, 'outlet');
     const notice = checkout.chooseOutlet(c.req.param('id'), outletId);
     return after(c, notice, { method: 'counter', outletId: notice ? undefined : outletId });
   });
 
   app.post(`${BASE}/sandbox`, async (c) => {
-    const body = await form(c);
-    if (!body) return notFound(c);
+    const body = await formOr(c);
+    if (body instanceof Response) return body;
     const outcome = field(body, 'outcome') as SandboxOutcome;
     if (!checkout.chooserEnabled() || !OUTCOMES.includes(outcome)) {
       const nonce = newNonce();

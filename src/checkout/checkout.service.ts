@@ -45,6 +45,11 @@ export function createCheckoutService(d: CheckoutDeps) {
     return methods;
   }
 
+  /** The invoice's tenant: its merchant's workspace, null for the base data. */
+  function tenantOf(row: InvoiceRow): string | null {
+    return s.identities.merchantById(row.merchant_id)?.workspace_id ?? null;
+  }
+
   function due(row: InvoiceRow): bigint {
     return row.amount > row.amount_received ? row.amount - row.amount_received : 0n;
   }
@@ -146,7 +151,10 @@ export function createCheckoutService(d: CheckoutDeps) {
 
     /** Check a customer's credentials; a session token for this invoice, or null. */
     login(invoiceId: string, login: string, password: string): string | null {
-      const customer = login ? s.identities.customerByLogin(login.trim()) : undefined;
+      // Only the invoice's tenant logs in here: a base-data customer on a workspace invoice (or the
+      // reverse) fails exactly as an unknown login does.
+      const row = invoice(invoiceId);
+      const customer = row && login ? s.identities.customerByLogin(login.trim(), tenantOf(row)) : undefined;
       // Compare even for an unknown login, so both failures take the same path.
       const matches = passwordMatches(password, customer?.password ?? null);
       if (!customer || !matches) return null;
@@ -182,7 +190,7 @@ export function createCheckoutService(d: CheckoutDeps) {
       const counter = supported.includes('cash_payment') ? 'cash_payment' : supported.find((c) => COUNTER_COLLECTORS.includes(c));
       if (counter) return settle(() => s.payments.payOverCounter(invoiceId, counter, amount));
       if (!supported.includes(WALLET_COLLECTOR)) return 'sandbox_unavailable';
-      const result = settle(() => s.payments.payFromWallet(invoiceId, s.payments.customer(), amount));
+      const result = settle(() => s.payments.payFromWallet(invoiceId, s.payments.customer(undefined, tenantOf(row)), amount));
       return result === 'insufficient_balance' ? 'sandbox_unavailable' : result;
     },
   };

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../spec/load.js';
+import { isLoopbackHost } from '../shared/ip-address.js';
 import type { CliCommand } from './commands.js';
 
 /** Credentials a url target needs (docs/contract-tests.md lists the optional ones). */
@@ -13,10 +14,7 @@ const RUN_TIMEOUT_MS = 30 * 60_000;
 
 const NON_PRODUCTION_WORDS = ['stage', 'staging', 'sandbox', 'test'];
 
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\./.test(h);
-}
+export { isLoopbackHost };
 
 /**
  * Refuse a base URL that looks like production: anything that is not loopback and whose host does not

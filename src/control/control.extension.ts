@@ -6,12 +6,15 @@ import { clockHandlers } from './clock.routes.js';
 import { createControlRepository } from './control.repo.js';
 import { registerDashboard } from './dashboard.routes.js';
 import { diagnosticsHandlers } from './diagnostics.routes.js';
+import { controlGuard } from './control-guard.middleware.js';
 import { faultMiddleware } from './faults.middleware.js';
 import { createFaultStore } from './faults.service.js';
 import { identityAdminHandlers } from './identity-admin.routes.js';
 import { createInvoiceControlService } from './invoice-control.service.js';
 import { invoiceControlHandlers } from './invoice-control.routes.js';
 import { createProvisioningService } from './provisioning.service.js';
+
+const isControlPath = (path: string) => path === '/_sandbox' || path.startsWith('/_sandbox/');
 
 function createControlState(s: Services, ctx: ExtensionContext) {
   const repo = createControlRepository(s.db);
@@ -45,7 +48,12 @@ export const controlExtension: SandboxExtension = {
       ...diagnosticsHandlers(st.faults, ctx),
     };
   },
-  middleware: (s, ctx) => faultMiddleware(stateOf(s, ctx).faults),
+  // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.
+  middleware: (s, ctx) => {
+    const guard = controlGuard(s.config);
+    const faults = faultMiddleware(stateOf(s, ctx).faults);
+    return (c, next) => (isControlPath(c.req.path) ? guard(c, next) : faults(c, next));
+  },
   routes: (app, s, ctx) => {
     const st = stateOf(s, ctx);
     registerDashboard(app, s, ctx, st.repo, st.faults);

@@ -1,5 +1,6 @@
 import { ApiError } from '../http/api-error.js';
 import type { IdFactory } from '../shared/ids.js';
+import { compilePathGlob, globProblem, type PathGlob } from './path-glob.js';
 
 /** `FaultInput` of the document. */
 export interface FaultInput {
@@ -38,14 +39,10 @@ const trimSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
 
 /**
  * A path glob: `*` matches within one segment, `**` across segments. Trailing slashes are ignored on
- * both sides, like the routes themselves.
+ * both sides, like the routes themselves. Linear-time matching (src/control/path-glob.ts).
  */
-export function compileGlob(glob: string): RegExp {
-  const source = trimSlash(glob)
-    .split(/(\*\*|\*)/)
-    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${source}$`);
+export function compileGlob(glob: string): PathGlob {
+  return compilePathGlob(trimSlash(glob));
 }
 
 /**
@@ -53,13 +50,15 @@ export function compileGlob(glob: string): RegExp {
  * `probability` (tests inject a fixed source).
  */
 export function createFaultStore(ids: IdFactory, random: () => number) {
-  const faults = new Map<string, { fault: Fault; pattern: RegExp }>();
+  const faults = new Map<string, { fault: Fault; pattern: PathGlob }>();
 
   return {
     list: (): Fault[] => [...faults.values()].map((f) => ({ ...f.fault })),
 
     /** Status defaults to 500, except for a fault that asks only for latency. */
     add(input: FaultInput): Fault {
+      const tooComplex = globProblem(input.path);
+      if (tooComplex) throw ApiError.field('path', tooComplex);
       if (input.status !== undefined && input.status < 200) {
         throw ApiError.field('status', 'Ensure this value is at least 200 (a 1xx status cannot end a response).');
       }

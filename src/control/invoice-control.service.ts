@@ -24,9 +24,9 @@ export function createInvoiceControlService(s: Services, repo: ControlRepository
    * parallel CI jobs never drain one shared wallet), otherwise the first fixture customer.
    */
   function payer(inv: InvoiceRow, login?: string): UserRow {
-    if (login !== undefined) return s.payments.customer(login);
-    const workspaceId = s.identities.merchantById(inv.merchant_id)?.workspace_id;
-    return (workspaceId ? repo.workspaceCustomer(workspaceId) : undefined) ?? s.payments.customer();
+    // A named customer is looked up in the invoice's tenant only: workspaces never pay each other.
+    const workspaceId = s.identities.merchantById(inv.merchant_id)?.workspace_id ?? null;
+    return s.payments.customer(login, workspaceId);
   }
 
   function existing(invoiceId: string): InvoiceRow {

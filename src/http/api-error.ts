@@ -10,6 +10,9 @@ export type ErrorCode =
   | 'invalid_nonce'
   | 'invalid_nonce_format'
   | 'control_token_required'
+  | 'host_not_allowed'
+  | 'origin_not_allowed'
+  | 'json_required'
   | 'not_found'
   | 'method_not_allowed'
   | 'malformed_json'
@@ -35,6 +38,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_nonce: 401,
   invalid_nonce_format: 400,
   control_token_required: 401,
+  host_not_allowed: 403,
+  origin_not_allowed: 403,
+  json_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   malformed_json: 400,

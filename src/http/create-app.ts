@@ -12,6 +12,7 @@ import { cheapBodyLimit } from './body-limit.js';
 import { registerDocs } from './docs.routes.js';
 import type { AppEnv, Handler, Handlers } from './operation.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
+import { rawPath } from './request-url.js';
 import { operationRunner } from './run-operation.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -43,6 +44,19 @@ export function pathsOf(op: Operation): string[] {
 
 const notImplemented: Handler = ({ operation }) => {
   throw ApiError.general('not_implemented', `${operation.operationId} is not implemented in this version of the sandbox.`);
+};
+
+// A path segment that is a dot segment in any spelling (`..`, `%2e%2e`, `.%2E`, `.`…). The URL parser
+// behind the Request resolves them, so `/v3/invoices/x/%2e%2e/` would otherwise reach `/v3/invoices/`.
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
+
+/** Dot segments in the path as sent → 404: no request reaches a route other than the one it names. */
+const refuseDotSegments: MiddlewareHandler<AppEnv> = (c, next) => {
+  const path = rawPath(c);
+  if ((path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path)) {
+    return Promise.resolve(c.json(ApiError.notFound().envelope(), 404));
+  }
+  return next();
 };
 
 /** The 500 envelope: the sandbox failed, not the request. */
@@ -80,6 +94,7 @@ export function createApp(parts: AppParts) {
   const app = new Hono<AppEnv>({ strict: false });
   app.use('*', requestLog.middleware(services.clock));
   app.use('*', commitBarrier(services.writeBatch));
+  app.use('*', refuseDotSegments);
   app.use(
     '*',
     cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) =>

@@ -5,10 +5,11 @@ import type { Hono } from 'hono';
 import type { LoadedSpec } from '../spec/load.js';
 import type { AppEnv } from './operation.js';
 
-const ASSETS: Record<string, string> = {
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui.css': 'text/css; charset=utf-8',
-};
+// A Map, not an object literal: `/docs/assets/constructor` must not find an inherited member.
+const ASSETS = new Map<string, string>([
+  ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+]);
 
 /** `/openapi.json`, `/openapi.yaml` and `/docs`: the API reference served from local assets (no CDN). */
 export function registerDocs(app: Hono<AppEnv>, spec: LoadedSpec): void {
@@ -23,7 +24,7 @@ export function registerDocs(app: Hono<AppEnv>, spec: LoadedSpec): void {
   const cache = new Map<string, Buffer>();
   app.get('/docs/assets/:file', (c) => {
     const file = c.req.param('file');
-    const type = ASSETS[file];
+    const type = ASSETS.get(file);
     if (!type) return c.notFound();
     let data = cache.get(file);
     if (!data) cache.set(file, (data = readFileSync(join(dist, file))));

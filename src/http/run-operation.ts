@@ -6,6 +6,7 @@ import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
 import { ApiError } from './api-error.js';
 import { readBody } from './body-limit.js';
+import { parseJsonBody } from './json-body.js';
 import type { AppEnv, Handler, OperationContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
 
@@ -30,6 +31,22 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
     const rawBody = readsBody ? await readBody(c) : EMPTY;
     const ctx: OperationContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
 
+    // The body is parsed before authentication ends (its error thrown after): a signed request with a
+    // body that cannot be parsed is refused before its nonce is used up.
+    let parsed: unknown;
+    let bodyError: ApiError | undefined;
+    if (op.hasBody && rawBody.length > 0) {
+      try {
+        parsed = parseJsonBody(rawBody.toString('utf8'));
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        bodyError = err;
+      }
+    }
+    const refuseBadBody = () => {
+      if (bodyError) throw bodyError;
+    };
+
     const header = headerReader(c);
     switch (op.auth) {
       case 'merchant':
@@ -39,6 +56,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
       case 'hmac':
         ctx.app = authenticateHmac(deps.identities, header, requestUrl(c, deps.config.trustProxy, header), rawBody, {
           debugErrors: deps.config.debugErrors,
+          beforeNonce: refuseBadBody,
         });
         c.set('authOutcome', `hmac:${ctx.app.api_key}`);
         break;
@@ -63,11 +81,8 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: Handle
         if (op.bodyRequired) throw ApiError.general('validation_error', 'No data provided.');
         ctx.body = {};
       } else {
-        try {
-          ctx.body = JSON.parse(rawBody.toString('utf8'));
-        } catch (err) {
-          throw ApiError.general('malformed_json', `JSON parse error - ${(err as Error).message}`);
-        }
+        refuseBadBody();
+        ctx.body = parsed;
       }
       if (v.body && !v.body(ctx.body)) throw new ApiError('validation_error', toFieldErrors(v.body.errors));
     }

@@ -88,15 +88,17 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
   );
   const resetNonce = db.prepare('UPDATE apps SET last_nonce = NULL WHERE api_key = ?');
   const userById = db.prepare('SELECT * FROM users WHERE id = ?');
+  // Scoped to one tenant: the base data (workspace NULL) or one live workspace. `IS` compares NULLs too.
   const userByLogin = db.prepare(
     `SELECT * FROM users WHERE kind = 'customer' AND (email = @login COLLATE NOCASE OR mobile_number = @login OR id = @login)
+       AND workspace_id IS @workspace
        AND (workspace_id IS NULL OR workspace_id IN (SELECT id FROM workspaces WHERE deleted_at IS NULL))`,
   );
   const customersPage = db.prepare(
     "SELECT * FROM users WHERE kind = 'customer' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
   );
   const customersCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer'");
-  const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS NULL ORDER BY created_at, id LIMIT 1");
+  const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS ? ORDER BY created_at, id LIMIT 1");
   const insertUser = db.prepare(
     `INSERT INTO users (id, kind, name, email, mobile_number, password, workspace_id, created_at)
      VALUES (@id, @kind, @name, @email, @mobile_number, @password, @workspace_id, @created_at)`,
@@ -156,8 +158,19 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     advanceNonce: (key: string, nonce: string) => inBatch(() => advanceNonce.run({ key, nonce }).changes === 1),
     resetNonce: (key: string) => resetNonce.run(key).changes === 1,
     userById: (id: string) => userById.get(id) as UserRow | undefined,
-    customerByLogin: (login: string) => userByLogin.get({ login }) as UserRow | undefined,
-    firstCustomer: () => firstCustomer.get() as UserRow | undefined,
+    /**
+     * A customer by email, mobile number or id, within one tenant (`null`: the base data): a login of
+     * another workspace is as unknown as one that does not exist.
+     */
+    customerByLogin: (login: string, workspaceId: string | null) => userByLogin.get({ login, workspace: workspaceId }) as UserRow | undefined,
+    /** The oldest customer of a tenant (`null`: the base data). */
+    firstCustomer: (workspaceId: string | null = null) => firstCustomer.get(workspaceId) as UserRow | undefined,
+    /** The tenant of an account's owner: a workspace id, null for the base data, undefined for system accounts. */
+    workspaceOfOwner(ownerType: string, ownerId: string): string | null | undefined {
+      if (ownerType === 'user') return (userById.get(ownerId) as UserRow | undefined)?.workspace_id;
+      if (ownerType === 'merchant') return (merchantById.get(ownerId) as MerchantRow | undefined)?.workspace_id;
+      return undefined;
+    },
     customersPage: (limit: number, offset: number) => customersPage.all(limit, offset) as UserRow[],
     customersCount: () => (customersCount.get() as { n: number }).n,
     insertUser: (u: UserRow) => void insertUser.run(u),

@@ -106,8 +106,9 @@ export function createPaymentService(d: PaymentServiceDeps) {
 
   const service = {
     /** Find a customer by id, email or mobile number (or the first fixture customer). */
-    customer(login?: string): UserRow {
-      const c = login ? d.identities.customerByLogin(login) : d.identities.firstCustomer();
+    /** A customer of the invoice's tenant (`workspaceId` null: the base data), by login or the first one. */
+    customer(login?: string, workspaceId: string | null = null): UserRow {
+      const c = login ? d.identities.customerByLogin(login, workspaceId) : d.identities.firstCustomer(workspaceId);
       if (!c) throw ApiError.field('customer', login ? `No customer "${login}".` : 'There is no customer to pay with.', 'validation_error');
       return c;
     },

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, CodeKeywordDefinition, ErrorObject, KeywordCxt, Name, ValidateFunction } from 'ajv/dist/2020.js';
 import type { FieldErrors } from '../http/api-error.js';
+import { isExponentNumber } from '../http/json-body.js';
 import { AmountError, parseAmount } from '../shared/money.js';
 import type { LoadedSpec, Operation } from './load.js';
 import { loadPrecompiledValidators, sha256 } from './precompiled.js';
@@ -27,8 +28,14 @@ function anchorRefs(schema: unknown): unknown {
   );
 }
 
-/** `x-amount`: a money input must parse exactly (no exponent, sign, >8 decimals, zero). Null when it does. */
-export function amountProblem(data: unknown): string | null {
+/**
+ * `x-amount`: a money input must parse exactly (no exponent, sign, >8 decimals, zero). Null when it does.
+ * A JSON number written with an exponent (`1e2`) is refused like the string `"1e2"`: the body parser
+ * remembers it by its container and key (src/http/json-body.ts).
+ */
+export function amountProblem(data: unknown, parent?: unknown, key?: unknown): string | null {
+  // A negative one gets the sign's message first, as `"-1e2"` does.
+  if (typeof data === 'number' && data >= 0 && isExponentNumber(parent, key)) return EXPONENT_AMOUNT;
   try {
     parseAmount(data);
     return null;
@@ -37,6 +44,9 @@ export function amountProblem(data: unknown): string | null {
     return err.message;
   }
 }
+
+// The message `parseAmount` gives the string form ("1e2").
+const EXPONENT_AMOUNT = 'A valid number is required.';
 
 /** What generated validator code may call (see `runtime.*` in the keyword below). */
 export const VALIDATOR_RUNTIME = { amountProblem };
@@ -53,7 +63,7 @@ function amountKeyword(ajv: AjvModule): CodeKeywordDefinition {
     type: ['number', 'string'],
     code(cxt) {
       const fn = cxt.gen.scopeValue('func', { ref: amountProblem, code: _`runtime.amountProblem` });
-      const message = cxt.gen.const('amountProblem', _`${fn}(${cxt.data})`);
+      const message = cxt.gen.const('amountProblem', _`${fn}(${cxt.data}, ${cxt.it.parentData}, ${cxt.it.parentDataProperty})`);
       messages.set(cxt, message);
       cxt.fail(_`${message} !== null`);
     },

@@ -43,16 +43,21 @@ export interface TransferDeps {
  * currency found by email or mobile number.
  */
 export function createTransferService(d: TransferDeps) {
-  function target(address: string, currency: string): AccountRow {
+  /**
+   * The account to credit, within the app's tenant only (base data or its workspace): an account or
+   * customer of another tenant answers exactly as an unknown one, so nothing leaks across tenants.
+   */
+  function target(address: string, currency: string, workspaceId: string | null): AccountRow {
     const text = address.trim();
-    const account = ID_PATTERN.test(text) ? d.ledger.get(text) : undefined;
-    if (account && account.owner_type !== 'system') {
+    const found = ID_PATTERN.test(text) ? d.ledger.get(text) : undefined;
+    const account = found && d.identities.workspaceOfOwner(found.owner_type, found.owner_id) === workspaceId ? found : undefined;
+    if (account) {
       if (account.currency !== currency) {
         throw ApiError.field('target_address', `Target account holds ${account.currency}, not ${currency}.`);
       }
       return account;
     }
-    const customer = d.identities.customerByLogin(normalizeMobile(text));
+    const customer = d.identities.customerByLogin(normalizeMobile(text), workspaceId);
     // The customer's oldest wallet in the currency: the one fixtures and the control API fund.
     const wallet = customer && d.ledger.byOwner('user', customer.id).filter((a) => a.currency === currency).at(-1);
     if (customer && !wallet) throw ApiError.field('target_address', `The recipient has no ${currency} wallet.`, 'unknown_target');
@@ -70,7 +75,7 @@ export function createTransferService(d: TransferDeps) {
         throw ApiError.field('account', `Account "${body.account}" is not one of your accounts.`);
       }
       const amount = parseAmount(body.amount);
-      const to = target(body.target_address, source.currency);
+      const to = target(body.target_address, source.currency, app.workspace_id);
       if (to.id === source.id) throw ApiError.field('target_address', 'Cannot transfer to the same account.');
       return d.unitOfWork(() => {
         if (d.ledger.get(source.id)!.balance < amount) throw ApiError.field('amount', 'Insufficient balance.', 'insufficient_balance');

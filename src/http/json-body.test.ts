@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { isExponentNumber, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
+
+let t: TestApp;
+beforeEach(() => {
+  t = createTestApp();
+});
+afterEach(() => t.close());
+
+const nested = (levels: number, inner = '1') => '['.repeat(levels) + inner + ']'.repeat(levels);
+const lastNonce = (key: string) => (t.db.prepare('SELECT last_nonce FROM apps WHERE api_key = ?').get(key) as { last_nonce: string | null }).last_nonce;
+const count = (table: string) => (t.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+describe('parseJsonBody', () => {
+  it(`accepts ${MAX_JSON_DEPTH} levels of nesting and refuses one more with validation_error`, () => {
+    expect(parseJsonBody(nested(MAX_JSON_DEPTH))).toBeDefined();
+    expect(() => parseJsonBody(nested(MAX_JSON_DEPTH + 1))).toThrow(expect.objectContaining({ code: 'validation_error', status: 400 }));
+    expect(() => parseJsonBody(`{"a":${nested(6000)}}`)).toThrow(/nesting is too deep/);
+    // Brackets inside strings (escaped quotes included) are text, not nesting.
+    const text = JSON.stringify({ note: '['.repeat(100) + '\\"{{{' });
+    expect(parseJsonBody(text)).toEqual(JSON.parse(text));
+  });
+
+  it('remembers which numbers were written with an exponent, by container and key', () => {
+    const body = parseJsonBody('{"amount": 1e2, "plain": 100, "list": [5, 1E-7], "s": "1e2", "n": {"amount": 2.5e+1}}') as Record<string, any>;
+    expect(isExponentNumber(body, 'amount')).toBe(true);
+    expect(isExponentNumber(body, 'plain')).toBe(false);
+    expect(isExponentNumber(body, 's')).toBe(false);
+    expect(isExponentNumber(body.list, 0)).toBe(false);
+    expect(isExponentNumber(body.list, 1)).toBe(true);
+    expect(isExponentNumber(body.n, 'amount')).toBe(true);
+    // The last of duplicate keys wins, as in JSON.parse.
+    const dup = parseJsonBody('{"amount": 1e2, "amount": 100}') as object;
+    expect(isExponentNumber(dup, 'amount')).toBe(false);
+    expect(isExponentNumber(parseJsonBody('{"amount": 100, "amount": 1e2}'), 'amount')).toBe(true);
+  });
+});
+
+describe('deeply nested bodies → 400, never 500', () => {
+  it('refuses invoice metadata 6,000 arrays deep (under 64 KiB) and stores nothing', async () => {
+    const raw = `{"amount": 20, "currency": "PHP", "external_transaction_id": "deep", "metadata": {"x": ${nested(6000)}}}`;
+    expect(raw.length).toBeLessThan(64 * 1024);
+    const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw });
+    expect(res.status).toBe(400);
+    expect(res.body.error_codes).toEqual(['validation_error']);
+    expect(res.body.errors.non_field_errors[0]).toMatch(/nesting is too deep/);
+    expect(count('invoices')).toBe(0);
+  });
+
+  it('refuses a deep fault body on the control API', async () => {
+    const res = await t.request('POST', '/_sandbox/faults', { raw: `{"path": "/v1/x", "body": ${nested(5000)}}` });
+    expect(res.status).toBe(400);
+    expect(res.body.error_codes).toEqual(['validation_error']);
+    expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
+  });
+
+  it('refuses deep sell-order fields without using up the nonce: the same nonce then works', async () => {
+    const key = t.fixtures.developers[0]!.app.api_key;
+    const good = { outlet_id: 'bpi', amount: '500', currency: 'PHP', external_transaction_id: 'deep-fields' };
+    const raw = JSON.stringify({ ...good, fields: { x: 0 } }).replace('{"x":0}', `{"x": ${nested(6000)}}`);
+    const deep = await t.signed('POST', '/v1/sellorder', { raw, nonce: '9000' });
+    expect(deep.status).toBe(400);
+    expect(deep.body.error_codes).toEqual(['validation_error']);
+    expect(lastNonce(key)).toBeNull();
+    const malformed = await t.signed('POST', '/v1/sellorder', { raw: '{"outlet_id": ', nonce: '9000' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error_codes).toEqual(['malformed_json']);
+    expect(lastNonce(key)).toBeNull();
+    const ok = await t.signed('POST', '/v1/sellorder', { body: { ...good, fields: { x: [[1]] } }, nonce: '9000' });
+    expect(ok.status).toBe(201);
+    expect(lastNonce(key)).toBe('9000');
+  });
+
+  it('still answers 401 first for a bad signature on a deep body', async () => {
+    const res = await t.signed('POST', '/v1/sellorder', { raw: `{"fields": ${nested(6000)}}`, secret: 'wrong' });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('amounts written as JSON numbers with an exponent', () => {
+  it.each(['1e2', '1E2', '1e-7', '2.5e+1', '-1e2'])('refuses %s on an invoice as the string form is refused', async (num) => {
+    const res = await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      raw: `{"amount": ${num}, "currency": "PHP", "external_transaction_id": "exp-${num}"}`,
+    });
+    const asString = await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      body: { amount: num, currency: 'PHP', external_transaction_id: `exps-${num}` },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(asString.body);
+    expect(count('invoices')).toBe(0);
+  });
+
+  it('keeps plain numbers and strings working, and exponents where no amount is expected', async () => {
+    const res = await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      raw: '{"amount": 100.5, "currency": "PHP", "external_transaction_id": "plain", "metadata": {"ratio": 1e-3}}',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.invoice.amount).toBe('100.50000000');
+    const fault = await t.request('POST', '/_sandbox/faults', { raw: '{"path": "/v1/nothing", "latency_ms": 1e1, "status": 503}' });
+    expect(fault.status).toBe(201);
+    expect(fault.body.fault.latency_ms).toBe(10);
+  });
+
+  it('refuses exponent amounts on signed transfers and partner fees, and on control balances', async () => {
+    const dev = t.fixtures.developers[0]!;
+    const php = dev.accounts.find((a) => a.currency === 'PHP')!;
+    const transfers = count('transfers');
+    const transfer = await t.signed('POST', '/v3/transfers/', {
+      raw: `{"account": "${php.id}", "target_address": "${t.fixtures.customers[0]!.email}", "amount": 1e2}`,
+    });
+    expect(transfer.status).toBe(400);
+    expect(transfer.body.errors.amount).toEqual(['A valid number is required.']);
+    expect(count('transfers')).toBe(transfers);
+    const fee = await t.signed('POST', '/v3/partner-payout-outlet-fees', { raw: '{"outlet_id": "bpi", "amount": 1e3}' });
+    expect(fee.status).toBe(400);
+    expect(fee.body.errors.amount).toEqual(['A valid number is required.']);
+    const customer = await t.request('POST', '/_sandbox/customers', { raw: '{"balance": 5e3}' });
+    expect(customer.status).toBe(400);
+    expect(customer.body.errors.balance).toEqual(['A valid number is required.']);
+  });
+});
