@@ -18,6 +18,8 @@ const E2E = [
   'src/cli/listen-cli.test.ts',
   'src/cli/server-log.test.ts',
   'src/db/durability.test.ts',
+  'src/db/kill9-loop.test.ts',
+  'src/testing/fuzz/fuzz.test.ts',
   'src/receiver-check/check-receiver-cli.test.ts',
   'src/testing/readme-recipes.test.ts',
 ];

@@ -20,6 +20,7 @@ import { runLoad } from './lib/load.js';
 import { cpuMs, json, memoryMiB, peakRssMiB, rssMiB } from './lib/net.js';
 import { checkTargets, machine, toConsole, toMarkdown, type BenchReport, type ScenarioResult, type Target } from './lib/report.js';
 import { seedDatabase } from './lib/seed.js';
+import { printSoak, runSoak, writeSoak } from './lib/soak.js';
 import { coldStart, startPrism, startSandbox, startScript, type Server } from './lib/servers.js';
 import { baselineScenario, peerScenarios, sandboxScenarios, type LoadScenario } from './scenarios/api.js';
 
@@ -42,6 +43,11 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     'server-log': { type: 'string' },
+    soak: { type: 'string' },
+    'soak-warmup': { type: 'string' },
+    'soak-tolerance': { type: 'string', default: '16' },
+    'soak-tolerance-pct': { type: 'string', default: '10' },
+    'soak-workers': { type: 'string', default: '4' },
     help: { type: 'boolean', default: false },
   },
   strict: true,
@@ -51,6 +57,9 @@ if (args.help) {
   console.log(`npm run bench -- [--quick] [--with-prism] [--connections 10] [--duration s] [--warmup s]
   [--invoices 100000] [--deep-page 9000] [--deep-rate 100] [--node-flags "..."] [--durability normal|full]
   [--only id,id] [--no-build] [--server-log FILE]
+npm run bench -- --soak SECONDS [--soak-warmup s] [--soak-tolerance MiB] [--soak-tolerance-pct %] [--soak-workers 4]
+  mixed flows against the built server for SECONDS; fails on any error or on RSS growth after warm-up
+  beyond MiB + % of the post-warm-up RSS (default 16 MiB + 10%); writes bench/results/soak.json
 ids for --only (the baseline always runs): healthz list-page-1 list-deep list-deep-fixed invoice-get hmac-get
   invoice-create invoice-create-callbacks sellorder payment cold-start callbacks hosted-page`);
   process.exit(0);
@@ -166,7 +175,30 @@ async function hostedPageScenario(renders: number): Promise<BenchReport['hostedP
   return { status: 'ok', results: (JSON.parse(line) as { results: unknown[] }).results };
 }
 
+/** `--soak N`: the soak mode (bench/lib/soak.ts) instead of the load scenarios. */
+async function soak(seconds: number): Promise<void> {
+  installCleanup();
+  if (!Number.isFinite(seconds) || seconds < 20) throw new Error('--soak needs a number of seconds ≥ 20 (warm-up + 10 s of samples)');
+  if (!args['no-build']) await build();
+  if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run npm run build');
+  const result = await runSoak({
+    root: ROOT,
+    seconds,
+    warmupSec: Number(args['soak-warmup'] ?? Math.min(60, Math.max(10, Math.round(seconds / 5)))),
+    toleranceMiB: Number(args['soak-tolerance']),
+    tolerancePct: Number(args['soak-tolerance-pct']),
+    workers: Number(args['soak-workers']),
+    nodeFlags,
+    durability: args.durability,
+    log,
+  });
+  printSoak(result, log);
+  log(`wrote ${writeSoak(ROOT, result)}`);
+  if (!result.passed) throw new Error(`soak failed: ${result.verdict}`);
+}
+
 async function main(): Promise<void> {
+  if (args.soak !== undefined) return soak(Number(args.soak));
   installCleanup();
   const wanted = (id: string) => !only || only.has(id);
   if (!args['no-build']) await build();

@@ -1,0 +1,232 @@
+import fc from 'fast-check';
+import type { Fixtures } from '../../fixtures/fixture-types.js';
+import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
+import { compileValidators, type SpecValidators } from '../../spec/validators.js';
+import { problemsOf } from './fuzz.check.js';
+import { extraCase, extraProblems } from './fuzz.extra.js';
+import { invalidDraft } from './fuzz.invalid.js';
+import { judgeRaw, rawCase } from './fuzz.raw.js';
+import { send, toWire, type Draft, type WireRequest } from './fuzz.request.js';
+import { validDraft } from './fuzz.valid.js';
+import { FuzzWorld } from './fuzz.world.js';
+import { documentResolver, type Resolve, type Schema } from './schema.arbitrary.js';
+
+export interface FuzzOptions {
+  baseUrl: string;
+  controlToken: string;
+  fixtures: Fixtures;
+  seed: number;
+  /** Stop after this many requests, or after this many ms, whichever comes first. */
+  maxRequests?: number;
+  maxMs?: number;
+  /** Each request must be fully answered within this (a slower answer is a hang). */
+  deadlineMs?: number;
+  /** Share of cases that go to routes outside the document (1 in N). */
+  extraEvery?: number;
+  onProgress?: (r: FuzzReport) => void;
+  /** Called after every request (the CLI's --verbose). */
+  onRequest?: (line: string) => void;
+}
+
+export interface FuzzFailure {
+  /** Replays the same sequence: `npm run fuzz -- --seed <seed> --requests <index + 1>`. */
+  seed: number;
+  index: number;
+  target: string;
+  kind: string;
+  problems: string[];
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  status?: number;
+  answer?: string;
+}
+
+export interface OperationStats {
+  requests: number;
+  valid: number;
+  invalid: number;
+  /** Answers with a 2xx status: the valid generator reached the operation's success path. */
+  succeeded: number;
+  statuses: Record<string, number>;
+}
+
+export interface FuzzReport {
+  seed: number;
+  requests: number;
+  ms: number;
+  operations: Record<string, OperationStats>;
+  operationsTotal: number;
+  extra: Record<string, number>;
+  failures: FuzzFailure[];
+  /** Failures beyond the distinct ones listed. */
+  repeatedFailures: number;
+  hang: boolean;
+}
+
+const excerpt = (s: string | undefined, n = 300) => (s === undefined ? undefined : s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
+
+/** The JSON schema of an operation's request body, if it takes one. */
+export function bodySchemaOf(spec: LoadedSpec, op: Operation): Schema | undefined {
+  if (!op.hasBody) return undefined;
+  const raw = spec.document.paths?.[op.path]?.[op.method]?.requestBody as Schema | undefined;
+  const body = raw?.$ref ? documentResolver(spec.document)(raw.$ref) : raw;
+  return body?.content?.['application/json']?.schema as Schema | undefined;
+}
+
+/** One request per case, operations in a seeded round-robin so that every one is reached early. */
+export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
+  const spec = loadSpec();
+  const validators: SpecValidators = compileValidators(spec);
+  const resolve: Resolve = documentResolver(spec.document);
+  const world = new FuzzWorld(o.baseUrl, o.controlToken, o.fixtures);
+  const ops = fc.sample(fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }), { seed: o.seed, numRuns: 1 })[0]!;
+  const deadlineMs = o.deadlineMs ?? 10_000;
+  const extraEvery = o.extraEvery ?? 12;
+  const started = performance.now();
+  const report: FuzzReport = { seed: o.seed, requests: 0, ms: 0, operations: {}, operationsTotal: ops.length, extra: {}, failures: [], repeatedFailures: 0, hang: false };
+  const seen = new Set<string>();
+  let liveFaults = 0;
+  let unsafeFault = false;
+
+  const fail = (f: FuzzFailure) => {
+    const key = `${f.target} ${f.kind.replace(/\d+/g, 'N')} ${f.problems[0]!.replace(/\d+/g, 'N').slice(0, 80)}`;
+    if (seen.has(key)) return void report.repeatedFailures++;
+    seen.add(key);
+    report.failures.push(f);
+  };
+  const control = (method: string, path: string) => send({ method, url: o.baseUrl + path, headers: { 'x-sandbox-token': o.controlToken } }, deadlineMs);
+
+  for (let i = 0; ; i++) {
+    if (o.maxRequests !== undefined && report.requests >= o.maxRequests) break;
+    if (o.maxMs !== undefined && performance.now() - started >= o.maxMs) break;
+    const caseSeed = (Math.imul(o.seed, 1_000_003) + i) | 0;
+    let target: string;
+    let kind: string;
+    let wire: WireRequest;
+    let draft: Draft | undefined;
+    if (i % (extraEvery * 4) === extraEvery * 2 - 1) {
+      const c = fc.sample(rawCase(world), { seed: caseSeed, numRuns: 1 })[0]!;
+      report.requests++;
+      report.extra[c.surface] = (report.extra[c.surface] ?? 0) + 1;
+      const verdict = await judgeRaw(o.baseUrl, c, deadlineMs);
+      const request = { method: 'RAW', url: o.baseUrl, headers: {}, body: excerpt(c.text, 400) };
+      if (verdict.problems.length) fail({ seed: o.seed, index: i, target: c.surface, kind: 'raw', problems: verdict.problems, request, status: verdict.status, answer: verdict.head });
+      if (verdict.hang) {
+        report.hang = true;
+        break;
+      }
+      continue;
+    }
+    if (i % extraEvery === extraEvery - 1) {
+      const c = fc.sample(extraCase(world), { seed: caseSeed, numRuns: 1 })[0]!;
+      ({ surface: target, wire } = c);
+      kind = 'extra';
+      report.extra[target] = (report.extra[target] ?? 0) + 1;
+    } else {
+      const op = ops[i % ops.length]!;
+      const bodySchema = bodySchemaOf(spec, op);
+      const valid = validDraft(op, world, resolve, bodySchema);
+      const arb = fc.oneof({ weight: 9, arbitrary: valid }, { weight: 11, arbitrary: valid.chain((v) => invalidDraft(v, resolve, bodySchema, world)) });
+      draft = fc.sample(arb, { seed: caseSeed, numRuns: 1 })[0]!;
+      if (draft.kind === 'valid' && draft.body !== undefined) {
+        // The document's own validator decides: a generated body it refuses must be refused.
+        const check = validators.forOperation(op.operationId).body;
+        if (check && !check(draft.body)) draft = { ...draft, kind: 'valid-by-generator-only', expect: 'reject' };
+      }
+      target = op.operationId;
+      kind = draft.kind;
+      wire = toWire(draft, world);
+      const s = (report.operations[target] ??= { requests: 0, valid: 0, invalid: 0, succeeded: 0, statuses: {} });
+      s.requests++;
+      if (draft.expect === 'documented' && draft.kind === 'valid') s.valid++;
+      else s.invalid++;
+    }
+    report.requests++;
+    const res = await send(wire, deadlineMs);
+    o.onRequest?.(`#${i} ${target} [${kind}] ${wire.method} ${wire.url.slice(0, 120)} → ${'status' in res ? `${res.status} in ${res.ms.toFixed(0)} ms` : JSON.stringify(res)}`);
+    const request = { ...wire, body: excerpt(wire.body) };
+    if ('hang' in res) {
+      fail({ seed: o.seed, index: i, target, kind, problems: [`no answer within ${deadlineMs} ms (hang)`], request });
+      report.hang = true;
+      break; // the server may be wedged: nothing after this would mean anything
+    }
+    if ('error' in res) {
+      if (/header|ByteString/i.test(res.error)) continue; // the client refused to send it: not the server's doing
+      fail({ seed: o.seed, index: i, target, kind, problems: [`no answer: ${res.error}`], request });
+      continue;
+    }
+    const problems = draft ? problemsOf(draft, res, validators) : extraProblems(res);
+    if (problems.length) fail({ seed: o.seed, index: i, target, kind, problems, request, status: res.status, answer: excerpt(res.text) });
+    if (!draft) continue;
+    const stats = report.operations[target]!;
+    stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
+    if (res.status >= 200 && res.status < 300) {
+      stats.succeeded++;
+      if (/^application\/json/.test(res.contentType)) world.harvest(target, JSON.parse(res.text));
+      afterSuccess(draft, wire);
+    }
+    if (draft.op.operationId === 'createFault' && res.status === 201) {
+      // A fault's glob is matched against every later request: one with a long path must still be quick.
+      report.requests++;
+      report.extra['fault glob probe'] = (report.extra['fault glob probe'] ?? 0) + 1;
+      const faultMethod = String((draft.body as { method?: string } | undefined)?.method ?? '*');
+      const probe = { method: faultMethod === '*' ? 'GET' : faultMethod, url: `${o.baseUrl}/v1/invoices/${'a'.repeat(4000)}`, headers: { authorization: world.merchantTokens[0]! } };
+      const answer = await send(probe, deadlineMs);
+      const glob = excerpt(wire.body, 700);
+      if ('hang' in answer) {
+        fail({ seed: o.seed, index: i, target: 'fault glob probe', kind, problems: [`no answer within ${deadlineMs} ms after this fault (hang)`], request: { ...probe, body: glob } });
+        report.hang = true;
+        break;
+      }
+      if ('status' in answer && answer.status >= 500 && draft.kind === 'valid') {
+        fail({ seed: o.seed, index: i, target: 'fault glob probe', kind, problems: [`server error ${answer.status} after this fault`], request: { ...probe, body: glob } });
+      }
+    }
+    if (unsafeFault || liveFaults > 10) {
+      // Only never-firing faults (the valid ones: probability 0) may stay; others would inject errors.
+      await control('DELETE', '/_sandbox/faults');
+      liveFaults = 0;
+      unsafeFault = false;
+    }
+    if (o.onProgress && i % 200 === 199) o.onProgress(report);
+  }
+  report.ms = performance.now() - started;
+  return report;
+
+  function afterSuccess(d: Draft, wire: WireRequest) {
+    const id = d.op.operationId;
+    if (d.op.auth === 'hmac' && d.auth === 'good') {
+      const app = world.apps[d.app % world.apps.length]!;
+      world.accepted.set(app.key, { nonce: wire.headers['ACCESS_NONCE']!, method: wire.method, path: wire.url, body: wire.body ?? '' });
+    }
+    if (id === 'resetAppNonce') world.accepted.delete(d.pathParams.api_key!);
+    if (id === 'deleteWorkspace') world.workspaces.delete(d.pathParams.workspace_id!);
+    if (id === 'resetSandbox') {
+      world.accepted.clear();
+      world.seedPools();
+    }
+    if (id === 'createFault') {
+      liveFaults++;
+      unsafeFault ||= d.kind !== 'valid';
+    }
+    if (id === 'clearFaults' || id === 'resetSandbox') liveFaults = 0;
+    if (id === 'clearFaults' || id === 'resetSandbox') unsafeFault = false;
+  }
+}
+
+export function summarize(r: FuzzReport): string {
+  const ops = Object.entries(r.operations);
+  const succeeded = ops.filter(([, s]) => s.succeeded > 0).length;
+  const lines = [
+    `fuzz: seed ${r.seed}, ${r.requests} requests in ${(r.ms / 1000).toFixed(1)} s (${((r.requests * 1000) / r.ms).toFixed(0)}/s)`,
+    `fuzz: ${ops.length}/${r.operationsTotal} operations covered, ${succeeded} of them answered 2xx at least once; routes outside the document: ${Object.values(r.extra).reduce((a, b) => a + b, 0)} requests`,
+    `fuzz: ${r.failures.length} distinct failures (${r.repeatedFailures} repeats)${r.hang ? ', stopped on a hang' : ''}`,
+  ];
+  const never = ops.filter(([, s]) => s.succeeded === 0).map(([k, s]) => `${k} ${JSON.stringify(s.statuses)}`);
+  if (never.length) lines.push(`fuzz: never 2xx: ${never.join(', ')}`);
+  for (const f of r.failures) {
+    lines.push(`  ✗ ${f.target} [${f.kind}] case ${f.index} (seed ${f.seed}): ${f.problems.join(' | ')}`);
+    lines.push(`    ${f.request.method} ${f.request.url}${f.request.body ? ` body ${JSON.stringify(f.request.body)}` : ''}`);
+    if (f.status !== undefined) lines.push(`    → ${f.status} ${f.answer ?? ''}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,148 @@
+import fc from 'fast-check';
+import type { oas31 } from 'openapi3-ts';
+import type { Operation } from '../../spec/load.js';
+import type { Draft } from './fuzz.request.js';
+import type { FuzzWorld, PoolName } from './fuzz.world.js';
+import { arbitraryFor, validAmount, type Resolve, type Schema } from './schema.arbitrary.js';
+
+type Fields = Record<string, fc.Arbitrary<unknown>>;
+
+/** A value from a pool of existing ids, or (rarely, or when the pool is empty) a well-formed id that does not exist. */
+export function existing(world: FuzzWorld, pool: PoolName): fc.Arbitrary<string> {
+  const fresh = fc.stringMatching(/^[0-9a-f]{32}$/);
+  const values = world.pool(pool);
+  return values.length ? fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: fresh }) : fresh;
+}
+
+const PATH_POOLS: Record<string, PoolName> = {
+  invoice_id: 'invoice',
+  transfer_id: 'transfer',
+  account_id: 'account',
+  delivery_id: 'delivery',
+  api_key: 'apiKey',
+  merchant_id: 'merchant',
+  workspace_id: 'workspace',
+};
+
+function pathPool(op: Operation, name: string): PoolName {
+  if (name === 'order_id') return op.operationId === 'getBuyOrder' ? 'buyOrder' : 'sellOrder';
+  return PATH_POOLS[name] ?? 'invoice';
+}
+
+const unique = fc.tuple(fc.nat(), fc.string({ minLength: 1, maxLength: 12 })).map(([n, s]) => `fuzz-${n}-${s}`);
+const localUrl = fc.nat(9999).map((n) => `http://127.0.0.1:9/fuzz/${n}`);
+
+/**
+ * Field values that make a request meaningful for the sandbox (real outlets, own account, known
+ * invoices) where the schema alone is too loose; every value stays valid for the document.
+ */
+function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Fields {
+  const target = fc.oneof(existing(world, 'email'), existing(world, 'account'));
+  switch (op.operationId) {
+    case 'createInvoiceV1':
+    case 'createInvoiceV3':
+      return { amount: validAmount(5000), currency: fc.constant('PHP'), external_transaction_id: unique, expires_at: fc.constant(undefined) };
+    case 'createSellOrder':
+      return {
+        outlet_id: fc.constantFrom(...world.outlets),
+        payment_outlet: fc.constant(undefined),
+        amount: validAmount(2000),
+        currency: fc.constant('PHP'),
+        pay_with_wallet: fc.constantFrom(undefined, 'PHP'),
+        otp: fc.constant(undefined),
+        external_transaction_id: fc.option(unique, { nil: undefined }),
+      };
+    case 'createTransfer':
+      return { account: fc.constant(world.ownAccount), target_address: target, amount: validAmount(200), otp: fc.constant(undefined) };
+    case 'quotePartnerPayoutOutletFee':
+      return { outlet_id: fc.constantFrom(...world.outlets), amount: validAmount(60000) };
+    case 'payInvoice':
+      return {
+        collector: fc.constantFrom(...(resolve('#/components/schemas/PaymentCollector').enum as string[])),
+        amount: fc.option(validAmount(50), { nil: undefined }),
+        customer: fc.option(existing(world, 'email'), { nil: undefined }),
+      };
+    case 'confirmCounterPayment':
+      return { reference_number: world.pool('reference').length ? fc.constantFrom(...world.pool('reference')) : fc.string({ minLength: 1, maxLength: 12 }), amount: fc.option(validAmount(50), { nil: undefined }) };
+    case 'triggerEvent':
+      return { invoice_id: fc.option(existing(world, 'invoice'), { nil: undefined }) };
+    case 'createBuyOrder':
+      return { api_key: existing(world, 'apiKey'), amount: validAmount(5000), currency: fc.constant('PHP') };
+    case 'fundAccount':
+      return { amount: validAmount(10000) };
+    case 'createApp':
+    case 'createCustomer':
+      return { balance: fc.option(validAmount(10000), { nil: undefined }) };
+    case 'createMerchant':
+    case 'updateMerchant':
+      return { callback_url: fc.option(localUrl), redirect_url: fc.option(localUrl), max_invoice_amount: fc.option(validAmount(100000), { nil: undefined }) };
+    case 'createFault':
+      // Never fires (the glob is still matched against every later request, which is what can hang).
+      return {
+        probability: fc.constant(0),
+        latency_ms: fc.constant(undefined),
+        path: fc.oneof(
+          { weight: 2, arbitrary: fc.constantFrom('/v1/invoices', '/v3/**', '/*/sellorder', '**') },
+          // Globs that make a backtracking matcher explode on a long path.
+          { weight: 3, arbitrary: fc.constantFrom('**/' + '*a'.repeat(25) + 'b', '*/*/' + '*a'.repeat(20) + '*c', '**' + 'a*'.repeat(30) + 'z') },
+          { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 60 }) },
+        ),
+      };
+    case 'advanceClock':
+      return { seconds: fc.integer({ min: 1, max: 3600 }) };
+    default:
+      return {};
+  }
+}
+
+/** Query values that exist and keep answers small; the rest come from the parameter's schema. */
+function queryValue(p: oas31.ParameterObject, world: FuzzWorld, resolve: Resolve): fc.Arbitrary<string> {
+  switch (p.name) {
+    case 'page':
+      return fc.integer({ min: 1, max: 4 }).map(String);
+    case 'per_page':
+    case 'limit':
+      return fc.integer({ min: 1, max: 50 }).map(String);
+    case 'offset':
+      return fc.integer({ min: 0, max: 300 }).map(String);
+    case 'wait':
+      // A long poll holds the answer for real seconds: rarely, and short.
+      return fc.oneof({ weight: 9, arbitrary: fc.constant('0') }, { weight: 1, arbitrary: fc.constant('1') });
+    case 'currency':
+      return fc.constantFrom('PHP', 'BTC');
+    case 'outlet_id':
+      return fc.constantFrom(...world.outlets);
+    case 'invoice_id':
+      return existing(world, 'invoice');
+    default:
+      return arbitraryFor((p.schema ?? {}) as Schema, resolve).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  }
+}
+
+function withoutUndefined(o: unknown): unknown {
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return o;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** A request the document says is valid, with real ids and good credentials. */
+export function validDraft(op: Operation, world: FuzzWorld, resolve: Resolve, bodySchema: Schema | undefined): fc.Arbitrary<Draft> {
+  const pathParams = op.parameters.filter((p) => p.in === 'path');
+  const queryParams = op.parameters.filter((p) => p.in === 'query');
+  const params = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, existing(world, pathPool(op, p.name))]))) as fc.Arbitrary<Record<string, string>>;
+  const query = fc
+    .tuple(...queryParams.map((p) => fc.option(queryValue(p, world, resolve).map((v) => [p.name, v] as [string, string]), { nil: undefined })))
+    .map((pairs) => pairs.filter((x): x is [string, string] => x !== undefined));
+  let body: fc.Arbitrary<unknown> = fc.constant(undefined);
+  if (bodySchema) {
+    const overrides = bodyOverrides(op, world, resolve);
+    const merged = fc
+      .tuple(arbitraryFor(bodySchema, resolve), fc.record(overrides))
+      .map(([b, o]) => withoutUndefined(b && typeof b === 'object' && !Array.isArray(b) ? { ...(b as object), ...o } : b));
+    body = op.bodyRequired ? merged : fc.option(merged, { nil: undefined, freq: 4 });
+  }
+  // Mostly the whitelisted app; sometimes the one that needs a one-time code (422 is documented).
+  const app = fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(world.apps.length * 3) });
+  return fc.record({ pathParams: params, query, body, app }).map(
+    (r): Draft => ({ op, kind: 'valid', pathParams: r.pathParams, query: r.query, body: r.body, headers: {}, auth: 'good', app: r.app, expect: 'documented' }),
+  );
+}

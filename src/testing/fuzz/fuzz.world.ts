@@ -1,0 +1,113 @@
+import { createHmac } from 'node:crypto';
+import type { Fixtures } from '../../fixtures/fixture-types.js';
+
+/** Kinds of existing resources a request can point at; filled from the fixtures and from answers. */
+export type PoolName = 'invoice' | 'sellOrder' | 'buyOrder' | 'transfer' | 'account' | 'delivery' | 'apiKey' | 'merchant' | 'workspace' | 'reference' | 'email';
+
+const POOL_CAP = 200;
+
+export interface SigningApp {
+  key: string;
+  secret: string;
+  whitelisted: boolean;
+}
+
+/**
+ * What the fuzzer knows about the sandbox under test: credentials, ids that exist (fixtures first,
+ * then every id seen in an answer) and the HMAC nonces it used. Signing is done here with
+ * node:crypto, independently of the sandbox's own code.
+ */
+export class FuzzWorld {
+  readonly pools = new Map<PoolName, string[]>();
+  readonly apps: SigningApp[];
+  readonly merchantTokens: string[];
+  readonly ownAccount: string;
+  readonly outlets: string[];
+  private nonce = BigInt(Date.now()) * 1000n;
+  /** Workspaces made during the run: a tenant of their own (app, wallet, customer), by workspace id. */
+  readonly workspaces = new Map<string, { app: SigningApp; account: string; customerEmail: string }>();
+  /** The last nonce each key had accepted (2xx), for replays; forgotten when the key is reset. */
+  readonly accepted = new Map<string, { nonce: string; method: string; path: string; body: string }>();
+
+  constructor(
+    readonly baseUrl: string,
+    readonly controlToken: string,
+    readonly fixtures: Fixtures,
+  ) {
+    const devs = fixtures.developers;
+    this.apps = devs.map((d) => ({ key: d.app.api_key, secret: d.app.api_secret, whitelisted: d.app.mfa_whitelisted }));
+    this.merchantTokens = fixtures.merchants.flatMap((m) => [`Token ${m.merchant_api_token}`, ...(m.bearer_token ? [`Bearer ${m.bearer_token}`] : [])]);
+    this.ownAccount = devs[0]!.accounts.find((a) => a.currency === 'PHP')!.id;
+    this.outlets = fixtures.payout_outlets.map((o) => o.id);
+    this.seedPools();
+  }
+
+  /** Pools hold the fixtures' ids again (after `POST /_sandbox/reset` nothing else exists). */
+  seedPools(): void {
+    this.pools.clear();
+    this.workspaces.clear();
+    const { fixtures } = this;
+    const devs = fixtures.developers;
+    // Order sections are optional in the fixture type (added by the orders module).
+    const section = (name: string) => ((fixtures[name] ?? []) as Array<{ id: string; owner_id: string }>).filter((o) => o.owner_id === devs[0]!.id);
+    this.add('sellOrder', ...section('sell_orders').slice(0, 50).map((o) => o.id));
+    this.add('buyOrder', ...section('buy_orders').slice(0, 50).map((o) => o.id));
+    this.add('transfer', ...section('transfers').slice(0, 50).map((o) => o.id));
+    this.add('merchant', ...fixtures.merchants.map((m) => m.id));
+    this.add('apiKey', ...devs.map((d) => d.app.api_key));
+    this.add('account', ...devs.flatMap((d) => d.accounts.map((a) => a.id)), ...fixtures.customers.flatMap((c) => c.accounts.map((a) => a.id)));
+    this.add('account', ...fixtures.merchants.map((m) => m.wallet_account_id));
+    this.add('email', ...fixtures.customers.flatMap((c) => [c.email, c.mobile_number]));
+  }
+
+  add(pool: PoolName, ...values: string[]): void {
+    const list = this.pools.get(pool) ?? [];
+    for (const v of values) if (typeof v === 'string' && v && !list.includes(v)) list.push(v);
+    if (list.length > POOL_CAP) list.splice(0, list.length - POOL_CAP);
+    this.pools.set(pool, list);
+  }
+
+  pool(name: PoolName): string[] {
+    return this.pools.get(name) ?? [];
+  }
+
+  nextNonce(): string {
+    this.nonce += 1n;
+    return String(this.nonce);
+  }
+
+  sign(app: SigningApp, nonce: string, url: string, body: string): string {
+    return createHmac('sha256', app.secret).update(nonce + url + body).digest('hex');
+  }
+
+  /** Remember ids found in an answer, by the name of the object that holds them. */
+  harvest(operationId: string, body: unknown): void {
+    const ws = operationId === 'createWorkspace' ? (body as { workspace?: any }).workspace : undefined;
+    if (ws?.app && ws.customer) {
+      const account = ws.app.owner.accounts.find((a: { currency: string }) => a.currency === 'PHP')?.id;
+      const app = { key: ws.app.api_key, secret: ws.app.api_secret, whitelisted: ws.app.mfa_whitelisted };
+      this.workspaces.set(ws.id, { app, account, customerEmail: ws.customer.email });
+    }
+    const walk = (v: unknown, parent: string) => {
+      if (Array.isArray(v)) return v.forEach((x) => walk(x, parent));
+      if (!v || typeof v !== 'object') return;
+      const o = v as Record<string, unknown>;
+      const id = typeof o.id === 'string' ? o.id : undefined;
+      if (id) {
+        if (parent === 'invoice' || parent === 'invoices') this.add('invoice', id);
+        else if (parent === 'order' || parent === 'orders') this.add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id);
+        else if (parent === 'transfer' || parent === 'transfers') this.add('transfer', id);
+        else if (parent === 'delivery' || parent === 'deliveries') this.add('delivery', id);
+        else if (parent === 'workspace') this.add('workspace', id);
+        else if (parent === 'accounts' || parent === 'account') this.add('account', id);
+        else if (parent === 'merchant' || parent === 'merchants') this.add('merchant', id);
+      }
+      if (typeof o.api_key === 'string') this.add('apiKey', o.api_key);
+      if (typeof o.current_payment_reference_number === 'string') this.add('reference', o.current_payment_reference_number);
+      if (typeof o.reference_number === 'string') this.add('reference', o.reference_number);
+      if (typeof o.email === 'string' && parent === 'customer') this.add('email', o.email);
+      for (const [k, x] of Object.entries(o)) if (x && typeof x === 'object') walk(x, k);
+    };
+    walk(body, '');
+  }
+}
