@@ -9,8 +9,12 @@ import type { SellOrderService } from './sell-orders.service.js';
 export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Handlers {
   return {
     createSellOrder: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true }, 201),
+    // The v2 create, the v1 list and the v2 retrieve are the same operations at the paths the public clients call.
+    createSellOrderV2: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true }, 201),
     getSellOrder: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true }),
+    getSellOrderV2: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true }),
     listSellOrders: ({ app, query }) => ok(sell.list(app!.owner_id, query)),
+    listSellOrdersV1: ({ app, query }) => ok(sell.list(app!.owner_id, query)),
     getBuyOrder: ({ app, params }) => ok({ order: buy.get(app!.owner_id, params.order_id), success: true }),
     listBuyOrders: ({ app, query }) => ok(buy.list(app!.owner_id, query)),
     createBuyOrder: ({ body }) => ok({ order: buy.create(body), success: true }, 201),

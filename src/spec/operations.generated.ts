@@ -122,6 +122,10 @@ export interface Schemas {
     };
     created_time: string;
   };
+  SellOrderPage: {
+    orders: Array<Schemas["SellOrder"]>;
+    meta: Schemas["OffsetMeta"];
+  };
   SellOrderEnvelope: {
     order: Schemas["SellOrder"];
     success: true;
@@ -358,6 +362,14 @@ export interface Operations {
     };
     body: undefined;
   };
+  listSellOrdersV1: {
+    params: Record<string, never>;
+    query: {
+      limit?: number;
+      offset?: number;
+    };
+    body: undefined;
+  };
   createSellOrder: {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -375,6 +387,20 @@ export interface Operations {
     query: {
       limit?: number;
       offset?: number;
+    };
+    body: undefined;
+  };
+  createSellOrderV2: {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: Schemas["SellOrderCreateRequest"];
+  };
+  getSellOrderV2: {
+    params: {
+      order_id: string;
+    };
+    query: {
+      sellorder_id?: string;
     };
     body: undefined;
   };
