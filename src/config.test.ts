@@ -18,6 +18,12 @@ describe('configuration', () => {
     expect(() => parseDuration('soon')).toThrow(/not a duration/);
   });
 
+  it('reads the buy order release delay from --buyorder-delay or PAYSANDBOX_BUYORDER_DELAY (60 s by default)', () => {
+    expect(configFrom({}, {}).buyOrderReleaseSeconds).toBe(60);
+    expect(configFrom({ 'buyorder-delay': '5s' }, {}).buyOrderReleaseSeconds).toBe(5);
+    expect(configFrom({}, { PAYSANDBOX_BUYORDER_DELAY: '0' }).buyOrderReleaseSeconds).toBe(0);
+  });
+
   it('refuses bad values with a clear message', () => {
     expect(() => configFrom({ port: 'x' }, {})).toThrow(/--port/);
     expect(() => configFrom({ durability: 'maybe' }, {})).toThrow(/--durability/);

@@ -30,6 +30,8 @@ export interface AppConfig {
   sellOrderAutoAdvanceSeconds: number;
   /** Seconds on the sandbox clock before a pending transfer settles by itself (0 = only by the control API). */
   transferSettleSeconds: number;
+  /** Seconds on the sandbox clock from a buy order marked paid to its release (0 = only by the control API). */
+  buyOrderReleaseSeconds: number;
   quiet: boolean;
   /** The terminal log of requests and callback attempts: text lines or JSON objects. */
   logFormat: 'text' | 'json';
@@ -73,6 +75,7 @@ export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     blockPrivateCallbacks: false,
     sellOrderAutoAdvanceSeconds: 60,
     transferSettleSeconds: 10,
+    buyOrderReleaseSeconds: 60,
     quiet: false,
     logFormat: 'text',
     ...overrides,
@@ -98,6 +101,7 @@ export const CONFIG_OPTIONS = {
   'block-private-callbacks': { type: 'boolean', env: 'PAYSANDBOX_BLOCK_PRIVATE_CALLBACKS', help: 'Refuse callbacks to private addresses' },
   'sellorder-delay': { type: 'string', env: 'PAYSANDBOX_SELLORDER_DELAY', help: 'Seconds before a sell order moves on by itself (60; 0 = never)' },
   'transfer-delay': { type: 'string', env: 'PAYSANDBOX_TRANSFER_DELAY', help: 'Seconds before a pending transfer settles by itself (10; 0 = never)' },
+  'buyorder-delay': { type: 'string', env: 'PAYSANDBOX_BUYORDER_DELAY', help: 'Seconds from a buy order marked paid to its release (60; 0 = never)' },
   quiet: { type: 'boolean', env: 'PAYSANDBOX_QUIET', help: 'No banner, no request log' },
   'log-format': { type: 'string', env: 'PAYSANDBOX_LOG_FORMAT', help: 'Request and callback log: text (colored on a TTY) or json' },
 } as const;
@@ -150,6 +154,7 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
     blockPrivateCallbacks: bool('block-private-callbacks'),
     sellOrderAutoAdvanceSeconds: str('sellorder-delay') !== undefined ? parseDuration(str('sellorder-delay')!) : base.sellOrderAutoAdvanceSeconds,
     transferSettleSeconds: str('transfer-delay') !== undefined ? parseDuration(str('transfer-delay')!) : base.transferSettleSeconds,
+    buyOrderReleaseSeconds: str('buyorder-delay') !== undefined ? parseDuration(str('buyorder-delay')!) : base.buyOrderReleaseSeconds,
     quiet: bool('quiet'),
     logFormat: (logFormat as AppConfig['logFormat'] | undefined) ?? base.logFormat,
   };

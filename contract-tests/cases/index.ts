@@ -8,6 +8,7 @@ import { invoiceInputCases } from './invoice-inputs.cases.js';
 import { invoiceCases } from './invoices.cases.js';
 import { lifecycleCases } from './lifecycle.cases.js';
 import { moneyCases } from './money.cases.js';
+import { orderCases } from './orders.cases.js';
 import { paginationCases } from './pagination.cases.js';
 
 export interface CaseGroup {
@@ -25,6 +26,7 @@ export const caseGroups: CaseGroup[] = [
   { area: 'invoice-inputs', title: 'invoice inputs, list filters and merchant scoping', cases: invoiceInputCases },
   { area: 'developer', title: 'wallet accounts, fees, orders and lookups of the developer API', cases: developerCases },
   { area: 'money', title: 'transfers, sell orders and OTP', cases: moneyCases },
+  { area: 'orders', title: 'sell and buy orders at the public clients\' paths', cases: orderCases },
   { area: 'paging', title: 'every page of every list', cases: paginationCases },
   { area: 'lifecycle', title: 'payments, expiry and cancellation of an invoice', cases: lifecycleCases },
   { area: 'callbacks', title: 'callback deliveries and counter payments', cases: callbackCases },

@@ -169,9 +169,17 @@ export interface BuyOrder {
   payment_method: string;
   currency: string;
   currency_amount: Money;
+  /** What the wallet receives when released (currency_amount × rate; the sandbox rate is 1). */
+  btc_amount: Money;
+  rate: Money;
+  instructions: string;
+  wallet_address: string | null;
   /** Epoch seconds, as a string. */
   created_at: string;
   expiration_time: string;
+  /** Epoch seconds, as a string; null until it happens. */
+  marked_paid_time: string | null;
+  canceled_time: string | null;
 }
 
 export interface BuyOrderPage {

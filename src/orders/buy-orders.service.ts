@@ -1,61 +1,179 @@
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
-import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
 import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
-import type { BuyOrderStatus, OrderRepository } from './orders.repo.js';
+import {
+  BUY_ORDER_LIFETIME_SECONDS,
+  BUY_ORDER_TRANSITIONS,
+  CASH_PAYMENT,
+  CASH_PAYMENT_COLLECTORS,
+  instructionsFor,
+  walletCurrency,
+} from './buy-orders.model.js';
+import type { BuyOrderRow, BuyOrderStatus, OrderRepository } from './orders.repo.js';
 import { buyOrderResource } from './orders.view.js';
 
-/** How long a new buy order waits for payment before its escrow would expire. */
-export const BUY_ORDER_LIFETIME_SECONDS = 24 * 3600;
+export { BUY_ORDER_LIFETIME_SECONDS };
 
 export interface BuyOrderDeps {
   orders: OrderRepository;
   identities: IdentityRepository;
   ledger: LedgerRepository;
+  unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
+  /** Seconds on the sandbox clock from marked paid to released (0 = only the control API releases). */
+  releaseSeconds: () => number;
+}
+
+export interface BuyOrderPlaceBody {
+  currency_amount?: number | string;
+  amount?: number | string;
+  btc_amount?: number | string;
+  payment_method?: string;
+  currency?: string;
 }
 
 /**
- * Buy orders (docs/design.md#public-api): records only. They come from fixtures or the control API and never move
- * wallet money in the sandbox (the peso side is paid outside, at an outlet).
+ * Buy orders (cash-in at a pay-in outlet, docs/design.md#public-api): created `pending_payment`, marked
+ * paid by the owner (`payment_received`), then `released` by the sandbox clock or the control API, which
+ * credits the owner's wallet from the funding account in one ledger transaction. Waiting too long expires
+ * them (`escrow_expired`); the control API can cancel them. Nothing moves money except the release.
  */
 export function createBuyOrderService(d: BuyOrderDeps) {
+  /** The owner's oldest wallet in a currency (the one fixtures and workspaces fund). */
+  function walletOf(ownerId: string, currency: string) {
+    return d.ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
+  }
+
+  function paymentMethodOf(value: string | undefined) {
+    if (value === undefined) throw ApiError.field('payment_method', 'This field is required.');
+    const cashOutlets = d.orders.payinNames(CASH_PAYMENT_COLLECTORS);
+    if (value === CASH_PAYMENT) return { collector: CASH_PAYMENT, cashOutlets };
+    const outlet = d.orders.payinOutlet(value);
+    if (!outlet) throw ApiError.field('payment_method', `"${value}" is not a valid choice.`);
+    return { collector: outlet.collector, outlet, cashOutlets };
+  }
+
+  /** The one amount of a create body: `currency_amount`, `amount` or `btc_amount`, equal at the sandbox rate of 1. */
+  function amountOf(body: BuyOrderPlaceBody): bigint {
+    const given = (['currency_amount', 'amount', 'btc_amount'] as const).filter((k) => body[k] !== undefined);
+    if (!given.length) throw ApiError.field('currency_amount', 'This field is required.');
+    const values = given.map((k) => parseAmount(body[k]));
+    const differs = given.find((_, i) => values[i] !== values[0]);
+    if (differs) throw ApiError.field(differs, `Must equal ${given[0]} (the sandbox rate is 1).`);
+    return values[0]!;
+  }
+
+  function insert(ownerId: string, o: { amount: bigint; currency: string; status: BuyOrderStatus; method: ReturnType<typeof paymentMethodOf> }) {
+    const wallet = walletOf(ownerId, o.currency);
+    if (!wallet) throw ApiError.field('currency', `"${o.currency}" is not a valid choice.`);
+    const now = d.clock.now();
+    const id = d.ids();
+    d.orders.insertBuy({
+      id,
+      owner_id: ownerId,
+      account_id: wallet.id,
+      amount: o.amount,
+      currency: o.currency,
+      payment_method: o.method.collector,
+      instructions: instructionsFor(o.method, { id, amount: o.amount, currency: o.currency }),
+      status: o.status,
+      marked_paid_at: o.status === 'payment_received' || o.status === 'released' ? now : null,
+      canceled_at: o.status === 'canceled' ? now : null,
+      auto_release: 1,
+      created_at: now,
+      expires_at: now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000,
+      status_changed_at: now,
+    });
+    return buyOrderResource(d.orders.buyById(id)!);
+  }
+
+  /** One step of the lifecycle, compare-and-set on the status; the release credits the wallet. */
+  function move(row: BuyOrderRow, to: BuyOrderStatus, at: number): BuyOrderRow {
+    if (!BUY_ORDER_TRANSITIONS[row.status].includes(to) || !d.orders.setBuyStatus(row.id, row.status, to, at)) {
+      throw ApiError.general('invalid_state_transition', `Buy order is ${row.status} and cannot move to ${to}.`);
+    }
+    if (to === 'released') {
+      const wallet = row.account_id ?? walletOf(row.owner_id, row.currency)?.id;
+      if (!wallet) throw ApiError.general('invalid_state_transition', `The owner has no ${row.currency} wallet to release the buy order into.`);
+      const credit = d.ledger.post('buy_order_release', row.id, [
+        { accountId: SYSTEM_ACCOUNTS.funding, amount: -row.amount },
+        { accountId: wallet, amount: row.amount },
+      ]);
+      d.orders.setBuyCredit(row.id, credit);
+    }
+    return d.orders.buyById(row.id)!;
+  }
+
+  function ownOrder(ownerId: string, id: string): BuyOrderRow {
+    const row = d.orders.buyForOwner(id, ownerId);
+    if (!row) throw ApiError.notFound();
+    return row;
+  }
+
   return {
-    /** `POST /_sandbox/buyorders`: a buy order for the owner of an application. */
+    /** `POST /v2/buyorder`: a buy order of the signing application's owner, waiting for payment. */
+    place(app: AppRow, body: BuyOrderPlaceBody) {
+      const amount = amountOf(body);
+      const method = paymentMethodOf(body.payment_method);
+      return d.unitOfWork(() => insert(app.owner_id, { amount, currency: walletCurrency(body.currency), status: 'pending_payment', method }));
+    },
+
+    /** `POST /_sandbox/buyorders`: a buy order for the owner of an application, in any status (a record: no money moves). */
     create(body: { api_key: string; amount: number | string; currency?: string; payment_method?: string; status?: BuyOrderStatus }) {
       const app = d.identities.appByKey(body.api_key);
       if (!app) throw ApiError.general('not_found', `No application with api_key "${body.api_key}".`);
-      const currency = (body.currency ?? 'PHP').toUpperCase();
-      const currencies = new Set(d.ledger.byOwner('user', app.owner_id).map((a) => a.currency));
-      if (!currencies.has(currency)) throw ApiError.field('currency', `"${body.currency}" is not a valid choice.`);
-      const now = d.clock.now();
-      const id = d.ids();
-      d.orders.insertBuy({
-        id,
-        owner_id: app.owner_id,
-        amount: parseAmount(body.amount),
-        currency,
-        payment_method: body.payment_method ?? 'cash_payment',
-        status: body.status ?? 'pending_payment',
-        created_at: now,
-        expires_at: now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000,
+      const method = paymentMethodOf(body.payment_method ?? CASH_PAYMENT);
+      const currency = walletCurrency(body.currency);
+      return d.unitOfWork(() => insert(app.owner_id, { amount: parseAmount(body.amount), currency, status: body.status ?? 'pending_payment', method }));
+    },
+
+    /** `PUT /v1/buyorder/{id}` (the clients' markBuyorderPaid): pending_payment → payment_received. */
+    markPaid(ownerId: string, id: string) {
+      return d.unitOfWork(() => buyOrderResource(move(ownOrder(ownerId, id), 'payment_received', d.clock.now())));
+    },
+
+    /** `POST /_sandbox/buyorders/{id}/status`: any owner's order; 409 unless the move is allowed. */
+    setStatus(id: string, to: BuyOrderStatus) {
+      return d.unitOfWork(() => {
+        const row = d.orders.buyById(id);
+        if (!row) throw ApiError.notFound();
+        return buyOrderResource(move(row, to, d.clock.now()));
       });
-      return buyOrderResource(d.orders.buyForOwner(id, app.owner_id)!);
     },
 
     get(ownerId: string, id: string) {
-      const row = d.orders.buyForOwner(id, ownerId);
-      if (!row) throw ApiError.notFound();
-      return buyOrderResource(row);
+      return buyOrderResource(ownOrder(ownerId, id));
     },
 
     list(ownerId: string, query: { limit?: number; offset?: number }) {
       const req = offsetRequest(query);
       return { orders: d.orders.buyPage(ownerId, req.limit, req.offset).map(buyOrderResource), meta: offsetMeta(req, d.orders.buyCount(ownerId)) };
+    },
+
+    /**
+     * The clock's own work: unpaid orders past their expiration time expire (dated at that time), and paid
+     * orders of the API are released one delay after they were marked paid, as waiting would have done.
+     */
+    advanceDue(): number {
+      let moved = 0;
+      for (let due = d.orders.dueExpiry(d.clock.now()); due.length; due = d.orders.dueExpiry(d.clock.now())) {
+        d.unitOfWork(() => due.forEach((row) => move(row, 'escrow_expired', Number(row.expires_at))));
+        moved += due.length;
+      }
+      const delay = Math.round(d.releaseSeconds() * 1_000_000);
+      if (delay <= 0) return moved;
+      for (let due = d.orders.dueRelease(d.clock.now() - delay); due.length; due = d.orders.dueRelease(d.clock.now() - delay)) {
+        d.unitOfWork(() => due.forEach((row) => move(row, 'released', Number(row.marked_paid_at) + delay)));
+        moved += due.length;
+      }
+      return moved;
     },
   };
 }

@@ -64,6 +64,29 @@ describe('buy orders', () => {
     expect(own.body.order).toMatchObject({ id: theirs.id, status: theirs.status, currency_amount: formatMoney(parseAmount(theirs.amount)) });
   });
 
+  it('gives fixture history the real fields, and the control API releases a paid fixture order into the wallet', async () => {
+    const dev = whitelistedDeveloper(t);
+    const wallet = dev.accounts.find((a) => a.currency === 'PHP')!.id;
+    const all = (await t.signed('GET', '/v1/buyorder?limit=100')).body.orders as Array<Record<string, string | null>>;
+    for (const o of all) {
+      expect(o.rate).toBe('1.00000000');
+      expect(o.btc_amount).toBe(o.currency_amount);
+      expect(o.instructions).toContain(`Reference number: ${o.id}.`);
+      expect(o.marked_paid_time === null).toBe(!['payment_received', 'released'].includes(o.status!));
+      expect(o.canceled_time === null).toBe(o.status !== 'canceled');
+    }
+    const paid = all.find((o) => o.status === 'payment_received')!;
+    const before = t.services.ledger.get(wallet)!.balance;
+    // Fixture history never moves on the clock by itself.
+    t.advance(3600);
+    t.sandbox.tick();
+    expect((await t.signed('GET', `/v1/buyorder/${paid.id}`)).body.order.status).toBe('payment_received');
+    const res = await t.request('POST', `/_sandbox/buyorders/${paid.id}/status`, { body: { status: 'released' } });
+    expect(res.status).toBe(200);
+    expect(t.services.ledger.get(wallet)!.balance).toBe(before + parseAmount(paid.currency_amount!));
+    t.assertLedger();
+  });
+
   it('lists fixture history newest first, every status present, with offset metas', async () => {
     const dev = whitelistedDeveloper(t);
     const mine = fixtureBuyOrders().filter((o) => o.owner_id === dev.id);

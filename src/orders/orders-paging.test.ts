@@ -34,7 +34,10 @@ function developerWith(kind: Kind, n: number, times: number[]) {
           debit_transaction_id: null, auto_advance: 0, created_at: at, status_changed_at: at,
         });
       } else {
-        repo.insertBuy({ id, owner_id: dev.id, amount: 100_000_000n, currency: 'PHP', payment_method: 'cash_payment', status: 'released', created_at: at, expires_at: at });
+        repo.insertBuy({
+          id, owner_id: dev.id, account_id: dev.php, amount: 100_000_000n, currency: 'PHP', payment_method: 'cash_payment', instructions: null,
+          status: 'released', marked_paid_at: at, canceled_at: null, auto_release: 0, created_at: at, expires_at: at, status_changed_at: at,
+        });
       }
     }
   });

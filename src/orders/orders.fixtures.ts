@@ -4,6 +4,7 @@ import { fund } from '../fixtures/load.js';
 import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { Services } from '../services.js';
 import { formatMoney, fractionOf, parseAmount } from '../shared/money.js';
+import { CASH_PAYMENT_COLLECTORS, instructionsFor } from './buy-orders.model.js';
 import type { BuyOrderStatus, OrderRepository, SellOrderStatus } from './orders.repo.js';
 
 /** Enough history per application that paging matters (issue 5: at least 250 of each). */
@@ -159,17 +160,30 @@ export function loadOrderFixtures(s: Services, orders: OrderRepository, fx: Fixt
       status_changed_at: created,
     });
   }
+  const walletOf = new Map(fx.developers.flatMap((d) => d.accounts.map((a) => [`${d.id}:${a.currency}`, a.id] as const)));
   for (const o of (fx.buy_orders ?? []) as FixtureBuyOrder[]) {
     const created = now - o.age_seconds * 1_000_000;
+    const amount = parseAmount(o.amount);
+    // History, not the clock's: paid an hour in, canceled or released some minutes after.
+    const paid = ['payment_received', 'released'].includes(o.status) ? Math.min(created + 3600 * 1_000_000, now) : null;
+    const outlet = fx.payin_outlets.find((p) => p.collector === o.payment_method);
+    const cashOutlets = fx.payin_outlets.filter((p) => CASH_PAYMENT_COLLECTORS.includes(p.collector)).map((p) => p.name);
     orders.insertBuy({
       id: o.id,
       owner_id: o.owner_id,
-      amount: parseAmount(o.amount),
+      account_id: walletOf.get(`${o.owner_id}:${o.currency}`) ?? null,
+      amount,
       currency: o.currency,
       payment_method: o.payment_method,
+      instructions: instructionsFor({ collector: o.payment_method, outlet, cashOutlets }, { id: o.id, amount, currency: o.currency }),
       status: o.status,
+      marked_paid_at: paid,
+      canceled_at: o.status === 'canceled' ? Math.min(created + 600 * 1_000_000, now) : null,
+      // History stays as generated: a paid fixture order is released only through the control API.
+      auto_release: 0,
       created_at: created,
       expires_at: created + BUY_LIFETIME * 1_000_000,
+      status_changed_at: paid ?? created,
     });
   }
 }

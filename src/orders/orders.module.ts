@@ -24,11 +24,22 @@ export function createOrdersModule(s: Services, outlets: OutletService): Sandbox
     ids: s.ids,
     autoAdvanceSeconds: () => s.config.sellOrderAutoAdvanceSeconds,
   });
-  const buy = createBuyOrderService({ orders: repo, identities: s.identities, ledger: s.ledger, clock: s.clock, ids: s.ids });
+  const buy = createBuyOrderService({
+    orders: repo,
+    identities: s.identities,
+    ledger: s.ledger,
+    unitOfWork: s.unitOfWork,
+    clock: s.clock,
+    ids: s.ids,
+    releaseSeconds: () => s.config.buyOrderReleaseSeconds,
+  });
   return {
     handlers: orderHandlers(sell, buy),
     fixtureSections: [(core, fx) => loadOrderFixtures(core, repo, fx)],
-    tick: () => void sell.advanceDue(),
+    tick: () => {
+      sell.advanceDue();
+      buy.advanceDue();
+    },
     api: { sell, buy },
     /** For tests that seed rows directly. */
     repo,

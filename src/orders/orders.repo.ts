@@ -32,19 +32,51 @@ export interface SellOrderRow extends Omit<SellOrderRecord, 'auto_advance' | 'cr
 export interface BuyOrderRecord {
   id: string;
   owner_id: string;
+  /** The wallet a release credits; NULL on rows from before it was recorded (the owner's wallet is used). */
+  account_id: string | null;
   amount: bigint;
   currency: string;
   payment_method: string;
+  instructions: string | null;
   status: BuyOrderStatus;
+  marked_paid_at: number | null;
+  canceled_at: number | null;
+  /** 1 when the sandbox clock releases the order by itself once paid. */
+  auto_release: number;
   created_at: number;
   expires_at: number;
+  status_changed_at: number;
 }
 
-export interface BuyOrderRow extends Omit<BuyOrderRecord, 'created_at' | 'expires_at'> {
+/** A stored buy order with its wallet's address; integers come back as BigInt. */
+export interface BuyOrderRow {
+  id: string;
+  owner_id: string;
+  account_id: string | null;
+  amount: bigint;
+  currency: string;
+  payment_method: string;
+  instructions: string | null;
+  status: BuyOrderStatus;
+  marked_paid_at: bigint | null;
+  canceled_at: bigint | null;
+  auto_release: bigint;
   created_at: bigint;
   expires_at: bigint;
+  status_changed_at: bigint | null;
+  credit_transaction_id: string | null;
+  wallet_address: string | null;
 }
 
+/** A pay-in outlet as a buy order's payment method names it. */
+export interface PayinOutletRow {
+  id: string;
+  name: string;
+  collector: string;
+  instructions: string;
+}
+
+const BUY = 'SELECT b.*, a.default_address AS wallet_address FROM buy_orders b LEFT JOIN accounts a ON a.id = b.account_id';
 const SELL = 'SELECT s.*, o.name AS outlet_name FROM sell_orders s JOIN outlets o ON o.id = s.outlet_id';
 
 /** Sell and buy orders. SQL only; every list is one owner's, newest first, ties broken by id. */
@@ -73,14 +105,38 @@ export function createOrderRepository(db: Db) {
     .safeIntegers(true);
 
   const insertBuy = db.prepare(
-    `INSERT INTO buy_orders (id, owner_id, amount, currency, payment_method, status, created_at, expires_at)
-     VALUES (@id, @owner_id, @amount, @currency, @payment_method, @status, @created_at, @expires_at)`,
+    `INSERT INTO buy_orders (id, owner_id, account_id, amount, currency, payment_method, instructions, status, marked_paid_at, canceled_at,
+       auto_release, created_at, expires_at, status_changed_at)
+     VALUES (@id, @owner_id, @account_id, @amount, @currency, @payment_method, @instructions, @status, @marked_paid_at, @canceled_at,
+       @auto_release, @created_at, @expires_at, @status_changed_at)`,
   );
-  const buyForOwner = db.prepare('SELECT * FROM buy_orders WHERE id = ? AND owner_id = ?').safeIntegers(true);
+  const buyById = db.prepare(`${BUY} WHERE b.id = ?`).safeIntegers(true);
+  const buyForOwner = db.prepare(`${BUY} WHERE b.id = ? AND b.owner_id = ?`).safeIntegers(true);
   const buyCount = db.prepare('SELECT COUNT(*) AS n FROM buy_orders WHERE owner_id = ?');
   const buyPage = db
-    .prepare('SELECT * FROM buy_orders WHERE owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?')
+    .prepare(`${BUY} WHERE b.owner_id = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?`)
     .safeIntegers(true);
+  // Compare-and-set on the status, like sell orders; the move records the times the resource shows.
+  const setBuyStatus = db.prepare(
+    `UPDATE buy_orders SET status = @to, status_changed_at = @at,
+       marked_paid_at = CASE WHEN @to = 'payment_received' THEN @at ELSE marked_paid_at END,
+       canceled_at = CASE WHEN @to = 'canceled' THEN @at ELSE canceled_at END
+     WHERE id = @id AND status = @from`,
+  );
+  const setBuyCredit = db.prepare('UPDATE buy_orders SET credit_transaction_id = ? WHERE id = ?');
+  const dueExpiry = db
+    .prepare(`${BUY} WHERE b.status = 'pending_payment' AND b.expires_at <= ? ORDER BY b.expires_at, b.id LIMIT 500`)
+    .safeIntegers(true);
+  const dueRelease = db
+    .prepare(
+      `${BUY} WHERE b.status = 'payment_received' AND b.auto_release = 1 AND b.marked_paid_at <= ? ORDER BY b.marked_paid_at, b.id LIMIT 500`,
+    )
+    .safeIntegers(true);
+  // Pay-in outlets are reference data the fixtures load (kind 'payin'); named by id or by collector.
+  const payinOutlet = db.prepare(
+    "SELECT id, name, collector, instructions FROM outlets WHERE kind = 'payin' AND (id = @v OR collector = @v) ORDER BY position LIMIT 1",
+  );
+  const payinNames = db.prepare("SELECT name FROM outlets WHERE kind = 'payin' AND collector IN (SELECT value FROM json_each(?)) ORDER BY position");
 
   return {
     insertSell: (r: SellOrderRecord) => void insertSell.run(r),
@@ -93,7 +149,17 @@ export function createOrderRepository(db: Db) {
     /** In-flight orders of the clock whose current status began at or before `before`. */
     dueSell: (before: number) => dueSell.all(before) as SellOrderRow[],
     insertBuy: (r: BuyOrderRecord) => void insertBuy.run(r),
+    buyById: (id: string) => buyById.get(id) as BuyOrderRow | undefined,
     buyForOwner: (id: string, ownerId: string) => buyForOwner.get(id, ownerId) as BuyOrderRow | undefined,
+    setBuyStatus: (id: string, from: BuyOrderStatus, to: BuyOrderStatus, at: number) => setBuyStatus.run({ id, from, to, at }).changes === 1,
+    setBuyCredit: (id: string, transactionId: string) => void setBuyCredit.run(transactionId, id),
+    /** Orders still waiting for payment whose expiration time is at or before `now`. */
+    dueExpiry: (now: number) => dueExpiry.all(now) as BuyOrderRow[],
+    /** Paid orders of the clock marked paid at or before `before`. */
+    dueRelease: (before: number) => dueRelease.all(before) as BuyOrderRow[],
+    payinOutlet: (idOrCollector: string) => payinOutlet.get({ v: idOrCollector }) as PayinOutletRow | undefined,
+    /** Names of the pay-in outlets of these collectors, in outlet order. */
+    payinNames: (collectors: string[]) => (payinNames.all(JSON.stringify(collectors)) as Array<{ name: string }>).map((r) => r.name),
     buyCount: (ownerId: string) => (buyCount.get(ownerId) as { n: number }).n,
     buyPage: (ownerId: string, limit: number, offset: number) => buyPage.all(ownerId, limit, offset) as BuyOrderRow[],
   };

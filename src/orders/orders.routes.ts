@@ -3,17 +3,26 @@ import type { BuyOrderService } from './buy-orders.service.js';
 import type { SellOrderService } from './sell-orders.service.js';
 
 /**
- * createSellOrder, getSellOrder, listSellOrders, getBuyOrder, listBuyOrders (HMAC; scoped to the signing
- * application's owner) and the control calls createBuyOrder, setSellOrderStatus (docs/design.md#public-api, #control-api).
+ * Sell and buy orders of the developer API (HMAC; scoped to the signing application's owner), also at the
+ * paths the public clients call, and the control calls createBuyOrder, setBuyOrderStatus, setSellOrderStatus
+ * (docs/design.md#public-api, #control-api).
  */
 export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Handlers {
   return {
     createSellOrder: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true }, 201),
+    // The v2 create, the v1 list and the v2 retrieve are the same operations at the paths the public clients call.
+    createSellOrderV2: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true }, 201),
     getSellOrder: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true }),
+    getSellOrderV2: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true }),
     listSellOrders: ({ app, query }) => ok(sell.list(app!.owner_id, query)),
+    listSellOrdersV1: ({ app, query }) => ok(sell.list(app!.owner_id, query)),
+    placeBuyOrder: ({ app, body }) => ok({ order: buy.place(app!, body), success: true }, 201),
     getBuyOrder: ({ app, params }) => ok({ order: buy.get(app!.owner_id, params.order_id), success: true }),
+    markBuyOrderPaid: ({ app, params }) => ok({ order: buy.markPaid(app!.owner_id, params.order_id), success: true }),
     listBuyOrders: ({ app, query }) => ok(buy.list(app!.owner_id, query)),
+    listBuyOrdersV1: ({ app, query }) => ok(buy.list(app!.owner_id, query)),
     createBuyOrder: ({ body }) => ok({ order: buy.create(body), success: true }, 201),
+    setBuyOrderStatus: ({ params, body }) => ok({ order: buy.setStatus(params.order_id, body.status), success: true }),
     setSellOrderStatus: ({ params, body }) => ok({ order: sell.setStatus(params.order_id, body.status), success: true }),
   };
 }

@@ -24,7 +24,14 @@ export function sellOrderResource(r: SellOrderRow) {
   };
 }
 
-/** The buy order resource in the real shape: `created_at` and `expiration_time` are epoch seconds strings. */
+/** The sandbox's exchange rate for buy orders: each buys into a wallet of its own currency. */
+const BUY_RATE = 100_000_000n;
+
+/**
+ * The buy order resource in the real shape: `created_at`, `expiration_time`, `marked_paid_time` and
+ * `canceled_time` are epoch seconds strings (null until they happen); `btc_amount` is what the wallet
+ * receives at `rate` 1; `wallet_address` is the credited wallet's address.
+ */
 export function buyOrderResource(r: BuyOrderRow) {
   return {
     id: r.id,
@@ -32,7 +39,13 @@ export function buyOrderResource(r: BuyOrderRow) {
     payment_method: r.payment_method,
     currency: r.currency,
     currency_amount: formatMoney(r.amount),
+    btc_amount: formatMoney((r.amount * BUY_RATE) / 100_000_000n),
+    rate: formatMoney(BUY_RATE),
+    instructions: r.instructions ?? '',
+    wallet_address: r.wallet_address,
     created_at: epochSeconds(r.created_at),
     expiration_time: epochSeconds(r.expires_at),
+    marked_paid_time: r.marked_paid_at === null ? null : epochSeconds(r.marked_paid_at),
+    canceled_time: r.canceled_at === null ? null : epochSeconds(r.canceled_at),
   };
 }

@@ -122,19 +122,40 @@ export interface Schemas {
     };
     created_time: string;
   };
+  SellOrderPage: {
+    orders: Array<Schemas["SellOrder"]>;
+    meta: Schemas["OffsetMeta"];
+  };
   SellOrderEnvelope: {
     order: Schemas["SellOrder"];
     success: true;
   };
   BuyOrderStatus: "pending_payment" | "payment_received" | "released" | "canceled" | "escrow_expired";
+  BuyOrderCreateRequest: {
+    currency_amount?: Schemas["AmountInput"];
+    amount?: Schemas["AmountInput"];
+    btc_amount?: Schemas["AmountInput"];
+    payment_method?: string;
+    currency?: string;
+  };
   BuyOrder: {
     id: Schemas["Id"];
     status: Schemas["BuyOrderStatus"];
     payment_method: string;
     currency: string;
     currency_amount: Schemas["Money"];
+    btc_amount: Schemas["Money"];
+    rate: Schemas["Money"];
+    instructions: string;
+    wallet_address: string | null;
     created_at: string;
     expiration_time: string;
+    marked_paid_time: string | null;
+    canceled_time: string | null;
+  };
+  BuyOrderPage: {
+    orders: Array<Schemas["BuyOrder"]>;
+    meta: Schemas["OffsetMeta"];
   };
   BuyOrderEnvelope: {
     order: Schemas["BuyOrder"];
@@ -358,6 +379,14 @@ export interface Operations {
     };
     body: undefined;
   };
+  listSellOrdersV1: {
+    params: Record<string, never>;
+    query: {
+      limit?: number;
+      offset?: number;
+    };
+    body: undefined;
+  };
   createSellOrder: {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -378,12 +407,43 @@ export interface Operations {
     };
     body: undefined;
   };
+  createSellOrderV2: {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: Schemas["SellOrderCreateRequest"];
+  };
+  getSellOrderV2: {
+    params: {
+      order_id: string;
+    };
+    query: {
+      sellorder_id?: string;
+    };
+    body: undefined;
+  };
+  listBuyOrdersV1: {
+    params: Record<string, never>;
+    query: {
+      limit?: number;
+      offset?: number;
+    };
+    body: undefined;
+  };
   getBuyOrder: {
     params: {
       order_id: string;
     };
     query: Record<string, never>;
     body: undefined;
+  };
+  markBuyOrderPaid: {
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      [key: string]: unknown;
+    };
   };
   listBuyOrders: {
     params: Record<string, never>;
@@ -392,6 +452,11 @@ export interface Operations {
       offset?: number;
     };
     body: undefined;
+  };
+  placeBuyOrder: {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: Schemas["BuyOrderCreateRequest"];
   };
   createTransfer: {
     params: Record<string, never>;
@@ -661,6 +726,15 @@ export interface Operations {
       currency?: string;
       payment_method?: string;
       status?: Schemas["BuyOrderStatus"];
+    };
+  };
+  setBuyOrderStatus: {
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      status: "payment_received" | "released" | "canceled" | "escrow_expired";
     };
   };
   setSellOrderStatus: {

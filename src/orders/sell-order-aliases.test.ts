@@ -1,0 +1,61 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseAmount } from '../shared/money.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { as, balanceOf, newDeveloper, otpDeveloper } from './developer.test-support.js';
+
+let t: TestApp;
+beforeEach(() => {
+  t = createTestApp();
+});
+afterEach(() => t.close());
+
+const bpi = () => t.fixtures.payout_outlets[0]!.id;
+
+/** The sell-order calls at the paths the public clients use: POST /v2, GET /v1 list, GET /v2/{id}. */
+describe('sell orders at the clients’ paths', () => {
+  it('creates through POST /api/v2/sellorder/ as the npm client does, debiting the wallet like v1', async () => {
+    const dev = newDeveloper(t, { php: '5000' });
+    const res = await t.signed('POST', '/api/v2/sellorder/', { ...as(dev), body: { payment_outlet: bpi(), amount: '500', currency: 'PHP', pay_with_wallet: 'PBTC' } });
+    expect(res.status).toBe(201);
+    expect(res.body.success).toBe(true);
+    expect(res.body.order).toMatchObject({ amount: '500.00000000', delivery_status: 'pending_payment', payment_outlet: { id: bpi() } });
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('5000') - parseAmount(res.body.order.total));
+    t.assertLedger();
+    // The same order through the other two paths.
+    const got = await t.signed('GET', `/api/v2/sellorder/${res.body.order.id}/?sellorder_id=${res.body.order.id}`, as(dev));
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({ order: res.body.order, success: true });
+    const list = await t.signed('GET', '/v1/sellorder?limit=10&offset=0', as(dev));
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ orders: [res.body.order], meta: { pagination: { total: 1, limit: 10, offset: 0 } } });
+  });
+
+  it('needs the OTP on v2 as on v1 (422) and refuses bad input (400) without a debit', async () => {
+    const dev = otpDeveloper(t);
+    const wallet = dev.accounts.find((a) => a.currency === 'PHP')!.id;
+    const before = balanceOf(t, wallet);
+    const noOtp = await t.signed('POST', '/v2/sellorder', { ...as(dev), body: { outlet_id: bpi(), amount: '10' } });
+    expect(noOtp.status).toBe(422);
+    expect(noOtp.body).toEqual({ errors: { code: 'Two-factor code invalid!' }, success: false });
+    const bad = await t.signed('POST', '/v2/sellorder', { body: { outlet_id: bpi(), amount: '-1' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.amount).toEqual(['Ensure this value is greater than 0.']);
+    expect(balanceOf(t, wallet)).toBe(before);
+  });
+
+  it('lists v1 exactly as v2 pages (same order, same metas) and keeps owners apart on v2 retrieve', async () => {
+    const v1 = await t.signed('GET', '/v1/sellorder?limit=7&offset=3');
+    const v2 = await t.signed('GET', '/v2/sellorder?limit=7&offset=3');
+    expect(v1.status).toBe(200);
+    expect(v1.body.orders).toHaveLength(7);
+    expect(v1.body).toEqual(v2.body);
+    const bad = await t.signed('GET', '/v1/sellorder?limit=abc');
+    expect(bad.status).toBe(400);
+    const theirs = (await t.signed('GET', '/v2/sellorder?limit=1', as(otpDeveloper(t)))).body.orders[0];
+    const other = await t.signed('GET', `/v2/sellorder/${theirs.id}`);
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    const unsigned = await t.request('GET', `/v2/sellorder/${theirs.id}`);
+    expect(unsigned.status).toBe(401);
+  });
+});
