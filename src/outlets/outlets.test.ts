@@ -13,11 +13,14 @@ const FEES = '/v3/partner-payout-outlet-fees';
 
 describe('payout outlets', () => {
   it('lists every payout outlet in fixture order, page-based, on either header spelling', async () => {
-    const outlets = t.fixtures.payout_outlets;
+    // The fixtures' outlets, then the built-in coins_transfer (send to a wallet).
+    const outlets = [...t.fixtures.payout_outlets, { id: 'coins_transfer', name: 'Coins.ph wallet', category: 'coins_transfer', currency: 'PHP' }];
     for (const spelling of ['underscore', 'dash'] as const) {
-      const res = await t.signed('GET', '/v1/payout-outlets/', { spelling });
+      const res = await t.signed('GET', '/v1/payout-outlets/?per_page=100', { spelling });
       expect(res.status).toBe(200);
-      expect(res.body['payout-outlets']).toEqual(outlets.map((o) => ({ id: o.id, name: o.name, category: o.category, currency: o.currency })));
+      expect(res.body['payout-outlets'].map((o: Record<string, unknown>) => ({ id: o.id, name: o.name, category: o.category, currency: o.currency }))).toEqual(
+        outlets.map((o) => ({ id: o.id, name: o.name, category: o.category, currency: o.currency })),
+      );
       expect(res.body.meta).toEqual({ total_count: outlets.length, next_page: null, previous_page: null });
     }
     const p2 = await t.signed('GET', '/v1/payout-outlets?page=2&per_page=3');
@@ -28,7 +31,8 @@ describe('payout outlets', () => {
 
 describe('partner payout outlet fees', () => {
   it('lists the brackets of every outlet, or of one with outlet_id', async () => {
-    const all = t.fixtures.payout_outlets.flatMap((o) => o.fees.map((b) => ({ outlet: o.id, ...b })));
+    // The fixtures' brackets, then the one of the built-in coins_transfer.
+    const all = [...t.fixtures.payout_outlets.flatMap((o) => o.fees.map((b) => ({ outlet: o.id, ...b }))), { outlet: 'coins_transfer' }];
     const res = await t.signed('GET', `${FEES}?per_page=100`);
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ total_count: all.length, next_page: null, previous_page: null });
