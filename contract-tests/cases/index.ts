@@ -9,6 +9,7 @@ import { invoiceCases } from './invoices.cases.js';
 import { lifecycleCases } from './lifecycle.cases.js';
 import { moneyCases } from './money.cases.js';
 import { orderCases } from './orders.cases.js';
+import { outletCases } from './outlets.cases.js';
 import { paginationCases } from './pagination.cases.js';
 
 export interface CaseGroup {
@@ -25,6 +26,7 @@ export const caseGroups: CaseGroup[] = [
   { area: 'invoices', title: 'invoice create, retrieve and errors', cases: invoiceCases },
   { area: 'invoice-inputs', title: 'invoice inputs, list filters and merchant scoping', cases: invoiceInputCases },
   { area: 'developer', title: 'wallet accounts, fees, orders and lookups of the developer API', cases: developerCases },
+  { area: 'outlets', title: 'payout and pay-in outlets, fees, categories, sell quote, field validation', cases: outletCases },
   { area: 'money', title: 'transfers, sell orders and OTP', cases: moneyCases },
   { area: 'orders', title: 'sell and buy orders at the public clients\' paths', cases: orderCases },
   { area: 'paging', title: 'every page of every list', cases: paginationCases },

@@ -1,11 +1,22 @@
 import type { Db } from '../db/open.js';
 import type { SandboxModule } from '../module.types.js';
+import { createOutletDirectory } from './outlet-directory.service.js';
+import { COINS_TRANSFER } from './outlets.catalog.js';
 import { createOutletRepository } from './outlets.repo.js';
 import { outletHandlers } from './outlets.routes.js';
 import { createOutletService, type OutletService } from './outlets.service.js';
 
-/** Payout outlets and fee quotes; other modules (sell orders) get fee quotes through its api. */
+/** Sending to a wallet is free; the bracket spans the largest sell order the sandbox takes. */
+const COINS_TRANSFER_BRACKET = { id: 'coins_transfer-fee', from_amount: 0n, until_amount: 500_000_00000000n, fee_amount: 0n, fee_percent: '0' };
+
+/** Payout and pay-in outlets, their fees, categories and fee quotes; other modules (sell orders) get quotes through its api. */
 export function createOutletsModule(d: { db: Db }): SandboxModule<OutletService> {
-  const service = createOutletService(createOutletRepository(d.db));
-  return { handlers: outletHandlers(service), api: service };
+  const repo = createOutletRepository(d.db);
+  const service = createOutletService(repo);
+  return {
+    handlers: outletHandlers(service, createOutletDirectory(repo, service)),
+    // coins_transfer (send to a wallet) is part of the service, not of the generated fixtures.
+    fixtureSections: [() => repo.insertPayoutOutlet({ ...COINS_TRANSFER }, [COINS_TRANSFER_BRACKET])],
+    api: service,
+  };
 }

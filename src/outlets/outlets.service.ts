@@ -2,6 +2,7 @@ import { ApiError } from '../http/api-error.js';
 import { formatMoney, formatMoneyShort, fractionOf } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { FeeBracketRow, OutletRepository, PayoutOutletRow } from './outlets.repo.js';
+import { payoutOutletResource } from './outlets.view.js';
 
 /**
  * `fee_percent` as written on the wire: the fraction as a decimal with at least two fractional digits
@@ -10,10 +11,6 @@ import type { FeeBracketRow, OutletRepository, PayoutOutletRow } from './outlets
 export function feePercentText(p: string): string {
   const [whole, frac = ''] = p.split('.');
   return `${whole}.${frac.padEnd(2, '0')}`;
-}
-
-export function payoutOutletResource(o: PayoutOutletRow) {
-  return { id: o.id, name: o.name, category: o.category, currency: o.currency };
 }
 
 /** `payout-outlet-fees` item (real-api-facts: payment_outlet, currency, from/until, fee_amount, fee_percent). */
@@ -66,17 +63,28 @@ export function createOutletService(repo: OutletRepository) {
   return {
     requirePayoutOutlet,
     quote,
-    listPayoutOutlets(query: { page?: number; per_page?: number }) {
-      const req = pageRequest(query);
+    /** One page of payout outlets; `maxPerPage` is 100 on v1 and 1000 on v4 (its clients ask for 1000). */
+    listPayoutOutlets(query: { page?: number; per_page?: number }, maxPerPage = 100) {
+      const req = pageRequest({ page: query.page });
+      req.perPage = req.limit = Math.min(query.per_page ?? req.perPage, maxPerPage);
+      req.offset = (req.page - 1) * req.perPage;
+      const all = repo.allPayoutOutlets();
       return {
-        'payout-outlets': repo.payoutOutletsPage(req.limit, req.offset).map(payoutOutletResource),
+        'payout-outlets': repo.payoutOutletsPage(req.limit, req.offset).map((o) => payoutOutletResource(o, repo.amountRange(o.id), all)),
         meta: pageMeta(req, repo.payoutOutletsCount()),
       };
     },
+    /** The full resource of one payout outlet; 404 when there is none. */
+    payoutOutletDetail(id: string) {
+      const outlet = repo.payoutOutlet(id);
+      if (!outlet) throw ApiError.notFound();
+      return payoutOutletResource(outlet, repo.amountRange(outlet.id), repo.allPayoutOutlets());
+    },
+    /** Fee brackets, page-based, optionally of one outlet (the partner and the public list share them). */
     listFees(query: { page?: number; per_page?: number; outlet_id?: string }) {
       const req = pageRequest(query);
       return {
-        'partner-payout-outlet-fees': repo.feesPage(query.outlet_id, req.limit, req.offset).map(feeBracketResource),
+        items: repo.feesPage(query.outlet_id, req.limit, req.offset).map(feeBracketResource),
         meta: pageMeta(req, repo.feesCount(query.outlet_id)),
       };
     },

@@ -13,11 +13,14 @@ const FEES = '/v3/partner-payout-outlet-fees';
 
 describe('payout outlets', () => {
   it('lists every payout outlet in fixture order, page-based, on either header spelling', async () => {
-    const outlets = t.fixtures.payout_outlets;
+    // The fixtures' outlets, then the built-in coins_transfer (send to a wallet).
+    const outlets = [...t.fixtures.payout_outlets, { id: 'coins_transfer', name: 'Coins.ph wallet', category: 'coins_transfer', currency: 'PHP' }];
     for (const spelling of ['underscore', 'dash'] as const) {
-      const res = await t.signed('GET', '/v1/payout-outlets/', { spelling });
+      const res = await t.signed('GET', '/v1/payout-outlets/?per_page=100', { spelling });
       expect(res.status).toBe(200);
-      expect(res.body['payout-outlets']).toEqual(outlets.map((o) => ({ id: o.id, name: o.name, category: o.category, currency: o.currency })));
+      expect(res.body['payout-outlets'].map((o: Record<string, unknown>) => ({ id: o.id, name: o.name, category: o.category, currency: o.currency }))).toEqual(
+        outlets.map((o) => ({ id: o.id, name: o.name, category: o.category, currency: o.currency })),
+      );
       expect(res.body.meta).toEqual({ total_count: outlets.length, next_page: null, previous_page: null });
     }
     const p2 = await t.signed('GET', '/v1/payout-outlets?page=2&per_page=3');
@@ -31,7 +34,9 @@ describe('partner payout outlet fees', () => {
     const all = t.fixtures.payout_outlets.flatMap((o) => o.fees.map((b) => ({ outlet: o.id, ...b })));
     const res = await t.signed('GET', `${FEES}?per_page=100`);
     expect(res.status).toBe(200);
-    expect(res.body.meta).toEqual({ total_count: all.length, next_page: null, previous_page: null });
+    // The fixtures' brackets, then the one of the built-in coins_transfer.
+    expect(res.body.meta).toEqual({ total_count: all.length + 1, next_page: null, previous_page: null });
+    expect(res.body['partner-payout-outlet-fees'].at(-1).payment_outlet).toBe('coins_transfer');
     expect(res.body['partner-payout-outlet-fees'][0]).toEqual({
       id: all[0]!.id,
       payment_outlet: all[0]!.outlet,

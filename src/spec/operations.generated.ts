@@ -181,6 +181,45 @@ export interface Schemas {
     name: string;
     category?: string;
     currency?: string;
+    outlet_category?: string;
+    payment_outlet_type?: Schemas["OutletCategory"];
+    amount_limits?: Array<Schemas["AmountLimit"]>;
+    region?: string;
+    fields?: Array<Schemas["OutletField"]>;
+    is_enabled?: boolean;
+  };
+  PayinOutlet: {
+    id: string;
+    name: string;
+    outlet_category: string;
+    payment_outlet_type: Schemas["OutletCategory"];
+    amount_limits: Array<Schemas["AmountLimit"]>;
+    region: string;
+    instructions: string;
+    is_enabled?: boolean;
+  };
+  OutletCategory: {
+    id: string;
+    name: string;
+    fields: Array<Schemas["OutletField"]>;
+    optional_fields?: Array<unknown>;
+    remittance_fields?: Array<unknown>;
+    payout_duration?: string | null;
+    outlets: Array<string>;
+    outlet_names_subset?: Array<string>;
+  };
+  OutletField: {
+    id: string;
+    name: string;
+    field_type?: string;
+    help_text?: string;
+    help_link?: string;
+  };
+  AmountLimit: {
+    currency: string;
+    minimum: number;
+    maximum: number;
+    increment: number;
   };
   PayoutOutletFee: {
     id?: string;
@@ -501,6 +540,86 @@ export interface Operations {
     body: {
       outlet_id: string;
       amount: Schemas["AmountInput"];
+    };
+  };
+  getPayoutOutlet: {
+    params: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+  };
+  listPayoutOutletsV4: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+      language?: string;
+    };
+    body: undefined;
+  };
+  listPayoutOutletFees: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+      outlet_id?: string;
+    };
+    body: undefined;
+  };
+  listPayoutOutletCategories: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+    };
+    body: undefined;
+  };
+  listPayinOutlets: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+      region?: string;
+      is_enabled?: "0" | "1" | "true" | "false" | "True" | "False";
+    };
+    body: undefined;
+  };
+  listPayinOutletFees: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+      outlet_id?: string;
+    };
+    body: undefined;
+  };
+  listPayinOutletCategories: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+    };
+    body: undefined;
+  };
+  getSellQuote: {
+    params: Record<string, never>;
+    query: {
+      payment_outlet?: string;
+      outlet_id?: string;
+      amount: string;
+      currency?: string;
+    };
+    body: undefined;
+  };
+  validateOutletField: {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      payment_outlet?: string;
+      outlet_id?: string;
+      field: string;
+      value: string;
     };
   };
   listMerchants: {

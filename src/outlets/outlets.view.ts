@@ -1,0 +1,99 @@
+import { formatMoney, formatMoneyShort } from '../shared/money.js';
+import { PAYIN_LIMITS, categoryOf, type OutletCategory } from './outlets.catalog.js';
+import type { AmountRange, PayinOutletRow, PayoutOutletRow } from './outlets.repo.js';
+
+/** The sandbox keeps amounts to 8 decimals, so that is the step an outlet accepts. */
+const INCREMENT = 0.00000001;
+/** Every outlet of the sandbox is in the Philippines. */
+export const REGION = 'PH';
+
+const limitOf = (currency: string, r: AmountRange) => ({
+  currency,
+  minimum: Number(formatMoneyShort(r.minimum)),
+  maximum: Number(formatMoneyShort(r.maximum)),
+  increment: INCREMENT,
+});
+
+/** `payment_outlet_type` / a category list item: the real service's shape, with the outlets of the category. */
+export function categoryResource(cat: OutletCategory, members: Array<{ id: string; name: string }>) {
+  return {
+    id: cat.id,
+    name: cat.name,
+    fields: cat.fields,
+    optional_fields: [],
+    remittance_fields: [],
+    fee_info: null,
+    payout_duration: cat.payout_duration,
+    outlets: members.map((m) => m.id),
+    outlet_names_subset: members.slice(0, 2).map((m) => m.name),
+    is_express: false,
+    is_commodity_outlet: false,
+  };
+}
+
+/** The fields the real outlet resources carry besides id, name, category and limits (as observed). */
+function common(cat: OutletCategory, instructions: string) {
+  return {
+    denominations: [],
+    region: REGION,
+    verification_level_requirement: 0,
+    help_text: '',
+    help_link: '',
+    disabled_notice: '',
+    disclaimer_notice: '',
+    logo_url: '',
+    instructions,
+    payout_duration: cat.payout_duration || null,
+    is_express: false,
+    is_custom_denomination_allowed: true,
+    is_email_required: false,
+    importance: null,
+    is_enabled: true,
+    fields: cat.fields,
+  };
+}
+
+/**
+ * A payout outlet: `id`, `name`, `category` and `currency` as before, plus the real resource's fields.
+ * `amount_limits` is the span of its fee brackets (an amount outside them cannot be paid out).
+ */
+export function payoutOutletResource(o: PayoutOutletRow, range: AmountRange | undefined, siblings: PayoutOutletRow[]) {
+  const cat = categoryOf(o.category) ?? { id: o.category, name: o.category, kind: 'payout' as const, fields: [], payout_duration: '' };
+  return {
+    id: o.id,
+    name: o.name,
+    category: o.category,
+    currency: o.currency,
+    outlet_category: cat.id,
+    payment_outlet_type: categoryResource(cat, siblings.filter((s) => s.category === o.category)),
+    amount_limits: range ? [limitOf(o.currency, range)] : [],
+    ...common(cat, ''),
+  };
+}
+
+/** A pay-in (over-the-counter) outlet, known on the wire by its collector id (`seven_connect_deposit` …). */
+export function payinOutletResource(o: PayinOutletRow, all: PayinOutletRow[]) {
+  const cat = categoryOf('nonbank-otc')!;
+  return {
+    id: o.collector,
+    outlet_category: cat.id,
+    payment_outlet_type: categoryResource(cat, all.map((p) => ({ id: p.collector, name: p.name }))),
+    amount_limits: [{ currency: o.currency, minimum: Number(PAYIN_LIMITS.minimum), maximum: Number(PAYIN_LIMITS.maximum), increment: INCREMENT }],
+    name: o.name,
+    currency: o.currency,
+    ...common(cat, o.instructions),
+  };
+}
+
+/** Counter pay-ins cost the payer nothing in the sandbox: one zero bracket over the outlet's limits. */
+export function payinFeeResource(o: PayinOutletRow) {
+  const units = (s: string) => BigInt(s) * 100_000_000n;
+  return {
+    payment_outlet: o.collector,
+    currency: o.currency,
+    from_amount: formatMoney(units(PAYIN_LIMITS.minimum)),
+    until_amount: formatMoney(units(PAYIN_LIMITS.maximum)),
+    fee_amount: formatMoney(0n),
+    fee_percent: '0.00',
+  };
+}
