@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { banner } from '../cli/start.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 let t: TestApp;
@@ -83,5 +84,27 @@ describe('OAuth2 access tokens of an app (control API)', () => {
     expect((await accounts(tok)).status).toBe(200);
     expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);
     expect((await accounts(tok)).status).toBe(401);
+  });
+
+  it('the dashboard lists each app’s live tokens, and how to issue one where there is none', async () => {
+    const tok = (await issue({ scope: 'read' })).body.access_token;
+    const page = (await t.request('GET', '/_sandbox/', { operationId: false })).text;
+    expect(page).toContain(`<code>${tok}</code>`);
+    const hint = (key: string) => `none; issue one with <code>POST /_sandbox/apps/${key}/tokens</code>`;
+    expect(page).toContain(hint(t.fixtures.developers[1]!.app.api_key));
+    expect(page).not.toContain(hint(dev().app.api_key));
+    await t.request('DELETE', `/_sandbox/apps/${dev().app.api_key}/tokens/${tok}`);
+    expect((await t.request('GET', '/_sandbox/', { operationId: false })).text).not.toContain(`<code>${tok}</code>`);
+  });
+
+  it('the banner has one OAuth2 line per app: the hint to issue one, or its newest live token', async () => {
+    const url = 'http://127.0.0.1:7070';
+    const oauthLines = () => banner(t.sandbox, url, 1).split('\n').filter((l) => l.trimStart().startsWith('oauth2 '));
+    expect(oauthLines()).toHaveLength(t.fixtures.developers.length);
+    expect(oauthLines()[0]).toContain(`issue one: POST ${url}/_sandbox/apps/${dev().app.api_key}/tokens`);
+    await issue();
+    const newest = (await issue()).body.access_token;
+    expect(oauthLines()[0]).toContain(`Bearer ${newest} (+1 more)`);
+    expect(oauthLines()).toHaveLength(t.fixtures.developers.length);
   });
 });
