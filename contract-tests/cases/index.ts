@@ -10,6 +10,7 @@ import { lifecycleCases } from './lifecycle.cases.js';
 import { moneyCases } from './money.cases.js';
 import { orderCases } from './orders.cases.js';
 import { outletCases } from './outlets.cases.js';
+import { oauthCases } from './oauth.cases.js';
 import { paginationCases } from './pagination.cases.js';
 
 export interface CaseGroup {
@@ -33,6 +34,7 @@ export const caseGroups: CaseGroup[] = [
   { area: 'lifecycle', title: 'payments, expiry and cancellation of an invoice', cases: lifecycleCases },
   { area: 'callbacks', title: 'callback deliveries and counter payments', cases: callbackCases },
   { area: 'control', title: 'the sandbox control API', cases: [...controlCases, ...controlAdminCases] },
+  { area: 'oauth', title: 'OAuth2 Bearer tokens of an app on the developer API', cases: oauthCases },
 ];
 
 /** The area of a case, by its name. */

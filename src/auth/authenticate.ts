@@ -15,6 +15,31 @@ export function authenticateMerchant(identities: IdentityRepository, authorizati
   return merchant;
 }
 
+const BEARER_SCHEME = /^bearer(\s|$)/i;
+const BEARER = /^bearer\s+(\S+)\s*$/i;
+
+/**
+ * The OAuth2 alternative on a developer (HMAC) operation: the `Authorization: Bearer` value to check, or
+ * undefined when the request is to be checked as HMAC. When any HMAC header is present HMAC wins (a
+ * documented fact of the real service), so a request carrying both is judged by its signature alone.
+ */
+export function developerBearer(read: HeaderReader): string | undefined {
+  if (hmacHeader(read, 'KEY') ?? hmacHeader(read, 'SIGNATURE') ?? hmacHeader(read, 'NONCE')) return undefined;
+  const authorization = read('authorization');
+  return authorization !== undefined && BEARER_SCHEME.test(authorization) ? authorization : undefined;
+}
+
+/**
+ * The app of a live OAuth2 access token (not expired on the sandbox clock `now`, not revoked, its app
+ * enabled); anything else is the same 401 as a wrong merchant token. No nonce is involved.
+ */
+export function authenticateBearerApp(identities: IdentityRepository, authorization: string, now: number): AppRow {
+  const m = BEARER.exec(authorization);
+  const app = m ? identities.appTokens.appOfToken(m[1]!, now) : undefined;
+  if (!app) throw ApiError.general('invalid_token', 'Invalid token.');
+  return app;
+}
+
 /** Either spelling of an HMAC header: `ACCESS_KEY` or `Access-Key`. */
 function hmacHeader(read: HeaderReader, name: 'KEY' | 'SIGNATURE' | 'NONCE'): string | undefined {
   // Stryker disable next-line MethodExpression: header names are case-insensitive, so the case of the name asked for cannot change the answer

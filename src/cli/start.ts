@@ -8,6 +8,15 @@ import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
 /** A customer below this is labelled as the one for insufficient-balance tests (the fixtures have one at 25 PHP). */
 const LOW_BALANCE_PHP = 1000n;
 
+/** One banner line per app: its newest live OAuth2 token (a database kept from an earlier run may have some), or how to issue one. */
+function oauthLine(sandbox: Sandbox, url: string, apiKey: string): string {
+  const live = sandbox.services.identities.appTokens.live(apiKey, sandbox.services.clock.now());
+  const issue = `POST ${url}/_sandbox/apps/${apiKey}/tokens`;
+  return live.length
+    ? `    oauth2     Bearer ${live.at(-1)!.access_token}${live.length > 1 ? ` (+${live.length - 1} more)` : ''}   (another: ${issue})`
+    : `    oauth2     Authorization: Bearer <token> instead of HMAC; issue one: ${issue}`;
+}
+
 /** The start-up banner: base URL, dashboard, and every fixture credential (docs/design.md#identities). */
 export function banner(sandbox: Sandbox, url: string, startupMs: number): string {
   const s = sandbox.services;
@@ -26,7 +35,7 @@ export function banner(sandbox: Sandbox, url: string, startupMs: number): string
   lines.push('', 'HMAC applications (ACCESS_KEY / secret):');
   for (const [i, a] of s.identities.appsPage(100, 0).filter((x) => !x.workspace_id).entries()) {
     const label = a.mfa_whitelisted ? `   (${i === 0 ? 'start here: ' : ''}whitelisted, no OTP needed)` : '   (OTP app: sell orders and transfers need a one-time code)';
-    lines.push(`  ${a.name}${label}`, `    api_key    ${a.api_key}`, `    api_secret ${a.api_secret}`, `    otp_secret ${a.otp_secret}${a.mfa_whitelisted ? '' : ` (code now: GET ${url}/_sandbox/apps/${a.api_key}/otp)`}`);
+    lines.push(`  ${a.name}${label}`, `    api_key    ${a.api_key}`, `    api_secret ${a.api_secret}`, `    otp_secret ${a.otp_secret}${a.mfa_whitelisted ? '' : ` (code now: GET ${url}/_sandbox/apps/${a.api_key}/otp)`}`, oauthLine(sandbox, url, a.api_key));
   }
   lines.push('', 'Customers (hosted payment page wallet login):');
   for (const [i, c] of s.identities.customersPage(100, 0).filter((x) => !x.workspace_id).entries()) {

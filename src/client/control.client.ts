@@ -1,6 +1,7 @@
 import { createTransport, unwrap, type ApiResponse, type RequestSpec, type Transport, type TransportOptions } from './client.transport.js';
 import type { AmountInput, EventName, Invoice, PageMeta, PageQuery } from './client.types.js';
 import type {
+  AppAccessToken,
   Clock,
   Delivery,
   DeliveryPage,
@@ -34,6 +35,10 @@ export interface ControlClient {
   createApp(input?: { name?: string; mfa_whitelisted?: boolean; balance?: AmountInput }): Promise<SandboxApp>;
   resetAppNonce(apiKey: string): Promise<SandboxApp>;
   getAppOtp(apiKey: string): Promise<{ otp: string; expires_in_seconds: number }>;
+  /** Issue an OAuth2 access token for the app (default scope `read write`, 3600 s). */
+  createAppToken(apiKey: string, input?: { scope?: string; expires_in_seconds?: number }): Promise<AppAccessToken>;
+  listAppTokens(apiKey: string): Promise<AppAccessToken[]>;
+  revokeAppToken(apiKey: string, accessToken: string): Promise<void>;
   getAccount(id: string): Promise<SandboxAccount>;
   fundAccount(id: string, amount: AmountInput): Promise<SandboxAccount>;
   payInvoice(invoiceId: string, input: PayInvoiceInput): Promise<PaymentOutcome>;
@@ -87,6 +92,12 @@ export function createControlClient(opts: ControlClientOptions): ControlClient {
     createApp: async (input = {}) => (await post<{ app: SandboxApp }>('/_sandbox/apps', 'createApp', input)).app,
     resetAppNonce: async (key) => (await post<{ app: SandboxApp }>(`/_sandbox/apps/${id(key)}/nonce/reset`, 'resetAppNonce')).app,
     getAppOtp: (key) => call({ method: 'GET', path: `/_sandbox/apps/${id(key)}/otp`, operationId: 'getAppOtp' }),
+    createAppToken: (key, input = {}) => post(`/_sandbox/apps/${id(key)}/tokens`, 'createAppToken', input),
+    listAppTokens: async (key) =>
+      (await call<{ tokens: AppAccessToken[] }>({ method: 'GET', path: `/_sandbox/apps/${id(key)}/tokens`, operationId: 'listAppTokens' })).tokens,
+    async revokeAppToken(key, token) {
+      await call({ method: 'DELETE', path: `/_sandbox/apps/${id(key)}/tokens/${id(token)}`, operationId: 'revokeAppToken' });
+    },
     getAccount: async (v) => (await call<{ account: SandboxAccount }>({ method: 'GET', path: `/_sandbox/accounts/${id(v)}`, operationId: 'getAccount' })).account,
     fundAccount: async (v, amount) => (await post<{ account: SandboxAccount }>(`/_sandbox/accounts/${id(v)}/fund`, 'fundAccount', { amount })).account,
     payInvoice: (v, input) => post(`/_sandbox/invoices/${id(v)}/payments`, 'payInvoice', input),

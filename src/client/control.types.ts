@@ -33,6 +33,16 @@ export interface SandboxAccountSummary {
   balance: Money;
 }
 
+/** An OAuth2 access token of an app: `Authorization: Bearer <access_token>` on the developer API. */
+export interface AppAccessToken {
+  access_token: string;
+  token_type: 'Bearer';
+  /** Seconds left on the sandbox clock. */
+  expires_in: number;
+  scope: string;
+  expires_at: string;
+}
+
 export interface SandboxApp {
   api_key: string;
   api_secret: string;

@@ -2,6 +2,7 @@ import type { DeliveryService } from '../callbacks/deliveries.service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { SandboxModule } from '../module.types.js';
 import type { Services } from '../services.js';
+import { appTokenHandlers } from './app-tokens.routes.js';
 import { createWorkspaces } from '../workspaces/workspaces.service.js';
 import { clockHandlers, type SandboxControls } from './clock.routes.js';
 import { createControlRepository } from './control.repo.js';
@@ -45,6 +46,7 @@ export function createControlModule(d: ControlDeps) {
       ...clockHandlers(s, d.sandbox, () => faults.clear()),
       ...identityListHandlers(s),
       ...identityAdminHandlers(s, provisioning, workspaces),
+      ...appTokenHandlers(s),
       ...diagnosticsHandlers(faults, d.requestLog),
     },
     // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.

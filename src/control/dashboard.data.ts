@@ -10,6 +10,7 @@ import type { RequestLog } from '../http/request-log.js';
 import type { Services } from '../services.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
+import { appTokenView } from './app-tokens.routes.js';
 import type { ControlRepository } from './control.repo.js';
 import type { Fault, FaultStore } from './faults.service.js';
 
@@ -44,7 +45,8 @@ export interface DashboardData {
   version: string;
   clock: { now: string; offsetSeconds: number };
   merchants: Array<ReturnType<typeof sandboxMerchant>>;
-  apps: Array<ReturnType<typeof sandboxApp>>;
+  /** Each app with its live OAuth2 access tokens. */
+  apps: Array<ReturnType<typeof sandboxApp> & { tokens: Array<ReturnType<typeof appTokenView>> }>;
   customers: Array<ReturnType<typeof sandboxCustomer>>;
   invoices: DashboardInvoice[];
   deliveries: { items: DeliveryResource[]; total: number };
@@ -130,13 +132,17 @@ export async function collectData(
     return requestMatches(r, filters.request);
   });
 
+  const now = s.clock.now();
   return {
     token,
     baseUrl: s.config.publicUrl,
     version: dashboardVersion(s, ctx, repo, faults),
     clock: { now: formatTimestamp(s.clock.now()), offsetSeconds: s.clock.offsetMicros() / 1_000_000 },
     merchants: s.identities.merchantsPage(LIST_SIZE, 0).map(sandboxMerchant),
-    apps: s.identities.appsPage(LIST_SIZE, 0).map((a) => sandboxApp(a, s.identities.userById(a.owner_id)!, s.ledger)),
+    apps: s.identities.appsPage(LIST_SIZE, 0).map((a) => ({
+      ...sandboxApp(a, s.identities.userById(a.owner_id)!, s.ledger),
+      tokens: s.identities.appTokens.live(a.api_key, now).map((r) => appTokenView(r, now)),
+    })),
     customers: s.identities.customersPage(LIST_SIZE, 0).map((u) => sandboxCustomer(u, s.ledger)),
     invoices,
     deliveries: { items: deliveries, total: deliveryPage.meta.total_count },

@@ -109,7 +109,7 @@ export function createApp(parts: AppParts) {
   const registered = new Set<string>();
   for (const op of spec.operations) {
     const run = operationRunner(
-      { config: services.config, identities: services.identities, validators },
+      { config: services.config, identities: services.identities, clock: services.clock, validators },
       op,
       (handlers[op.operationId as OperationId] as AnyHandler | undefined) ?? notImplemented,
     );

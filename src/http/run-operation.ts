@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
-import { authenticateControl, authenticateHmac, authenticateMerchant } from '../auth/authenticate.js';
+import { authenticateBearerApp, authenticateControl, authenticateHmac, authenticateMerchant, developerBearer } from '../auth/authenticate.js';
 import type { AppConfig } from '../config.js';
 import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { Clock } from '../shared/clock.js';
 import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
 import { ApiError } from './api-error.js';
@@ -15,6 +16,8 @@ const EMPTY = Buffer.alloc(0);
 export interface RunnerDeps {
   config: AppConfig;
   identities: IdentityRepository;
+  /** The sandbox clock, on which OAuth2 access tokens expire. */
+  clock: Clock;
   validators: SpecValidators;
 }
 
@@ -66,13 +69,21 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         ctx.merchant = authenticateMerchant(deps.identities, header('authorization'));
         c.set('authOutcome', `merchant:${ctx.merchant.id}`);
         break;
-      case 'hmac':
+      case 'hmac': {
+        // An OAuth2 access token of an app stands in for its signature (HMAC wins when both are sent).
+        const bearer = developerBearer(header);
+        if (bearer !== undefined) {
+          ctx.app = authenticateBearerApp(deps.identities, bearer, deps.clock.now());
+          c.set('authOutcome', `bearer:${ctx.app.api_key}`);
+          break;
+        }
         ctx.app = authenticateHmac(deps.identities, header, requestUrl(c, deps.config.trustProxy, header), rawBody, {
           debugErrors: deps.config.debugErrors,
           beforeNonce: refuseBadBody,
         });
         c.set('authOutcome', `hmac:${ctx.app.api_key}`);
         break;
+      }
       case 'control':
         authenticateControl(deps.config.controlToken, header('x-sandbox-token'));
         c.set('authOutcome', 'control');

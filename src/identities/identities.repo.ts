@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { createAppTokenRepository } from './app-tokens.repo.js';
 
 export interface MerchantRow {
   id: string;
@@ -128,6 +129,8 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
 
   return {
     forgetCached,
+    /** OAuth2 access tokens of the apps (the Bearer alternative to HMAC on the developer API). */
+    appTokens: createAppTokenRepository(db),
     merchantByToken: (token: string) =>
       merchantsByToken.get(token) ?? remember(merchantsByToken, token, merchantByToken.get(token, token) as MerchantRow | undefined),
     merchantById: (id: string) => merchantById.get(id) as MerchantRow | undefined,

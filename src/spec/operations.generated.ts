@@ -273,6 +273,13 @@ export interface Schemas {
       accounts: Array<Schemas["SandboxAccountSummary"]>;
     };
   };
+  AppAccessToken: {
+    access_token: string;
+    token_type: "Bearer";
+    expires_in: number;
+    scope: string;
+    expires_at: string;
+  };
   SandboxCustomer: {
     id: Schemas["Id"];
     name?: string;
@@ -669,6 +676,31 @@ export interface Operations {
   getAppOtp: {
     params: {
       api_key: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+  };
+  listAppTokens: {
+    params: {
+      api_key: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+  };
+  createAppToken: {
+    params: {
+      api_key: string;
+    };
+    query: Record<string, never>;
+    body: {
+      scope?: string;
+      expires_in_seconds?: number;
+    };
+  };
+  revokeAppToken: {
+    params: {
+      api_key: string;
+      access_token: string;
     };
     query: Record<string, never>;
     body: undefined;

@@ -7,6 +7,7 @@ import { sql as deliveriesByOutbox } from './006-deliveries-written-by-the-outbo
 import { sql as feePercentAsFraction } from './007-fee-percent-as-fraction.js';
 import { sql as pendingTransfers } from './008-pending-transfers.js';
 import { sql as buyOrderLifecycle } from './009-buy-order-lifecycle.js';
+import { sql as appAccessTokens } from './015-app-access-tokens.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -22,4 +23,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 7, name: 'fee-percent-as-fraction', sql: feePercentAsFraction },
   { version: 8, name: 'pending-transfers', sql: pendingTransfers },
   { version: 9, name: 'buy-order-lifecycle', sql: buyOrderLifecycle },
+  { version: 15, name: 'app-access-tokens', sql: appAccessTokens },
 ].sort((a, b) => a.version - b.version);

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../http/api-error.js';
+import { ok, type Handlers } from '../http/operation.js';
+import type { AppTokenRow } from '../identities/app-tokens.repo.js';
+import type { Services } from '../services.js';
+import { formatTimestamp } from '../shared/clock.js';
+
+/** The lifetime and scope of a token when the request names none (sandbox's choice: the usual OAuth2 hour). */
+export const DEFAULT_TOKEN_SECONDS = 3600;
+export const DEFAULT_TOKEN_SCOPE = 'read write';
+
+/** A token as the control API and the dashboard show it: RFC 6749 §5.1 fields, plus its expiry time. */
+export function appTokenView(row: AppTokenRow, now: number) {
+  return {
+    access_token: row.access_token,
+    token_type: 'Bearer' as const,
+    // Rounded up: a live token never shows 0 seconds left.
+    expires_in: Math.max(0, Math.ceil((row.expires_at - now) / 1_000_000)),
+    scope: row.scope,
+    expires_at: formatTimestamp(row.expires_at),
+  };
+}
+
+/**
+ * OAuth2 access tokens of HMAC apps (docs/design.md#authentication): issued, listed and revoked here,
+ * accepted as `Authorization: Bearer` on every developer operation (src/http/run-operation.ts).
+ */
+export function appTokenHandlers(s: Services): Handlers {
+  const enabledApp = (apiKey: string) => {
+    if (!s.identities.appByKey(apiKey)) throw ApiError.notFound();
+  };
+  return {
+    createAppToken: ({ params, body }) => {
+      enabledApp(params.api_key);
+      const now = s.clock.now();
+      const row = {
+        // 192 random bits: a secret, unlike ids (src/shared/ids.ts).
+        access_token: randomBytes(24).toString('hex'),
+        api_key: params.api_key,
+        scope: body?.scope ?? DEFAULT_TOKEN_SCOPE,
+        created_at: now,
+        expires_at: now + (body?.expires_in_seconds ?? DEFAULT_TOKEN_SECONDS) * 1_000_000,
+      };
+      s.unitOfWork(() => s.identities.appTokens.insert(row));
+      return ok(appTokenView({ ...row, revoked_at: null }, now), 201);
+    },
+    listAppTokens: ({ params }) => {
+      enabledApp(params.api_key);
+      const now = s.clock.now();
+      return ok({ tokens: s.identities.appTokens.live(params.api_key, now).map((r) => appTokenView(r, now)) });
+    },
+    revokeAppToken: ({ params }) => {
+      enabledApp(params.api_key);
+      // An unknown, expired or already revoked token, or one of another app, is not found.
+      if (!s.unitOfWork(() => s.identities.appTokens.revoke(params.api_key, params.access_token, s.clock.now()))) throw ApiError.notFound();
+      return { status: 204 };
+    },
+  };
+}
