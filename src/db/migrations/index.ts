@@ -6,6 +6,7 @@ import { sql as timeOrderedDeliveryIds } from './005-time-ordered-delivery-ids.j
 import { sql as deliveriesByOutbox } from './006-deliveries-written-by-the-outbox.js';
 import { sql as feePercentAsFraction } from './007-fee-percent-as-fraction.js';
 import { sql as pendingTransfers } from './008-pending-transfers.js';
+import { sql as walletOperations } from './013-wallet-operations.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -20,4 +21,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 6, name: 'deliveries-written-by-the-outbox', sql: deliveriesByOutbox },
   { version: 7, name: 'fee-percent-as-fraction', sql: feePercentAsFraction },
   { version: 8, name: 'pending-transfers', sql: pendingTransfers },
+  { version: 13, name: 'wallet-operations', sql: walletOperations },
 ].sort((a, b) => a.version - b.version);
