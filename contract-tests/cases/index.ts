@@ -9,6 +9,7 @@ import { invoiceCases } from './invoices.cases.js';
 import { lifecycleCases } from './lifecycle.cases.js';
 import { moneyCases } from './money.cases.js';
 import { paginationCases } from './pagination.cases.js';
+import { walletCases } from './wallet.cases.js';
 
 export interface CaseGroup {
   /** The area: JUnit's classname and the progress line's label (auth, invoices, paging, …). */
@@ -25,6 +26,7 @@ export const caseGroups: CaseGroup[] = [
   { area: 'invoice-inputs', title: 'invoice inputs, list filters and merchant scoping', cases: invoiceInputCases },
   { area: 'developer', title: 'wallet accounts, fees, orders and lookups of the developer API', cases: developerCases },
   { area: 'money', title: 'transfers, sell orders and OTP', cases: moneyCases },
+  { area: 'wallet', title: 'conversions, crypto payments and payment requests', cases: walletCases },
   { area: 'paging', title: 'every page of every list', cases: paginationCases },
   { area: 'lifecycle', title: 'payments, expiry and cancellation of an invoice', cases: lifecycleCases },
   { area: 'callbacks', title: 'callback deliveries and counter payments', cases: callbackCases },
