@@ -37,11 +37,13 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     const customer = t.fixtures.customers[1]!;
     const byAccount = await pay(dev, { account: dev.php, target_address: other.php, amount: 10 });
     const byMobile = await pay(dev, { account: dev.php, target_address: customer.mobile_number, amount: 5 });
-    expect([byAccount.status, byMobile.status]).toEqual([201, 201]);
+    // The official example scripts post under the /d/api prefix.
+    const legacy = await t.signed('POST', '/d/api/crypto-payments/', { ...as(dev), body: { account: dev.php, target_address: other.php, amount: 1 } });
+    expect([byAccount.status, byMobile.status, legacy.status]).toEqual([201, 201, 201]);
     t.advance(10);
     t.sandbox.tick();
-    expect(balanceOf(t, other.php)).toBe(parseAmount('10'));
-    expect(balanceOf(t, dev.php)).toBe(parseAmount('485'));
+    expect(balanceOf(t, other.php)).toBe(parseAmount('11'));
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('484'));
     t.assertLedger();
   });
 

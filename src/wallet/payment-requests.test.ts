@@ -112,3 +112,18 @@ describe('POST /_sandbox/payment-requests/{id}/status (setPaymentRequestStatus)'
     t.assertLedger();
   });
 });
+
+describe('payment requests across tenants', () => {
+  it('a customer of another tenant answers as unknown', async () => {
+    t = createTestApp();
+    const ws = await t.request('POST', '/_sandbox/workspaces', { body: {} });
+    expect(ws.status).toBe(201);
+    const dev = newDeveloper(t);
+    const res = await t.signed('POST', '/v3/payment-requests/', {
+      ...as(dev),
+      body: { payer_contact_info: ws.body.workspace.customer.email, receiving_account: dev.php, amount: 1 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.payer_contact_info).toEqual([`No customer has the email or mobile number "${ws.body.workspace.customer.email}".`]);
+  });
+});
