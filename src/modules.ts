@@ -10,6 +10,7 @@ import { createOrdersModule } from './orders/orders.module.js';
 import { createOutletsModule } from './outlets/outlets.module.js';
 import type { Services } from './services.js';
 import { createTransfersModule } from './transfers/transfers.module.js';
+import { createWalletModule } from './wallet/wallet.module.js';
 
 export interface ModuleOptions {
   requestLog: RequestLog;
@@ -30,6 +31,7 @@ export function createModules(s: Services, o: ModuleOptions) {
   const outlets = createOutletsModule({ db: s.db });
   const orders = createOrdersModule(s, outlets.api);
   const transfers = createTransfersModule(s);
+  const wallet = createWalletModule(s, transfers.api);
   const callbacks = createCallbacksModule({ services: s, injectedFetch: o.injectedFetch });
   const control = createControlModule({
     services: s,
@@ -40,7 +42,7 @@ export function createModules(s: Services, o: ModuleOptions) {
   });
   const checkout = createCheckoutModule(s);
   // The order in which their middleware, routes, fixture sections and clock work run.
-  return { invoices, accounts, control, outlets, orders, transfers, checkout, callbacks };
+  return { invoices, accounts, control, outlets, orders, transfers, wallet, checkout, callbacks };
 }
 
 export type Modules = ReturnType<typeof createModules>;

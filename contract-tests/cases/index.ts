@@ -12,6 +12,7 @@ import { orderCases } from './orders.cases.js';
 import { outletCases } from './outlets.cases.js';
 import { oauthCases } from './oauth.cases.js';
 import { paginationCases } from './pagination.cases.js';
+import { walletCases } from './wallet.cases.js';
 
 export interface CaseGroup {
   /** The area: JUnit's classname and the progress line's label (auth, invoices, paging, …). */
@@ -30,6 +31,7 @@ export const caseGroups: CaseGroup[] = [
   { area: 'outlets', title: 'payout and pay-in outlets, fees, categories, sell quote, field validation', cases: outletCases },
   { area: 'money', title: 'transfers, sell orders and OTP', cases: moneyCases },
   { area: 'orders', title: 'sell and buy orders at the public clients\' paths', cases: orderCases },
+  { area: 'wallet', title: 'conversions, crypto payments and payment requests', cases: walletCases },
   { area: 'paging', title: 'every page of every list', cases: paginationCases },
   { area: 'lifecycle', title: 'payments, expiry and cancellation of an invoice', cases: lifecycleCases },
   { area: 'callbacks', title: 'callback deliveries and counter payments', cases: callbackCases },

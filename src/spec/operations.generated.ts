@@ -176,6 +176,71 @@ export interface Schemas {
     status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
+  CryptoExchangeCreateRequest: {
+    source_account: string;
+    target_account: string;
+    amount: Schemas["AmountInput"];
+  };
+  CryptoExchange: {
+    id: Schemas["Id"];
+    source_account: Schemas["Id"];
+    target_account: Schemas["Id"];
+    rate: string;
+    source_amount: Schemas["Money"];
+    target_amount: Schemas["Money"];
+    source_currency: string;
+    target_currency: string;
+    owner_payment: Schemas["Id"];
+    trader_payment: Schemas["Id"];
+    reference: {
+      [key: string]: unknown;
+    };
+    status: "success";
+    created_at: Schemas["Timestamp"];
+  };
+  CryptoRoute: {
+    id: string;
+    source_currency: string;
+    target_currency: string;
+    rate: string;
+  };
+  CryptoPaymentCreateRequest: {
+    account: string;
+    target_address: string;
+    amount: Schemas["AmountInput"];
+    message?: string;
+    otp?: string;
+    code?: string;
+  };
+  CryptoPayment: {
+    id: Schemas["Id"];
+    account: Schemas["Id"];
+    target_address: string;
+    amount: Schemas["Money"];
+    currency: string;
+    message: string;
+    status: "pending" | "success" | "failed";
+    created_at: Schemas["Timestamp"];
+  };
+  PaymentRequestCreateRequest: {
+    payer_contact_info: string;
+    receiving_account: string;
+    amount: Schemas["AmountInput"];
+    message?: string;
+    expires_in_seconds?: number;
+  };
+  PaymentRequest: {
+    id: Schemas["Id"];
+    payer_contact_info: string;
+    receiving_account: Schemas["Id"];
+    amount: Schemas["Money"];
+    currency: string;
+    message: string;
+    status: "pending" | "paid" | "declined" | "expired";
+    created_at: Schemas["Timestamp"];
+    expires_at: Schemas["Timestamp"];
+    updated_at: Schemas["Timestamp"];
+  };
   PayoutOutlet: {
     id: string;
     name: string;
@@ -517,6 +582,58 @@ export interface Operations {
     body: undefined;
   };
   listTransfers: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+    };
+    body: undefined;
+  };
+  listCryptoExchanges: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+    };
+    body: undefined;
+  };
+  createCryptoExchange: {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: Schemas["CryptoExchangeCreateRequest"];
+  };
+  listCryptoRoutes: {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+  };
+  listCryptoPayments: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+    };
+    body: undefined;
+  };
+  createCryptoPayment: {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: Schemas["CryptoPaymentCreateRequest"];
+  };
+  listPaymentRequests: {
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+    };
+    body: undefined;
+  };
+  createPaymentRequest: {
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: Schemas["PaymentRequestCreateRequest"];
+  };
+  getPaymentRequests: {
     params: Record<string, never>;
     query: {
       page?: number;
@@ -904,6 +1021,15 @@ export interface Operations {
     query: Record<string, never>;
     body: {
       status: "success" | "failed";
+    };
+  };
+  setPaymentRequestStatus: {
+    params: {
+      payment_request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      status: "paid" | "declined" | "expired";
     };
   };
   listFaults: {

@@ -90,6 +90,9 @@ export function createTransferService(d: TransferDeps) {
   }
 
   return {
+    /** The wallet an address names within the app's tenant (crypto payments resolve theirs the same way). */
+    resolveTarget: target,
+
     create(app: AppRow, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
       requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const source = d.ledger.get(body.account);

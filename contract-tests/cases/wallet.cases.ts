@@ -1,0 +1,114 @@
+import type { ApiResponse } from '../../src/client/index.js';
+import type { CaseContext, ContractCase } from '../harness/case.context.js';
+import { sameJson } from '../harness/compare.js';
+import { units } from '../harness/decimal.js';
+
+type Body = Record<string, any>;
+
+/** A signed call of the developer API by path (the typed client has no wallet-operation methods). */
+const signed = (ctx: CaseContext, method: string, path: string, operationId: string, body?: unknown): Promise<ApiResponse<Body>> =>
+  ctx.dev.request<Body>({ method, path, body, operationId });
+
+async function accountIn(ctx: CaseContext, currency: string) {
+  const page = await ctx.dev.listCryptoAccounts({ currency, per_page: 100 });
+  return page['crypto-accounts'][0];
+}
+
+const LISTS: Array<[string, string, string]> = [
+  ['/v3/crypto-exchanges/', 'listCryptoExchanges', 'crypto-exchanges'],
+  ['/v3/crypto-payments/', 'listCryptoPayments', 'crypto-payments'],
+  ['/v3/payment-requests/', 'listPaymentRequests', 'payment-requests'],
+  ['/v3/getpayment-requests/', 'getPaymentRequests', 'payment-requests'],
+];
+
+/** Conversions, crypto payments and payment requests of the developer API (README, Developer API). */
+export const walletCases: ContractCase[] = [
+  {
+    name: 'wallet: the crypto routes and the wallet-operation lists answer in their documented shapes',
+    tags: ['read'],
+    async run(ctx) {
+      const routes = await signed(ctx, 'GET', '/v3/crypto-routes/', 'listCryptoRoutes');
+      ctx.expectStatus(routes, 200);
+      const pbtcBtc = (routes.body['crypto-routes'] as Body[]).find((r) => r.source_currency === 'PBTC' && r.target_currency === 'BTC');
+      ctx.check(Boolean(pbtcBtc) && /^\d+(\.\d+)?$/.test(pbtcBtc!.rate), `no PBTC→BTC route with a numeric rate: ${routes.text}`, 'listCryptoRoutes');
+      for (const [path, operationId, key] of LISTS) {
+        const res = await signed(ctx, 'GET', `${path}?per_page=2`, operationId);
+        ctx.expectStatus(res, 200);
+        ctx.check(Array.isArray(res.body[key]) && typeof res.body.meta?.total_count === 'number', `${path} answered ${res.text}`, operationId);
+      }
+    },
+  },
+  {
+    name: 'wallet: bad conversions are 400; with a BTC account, a conversion moves both accounts exactly and is listed first',
+    tags: ['money'],
+    async run(ctx) {
+      const peso = (await accountIn(ctx, 'PBTC'))!;
+      const same = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', { source_account: peso.id, target_account: peso.id, amount: '1' });
+      ctx.expectError(same, 400, 'validation_error', 'target_account');
+      const unknown = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', { source_account: peso.id, target_account: '0'.repeat(32), amount: '1' });
+      ctx.expectError(unknown, 400, 'validation_error', 'target_account');
+      // An application made by the control API (a workspace's) owns only a peso wallet: nothing to convert into.
+      const btc = await accountIn(ctx, 'BTC');
+      if (!btc) return;
+      const res = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', { source_account: peso.id, target_account: btc.id, amount: '200' });
+      ctx.expectStatus(res, 201);
+      const x = res.body['crypto-exchange'] as Body;
+      ctx.check(x.source_amount === '200.00000000' && x.source_currency === 'PBTC' && x.target_currency === 'BTC', `conversion came back as ${res.text}`, 'createCryptoExchange');
+      const listed = await signed(ctx, 'GET', '/v3/crypto-exchanges/?per_page=1', 'listCryptoExchanges');
+      ctx.check(sameJson(listed.body['crypto-exchanges'][0], x), 'the newest listed conversion is not the one just made', 'listCryptoExchanges');
+      if (ctx.info.kind === 'sandbox') {
+        const [p, b] = [await accountIn(ctx, 'PBTC'), await accountIn(ctx, 'BTC')];
+        ctx.check(units(peso.balance) - units(p!.balance) === units('200'), `the peso wallet went from ${peso.balance} to ${p!.balance}`, 'createCryptoExchange');
+        ctx.check(units(b!.balance) - units(btc.balance) === units(x.target_amount), `the BTC account went from ${btc.balance} to ${b!.balance}`, 'createCryptoExchange');
+      }
+    },
+  },
+  {
+    name: 'wallet: a crypto payment is created pending, listed first, and the wallet is debited at once',
+    tags: ['money'],
+    needs: (t) => (t.creds.transferTarget ? undefined : 'needs someone to receive the payment: set CONTRACT_TRANSFER_TARGET'),
+    async run(ctx) {
+      const peso = (await accountIn(ctx, 'PBTC'))!;
+      const otp = await ctx.otp();
+      const body = { account: peso.id, target_address: ctx.creds.transferTarget!, amount: '0.75', message: 'contract', ...(otp ? { otp } : {}) };
+      const res = await signed(ctx, 'POST', '/v3/crypto-payments/', 'createCryptoPayment', body);
+      ctx.expectStatus(res, 201);
+      const p = res.body['crypto-payment'] as Body;
+      ctx.check(p.status === 'pending' && p.amount === '0.75000000' && p.account === peso.id, `payment came back as ${res.text}`, 'createCryptoPayment');
+      const listed = (await signed(ctx, 'GET', '/v3/crypto-payments/?per_page=1', 'listCryptoPayments')).body['crypto-payments'][0] as Body;
+      ctx.check(listed?.id === p.id && ['pending', 'success'].includes(listed.status), `the newest listed payment is ${JSON.stringify(listed)}`, 'listCryptoPayments');
+      if (ctx.info.kind === 'sandbox') {
+        const after = (await accountIn(ctx, 'PBTC'))!;
+        ctx.check(units(peso.balance) - units(after.balance) === units('0.75'), `balance went from ${peso.balance} to ${after.balance}`, 'createCryptoPayment');
+      }
+    },
+  },
+  {
+    name: 'wallet: a payment request is pending, listed under both paths; the control API has it paid into the wallet',
+    tags: ['write', 'sandbox'],
+    needs: (t) => (t.creds.customer ?? t.creds.transferTarget ? undefined : 'needs a customer to ask: set CONTRACT_TRANSFER_TARGET to their email or mobile number'),
+    async run(ctx) {
+      const peso = (await accountIn(ctx, 'PBTC'))!;
+      const res = await signed(ctx, 'POST', '/v3/payment-requests/', 'createPaymentRequest', {
+        payer_contact_info: (ctx.creds.customer ?? ctx.creds.transferTarget)!,
+        receiving_account: peso.id,
+        amount: '2.5',
+        message: 'contract',
+      });
+      ctx.expectStatus(res, 201);
+      const r = res.body['payment-request'] as Body;
+      ctx.check(r.status === 'pending' && r.amount === '2.50000000', `request came back as ${res.text}`, 'createPaymentRequest');
+      for (const [path, operationId] of [['/v3/payment-requests/', 'listPaymentRequests'], ['/v3/getpayment-requests/', 'getPaymentRequests']] as const) {
+        const first = (await signed(ctx, 'GET', `${path}?per_page=1`, operationId)).body['payment-requests'][0];
+        ctx.check(sameJson(first, r), `${path} does not list the new request first`, operationId);
+      }
+      const paid = await ctx.control.request<Body>({ method: 'POST', path: `/_sandbox/payment-requests/${r.id}/status`, body: { status: 'paid' }, operationId: 'setPaymentRequestStatus' });
+      ctx.expectStatus(paid, 200);
+      ctx.check(paid.body['payment-request']?.status === 'paid', `the request did not become paid: ${paid.text}`, 'setPaymentRequestStatus');
+      const after = (await accountIn(ctx, 'PBTC'))!;
+      ctx.check(units(after.balance) - units(peso.balance) === units('2.5'), `balance went from ${peso.balance} to ${after.balance}, expected +2.5`, 'setPaymentRequestStatus');
+      const again = await ctx.control.request({ method: 'POST', path: `/_sandbox/payment-requests/${r.id}/status`, body: { status: 'declined' }, operationId: 'setPaymentRequestStatus' });
+      ctx.expectError(again, 409, 'invalid_state_transition');
+    },
+  },
+];

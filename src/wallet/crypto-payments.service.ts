@@ -1,0 +1,112 @@
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { ApiError } from '../http/api-error.js';
+import type { AppRow } from '../identities/identities.repo.js';
+import { developerCurrency } from '../ledger/accounts.service.js';
+import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import { requireOtp } from '../orders/otp.guard.js';
+import { formatTimestamp, type Clock } from '../shared/clock.js';
+import type { IdFactory } from '../shared/ids.js';
+import { formatMoney, parseAmount } from '../shared/money.js';
+import { pageMeta, pageRequest } from '../shared/pagination.js';
+import type { TransferService } from '../transfers/transfers.service.js';
+import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
+import { walletSystemAccount } from './wallet-system-accounts.js';
+
+/** The `crypto-payment` resource: the transfer's fields plus the currency and the sender's message. */
+export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
+  return {
+    id: r.id,
+    account: r.account_id,
+    target_address: r.target_address,
+    amount: formatMoney(r.amount),
+    currency: developerCurrency(r.currency),
+    message: r.message,
+    status: r.status,
+    created_at: formatTimestamp(Number(r.created_at)),
+  };
+}
+
+export interface CryptoPaymentDeps {
+  payments: CryptoPaymentRepository;
+  /** Resolves the address exactly as a transfer's `target_address` (same tenant rules). */
+  transfers: Pick<TransferService, 'resolveTarget'>;
+  ledger: LedgerRepository;
+  unitOfWork: UnitOfWork;
+  clock: Clock;
+  ids: IdFactory;
+  /** Sandbox seconds before a pending payment settles (the transfers' `--transfer-delay`; 0: never by itself). */
+  settleSeconds: () => number;
+}
+
+/**
+ * Payments from one of the owner's accounts to an address. Like a transfer: created `pending` with the
+ * amount held in a clearing account, and settled (`success`, the amount reaches the target) by the
+ * sandbox clock after the delay.
+ */
+export function createCryptoPaymentService(d: CryptoPaymentDeps) {
+  function settle(row: Row<CryptoPaymentRecord>): void {
+    d.ledger.post('crypto_payment_settlement', row.id, [
+      { accountId: walletSystemAccount(d.ledger, 'payment-clearing', row.currency), amount: -row.amount },
+      { accountId: row.target_account_id, amount: row.amount },
+    ]);
+    d.payments.setStatus(row.id, 'success');
+  }
+
+  return {
+    create(
+      app: AppRow,
+      body: { account: string; target_address: string; amount: number | string; message?: string; otp?: string; code?: string },
+      headerOtp: string | undefined,
+    ) {
+      requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
+      const source = d.ledger.get(body.account);
+      if (!source || source.owner_type !== 'user' || source.owner_id !== app.owner_id) {
+        throw ApiError.field('account', `Account "${body.account}" is not one of your accounts.`);
+      }
+      const amount = parseAmount(body.amount);
+      const to = d.transfers.resolveTarget(body.target_address, source.currency, app.workspace_id);
+      if (to.id === source.id) throw ApiError.field('target_address', 'Cannot send to the same account.');
+      return d.unitOfWork(() => {
+        if (d.ledger.get(source.id)!.balance < amount) throw ApiError.field('amount', 'Insufficient balance.', 'insufficient_balance');
+        const id = d.ids();
+        d.ledger.post('crypto_payment', id, [
+          { accountId: source.id, amount: -amount },
+          { accountId: walletSystemAccount(d.ledger, 'payment-clearing', source.currency), amount },
+        ]);
+        d.payments.insert({
+          id,
+          owner_id: app.owner_id,
+          account_id: source.id,
+          target_account_id: to.id,
+          target_address: body.target_address,
+          amount,
+          currency: source.currency,
+          message: body.message ?? '',
+          status: 'pending',
+          created_at: d.clock.now(),
+        });
+        return cryptoPaymentResource(d.payments.byId(id)!);
+      });
+    },
+
+    /** The clock's own progress: every pending payment older than the delay settles. */
+    settleDue(): number {
+      const delay = Math.round(d.settleSeconds() * 1_000_000);
+      if (delay <= 0) return 0;
+      let settled = 0;
+      for (;;) {
+        const due = d.payments.duePending(d.clock.now() - delay);
+        if (!due.length) return settled;
+        d.unitOfWork(() => due.forEach(settle));
+        settled += due.length;
+      }
+    },
+
+    list(ownerId: string, query: { page?: number; per_page?: number }) {
+      const req = pageRequest(query);
+      return { 'crypto-payments': d.payments.page(ownerId, req.limit, req.offset).map(cryptoPaymentResource), meta: pageMeta(req, d.payments.count(ownerId)) };
+    },
+  };
+}
+
+export type CryptoPaymentService = ReturnType<typeof createCryptoPaymentService>;

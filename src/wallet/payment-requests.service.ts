@@ -1,0 +1,133 @@
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { ApiError } from '../http/api-error.js';
+import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
+import { developerCurrency } from '../ledger/accounts.service.js';
+import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import { formatTimestamp, type Clock } from '../shared/clock.js';
+import type { IdFactory } from '../shared/ids.js';
+import { formatMoney, parseAmount } from '../shared/money.js';
+import { pageMeta, pageRequest } from '../shared/pagination.js';
+import { normalizeMobile } from '../transfers/transfers.service.js';
+import type { PaymentRequestRecord, PaymentRequestRepository, PaymentRequestStatus, Row } from './wallet.repo.js';
+
+/** A week: how long a request waits for its payer unless the request says otherwise. */
+export const DEFAULT_REQUEST_SECONDS = 7 * 86_400;
+
+export function paymentRequestResource(r: Row<PaymentRequestRecord>) {
+  return {
+    id: r.id,
+    payer_contact_info: r.payer_contact_info,
+    receiving_account: r.receiving_account_id,
+    amount: formatMoney(r.amount),
+    currency: developerCurrency(r.currency),
+    message: r.message,
+    status: r.status,
+    created_at: formatTimestamp(Number(r.created_at)),
+    expires_at: formatTimestamp(Number(r.expires_at)),
+    updated_at: formatTimestamp(Number(r.updated_at)),
+  };
+}
+
+export interface PaymentRequestDeps {
+  requests: PaymentRequestRepository;
+  ledger: LedgerRepository;
+  identities: IdentityRepository;
+  unitOfWork: UnitOfWork;
+  clock: Clock;
+  ids: IdFactory;
+}
+
+/**
+ * Requests for money from a customer's wallet into one of the owner's accounts. A request moves no
+ * money until it is paid; then the amount goes from the payer's wallet to the receiving account in one
+ * ledger transaction. Declined and expired requests move nothing.
+ */
+export function createPaymentRequestService(d: PaymentRequestDeps) {
+  /** The payer's wallet in the currency: their oldest, the one fixtures and the control API fund. */
+  const payerWallet = (payerId: string, currency: string): AccountRow | undefined =>
+    d.ledger.byOwner('user', payerId).filter((a) => a.currency === currency).at(-1);
+
+  function move(row: Row<PaymentRequestRecord>, to: Exclude<PaymentRequestStatus, 'pending'>): void {
+    let tx: string | null = null;
+    if (to === 'paid') {
+      const wallet = payerWallet(row.payer_id, row.currency);
+      if (!wallet || wallet.balance < row.amount) throw ApiError.general('insufficient_balance', 'The payer has insufficient balance.');
+      tx = d.ledger.post('payment_request', row.id, [
+        { accountId: wallet.id, amount: -row.amount },
+        { accountId: row.receiving_account_id, amount: row.amount },
+      ]);
+    }
+    d.requests.setStatus(row.id, to, tx, d.clock.now());
+  }
+
+  return {
+    create(app: AppRow, body: { payer_contact_info: string; receiving_account: string; amount: number | string; message?: string; expires_in_seconds?: number }) {
+      const account = d.ledger.get(body.receiving_account);
+      if (!account || account.owner_type !== 'user' || account.owner_id !== app.owner_id) {
+        throw ApiError.field('receiving_account', `Account "${body.receiving_account}" is not one of your accounts.`);
+      }
+      const amount = parseAmount(body.amount);
+      const contact = body.payer_contact_info.trim();
+      // Only customers of the app's own tenant: anyone else answers as unknown, so nothing leaks.
+      const payer = d.identities.customerByLogin(normalizeMobile(contact), app.workspace_id);
+      if (!payer) throw ApiError.field('payer_contact_info', `No customer has the email or mobile number "${contact}".`, 'unknown_target');
+      if (!payerWallet(payer.id, account.currency)) {
+        throw ApiError.field('payer_contact_info', `The payer has no ${developerCurrency(account.currency)} wallet.`, 'unknown_target');
+      }
+      const now = d.clock.now();
+      const id = d.ids();
+      return d.unitOfWork(() => {
+        d.requests.insert({
+          id,
+          owner_id: app.owner_id,
+          receiving_account_id: account.id,
+          payer_id: payer.id,
+          payer_contact_info: contact,
+          amount,
+          currency: account.currency,
+          message: body.message ?? '',
+          status: 'pending',
+          ledger_transaction_id: null,
+          created_at: now,
+          expires_at: now + (body.expires_in_seconds ?? DEFAULT_REQUEST_SECONDS) * 1_000_000,
+          updated_at: now,
+        });
+        return paymentRequestResource(d.requests.byId(id)!);
+      });
+    },
+
+    /** `POST /_sandbox/payment-requests/{id}/status`: the payer pays or declines, or the request expires, now. */
+    setStatus(id: string, to: Exclude<PaymentRequestStatus, 'pending'>) {
+      return d.unitOfWork(() => {
+        const row = d.requests.byId(id);
+        if (!row) throw ApiError.notFound();
+        if (row.status !== 'pending') {
+          throw ApiError.general('invalid_state_transition', `Payment request is ${row.status}; only a pending request can become ${to}.`);
+        }
+        move(row, to);
+        return paymentRequestResource(d.requests.byId(id)!);
+      });
+    },
+
+    /** The clock's own progress: every pending request past its expiry expires. */
+    expireDue(): number {
+      let expired = 0;
+      for (;;) {
+        const due = d.requests.dueExpiry(d.clock.now());
+        if (!due.length) return expired;
+        d.unitOfWork(() => due.forEach((row) => move(row, 'expired')));
+        expired += due.length;
+      }
+    },
+
+    list(ownerId: string, query: { page?: number; per_page?: number }) {
+      const req = pageRequest(query);
+      return {
+        'payment-requests': d.requests.page(ownerId, req.limit, req.offset).map(paymentRequestResource),
+        meta: pageMeta(req, d.requests.count(ownerId)),
+      };
+    },
+  };
+}
+
+export type PaymentRequestService = ReturnType<typeof createPaymentRequestService>;

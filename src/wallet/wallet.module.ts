@@ -1,0 +1,31 @@
+import type { SandboxModule } from '../module.types.js';
+import type { Services } from '../services.js';
+import type { TransferService } from '../transfers/transfers.service.js';
+import { createCryptoExchangeService } from './crypto-exchanges.service.js';
+import { createCryptoPaymentService } from './crypto-payments.service.js';
+import { createPaymentRequestService } from './payment-requests.service.js';
+import { createCryptoExchangeRepository, createCryptoPaymentRepository, createPaymentRequestRepository } from './wallet.repo.js';
+import { walletHandlers } from './wallet.routes.js';
+
+/** Wallet operations: conversions, crypto payments and payment requests (docs/fidelity.md lists their sources). */
+export function createWalletModule(s: Services, transfers: Pick<TransferService, 'resolveTarget'>) {
+  const common = { ledger: s.ledger, unitOfWork: s.unitOfWork, clock: s.clock, ids: s.ids };
+  const exchanges = createCryptoExchangeService({ ...common, exchanges: createCryptoExchangeRepository(s.db) });
+  const payments = createCryptoPaymentService({
+    ...common,
+    payments: createCryptoPaymentRepository(s.db),
+    transfers,
+    settleSeconds: () => s.config.transferSettleSeconds,
+  });
+  const requests = createPaymentRequestService({ ...common, identities: s.identities, requests: createPaymentRequestRepository(s.db) });
+  const api = { exchanges, payments, requests };
+  return {
+    handlers: walletHandlers(api),
+    // Payments settle and requests expire as soon as the sandbox clock says so.
+    tick: () => {
+      payments.settleDue();
+      requests.expireDue();
+    },
+    api,
+  } satisfies SandboxModule<typeof api>;
+}

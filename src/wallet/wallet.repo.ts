@@ -1,0 +1,111 @@
+import type { Db } from '../db/open.js';
+
+export interface CryptoExchangeRecord {
+  id: string;
+  owner_id: string;
+  source_account_id: string;
+  target_account_id: string;
+  rate: string;
+  source_amount: bigint;
+  target_amount: bigint;
+  source_currency: string;
+  target_currency: string;
+  owner_payment: string;
+  trader_payment: string;
+  status: 'success';
+  created_at: number;
+}
+
+export type CryptoPaymentStatus = 'pending' | 'success' | 'failed';
+
+export interface CryptoPaymentRecord {
+  id: string;
+  owner_id: string;
+  account_id: string;
+  target_account_id: string;
+  target_address: string;
+  amount: bigint;
+  currency: string;
+  message: string;
+  status: CryptoPaymentStatus;
+  created_at: number;
+}
+
+export type PaymentRequestStatus = 'pending' | 'paid' | 'declined' | 'expired';
+
+export interface PaymentRequestRecord {
+  id: string;
+  owner_id: string;
+  receiving_account_id: string;
+  payer_id: string;
+  payer_contact_info: string;
+  amount: bigint;
+  currency: string;
+  message: string;
+  status: PaymentRequestStatus;
+  ledger_transaction_id: string | null;
+  created_at: number;
+  expires_at: number;
+  updated_at: number;
+}
+
+/** Rows as read back: integers come out as BigInt (safeIntegers), timestamps included. */
+export type Row<R> = Omit<R, 'created_at' | 'expires_at' | 'updated_at'> & { created_at: bigint; expires_at: bigint; updated_at: bigint };
+
+/** One owner's rows of a table, newest first (ties by id), and single rows by id. SQL only. */
+function ownedTable<R>(db: Db, table: string, columns: string[]) {
+  const insert = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+  const forOwner = db.prepare(`SELECT * FROM ${table} WHERE id = ? AND owner_id = ?`).safeIntegers(true);
+  const byId = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).safeIntegers(true);
+  const count = db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE owner_id = ?`);
+  const page = db.prepare(`SELECT * FROM ${table} WHERE owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).safeIntegers(true);
+  return {
+    insert: (r: R) => void insert.run(r),
+    forOwner: (id: string, ownerId: string) => forOwner.get(id, ownerId) as Row<R> | undefined,
+    byId: (id: string) => byId.get(id) as Row<R> | undefined,
+    count: (ownerId: string) => (count.get(ownerId) as { n: number }).n,
+    page: (ownerId: string, limit: number, offset: number) => page.all(ownerId, limit, offset) as Array<Row<R>>,
+  };
+}
+
+export function createCryptoExchangeRepository(db: Db) {
+  return ownedTable<CryptoExchangeRecord>(db, 'crypto_exchanges', [
+    'id', 'owner_id', 'source_account_id', 'target_account_id', 'rate', 'source_amount', 'target_amount',
+    'source_currency', 'target_currency', 'owner_payment', 'trader_payment', 'status', 'created_at',
+  ]);
+}
+
+export function createCryptoPaymentRepository(db: Db) {
+  const due = db
+    .prepare("SELECT * FROM crypto_payments INDEXED BY crypto_payments_pending WHERE status = 'pending' AND created_at <= ? ORDER BY created_at, id LIMIT 500")
+    .safeIntegers(true);
+  const setStatus = db.prepare('UPDATE crypto_payments SET status = ? WHERE id = ?');
+  return {
+    ...ownedTable<CryptoPaymentRecord>(db, 'crypto_payments', [
+      'id', 'owner_id', 'account_id', 'target_account_id', 'target_address', 'amount', 'currency', 'message', 'status', 'created_at',
+    ]),
+    /** Pending payments created at or before `createdBy` (sandbox micros), oldest first, a bounded batch. */
+    duePending: (createdBy: number) => due.all(createdBy) as Array<Row<CryptoPaymentRecord>>,
+    setStatus: (id: string, status: CryptoPaymentStatus) => void setStatus.run(status, id),
+  };
+}
+
+export function createPaymentRequestRepository(db: Db) {
+  const due = db
+    .prepare("SELECT * FROM payment_requests INDEXED BY payment_requests_pending WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id LIMIT 500")
+    .safeIntegers(true);
+  const setStatus = db.prepare('UPDATE payment_requests SET status = ?, ledger_transaction_id = ?, updated_at = ? WHERE id = ?');
+  return {
+    ...ownedTable<PaymentRequestRecord>(db, 'payment_requests', [
+      'id', 'owner_id', 'receiving_account_id', 'payer_id', 'payer_contact_info', 'amount', 'currency', 'message',
+      'status', 'ledger_transaction_id', 'created_at', 'expires_at', 'updated_at',
+    ]),
+    /** Pending requests whose expiry is at or before `now` (sandbox micros), a bounded batch. */
+    dueExpiry: (now: number) => due.all(now) as Array<Row<PaymentRequestRecord>>,
+    setStatus: (id: string, status: PaymentRequestStatus, tx: string | null, now: number) => void setStatus.run(status, tx, now, id),
+  };
+}
+
+export type CryptoExchangeRepository = ReturnType<typeof createCryptoExchangeRepository>;
+export type CryptoPaymentRepository = ReturnType<typeof createCryptoPaymentRepository>;
+export type PaymentRequestRepository = ReturnType<typeof createPaymentRequestRepository>;
