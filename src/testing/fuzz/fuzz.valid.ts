@@ -22,10 +22,12 @@ const PATH_POOLS: Record<string, PoolName> = {
   api_key: 'apiKey',
   merchant_id: 'merchant',
   workspace_id: 'workspace',
+  payment_request_id: 'paymentRequest',
 };
 
 function pathPool(op: Operation, name: string): PoolName {
-  if (name === 'order_id') return op.operationId === 'getBuyOrder' ? 'buyOrder' : 'sellOrder';
+  if (name === 'order_id') return /buyorder/i.test(op.operationId) ? 'buyOrder' : 'sellOrder';
+  if (name === 'id' && op.operationId === 'getPayoutOutlet') return 'outlet';
   return PATH_POOLS[name] ?? 'invoice';
 }
 
@@ -43,6 +45,7 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
     case 'createInvoiceV3':
       return { amount: validAmount(5000), currency: fc.constant('PHP'), external_transaction_id: unique, expires_at: fc.constant(undefined) };
     case 'createSellOrder':
+    case 'createSellOrderV2':
       return {
         outlet_id: fc.constantFrom(...world.outlets),
         payment_outlet: fc.constant(undefined),
@@ -53,7 +56,22 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         external_transaction_id: fc.option(unique, { nil: undefined }),
       };
     case 'createTransfer':
+    case 'createCryptoPayment':
       return { account: fc.constant(world.ownAccount), target_address: target, amount: validAmount(200), otp: fc.constant(undefined) };
+    case 'placeBuyOrder':
+      return {
+        currency_amount: validAmount(5000),
+        amount: fc.constant(undefined),
+        btc_amount: fc.constant(undefined),
+        currency: fc.constant('PHP'),
+        payment_method: fc.constantFrom('cash_payment', 'seven_connect_deposit', 'bayad_deposit'),
+      };
+    case 'createCryptoExchange':
+      return { source_account: fc.constant(world.ownAccount), target_account: fc.constant(world.ownBtcAccount), amount: validAmount(500) };
+    case 'createPaymentRequest':
+      return { payer_contact_info: existing(world, 'email'), receiving_account: fc.constant(world.ownAccount), amount: validAmount(100) };
+    case 'validateOutletField':
+      return { payment_outlet: fc.constant('bpi'), outlet_id: fc.constant(undefined), field: fc.constant('account_number'), value: fc.constantFrom('1234567890', '001234567890') };
     case 'quotePartnerPayoutOutletFee':
       return { outlet_id: fc.constantFrom(...world.outlets), amount: validAmount(60000) };
     case 'payInvoice':
@@ -111,7 +129,10 @@ function queryValue(p: oas31.ParameterObject, world: FuzzWorld, resolve: Resolve
     case 'currency':
       return fc.constantFrom('PHP', 'BTC');
     case 'outlet_id':
+    case 'payment_outlet':
       return fc.constantFrom(...world.outlets);
+    case 'amount':
+      return fc.integer({ min: 1, max: 900 }).map(String);
     case 'invoice_id':
       return existing(world, 'invoice');
     default:

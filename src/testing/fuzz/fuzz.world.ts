@@ -2,7 +2,20 @@ import { createHmac } from 'node:crypto';
 import type { Fixtures } from '../../fixtures/fixture-types.js';
 
 /** Kinds of existing resources a request can point at; filled from the fixtures and from answers. */
-export type PoolName = 'invoice' | 'sellOrder' | 'buyOrder' | 'transfer' | 'account' | 'delivery' | 'apiKey' | 'merchant' | 'workspace' | 'reference' | 'email';
+export type PoolName =
+  | 'invoice'
+  | 'sellOrder'
+  | 'buyOrder'
+  | 'transfer'
+  | 'account'
+  | 'delivery'
+  | 'apiKey'
+  | 'merchant'
+  | 'workspace'
+  | 'reference'
+  | 'email'
+  | 'outlet'
+  | 'paymentRequest';
 
 const POOL_CAP = 200;
 
@@ -22,6 +35,8 @@ export class FuzzWorld {
   readonly apps: SigningApp[];
   readonly merchantTokens: string[];
   readonly ownAccount: string;
+  /** The signing app's BTC wallet (the other side of a conversion). */
+  readonly ownBtcAccount: string;
   readonly outlets: string[];
   private nonce = BigInt(Date.now()) * 1000n;
   /** Workspaces made during the run: a tenant of their own (app, wallet, customer), by workspace id. */
@@ -38,6 +53,7 @@ export class FuzzWorld {
     this.apps = devs.map((d) => ({ key: d.app.api_key, secret: d.app.api_secret, whitelisted: d.app.mfa_whitelisted }));
     this.merchantTokens = fixtures.merchants.flatMap((m) => [`Token ${m.merchant_api_token}`, ...(m.bearer_token ? [`Bearer ${m.bearer_token}`] : [])]);
     this.ownAccount = devs[0]!.accounts.find((a) => a.currency === 'PHP')!.id;
+    this.ownBtcAccount = devs[0]!.accounts.find((a) => a.currency === 'BTC')!.id;
     this.outlets = fixtures.payout_outlets.map((o) => o.id);
     this.seedPools();
   }
@@ -58,6 +74,7 @@ export class FuzzWorld {
     this.add('account', ...devs.flatMap((d) => d.accounts.map((a) => a.id)), ...fixtures.customers.flatMap((c) => c.accounts.map((a) => a.id)));
     this.add('account', ...fixtures.merchants.map((m) => m.wallet_account_id));
     this.add('email', ...fixtures.customers.flatMap((c) => [c.email, c.mobile_number]));
+    this.add('outlet', ...fixtures.payout_outlets.map((o) => o.id));
   }
 
   add(pool: PoolName, ...values: string[]): void {
@@ -97,6 +114,7 @@ export class FuzzWorld {
         if (parent === 'invoice' || parent === 'invoices') this.add('invoice', id);
         else if (parent === 'order' || parent === 'orders') this.add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id);
         else if (parent === 'transfer' || parent === 'transfers') this.add('transfer', id);
+        else if (parent === 'payment-request' || parent === 'payment-requests') this.add('paymentRequest', id);
         else if (parent === 'delivery' || parent === 'deliveries') this.add('delivery', id);
         else if (parent === 'workspace') this.add('workspace', id);
         else if (parent === 'accounts' || parent === 'account') this.add('account', id);
