@@ -127,6 +127,21 @@ describe('Authorization: Bearer on the developer API', () => {
     expect(invoices.body.error_codes).toEqual(['invalid_token']);
   });
 
+  it('judges a request as HMAC as soon as any one HMAC header is sent, in either spelling, even with a good token', async () => {
+    const tok = await tokenOf(whitelistedDeveloper(t).app.api_key);
+    for (const header of ['ACCESS_KEY', 'ACCESS_SIGNATURE', 'ACCESS_NONCE', 'Access-Key', 'Access-Signature', 'Access-Nonce']) {
+      const res = await t.request('GET', '/v3/crypto-accounts/', bearer(tok, { headers: { [header]: '1' } }));
+      expect(res.status, header).toBe(401);
+      expect(res.body.error_codes, header).toEqual(['missing_credentials']);
+    }
+    // Any other scheme, or none, is not a Bearer token: HMAC's missing credentials.
+    for (const authorization of [`Token ${tok}`, `Basic ${tok}`, tok]) {
+      const res = await t.request('GET', '/v3/crypto-accounts/', { headers: { authorization } });
+      expect(res.status, authorization).toBe(401);
+      expect(res.body.error_codes, authorization).toEqual(['missing_credentials']);
+    }
+  });
+
   it('uses no nonce: Bearer calls leave the app’s nonce where it was', async () => {
     const dev = whitelistedDeveloper(t);
     const tok = await tokenOf(dev.app.api_key);
