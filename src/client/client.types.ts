@@ -101,6 +101,16 @@ export interface Invoice {
   expires_at: Timestamp;
   /** Whole seconds left, as a string; null once the invoice is no longer pending. */
   expires_in_seconds: string | null;
+  /** Pesos per BTC locked for the invoice (the real service's bitcoin-era fields, kept in their recorded form). */
+  locked_rate: Money;
+  initial_rate: Money;
+  incoming_address: string;
+  sender_name: string;
+  sender_email: string;
+  sender_mobile_number: string;
+  payment_collector_fee_placement: string;
+  /** amount_due in BTC at locked_rate. */
+  btc_amount_due: Money;
 }
 
 export interface InvoiceListQuery extends PageQuery {

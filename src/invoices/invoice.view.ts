@@ -1,10 +1,29 @@
 import { formatTimestamp } from '../shared/clock.js';
-import { formatMoney } from '../shared/money.js';
+import { formatMoney, UNITS_PER_PESO } from '../shared/money.js';
+import { coinUnitsFor, PESOS_PER_COIN } from '../shared/rates.js';
 import type { EventBody, EventName } from '../events/outbox.repo.js';
 import { amountDue, collectorsOf } from './invoice.model.js';
 import type { InvoiceRow, PaymentRow } from './invoices.repo.js';
 
-/** The invoice resource (docs/design.md#public-api), as the real service shapes it. */
+const BTC_RATE = PESOS_PER_COIN.BTC!;
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/**
+ * A pay-to-script-hash-looking address for the invoice (`3` + 33 base58 characters), derived from its
+ * id: the real service shows the bitcoin address an invoice can also be paid to; nothing pays it here.
+ */
+export function incomingAddress(invoiceId: string): string {
+  let out = '3';
+  for (let i = 0; i < 33; i++) out += BASE58[parseInt(invoiceId[i % invoiceId.length]!, 16) * 3 + (i % 3)]!;
+  return out;
+}
+
+/**
+ * The invoice resource (docs/design.md#public-api), as the real service shapes it. The fields of its
+ * bitcoin era keep their recorded form: `locked_rate` and `initial_rate` (pesos per BTC, the sandbox's
+ * fixed rate), `incoming_address`, `btc_amount_due` (amount_due at that rate), empty sender fields and
+ * `payment_collector_fee_placement: "top"`.
+ */
 export function invoiceResource(
   row: InvoiceRow,
   payments: PaymentRow[],
@@ -21,6 +40,9 @@ export function invoiceResource(
     category: 'merchant' as const,
     amount: formatMoney(row.amount),
     amount_due: formatMoney(amountDue(row)),
+    locked_rate: formatMoney(BTC_RATE * UNITS_PER_PESO),
+    initial_rate: formatMoney(BTC_RATE * UNITS_PER_PESO),
+    incoming_address: incomingAddress(row.id),
     amount_received: formatMoney(row.amount_received),
     currency: row.currency,
     external_transaction_id: row.external_transaction_id,
@@ -34,6 +56,11 @@ export function invoiceResource(
     created_at: formatTimestamp(Number(row.created_at)),
     updated_at: formatTimestamp(Number(row.updated_at)),
     expires_at: formatTimestamp(expiresAt),
+    sender_name: '',
+    sender_email: '',
+    sender_mobile_number: '',
+    payment_collector_fee_placement: 'top',
+    btc_amount_due: formatMoney(coinUnitsFor(amountDue(row), BTC_RATE)),
     expires_in_seconds: expiresIn,
   };
 }

@@ -200,6 +200,29 @@ describe('retrieve and list', () => {
     expect((await t.request('GET', '/v3/invoices/')).status).toBe(401);
   });
 
+  it('carries the real resource\'s bitcoin-era fields: the locked rate, btc_amount_due at that rate, an address, empty sender fields', async () => {
+    const inv = await create(t.merchant.merchant_api_token, { amount: 20 });
+    expect(inv).toMatchObject({
+      locked_rate: '621822.00000000',
+      initial_rate: '621822.00000000',
+      // 20 / 621822 = 0.0000321635… → 0.00003216
+      btc_amount_due: '0.00003216',
+      sender_name: '',
+      sender_email: '',
+      sender_mobile_number: '',
+      payment_collector_fee_placement: 'top',
+    });
+    expect(inv.incoming_address).toMatch(/^3[1-9A-HJ-NP-Za-km-z]{33}$/);
+    const other = await create(t.merchant.merchant_api_token, { external_transaction_id: 'another' });
+    expect(other.incoming_address).not.toBe(inv.incoming_address);
+    await t.request('POST', `/_sandbox/invoices/${inv.id}/payments`, { body: { collector: 'coins_peso_wallet', amount: '10' } });
+    const half = (await t.request('GET', `/v1/invoices/${inv.id}`, { token: t.merchant.merchant_api_token })).body.invoice;
+    expect(half).toMatchObject({ amount_due: '10.00000000', btc_amount_due: '0.00001608', incoming_address: inv.incoming_address });
+    await t.request('POST', `/_sandbox/invoices/${inv.id}/payments`, { body: { collector: 'coins_peso_wallet' } });
+    const paid = (await t.request('GET', `/v1/invoices/${inv.id}`, { token: t.merchant.merchant_api_token })).body.invoice;
+    expect(paid).toMatchObject({ status: 'fully_paid', btc_amount_due: '0.00000000' });
+  });
+
   it("answers 404 for another merchant's invoice, never its data", async () => {
     const inv = await create(t.merchant.merchant_api_token);
     const res = await t.request('GET', `/v1/invoices/${inv.id}`, { token: t.otherMerchant.merchant_api_token });

@@ -77,6 +77,14 @@ export interface Schemas {
     updated_at: Schemas["Timestamp"];
     expires_at: Schemas["Timestamp"];
     expires_in_seconds: string | null;
+    locked_rate: (Schemas["Money"]);
+    initial_rate: (Schemas["Money"]);
+    incoming_address: string;
+    sender_name: string;
+    sender_email: string;
+    sender_mobile_number: string;
+    payment_collector_fee_placement: string;
+    btc_amount_due: (Schemas["Money"]);
   };
   InvoiceEnvelope: {
     invoice: Schemas["Invoice"];

@@ -9,13 +9,7 @@ import { formatMoney, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { CryptoExchangeRecord, CryptoExchangeRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
-
-/**
- * The sandbox's fixed rate table: pesos per coin. The BTC price is the rate of the real conversion an
- * integrator recorded (200 PBTC → 0.00032164 BTC at "621822"); the ETH price is the sandbox's choice.
- * Fixed so that tests and examples can compute every amount in advance.
- */
-export const PESOS_PER_COIN: Readonly<Record<string, bigint>> = { BTC: 621_822n, ETH: 95_000n };
+import { coinUnitsFor, PESOS_PER_COIN } from '../shared/rates.js';
 
 /** Every route of the table, both ways between the peso wallet and each coin (developer currency codes). */
 export function cryptoRoutes() {
@@ -32,7 +26,7 @@ export function cryptoRoutes() {
  * conversion is. Undefined when the table has no route between the two ledger currencies.
  */
 export function convert(units: bigint, from: string, to: string): { rate: bigint; amount: bigint } | undefined {
-  if (from === 'PHP' && PESOS_PER_COIN[to]) return { rate: PESOS_PER_COIN[to], amount: (2n * units + PESOS_PER_COIN[to]) / (2n * PESOS_PER_COIN[to]) };
+  if (from === 'PHP' && PESOS_PER_COIN[to]) return { rate: PESOS_PER_COIN[to], amount: coinUnitsFor(units, PESOS_PER_COIN[to]) };
   if (to === 'PHP' && PESOS_PER_COIN[from]) return { rate: PESOS_PER_COIN[from], amount: units * PESOS_PER_COIN[from] };
   return undefined;
 }
