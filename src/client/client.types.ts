@@ -129,7 +129,11 @@ export interface CryptoAccount {
   currency: string;
   balance: Money;
   pending_balance: Money;
+  /** Everything ever credited to the account. */
+  total_received: Money;
   default_address: string;
+  /** The owner's first account of its currency. */
+  is_default: boolean;
 }
 
 export interface CryptoAccountPage {

@@ -49,3 +49,30 @@ it('turns stored fee percentages into fractions ("1" → "0.01") once', () => {
   expect(after).toEqual(['0', '0.01', '0.005', '0.015', '0.0025', '0.0075', '0.01125', '0.1']);
   db.close();
 });
+
+it('fills total_received of existing accounts from their credits', () => {
+  const db = new Database(':memory:');
+  const before = migrations.filter((m) => m.name !== 'account-total-received');
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  for (const m of before) {
+    db.exec(m.sql);
+    db.prepare("INSERT INTO schema_migrations VALUES (?, ?, 'x')").run(m.version, m.name);
+  }
+  const account = db.prepare(
+    "INSERT INTO accounts (id, owner_type, owner_id, name, currency, balance, pending_balance, default_address, allow_negative, created_at) VALUES (?, 'user', 'u', 'W', 'PHP', ?, 0, ?, 1, 0)",
+  );
+  account.run('a', 30, 'a');
+  account.run('b', -30, 'b');
+  db.prepare("INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES ('t1', 'x', NULL, 0), ('t2', 'x', NULL, 0)").run();
+  const entry = db.prepare('INSERT INTO ledger_entries (transaction_id, account_id, amount, created_at) VALUES (?, ?, ?, 0)');
+  entry.run('t1', 'a', 50);
+  entry.run('t1', 'b', -50);
+  entry.run('t2', 'a', -20);
+  entry.run('t2', 'b', 20);
+  migrate(db);
+  expect(db.prepare('SELECT id, total_received FROM accounts ORDER BY id').all()).toEqual([
+    { id: 'a', total_received: 50 },
+    { id: 'b', total_received: 20 },
+  ]);
+  db.close();
+});

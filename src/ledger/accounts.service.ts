@@ -11,15 +11,21 @@ export function developerCurrency(ledgerCurrency: string): string {
   return ledgerCurrency === 'PHP' ? 'PBTC' : ledgerCurrency;
 }
 
-/** `crypto-accounts` item; the real shape: id, name, currency, balance, pending_balance, default_address. */
-export function cryptoAccountResource(a: AccountRow) {
+/**
+ * `crypto-accounts` item, in the real shape: id, name, currency, balance, pending_balance,
+ * total_received (everything ever credited), default_address, is_default (the owner's first account of
+ * that currency).
+ */
+export function cryptoAccountResource(a: AccountRow, isDefault: boolean) {
   return {
     id: a.id,
     name: a.name,
     currency: developerCurrency(a.currency),
     balance: formatMoney(a.balance),
     pending_balance: formatMoney(a.pending_balance),
+    total_received: formatMoney(a.total_received),
     default_address: a.default_address,
+    is_default: isDefault,
   };
 }
 
@@ -38,9 +44,12 @@ export function createAccountService(d: { ledger: LedgerRepository }) {
     listForUser(userId: string, query: { page?: number; per_page?: number; currency?: string }) {
       const req = pageRequest(query);
       const wanted = query.currency ? new Set(query.currency.split(',').map((c) => c.trim().toUpperCase())) : null;
-      const all = d.ledger.byOwner('user', userId).filter((a) => !wanted || wanted.has(developerCurrency(a.currency)));
+      const owned = d.ledger.byOwner('user', userId);
+      // Newest first: the last account of each currency is the oldest, the owner's default one.
+      const defaults = new Set([...new Map(owned.map((a) => [a.currency, a.id])).values()]);
+      const all = owned.filter((a) => !wanted || wanted.has(developerCurrency(a.currency)));
       return {
-        'crypto-accounts': all.slice(req.offset, req.offset + req.limit).map(cryptoAccountResource),
+        'crypto-accounts': all.slice(req.offset, req.offset + req.limit).map((a) => cryptoAccountResource(a, defaults.has(a.id))),
         meta: pageMeta(req, all.length),
       };
     },

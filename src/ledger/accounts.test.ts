@@ -29,13 +29,15 @@ describe('account views', () => {
     const id = fundedWallet('u1', 'PHP', 150_000_000n, 'Peso');
     const row = ledger.get(id)!;
     // The developer API names the peso wallet PBTC; the control API says PHP.
-    expect(cryptoAccountResource(row)).toEqual({
+    expect(cryptoAccountResource(row, true)).toEqual({
       id,
       name: 'Peso',
       currency: 'PBTC',
       balance: '1.50000000',
       pending_balance: '0.00000000',
+      total_received: '1.50000000',
       default_address: id,
+      is_default: true,
     });
     expect(accountSummary(row)).toEqual({ id, name: 'Peso', currency: 'PHP', balance: '1.50000000' });
     expect(sandboxAccount(row)).toEqual({
@@ -46,6 +48,25 @@ describe('account views', () => {
       pending_balance: '0.00000000',
       owner: { type: 'user', id: 'u1' },
     });
+  });
+});
+
+describe('total_received and is_default', () => {
+  it('counts every credit, never a debit, and marks the oldest account of each currency as the default', () => {
+    const accounts = createAccountService({ ledger });
+    const first = fundedWallet('u1', 'PHP', 500n);
+    const second = fundedWallet('u1', 'PHP', 100n);
+    ledger.post('transfer', null, [
+      { accountId: first, amount: -200n },
+      { accountId: second, amount: 200n },
+    ]);
+    const btc = fundedWallet('u1', 'BTC', 7n);
+    const listed = accounts.listForUser('u1', {})['crypto-accounts'];
+    expect(listed.map((a) => [a.id, a.balance, a.total_received, a.is_default])).toEqual([
+      [btc, '0.00000007', '0.00000007', true],
+      [second, '0.00000300', '0.00000300', false],
+      [first, '0.00000300', '0.00000500', true],
+    ]);
   });
 });
 

@@ -22,6 +22,14 @@ export function assertLedgerInvariants(db: Db): void {
     .safeIntegers(true)
     .all() as Array<{ id: string; balance: bigint; s: bigint }>;
   for (const d of drift) problems.push(`account ${d.id} caches ${d.balance} but its entries sum to ${d.s}`);
+  const received = db
+    .prepare(
+      `SELECT a.id, a.total_received AS t, COALESCE(SUM(CASE WHEN e.amount > 0 THEN e.amount END), 0) AS s FROM accounts a
+       LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.id HAVING a.total_received <> COALESCE(SUM(CASE WHEN e.amount > 0 THEN e.amount END), 0)`,
+    )
+    .safeIntegers(true)
+    .all() as Array<{ id: string; t: bigint; s: bigint }>;
+  for (const r of received) problems.push(`account ${r.id} caches total_received ${r.t} but its credits sum to ${r.s}`);
   const negative = db
     .prepare('SELECT id, balance FROM accounts WHERE allow_negative = 0 AND balance < 0')
     .safeIntegers(true)

@@ -111,6 +111,7 @@ describe('ledger repository: accounts', () => {
       currency: 'PHP',
       balance: 0n,
       pending_balance: 0n,
+      total_received: 0n,
       default_address: id,
       allow_negative: 0,
       created_at: expect.any(Number),

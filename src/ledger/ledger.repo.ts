@@ -16,6 +16,8 @@ export interface AccountRow {
   currency: string;
   balance: bigint;
   pending_balance: bigint;
+  /** Everything ever credited to the account (cached like `balance`). */
+  total_received: bigint;
   default_address: string;
   allow_negative: number;
   created_at: number;
@@ -47,7 +49,9 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
   const insertEntry = db.prepare(
     'INSERT INTO ledger_entries (transaction_id, account_id, amount, created_at) VALUES (?, ?, ?, ?)',
   );
-  const moveBalance = db.prepare('UPDATE accounts SET balance = balance + ? WHERE id = ?');
+  const moveBalance = db.prepare(
+    'UPDATE accounts SET balance = balance + @amount, total_received = total_received + max(@amount, 0) WHERE id = @id',
+  );
 
   const normalize = (row: Record<string, unknown> | undefined): AccountRow | undefined =>
     row ? ({ ...row, created_at: Number(row.created_at), allow_negative: Number(row.allow_negative) } as AccountRow) : undefined;
@@ -90,7 +94,7 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
       for (const p of postings) {
         if (p.amount === 0n) continue;
         insertEntry.run(txId, p.accountId, p.amount, now);
-        moveBalance.run(p.amount, p.accountId);
+        moveBalance.run({ amount: p.amount, id: p.accountId });
       }
       return txId;
     },

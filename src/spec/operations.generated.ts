@@ -95,7 +95,9 @@ export interface Schemas {
     currency: string;
     balance: Schemas["Money"];
     pending_balance: Schemas["Money"];
+    total_received: (Schemas["Money"]);
     default_address: string;
+    is_default: boolean;
   };
   SellOrderStatus: "pending_payment" | "processing" | "completed" | "failed" | "canceled";
   SellOrderCreateRequest: {

@@ -8,6 +8,7 @@ import { sql as feePercentAsFraction } from './007-fee-percent-as-fraction.js';
 import { sql as pendingTransfers } from './008-pending-transfers.js';
 import { sql as buyOrderLifecycle } from './009-buy-order-lifecycle.js';
 import { sql as appAccessTokens } from './015-app-access-tokens.js';
+import { sql as accountTotalReceived } from './016-account-total-received.js';
 import { sql as walletOperations } from './013-wallet-operations.js';
 
 /**
@@ -25,5 +26,6 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 8, name: 'pending-transfers', sql: pendingTransfers },
   { version: 9, name: 'buy-order-lifecycle', sql: buyOrderLifecycle },
   { version: 15, name: 'app-access-tokens', sql: appAccessTokens },
+  { version: 16, name: 'account-total-received', sql: accountTotalReceived },
   { version: 13, name: 'wallet-operations', sql: walletOperations },
 ].sort((a, b) => a.version - b.version);
