@@ -120,7 +120,7 @@ export function createApp(parts: AppParts) {
       app.on(op.method.toUpperCase(), p, run);
     }
   }
-  registerDocs(app, spec);
+  registerDocs(app, spec, () => services.config.publicUrl);
   parts.routes?.(app);
 
   app.notFound((c) => renderError(c, ApiError.notFound()));

@@ -11,14 +11,46 @@ const ASSETS = new Map<string, string>([
   ['swagger-ui.css', 'text/css; charset=utf-8'],
 ]);
 
-/** `/openapi.json`, `/openapi.yaml` and `/docs`: the API reference served from local assets (no CDN). */
-export function registerDocs(app: Hono<AppEnv>, spec: LoadedSpec): void {
-  const json = JSON.stringify(spec.document);
-  app.get('/openapi.json', (c) => c.body(json, 200, { 'content-type': 'application/json' }));
+/** The served document's `servers`: the one base URL the sandbox answers on, so "Try it out" calls it. */
+export function servedServers(baseUrl: string): Array<{ url: string; description: string }> {
+  return [{ url: baseUrl, description: 'This sandbox' }];
+}
+
+/** The YAML source with its top-level `servers:` block replaced (the rest stays byte for byte). */
+export function yamlWithServers(yamlText: string, baseUrl: string): string {
+  const block = `servers:\n  - url: ${JSON.stringify(baseUrl)}\n    description: This sandbox\n`;
+  const re = /^servers:\n(?:[ -].*\n)*/m;
+  return re.test(yamlText) ? yamlText.replace(re, () => block) : `${yamlText.replace(/\n?$/, '\n')}${block}`;
+}
+
+/**
+ * `/openapi.json`, `/openapi.yaml` and `/docs`: the API reference served from local assets (no CDN).
+ * The document's `servers` is `baseUrl()` (the public URL, which is the listening URL once the server
+ * is up on a port chosen at start): each text is built once per base URL and kept, not per request.
+ */
+export function registerDocs(app: Hono<AppEnv>, spec: LoadedSpec, baseUrl: () => string): void {
   const require = createRequire(import.meta.url);
+  const texts = new Map<string, { json: string; yaml?: string }>();
+  const textsFor = (url: string) => {
+    let t = texts.get(url);
+    if (!t) {
+      // A handful of URLs over a process's life (the configured one, then the listening one).
+      if (texts.size >= 8) texts.clear();
+      texts.set(url, (t = { json: JSON.stringify({ ...spec.document, servers: servedServers(url) }) }));
+    }
+    return t;
+  };
+  app.get('/openapi.json', (c) => c.body(textsFor(baseUrl()).json, 200, { 'content-type': 'application/json' }));
   // `yaml` only when there is no source text to serve (it is not loaded at start-up otherwise).
-  const yaml = () => spec.yamlText ?? (require('yaml') as typeof import('yaml')).stringify(spec.document);
-  app.get('/openapi.yaml', (c) => c.body(yaml(), 200, { 'content-type': 'application/yaml; charset=utf-8' }));
+  const yaml = (url: string) =>
+    spec.yamlText
+      ? yamlWithServers(spec.yamlText, url)
+      : (require('yaml') as typeof import('yaml')).stringify({ ...spec.document, servers: servedServers(url) });
+  app.get('/openapi.yaml', (c) => {
+    const url = baseUrl();
+    const t = textsFor(url);
+    return c.body((t.yaml ??= yaml(url)), 200, { 'content-type': 'application/yaml; charset=utf-8' });
+  });
 
   const dist = dirname(require.resolve('swagger-ui-dist/package.json'));
   const cache = new Map<string, Buffer>();

@@ -306,6 +306,37 @@ export interface Schemas {
     fee_percent: string;
   };
   EventName: "invoice.created" | "invoice.updated" | "invoice.fully_paid" | "invoice.payment_reference_number_generated";
+  CallbackData: {
+    id: Schemas["Id"];
+    currency: string;
+    amount: Schemas["Money"];
+    amount_received: Schemas["Money"];
+    external_transaction_id: string;
+  };
+  InvoiceCreatedCallback: {
+    event: {
+      name: "invoice.created";
+      data: Schemas["CallbackData"];
+    };
+  };
+  InvoiceUpdatedCallback: {
+    event: {
+      name: "invoice.updated";
+      data: Schemas["CallbackData"];
+    };
+  };
+  InvoiceFullyPaidCallback: {
+    event: {
+      name: "invoice.fully_paid";
+      data: Schemas["CallbackData"];
+    };
+  };
+  InvoiceReferenceNumberCallback: {
+    event: {
+      name: "invoice.payment_reference_number_generated";
+      data: Schemas["CallbackData"];
+    };
+  };
   SandboxMerchant: {
     id: Schemas["Id"];
     name: string;

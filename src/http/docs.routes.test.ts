@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { parseYamlDocument, specPath } from '../spec/load.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { spawnServer, type SpawnedServer } from '../testing/spawn-server.js';
+import { yamlWithServers } from './docs.routes.js';
+
+/** What `GET /openapi.json`, `/openapi.yaml` and the /docs page (which loads the JSON) call "Try it out" on. */
+async function servedServers(base: string) {
+  const json = (await (await fetch(`${base}/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+  const yaml = parseYamlDocument(await (await fetch(`${base}/openapi.yaml`)).text());
+  const docs = await (await fetch(`${base}/docs`)).text();
+  return { json: json.servers, yaml: yaml.servers, docsLoads: /url: '([^']+)'/.exec(docs)?.[1] };
+}
+
+let server: SpawnedServer | undefined;
+let t: TestApp | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  t?.close();
+  t = undefined;
+});
+
+describe('the served document names the sandbox it comes from', () => {
+  it('started on port 0: servers[0].url is the URL it actually listens on, in the JSON, the YAML and what /docs loads', async () => {
+    server = await spawnServer(['--db', ':memory:', '--quiet']);
+    expect(server.url).not.toMatch(/:7070$/);
+    const s = await servedServers(server.url);
+    expect(s.json).toEqual([{ url: server.url, description: 'This sandbox' }]);
+    expect(s.yaml).toEqual(s.json);
+    expect(s.docsLoads).toBe('/openapi.json');
+  });
+
+  it('with --public-url: that URL, whatever port it listens on', async () => {
+    server = await spawnServer(['--db', ':memory:', '--quiet', '--public-url', 'https://pay.example.test/sandbox/']);
+    const s = await servedServers(server.url);
+    expect(s.json).toEqual([{ url: 'https://pay.example.test/sandbox', description: 'This sandbox' }]);
+    expect(s.yaml).toEqual(s.json);
+  });
+
+  it('follows a public URL changed after start, and keeps everything else of the document', async () => {
+    t = createTestApp();
+    const before = await t.request('GET', '/openapi.json', { operationId: false });
+    expect(before.body.servers).toEqual([{ url: t.services.config.publicUrl, description: 'This sandbox' }]);
+    t.services.config.publicUrl = 'http://127.0.0.1:45678';
+    const after = await t.request('GET', '/openapi.json', { operationId: false });
+    expect(after.body.servers).toEqual([{ url: 'http://127.0.0.1:45678', description: 'This sandbox' }]);
+    const { servers: _a, ...restBefore } = before.body as Record<string, unknown>;
+    const { servers: _b, ...restAfter } = after.body as Record<string, unknown>;
+    expect(restAfter).toEqual(restBefore);
+    expect(Object.keys(restAfter.paths as object).length).toBeGreaterThan(50);
+  });
+
+  it('replaces only the servers block of the YAML source', () => {
+    const src = 'openapi: 3.1.0\nservers:\n  - url: http://127.0.0.1:7070\n    description: Local sandbox\ntags: []\n';
+    expect(yamlWithServers(src, 'http://[::1]:9')).toBe(
+      'openapi: 3.1.0\nservers:\n  - url: "http://[::1]:9"\n    description: This sandbox\ntags: []\n',
+    );
+    expect(yamlWithServers('openapi: 3.1.0\n', 'http://x:1')).toBe('openapi: 3.1.0\nservers:\n  - url: "http://x:1"\n    description: This sandbox\n');
+  });
+});
+
+describe('the hosted page the document describes (x-hosted-page)', () => {
+  it('is served at that path: an HTML page for an invoice, a 404 page for an unknown id, no credential', async () => {
+    t = createTestApp();
+    const page = parseYamlDocument(readFileSync(specPath(), 'utf8'))['x-hosted-page'] as {
+      path: string;
+      method: string;
+      security: unknown[];
+    };
+    expect(page).toMatchObject({ path: '/payment/invoice/{invoice_id}', method: 'get', security: [] });
+    const merchant = t.services.identities.merchantById(t.merchant.id)!;
+    const inv = t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: 'hosted-doc-1' });
+    expect(inv.payment_url).toBe(`${t.services.config.publicUrl}${page.path.replace('{invoice_id}', inv.id)}`);
+    const ok = await t.sandbox.app.request(page.path.replace('{invoice_id}', inv.id));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toMatch(/^text\/html/);
+    const missing = await t.sandbox.app.request(page.path.replace('{invoice_id}', 'f'.repeat(32)));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+});
