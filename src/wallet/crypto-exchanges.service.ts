@@ -20,10 +20,12 @@ export const PESOS_PER_COIN: Readonly<Record<string, bigint>> = { BTC: 621_822n,
 /** Every route of the table, both ways between the peso wallet and each coin (developer currency codes). */
 export function cryptoRoutes() {
   return Object.entries(PESOS_PER_COIN).flatMap(([coin, price]) =>
-    [
-      ['PBTC', coin],
-      [coin, 'PBTC'],
-    ].map(([source, target]) => ({ id: `${source}-${target}`, source_currency: source, target_currency: target, rate: price.toString() })),
+    (
+      [
+        ['PBTC', coin],
+        [coin, 'PBTC'],
+      ] as const
+    ).map(([source, target]) => ({ id: `${source}-${target}`, source_currency: source, target_currency: target, rate: price.toString() })),
   );
 }
 
