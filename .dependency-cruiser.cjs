@@ -6,7 +6,7 @@
  * type-only imports. The outbox (src/events) is shared infrastructure, not a module's repository.
  */
 const SRC = '^\\.lint-deps/src/';
-const FEATURES = `${SRC}(invoices|payments|ledger|orders|transfers|outlets|checkout|callbacks|control|workspaces|receiver-check|cli|client)/`;
+const FEATURES = `${SRC}(identities|invoices|payments|ledger|orders|transfers|outlets|wallet|checkout|callbacks|control|workspaces|receiver-check|cli|client)/`;
 
 module.exports = {
   forbidden: [
@@ -22,6 +22,13 @@ module.exports = {
       severity: 'error',
       comment: 'src/http is the transport: feature modules plug into it (src/modules.ts); it never reaches into them.',
       from: { path: `${SRC}http/` },
+      to: { path: FEATURES },
+    },
+    {
+      name: 'services-is-infrastructure',
+      severity: 'error',
+      comment: 'src/services.ts holds only the shared infrastructure; feature modules are built by their factories in src/modules.ts.',
+      from: { path: `${SRC}services\\.js$` },
       to: { path: FEATURES },
     },
     {

@@ -1,6 +1,11 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { SectionLoader } from './fixtures/load.js';
 import type { AppEnv, Handlers } from './http/operation.js';
+import type { IdentityRepository } from './identities/identities.repo.js';
+import type { InvoiceService } from './invoices/invoices.service.js';
+import type { LedgerRepository } from './ledger/ledger.repo.js';
+import type { PaymentService } from './payments/payments.service.js';
+import type { Services } from './services.js';
 
 /**
  * What a feature module gives the sandbox (docs/design.md#architecture). A module is a plain factory
@@ -23,3 +28,17 @@ export interface SandboxModule<Api = undefined> {
   /** What other modules (and the CLI, and tests) may use. */
   api: Api;
 }
+
+/**
+ * The `api` of the modules most others build on. A module that uses some of them declares which, as
+ * `ServicesWith<'ledger' | 'identities'>`, and src/modules.ts hands it exactly those: the infrastructure
+ * plus the apis it names, never the whole set.
+ */
+export interface CoreApis {
+  identities: IdentityRepository;
+  ledger: LedgerRepository;
+  invoices: InvoiceService;
+  payments: PaymentService;
+}
+
+export type ServicesWith<K extends keyof CoreApis> = Services & Pick<CoreApis, K>;

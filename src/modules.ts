@@ -1,14 +1,19 @@
 import { createCallbacksModule } from './callbacks/callbacks.module.js';
+import { createEventDeliveryWriter } from './callbacks/event-delivery.writer.js';
 import { createCheckoutModule } from './checkout/checkout.module.js';
 import type { SandboxControls } from './control/clock.routes.js';
 import { createControlModule } from './control/control.module.js';
+import type { OutboxEventRow } from './events/outbox.repo.js';
 import type { RequestLog } from './http/request-log.js';
+import { createIdentitiesModule } from './identities/identities.module.js';
 import { createInvoicesModule } from './invoices/invoices.module.js';
 import { createAccountsModule } from './ledger/accounts.module.js';
+import { createLedgerModule } from './ledger/ledger.module.js';
 import type { SandboxModule } from './module.types.js';
 import { createOrdersModule } from './orders/orders.module.js';
 import { createOutletsModule } from './outlets/outlets.module.js';
-import type { Services } from './services.js';
+import { createPaymentsModule } from './payments/payments.module.js';
+import { createServices, type CoreDeps } from './services.js';
 import { createTransfersModule } from './transfers/transfers.module.js';
 import { createWalletModule } from './wallet/wallet.module.js';
 
@@ -22,30 +27,49 @@ export interface ModuleOptions {
 }
 
 /**
- * Every feature module of the sandbox, built in dependency order, each given only the `api` of the
- * modules it uses (docs/design.md#architecture). The one place that knows them all.
+ * The shared infrastructure and every feature module of the sandbox, built in dependency order, each
+ * module given only the `api` of the modules it uses (docs/design.md#architecture). The one place that
+ * knows them all.
  */
-export function createModules(s: Services, o: ModuleOptions) {
-  const invoices = createInvoicesModule(s);
-  const accounts = createAccountsModule(s);
+export function createModules(core: CoreDeps, o: ModuleOptions) {
+  // The one late-bound link: the outbox writes each event's delivery row for the event's merchant
+  // (identities), while identities write through the outbox's write batch. No event is appended
+  // before `writeDelivery` below exists (fixtures load after this function returns).
+  const s = createServices(core, (event: OutboxEventRow) => writeDelivery(event));
+  const identities = createIdentitiesModule(s);
+  const writeDelivery = createEventDeliveryWriter({ db: s.db, ids: s.ids, merchantById: identities.api.merchantById });
+  const ledger = createLedgerModule(s);
+  const invoices = createInvoicesModule(s, identities.api);
+  const payments = createPaymentsModule(s, {
+    invoices: invoices.api,
+    invoiceRows: invoices.repo,
+    ledger: ledger.api,
+    identities: identities.api,
+  });
+  const accounts = createAccountsModule(ledger.api);
+  const base = { identities: identities.api, ledger: ledger.api };
   const outlets = createOutletsModule({ db: s.db });
-  const orders = createOrdersModule(s, outlets.api);
-  const transfers = createTransfersModule(s);
-  const wallet = createWalletModule(s, transfers.api);
-  const callbacks = createCallbacksModule({ services: s, injectedFetch: o.injectedFetch });
+  const orders = createOrdersModule({ ...s, ...base }, outlets.api);
+  const transfers = createTransfersModule({ ...s, ...base });
+  const wallet = createWalletModule({ ...s, ...base }, transfers.api);
+  const callbacks = createCallbacksModule({ services: { ...s, identities: identities.api, invoices: invoices.api }, injectedFetch: o.injectedFetch });
+  const all = { ...s, ...base, invoices: invoices.api, payments: payments.api };
   const control = createControlModule({
-    services: s,
+    services: all,
     deliveries: callbacks.api.service,
     requestLog: o.requestLog,
     random: o.random,
     sandbox: o.sandbox,
   });
-  const checkout = createCheckoutModule(s);
-  // The order in which their middleware, routes, fixture sections and clock work run.
-  return { invoices, accounts, control, outlets, orders, transfers, wallet, checkout, callbacks };
+  const checkout = createCheckoutModule(all);
+  return {
+    services: s,
+    // The order in which their middleware, routes, fixture sections and clock work run.
+    modules: { identities, ledger, invoices, payments, accounts, control, outlets, orders, transfers, wallet, checkout, callbacks },
+  };
 }
 
-export type Modules = ReturnType<typeof createModules>;
+export type Modules = ReturnType<typeof createModules>['modules'];
 
 /** The modules as one list, in their running order. */
 export const moduleList = (m: Modules): Array<SandboxModule<unknown>> => Object.values(m);

@@ -6,7 +6,7 @@ import type { Fixtures } from './fixtures/fixture-types.js';
 import { createApp } from './http/create-app.js';
 import { createRequestLog, type RequestLog } from './http/request-log.js';
 import type { AppEnv, Handlers } from './http/operation.js';
-import { createServices, type Services } from './services.js';
+import type { Services } from './services.js';
 import { createClock, type Clock } from './shared/clock.js';
 import { newId, type IdFactory } from './shared/ids.js';
 import { loadSpec, type LoadedSpec } from './spec/load.js';
@@ -28,6 +28,7 @@ export interface SandboxOptions {
 
 export interface Sandbox {
   config: AppConfig;
+  /** The shared infrastructure (src/services.ts). */
   services: Services;
   /** The feature modules (src/modules.ts), each with its `api`. */
   modules: Modules;
@@ -67,11 +68,10 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     initialOffsetMicros: storedOffset ? Number(storedOffset.value) : 0,
     onOffsetChange: (o) => setOffset.run(String(o)),
   });
-  const services = createServices({ db, clock, ids: opts.ids ?? newId, config });
   const { spec, validators } = opts.spec ?? sharedSpec();
   const fixtures = opts.fixtures ?? readFixtures(config.fixtures || defaultFixturesPath());
   const requestLog = createRequestLog();
-  const modules = createModules(services, {
+  const { services, modules } = createModules({ db, clock, ids: opts.ids ?? newId, config }, {
     requestLog,
     // Called only once the sandbox below exists (a request or the background runs them).
     sandbox: { tick: () => sandbox.tick(), reset: () => sandbox.reset() },
@@ -80,11 +80,14 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   });
   const list = moduleList(modules);
   const sections = list.flatMap((m) => m.fixtureSections ?? []);
-  if (!fixturesLoaded(services)) loadFixtures(services, fixtures, sections);
+  // The fixture loader creates merchants and funds their accounts: it uses those two modules' apis.
+  const fixtureDeps = { ...services, identities: modules.identities.api, ledger: modules.ledger.api };
+  if (!fixturesLoaded(services)) loadFixtures(fixtureDeps, fixtures, sections);
 
   const stops: Array<() => Promise<void> | void> = [];
   const { app, handlers } = createApp({
     services,
+    identities: modules.identities.api,
     spec,
     validators,
     requestLog,
@@ -105,10 +108,10 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     requestLog,
     reset() {
       services.writeBatch.flush();
-      services.identities.forgetCached();
+      modules.identities.api.forgetCached();
       wipe(db);
       clock.setOffsetMicros(0);
-      loadFixtures(services, fixtures, sections);
+      loadFixtures(fixtureDeps, fixtures, sections);
     },
     tick() {
       for (const m of list) m.tick?.();

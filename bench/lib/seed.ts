@@ -45,7 +45,7 @@ export async function seedDatabase(o: {
   const fixturesModule = (await import(pathToFileURL(join(o.root, 'dist/src/fixtures/load.js')).href)) as FixturesModule;
   const sandbox = sandboxModule.createSandbox({ config: { db: o.db, quiet: true } });
   try {
-    const s = sandbox.services;
+    const s = { ...sandbox.services, identities: sandbox.modules.identities.api, ledger: sandbox.modules.ledger.api };
     const merchant = sandbox.fixtures.merchants[0];
     if (!merchant) throw new Error('the fixtures have no merchant');
     // The first merchant's callbacks go to the bench's receiver; the second has none (its invoices still

@@ -77,7 +77,7 @@ export async function runCallbackScenario(opts: {
     spec: sharedSpec(),
     config: { db: dbPath, quiet: true, retrySchedule: [1, 1, 1] },
   });
-  const s = sandbox.services;
+  const s = { ...sandbox.services, identities: sandbox.modules.identities.api, invoices: sandbox.modules.invoices.api };
   const merchantId = sandbox.fixtures.merchants[0]!.id;
   s.identities.updateMerchant(merchantId, { callback_url: url });
   const merchant = s.identities.merchantById(merchantId)!;

@@ -63,7 +63,7 @@ async function measure(name: string, path: string) {
 const pending = await createInvoice('bench-pending');
 const counter = await createInvoice('bench-counter');
 const outlet = sandbox.fixtures.payin_outlets[0]!;
-sandbox.services.payments.issueReference(counter, outlet.collector);
+sandbox.modules.payments.api.issueReference(counter, outlet.collector);
 
 const results = [
   await measure('pending invoice (first view)', `/payment/invoice/${pending}`),

@@ -1,5 +1,5 @@
 import type { SandboxModule } from '../module.types.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { createHttpTransport, fetchTransport } from './callback.transport.js';
 import { systemLookup } from './callback-target.guard.js';
 import { createDeliveryRepository } from './deliveries.repo.js';
@@ -9,10 +9,13 @@ import { createDispatcher, type AttemptReport, type Dispatcher } from './deliver
 import { createDeliveryNotifier } from './delivery.notifier.js';
 import { createStreamRegistry, eventStreamHandlers } from './event-stream.js';
 
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'invoices'>;
+
 type AttemptListener = (r: AttemptReport) => void;
 
 export interface CallbacksDeps {
-  services: Services;
+  services: ModuleServices;
   /** The fetch a test injected (`SandboxOptions.fetch`); without it callbacks go out over node:http. */
   injectedFetch?: typeof fetch;
 }

@@ -72,13 +72,13 @@ it('delivers every event, each at least once, after kill -9 with deliveries pend
   // Events committed before the server ever runs: their deliveries are pending in the file.
   const prep = createSandbox({ config: { db, quiet: true } });
   const merchant = prep.fixtures.merchants[0]!;
-  prep.services.identities.updateMerchant(merchant.id, { callback_url: `http://127.0.0.1:${port}/callbacks` });
-  const row = prep.services.identities.merchantById(merchant.id)!;
-  const customer = prep.services.payments.customer();
+  prep.modules.identities.api.updateMerchant(merchant.id, { callback_url: `http://127.0.0.1:${port}/callbacks` });
+  const row = prep.modules.identities.api.merchantById(merchant.id)!;
+  const customer = prep.modules.payments.api.customer();
   for (let i = 0; i < 12; i++) {
-    const inv = prep.services.invoices.create(row, { amount: '20', currency: 'PHP', external_transaction_id: `crash-${i}` });
-    if (i % 3 === 0) prep.services.payments.payFromWallet(inv.id, customer);
-    if (i % 3 === 1) prep.services.payments.payFromWallet(inv.id, customer, 5n * PHP);
+    const inv = prep.modules.invoices.api.create(row, { amount: '20', currency: 'PHP', external_transaction_id: `crash-${i}` });
+    if (i % 3 === 0) prep.modules.payments.api.payFromWallet(inv.id, customer);
+    if (i % 3 === 1) prep.modules.payments.api.payFromWallet(inv.id, customer, 5n * PHP);
   }
   await prep.close();
 

@@ -32,7 +32,7 @@ export function deliveryResource(d: DeliveryRow, attempts?: AttemptRow[]) {
     delivered_at: d.delivered_at === null ? null : formatTimestamp(d.delivered_at),
     last_error: d.last_error,
     redelivery_of: d.redelivery_of,
-    body: JSON.parse(d.body) as unknown,
+    body: JSON.parse(d.body) as Record<string, unknown>,
     ...(attempts ? { attempts: attempts.map(attemptResource) } : {}),
   };
 }

@@ -14,7 +14,7 @@ async function setup(): Promise<{ sandbox: Sandbox; server: RunningServer; merch
   const sandbox = createSandbox({ db: openDatabase(':memory:'), spec: sharedSpec(), config: { db: ':memory:', port: 0, quiet: true } });
   const merchant = sandbox.fixtures.merchants[0]!;
   const receiver = await startMerchantReceiver({ token: merchant.merchant_api_token, port: 0 });
-  sandbox.services.identities.updateMerchant(merchant.id, { callback_url: receiver.url });
+  sandbox.modules.identities.api.updateMerchant(merchant.id, { callback_url: receiver.url });
   const server = await listen(sandbox);
   sandbox.startBackground();
   cleanups.push(() => receiver.close(), () => sandbox.close(), () => server.stop());

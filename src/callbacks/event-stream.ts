@@ -2,9 +2,12 @@ import { EVENT_NAMES, type EventName, type OutboxEventRow } from '../events/outb
 import { ApiError } from '../http/api-error.js';
 import type { Handlers } from '../http/operation.js';
 import type { MerchantRow } from '../identities/identities.repo.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 import type { AttemptReport } from './delivery.dispatcher.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'invoices'>;
 
 /** Real seconds between heartbeats: proxies and clients drop a stream that stays silent too long. */
 export const HEARTBEAT_MS = 15_000;
@@ -57,7 +60,7 @@ function merchantMessage(m: MerchantRow) {
 }
 
 export interface EventStreamDeps {
-  services: Services;
+  services: ModuleServices;
   /** Subscribe to recorded delivery attempts; returns the unsubscribe function. */
   onAttempt: (listener: (r: AttemptReport) => void) => () => void;
 }
@@ -76,7 +79,7 @@ export function createStreamRegistry() {
 
 export type StreamRegistry = ReturnType<typeof createStreamRegistry>;
 
-function chooseMerchant(s: Services, query: Record<string, unknown>): MerchantRow {
+function chooseMerchant(s: ModuleServices, query: Record<string, unknown>): MerchantRow {
   const merchantId = query.merchant_id as string | undefined;
   const workspaceId = query.workspace_id as string | undefined;
   const invoiceId = query.invoice_id as string | undefined;

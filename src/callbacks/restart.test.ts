@@ -17,7 +17,7 @@ async function receiverFor(sandbox: Sandbox, o: Partial<ReceiverOptions> = {}) {
   const merchant = sandbox.fixtures.merchants[0]!;
   const r = await startMerchantReceiver({ token: merchant.merchant_api_token, port: 0, ...o });
   cleanups.push(() => r.close());
-  sandbox.services.identities.updateMerchant(merchant.id, { callback_url: r.url });
+  sandbox.modules.identities.api.updateMerchant(merchant.id, { callback_url: r.url });
   return r;
 }
 
@@ -30,8 +30,8 @@ it('a clean stop puts in-flight callbacks back to pending, and the next start de
   const first = open();
   const hanging = await receiverFor(first, { respond: () => ({ hang: true }) });
   first.startBackground();
-  const merchant = first.services.identities.merchantById(first.fixtures.merchants[0]!.id)!;
-  const inv = first.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: 'restart-1' });
+  const merchant = first.modules.identities.api.merchantById(first.fixtures.merchants[0]!.id)!;
+  const inv = first.modules.invoices.api.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: 'restart-1' });
   await until(() => hanging.received.length, (n) => n === 1, 'the callback in flight');
   await first.close();
 

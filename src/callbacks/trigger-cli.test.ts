@@ -21,7 +21,7 @@ async function serve(o: { config?: Partial<AppConfig>; receiver?: Partial<Receiv
   });
   const merchant = sandbox.fixtures.merchants[0]!;
   const receiver = await startMerchantReceiver({ token: merchant.merchant_api_token, port: 0, ...o.receiver });
-  sandbox.services.identities.updateMerchant(merchant.id, { callback_url: receiver.url });
+  sandbox.modules.identities.api.updateMerchant(merchant.id, { callback_url: receiver.url });
   const server = await listen(sandbox);
   sandbox.startBackground();
   cleanups.push(() => receiver.close(), () => sandbox.close(), () => server.stop());
@@ -45,8 +45,8 @@ describe('paysandbox trigger', () => {
 
   it('waits for the new delivery of an event the invoice already had', async () => {
     const { server, sandbox, merchant } = await serve();
-    const row = sandbox.services.identities.merchantById(merchant.id)!;
-    const inv = sandbox.services.invoices.create(row, { amount: '20', currency: 'PHP', external_transaction_id: 'cli-partial' });
+    const row = sandbox.modules.identities.api.merchantById(merchant.id)!;
+    const inv = sandbox.modules.invoices.api.create(row, { amount: '20', currency: 'PHP', external_transaction_id: 'cli-partial' });
     const first = await trigger(['invoice.updated', '--invoice', inv.id, '--url', server.url, '--token', TOKEN]);
     expect(first.out).toMatch(/amount_received 10\.00000000/);
     const second = await trigger(['invoice.updated', '--invoice', inv.id, '--url', server.url, '--token', TOKEN]);
@@ -91,7 +91,7 @@ describe('paysandbox trigger', () => {
   it('stops at once when the receiver refuses connections (exit 1, long before --timeout)', async () => {
     const { server, receiver, sandbox, merchant } = await serve();
     await receiver.close(); // nothing listens on its port any more
-    sandbox.services.identities.updateMerchant(merchant.id, { callback_url: receiver.url });
+    sandbox.modules.identities.api.updateMerchant(merchant.id, { callback_url: receiver.url });
     const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url, '--token', TOKEN, '--timeout', '10m']);
     expect(out).toMatch(/^→ invoice\.created attempt 1 .*: no answer .*ECONNREFUSED/m);
     expect(out).toMatch(/^stopped waiting: the receiver at http:\/\/127\.0\.0\.1:\d+\/callbacks refuses connections \(ECONNREFUSED\); is it running\?/m);

@@ -133,7 +133,7 @@ describe('hosted page in Chromium: every state passes axe (WCAG 2.1 A/AA) on a p
         await check('expired');
 
         const d = await invoice();
-        h.sandbox.services.payments.cancel(d.id);
+        h.sandbox.modules.payments.api.cancel(d.id);
         await page.goto(d.payment_url);
         await waitForStatus(page, 'canceled', 'Canceled');
         await check('canceled');

@@ -30,7 +30,7 @@ describe('hosted page in Chromium: over the counter, states, outcome chooser', (
       const ref = (await page.getByTestId('reference-number').getAttribute('data-reference'))!;
       expect(ref).toMatch(/^\d{13}$/);
       expect(await text(page, 'reference-number')).toBe(`${ref.slice(0, 4)} ${ref.slice(4, 8)} ${ref.slice(8)}`);
-      expect(ref).toBe(h.sandbox.services.invoiceRepo.byId(inv.id)!.current_payment_reference_number);
+      expect(ref).toBe(h.sandbox.modules.invoices.repo.byId(inv.id)!.current_payment_reference_number);
       const instructions = h.sandbox.fixtures.payin_outlets.find((o) => o.name === 'Bayad Center')!.instructions;
       expect(await text(page, 'outlet-instructions')).toContain(instructions);
 
@@ -56,20 +56,20 @@ describe('hosted page in Chromium: over the counter, states, outcome chooser', (
     expect((await h.control('/_sandbox/clock/advance', { seconds: 901 })).status).toBe(200);
     const { context, page } = await h.open(browser);
     try {
-      h.sandbox.services.identities.updateMerchant(h.merchant.id, { redirect_url: null });
+      h.sandbox.modules.identities.api.updateMerchant(h.merchant.id, { redirect_url: null });
       await page.goto(inv.payment_url);
       expect(await page.getByTestId('invoice-status').getAttribute('data-status')).toBe('expired');
       expect(await text(page, 'invoice-status')).toBe('Expired');
       for (const id of OPTIONS) expect(await page.getByTestId(id).count(), id).toBe(0);
 
-      h.sandbox.services.identities.updateMerchant(h.merchant.id, { redirect_url: h.thankYouUrl });
+      h.sandbox.modules.identities.api.updateMerchant(h.merchant.id, { redirect_url: h.thankYouUrl });
       await page.reload();
       expect(await page.title()).toBe(`Expired — ${h.merchant.name}, PHP 20.00`);
       expect(await page.locator('meta[http-equiv]').count()).toBe(0);
       await page.getByRole('link', { name: `Return to ${h.merchant.name}` }).click();
       await page.waitForURL(`${h.thankYouUrl}?invoice_id=${inv.id}`);
     } finally {
-      h.sandbox.services.identities.updateMerchant(h.merchant.id, { redirect_url: h.thankYouUrl });
+      h.sandbox.modules.identities.api.updateMerchant(h.merchant.id, { redirect_url: h.thankYouUrl });
       await context.close();
     }
   });
@@ -84,7 +84,7 @@ describe('hosted page in Chromium: over the counter, states, outcome chooser', (
     } finally {
       await context.close();
     }
-    expect(h.sandbox.services.invoiceRepo.byId(inv.id)!.status).toBe('expired');
+    expect(h.sandbox.modules.invoices.repo.byId(inv.id)!.status).toBe('expired');
   });
 
   it('the outcome chooser pays part, then in full, with no credentials', async () => {
@@ -114,6 +114,6 @@ describe('hosted page in Chromium: over the counter, states, outcome chooser', (
     } finally {
       await context.close();
     }
-    expect(h.sandbox.services.invoiceRepo.byId(inv.id)!.status).toBe('expired');
+    expect(h.sandbox.modules.invoices.repo.byId(inv.id)!.status).toBe('expired');
   });
 });

@@ -26,7 +26,7 @@ describe('hosted page in Chromium: what changes without a reload', () => {
       await page.getByTestId('login-email').fill('half typed');
       await page.evaluate(() => ((window as any).sameDocument = true));
       // an outlet takes half the amount (the counter reference is issued first, as a customer would)
-      const { reference_number } = h.sandbox.services.payments.issueReference(inv.id, 'cash_payment');
+      const { reference_number } = h.sandbox.modules.payments.api.issueReference(inv.id, 'cash_payment');
       expect((await h.control('/_sandbox/otc/payments', { reference_number, amount: 20 })).status).toBe(201);
       await waitForStatus(page, 'pending', 'Partly paid');
       expect(await text(page, 'invoice-amount-due')).toBe('PHP 20.00');

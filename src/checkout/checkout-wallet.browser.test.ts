@@ -14,7 +14,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const balance = (accountId: string) => h.sandbox.services.ledger.get(accountId)!.balance;
+const balance = (accountId: string) => h.sandbox.modules.ledger.api.get(accountId)!.balance;
 
 describe('hosted page in Chromium: wallet', () => {
   it('pays from payment_url with fixture credentials and lands on the merchant redirect_url', async () => {
@@ -43,7 +43,7 @@ describe('hosted page in Chromium: wallet', () => {
     }
     expect(balance(wallet)).toBe(before.customer - 12_550_000_000n);
     expect(balance(h.merchant.wallet_account_id)).toBe(before.merchant + 12_550_000_000n);
-    expect(h.sandbox.services.invoiceRepo.byId(inv.id)!.status).toBe('fully_paid');
+    expect(h.sandbox.modules.invoices.repo.byId(inv.id)!.status).toBe('fully_paid');
     assertLedgerInvariants(h.sandbox.services.db);
   });
 

@@ -78,7 +78,7 @@ export async function startHarness(): Promise<Harness> {
   const server: RunningServer = await listen(sandbox);
   sandbox.config.publicUrl = server.url;
   const merchant = sandbox.fixtures.merchants[0]!;
-  sandbox.services.identities.updateMerchant(merchant.id, { redirect_url: thankYouUrl });
+  sandbox.modules.identities.api.updateMerchant(merchant.id, { redirect_url: thankYouUrl });
 
   async function call(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
     const res = await fetch(`${server.url}${path}`, {

@@ -2,14 +2,17 @@ import { ApiError } from '../http/api-error.js';
 import type { InvoiceRow } from '../invoices/invoices.repo.js';
 import type { UserRow } from '../identities/identities.repo.js';
 import { accepts, amountDue, collectorsOf, counterCollector, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { barcodeSvg } from './checkout.barcode.js';
 import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayMethod, SandboxOutcome } from './checkout.model.js';
 import type { CheckoutRepository, PayinOutlet } from './checkout.repo.js';
 import { passwordMatches, SESSION_SECONDS, type SessionSigner } from './checkout.session.js';
 
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payments'>;
+
 export interface CheckoutDeps {
-  services: Services;
+  services: ModuleServices;
   repo: CheckoutRepository;
   sessions: SessionSigner;
   /** Show the outcome chooser (off when the control API is token-protected: it pays without credentials). */

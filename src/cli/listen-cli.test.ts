@@ -17,7 +17,7 @@ async function setup() {
   const merchant = sandbox.fixtures.merchants[0]!;
   const merchantReceiver = await startMerchantReceiver({ token: merchant.merchant_api_token, port: 0 });
   const local = await startMerchantReceiver({ token: merchant.merchant_api_token, port: 0, path: '/callback' });
-  sandbox.services.identities.updateMerchant(merchant.id, { callback_url: merchantReceiver.url });
+  sandbox.modules.identities.api.updateMerchant(merchant.id, { callback_url: merchantReceiver.url });
   const server = await listen(sandbox);
   sandbox.startBackground();
   cleanups.push(() => merchantReceiver.close(), () => local.close(), () => sandbox.close(), () => server.stop());
@@ -69,7 +69,7 @@ describe('paysandbox listen', () => {
     expect(cli.output()).not.toMatch(/invoice\.created/);
 
     // Listening changed nothing about the merchant.
-    expect(sandbox.services.identities.merchantById(merchant.id)!.callback_url).toBe(merchantReceiver.url);
+    expect(sandbox.modules.identities.api.merchantById(merchant.id)!.callback_url).toBe(merchantReceiver.url);
 
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);

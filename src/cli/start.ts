@@ -10,7 +10,7 @@ const LOW_BALANCE_PHP = 1000n;
 
 /** One banner line per app: its newest live OAuth2 token (a database kept from an earlier run may have some), or how to issue one. */
 function oauthLine(sandbox: Sandbox, url: string, apiKey: string): string {
-  const live = sandbox.services.identities.appTokens.live(apiKey, sandbox.services.clock.now());
+  const live = sandbox.modules.identities.api.appTokens.live(apiKey, sandbox.services.clock.now());
   const issue = `POST ${url}/_sandbox/apps/${apiKey}/tokens`;
   return live.length
     ? `    oauth2     Bearer ${live.at(-1)!.access_token}${live.length > 1 ? ` (+${live.length - 1} more)` : ''}   (another: ${issue})`
@@ -19,7 +19,7 @@ function oauthLine(sandbox: Sandbox, url: string, apiKey: string): string {
 
 /** The start-up banner: base URL, dashboard, and every fixture credential (docs/design.md#identities). */
 export function banner(sandbox: Sandbox, url: string, startupMs: number): string {
-  const s = sandbox.services;
+  const s = { identities: sandbox.modules.identities.api, ledger: sandbox.modules.ledger.api };
   const lines = [
     `paysandbox listening on ${url}  (ready in ${startupMs.toFixed(0)} ms)`,
     `  dashboard      ${url}/_sandbox/`,

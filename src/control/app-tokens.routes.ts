@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { ApiError } from '../http/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
 import type { AppTokenRow } from '../identities/app-tokens.repo.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities'>;
 
 /** The lifetime and scope of a token when the request names none (sandbox's choice: the usual OAuth2 hour). */
 export const DEFAULT_TOKEN_SECONDS = 3600;
@@ -25,7 +28,7 @@ export function appTokenView(row: AppTokenRow, now: number) {
  * OAuth2 access tokens of HMAC apps (docs/design.md#authentication): issued, listed and revoked here,
  * accepted as `Authorization: Bearer` on every developer operation (src/http/run-operation.ts).
  */
-export function appTokenHandlers(s: Services): Handlers {
+export function appTokenHandlers(s: ModuleServices): Handlers {
   const enabledApp = (apiKey: string) => {
     if (!s.identities.appByKey(apiKey)) throw ApiError.notFound();
   };

@@ -1,7 +1,7 @@
 import type { DeliveryService } from '../callbacks/deliveries.service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { SandboxModule } from '../module.types.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { appTokenHandlers } from './app-tokens.routes.js';
 import { createWorkspaces } from '../workspaces/workspaces.service.js';
 import { clockHandlers, type SandboxControls } from './clock.routes.js';
@@ -17,10 +17,13 @@ import { createInvoiceControlService } from './invoice-control.service.js';
 import { invoiceControlHandlers } from './invoice-control.routes.js';
 import { createProvisioningService } from './provisioning.service.js';
 
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payments'>;
+
 const isControlPath = (path: string) => path === '/_sandbox' || path.startsWith('/_sandbox/');
 
 export interface ControlDeps {
-  services: Services;
+  services: ModuleServices;
   /** The delivery log (the callbacks module's api), for the dashboard. */
   deliveries: DeliveryService;
   requestLog: RequestLog;

@@ -12,7 +12,7 @@ let errors: string[];
 
 beforeAll(async () => {
   [browser, h, receiver] = await Promise.all([launchBrowser(), startHarness(), startCallbackReceiver()]);
-  h.sandbox.services.identities.updateMerchant(h.merchant.id, { callback_url: receiver.url });
+  h.sandbox.modules.identities.api.updateMerchant(h.merchant.id, { callback_url: receiver.url });
   h.sandbox.startBackground(); // the callback dispatcher
   ({ page, errors } = await h.open(browser));
   page.on('response', (r) => void (r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`)));

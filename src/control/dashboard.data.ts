@@ -7,12 +7,15 @@ import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/iden
 import type { InvoiceResource } from '../invoices/invoice.view.js';
 import { amountDue, collectorsOf, COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import type { RequestLog } from '../http/request-log.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
 import { appTokenView } from './app-tokens.routes.js';
 import type { ControlRepository } from './control.repo.js';
 import type { Fault, FaultStore } from './faults.service.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices'>;
 
 const LIST_SIZE = 25;
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'failed'];
@@ -83,7 +86,7 @@ export interface DashboardSources {
   deliveries: DeliveryService;
 }
 
-export function dashboardVersion(s: Services, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): string {
+export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): string {
   const faultMark = faults.list().map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`).join(',');
   return [repo.writes(), ctx.requestLog.latestId(), s.clock.offsetMicros(), faultMark].join('.');
 }
@@ -97,7 +100,7 @@ function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boo
 
 /** Everything the dashboard shows, newest first, at most LIST_SIZE rows per list. */
 export async function collectData(
-  s: Services,
+  s: ModuleServices,
   ctx: DashboardSources,
   repo: ControlRepository,
   faults: FaultStore,

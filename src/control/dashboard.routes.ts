@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { authenticateControl } from '../auth/authenticate.js';
 import { ApiError, renderError } from '../http/api-error.js';
 import type { AppEnv } from '../http/operation.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 import type { ControlRepository } from './control.repo.js';
 import { DASHBOARD_SCRIPT_PATH, DASHBOARD_STYLE, DASHBOARD_STYLE_PATH } from './dashboard.assets.js';
@@ -10,6 +10,9 @@ import { collectData, dashboardVersion, parseFilters, type DashboardSources } fr
 import { DASHBOARD_SCRIPT } from './dashboard.script.js';
 import { dashboardPage, tokenRequiredPage } from './dashboard.view.js';
 import type { FaultStore } from './faults.service.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices'>;
 
 /** Style and script from this origin only, nothing inline; fetch to this origin only; never framed. */
 export const DASHBOARD_CSP =
@@ -40,7 +43,7 @@ function refused(c: Context<AppEnv>, expected: string | null): ApiError | null {
  * version that moves whenever the page would show something else, and the sandbox clock);
  * `GET /_sandbox/dashboard/dashboard.{css,js}`: its style and script (no secrets, no token needed).
  */
-export function registerDashboard(app: Hono<AppEnv>, s: Services, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): void {
+export function registerDashboard(app: Hono<AppEnv>, s: ModuleServices, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): void {
   app.get('/_sandbox', async (c) => {
     secure(c);
     if (refused(c, s.config.controlToken)) return c.html(tokenRequiredPage(), 401);

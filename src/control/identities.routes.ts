@@ -1,10 +1,13 @@
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import { ok, type Handlers } from '../http/operation.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger'>;
+
 /** listMerchants, listApps, listCustomers: what the fixtures (and the control API) created. */
-export function identityListHandlers(s: Services): Handlers {
+export function identityListHandlers(s: ModuleServices): Handlers {
   return {
     listMerchants: ({ query }) => {
       const req = pageRequest(query);

@@ -3,12 +3,15 @@ import { ApiError } from '../http/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import { sandboxAccount } from '../ledger/accounts.service.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 import type { ProvisioningService } from './provisioning.service.js';
 
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger'>;
+
 /** Merchants, applications, customers, accounts and workspaces made or changed by QA (docs/design.md#control-api). */
-export function identityAdminHandlers(s: Services, provisioning: ProvisioningService, workspaces: WorkspaceService): Handlers {
+export function identityAdminHandlers(s: ModuleServices, provisioning: ProvisioningService, workspaces: WorkspaceService): Handlers {
   const appView = (apiKey: string) => {
     const app = s.identities.appByKey(apiKey);
     if (!app) throw ApiError.notFound();

@@ -1,13 +1,16 @@
 import { ApiError } from '../http/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { amountInput } from './control-input.js';
 import type { InvoiceControlService } from './invoice-control.service.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'invoices' | 'payments'>;
 
 const optionalAmount = (value: unknown) => (value === undefined ? undefined : amountInput(value, 'amount'));
 
 /** getSandboxInvoice, payInvoice, confirmCounterPayment, expireInvoice, cancelInvoice, triggerEvent (docs/design.md#control-api). */
-export function invoiceControlHandlers(s: Services, control: InvoiceControlService): Handlers {
+export function invoiceControlHandlers(s: ModuleServices, control: InvoiceControlService): Handlers {
   return {
     // Any merchant's invoice, as the API shows it to its merchant: QA reads it without that merchant's token.
     getSandboxInvoice: ({ params }) => {

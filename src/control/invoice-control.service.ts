@@ -5,9 +5,12 @@ import type { InvoiceResource } from '../invoices/invoice.view.js';
 import type { InvoiceRow } from '../invoices/invoices.repo.js';
 import { amountDue, COUNTER_COLLECTORS, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import type { PaymentOutcome } from '../payments/payments.service.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { formatMoney, UNITS_PER_PESO } from '../shared/money.js';
 import type { ControlRepository } from './control.repo.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payments'>;
 
 /** Amount of the invoice `POST /_sandbox/trigger` creates when it is given no invoice. */
 const TRIGGER_INVOICE_AMOUNT = 100n * UNITS_PER_PESO;
@@ -19,7 +22,7 @@ export interface TriggerOutcome {
 }
 
 /** QA moves an invoice through its lifecycle (docs/design.md#control-api): pay, trigger events. */
-export function createInvoiceControlService(s: Services, repo: ControlRepository) {
+export function createInvoiceControlService(s: ModuleServices, repo: ControlRepository) {
   /**
    * Who pays when the caller names nobody: the workspace's own customer for a workspace invoice (so
    * parallel CI jobs never drain one shared wallet), otherwise the first fixture customer.

@@ -4,10 +4,13 @@ import { fund } from '../fixtures/load.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow, MerchantRow, MerchantSetting, UserRow } from '../identities/identities.repo.js';
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
 import { amountInput, collectFieldErrors, httpUrlOrNull, MAX_MERCHANT_LIMIT_UNITS } from './control-input.js';
 import type { ControlRepository } from './control.repo.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger'>;
 
 /** `SandboxMerchantInput` of the document (createMerchant, updateMerchant). */
 export interface MerchantInput {
@@ -47,7 +50,7 @@ function randomToken(length: number): string {
 }
 
 /** Merchants, developer applications and customers made through the control API (docs/design.md#control-api). */
-export function createProvisioningService(s: Services, repo: ControlRepository) {
+export function createProvisioningService(s: ModuleServices, repo: ControlRepository) {
   function phpWallet(ownerType: 'merchant' | 'user', ownerId: string, name: string): string {
     return s.ledger.createAccount({ ownerType, ownerId, name, currency: 'PHP' });
   }

@@ -1,6 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { WriteBatch } from '../db/unit-of-work.js';
+import type { IdentityRepository } from '../identities/identities.repo.js';
 import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
@@ -17,6 +18,8 @@ import { operationRunner } from './run-operation.js';
 
 export interface AppParts {
   services: Services;
+  /** Who a request's credentials belong to (the identities module's api), for authentication. */
+  identities: IdentityRepository;
   spec: LoadedSpec;
   validators: SpecValidators;
   /** Handlers by operationId, from the feature modules (src/modules.ts). */
@@ -109,7 +112,7 @@ export function createApp(parts: AppParts) {
   const registered = new Set<string>();
   for (const op of spec.operations) {
     const run = operationRunner(
-      { config: services.config, identities: services.identities, clock: services.clock, validators },
+      { config: services.config, identities: parts.identities, clock: services.clock, validators },
       op,
       (handlers[op.operationId as OperationId] as AnyHandler | undefined) ?? notImplemented,
     );

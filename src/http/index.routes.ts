@@ -10,7 +10,7 @@ export const DASHBOARD_PATH = '/_sandbox/';
  * curl, scripts and API clients get the links, absolute on the host and port they used — so in Docker
  * or behind a proxy (with --trust-proxy) they are links that work from where the request came.
  */
-export function indexHandler(config: Pick<AppConfig, 'trustProxy'>, version: string): Handler {
+export function indexHandler(config: Pick<AppConfig, 'trustProxy'>, version: string): Handler<'getIndex'> {
   return ({ c }) => {
     const read = headerReader(c);
     if ((read('accept') ?? '').includes('text/html')) return { status: 302, headers: { location: DASHBOARD_PATH } };

@@ -31,8 +31,21 @@ export interface HandlerResult {
   headers?: Record<string, string>;
 }
 
+/**
+ * What a handler of operation `K` may return: one of the statuses the document lists for it, with the
+ * body the document gives that status (src/spec/operations.generated.ts). A body of the wrong shape, or
+ * a status the document does not list, fails to compile.
+ */
+export type OperationResult<K extends OperationId> = {
+  [S in keyof Operations[K]['responses'] & number]: { status: S; headers?: Record<string, string> } & (undefined extends Operations[K]['responses'][S]
+    ? { body?: undefined }
+    : { body: Operations[K]['responses'][S] });
+}[keyof Operations[K]['responses'] & number];
+
 /** A handler is bound to an operation of the document by its operationId. */
-export type Handler<K extends OperationId = OperationId> = (ctx: OperationContext<K>) => HandlerResult | Response | Promise<HandlerResult | Response>;
+export type Handler<K extends OperationId = OperationId> = (
+  ctx: OperationContext<K>,
+) => OperationResult<K> | Response | Promise<OperationResult<K> | Response>;
 
 /** Handlers by operationId: a key the document does not have is a compile error. */
 export type Handlers = { [K in OperationId]?: Handler<K> };
@@ -40,4 +53,9 @@ export type Handlers = { [K in OperationId]?: Handler<K> };
 /** How the runner calls any handler (it built the context from the document itself). */
 export type AnyHandler = (ctx: OperationContext<any>) => HandlerResult | Response | Promise<HandlerResult | Response>;
 
-export const ok = (body: unknown, status = 200): HandlerResult => ({ status, body });
+/** A response of `status` (200 unless given) with `body`; its shape is checked against the operation's document. */
+export function ok<B>(body: B): { status: 200; body: B };
+export function ok<B, const S extends number>(body: B, status: S): { status: S; body: B };
+export function ok(body: unknown, status = 200): HandlerResult {
+  return { status, body };
+}

@@ -1,6 +1,7 @@
 import { accountSummary } from '../ledger/accounts.service.js';
 import type { LedgerRepository } from '../ledger/ledger.repo.js';
 import { formatMoney } from '../shared/money.js';
+import type { Schemas } from '../spec/operations.generated.js';
 import type { AppRow, MerchantRow, UserRow } from './identities.repo.js';
 
 /** Control API shapes of merchants, applications and customers (docs/design.md#control-api). */
@@ -12,7 +13,7 @@ export function sandboxMerchant(m: MerchantRow) {
     bearer_token: m.bearer_token,
     callback_url: m.callback_url,
     redirect_url: m.redirect_url,
-    enabled_payment_collectors: JSON.parse(m.enabled_payment_collectors) as string[],
+    enabled_payment_collectors: JSON.parse(m.enabled_payment_collectors) as Array<Schemas['PaymentCollector']>,
     callback_auth: m.callback_auth,
     wallet_account_id: m.wallet_account_id,
     max_invoice_amount: formatMoney(m.max_invoice_amount),

@@ -32,7 +32,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
 );
 
-const repo = t.sandbox.services.invoiceRepo;
+const repo = t.sandbox.modules.invoices.repo;
 const db = t.db;
 const merchantId = () => t.sandbox.fixtures.merchants[0]!.id;
 /** The reference: the plain query every optimisation must agree with. */

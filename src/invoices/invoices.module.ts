@@ -1,9 +1,31 @@
+import type { MerchantRow } from '../identities/identities.repo.js';
 import type { SandboxModule } from '../module.types.js';
 import type { Services } from '../services.js';
-import type { InvoiceService } from './invoices.service.js';
+import { createInvoiceRepository, type InvoiceRepository } from './invoices.repo.js';
+import { createInvoiceService, type InvoiceService } from './invoices.service.js';
 import { invoiceHandlers } from './invoices.routes.js';
 
 /** Merchant invoices: the create, retrieve and list operations, and expiry on the sandbox clock. */
-export function createInvoicesModule(s: Services): SandboxModule<InvoiceService> {
-  return { handlers: invoiceHandlers(s.invoices), tick: () => s.invoices.expireDue(), api: s.invoices };
+export function createInvoicesModule(
+  s: Services,
+  identities: { merchantById: (id: string) => MerchantRow | undefined },
+): SandboxModule<InvoiceService> & { repo: InvoiceRepository } {
+  const repo = createInvoiceRepository(s.db);
+  const invoices = createInvoiceService({
+    invoices: repo,
+    outbox: s.outbox,
+    unitOfWork: s.unitOfWork,
+    clock: s.clock,
+    ids: s.ids,
+    publicUrl: () => s.config.publicUrl,
+    merchantById: identities.merchantById,
+    expiryEvents: () => s.config.expiryEvents,
+  });
+  return {
+    handlers: invoiceHandlers(invoices),
+    tick: () => invoices.expireDue(),
+    api: invoices,
+    /** The invoice rows: payments record against them (and tests seed them directly). */
+    repo,
+  };
 }

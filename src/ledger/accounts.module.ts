@@ -1,9 +1,12 @@
 import type { SandboxModule } from '../module.types.js';
-import type { Services } from '../services.js';
 import { accountHandlers } from './accounts.routes.js';
-import type { createAccountService } from './accounts.service.js';
+import { createAccountService } from './accounts.service.js';
+import type { LedgerRepository } from './ledger.repo.js';
+
+export type AccountService = ReturnType<typeof createAccountService>;
 
 /** Wallet accounts of the developer API (`GET /v3/crypto-accounts/`). */
-export function createAccountsModule(s: Services): SandboxModule<ReturnType<typeof createAccountService>> {
-  return { handlers: accountHandlers(s.accounts), api: s.accounts };
+export function createAccountsModule(ledger: LedgerRepository): SandboxModule<AccountService> {
+  const accounts = createAccountService({ ledger });
+  return { handlers: accountHandlers(accounts), api: accounts };
 }

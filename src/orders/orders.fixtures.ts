@@ -2,10 +2,13 @@ import type { Faker } from '@faker-js/faker';
 import type { FixturePayoutOutlet, Fixtures } from '../fixtures/fixture-types.js';
 import { fund } from '../fixtures/load.js';
 import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { formatMoney, fractionOf, parseAmount } from '../shared/money.js';
 import { CASH_PAYMENT_COLLECTORS, instructionsFor } from './buy-orders.model.js';
 import type { BuyOrderStatus, OrderRepository, SellOrderStatus } from './orders.repo.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'ledger'>;
 
 /** Enough history per application that paging matters (issue 5: at least 250 of each). */
 export const SELL_ORDERS_PER_APP = 257;
@@ -126,7 +129,7 @@ export function generateOrderFixtures(f: Faker, fx: Fixtures): void {
  * is backed: each is funded from outside and debited at once, which leaves the wallet where the
  * fixture says and keeps every ledger invariant.
  */
-export function loadOrderFixtures(s: Services, orders: OrderRepository, fx: Fixtures): void {
+export function loadOrderFixtures(s: ModuleServices, orders: OrderRepository, fx: Fixtures): void {
   const now = s.clock.now();
   for (const o of (fx.sell_orders ?? []) as FixtureSellOrder[]) {
     const amount = parseAmount(o.amount);

@@ -1,11 +1,14 @@
 import type { SandboxModule } from '../module.types.js';
 import type { OutletService } from '../outlets/outlets.service.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { createBuyOrderService, type BuyOrderService } from './buy-orders.service.js';
 import { loadOrderFixtures } from './orders.fixtures.js';
 import { createOrderRepository, type OrderRepository } from './orders.repo.js';
 import { orderHandlers } from './orders.routes.js';
 import { createSellOrderService, type SellOrderService } from './sell-orders.service.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger'>;
 
 export interface OrdersApi {
   sell: SellOrderService;
@@ -13,7 +16,7 @@ export interface OrdersApi {
 }
 
 /** Sell and buy orders: developer API handlers, control calls, fixture history, and clock progress. */
-export function createOrdersModule(s: Services, outlets: OutletService): SandboxModule<OrdersApi> & { repo: OrderRepository } {
+export function createOrdersModule(s: ModuleServices, outlets: OutletService): SandboxModule<OrdersApi> & { repo: OrderRepository } {
   const repo = createOrderRepository(s.db);
   const sell = createSellOrderService({
     orders: repo,

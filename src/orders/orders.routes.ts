@@ -9,20 +9,20 @@ import type { SellOrderService } from './sell-orders.service.js';
  */
 export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Handlers {
   return {
-    createSellOrder: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true }, 201),
+    createSellOrder: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true as const }, 201),
     // The v2 create, the v1 list and the v2 retrieve are the same operations at the paths the public clients call.
-    createSellOrderV2: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true }, 201),
-    getSellOrder: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true }),
-    getSellOrderV2: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true }),
+    createSellOrderV2: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true as const }, 201),
+    getSellOrder: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true as const }),
+    getSellOrderV2: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true as const }),
     listSellOrders: ({ app, query }) => ok(sell.list(app!.owner_id, query)),
     listSellOrdersV1: ({ app, query }) => ok(sell.list(app!.owner_id, query)),
-    placeBuyOrder: ({ app, body }) => ok({ order: buy.place(app!, body), success: true }, 201),
-    getBuyOrder: ({ app, params }) => ok({ order: buy.get(app!.owner_id, params.order_id), success: true }),
-    markBuyOrderPaid: ({ app, params }) => ok({ order: buy.markPaid(app!.owner_id, params.order_id), success: true }),
+    placeBuyOrder: ({ app, body }) => ok({ order: buy.place(app!, body), success: true as const }, 201),
+    getBuyOrder: ({ app, params }) => ok({ order: buy.get(app!.owner_id, params.order_id), success: true as const }),
+    markBuyOrderPaid: ({ app, params }) => ok({ order: buy.markPaid(app!.owner_id, params.order_id), success: true as const }),
     listBuyOrders: ({ app, query }) => ok(buy.list(app!.owner_id, query)),
     listBuyOrdersV1: ({ app, query }) => ok(buy.list(app!.owner_id, query)),
-    createBuyOrder: ({ body }) => ok({ order: buy.create(body), success: true }, 201),
-    setBuyOrderStatus: ({ params, body }) => ok({ order: buy.setStatus(params.order_id, body.status), success: true }),
-    setSellOrderStatus: ({ params, body }) => ok({ order: sell.setStatus(params.order_id, body.status), success: true }),
+    createBuyOrder: ({ body }) => ok({ order: buy.create(body), success: true as const }, 201),
+    setBuyOrderStatus: ({ params, body }) => ok({ order: buy.setStatus(params.order_id, body.status), success: true as const }),
+    setSellOrderStatus: ({ params, body }) => ok({ order: sell.setStatus(params.order_id, body.status), success: true as const }),
   };
 }

@@ -58,7 +58,7 @@ export function createOutletDirectory(repo: OutletRepository, outlets: OutletSer
       const rule = FIELD_RULES[body.field]!;
       const value = rule.check(body.value);
       if (value === null) throw ApiError.field('value', rule.message);
-      return { 'validate-field': { payment_outlet: outlet.id, field: body.field, value, is_valid: true } };
+      return { 'validate-field': { payment_outlet: outlet.id, field: body.field, value, is_valid: true as const } };
     },
   };
 }

@@ -5,7 +5,8 @@ import { parse } from 'yaml';
 import { packageRoot, specPath } from './load.js';
 
 /**
- * The TypeScript types of every operation's inputs (path params, query, body), generated from
+ * The TypeScript types of every operation's inputs (path params, query, body) and of its response
+ * bodies by status, generated from
  * openapi/openapi.yaml into src/spec/operations.generated.ts (`npm run gen:types`), so that a handler
  * for a misspelt operationId, or one that reads a field the document does not have, fails to compile.
  * A test regenerates the file and compares: the document and the types cannot drift apart.
@@ -82,7 +83,7 @@ export function operationTypesCode(doc: Doc): string {
   for (const [name, schema] of Object.entries((doc.components?.schemas ?? {}) as Record<string, Schema>)) {
     out.push(`  ${key(name)}: ${typeOf(schema, '  ')};`);
   }
-  out.push('}', '', '/** The inputs of each operation, by operationId, as the runner hands them to its handler. */', 'export interface Operations {');
+  out.push('}', '', '/** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */', 'export interface Operations {');
   for (const [, item] of Object.entries((doc.paths ?? {}) as Record<string, any>)) {
     for (const method of METHODS) {
       const op = item?.[method];
@@ -95,11 +96,20 @@ export function operationTypesCode(doc: Doc): string {
         return `{\n${lines.join('\n')}\n    }`;
       };
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      // What each status this operation answers carries: a JSON body, or none (`undefined`).
+      const responses = Object.entries((op.responses ?? {}) as Record<string, any>)
+        .filter(([status]) => /^\d{3}$/.test(status))
+        .map(([status, r]) => {
+          const res = r?.$ref ? resolve(doc, r.$ref) : r;
+          const schema = res?.content?.['application/json']?.schema;
+          return `      ${status}: ${schema ? typeOf(schema, '      ') : 'undefined'};`;
+        });
       out.push(
         `  ${key(op.operationId)}: {`,
         `    params: ${group('path')};`,
         `    query: ${group('query')};`,
         `    body: ${bodySchema ? typeOf(bodySchema, '    ') : 'undefined'};`,
+        `    responses: ${responses.length ? `{\n${responses.join('\n')}\n    }` : 'Record<never, never>'};`,
         '  };',
       );
     }

@@ -476,22 +476,49 @@ export interface Schemas {
   };
 }
 
-/** The inputs of each operation, by operationId, as the runner hands them to its handler. */
+/** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */
 export interface Operations {
   getIndex: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        name: "paysandbox";
+        version: string;
+        links: {
+          dashboard: string;
+          docs: string;
+          openapi_yaml: string;
+          openapi_json: string;
+          healthz: string;
+          control_api: string;
+        };
+      };
+      302: undefined;
+    };
   };
   getHealth: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        status: "ok";
+        version?: string;
+      };
+    };
   };
   createInvoiceV1: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
+    responses: {
+      201: Schemas["InvoiceEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   listInvoices: {
     params: Record<string, never>;
@@ -502,11 +529,25 @@ export interface Operations {
       external_transaction_id?: string;
     };
     body: undefined;
+    responses: {
+      200: {
+        invoices: Array<Schemas["Invoice"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   createInvoiceV3: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
+    responses: {
+      201: Schemas["InvoiceEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   getInvoiceV1: {
     params: {
@@ -514,6 +555,11 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: Schemas["InvoiceEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   getInvoiceV3: {
     params: {
@@ -521,6 +567,11 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: Schemas["InvoiceEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   listCryptoAccounts: {
     params: Record<string, never>;
@@ -530,6 +581,14 @@ export interface Operations {
       currency?: string;
     };
     body: undefined;
+    responses: {
+      200: {
+        "crypto-accounts": Array<Schemas["CryptoAccount"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listSellOrdersV1: {
     params: Record<string, never>;
@@ -538,11 +597,23 @@ export interface Operations {
       offset?: number;
     };
     body: undefined;
+    responses: {
+      200: Schemas["SellOrderPage"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   createSellOrder: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
+    responses: {
+      201: Schemas["SellOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+      422: Schemas["OtpError"];
+    };
   };
   getSellOrder: {
     params: {
@@ -550,6 +621,12 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: Schemas["SellOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   listSellOrders: {
     params: Record<string, never>;
@@ -558,11 +635,26 @@ export interface Operations {
       offset?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        orders: Array<Schemas["SellOrder"]>;
+        meta: Schemas["OffsetMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   createSellOrderV2: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
+    responses: {
+      201: Schemas["SellOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+      422: Schemas["OtpError"];
+    };
   };
   getSellOrderV2: {
     params: {
@@ -572,6 +664,12 @@ export interface Operations {
       sellorder_id?: string;
     };
     body: undefined;
+    responses: {
+      200: Schemas["SellOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   listBuyOrdersV1: {
     params: Record<string, never>;
@@ -580,6 +678,11 @@ export interface Operations {
       offset?: number;
     };
     body: undefined;
+    responses: {
+      200: Schemas["BuyOrderPage"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   getBuyOrder: {
     params: {
@@ -587,6 +690,12 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   markBuyOrderPaid: {
     params: {
@@ -596,6 +705,14 @@ export interface Operations {
     body: {
       [key: string]: unknown;
     };
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   listBuyOrders: {
     params: Record<string, never>;
@@ -604,16 +721,39 @@ export interface Operations {
       offset?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        orders: Array<Schemas["BuyOrder"]>;
+        meta: Schemas["OffsetMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   placeBuyOrder: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["BuyOrderCreateRequest"];
+    responses: {
+      201: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   createTransfer: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["TransferCreateRequest"];
+    responses: {
+      201: {
+        transfer: Schemas["Transfer"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+      422: Schemas["OtpError"];
+    };
   };
   getTransfer: {
     params: {
@@ -621,6 +761,14 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        transfer: Schemas["Transfer"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   listTransfers: {
     params: Record<string, never>;
@@ -629,6 +777,14 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        transfers: Array<Schemas["Transfer"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listCryptoExchanges: {
     params: Record<string, never>;
@@ -637,16 +793,38 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        "crypto-exchanges": Array<Schemas["CryptoExchange"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   createCryptoExchange: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoExchangeCreateRequest"];
+    responses: {
+      201: {
+        "crypto-exchange": Schemas["CryptoExchange"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   listCryptoRoutes: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        "crypto-routes": Array<Schemas["CryptoRoute"]>;
+      };
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listCryptoPayments: {
     params: Record<string, never>;
@@ -655,11 +833,28 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        "crypto-payments": Array<Schemas["CryptoPayment"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   createCryptoPayment: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoPaymentCreateRequest"];
+    responses: {
+      201: {
+        "crypto-payment": Schemas["CryptoPayment"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+      422: Schemas["OtpError"];
+    };
   };
   listPaymentRequests: {
     params: Record<string, never>;
@@ -668,11 +863,27 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        "payment-requests": Array<Schemas["PaymentRequest"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   createPaymentRequest: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["PaymentRequestCreateRequest"];
+    responses: {
+      201: {
+        "payment-request": Schemas["PaymentRequest"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   getPaymentRequests: {
     params: Record<string, never>;
@@ -681,6 +892,14 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        "payment-requests": Array<Schemas["PaymentRequest"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listPayoutOutlets: {
     params: Record<string, never>;
@@ -689,6 +908,14 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        "payout-outlets": Array<Schemas["PayoutOutlet"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listPartnerPayoutOutletFees: {
     params: Record<string, never>;
@@ -698,6 +925,14 @@ export interface Operations {
       outlet_id?: string;
     };
     body: undefined;
+    responses: {
+      200: {
+        "partner-payout-outlet-fees": Array<Schemas["PayoutOutletFee"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   quotePartnerPayoutOutletFee: {
     params: Record<string, never>;
@@ -706,6 +941,18 @@ export interface Operations {
       outlet_id: string;
       amount: Schemas["AmountInput"];
     };
+    responses: {
+      200: {
+        "partner-payout-outlet-fee": (Schemas["PayoutOutletFee"]) & ({
+          amount: Schemas["Money"];
+          fee: Schemas["Money"];
+          total: Schemas["Money"];
+        });
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   getPayoutOutlet: {
     params: {
@@ -713,6 +960,14 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        "payout-outlet": Schemas["PayoutOutlet"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   listPayoutOutletsV4: {
     params: Record<string, never>;
@@ -722,6 +977,14 @@ export interface Operations {
       language?: string;
     };
     body: undefined;
+    responses: {
+      200: {
+        "payout-outlets": Array<Schemas["PayoutOutlet"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listPayoutOutletFees: {
     params: Record<string, never>;
@@ -731,6 +994,14 @@ export interface Operations {
       outlet_id?: string;
     };
     body: undefined;
+    responses: {
+      200: {
+        "payout-outlet-fees": Array<Schemas["PayoutOutletFee"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listPayoutOutletCategories: {
     params: Record<string, never>;
@@ -739,6 +1010,14 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        "payout-outlet-categories": Array<Schemas["OutletCategory"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listPayinOutlets: {
     params: Record<string, never>;
@@ -749,6 +1028,14 @@ export interface Operations {
       is_enabled?: "0" | "1" | "true" | "false" | "True" | "False";
     };
     body: undefined;
+    responses: {
+      200: {
+        "payin-outlets": Array<Schemas["PayinOutlet"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listPayinOutletFees: {
     params: Record<string, never>;
@@ -758,6 +1045,14 @@ export interface Operations {
       outlet_id?: string;
     };
     body: undefined;
+    responses: {
+      200: {
+        "payin-outlet-fees": Array<Schemas["PayoutOutletFee"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   listPayinOutletCategories: {
     params: Record<string, never>;
@@ -766,6 +1061,14 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        "payin-outlet-categories": Array<Schemas["OutletCategory"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   getSellQuote: {
     params: Record<string, never>;
@@ -776,6 +1079,17 @@ export interface Operations {
       currency?: string;
     };
     body: undefined;
+    responses: {
+      200: {
+        quote: (Schemas["PayoutOutletFee"]) & ({
+          amount: Schemas["Money"];
+          fee: Schemas["Money"];
+          total: Schemas["Money"];
+        });
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+    };
   };
   validateOutletField: {
     params: Record<string, never>;
@@ -786,6 +1100,19 @@ export interface Operations {
       field: string;
       value: string;
     };
+    responses: {
+      200: {
+        "validate-field": {
+          payment_outlet: string;
+          field: string;
+          value: string;
+          is_valid: true;
+        };
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   listMerchants: {
     params: Record<string, never>;
@@ -794,11 +1121,29 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        merchants: Array<Schemas["SandboxMerchant"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
   createMerchant: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SandboxMerchantInput"];
+    responses: {
+      201: {
+        merchant: Schemas["SandboxMerchant"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   updateMerchant: {
     params: {
@@ -806,6 +1151,16 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: Schemas["SandboxMerchantInput"];
+    responses: {
+      200: {
+        merchant: Schemas["SandboxMerchant"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   listApps: {
     params: Record<string, never>;
@@ -814,6 +1169,15 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        apps: Array<Schemas["SandboxApp"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
   createApp: {
     params: Record<string, never>;
@@ -823,6 +1187,15 @@ export interface Operations {
       mfa_whitelisted?: boolean;
       balance?: Schemas["AmountInput"];
     };
+    responses: {
+      201: {
+        app: Schemas["SandboxApp"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   resetAppNonce: {
     params: {
@@ -830,6 +1203,14 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        app: Schemas["SandboxApp"];
+      };
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   getAppOtp: {
     params: {
@@ -837,6 +1218,15 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        otp: string;
+        expires_in_seconds: number;
+      };
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   listAppTokens: {
     params: {
@@ -844,6 +1234,14 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        tokens: Array<Schemas["AppAccessToken"]>;
+      };
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   createAppToken: {
     params: {
@@ -854,6 +1252,14 @@ export interface Operations {
       scope?: string;
       expires_in_seconds?: number;
     };
+    responses: {
+      201: Schemas["AppAccessToken"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   revokeAppToken: {
     params: {
@@ -862,6 +1268,12 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      204: undefined;
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   listCustomers: {
     params: Record<string, never>;
@@ -870,6 +1282,15 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        customers: Array<Schemas["SandboxCustomer"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
   createCustomer: {
     params: Record<string, never>;
@@ -880,6 +1301,15 @@ export interface Operations {
       password?: string;
       balance?: Schemas["AmountInput"];
     };
+    responses: {
+      201: {
+        customer: Schemas["SandboxCustomer"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   getAccount: {
     params: {
@@ -887,6 +1317,14 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        account: Schemas["SandboxAccount"];
+      };
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   fundAccount: {
     params: {
@@ -896,6 +1334,16 @@ export interface Operations {
     body: {
       amount: Schemas["AmountInput"];
     };
+    responses: {
+      200: {
+        account: Schemas["SandboxAccount"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   getSandboxInvoice: {
     params: {
@@ -903,6 +1351,12 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: Schemas["InvoiceEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   payInvoice: {
     params: {
@@ -914,6 +1368,18 @@ export interface Operations {
       amount?: Schemas["AmountInput"];
       customer?: string;
     };
+    responses: {
+      201: {
+        payment: Schemas["Payment"];
+        invoice: Schemas["Invoice"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   confirmCounterPayment: {
     params: Record<string, never>;
@@ -922,6 +1388,18 @@ export interface Operations {
       reference_number: string;
       amount?: Schemas["AmountInput"];
     };
+    responses: {
+      201: {
+        payment: Schemas["Payment"];
+        invoice: Schemas["Invoice"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   expireInvoice: {
     params: {
@@ -929,6 +1407,13 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: Schemas["InvoiceEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+    };
   };
   cancelInvoice: {
     params: {
@@ -936,6 +1421,13 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: Schemas["InvoiceEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+    };
   };
   fireInvoiceCallback: {
     params: {
@@ -945,6 +1437,16 @@ export interface Operations {
     body: {
       event: Schemas["EventName"];
     };
+    responses: {
+      201: {
+        delivery: Schemas["Delivery"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   triggerEvent: {
     params: Record<string, never>;
@@ -952,6 +1454,19 @@ export interface Operations {
     body: {
       event: Schemas["EventName"];
       invoice_id?: string;
+    };
+    responses: {
+      201: {
+        event: Schemas["EventName"];
+        invoice: Schemas["Invoice"];
+        payment?: Schemas["Payment"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
     };
   };
   listDeliveries: {
@@ -965,6 +1480,15 @@ export interface Operations {
       wait?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        deliveries: Array<Schemas["Delivery"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
   getDelivery: {
     params: {
@@ -972,6 +1496,14 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        delivery: Schemas["Delivery"];
+      };
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   redeliverDelivery: {
     params: {
@@ -979,6 +1511,14 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      202: {
+        delivery: Schemas["Delivery"];
+      };
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   streamEvents: {
     params: Record<string, never>;
@@ -989,11 +1529,23 @@ export interface Operations {
       events?: string;
     };
     body: undefined;
+    responses: {
+      200: undefined;
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      406: Schemas["ErrorEnvelope"];
+    };
   };
   getClock: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: Schemas["Clock"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
   advanceClock: {
     params: Record<string, never>;
@@ -1001,22 +1553,50 @@ export interface Operations {
     body: {
       seconds: number;
     };
+    responses: {
+      200: Schemas["Clock"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   resetClock: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: Schemas["Clock"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
   resetSandbox: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        reset: true;
+      };
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
   createWorkspace: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
       ttl_seconds?: number;
+    };
+    responses: {
+      201: {
+        workspace: Schemas["Workspace"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
     };
   };
   deleteWorkspace: {
@@ -1025,6 +1605,12 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      204: undefined;
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   createBuyOrder: {
     params: Record<string, never>;
@@ -1036,6 +1622,14 @@ export interface Operations {
       payment_method?: string;
       status?: Schemas["BuyOrderStatus"];
     };
+    responses: {
+      201: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   setBuyOrderStatus: {
     params: {
@@ -1044,6 +1638,15 @@ export interface Operations {
     query: Record<string, never>;
     body: {
       status: "payment_received" | "released" | "canceled" | "escrow_expired";
+    };
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
     };
   };
   setSellOrderStatus: {
@@ -1054,6 +1657,15 @@ export interface Operations {
     body: {
       status: Schemas["SellOrderStatus"];
     };
+    responses: {
+      200: Schemas["SellOrderEnvelope"];
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   setTransferStatus: {
     params: {
@@ -1062,6 +1674,17 @@ export interface Operations {
     query: Record<string, never>;
     body: {
       status: "success" | "failed";
+    };
+    responses: {
+      200: {
+        transfer: Schemas["Transfer"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
     };
   };
   setPaymentRequestStatus: {
@@ -1072,21 +1695,53 @@ export interface Operations {
     body: {
       status: "paid" | "declined" | "expired";
     };
+    responses: {
+      200: {
+        "payment-request": Schemas["PaymentRequest"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   listFaults: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      200: {
+        faults: Array<Schemas["Fault"]>;
+      };
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
   createFault: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["FaultInput"];
+    responses: {
+      201: {
+        fault: Schemas["Fault"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
   };
   clearFaults: {
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      204: undefined;
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
   deleteFault: {
     params: {
@@ -1094,6 +1749,12 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: undefined;
+    responses: {
+      204: undefined;
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+    };
   };
   listRequests: {
     params: Record<string, never>;
@@ -1102,6 +1763,15 @@ export interface Operations {
       per_page?: number;
     };
     body: undefined;
+    responses: {
+      200: {
+        requests: Array<Schemas["RequestLogEntry"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
   };
 }
 

@@ -40,6 +40,24 @@ function seededImage(): Buffer {
 }
 
 /**
+ * The infrastructure and the modules' apis under the names tests have always used
+ * (`t.services.identities`, `t.services.invoiceRepo`...). For tests only: production code receives
+ * from src/modules.ts just the apis it declares.
+ */
+export function testServices(sandbox: Sandbox) {
+  const m = sandbox.modules;
+  return {
+    ...sandbox.services,
+    identities: m.identities.api,
+    ledger: m.ledger.api,
+    invoiceRepo: m.invoices.repo,
+    invoices: m.invoices.api,
+    payments: m.payments.api,
+    accounts: m.accounts.api,
+  };
+}
+
+/**
  * A fresh in-memory sandbox per test (house style: no shared database), with request helpers that
  * validate every response body against the OpenAPI document. Its database is a private copy of one
  * seeded per worker unless the test brings its own database, fixtures, ids or real clock (those
@@ -111,7 +129,7 @@ export function createTestApp(opts: { config?: Partial<AppConfig> } & Omit<Sandb
 
   return {
     sandbox,
-    services: sandbox.services,
+    services: testServices(sandbox),
     db: sandbox.services.db as Db,
     fixtures: fx,
     merchant: fx.merchants[0]!,

@@ -1,12 +1,15 @@
 import type { SandboxModule } from '../module.types.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { loadTransferFixtures } from './transfers.fixtures.js';
 import { createTransferRepository, type TransferRepository } from './transfers.repo.js';
 import { transferHandlers } from './transfers.routes.js';
 import { createTransferService, type TransferService } from './transfers.service.js';
 
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger'>;
+
 /** Transfers: developer API handlers, the control call that settles or fails one, fixture history. */
-export function createTransfersModule(s: Services): SandboxModule<TransferService> & { repo: TransferRepository } {
+export function createTransfersModule(s: ModuleServices): SandboxModule<TransferService> & { repo: TransferRepository } {
   const repo = createTransferRepository(s.db);
   const service = createTransferService({
     transfers: repo,

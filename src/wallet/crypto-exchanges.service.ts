@@ -14,10 +14,12 @@ import { coinUnitsFor, PESOS_PER_COIN } from '../shared/rates.js';
 /** Every route of the table, both ways between the peso wallet and each coin (developer currency codes). */
 export function cryptoRoutes() {
   return Object.entries(PESOS_PER_COIN).flatMap(([coin, price]) =>
-    [
-      ['PBTC', coin],
-      [coin, 'PBTC'],
-    ].map(([source, target]) => ({ id: `${source}-${target}`, source_currency: source, target_currency: target, rate: price.toString() })),
+    (
+      [
+        ['PBTC', coin],
+        [coin, 'PBTC'],
+      ] as const
+    ).map(([source, target]) => ({ id: `${source}-${target}`, source_currency: source, target_currency: target, rate: price.toString() })),
   );
 }
 

@@ -1,5 +1,5 @@
 import type { SandboxModule } from '../module.types.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import { createCryptoExchangeService } from './crypto-exchanges.service.js';
 import { createCryptoPaymentService } from './crypto-payments.service.js';
@@ -7,8 +7,11 @@ import { createPaymentRequestService } from './payment-requests.service.js';
 import { createCryptoExchangeRepository, createCryptoPaymentRepository, createPaymentRequestRepository } from './wallet.repo.js';
 import { walletHandlers } from './wallet.routes.js';
 
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger'>;
+
 /** Wallet operations: conversions, crypto payments and payment requests (docs/fidelity.md lists their sources). */
-export function createWalletModule(s: Services, transfers: Pick<TransferService, 'resolveTarget'>) {
+export function createWalletModule(s: ModuleServices, transfers: Pick<TransferService, 'resolveTarget'>) {
   const common = { ledger: s.ledger, unitOfWork: s.unitOfWork, clock: s.clock, ids: s.ids };
   const exchanges = createCryptoExchangeService({ ...common, exchanges: createCryptoExchangeRepository(s.db) });
   const payments = createCryptoPaymentService({

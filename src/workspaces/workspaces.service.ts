@@ -1,9 +1,12 @@
 import { ApiError } from '../http/api-error.js';
 import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
-import type { Services } from '../services.js';
+import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces.repo.js';
+
+/** The infrastructure and the module apis this code uses. */
+type ModuleServices = ServicesWith<'identities' | 'ledger'>;
 
 export const DEFAULT_WORKSPACE_TTL_SECONDS = 3600;
 /** Pesos in the application owner's and the customer's wallets, as the control API takes amounts. */
@@ -24,7 +27,7 @@ export interface WorkspaceProvisioning {
  * so parallel CI jobs each take one instead of restarting the server. Isolation comes from the merchant
  * scoping of every invoice query; ending a workspace disables its credentials.
  */
-export function createWorkspaceService(s: Services, repo: WorkspaceRepository, provisioning: WorkspaceProvisioning) {
+export function createWorkspaceService(s: ModuleServices, repo: WorkspaceRepository, provisioning: WorkspaceProvisioning) {
   function end(id: string, at: number): void {
     s.unitOfWork(() => {
       repo.markDeleted(id, at);
@@ -77,6 +80,6 @@ export function createWorkspaceService(s: Services, repo: WorkspaceRepository, p
 export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
 
 /** Workspaces over their own repository, for the control module that serves them. */
-export function createWorkspaces(s: Services, provisioning: WorkspaceProvisioning) {
+export function createWorkspaces(s: ModuleServices, provisioning: WorkspaceProvisioning) {
   return createWorkspaceService(s, createWorkspaceRepository(s.db), provisioning);
 }

@@ -1,0 +1,31 @@
+import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { InvoiceRepository } from '../invoices/invoices.repo.js';
+import type { InvoiceService } from '../invoices/invoices.service.js';
+import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import type { SandboxModule } from '../module.types.js';
+import type { Services } from '../services.js';
+import { createPaymentService, type PaymentService } from './payments.service.js';
+
+export interface PaymentsModuleDeps {
+  /** The invoices module's api, and the invoice rows a payment records against. */
+  invoices: InvoiceService;
+  invoiceRows: InvoiceRepository;
+  ledger: LedgerRepository;
+  identities: IdentityRepository;
+}
+
+/** Payments of invoices: wallet and counter payments, expiry and cancellation, settled through the ledger. */
+export function createPaymentsModule(s: Services, d: PaymentsModuleDeps): SandboxModule<PaymentService> {
+  const payments = createPaymentService({
+    invoices: d.invoiceRows,
+    invoiceService: d.invoices,
+    ledger: d.ledger,
+    identities: d.identities,
+    outbox: s.outbox,
+    unitOfWork: s.unitOfWork,
+    clock: s.clock,
+    ids: s.ids,
+    expiryEvents: () => s.config.expiryEvents,
+  });
+  return { api: payments };
+}
