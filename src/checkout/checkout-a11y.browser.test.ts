@@ -1,20 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { axeViolations, formatViolations } from '../testing/axe.js';
-import { ARTIFACTS_DIR, launchBrowser, startHarness, text, waitForStatus, type Harness } from './checkout.browser.test-support.js';
+import { ARTIFACTS_DIR, text, waitForStatus, withBrowserAndHarness, type Harness } from './checkout.browser.test-support.js';
 
-// One Chromium for the file, closed in afterAll; every wait is bounded by the harness's WAIT_MS.
 let browser: Browser;
 let h: Harness;
-beforeAll(async () => {
-  [browser, h] = await Promise.all([launchBrowser(), startHarness()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
-});
+withBrowserAndHarness((b, harness) => ([browser, h] = [b, harness]));
 
 const VIEWPORTS = [
   { width: 320, height: 640 },

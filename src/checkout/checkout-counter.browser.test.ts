@@ -1,20 +1,13 @@
 import bwipjs from 'bwip-js';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assertLedgerInvariants } from '../ledger/invariants.js';
-import { launchBrowser, startHarness, text, waitForStatus, type Harness } from './checkout.browser.test-support.js';
+import { text, waitForStatus, withBrowserAndHarness, type Harness } from './checkout.browser.test-support.js';
 import { barWidths, decodeCode128 } from './code128.test-support.js';
 
-// One Chromium for the file, closed in afterAll; every wait is bounded by the harness's WAIT_MS.
 let browser: Browser;
 let h: Harness;
-beforeAll(async () => {
-  [browser, h] = await Promise.all([launchBrowser(), startHarness()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
-});
+withBrowserAndHarness((b, harness) => ([browser, h] = [b, harness]));
 
 const OPTIONS = ['pay-wallet', 'pay-counter', 'login-email', 'outlet-option', 'confirm-payment', 'sandbox-pay-full', 'countdown'];
 

@@ -1,18 +1,11 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startHarness, text, waitForStatus, type Harness } from './checkout.browser.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { text, waitForStatus, withBrowserAndHarness, type Harness } from './checkout.browser.test-support.js';
 
-// One Chromium for the file, closed in afterAll; every wait is bounded by the harness's WAIT_MS.
 // These run under the page's own CSP (no bypass): `errors` would show a blocked script.
 let browser: Browser;
 let h: Harness;
-beforeAll(async () => {
-  [browser, h] = await Promise.all([launchBrowser(), startHarness()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
-});
+withBrowserAndHarness((b, harness) => ([browser, h] = [b, harness]));
 
 const announced = (page: import('playwright-core').Page, pattern: string) =>
   page.waitForFunction((p) => new RegExp(p).test(document.getElementById('announce')?.textContent ?? ''), pattern);

@@ -1,18 +1,11 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assertLedgerInvariants } from '../ledger/invariants.js';
-import { launchBrowser, saveScreenshot, startHarness, text, type Harness } from './checkout.browser.test-support.js';
+import { saveScreenshot, text, withBrowserAndHarness, type Harness } from './checkout.browser.test-support.js';
 
-// One Chromium for the file, closed in afterAll; every wait is bounded by the harness's WAIT_MS.
 let browser: Browser;
 let h: Harness;
-beforeAll(async () => {
-  [browser, h] = await Promise.all([launchBrowser(), startHarness()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
-});
+withBrowserAndHarness((b, harness) => ([browser, h] = [b, harness]));
 
 const balance = (accountId: string) => h.sandbox.modules.ledger.api.get(accountId)!.balance;
 

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { openDatabase } from '../db/open.js';
 import { createSandbox, sharedSpec, type Sandbox } from '../sandbox.js';
 import { listen, type RunningServer } from '../server.js';
@@ -153,4 +154,26 @@ export async function text(page: Page, testId: string): Promise<string> {
 export async function waitForStatus(page: Page, status: string, label?: string): Promise<void> {
   const el = page.locator(`[data-testid="invoice-status"][data-status="${status}"]`);
   await (label ? el.filter({ hasText: label }) : el).waitFor();
+}
+
+/**
+ * One Chromium and one harness for a test file: started in `beforeAll`, handed to `use`, closed in
+ * `afterAll`. Every wait is bounded by the harness's WAIT_MS.
+ *
+ * @example
+ * let browser: Browser;
+ * let h: Harness;
+ * withBrowserAndHarness((b, harness) => ([browser, h] = [b, harness]));
+ */
+export function withBrowserAndHarness(use: (browser: Browser, harness: Harness) => void): void {
+  let browser: Browser | undefined;
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    [browser, harness] = await Promise.all([launchBrowser(), startHarness()]);
+    use(browser, harness);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.stop();
+  });
 }
