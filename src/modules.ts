@@ -42,7 +42,6 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
   const invoices = createInvoicesModule(s, identities.api);
   const payments = createPaymentsModule(s, {
     invoices: invoices.api,
-    invoiceRows: invoices.repo,
     ledger: ledger.api,
     identities: identities.api,
   });

@@ -90,6 +90,14 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     byId: (id: string) => d.invoices.byId(id),
     /** The invoice with this over-the-counter reference number, or undefined. */
     byReference: (reference: string) => d.invoices.byReference(reference),
+    /**
+     * What a payment writes on an invoice, inside the caller's transaction: the payments module records
+     * through these, never through this module's repository or tables.
+     */
+    recordPayment: (payment: Parameters<InvoiceRepository['insertPayment']>[0]) => d.invoices.insertPayment(payment),
+    addReceived: (...args: Parameters<InvoiceRepository['addReceived']>) => d.invoices.addReceived(...args),
+    setReference: (...args: Parameters<InvoiceRepository['setReference']>) => d.invoices.setReference(...args),
+    setStatus: (...args: Parameters<InvoiceRepository['setStatus']>) => d.invoices.setStatus(...args),
     create(merchant: MerchantRow, input: CreateInvoiceInput) {
       const errors: Record<string, string[]> = {};
       let amount = 0n;

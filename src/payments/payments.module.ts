@@ -1,5 +1,4 @@
 import type { IdentityRepository } from '../identities/identities.repo.js';
-import type { InvoiceRepository } from '../invoices/invoices.repo.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
 import type { LedgerRepository } from '../ledger/ledger.repo.js';
 import type { SandboxModule } from '../module.types.js';
@@ -7,9 +6,8 @@ import type { Services } from '../services.js';
 import { createPaymentService, type PaymentService } from './payments.service.js';
 
 export interface PaymentsModuleDeps {
-  /** The invoices module's api, and the invoice rows a payment records against. */
+  /** The invoices module's api (reads, expiry and the writes a payment makes on an invoice). */
   invoices: InvoiceService;
-  invoiceRows: InvoiceRepository;
   ledger: LedgerRepository;
   identities: IdentityRepository;
 }
@@ -17,7 +15,6 @@ export interface PaymentsModuleDeps {
 /** Payments of invoices: wallet and counter payments, expiry and cancellation, settled through the ledger. */
 export function createPaymentsModule(s: Services, d: PaymentsModuleDeps): SandboxModule<PaymentService> {
   const payments = createPaymentService({
-    invoices: d.invoiceRows,
     invoiceService: d.invoices,
     ledger: d.ledger,
     identities: d.identities,

@@ -5,7 +5,7 @@ import { ApiError } from '../http/api-error.js';
 import type { IdentityRepository, UserRow } from '../identities/identities.repo.js';
 import { accepts, amountDue, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import { eventBody, paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
-import type { InvoiceRepository, InvoiceRow, InvoiceStatus } from '../invoices/invoices.repo.js';
+import type { InvoiceRow, InvoiceStatus } from '../invoices/invoices.repo.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
 import type { LedgerRepository } from '../ledger/ledger.repo.js';
 import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
@@ -15,9 +15,8 @@ import type { IdFactory } from '../shared/ids.js';
 // Where the collectors are defined; re-exported for the modules that import them from here.
 export { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 
-
 export interface PaymentServiceDeps {
-  invoices: InvoiceRepository;
+  /** The invoices module's api: reads, expiry, and the writes a payment makes on an invoice. */
   invoiceService: InvoiceService;
   ledger: LedgerRepository;
   identities: IdentityRepository;
@@ -68,10 +67,10 @@ export function createPaymentService(d: PaymentServiceDeps) {
       ledger_transaction_id: ledgerTx,
       created_at: now,
     };
-    d.invoices.insertPayment(payment);
+    d.invoiceService.recordPayment(payment);
     const received = inv.amount_received + amount;
     const status: InvoiceStatus = received >= inv.amount ? 'fully_paid' : 'pending';
-    d.invoices.addReceived(inv.id, amount, status, now);
+    d.invoiceService.addReceived(inv.id, amount, status, now);
     // The row as the update left it: what was read, plus what was just written (no second read).
     const after: InvoiceRow = { ...inv, amount_received: received, status, updated_at: BigInt(now) };
     const name = status === 'fully_paid' ? 'invoice.fully_paid' : 'invoice.updated';
@@ -90,7 +89,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
     for (;;) {
       const ref = String(randomInt(1, 10)) + String(randomInt(0, 1e6)).padStart(6, '0') + String(randomInt(0, 1e6)).padStart(6, '0');
       // Stryker disable next-line ConditionalExpression: a collision among 9e12 random references is only reachable with a rigged random source
-      if (!d.invoices.byReference(ref)) return ref;
+      if (!d.invoiceService.byReference(ref)) return ref;
     }
   }
 
@@ -132,8 +131,8 @@ export function createPaymentService(d: PaymentServiceDeps) {
           return { reference_number: inv.current_payment_reference_number, invoice: d.invoiceService.view(inv) };
         }
         const ref = newReference();
-        d.invoices.setReference(inv.id, ref, collector, d.clock.now());
-        const after = d.invoices.byId(inv.id)!;
+        d.invoiceService.setReference(inv.id, ref, collector, d.clock.now());
+        const after = d.invoiceService.byId(inv.id)!;
         d.outbox.append(
           'invoice.payment_reference_number_generated',
           inv.merchant_id,
@@ -146,7 +145,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
     /** An outlet confirms cash received against a reference number. */
     confirmCounterPayment(reference: string, amount?: bigint, collector?: string): PaymentOutcome {
       return d.unitOfWork(() => {
-        const found = d.invoices.byReference(reference);
+        const found = d.invoiceService.byReference(reference);
         if (!found) throw ApiError.notFound();
         const inv = payable(found.id);
         const value = amount ?? amountDue(inv);
@@ -181,8 +180,8 @@ export function createPaymentService(d: PaymentServiceDeps) {
         if (inv.status !== 'pending') {
           throw ApiError.general('invalid_state_transition', `Invoice is ${inv.status}; only a pending invoice can become ${status}.`);
         }
-        d.invoices.setStatus(inv.id, status, d.clock.now());
-        const after = d.invoices.byId(inv.id)!;
+        d.invoiceService.setStatus(inv.id, status, d.clock.now());
+        const after = d.invoiceService.byId(inv.id)!;
         if (d.expiryEvents()) d.outbox.append('invoice.updated', inv.merchant_id, eventBody('invoice.updated', after));
         return d.invoiceService.view(after);
       });
