@@ -1,19 +1,13 @@
 import { ApiError } from '../http/api-error.js';
 import type { IdFactory } from '../shared/ids.js';
+import type { Schemas } from '../spec/operations.generated.js';
 import { compilePathGlob, globProblem, type PathGlob } from './path-glob.js';
 
-/** `FaultInput` of the document. */
-export interface FaultInput {
-  method?: string;
-  path: string;
-  /** Absent for a latency-only fault: the request is delayed, then answered normally. */
-  status?: number;
-  body?: unknown;
-  latency_ms?: number;
-  /** Injections; absent = unlimited. */
-  count?: number;
-  probability?: number;
-}
+/**
+ * `FaultInput` of the document, as generated from it: `status` absent is a latency-only fault (the
+ * request is delayed, then answered normally); `count` absent is unlimited.
+ */
+export type FaultInput = Schemas['FaultInput'];
 
 /** A fault as stored: its method filled in (`*` for any), `count` the injections left. */
 export interface Fault extends FaultInput {

@@ -49,15 +49,7 @@ export interface BuyOrderRecord {
 }
 
 /** A stored buy order with its wallet's address; integers come back as BigInt. */
-export interface BuyOrderRow {
-  id: string;
-  owner_id: string;
-  account_id: string | null;
-  amount: bigint;
-  currency: string;
-  payment_method: string;
-  instructions: string | null;
-  status: BuyOrderStatus;
+export interface BuyOrderRow extends Omit<BuyOrderRecord, 'marked_paid_at' | 'canceled_at' | 'auto_release' | 'created_at' | 'expires_at' | 'status_changed_at'> {
   marked_paid_at: bigint | null;
   canceled_at: bigint | null;
   auto_release: bigint;
