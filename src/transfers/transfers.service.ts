@@ -89,19 +89,31 @@ export function createTransferService(d: TransferDeps) {
     d.transfers.setStatus(row.id, to);
   }
 
+  /**
+   * What every send from a wallet checks before money moves (transfers and crypto payments alike): the
+   * OTP rule, that `account` is one of the app owner's, the amount, and the target within the tenant.
+   */
+  function prepareSend(
+    app: AppRow,
+    body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string },
+    headerOtp: string | undefined,
+  ): { source: AccountRow; amount: bigint; to: AccountRow } {
+    requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
+    const source = d.ledger.get(body.account);
+    if (!source || source.owner_type !== 'user' || source.owner_id !== app.owner_id) {
+      throw ApiError.field('account', `Account "${body.account}" is not one of your accounts.`);
+    }
+    const amount = parseAmount(body.amount);
+    const to = target(body.target_address, source.currency, app.workspace_id);
+    if (to.id === source.id) throw ApiError.field('target_address', 'Cannot send to the same account.');
+    return { source, amount, to };
+  }
+
   return {
-    /** The wallet an address names within the app's tenant (crypto payments resolve theirs the same way). */
-    resolveTarget: target,
+    prepareSend,
 
     create(app: AppRow, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
-      requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
-      const source = d.ledger.get(body.account);
-      if (!source || source.owner_type !== 'user' || source.owner_id !== app.owner_id) {
-        throw ApiError.field('account', `Account "${body.account}" is not one of your accounts.`);
-      }
-      const amount = parseAmount(body.amount);
-      const to = target(body.target_address, source.currency, app.workspace_id);
-      if (to.id === source.id) throw ApiError.field('target_address', 'Cannot transfer to the same account.');
+      const { source, amount, to } = prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         if (d.ledger.get(source.id)!.balance < amount) throw ApiError.field('amount', 'Insufficient balance.', 'insufficient_balance');
         const id = d.ids();

@@ -3,10 +3,9 @@ import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
 import { developerCurrency } from '../ledger/accounts.service.js';
 import type { LedgerRepository } from '../ledger/ledger.repo.js';
-import { requireOtp } from '../orders/otp.guard.js';
 import { formatTimestamp, type Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoney, parseAmount } from '../shared/money.js';
+import { formatMoney } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
@@ -29,7 +28,7 @@ export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
 export interface CryptoPaymentDeps {
   payments: CryptoPaymentRepository;
   /** Resolves the address exactly as a transfer's `target_address` (same tenant rules). */
-  transfers: Pick<TransferService, 'resolveTarget'>;
+  transfers: Pick<TransferService, 'prepareSend'>;
   ledger: LedgerRepository;
   unitOfWork: UnitOfWork;
   clock: Clock;
@@ -58,14 +57,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
       body: { account: string; target_address: string; amount: number | string; message?: string; otp?: string; code?: string },
       headerOtp: string | undefined,
     ) {
-      requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
-      const source = d.ledger.get(body.account);
-      if (!source || source.owner_type !== 'user' || source.owner_id !== app.owner_id) {
-        throw ApiError.field('account', `Account "${body.account}" is not one of your accounts.`);
-      }
-      const amount = parseAmount(body.amount);
-      const to = d.transfers.resolveTarget(body.target_address, source.currency, app.workspace_id);
-      if (to.id === source.id) throw ApiError.field('target_address', 'Cannot send to the same account.');
+      const { source, amount, to } = d.transfers.prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         if (d.ledger.get(source.id)!.balance < amount) throw ApiError.field('amount', 'Insufficient balance.', 'insufficient_balance');
         const id = d.ids();

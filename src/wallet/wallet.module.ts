@@ -11,7 +11,7 @@ import { walletHandlers } from './wallet.routes.js';
 type ModuleServices = ServicesWith<'identities' | 'ledger'>;
 
 /** Wallet operations: conversions, crypto payments and payment requests (docs/fidelity.md lists their sources). */
-export function createWalletModule(s: ModuleServices, transfers: Pick<TransferService, 'resolveTarget'>) {
+export function createWalletModule(s: ModuleServices, transfers: Pick<TransferService, 'prepareSend'>) {
   const common = { ledger: s.ledger, unitOfWork: s.unitOfWork, clock: s.clock, ids: s.ids };
   const exchanges = createCryptoExchangeService({ ...common, exchanges: createCryptoExchangeRepository(s.db) });
   const payments = createCryptoPaymentService({
