@@ -90,7 +90,7 @@ export const CONFIG_OPTIONS = {
   fixtures: { type: 'string', env: 'PAYSANDBOX_FIXTURES', help: 'Fixtures JSON (fixtures/sandbox.json)' },
   'public-url': { type: 'string', env: 'PAYSANDBOX_PUBLIC_URL', help: 'Base URL used in payment_url (http://<host>:<port>)' },
   durability: { type: 'string', env: 'PAYSANDBOX_DURABILITY', help: 'normal (survives kill -9) or full (fsync every commit)' },
-  'no-debug-errors': { type: 'boolean', env: 'PAYSANDBOX_NO_DEBUG_ERRORS', help: 'Leave sandbox_debug out of signature errors' },
+  'no-debug-errors': { type: 'boolean', env: 'PAYSANDBOX_NO_DEBUG_ERRORS', help: 'Leave sandbox_debug out of error bodies (the sandbox code and signature detail), as the real service sends them' },
   'expiry-events': { type: 'boolean', env: 'PAYSANDBOX_EXPIRY_EVENTS', help: 'Send invoice.updated on expiry and cancellation' },
   'trust-proxy': { type: 'boolean', env: 'PAYSANDBOX_TRUST_PROXY', help: 'Use X-Forwarded-Proto/Host for signed URLs' },
   'control-token': { type: 'string', env: 'SANDBOX_CONTROL_TOKEN', help: 'Require X-Sandbox-Token on /_sandbox' },

@@ -1,4 +1,4 @@
-import { createHmacSigner } from '../../src/client/index.js';
+import { createHmacSigner, errorCodesOf } from '../../src/client/index.js';
 import { urlTargetConfigFromEnv, type UrlTargetConfig } from './url.target.js';
 
 /**
@@ -27,8 +27,8 @@ interface Answer {
 
 /** `401 invalid_token (Invalid token.)` */
 function describe(a: Answer): string {
-  const body = a.body as { error_codes?: unknown; errors?: Record<string, unknown> } | null;
-  const codes = Array.isArray(body?.error_codes) ? body.error_codes.join(', ') : '';
+  const body = a.body as { errors?: Record<string, unknown> } | null;
+  const codes = errorCodesOf(a.body).join(', ');
   const first = body?.errors ? Object.values(body.errors).flat()[0] : undefined;
   const message = typeof first === 'string' ? first : '';
   return [String(a.status), codes, message && `(${message})`].filter(Boolean).join(' ');
@@ -112,7 +112,7 @@ export async function preflight(env: Record<string, string | undefined>, fetchFn
   // A sandbox that guards its control API: the token must be given, and right. (Any other answer —
   // a 404 from a service without /_sandbox — is for the run to see.)
   const control = await ask(fetchFn, `${base}/_sandbox/clock`, config.controlToken ? { 'x-sandbox-token': config.controlToken } : {});
-  if (control.status === 401 && ((control.body as { error_codes?: string[] } | null)?.error_codes ?? []).includes('control_token_required')) {
+  if (control.status === 401 && errorCodesOf(control.body).includes('control_token_required')) {
     throw new PreflightError(
       config.controlToken
         ? `CONTRACT_CONTROL_TOKEN is refused by ${base}: GET /_sandbox/clock answered ${describe(control)}`
@@ -125,7 +125,7 @@ export async function preflight(env: Record<string, string | undefined>, fetchFn
   const accounts = `${base}/v3/crypto-accounts/?currency=PBTC&per_page=1`;
   const h = await ask(fetchFn, accounts, signer.sign(accounts));
   const lastNonce = signer.nonces.last();
-  const codes = ((h.body as { error_codes?: string[] } | null)?.error_codes ?? []) as string[];
+  const codes = errorCodesOf(h.body);
   if (h.status === 200) return { config, lastNonce };
   const what = `a signed GET /v3/crypto-accounts/ answered ${describe(h)}`;
   if (codes.includes('invalid_access_key')) throw new PreflightError(`CONTRACT_API_KEY is not known to ${base}: ${what}`);

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { ApiResponse } from '../../src/client/index.js';
+import { errorCodesOf, type ApiResponse } from '../../src/client/index.js';
 import { loadSpec, type LoadedSpec, type Operation } from '../../src/spec/load.js';
 import { compileValidators, type SpecValidators } from '../../src/spec/validators.js';
 import { shapeOf } from './schema.shape.js';
@@ -87,13 +87,25 @@ export function schemaMessages(errors: ErrorObject[] | null | undefined, max = 8
 }
 
 /**
+ * An error body in the shape of another API: the real developer API's errors carry no `error_codes`,
+ * the real merchant API's always do (docs/fidelity.md). The 2FA failure has its own body.
+ */
+function surfaceMismatch(op: Operation, res: ApiResponse): string | undefined {
+  if (res.status < 400 || typeof res.body !== 'object' || res.body === null || 'success' in res.body) return undefined;
+  const has = 'error_codes' in res.body;
+  if (op.tags.includes('developer') && has) return `a developer-API error carries "error_codes"; the real body is {"errors": …} alone`;
+  if (op.tags.includes('invoices') && !has) return `a merchant-API error lacks "error_codes"; the real body always has it ([] when it names no code)`;
+  return undefined;
+}
+
+/**
  * Checks every response against openapi/openapi.yaml: the status is one the operation documents, a
  * documented JSON body comes with `Content-Type: application/json`, the body matches the schema of
  * that status, and error codes are documented ones (the envelope schema lists them).
  */
 export function createChecker(contract: ContractSpec = contractSpec(), basePath = '') {
   const { spec, validators } = contract;
-  const envelope = validators.schema('ErrorEnvelope');
+  const errorBody = validators.schema('ErrorBody');
 
   return function check(res: ApiResponse, caseName: string): Observation {
     let pathname = new URL(res.url).pathname;
@@ -106,8 +118,7 @@ export function createChecker(contract: ContractSpec = contractSpec(), basePath 
 
     if (op) {
       const documented = op.statuses.includes(String(res.status));
-      const codes = isJson ? ((res.body as { error_codes?: unknown }).error_codes as string[] | undefined) : undefined;
-      if (res.status === 501 && codes?.includes('not_implemented')) {
+      if (res.status === 501 && errorCodesOf(res.body).includes('not_implemented')) {
         add('not-implemented', `answered 501 not_implemented: ${op.operationId} is not implemented on this target yet`);
       } else if (!documented) {
         add('status', `status ${res.status} is not documented for ${op.operationId} (documented: ${op.statuses.join(', ')})`);
@@ -120,10 +131,12 @@ export function createChecker(contract: ContractSpec = contractSpec(), basePath 
       } else if (documented && res.text.length > 0) {
         add('schema', `the document has no body for ${res.status}, got ${JSON.stringify(res.text.slice(0, 80))}`);
       }
+      const surface = surfaceMismatch(op, res);
+      if (surface) add('schema', surface);
     } else if (res.status >= 400) {
       // Not an operation of the document (unknown path, wrong method): still the one error envelope.
       if (!/^application\/json\b/i.test(contentType ?? '')) add('content-type', `Content-Type is ${JSON.stringify(contentType)}, the document says application/json`);
-      if (!isJson || !envelope(res.body)) add('schema', `not the error envelope: ${schemaMessages(envelope.errors).join('; ') || res.text.slice(0, 80)}`);
+      if (!isJson || !errorBody(res.body)) add('schema', `not an error body: ${schemaMessages(errorBody.errors).join('; ') || res.text.slice(0, 80)}`);
     }
 
     return {

@@ -1,3 +1,4 @@
+import { errorCodesOf } from '../../src/client/index.js';
 /**
  * Test-only deviations from the contract, injected between the clients and the network: a fetch
  * wrapper that rewrites real sandbox responses the way a drifting service would answer. Never a flag
@@ -40,10 +41,10 @@ function mapInvoices(body: unknown, fn: (inv: Json) => Json): unknown {
 
 export const deviations: Deviation[] = [
   {
-    name: 'wrong error envelope ({"detail": …} instead of error_codes/errors)',
-    expect: /missing required field "error_codes"/,
+    name: 'wrong error body ({"detail": …} instead of {"errors": …})',
+    expect: /missing required field "errors"/,
     rewrite: ({ json }) => {
-      if (!isObject(json) || !Array.isArray(json.error_codes)) return undefined;
+      if (!isObject(json) || !isObject(json.errors) || 'success' in json) return undefined;
       const first = Object.values(json.errors as Record<string, string[]>)[0]?.[0] ?? 'Error.';
       return { json: { detail: first } };
     },
@@ -68,7 +69,7 @@ export const deviations: Deviation[] = [
     name: '403 instead of 401 for a bad signature',
     expect: /status 403 is not documented for listCryptoAccounts|expected 401 invalid_signature, observed 403/,
     rewrite: ({ status, json }) =>
-      status === 401 && isObject(json) && Array.isArray(json.error_codes) && json.error_codes.includes('invalid_signature') ? { status: 403 } : undefined,
+      status === 401 && errorCodesOf(json).includes('invalid_signature') ? { status: 403 } : undefined,
   },
   {
     name: 'a required invoice field missing (expires_at)',
@@ -85,9 +86,19 @@ export const deviations: Deviation[] = [
   },
   {
     name: 'an undocumented error code (nonce_too_low instead of invalid_nonce)',
-    expect: /"nonce_too_low" is not one of|observed error_codes \["nonce_too_low"\]/,
+    expect: /"nonce_too_low" is not one of|observed codes \["nonce_too_low"\]/,
     rewrite: ({ json }) =>
-      isObject(json) && Array.isArray(json.error_codes) && json.error_codes.includes('invalid_nonce') ? { json: { ...json, error_codes: ['nonce_too_low'] } } : undefined,
+      isObject(json) && isObject(json.sandbox_debug) && json.sandbox_debug.code === 'invalid_nonce'
+        ? { json: { ...json, sandbox_debug: { ...json.sandbox_debug, code: 'nonce_too_low' } } }
+        : undefined,
+  },
+  {
+    name: 'error_codes on a developer-API error (the real body has none)',
+    expect: /a developer-API error carries "error_codes"/,
+    rewrite: ({ url, json }) =>
+      url.pathname.startsWith('/v3/crypto-accounts') && isObject(json) && isObject(json.errors) && !('error_codes' in json)
+        ? { json: { error_codes: [], ...json } }
+        : undefined,
   },
 ];
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { as, balanceOf, otpDeveloper, otpNow, whitelistedDeveloper } from '../orders/developer.test-support.js';
 import { sharedSpec } from '../sandbox.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { OTP_INVALID, developerError, errorCode, merchantError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -9,8 +10,7 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-const INVALID = { error_codes: ['invalid_token'], errors: { non_field_errors: ['Invalid token.'] } };
-const OTP_INVALID = { errors: { code: 'Two-factor code invalid!' }, success: false };
+const INVALID = developerError('invalid_token', { non_field_errors: ['Invalid token.'] });
 const phpWallet = (d: { accounts: Array<{ id: string; currency: string }> }) => d.accounts.find((a) => a.currency === 'PHP')!.id;
 
 async function tokenOf(apiKey: string, body: Record<string, unknown> = {}): Promise<string> {
@@ -82,7 +82,7 @@ describe('Authorization: Bearer on the developer API', () => {
     const base = t.fixtures.customers[0]!.email;
     const outside = await t.request('POST', '/v3/transfers/', bearer(tok, { body: { account: from, target_address: base, amount: '1' } }));
     expect(outside.status).toBe(400);
-    expect(outside.body.error_codes).toEqual(['unknown_target']);
+    expect(errorCode(outside.body)).toBe('unknown_target');
     const inside = await t.request('POST', '/v3/transfers/', bearer(tok, { body: { account: from, target_address: ws.customer.email, amount: '1' } }));
     expect(inside.status).toBe(201);
     // A base-data transfer is not visible through the workspace token.
@@ -104,11 +104,11 @@ describe('Authorization: Bearer on the developer API', () => {
     expect(withOtherToken.body).toEqual(own);
     const badSignature = await t.signed('GET', '/v3/crypto-accounts/', { ...as(a), secret: 'wrong', headers: { authorization: `Bearer ${tokB}` } });
     expect(badSignature.status).toBe(401);
-    expect(badSignature.body.error_codes).toEqual(['invalid_signature']);
+    expect(errorCode(badSignature.body)).toBe('invalid_signature');
     // One HMAC header alone is enough for HMAC to take over (and to ask for the other two).
     const partial = await t.request('GET', '/v3/crypto-accounts/', bearer(tokB, { headers: { ACCESS_KEY: a.app.api_key } }));
     expect(partial.status).toBe(401);
-    expect(partial.body.error_codes).toEqual(['missing_credentials']);
+    expect(errorCode(partial.body)).toBe('missing_credentials');
   });
 
   it('refuses unknown and malformed tokens with the 401 envelope, and keeps merchant and app tokens apart', async () => {
@@ -119,12 +119,12 @@ describe('Authorization: Bearer on the developer API', () => {
     }
     // Other schemes stay what they were: no HMAC credentials.
     const token = await t.request('GET', '/v3/crypto-accounts/', { headers: { authorization: `Token ${t.merchant.merchant_api_token}` } });
-    expect(token.body.error_codes).toEqual(['missing_credentials']);
+    expect(errorCode(token.body)).toBe('missing_credentials');
     // An app's token is no merchant credential.
     const tok = await tokenOf(whitelistedDeveloper(t).app.api_key);
     const invoices = await t.request('GET', '/v3/invoices/', bearer(tok));
     expect(invoices.status).toBe(401);
-    expect(invoices.body.error_codes).toEqual(['invalid_token']);
+    expect(invoices.body).toEqual(merchantError('invalid_token', { non_field_errors: ['Invalid token.'] }));
   });
 
   it('judges a request as HMAC as soon as any one HMAC header is sent, in either spelling, even with a good token', async () => {
@@ -132,13 +132,13 @@ describe('Authorization: Bearer on the developer API', () => {
     for (const header of ['ACCESS_KEY', 'ACCESS_SIGNATURE', 'ACCESS_NONCE', 'Access-Key', 'Access-Signature', 'Access-Nonce']) {
       const res = await t.request('GET', '/v3/crypto-accounts/', bearer(tok, { headers: { [header]: '1' } }));
       expect(res.status, header).toBe(401);
-      expect(res.body.error_codes, header).toEqual(['missing_credentials']);
+      expect(errorCode(res.body), header).toBe('missing_credentials');
     }
     // Any other scheme, or none, is not a Bearer token: HMAC's missing credentials.
     for (const authorization of [`Token ${tok}`, `Basic ${tok}`, tok]) {
       const res = await t.request('GET', '/v3/crypto-accounts/', { headers: { authorization } });
       expect(res.status, authorization).toBe(401);
-      expect(res.body.error_codes, authorization).toEqual(['missing_credentials']);
+      expect(errorCode(res.body), authorization).toBe('missing_credentials');
     }
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex, signRequest } from './hmac.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { errorCode, developerError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -40,7 +41,7 @@ describe('HMAC authentication', () => {
       headers: { ACCESS_KEY: dev.app.api_key, ACCESS_SIGNATURE: sigWithoutQuery, ACCESS_NONCE: nonce },
     });
     expect(res.status).toBe(401);
-    expect(res.body.error_codes).toEqual(['invalid_signature']);
+    expect(errorCode(res.body)).toBe('invalid_signature');
     const ok = await t.signed('GET', `${PATH}?currency=PHP&page=1`, { nonce });
     expect(ok.status).toBe(200);
   });
@@ -62,16 +63,15 @@ describe('HMAC authentication', () => {
   ])('answers 401 missing_credentials for the headers %j, naming the missing ones', async (headers, missing) => {
     const res = await t.request('GET', PATH, { headers });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({
-      error_codes: ['missing_credentials'],
-      errors: { non_field_errors: [`Authentication credentials were not provided (missing ${missing}).`] },
-    });
+    expect(res.body).toEqual(
+      developerError('missing_credentials', { non_field_errors: [`Authentication credentials were not provided (missing ${missing}).`] }),
+    );
   });
 
   it('answers 401 "Incorrect access key" for an unknown key', async () => {
     const res = await t.signed('GET', PATH, { key: 'nope' });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error_codes: ['invalid_access_key'], errors: { non_field_errors: ['Incorrect access key'] } });
+    expect(res.body).toEqual(developerError('invalid_access_key', { non_field_errors: ['Incorrect access key'] }));
   });
 
   it('answers 401 on a signature mismatch with a debug message that never carries the secret', async () => {
@@ -79,9 +79,10 @@ describe('HMAC authentication', () => {
     const body = JSON.stringify({ outlet_id: 'bpi', amount: '100', note: 'ñ' });
     const res = await t.signed('POST', '/v3/partner-payout-outlet-fees', { secret: 'wrong-secret', raw: body, nonce: '31337' });
     expect(res.status).toBe(401);
-    expect(res.body.error_codes).toEqual(['invalid_signature']);
+    expect(errorCode(res.body)).toBe('invalid_signature');
     expect(res.body.errors).toEqual({ non_field_errors: ['The access signature cannot be matched'] });
     expect(res.body.sandbox_debug).toEqual({
+      code: 'invalid_signature',
       signed_message: {
         nonce: '31337',
         url: 'http://localhost/v3/partner-payout-outlet-fees',
@@ -103,7 +104,7 @@ describe('HMAC authentication', () => {
     const good = signRequest(dev.api_secret, nonce, `http://localhost${PATH}`, '');
     const res = await t.request('GET', PATH, { headers: { ACCESS_KEY: dev.api_key, ACCESS_SIGNATURE: tamper(good), ACCESS_NONCE: nonce } });
     expect(res.status).toBe(401);
-    expect(res.body.error_codes).toEqual(['invalid_signature']);
+    expect(errorCode(res.body)).toBe('invalid_signature');
     expect(res.body.errors).toEqual({ non_field_errors: ['The access signature cannot be matched'] });
     expect(lastNonce(dev.api_key)).toBeNull();
     // the untampered signature with the same nonce still goes through: the refusal burnt nothing
@@ -122,17 +123,14 @@ describe('HMAC authentication', () => {
   it.each(['-1', '1.5', 'abc', '1e309', '1'.repeat(310)])('answers 400 invalid_nonce_format for %j', async (nonce) => {
     const res = await t.signed('GET', PATH, { nonce });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({
-      error_codes: ['invalid_nonce_format'],
-      errors: { nonce: ['Nonce must be a non-negative integer below 1e309, in decimal or exponent form (e.g. 1700000000000 or 1.7e+25).'] },
-    });
+    expect(res.body).toEqual(developerError('invalid_nonce_format', { nonce: ['Nonce must be a non-negative integer below 1e309, in decimal or exponent form (e.g. 1700000000000 or 1.7e+25).'] }));
   });
 
   it('refuses a nonce that is not strictly greater, in the real wording', async () => {
     expect((await t.signed('GET', PATH, { nonce: '1000' })).status).toBe(200);
     const same = await t.signed('GET', PATH, { nonce: '1000' });
     expect(same.status).toBe(401);
-    expect(same.body).toEqual({ error_codes: ['invalid_nonce'], errors: { non_field_errors: ['Nonce value 1000 is higher than 1000'] } });
+    expect(same.body).toEqual(developerError('invalid_nonce', { non_field_errors: ['Nonce value 1000 is higher than 1000'] }));
     const lower = await t.signed('GET', PATH, { nonce: '999' });
     expect(lower.body.errors.non_field_errors).toEqual(['Nonce value 1000 is higher than 999']);
     expect((await t.signed('GET', PATH, { nonce: '1001' })).status).toBe(200);
@@ -153,7 +151,7 @@ describe('HMAC authentication', () => {
     const signature = signRequest(dev.api_secret, nonce, `http://localhost${PATH}`, '');
     const upper = await t.request('GET', PATH, { headers: { ACCESS_KEY: key, ACCESS_SIGNATURE: signature.toUpperCase(), ACCESS_NONCE: nonce } });
     expect(upper.status).toBe(401);
-    expect(upper.body.error_codes).toEqual(['invalid_signature']);
+    expect(errorCode(upper.body)).toBe('invalid_signature');
     expect(lastNonce(key)).toBeNull();
     const lower = await t.request('GET', PATH, { headers: { ACCESS_KEY: key, ACCESS_SIGNATURE: signature, ACCESS_NONCE: nonce } });
     expect(lower.status).toBe(200);
@@ -204,6 +202,6 @@ describe('HMAC authentication', () => {
   it('never lets a merchant token into the developer API', async () => {
     const res = await t.request('GET', PATH, { token: t.merchant.merchant_api_token });
     expect(res.status).toBe(401);
-    expect(res.body.error_codes).toEqual(['missing_credentials']);
+    expect(errorCode(res.body)).toBe('missing_credentials');
   });
 });

@@ -2,7 +2,20 @@ import type { ApiResponse } from './client.transport.js';
 import type { ErrorEnvelope } from './client.types.js';
 
 function isEnvelope(body: unknown): body is ErrorEnvelope {
-  return Boolean(body && typeof body === 'object' && Array.isArray((body as ErrorEnvelope).error_codes) && (body as ErrorEnvelope).errors);
+  const errors = body && typeof body === 'object' ? (body as ErrorEnvelope).errors : undefined;
+  // The 2FA body's `errors` holds a string, not lists: it is not an envelope.
+  return Boolean(errors && typeof errors === 'object' && Object.values(errors).every(Array.isArray));
+}
+
+/**
+ * The codes of an error body: its `error_codes` when it names any, else the sandbox's own code
+ * (`sandbox_debug.code`). Empty for a body that names none (the real service's `Invalid token.`).
+ */
+export function errorCodesOf(body: unknown): string[] {
+  const b = body as ErrorEnvelope | undefined;
+  if (b?.error_codes?.length) return b.error_codes;
+  const code = b?.sandbox_debug?.code;
+  return typeof code === 'string' ? [code] : [];
 }
 
 function describeErrors(body: unknown): string {
@@ -15,8 +28,10 @@ function describeErrors(body: unknown): string {
 }
 
 /**
- * A non-2xx answer of the API, with the status and the error envelope
- * (`{"error_codes": [...], "errors": {...}}`) or, for the 2FA failure, the `{"errors": {"code"}, "success": false}` body.
+ * A non-2xx answer of the API, with the status and the error body (`{"errors": {...}}`, with
+ * `error_codes` on the merchant and control APIs) or, for the 2FA failure, the
+ * `{"errors": {"code"}, "success": false}` body. `codes` holds the sandbox's code of the error
+ * (from `error_codes`, or `sandbox_debug.code` where the real body has none).
  *
  * @example
  * try {
@@ -35,7 +50,7 @@ export class PaySandboxApiError extends Error {
   readonly response: ApiResponse;
 
   constructor(response: ApiResponse) {
-    const codes = isEnvelope(response.body) ? response.body.error_codes : [];
+    const codes = errorCodesOf(response.body);
     const path = new URL(response.url).pathname;
     const detail = describeErrors(response.body);
     super(`${response.method} ${path} → ${response.status}${codes.length ? ` [${codes.join(', ')}]` : ''}${detail ? `: ${detail}` : ''}`);
@@ -51,9 +66,12 @@ export class PaySandboxApiError extends Error {
     return isEnvelope(this.body) ? this.body : undefined;
   }
 
-  /** `error_codes` of the envelope (empty for other bodies). */
+  /**
+   * The error's codes: `error_codes` when the body names any, else the sandbox's `sandbox_debug.code`
+   * (empty against the real service, or with `--no-debug-errors`, where the body has neither).
+   */
   get codes(): string[] {
-    return this.envelope?.error_codes ?? [];
+    return errorCodesOf(this.body);
   }
 
   /** Field errors (`{"amount": ["..."]}`), when the body is the envelope. */

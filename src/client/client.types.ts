@@ -11,12 +11,15 @@ export type AmountInput = number | string;
 /** `"2026-11-22T08:35:58.052291Z"`. */
 export type Timestamp = string;
 
-/** `{"error_codes": [...], "errors": {"<field>" | "non_field_errors": [...]}}` (docs/design.md#wire-conventions). */
+/**
+ * An error body (docs/design.md#wire-conventions): `{"errors": {"<field>" | "non_field_errors": [...]}}`,
+ * with `error_codes` on the merchant API (`[]` unless the real service sends a code) and the control API.
+ */
 export interface ErrorEnvelope {
-  error_codes: string[];
+  error_codes?: string[];
   errors: Record<string, string[]>;
-  /** Sandbox only: what the server signed, on a signature mismatch. */
-  sandbox_debug?: Record<string, unknown>;
+  /** Sandbox only: its own code of the error and, on a signature mismatch, what the server signed. */
+  sandbox_debug?: { code?: string } & Record<string, unknown>;
 }
 
 /** The 2FA failure has its own shape: 422 `{"errors": {"code": "Two-factor code invalid!"}, "success": false}`. */

@@ -6,6 +6,7 @@ import { listen, type RunningServer } from '../server.js';
 import { PaySandboxApiError } from './client.errors.js';
 import { createDeveloperClient } from './developer.client.js';
 import { createHmacSigner } from './hmac.signer.js';
+import { developerError } from '../testing/error-code.js';
 
 let sandbox: Sandbox;
 let server: RunningServer;
@@ -97,12 +98,12 @@ describe('createDeveloperClient', () => {
     await expect(dev2.createTransfer({ account: 'x', target_address: 'y', amount: 1 })).rejects.toMatchObject({
       name: 'PaySandboxApiError',
       status: 400,
-      body: { error_codes: ['validation_error'], errors: { account: ['Account "x" is not one of your accounts.'] } },
+      body: developerError('validation_error', { account: ['Account "x" is not one of your accounts.'] }),
     });
     await expect(dev2.createSellOrder({ outlet_id: 'x', amount: 1 }, { otp: '654321' })).rejects.toMatchObject({
       name: 'PaySandboxApiError',
       status: 400,
-      body: { error_codes: ['validation_error'], errors: { outlet_id: ['Payout outlet "x" does not exist.'] } },
+      body: developerError('validation_error', { outlet_id: ['Payout outlet "x" does not exist.'] }),
     });
     expect(seen).toEqual(['123456', '654321']);
   });

@@ -2,7 +2,7 @@
  * The TypeScript client of paysandbox (docs/design.md#around-the-api): works against the sandbox and the real
  * service alike. `import { createMerchantClient, createDeveloperClient } from 'paysandbox/client'`.
  */
-export { PaySandboxApiError } from './client.errors.js';
+export { errorCodesOf, PaySandboxApiError } from './client.errors.js';
 export { iterateOffsets, iteratePages } from './client.pages.js';
 export {
   buildUrl,

@@ -5,6 +5,7 @@ import { listen, type RunningServer } from '../server.js';
 import { PaySandboxApiError } from './client.errors.js';
 import type { ApiResponse } from './client.transport.js';
 import { createMerchantClient } from './merchant.client.js';
+import { merchantError } from '../testing/error-code.js';
 
 let sandbox: Sandbox;
 let server: RunningServer;
@@ -53,7 +54,8 @@ describe('createMerchantClient', () => {
 
     const bad = createMerchantClient({ baseUrl: server.url, token: 'nope' });
     const unauth = (await bad.listInvoices().catch((e: unknown) => e)) as PaySandboxApiError;
-    expect([unauth.status, unauth.envelope]).toEqual([401, { error_codes: ['invalid_token'], errors: { non_field_errors: ['Invalid token.'] } }]);
+    expect([unauth.status, unauth.envelope]).toEqual([401, merchantError('invalid_token', { non_field_errors: ['Invalid token.'] })]);
+    expect(unauth.codes).toEqual(['invalid_token']);
   });
 
   it('iterates every invoice across pages, newest first, without gaps or duplicates', async () => {

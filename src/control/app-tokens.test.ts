@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { banner } from '../cli/start.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { developerError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -12,7 +13,8 @@ const dev = () => t.fixtures.developers[0]!;
 const issue = (body?: unknown, key = dev().app.api_key) => t.request('POST', `/_sandbox/apps/${key}/tokens`, { body });
 const list = (key = dev().app.api_key) => t.request('GET', `/_sandbox/apps/${key}/tokens`);
 const accounts = (token: string) => t.request('GET', '/v3/crypto-accounts/', { headers: { authorization: `Bearer ${token}` } });
-const INVALID = { error_codes: ['invalid_token'], errors: { non_field_errors: ['Invalid token.'] } };
+// A developer operation refusing a token: the real developer body, no `error_codes`.
+const INVALID = developerError('invalid_token', { non_field_errors: ['Invalid token.'] });
 
 describe('OAuth2 access tokens of an app (control API)', () => {
   it('issues a Bearer token with the defaults, lists it and accepts it on the developer API', async () => {

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/operation.js';
-import { INJECTED_FAULT_BODY, type FaultStore } from './faults.service.js';
+import { surfaceOfPath } from '../http/api-error.js';
+import { INJECTED_FAULT, type FaultStore } from './faults.service.js';
 
 const NO_BODY = new Set([204, 205, 304]);
 
@@ -16,6 +17,8 @@ export function faultMiddleware(store: FaultStore): MiddlewareHandler<AppEnv> {
     c.header('X-Sandbox-Fault', hit.fault.id);
     if (hit.status === undefined) return next();
     if (NO_BODY.has(hit.status)) return c.body(null, hit.status as 204);
-    return c.json((hit.body !== undefined ? hit.body : INJECTED_FAULT_BODY) as object, hit.status as 500);
+    // No body named: the error body of `injected_fault` in the shape of the path's API.
+    const body = hit.body !== undefined ? hit.body : INJECTED_FAULT.body(surfaceOfPath(c.req.path), c.var.debugErrors ?? true);
+    return c.json(body as object, hit.status as 500);
   };
 }

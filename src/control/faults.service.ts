@@ -24,8 +24,8 @@ export interface FaultHit {
   body?: unknown;
 }
 
-/** The body of a fault that names none: the envelope of `injected_fault`, at the status the fault names. */
-export const INJECTED_FAULT_BODY = ApiError.general('injected_fault', 'Injected fault.').body();
+/** The error of a fault that names no body: `injected_fault`, at the status the fault names. */
+export const INJECTED_FAULT = ApiError.general('injected_fault', 'Injected fault.');
 
 /** Paths never touched by faults: the control API itself and the documents a client needs to start. */
 const EXEMPT = /^\/(_sandbox(\/|$)|openapi\.(json|yaml)$|docs(\/|$))/;

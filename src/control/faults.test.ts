@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { compileGlob } from './faults.service.js';
+import { errorCode, merchantError } from '../testing/error-code.js';
 
 let t: TestApp;
 afterEach(() => t?.close());
@@ -42,7 +43,7 @@ describe('faults', () => {
     expect(res.body.fault).toMatchObject({ method: '*', path: '/v1/invoices/*', status: 500, hits: 0 });
     const hit = await getInvoice();
     expect(hit.status).toBe(500);
-    expect(hit.body).toEqual({ error_codes: ['injected_fault'], errors: { non_field_errors: ['Injected fault.'] } });
+    expect(hit.body).toEqual(merchantError('injected_fault', { non_field_errors: ['Injected fault.'] }));
     expect(hit.headers.get('x-sandbox-fault')).toBe(res.body.fault.id);
     await getInvoice();
     const list = await t.request('GET', '/_sandbox/faults');
@@ -84,7 +85,7 @@ describe('faults', () => {
     expect(res.body.fault.status).toBeUndefined();
     const slow = await getInvoice();
     expect(slow.status).toBe(404);
-    expect(slow.body.error_codes).toEqual(['not_found']);
+    expect(errorCode(slow.body)).toBe('not_found');
     expect(slow.headers.get('x-sandbox-fault')).toBe(res.body.fault.id);
     await addFault({ path: '/v1/invoices', latency_ms: 1, status: 504 });
     expect((await createInvoice()).status).toBe(504);

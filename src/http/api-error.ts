@@ -2,9 +2,13 @@ import type { Context } from 'hono';
 
 /**
  * The one error family. Services throw an ApiError; `renderError` is the one place that turns it into
- * a response: the envelope `{"error_codes": [...], "errors": {...}}` (docs/design.md#wire-conventions),
- * or the real service's own shape for the kinds that have one (`OtpError`), with the status of its
- * code from `STATUS_OF` and nowhere else.
+ * a response, with the status of its code from `STATUS_OF` and nowhere else, and the body the real
+ * service gives on that surface (docs/design.md#wire-conventions):
+ * - merchant API (invoices, and any path the sandbox does not know): `{"error_codes": [...], "errors": {...}}`,
+ *   where `error_codes` holds only the codes the real service is known to send there and is `[]` otherwise;
+ * - developer API (HMAC / OAuth2): `{"errors": {...}}`, no `error_codes`;
+ * - control API (`/_sandbox`, the sandbox's own): `{"error_codes": [code], "errors": {...}}`.
+ * The sandbox's own code goes in `sandbox_debug.code` on the first two (which `--no-debug-errors` removes).
  */
 export type ErrorCode =
   | 'invalid_token'
@@ -67,13 +71,35 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   two_factor_invalid: 422,
 };
 
-/** The codes that can appear in `error_codes` (the document lists exactly these). */
+/** The codes that can appear in `error_codes` of a control error or in `sandbox_debug.code` (the document lists exactly these). */
 export const ENVELOPE_CODES = (Object.keys(STATUS_OF) as ErrorCode[]).filter((c) => c !== 'two_factor_invalid');
+
+/** The codes the real service is known to put in a merchant error's `error_codes`; any other is `[]` there. */
+export const REAL_MERCHANT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['duplicate_external_transaction_id']);
+
+/** Which API a request is on, which decides the shape of its error body. */
+export type ErrorSurface = 'merchant' | 'developer' | 'control';
+
+/** The surface of a path the router has not matched to an operation (or before it did). */
+export function surfaceOfPath(path: string): ErrorSurface {
+  if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return 'control';
+  // Invoices (and unknown paths: the real `Not found.` body is the merchant one) are merchant-shaped;
+  // every other versioned path is the developer API.
+  if (/\/invoices(?:\/|$)/.test(path)) return 'merchant';
+  return /^\/(?:api\/|d\/api\/)?v\d+\//.test(path) || path.startsWith('/d/api/') ? 'developer' : 'merchant';
+}
+
+/** The surface of an operation of the document, by its tag. */
+export function surfaceOfTags(tags: readonly string[]): ErrorSurface {
+  if (tags.includes('sandbox')) return 'control';
+  if (tags.includes('developer')) return 'developer';
+  return 'merchant';
+}
 
 export type FieldErrors = Record<string, string[]>;
 
 export interface ErrorEnvelope {
-  error_codes: string[];
+  error_codes?: string[];
   errors: FieldErrors;
   sandbox_debug?: Record<string, unknown>;
 }
@@ -92,15 +118,25 @@ export class ApiError extends Error {
     return STATUS_OF[this.code];
   }
 
-  /** The response body: the envelope, unless a kind has the real service's own shape. */
-  body(): unknown {
-    return this.envelope();
+  /**
+   * The response body on `surface`. `withDebug` adds `sandbox_debug` (the sandbox's own code, and any
+   * detail such as the message a signature was computed over) where the real body has no room for it.
+   */
+  body(surface: ErrorSurface = 'control', withDebug = true): object {
+    if (surface === 'control') {
+      const body: ErrorEnvelope = { error_codes: [this.code], errors: this.errors };
+      if (withDebug && this.debug) body.sandbox_debug = this.debug;
+      return body;
+    }
+    const body: ErrorEnvelope = surface === 'merchant'
+      ? { error_codes: REAL_MERCHANT_CODES.has(this.code) ? [this.code] : [], errors: this.errors }
+      : { errors: this.errors };
+    if (withDebug) body.sandbox_debug = this.sandboxDebug();
+    return body;
   }
 
-  envelope(): ErrorEnvelope {
-    const body: ErrorEnvelope = { error_codes: [this.code], errors: this.errors };
-    if (this.debug) body.sandbox_debug = this.debug;
-    return body;
+  protected sandboxDebug(): Record<string, unknown> {
+    return { code: this.code, ...this.debug };
   }
 
   /** An error on the request as a whole. */
@@ -135,8 +171,9 @@ export class OtpError extends ApiError {
   constructor() {
     super('two_factor_invalid', { code: ['Two-factor code invalid!'] });
   }
-  override body() {
-    return { errors: { code: 'Two-factor code invalid!' }, success: false as const };
+  override body(_surface?: ErrorSurface, withDebug = true) {
+    const body = { errors: { code: 'Two-factor code invalid!' }, success: false as const };
+    return withDebug ? { ...body, sandbox_debug: this.sandboxDebug() } : body;
   }
 }
 
@@ -147,7 +184,9 @@ export class OtpError extends ApiError {
  */
 export function renderError(c: Context, err: unknown, headers?: Record<string, string>): Response {
   const e = toApiError(err);
-  return c.json(e.body() as object, e.status as 400, headers);
+  const vars = c.var as { errorSurface?: ErrorSurface; debugErrors?: boolean };
+  const surface = vars.errorSurface ?? surfaceOfPath(c.req.path);
+  return c.json(e.body(surface, vars.debugErrors ?? true), e.status as 400, headers);
 }
 
 /** What an error thrown anywhere means to the client. */

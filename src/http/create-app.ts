@@ -91,6 +91,10 @@ export function createApp(parts: AppParts) {
   };
 
   const app = new Hono<AppEnv>({ strict: false });
+  app.use('*', (c, next) => {
+    c.set('debugErrors', services.config.debugErrors);
+    return next();
+  });
   app.use('*', requestLog.middleware(services.clock));
   app.use('*', commitBarrier(services.writeBatch));
   app.use('*', refuseDotSegments);

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signRequest } from '../auth/hmac.js';
 import { listen, type RunningServer } from '../server.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { developerError, errorCode, merchantError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -34,11 +35,21 @@ describe('paths', () => {
   });
 
   it('answers an unknown path with the 404 envelope', async () => {
-    for (const path of ['/nope', '/v9/invoices/', '/api/v3/nope', '/v1/invoices/a/b/c']) {
+    // The real `Not found.` body (merchant shape) everywhere but under the developer API's versioned
+    // paths, which answer its shape (no `error_codes`), and the control API, which keeps its code.
+    const notFound = { non_field_errors: ['Not found.'] };
+    for (const [path, body] of [
+      ['/nope', merchantError('not_found', notFound)],
+      ['/v9/invoices/', merchantError('not_found', notFound)],
+      ['/v1/invoices/a/b/c', merchantError('not_found', notFound)],
+      ['/api/v3/nope', developerError('not_found', notFound)],
+      ['/d/api/nope/', developerError('not_found', notFound)],
+      ['/_sandbox/nope', { error_codes: ['not_found'], errors: notFound }],
+    ] as const) {
       const res = await t.request('GET', path, { operationId: false });
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(res.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+      expect(res.body, path).toEqual(body);
     }
   });
 
@@ -46,7 +57,7 @@ describe('paths', () => {
     const res = await t.request('DELETE', '/v1/invoices/', { operationId: false });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
-    expect(res.body).toEqual({ error_codes: ['method_not_allowed'], errors: { non_field_errors: ['Method "DELETE" not allowed.'] } });
+    expect(res.body).toEqual(merchantError('method_not_allowed', { non_field_errors: ['Method "DELETE" not allowed.'] }));
     const v3 = await t.request('PUT', '/v3/invoices', { operationId: false });
     expect(v3.status).toBe(405);
     expect(v3.headers.get('allow')!.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
@@ -57,7 +68,8 @@ describe('bodies', () => {
   it('answers malformed JSON with 400 and changes nothing', async () => {
     const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw: '{"amount": 20,' });
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual(['malformed_json']);
+    expect(res.body.error_codes).toEqual([]);
+    expect(errorCode(res.body)).toBe('malformed_json');
     expect(res.body.errors.non_field_errors[0]).toMatch(/^JSON parse error - /);
     expect(count()).toBe(0);
   });
@@ -78,7 +90,7 @@ describe('bodies', () => {
     const big = JSON.stringify({ ...invoice('big'), description: 'x', metadata: { pad: 'y'.repeat(70 * 1024) } });
     const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw: big, headers: { 'content-length': String(big.length) }, operationId: false });
     expect(res.status).toBe(413);
-    expect(res.body.error_codes).toEqual(['payload_too_large']);
+    expect(errorCode(res.body)).toBe('payload_too_large');
     expect(count()).toBe(0);
   });
 
@@ -112,7 +124,7 @@ describe('bodies', () => {
       const chunks = ['{"amount":20,"currency":"PHP","external_transaction_id":"chunked","description":"', ...Array(10).fill(pad), '"}'];
       const res = await chunked(chunks);
       expect(res.status).toBe(413);
-      expect(JSON.parse(res.body).error_codes).toEqual(['payload_too_large']);
+      expect(errorCode(JSON.parse(res.body))).toBe('payload_too_large');
       expect(count()).toBe(0);
     });
 
@@ -142,7 +154,7 @@ describe('bodies', () => {
       for (const other of [`${server.url}/v3/crypto-accounts/`, `${server.url}/v3/crypto-accounts?per_page=5&page=1`, `https://${server.url.slice(7)}${path}`]) {
         const res = await signedGet(path, other);
         expect(res.status, other).toBe(401);
-        expect(JSON.parse(res.body).error_codes).toEqual(['invalid_signature']);
+        expect(errorCode(JSON.parse(res.body))).toBe('invalid_signature');
       }
     });
 
@@ -180,7 +192,7 @@ describe('bodies', () => {
       // Signed without the body it carries: the bytes on the wire decide.
       const unsigned = await getWithBody('/api/v2/sellorder/', '"order"', '');
       expect(unsigned.status).toBe(401);
-      expect(JSON.parse(unsigned.body).error_codes).toEqual(['invalid_signature']);
+      expect(errorCode(JSON.parse(unsigned.body))).toBe('invalid_signature');
       // No body: signed over nothing, as before.
       expect((await getWithBody('/v3/crypto-accounts/', '', '')).status).toBe(200);
       const huge = await getWithBody('/v3/crypto-accounts/', 'x'.repeat(70_000), 'x'.repeat(70_000));
@@ -219,7 +231,7 @@ describe('bodies', () => {
       expect(JSON.parse(created.body).invoice.description).toBe(description);
       const bad = await post('{"amount": 20,');
       expect(bad.status).toBe(400);
-      expect(JSON.parse(bad.body).error_codes).toEqual(['malformed_json']);
+      expect(errorCode(JSON.parse(bad.body))).toBe('malformed_json');
       expect(count()).toBe(1);
     });
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { isExponentNumber, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
+import { errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -43,7 +44,7 @@ describe('deeply nested bodies → 400, never 500', () => {
     expect(raw.length).toBeLessThan(64 * 1024);
     const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw });
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual(['validation_error']);
+    expect(errorCode(res.body)).toBe('validation_error');
     expect(res.body.errors.non_field_errors[0]).toMatch(/nesting is too deep/);
     expect(count('invoices')).toBe(0);
   });
@@ -51,7 +52,7 @@ describe('deeply nested bodies → 400, never 500', () => {
   it('refuses a deep fault body on the control API', async () => {
     const res = await t.request('POST', '/_sandbox/faults', { raw: `{"path": "/v1/x", "body": ${nested(5000)}}` });
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual(['validation_error']);
+    expect(errorCode(res.body)).toBe('validation_error');
     expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
   });
 
@@ -61,11 +62,11 @@ describe('deeply nested bodies → 400, never 500', () => {
     const raw = JSON.stringify({ ...good, fields: { x: 0 } }).replace('{"x":0}', `{"x": ${nested(6000)}}`);
     const deep = await t.signed('POST', '/v1/sellorder', { raw, nonce: '9000' });
     expect(deep.status).toBe(400);
-    expect(deep.body.error_codes).toEqual(['validation_error']);
+    expect(errorCode(deep.body)).toBe('validation_error');
     expect(lastNonce(key)).toBeNull();
     const malformed = await t.signed('POST', '/v1/sellorder', { raw: '{"outlet_id": ', nonce: '9000' });
     expect(malformed.status).toBe(400);
-    expect(malformed.body.error_codes).toEqual(['malformed_json']);
+    expect(errorCode(malformed.body)).toBe('malformed_json');
     expect(lastNonce(key)).toBeNull();
     const ok = await t.signed('POST', '/v1/sellorder', { body: { ...good, fields: { x: [[1]] } }, nonce: '9000' });
     expect(ok.status).toBe(201);

@@ -2,11 +2,21 @@ import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { AppRow, MerchantRow } from '../identities/identities.repo.js';
 import type { Operation } from '../spec/load.js';
+import type { ErrorSurface } from './api-error.js';
 import type { OperationId, Operations } from '../spec/operations.generated.js';
 
 export type AppEnv = {
   Bindings: Partial<HttpBindings> & { originalUrl?: string };
-  Variables: { authOutcome: string; operationId: string; /** The body an operation read, for the request log. */ requestBody?: Buffer };
+  Variables: {
+    authOutcome: string;
+    operationId: string;
+    /** The body an operation read, for the request log. */
+    requestBody?: Buffer;
+    /** The API of the operation being run: the shape of its error bodies (src/http/api-error.ts). */
+    errorSurface?: ErrorSurface;
+    /** `sandbox_debug` in error bodies (off with `--no-debug-errors`). */
+    debugErrors?: boolean;
+  };
 };
 
 /**

@@ -5,7 +5,7 @@ import type { IdentityRepository } from '../identities/identities.repo.js';
 import type { Clock } from '../shared/clock.js';
 import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
-import { ApiError } from './api-error.js';
+import { ApiError, surfaceOfTags } from './api-error.js';
 import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
 import { parseJsonBody } from './json-body.js';
 import type { AnyHandler, AppEnv, OperationContext } from './operation.js';
@@ -28,9 +28,11 @@ export interface RunnerDeps {
 export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHandler) {
   const v = deps.validators.forOperation(op.operationId);
   const readsBody = op.method !== 'get' && op.method !== 'delete';
+  const surface = surfaceOfTags(op.tags);
 
   return async (c: Context<AppEnv>): Promise<Response> => {
     c.set('operationId', op.operationId);
+    c.set('errorSurface', surface);
     const rawBody = readsBody
       ? await readBody(c)
       : op.auth === 'hmac'

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { errorCode } from '../testing/error-code.js';
 
 /** The credential cache of the identities repository never answers with a row the database no longer has. */
 describe('credential lookups (cached)', () => {
@@ -43,7 +44,7 @@ describe('credential lookups (cached)', () => {
     expect((await signedByWorkspace()).status).toBe(200);
     expect((await t.request('DELETE', `/_sandbox/workspaces/${id}`)).status).toBe(204);
     expect((await listInvoices(merchant.merchant_api_token)).status).toBe(401);
-    expect((await signedByWorkspace()).body.error_codes).toEqual(['invalid_access_key']);
+    expect(errorCode((await signedByWorkspace()).body)).toBe('invalid_access_key');
   });
 
   it('authenticates signed requests from the cache, and reports the real last nonce when one is replayed', async () => {

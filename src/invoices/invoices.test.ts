@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { errorCode, merchantError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -60,7 +61,7 @@ describe('create invoice', () => {
     for (const headers of [{}, { authorization: 'Token nope' }, { authorization: 'Basic abc' }, { authorization: 'Token' }] as Array<Record<string, string>>) {
       const res = await t.request('POST', '/v1/invoices/', { headers, body: body() });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error_codes: ['invalid_token'], errors: { non_field_errors: ['Invalid token.'] } });
+      expect(res.body).toEqual(merchantError('invalid_token', { non_field_errors: ['Invalid token.'] }));
     }
     expect(count()).toBe(0);
   });
@@ -84,7 +85,7 @@ describe('create invoice', () => {
   ])('rejects %j with a field error on %s and changes nothing', async (over, field, message) => {
     const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: body(over) });
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual(['validation_error']);
+    expect(errorCode(res.body)).toBe('validation_error');
     expect(res.body.errors[field]).toContain(message);
     expect(count()).toBe(0);
     expect(events()).toBe(0);
@@ -108,7 +109,7 @@ describe('create invoice', () => {
   it('enforces the merchant maximum in the real wording', async () => {
     const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: body({ amount: 10000.01 }) });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error_codes: ['amount_above_maximum'], errors: { amount: ['Amount should be at most 10000 PHP.'] } });
+    expect(res.body).toEqual(merchantError('amount_above_maximum', { amount: ['Amount should be at most 10000 PHP.'] }));
     const ok = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: body({ amount: 10000 }) });
     expect(ok.status).toBe(201);
   });
@@ -118,9 +119,11 @@ describe('create invoice', () => {
     expect((await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: b })).status).toBe(201);
     const again = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: b });
     expect(again.status).toBe(400);
+    // The one code the real service is known to send in `error_codes`.
     expect(again.body).toEqual({
       error_codes: ['duplicate_external_transaction_id'],
       errors: { external_transaction_id: ['External transaction ID has already been used for an invoice.'] },
+      sandbox_debug: { code: 'duplicate_external_transaction_id' },
     });
     expect(count()).toBe(1);
     expect((await t.request('POST', '/v1/invoices/', { token: t.otherMerchant.merchant_api_token, body: b })).status).toBe(201);
@@ -191,10 +194,10 @@ describe('retrieve and list', () => {
     }
     const wrong = await t.request('GET', `/v1/invoices/${inv.id}`, { headers: { authorization: 'Token nope' } });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ error_codes: ['invalid_token'], errors: { non_field_errors: ['Invalid token.'] } });
+    expect(wrong.body).toEqual(merchantError('invalid_token', { non_field_errors: ['Invalid token.'] }));
     const unknown = await t.request('GET', `/v1/invoices/${'0'.repeat(32)}`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(unknown.body).toEqual(merchantError('not_found', { non_field_errors: ['Not found.'] }));
     // Only the v1 read is public: v3 and the list still need a merchant.
     expect((await t.request('GET', `/v3/invoices/${inv.id}/`)).status).toBe(401);
     expect((await t.request('GET', '/v3/invoices/')).status).toBe(401);
@@ -227,7 +230,7 @@ describe('retrieve and list', () => {
     const inv = await create(t.merchant.merchant_api_token);
     const res = await t.request('GET', `/v1/invoices/${inv.id}`, { token: t.otherMerchant.merchant_api_token });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(res.body).toEqual(merchantError('not_found', { non_field_errors: ['Not found.'] }));
     expect(res.text).not.toContain(inv.external_transaction_id);
     const list = await t.request('GET', '/v3/invoices/', { token: t.otherMerchant.merchant_api_token });
     expect(list.body.meta.total_count).toBe(0);

@@ -3,6 +3,7 @@ import { formatMoney, parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { as, otpDeveloper, whitelistedDeveloper } from './developer.test-support.js';
 import type { FixtureBuyOrder } from './orders.fixtures.js';
+import { developerError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -58,7 +59,7 @@ describe('buy orders', () => {
     const theirs = fixtureBuyOrders().find((o) => o.owner_id === otpDeveloper(t).id)!;
     const res = await t.signed('GET', `/v1/buyorder/${theirs.id}`);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(res.body).toEqual(developerError('not_found', { non_field_errors: ['Not found.'] }));
     const own = await t.signed('GET', `/v1/buyorder/${theirs.id}/`, as(otpDeveloper(t)));
     expect(own.status).toBe(200);
     expect(own.body.order).toMatchObject({ id: theirs.id, status: theirs.status, currency_amount: formatMoney(parseAmount(theirs.amount)) });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { as, newDeveloper } from './developer.test-support.js';
+import { developerError } from '../testing/error-code.js';
 
 /** Offset paging over HTTP on both order lists (docs/design.md#pagination): `limit`/`offset`, `meta.pagination`. */
 let t: TestApp;
@@ -107,7 +108,7 @@ describe.each(['sell', 'buy'] as const)('%s order list paging over HTTP', (kind)
   ])('refuses %s with a 400 field error', async (q, field, message) => {
     const res = await t.signed('GET', `${LIST[kind]}?${q}`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { [field]: [message] } });
+    expect(res.body).toEqual(developerError('validation_error', { [field]: [message] }));
   });
 
   it('defaults to limit 10, clamps to 100 and answers an offset far past the end with an empty list', async () => {

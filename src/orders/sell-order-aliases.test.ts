@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { as, balanceOf, newDeveloper, otpDeveloper } from './developer.test-support.js';
+import { OTP_INVALID, developerError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -36,7 +37,7 @@ describe('sell orders at the clients’ paths', () => {
     const before = balanceOf(t, wallet);
     const noOtp = await t.signed('POST', '/v2/sellorder', { ...as(dev), body: { outlet_id: bpi(), amount: '10' } });
     expect(noOtp.status).toBe(422);
-    expect(noOtp.body).toEqual({ errors: { code: 'Two-factor code invalid!' }, success: false });
+    expect(noOtp.body).toEqual(OTP_INVALID);
     const bad = await t.signed('POST', '/v2/sellorder', { body: { outlet_id: bpi(), amount: '-1' } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.amount).toEqual(['Ensure this value is greater than 0.']);
@@ -54,7 +55,7 @@ describe('sell orders at the clients’ paths', () => {
     const theirs = (await t.signed('GET', '/v2/sellorder?limit=1', as(otpDeveloper(t)))).body.orders[0];
     const other = await t.signed('GET', `/v2/sellorder/${theirs.id}`);
     expect(other.status).toBe(404);
-    expect(other.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(other.body).toEqual(developerError('not_found', { non_field_errors: ['Not found.'] }));
     const unsigned = await t.request('GET', `/v2/sellorder/${theirs.id}`);
     expect(unsigned.status).toBe(401);
   });

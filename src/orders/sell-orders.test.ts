@@ -4,6 +4,7 @@ import { SYSTEM_ACCOUNTS } from '../ledger/ledger.repo.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from './developer.test-support.js';
+import { OTP_INVALID, developerError, errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -11,7 +12,6 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-const OTP_INVALID = { errors: { code: 'Two-factor code invalid!' }, success: false };
 const phpWallet = (d: { accounts: Array<{ id: string; currency: string }> }) => d.accounts.find((a) => a.currency === 'PHP')!.id;
 const sellCount = () => (t.db.prepare('SELECT COUNT(*) AS n FROM sell_orders').get() as { n: number }).n;
 const entriesOf = (reference: string) =>
@@ -95,17 +95,14 @@ describe('create sell order', () => {
     const before = sellCount();
     const res = await t.signed('POST', '/v1/sellorder', { body });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error_codes: ['validation_error'], errors });
+    expect(res.body).toEqual(developerError('validation_error', errors));
     expect(sellCount()).toBe(before);
   });
 
   it('refuses an amount outside every fee bracket', async () => {
     const res = await t.signed('POST', '/v1/sellorder', { body: { outlet_id: 'bpi', amount: '500000.00000001' } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({
-      error_codes: ['amount_outside_fee_brackets'],
-      errors: { amount: ['Amount is outside the fee brackets of BPI (0 to 500000 PHP).'] },
-    });
+    expect(res.body).toEqual(developerError('amount_outside_fee_brackets', { amount: ['Amount is outside the fee brackets of BPI (0 to 500000 PHP).'] }));
   });
 
   it('refuses more than the balance (amount + fee) with the real body and moves nothing', async () => {
@@ -114,7 +111,7 @@ describe('create sell order', () => {
     // 1000 at 1.5 % + 10 = 1025 > 1010
     const res = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { outlet_id: outletCharging('0.015'), amount: 1000 } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error_codes: ['insufficient_balance'], errors: { non_field_errors: ['Insufficient balance.'] } });
+    expect(res.body).toEqual(developerError('insufficient_balance', { non_field_errors: ['Insufficient balance.'] }));
     expect(balanceOf(t, dev.php)).toBe(parseAmount('1010'));
     expect(sellCount()).toBe(before);
     t.assertLedger();
@@ -141,7 +138,7 @@ describe('create sell order', () => {
       headers: { 'content-type': 'application/json', ACCESS_KEY: dev.app.api_key, ACCESS_SIGNATURE: signature, ACCESS_NONCE: nonce },
     });
     expect(resent.status).toBe(401);
-    expect(resent.body.error_codes).toEqual(['invalid_signature']);
+    expect(errorCode(resent.body)).toBe('invalid_signature');
   });
 });
 
@@ -210,7 +207,7 @@ describe('retrieve and list sell orders', () => {
     }
     const other = await t.signed('GET', `/v1/sellorder/${created.id}`, as(otpDeveloper(t)));
     expect(other.status).toBe(404);
-    expect(other.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(other.body).toEqual(developerError('not_found', { non_field_errors: ['Not found.'] }));
     expect(other.text).not.toContain(created.id);
     expect((await t.signed('GET', `/v1/sellorder/${'0'.repeat(32)}`)).status).toBe(404);
   });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { whitelistedDeveloper } from '../orders/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { feePercentText } from './outlets.service.js';
+import { errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -83,7 +84,7 @@ describe('v4 payout outlets', () => {
     for (const q of ['per_page=0', 'page=0', 'per_page=x', `language=${'e'.repeat(17)}`]) {
       const bad = await t.signed('GET', `/v4/payout-outlets?${q}`);
       expect(bad.status, q).toBe(400);
-      expect(bad.body.error_codes).toEqual(['validation_error']);
+      expect(errorCode(bad.body)).toBe('validation_error');
     }
   });
 });

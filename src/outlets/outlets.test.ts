@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { as, otpDeveloper } from '../orders/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { feePercentText } from './outlets.service.js';
+import { errorCode, developerError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -87,13 +88,10 @@ describe('partner payout outlet fees', () => {
   it('refuses an unknown outlet, an amount outside every bracket and bad input with field errors', async () => {
     const unknown = await t.signed('POST', FEES, { body: { outlet_id: 'nope', amount: 10 } });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toEqual({ error_codes: ['validation_error'], errors: { outlet_id: ['Payout outlet "nope" does not exist.'] } });
+    expect(unknown.body).toEqual(developerError('validation_error', { outlet_id: ['Payout outlet "nope" does not exist.'] }));
     const outside = await t.signed('POST', FEES, { body: { outlet_id: 'gcash', amount: '500000.00000001' } });
     expect(outside.status).toBe(400);
-    expect(outside.body).toEqual({
-      error_codes: ['amount_outside_fee_brackets'],
-      errors: { amount: ['Amount is outside the fee brackets of GCash (0 to 500000 PHP).'] },
-    });
+    expect(outside.body).toEqual(developerError('amount_outside_fee_brackets', { amount: ['Amount is outside the fee brackets of GCash (0 to 500000 PHP).'] }));
     const missing = await t.signed('POST', FEES, { body: {} });
     expect(missing.status).toBe(400);
     expect(Object.keys(missing.body.errors).sort()).toEqual(['amount', 'outlet_id']);
@@ -109,6 +107,6 @@ describe('partner payout outlet fees', () => {
   it('refuses unsigned calls', async () => {
     const res = await t.request('GET', '/v1/payout-outlets/');
     expect(res.status).toBe(401);
-    expect(res.body.error_codes).toEqual(['missing_credentials']);
+    expect(errorCode(res.body)).toBe('missing_credentials');
   });
 });

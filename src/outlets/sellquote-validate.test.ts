@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { balanceOf, whitelistedDeveloper } from '../orders/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { developerError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -37,7 +38,7 @@ describe('sell quote', () => {
     for (const [path, errors, code] of cases) {
       const res = await t.signed('GET', path);
       expect(res.status, path).toBe(400);
-      expect(res.body, path).toEqual({ error_codes: [code ?? 'validation_error'], errors });
+      expect(res.body, path).toEqual(developerError(code ?? 'validation_error', errors));
     }
     const missing = await t.signed('GET', '/v2/sellquote?payment_outlet=bpi');
     expect(missing.status).toBe(400);
@@ -81,7 +82,7 @@ describe('validate-field', () => {
     for (const [body, errors] of invalid) {
       const res = await validate(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual({ error_codes: ['validation_error'], errors });
+      expect(res.body).toEqual(developerError('validation_error', errors));
     }
     const missing = await validate({ payment_outlet: 'bpi' });
     expect(missing.status).toBe(400);

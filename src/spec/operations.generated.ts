@@ -6,6 +6,22 @@ export interface Schemas {
   Money: string;
   AmountInput: number | string;
   Timestamp: string;
+  ErrorBody: (Schemas["MerchantError"]) | (Schemas["DeveloperError"]) | (Schemas["ErrorEnvelope"]);
+  FieldErrors: {
+    [key: string]: Array<string> | undefined;
+  };
+  SandboxDebug: {
+    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "two_factor_invalid";
+  };
+  MerchantError: {
+    error_codes: Array<"duplicate_external_transaction_id">;
+    errors: Schemas["FieldErrors"];
+    sandbox_debug?: Schemas["SandboxDebug"];
+  };
+  DeveloperError: {
+    errors: Schemas["FieldErrors"];
+    sandbox_debug?: Schemas["SandboxDebug"];
+  };
   ErrorEnvelope: {
     error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error">;
     errors: {
@@ -20,6 +36,7 @@ export interface Schemas {
       code: "Two-factor code invalid!";
     };
     success: false;
+    sandbox_debug?: Schemas["SandboxDebug"];
   };
   PageMeta: {
     total_count: number;
@@ -515,9 +532,9 @@ export interface Operations {
     body: Schemas["InvoiceCreateRequest"];
     responses: {
       201: Schemas["InvoiceEnvelope"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["MerchantError"];
+      413: Schemas["ErrorBody"];
     };
   };
   listInvoices: {
@@ -534,8 +551,8 @@ export interface Operations {
         invoices: Array<Schemas["Invoice"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["MerchantError"];
     };
   };
   createInvoiceV3: {
@@ -544,9 +561,9 @@ export interface Operations {
     body: Schemas["InvoiceCreateRequest"];
     responses: {
       201: Schemas["InvoiceEnvelope"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["MerchantError"];
+      413: Schemas["ErrorBody"];
     };
   };
   getInvoiceV1: {
@@ -557,8 +574,8 @@ export interface Operations {
     body: undefined;
     responses: {
       200: Schemas["InvoiceEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      401: Schemas["MerchantError"];
+      404: Schemas["ErrorBody"];
     };
   };
   getInvoiceV3: {
@@ -569,8 +586,8 @@ export interface Operations {
     body: undefined;
     responses: {
       200: Schemas["InvoiceEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      401: Schemas["MerchantError"];
+      404: Schemas["ErrorBody"];
     };
   };
   listCryptoAccounts: {
@@ -586,8 +603,8 @@ export interface Operations {
         "crypto-accounts": Array<Schemas["CryptoAccount"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   listSellOrdersV1: {
@@ -599,8 +616,8 @@ export interface Operations {
     body: undefined;
     responses: {
       200: Schemas["SellOrderPage"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   createSellOrder: {
@@ -609,9 +626,9 @@ export interface Operations {
     body: Schemas["SellOrderCreateRequest"];
     responses: {
       201: Schemas["SellOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
   };
@@ -623,9 +640,9 @@ export interface Operations {
     body: undefined;
     responses: {
       200: Schemas["SellOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
     };
   };
   listSellOrders: {
@@ -640,8 +657,8 @@ export interface Operations {
         orders: Array<Schemas["SellOrder"]>;
         meta: Schemas["OffsetMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   createSellOrderV2: {
@@ -650,9 +667,9 @@ export interface Operations {
     body: Schemas["SellOrderCreateRequest"];
     responses: {
       201: Schemas["SellOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
   };
@@ -666,9 +683,9 @@ export interface Operations {
     body: undefined;
     responses: {
       200: Schemas["SellOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
     };
   };
   listBuyOrdersV1: {
@@ -680,8 +697,8 @@ export interface Operations {
     body: undefined;
     responses: {
       200: Schemas["BuyOrderPage"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   getBuyOrder: {
@@ -692,9 +709,9 @@ export interface Operations {
     body: undefined;
     responses: {
       200: Schemas["BuyOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
     };
   };
   markBuyOrderPaid: {
@@ -707,11 +724,11 @@ export interface Operations {
     };
     responses: {
       200: Schemas["BuyOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   listBuyOrders: {
@@ -726,8 +743,8 @@ export interface Operations {
         orders: Array<Schemas["BuyOrder"]>;
         meta: Schemas["OffsetMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   placeBuyOrder: {
@@ -736,9 +753,9 @@ export interface Operations {
     body: Schemas["BuyOrderCreateRequest"];
     responses: {
       201: Schemas["BuyOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      413: Schemas["ErrorBody"];
     };
   };
   createTransfer: {
@@ -749,9 +766,9 @@ export interface Operations {
       201: {
         transfer: Schemas["Transfer"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
   };
@@ -765,9 +782,9 @@ export interface Operations {
       200: {
         transfer: Schemas["Transfer"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
     };
   };
   listTransfers: {
@@ -782,8 +799,8 @@ export interface Operations {
         transfers: Array<Schemas["Transfer"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   listCryptoExchanges: {
@@ -798,8 +815,8 @@ export interface Operations {
         "crypto-exchanges": Array<Schemas["CryptoExchange"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   createCryptoExchange: {
@@ -810,9 +827,9 @@ export interface Operations {
       201: {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      413: Schemas["ErrorBody"];
     };
   };
   listCryptoRoutes: {
@@ -823,7 +840,7 @@ export interface Operations {
       200: {
         "crypto-routes": Array<Schemas["CryptoRoute"]>;
       };
-      401: Schemas["ErrorEnvelope"];
+      401: Schemas["DeveloperError"];
     };
   };
   listCryptoPayments: {
@@ -838,8 +855,8 @@ export interface Operations {
         "crypto-payments": Array<Schemas["CryptoPayment"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   createCryptoPayment: {
@@ -850,9 +867,9 @@ export interface Operations {
       201: {
         "crypto-payment": Schemas["CryptoPayment"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
   };
@@ -868,8 +885,8 @@ export interface Operations {
         "payment-requests": Array<Schemas["PaymentRequest"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   createPaymentRequest: {
@@ -880,9 +897,9 @@ export interface Operations {
       201: {
         "payment-request": Schemas["PaymentRequest"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      413: Schemas["ErrorBody"];
     };
   };
   getPaymentRequests: {
@@ -897,8 +914,8 @@ export interface Operations {
         "payment-requests": Array<Schemas["PaymentRequest"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   listPayoutOutlets: {
@@ -913,8 +930,8 @@ export interface Operations {
         "payout-outlets": Array<Schemas["PayoutOutlet"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   listPartnerPayoutOutletFees: {
@@ -930,8 +947,8 @@ export interface Operations {
         "partner-payout-outlet-fees": Array<Schemas["PayoutOutletFee"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   quotePartnerPayoutOutletFee: {
@@ -949,9 +966,9 @@ export interface Operations {
           total: Schemas["Money"];
         });
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      413: Schemas["ErrorBody"];
     };
   };
   getPayoutOutlet: {
@@ -964,9 +981,9 @@ export interface Operations {
       200: {
         "payout-outlet": Schemas["PayoutOutlet"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
     };
   };
   listPayoutOutletsV4: {
@@ -982,8 +999,8 @@ export interface Operations {
         "payout-outlets": Array<Schemas["PayoutOutlet"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   listPayoutOutletFees: {
@@ -999,8 +1016,8 @@ export interface Operations {
         "payout-outlet-fees": Array<Schemas["PayoutOutletFee"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   listPayoutOutletCategories: {
@@ -1015,8 +1032,8 @@ export interface Operations {
         "payout-outlet-categories": Array<Schemas["OutletCategory"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   listPayinOutlets: {
@@ -1033,8 +1050,8 @@ export interface Operations {
         "payin-outlets": Array<Schemas["PayinOutlet"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   listPayinOutletFees: {
@@ -1050,8 +1067,8 @@ export interface Operations {
         "payin-outlet-fees": Array<Schemas["PayoutOutletFee"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   listPayinOutletCategories: {
@@ -1066,8 +1083,8 @@ export interface Operations {
         "payin-outlet-categories": Array<Schemas["OutletCategory"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   getSellQuote: {
@@ -1087,8 +1104,8 @@ export interface Operations {
           total: Schemas["Money"];
         });
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
     };
   };
   validateOutletField: {
@@ -1109,9 +1126,9 @@ export interface Operations {
           is_valid: true;
         };
       };
-      400: Schemas["ErrorEnvelope"];
-      401: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      413: Schemas["ErrorBody"];
     };
   };
   listMerchants: {
@@ -1126,7 +1143,7 @@ export interface Operations {
         merchants: Array<Schemas["SandboxMerchant"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
     };
@@ -1139,10 +1156,10 @@ export interface Operations {
       201: {
         merchant: Schemas["SandboxMerchant"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorBody"];
     };
   };
   updateMerchant: {
@@ -1155,11 +1172,11 @@ export interface Operations {
       200: {
         merchant: Schemas["SandboxMerchant"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   listApps: {
@@ -1174,7 +1191,7 @@ export interface Operations {
         apps: Array<Schemas["SandboxApp"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
     };
@@ -1191,10 +1208,10 @@ export interface Operations {
       201: {
         app: Schemas["SandboxApp"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorBody"];
     };
   };
   resetAppNonce: {
@@ -1209,7 +1226,7 @@ export interface Operations {
       };
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   getAppOtp: {
@@ -1225,7 +1242,7 @@ export interface Operations {
       };
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   listAppTokens: {
@@ -1240,7 +1257,7 @@ export interface Operations {
       };
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   createAppToken: {
@@ -1254,11 +1271,11 @@ export interface Operations {
     };
     responses: {
       201: Schemas["AppAccessToken"];
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   revokeAppToken: {
@@ -1272,7 +1289,7 @@ export interface Operations {
       204: undefined;
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   listCustomers: {
@@ -1287,7 +1304,7 @@ export interface Operations {
         customers: Array<Schemas["SandboxCustomer"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
     };
@@ -1305,10 +1322,10 @@ export interface Operations {
       201: {
         customer: Schemas["SandboxCustomer"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorBody"];
     };
   };
   getAccount: {
@@ -1323,7 +1340,7 @@ export interface Operations {
       };
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   fundAccount: {
@@ -1338,11 +1355,11 @@ export interface Operations {
       200: {
         account: Schemas["SandboxAccount"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   getSandboxInvoice: {
@@ -1355,7 +1372,7 @@ export interface Operations {
       200: Schemas["InvoiceEnvelope"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   payInvoice: {
@@ -1373,12 +1390,12 @@ export interface Operations {
         payment: Schemas["Payment"];
         invoice: Schemas["Invoice"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   confirmCounterPayment: {
@@ -1393,12 +1410,12 @@ export interface Operations {
         payment: Schemas["Payment"];
         invoice: Schemas["Invoice"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   expireInvoice: {
@@ -1411,8 +1428,8 @@ export interface Operations {
       200: Schemas["InvoiceEnvelope"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
     };
   };
   cancelInvoice: {
@@ -1425,8 +1442,8 @@ export interface Operations {
       200: Schemas["InvoiceEnvelope"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
     };
   };
   fireInvoiceCallback: {
@@ -1441,11 +1458,11 @@ export interface Operations {
       201: {
         delivery: Schemas["Delivery"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   triggerEvent: {
@@ -1461,12 +1478,12 @@ export interface Operations {
         invoice: Schemas["Invoice"];
         payment?: Schemas["Payment"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   listDeliveries: {
@@ -1485,7 +1502,7 @@ export interface Operations {
         deliveries: Array<Schemas["Delivery"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
     };
@@ -1502,7 +1519,7 @@ export interface Operations {
       };
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   redeliverDelivery: {
@@ -1517,7 +1534,7 @@ export interface Operations {
       };
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   streamEvents: {
@@ -1531,7 +1548,7 @@ export interface Operations {
     body: undefined;
     responses: {
       200: undefined;
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       406: Schemas["ErrorEnvelope"];
@@ -1555,10 +1572,10 @@ export interface Operations {
     };
     responses: {
       200: Schemas["Clock"];
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorBody"];
     };
   };
   resetClock: {
@@ -1593,10 +1610,10 @@ export interface Operations {
       201: {
         workspace: Schemas["Workspace"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorBody"];
     };
   };
   deleteWorkspace: {
@@ -1609,7 +1626,7 @@ export interface Operations {
       204: undefined;
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   createBuyOrder: {
@@ -1624,11 +1641,11 @@ export interface Operations {
     };
     responses: {
       201: Schemas["BuyOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   setBuyOrderStatus: {
@@ -1641,12 +1658,12 @@ export interface Operations {
     };
     responses: {
       200: Schemas["BuyOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   setSellOrderStatus: {
@@ -1659,12 +1676,12 @@ export interface Operations {
     };
     responses: {
       200: Schemas["SellOrderEnvelope"];
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   setTransferStatus: {
@@ -1679,12 +1696,12 @@ export interface Operations {
       200: {
         transfer: Schemas["Transfer"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   setPaymentRequestStatus: {
@@ -1699,12 +1716,12 @@ export interface Operations {
       200: {
         "payment-request": Schemas["PaymentRequest"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
-      409: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   listFaults: {
@@ -1727,10 +1744,10 @@ export interface Operations {
       201: {
         fault: Schemas["Fault"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      413: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorBody"];
     };
   };
   clearFaults: {
@@ -1753,7 +1770,7 @@ export interface Operations {
       204: undefined;
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
-      404: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
     };
   };
   listRequests: {
@@ -1768,7 +1785,7 @@ export interface Operations {
         requests: Array<Schemas["RequestLogEntry"]>;
         meta: Schemas["PageMeta"];
       };
-      400: Schemas["ErrorEnvelope"];
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
     };

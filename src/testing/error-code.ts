@@ -10,3 +10,18 @@ export function errorCode(body: unknown): string | undefined {
   const codes = b?.error_codes;
   return Array.isArray(codes) && typeof codes[0] === 'string' ? codes[0] : undefined;
 }
+
+type Errors = Record<string, string[]>;
+
+/** The body of a developer-API error (HMAC / OAuth2 operations): the real `{"errors"}` and the sandbox code. */
+export function developerError(code: string, errors: Errors) {
+  return { errors, sandbox_debug: { code } };
+}
+
+/** The body of a merchant-API error whose real `error_codes` is empty (every code but a duplicate id). */
+export function merchantError(code: string, errors: Errors) {
+  return { error_codes: [], errors, sandbox_debug: { code } };
+}
+
+/** The real 2FA failure body (422), with the sandbox code beside it. */
+export const OTP_INVALID = { errors: { code: 'Two-factor code invalid!' }, success: false, sandbox_debug: { code: 'two_factor_invalid' } };

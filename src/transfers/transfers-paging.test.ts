@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { as, newDeveloper } from '../orders/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { developerError } from '../testing/error-code.js';
 
 /** Page paging over HTTP (docs/design.md#pagination): `page`/`per_page`, `meta: {total_count, next_page, previous_page}`. */
 let t: TestApp;
@@ -91,7 +92,7 @@ describe.each(['/v3/transfers', '/v1/payout-outlets/', '/v3/partner-payout-outle
   ])('refuses %s with a 400 field error', async (q, field, message) => {
     const res = await t.signed('GET', `${path}?${q}`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { [field]: [message] } });
+    expect(res.body).toEqual(developerError('validation_error', { [field]: [message] }));
   });
 
   it('clamps per_page to 100 and answers a page far past the end with an empty list', async () => {

@@ -4,6 +4,7 @@ import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import type { FixtureTransfer } from './transfers.fixtures.js';
 import { normalizeMobile } from './transfers.service.js';
+import { OTP_INVALID, developerError, errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -11,7 +12,6 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-const OTP_INVALID = { errors: { code: 'Two-factor code invalid!' }, success: false };
 const walletOf = (d: { accounts: Array<{ id: string; currency: string }> }, currency = 'PHP') => d.accounts.find((a) => a.currency === currency)!.id;
 const transferCount = () => (t.db.prepare('SELECT COUNT(*) AS n FROM transfers').get() as { n: number }).n;
 const send = (body: Record<string, unknown>, o: Record<string, unknown> = {}) => t.signed('POST', '/v3/transfers/', { body, ...o });
@@ -97,7 +97,7 @@ describe('create transfer', () => {
     const count = transferCount();
     const res = await send({ account: from, target_address: t.fixtures.customers[0]!.email, amount: 10, ...over(t) });
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual([code]);
+    expect(errorCode(res.body)).toBe(code);
     expect(Object.keys(res.body.errors)).toEqual([field]);
     expect(balanceOf(t, from)).toBe(before);
     expect(transferCount()).toBe(count);
@@ -107,12 +107,9 @@ describe('create transfer', () => {
   it('says exactly why in the error bodies', async () => {
     const from = walletOf(whitelistedDeveloper(t));
     const unknown = await send({ account: from, target_address: 'nobody@nowhere.example', amount: 1 });
-    expect(unknown.body).toEqual({
-      error_codes: ['unknown_target'],
-      errors: { target_address: ['No wallet account, customer email or mobile number matches "nobody@nowhere.example".'] },
-    });
+    expect(unknown.body).toEqual(developerError('unknown_target', { target_address: ['No wallet account, customer email or mobile number matches "nobody@nowhere.example".'] }));
     const broke = await send({ account: from, target_address: t.fixtures.customers[0]!.email, amount: '250000.00000001' });
-    expect(broke.body).toEqual({ error_codes: ['insufficient_balance'], errors: { amount: ['Insufficient balance.'] } });
+    expect(broke.body).toEqual(developerError('insufficient_balance', { amount: ['Insufficient balance.'] }));
     const missing = await send({});
     expect(Object.keys(missing.body.errors).sort()).toEqual(['account', 'amount', 'target_address']);
   });
@@ -166,7 +163,7 @@ describe('retrieve and list transfers', () => {
     }
     const theirs = await t.signed('GET', `/v3/transfers/${created.id}`, as(otpDeveloper(t)));
     expect(theirs.status).toBe(404);
-    expect(theirs.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(theirs.body).toEqual(developerError('not_found', { non_field_errors: ['Not found.'] }));
   });
 
   it('lists fixture history and new transfers newest first with page metas', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -66,7 +67,7 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
     for (const [body, field, code] of cases) {
       const res = await exchange(dev, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.error_codes).toEqual([code]);
+      expect(errorCode(res.body)).toBe(code);
       expect(Object.keys(res.body.errors)).toEqual([field]);
     }
     expect(balanceOf(t, dev.php)).toBe(parseAmount('100'));

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { as, balanceOf, newDeveloper, otpDeveloper, otpNow } from '../orders/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { OTP_INVALID, errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -62,7 +63,7 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     for (const [body, field, code] of cases) {
       const res = await pay(dev, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.error_codes).toEqual([code]);
+      expect(errorCode(res.body)).toBe(code);
       expect(Object.keys(res.body.errors)).toEqual([field]);
     }
     expect(balanceOf(t, dev.php)).toBe(parseAmount('50'));
@@ -77,7 +78,7 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     const body = { account: from, target_address: t.fixtures.customers[0]!.email, amount: '1' };
     const missing = await t.signed('POST', '/v3/crypto-payments/', { ...as(dev), body });
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ errors: { code: 'Two-factor code invalid!' }, success: false });
+    expect(missing.body).toEqual(OTP_INVALID);
     const withOtp = await t.signed('POST', '/v3/crypto-payments/', { ...as(dev), body: { ...body, otp: otpNow(t, dev.app.otp_secret) } });
     expect(withOtp.status).toBe(201);
     t.assertLedger();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -52,7 +53,7 @@ describe('payment requests (createPaymentRequest, listPaymentRequests, getPaymen
     for (const [body, field, code] of cases) {
       const res = await t.signed('POST', '/v3/payment-requests/', { ...as(dev), body });
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.error_codes).toEqual([code]);
+      expect(errorCode(res.body)).toBe(code);
       expect(Object.keys(res.body.errors)).toEqual([field]);
     }
     expect((await t.signed('GET', '/v3/payment-requests/', as(dev))).body.meta.total_count).toBe(0);
@@ -79,7 +80,7 @@ describe('POST /_sandbox/payment-requests/{id}/status (setPaymentRequestStatus)'
     expect((await setStatus(b.request.id, 'expired')).body['payment-request'].status).toBe('expired');
     const again = await setStatus(a.request.id, 'paid');
     expect(again.status).toBe(409);
-    expect(again.body.error_codes).toEqual(['invalid_state_transition']);
+    expect(errorCode(again.body)).toBe('invalid_state_transition');
     expect((await setStatus('0'.repeat(32), 'paid')).status).toBe(404);
     const bad = await setStatus(a.request.id, 'pending');
     expect(bad.status).toBe(400);
@@ -95,7 +96,7 @@ describe('POST /_sandbox/payment-requests/{id}/status (setPaymentRequestStatus)'
     const { wallet, before, request, dev } = await pendingRequest(formatMoney(balanceOf(t, payerWallet()) + 1_000_000n));
     const res = await setStatus(request.id, 'paid');
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual(['insufficient_balance']);
+    expect(errorCode(res.body)).toBe('insufficient_balance');
     expect((await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0].status).toBe('pending');
     expect(balanceOf(t, wallet)).toBe(before);
     t.assertLedger();

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postForm } from '../checkout/checkout.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { developerError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -22,10 +23,8 @@ async function workspace(): Promise<Workspace> {
 }
 
 const balance = (id: string) => t.services.ledger.get(id)!.balance;
-const unknownTarget = (text: string) => ({
-  error_codes: ['unknown_target'],
-  errors: { target_address: [`No wallet account, customer email or mobile number matches "${text}".`] },
-});
+const unknownTarget = (text: string) =>
+  developerError('unknown_target', { target_address: [`No wallet account, customer email or mobile number matches "${text}".`] });
 
 /** A transfer of 1 PHP from the app's PHP account to `target`. */
 function transfer(app: { api_key: string; api_secret: string }, account: string, target: string) {

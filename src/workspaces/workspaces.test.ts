@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { developerError, merchantError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -20,7 +21,7 @@ async function workspace(body?: Record<string, unknown>): Promise<Workspace> {
   expect(res.status).toBe(201);
   return res.body.workspace;
 }
-const INVALID_TOKEN = { error_codes: ['invalid_token'], errors: { non_field_errors: ['Invalid token.'] } };
+const INVALID_TOKEN = merchantError('invalid_token', { non_field_errors: ['Invalid token.'] });
 const createInvoice = (token: string) =>
   t.request('POST', '/v1/invoices/', { token, body: { amount: 10, currency: 'PHP', external_transaction_id: 'same-ref' } });
 const accounts = (ws: Workspace) => t.signed('GET', '/v3/crypto-accounts/', { key: ws.app.api_key, secret: ws.app.api_secret });
@@ -80,7 +81,7 @@ describe('workspaces', () => {
     expect(bearer.body).toEqual(INVALID_TOKEN);
     const hmac = await accounts(ws);
     expect(hmac.status).toBe(401);
-    expect(hmac.body).toEqual({ error_codes: ['invalid_access_key'], errors: { non_field_errors: ['Incorrect access key'] } });
+    expect(hmac.body).toEqual(developerError('invalid_access_key', { non_field_errors: ['Incorrect access key'] }));
     // The other workspace is untouched; deleting again is harmless.
     expect((await createInvoice(other.merchant.merchant_api_token)).status).toBe(201);
     expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { ApiError, OtpError, surfaceOfPath } from './api-error.js';
+
+/**
+ * Error bodies per surface, as the real service sends them: merchant `{"error_codes": [], "errors"}`
+ * (a code only where the real one names it), developer `{"errors"}` alone, control with its code; the
+ * sandbox's own code in `sandbox_debug.code`, gone with `--no-debug-errors`.
+ */
+let t: TestApp | undefined;
+afterEach(() => {
+  void t?.close();
+  t = undefined;
+});
+
+describe('the body of one error on each surface', () => {
+  const e = ApiError.general('not_found', 'Not found.');
+
+  it('merchant: empty error_codes and the code in sandbox_debug, except the codes the real service names', () => {
+    expect(e.body('merchant')).toEqual({ error_codes: [], errors: { non_field_errors: ['Not found.'] }, sandbox_debug: { code: 'not_found' } });
+    const dup = ApiError.field('external_transaction_id', 'External transaction ID has already been used for an invoice.', 'duplicate_external_transaction_id');
+    expect(dup.body('merchant', false)).toEqual({
+      error_codes: ['duplicate_external_transaction_id'],
+      errors: { external_transaction_id: ['External transaction ID has already been used for an invoice.'] },
+    });
+  });
+
+  it('developer: no error_codes at all', () => {
+    expect(e.body('developer')).toEqual({ errors: { non_field_errors: ['Not found.'] }, sandbox_debug: { code: 'not_found' } });
+    expect(e.body('developer', false)).toEqual({ errors: { non_field_errors: ['Not found.'] } });
+  });
+
+  it('control: the sandbox API keeps its code in error_codes', () => {
+    expect(e.body('control')).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+  });
+
+  it('keeps debug detail beside the code, and the 2FA body exact', () => {
+    const sig = ApiError.general('invalid_signature', 'The access signature cannot be matched', { hint: 'h' });
+    expect(sig.body('developer')).toEqual({ errors: { non_field_errors: ['The access signature cannot be matched'] }, sandbox_debug: { code: 'invalid_signature', hint: 'h' } });
+    expect(new OtpError().body('developer', false)).toEqual({ errors: { code: 'Two-factor code invalid!' }, success: false });
+  });
+
+  it('classifies paths no operation matched', () => {
+    expect(surfaceOfPath('/_sandbox/nope')).toBe('control');
+    expect(surfaceOfPath('/_sandbox')).toBe('control');
+    expect(surfaceOfPath('/v1/invoices/x/y')).toBe('merchant');
+    expect(surfaceOfPath('/api/v3/invoices/')).toBe('merchant');
+    expect(surfaceOfPath('/nope')).toBe('merchant');
+    expect(surfaceOfPath('/v3/nope/')).toBe('developer');
+    expect(surfaceOfPath('/api/v2/sellorder')).toBe('developer');
+    expect(surfaceOfPath('/d/api/buyorder/')).toBe('developer');
+    expect(surfaceOfPath('/_sandboxed')).toBe('merchant');
+  });
+});
+
+describe('--no-debug-errors over HTTP', () => {
+  it('sends exactly the real bodies: no sandbox_debug on any surface', async () => {
+    t = createTestApp({ config: { debugErrors: false } });
+    const invoice = await t.request('GET', `/v1/invoices/${'0'.repeat(32)}`, { token: t.merchant.merchant_api_token });
+    expect([invoice.status, invoice.body]).toEqual([404, { error_codes: [], errors: { non_field_errors: ['Not found.'] } }]);
+    const bad = await t.request('POST', '/v1/invoices/', { headers: { authorization: 'Token nope' }, body: { amount: 1, currency: 'PHP' } });
+    expect([bad.status, bad.body]).toEqual([401, { error_codes: [], errors: { non_field_errors: ['Invalid token.'] } }]);
+    const order = await t.signed('GET', `/v1/sellorder/${'0'.repeat(32)}`);
+    expect([order.status, order.body]).toEqual([404, { errors: { non_field_errors: ['Not found.'] } }]);
+    const unsigned = await t.request('GET', '/v3/crypto-accounts/');
+    expect(unsigned.status).toBe(401);
+    expect(Object.keys(unsigned.body)).toEqual(['errors']);
+  });
+
+  it('with debug on (the default), the same errors name their code', async () => {
+    t = createTestApp();
+    const order = await t.signed('GET', `/v1/sellorder/${'0'.repeat(32)}`);
+    expect([order.status, order.body]).toEqual([404, { errors: { non_field_errors: ['Not found.'] }, sandbox_debug: { code: 'not_found' } }]);
+    const max = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: { amount: 10000.01, currency: 'PHP', external_transaction_id: 'over-max' } });
+    expect([max.status, max.body]).toEqual([
+      400,
+      { error_codes: [], errors: { amount: ['Amount should be at most 10000 PHP.'] }, sandbox_debug: { code: 'amount_above_maximum' } },
+    ]);
+  });
+});
