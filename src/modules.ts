@@ -60,7 +60,7 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
     random: o.random,
     sandbox: o.sandbox,
   });
-  const checkout = createCheckoutModule(all);
+  const checkout = createCheckoutModule(all, wallet.api.requests);
   return {
     services: s,
     // The order in which their middleware, routes, fixture sections and clock work run.
