@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseYamlDocument, specPath } from '../spec/load.js';
 import { as, newDeveloper } from '../orders/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
@@ -56,6 +58,19 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
       body: { payer_contact_info: customer(RICH).email, receiving_account: dev.php, amount: 1 },
     });
     expect(legacy.headers.get('x-sandbox-payment-url')).toBe(`http://localhost/payment/request/${legacy.body['payment-request'].id}`);
+  });
+
+  it('is where the document says (x-hosted-request-page), and the 201 documents its header', async () => {
+    const doc = parseYamlDocument(readFileSync(specPath(), 'utf8')) as any;
+    const page = doc['x-hosted-request-page'] as { path: string; method: string; security: unknown[] };
+    expect(page).toMatchObject({ path: '/payment/request/{payment_request_id}', method: 'get', security: [] });
+    const created = doc.paths['/v3/payment-requests/'].post.responses['201'];
+    expect(Object.keys(created.headers)).toEqual(['X-Sandbox-Payment-Url']);
+    const { id, url } = await request();
+    expect(url).toBe(`${t.services.config.publicUrl}${page.path.replace('{payment_request_id}', id)}`);
+    const res = await getPage(t, page.path.replace('{payment_request_id}', id));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
   it('answers an unknown id with a 404 page, for reads and form posts alike', async () => {
