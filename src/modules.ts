@@ -56,6 +56,7 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
   const control = createControlModule({
     services: all,
     deliveries: callbacks.api.service,
+    paymentRequests: wallet.api.requests,
     requestLog: o.requestLog,
     random: o.random,
     sandbox: o.sandbox,

@@ -73,6 +73,17 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
+  it('is linked from the QA dashboard, with the status the payer gave it', async () => {
+    const { id, url } = await request(RICH, '75');
+    const cookie = await login(id, RICH);
+    await postForm(t, `${path(id)}/decline`, {}, cookie);
+    const dashboard = (await t.request('GET', '/_sandbox/', { operationId: false })).text;
+    const row = dashboard.slice(dashboard.indexOf(`data-payment-request-id="${id}"`), dashboard.indexOf('</tr>', dashboard.indexOf(`data-payment-request-id="${id}"`)));
+    expect(row).toContain(`<a href="${url}" data-testid="payment-request-page-link">`);
+    expect(row).toContain('data-testid="payment-request-status">declined<');
+    expect(row).toContain(customer(RICH).email);
+  });
+
   it('answers an unknown id with a 404 page, for reads and form posts alike', async () => {
     for (const res of [await getPage(t, path('f'.repeat(32))), await postForm(t, `${path('f'.repeat(32))}/pay`)]) {
       expect(res.status).toBe(404);
