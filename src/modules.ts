@@ -56,11 +56,12 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
   const control = createControlModule({
     services: all,
     deliveries: callbacks.api.service,
+    paymentRequests: wallet.api.requests,
     requestLog: o.requestLog,
     random: o.random,
     sandbox: o.sandbox,
   });
-  const checkout = createCheckoutModule(all);
+  const checkout = createCheckoutModule(all, wallet.api.requests);
   return {
     services: s,
     // The order in which their middleware, routes, fixture sections and clock work run.

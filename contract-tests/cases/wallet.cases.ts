@@ -84,7 +84,7 @@ export const walletCases: ContractCase[] = [
     },
   },
   {
-    name: 'wallet: a payment request is pending, listed under both paths; the control API has it paid into the wallet',
+    name: 'wallet: a payment request is pending, names its payer page, is listed under both paths; the control API has it paid into the wallet',
     tags: ['write', 'sandbox'],
     needs: (t) => (t.creds.customer ?? t.creds.transferTarget ? undefined : 'needs a customer to ask: set CONTRACT_TRANSFER_TARGET to their email or mobile number'),
     async run(ctx) {
@@ -98,6 +98,8 @@ export const walletCases: ContractCase[] = [
       ctx.expectStatus(res, 201);
       const r = res.body['payment-request'] as Body;
       ctx.check(r.status === 'pending' && r.amount === '2.50000000', `request came back as ${res.text}`, 'createPaymentRequest');
+      const pageUrl = res.headers.get('x-sandbox-payment-url') ?? '';
+      ctx.check(pageUrl.endsWith(`/payment/request/${r.id}`), `X-Sandbox-Payment-Url is ${JSON.stringify(pageUrl)}, not the request's payer page`, 'createPaymentRequest');
       for (const [path, operationId] of [['/v3/payment-requests/', 'listPaymentRequests'], ['/v3/getpayment-requests/', 'getPaymentRequests']] as const) {
         const first = (await signed(ctx, 'GET', `${path}?per_page=1`, operationId)).body['payment-requests'][0];
         ctx.check(sameJson(first, r), `${path} does not list the new request first`, operationId);

@@ -20,7 +20,7 @@ h3{font-size:1rem;margin:1rem 0 .5rem}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:.75rem 0 0}
 dt{color:#4b5563}dd{margin:0;overflow-wrap:anywhere;font-variant-numeric:tabular-nums}
 .status{display:inline-block;margin:.5rem 0;padding:.15rem .6rem;border-radius:1rem;font-weight:600;background:#e5e7eb}
-.status-fully_paid{background:#d1fae5;color:#065f46}.status-expired,.status-canceled{background:#fee2e2;color:#7f1d1d}
+.status-fully_paid,.status-paid{background:#d1fae5;color:#065f46}.status-expired,.status-canceled,.status-declined{background:#fee2e2;color:#7f1d1d}
 .status-partly{background:#fef3c7;color:#713f12;border:1px solid #b45309}
 .tabs{display:flex;gap:.5rem;margin:0 0 1rem;padding:0;list-style:none}
 .tabs li{flex:1}

@@ -4,6 +4,8 @@ import { createCheckoutRepository } from './checkout.repo.js';
 import { registerCheckoutRoutes } from './checkout.routes.js';
 import { createCheckoutService } from './checkout.service.js';
 import { createSessionSigner } from './checkout.session.js';
+import { registerRequestPageRoutes } from './request-page.routes.js';
+import { createRequestPageService, type RequestPageApi } from './request-page.service.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payments'>;
@@ -11,13 +13,22 @@ type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payme
 /**
  * The hosted payment page (docs/design.md#hosted-payment-page) at each invoice's `payment_url`. The outcome chooser is
  * hidden when a control token is set: it moves invoices without credentials, which docs/design.md#authentication then forbids.
+ * Beside it, the payer's page of a payment request, with the same wallet login (the wallet module's `requests`).
  */
-export function createCheckoutModule(services: ModuleServices): SandboxModule {
+export function createCheckoutModule(services: ModuleServices, requests: RequestPageApi): SandboxModule {
+  const sessions = createSessionSigner();
   const checkout = createCheckoutService({
     services,
     repo: createCheckoutRepository(services.db),
-    sessions: createSessionSigner(),
+    sessions,
     sandboxChooser: () => !services.config.controlToken,
   });
-  return { routes: (app) => registerCheckoutRoutes(app, checkout), api: undefined };
+  const requestPages = createRequestPageService({ services, requests, sessions });
+  return {
+    routes: (app) => {
+      registerCheckoutRoutes(app, checkout);
+      registerRequestPageRoutes(app, requestPages);
+    },
+    api: undefined,
+  };
 }

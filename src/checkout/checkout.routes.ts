@@ -31,7 +31,7 @@ type C = Context<AppEnv>;
  * here only, but a payment that completes the invoice is answered with a redirect to the merchant, and
  * `form-action` also governs redirects: that one origin is allowed too.
  */
-function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200, returnUrl?: string | null): Response {
+export function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200, returnUrl?: string | null): Response {
   const merchant = returnUrl ? ` ${new URL(returnUrl).origin}` : '';
   c.header(
     'Content-Security-Policy',
@@ -44,8 +44,8 @@ function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 | 403 |
   return c.html(html, status);
 }
 
-const newNonce = () => randomBytes(16).toString('base64');
-const field = (form: Record<string, unknown>, name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+export const newNonce = () => randomBytes(16).toString('base64');
+export const field = (form: Record<string, unknown>, name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
 
 /**
  * The hosted payment page: `GET /payment/invoice/{id}` (the invoice's `payment_url`), its status poll,

@@ -16,6 +16,7 @@ import { identityAdminHandlers } from './identity-admin.routes.js';
 import { createInvoiceControlService } from './invoice-control.service.js';
 import { invoiceControlHandlers } from './invoice-control.routes.js';
 import { createProvisioningService } from './provisioning.service.js';
+import type { PaymentRequestService } from '../wallet/payment-requests.service.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payments'>;
@@ -26,6 +27,8 @@ export interface ControlDeps {
   services: ModuleServices;
   /** The delivery log (the callbacks module's api), for the dashboard. */
   deliveries: DeliveryService;
+  /** The wallet module's payment requests, listed on the dashboard with their payer pages. */
+  paymentRequests: Pick<PaymentRequestService, 'recent'>;
   requestLog: RequestLog;
   /** Randomness of fault probability (tests inject a fixed source). */
   random: () => number;
@@ -54,7 +57,7 @@ export function createControlModule(d: ControlDeps) {
     },
     // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.
     middleware: (c, next) => (isControlPath(c.req.path) ? guard(c, next) : injectFaults(c, next)),
-    routes: (app) => registerDashboard(app, s, { requestLog: d.requestLog, deliveries: d.deliveries }, repo, faults),
+    routes: (app) => registerDashboard(app, s, { requestLog: d.requestLog, deliveries: d.deliveries, paymentRequests: d.paymentRequests }, repo, faults),
     tick: () => workspaces.expireDue(),
     api: { provisioning, invoiceControl, workspaces, faults },
   } satisfies SandboxModule<unknown>;

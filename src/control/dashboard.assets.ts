@@ -33,9 +33,9 @@ button.danger { background: #b91c1c; border-color: #b91c1c; }
 form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.4rem 0; }
 form .wide { display: flex; gap: 0.4rem; align-items: flex-start; }
 .status { font-weight: 600; }
-.status.pending { color: #92400e; } .status.fully_paid, .status.delivered { color: #166534; }
+.status.pending { color: #92400e; } .status.fully_paid, .status.delivered, .status.paid { color: #166534; }
 .status.failed { color: #b91c1c; }
-.status.expired, .status.canceled { color: #555; }
+.status.expired, .status.canceled, .status.declined { color: #555; }
 #status { min-height: 1.5em; font-weight: 600; }
 #status.error { color: #b91c1c; } #status.ok { color: #166534; }
 .problems { color: #b91c1c; }

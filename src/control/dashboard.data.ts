@@ -10,6 +10,7 @@ import type { RequestLog } from '../http/request-log.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
+import { paymentRequestPageUrl, type PaymentRequestService } from '../wallet/payment-requests.service.js';
 import { appTokenView } from './app-tokens.routes.js';
 import type { ControlRepository } from './control.repo.js';
 import type { Fault, FaultStore } from './faults.service.js';
@@ -52,6 +53,8 @@ export interface DashboardData {
   apps: Array<ReturnType<typeof sandboxApp> & { tokens: Array<ReturnType<typeof appTokenView>> }>;
   customers: Array<ReturnType<typeof sandboxCustomer>>;
   invoices: DashboardInvoice[];
+  /** The newest payment requests of every owner, each with its payer page. */
+  paymentRequests: Array<ReturnType<PaymentRequestService['recent']>[number] & { page_url: string }>;
   deliveries: { items: DeliveryResource[]; total: number };
   faults: Fault[];
   requests: { items: RequestLogEntry[]; matched: number; hiddenPolls: number };
@@ -84,6 +87,7 @@ export function parseFilters(q: (name: string) => string | undefined): Dashboard
 export interface DashboardSources {
   requestLog: RequestLog;
   deliveries: DeliveryService;
+  paymentRequests: Pick<PaymentRequestService, 'recent'>;
 }
 
 export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): string {
@@ -148,6 +152,7 @@ export async function collectData(
     })),
     customers: s.identities.customersPage(LIST_SIZE, 0).map((u) => sandboxCustomer(u, s.ledger)),
     invoices,
+    paymentRequests: ctx.paymentRequests.recent(LIST_SIZE).map((r) => ({ ...r, page_url: paymentRequestPageUrl(s.config.publicUrl, r.id) })),
     deliveries: { items: deliveries, total: deliveryPage.meta.total_count },
     faults: faults.list(),
     requests: { items: matching.slice(0, LIST_SIZE), matched: matching.length, hiddenPolls },

@@ -39,6 +39,26 @@ function invoiceRow(d: DashboardData) {
   };
 }
 
+/** Payment requests with a link to each one's payer page (where the payer logs in and pays or declines). */
+function paymentRequestsSection(d: DashboardData) {
+  return html`<section aria-labelledby="preq-h"><h2 id="preq-h">Recent payment requests</h2>
+  <p class="muted">Open a request's page to pay or decline it as its payer (log in with the customer's email and password below).</p>
+  ${liveRegion(
+    'live-payment-requests',
+    'Recent payment requests table',
+    d.paymentRequests.length
+      ? html`<table><thead><tr><th>Payment request</th><th>Status</th><th>Amount</th><th>Payer</th><th>Expires</th></tr></thead>
+      <tbody>${d.paymentRequests.map(
+        (r) => html`<tr data-testid="payment-request-row" data-payment-request-id="${r.id}">
+        <td class="id"><a href="${r.page_url}" data-testid="payment-request-page-link"><code>${r.id}</code></a>${r.message ? html`<br><span class="muted">${r.message}</span>` : ''}</td>
+        <td><span class="status ${r.status}" data-testid="payment-request-status">${r.status}</span></td>
+        <td>${r.amount} ${r.currency}</td><td>${r.payer_contact_info}</td><td>${r.expires_at}</td></tr>`,
+      )}</tbody></table>`
+      : html`<p class="muted">No payment requests yet (<code>POST /v3/payment-requests/</code> creates one).</p>`,
+  )}
+</section>`;
+}
+
 /** An app's live access tokens, or how to issue one. */
 function appTokens(a: DashboardData['apps'][number]) {
   if (!a.tokens.length) return html`none; issue one with <code>POST /_sandbox/apps/${a.api_key}/tokens</code>`;
@@ -94,6 +114,7 @@ export function dashboardPage(d: DashboardData) {
       : html`<p class="muted">No invoices yet.</p>`,
   )}
 </section>
+${paymentRequestsSection(d)}
 ${deliveriesSection(d)}
 ${faultsSection(d)}
 ${requestsSection(d)}

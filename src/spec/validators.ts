@@ -88,7 +88,7 @@ export function createAjv(spec: LoadedSpec, opts: { standalone?: boolean } = {})
   });
   addFormats(ajv);
   // The document is added whole so `#/components/...` refs resolve; its OpenAPI-only keys are not schema.
-  ajv.addVocabulary(['example', 'openapi', 'info', 'servers', 'tags', 'paths', 'components', 'security', 'webhooks', 'x-hosted-page']);
+  ajv.addVocabulary(['example', 'openapi', 'info', 'servers', 'tags', 'paths', 'components', 'security', 'webhooks', 'x-hosted-page', 'x-hosted-request-page']);
   ajv.addKeyword(amountKeyword(ajvModule));
   ajv.addSchema(spec.document as object, SPEC_ID);
   return ajv;

@@ -13,6 +13,14 @@ import type { PaymentRequestRecord, PaymentRequestRepository, PaymentRequestStat
 /** A week: how long a request waits for its payer unless the request says otherwise. */
 export const DEFAULT_REQUEST_SECONDS = 7 * 86_400;
 
+/** The payer's page of a request (a sandbox addition: the real payer answers in the wallet app). */
+export const PAYMENT_REQUEST_PAGE = '/payment/request';
+
+/** The absolute address of a request's payer page under the sandbox's public URL. */
+export const paymentRequestPageUrl = (publicUrl: string, id: string) => `${publicUrl}${PAYMENT_REQUEST_PAGE}/${encodeURIComponent(id)}`;
+
+export type PaymentRequestRow = Row<PaymentRequestRecord>;
+
 export function paymentRequestResource(r: Row<PaymentRequestRecord>) {
   return {
     id: r.id,
@@ -60,6 +68,16 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
     d.requests.setStatus(row.id, to, tx, d.clock.now());
   }
 
+  function expireDue(): number {
+    let expired = 0;
+    for (;;) {
+      const due = d.requests.dueExpiry(d.clock.now());
+      if (!due.length) return expired;
+      d.unitOfWork(() => due.forEach((row) => move(row, 'expired')));
+      expired += due.length;
+    }
+  }
+
   return {
     create(app: AppRow, body: { payer_contact_info: string; receiving_account: string; amount: number | string; message?: string; expires_in_seconds?: number }) {
       const account = d.ledger.get(body.receiving_account);
@@ -96,11 +114,16 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
       });
     },
 
-    /** `POST /_sandbox/payment-requests/{id}/status`: the payer pays or declines, or the request expires, now. */
-    setStatus(id: string, to: Exclude<PaymentRequestStatus, 'pending'>) {
+    /**
+     * The payer pays or declines, or the request expires, now: `POST /_sandbox/payment-requests/{id}/status`
+     * and the payer's page (which names the logged-in payer: anyone else's request answers as unknown).
+     * A request past its expiry that the clock has not reached yet expires first, so it is never paid late.
+     */
+    setStatus(id: string, to: Exclude<PaymentRequestStatus, 'pending'>, by?: { payerId: string }) {
+      expireDue();
       return d.unitOfWork(() => {
         const row = d.requests.byId(id);
-        if (!row) throw ApiError.notFound();
+        if (!row || (by && row.payer_id !== by.payerId)) throw ApiError.notFound();
         if (row.status !== 'pending') {
           throw ApiError.general('invalid_state_transition', `Payment request is ${row.status}; only a pending request can become ${to}.`);
         }
@@ -110,14 +133,21 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
     },
 
     /** The clock's own progress: every pending request past its expiry expires. */
-    expireDue(): number {
-      let expired = 0;
-      for (;;) {
-        const due = d.requests.dueExpiry(d.clock.now());
-        if (!due.length) return expired;
-        d.unitOfWork(() => due.forEach((row) => move(row, 'expired')));
-        expired += due.length;
-      }
+    expireDue,
+
+    /** One request by id, for its payer's page (after the clock's due expiries). */
+    find(id: string): PaymentRequestRow | undefined {
+      expireDue();
+      return d.requests.byId(id);
+    },
+
+    /** The wallet a payment of this request would debit, if the payer still has one. */
+    payerWallet: (row: PaymentRequestRow) => payerWallet(row.payer_id, row.currency),
+
+    /** The newest requests of every owner, for the QA dashboard. */
+    recent(limit: number) {
+      expireDue();
+      return d.requests.recent(limit).map(paymentRequestResource);
     },
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {

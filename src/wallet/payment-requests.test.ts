@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
+import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { errorCode } from '../testing/error-code.js';
 
@@ -110,6 +111,20 @@ describe('POST /_sandbox/payment-requests/{id}/status (setPaymentRequestStatus)'
     await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 1 } });
     expect((await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0]).toMatchObject({ id: request.id, status: 'expired' });
     expect((await setStatus(request.id, 'paid')).status).toBe(409);
+    t.assertLedger();
+  });
+});
+
+describe('a request past its expiry before the clock has processed it', () => {
+  it('is never paid late: the control API finds it expired (409) and nothing moves', async () => {
+    t = createTestApp();
+    const { dev, wallet, before, request } = await pendingRequest('75', { expires_in_seconds: 3600 });
+    t.advance(3600); // the offset moves, the clock's own tick does not run
+    const res = await setStatus(request.id, 'paid');
+    expect(res.status).toBe(409);
+    expect(errorCode(res.body)).toBe('invalid_state_transition');
+    expect((await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0].status).toBe('expired');
+    expect(balanceOf(t, wallet)).toBe(before);
     t.assertLedger();
   });
 });

@@ -23,7 +23,7 @@ export function createWalletModule(s: ModuleServices, transfers: Pick<TransferSe
   const requests = createPaymentRequestService({ ...common, identities: s.identities, requests: createPaymentRequestRepository(s.db) });
   const api = { exchanges, payments, requests };
   return {
-    handlers: walletHandlers(api),
+    handlers: walletHandlers(api, () => s.config.publicUrl),
     // Payments settle and requests expire as soon as the sandbox clock says so.
     tick: () => {
       payments.settleDue();

@@ -95,6 +95,7 @@ export function createPaymentRequestRepository(db: Db) {
     .prepare("SELECT * FROM payment_requests INDEXED BY payment_requests_pending WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id LIMIT 500")
     .safeIntegers(true);
   const setStatus = db.prepare('UPDATE payment_requests SET status = ?, ledger_transaction_id = ?, updated_at = ? WHERE id = ?');
+  const recent = db.prepare('SELECT * FROM payment_requests ORDER BY created_at DESC, id DESC LIMIT ?').safeIntegers(true);
   return {
     ...ownedTable<PaymentRequestRecord>(db, 'payment_requests', [
       'id', 'owner_id', 'receiving_account_id', 'payer_id', 'payer_contact_info', 'amount', 'currency', 'message',
@@ -103,6 +104,8 @@ export function createPaymentRequestRepository(db: Db) {
     /** Pending requests whose expiry is at or before `now` (sandbox micros), a bounded batch. */
     dueExpiry: (now: number) => due.all(now) as Array<Row<PaymentRequestRecord>>,
     setStatus: (id: string, status: PaymentRequestStatus, tx: string | null, now: number) => void setStatus.run(status, tx, now, id),
+    /** The newest requests of every owner (the QA dashboard's list). */
+    recent: (limit: number) => recent.all(limit) as Array<Row<PaymentRequestRecord>>,
   };
 }
 

@@ -1,20 +1,27 @@
 import { ok, type Handlers } from '../http/operation.js';
 import { cryptoRoutes, type CryptoExchangeService } from './crypto-exchanges.service.js';
 import type { CryptoPaymentService } from './crypto-payments.service.js';
-import type { PaymentRequestService } from './payment-requests.service.js';
+import { paymentRequestPageUrl, type PaymentRequestService } from './payment-requests.service.js';
 
 /**
  * The wallet operations of the developer API (HMAC; scoped to the signing application's owner) and the
- * control call that pays, declines or expires a payment request.
+ * control call that pays, declines or expires a payment request. A created request's payer page is
+ * named in `X-Sandbox-Payment-Url`, beside a body that keeps the real shape.
  */
-export function walletHandlers(s: { exchanges: CryptoExchangeService; payments: CryptoPaymentService; requests: PaymentRequestService }): Handlers {
+export function walletHandlers(
+  s: { exchanges: CryptoExchangeService; payments: CryptoPaymentService; requests: PaymentRequestService },
+  publicUrl: () => string,
+): Handlers {
   return {
     createCryptoExchange: ({ app, body }) => ok({ 'crypto-exchange': s.exchanges.create(app!, body) }, 201),
     listCryptoExchanges: ({ app, query }) => ok(s.exchanges.list(app!.owner_id, query)),
     listCryptoRoutes: () => ok({ 'crypto-routes': cryptoRoutes() }),
     createCryptoPayment: ({ app, body, c }) => ok({ 'crypto-payment': s.payments.create(app!, body, c.req.header('access-otp')) }, 201),
     listCryptoPayments: ({ app, query }) => ok(s.payments.list(app!.owner_id, query)),
-    createPaymentRequest: ({ app, body }) => ok({ 'payment-request': s.requests.create(app!, body) }, 201),
+    createPaymentRequest: ({ app, body }) => {
+      const request = s.requests.create(app!, body);
+      return { status: 201, body: { 'payment-request': request }, headers: { 'X-Sandbox-Payment-Url': paymentRequestPageUrl(publicUrl(), request.id) } };
+    },
     listPaymentRequests: ({ app, query }) => ok(s.requests.list(app!.owner_id, query)),
     getPaymentRequests: ({ app, query }) => ok(s.requests.list(app!.owner_id, query)),
     setPaymentRequestStatus: ({ params, body }) => ok({ 'payment-request': s.requests.setStatus(params.payment_request_id!, body.status) }),
