@@ -111,10 +111,25 @@ describe('applications', () => {
     expect(res.status).toBe(201);
     const app = res.body.app;
     expect(app).toMatchObject({ name: 'CI payouts', mfa_whitelisted: true, last_nonce: null });
-    expect(app.owner.accounts).toEqual([expect.objectContaining({ currency: 'PHP', balance: '1234.50000000' })]);
+    expect(app.owner.accounts).toEqual([
+      expect.objectContaining({ currency: 'PHP', balance: '1234.50000000' }),
+      expect.objectContaining({ currency: 'BTC', balance: '0.00000000' }),
+    ]);
     const accounts = await t.signed('GET', '/v3/crypto-accounts/', { key: app.api_key, secret: app.api_secret });
     expect(accounts.status).toBe(200);
     expect(accounts.body['crypto-accounts'][0].balance).toBe('1234.50000000');
+    t.assertLedger();
+  });
+
+  it("gives the owner an empty BTC wallet, so the clients' conversions and ?currency=BTC reads work", async () => {
+    const { app } = (await t.request('POST', '/_sandbox/apps', { body: { balance: '1000', mfa_whitelisted: true } })).body;
+    const as = { key: app.api_key, secret: app.api_secret };
+    const btc = await t.signed('GET', '/api/v3/crypto-accounts/?currency=BTC', as);
+    expect(btc.status).toBe(200);
+    expect(btc.body['crypto-accounts']).toEqual([expect.objectContaining({ currency: 'BTC', balance: '0.00000000' })]);
+    const [peso, coin] = app.owner.accounts as Array<{ id: string }>;
+    const convert = await t.signed('POST', '/v3/crypto-exchanges/', { ...as, body: { source_account: peso!.id, target_account: coin!.id, amount: '621.822' } });
+    expect(convert.status).toBe(201);
     t.assertLedger();
   });
 

@@ -115,7 +115,7 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReposi
       return s.identities.merchantById(id)!;
     },
 
-    /** A developer application with a new owner whose PHP wallet is funded. */
+    /** A developer application with a new owner whose PHP wallet is funded (and an empty BTC wallet). */
     createApp(input: AppInput, workspaceId: string | null = null): { app: AppRow; owner: UserRow } {
       const balance = input.balance === undefined ? DEFAULT_APP_BALANCE : amountInput(input.balance, 'balance');
       return s.unitOfWork(() => {
@@ -131,6 +131,10 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReposi
           created_at: s.clock.now(),
         };
         s.identities.insertUser(owner);
+        // An empty BTC wallet as the fixture developers have, so conversions (`/v3/crypto-exchanges/`) and
+        // `?currency=BTC` reads work for a new app too. Made first: accounts are listed newest first, so
+        // the peso wallet stays the first one listed.
+        s.ledger.createAccount({ ownerType: 'user', ownerId, name: 'BTC Wallet', currency: 'BTC' });
         fund(s, phpWallet('user', ownerId, 'PHP Wallet'), balance, 'sandbox_funding');
         const apiKey = randomToken(32);
         s.identities.insertApp({

@@ -1,5 +1,6 @@
 import { ok, type Handlers } from '../http/operation.js';
 import type { BuyOrderService } from './buy-orders.service.js';
+import { sellOrderInput } from './sell-order-input.js';
 import type { SellOrderService } from './sell-orders.service.js';
 
 /**
@@ -9,9 +10,9 @@ import type { SellOrderService } from './sell-orders.service.js';
  */
 export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Handlers {
   return {
-    createSellOrder: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true as const }, 201),
+    createSellOrder: ({ app, body, c }) => ok({ order: sell.create(app!, sellOrderInput(body), c.req.header('access-otp')), success: true as const }, 201),
     // The v2 create, the v1 list and the v2 retrieve are the same operations at the paths the public clients call.
-    createSellOrderV2: ({ app, body, c }) => ok({ order: sell.create(app!, body, c.req.header('access-otp')), success: true as const }, 201),
+    createSellOrderV2: ({ app, body, c }) => ok({ order: sell.create(app!, sellOrderInput(body), c.req.header('access-otp')), success: true as const }, 201),
     getSellOrder: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true as const }),
     getSellOrderV2: ({ app, params }) => ok({ order: sell.get(app!.owner_id, params.order_id), success: true as const }),
     listSellOrders: ({ app, query }) => ok(sell.list(app!.owner_id, query)),

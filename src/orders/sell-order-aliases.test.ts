@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAmount } from '../shared/money.js';
+import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { as, balanceOf, newDeveloper, otpDeveloper } from './developer.test-support.js';
 import { OTP_INVALID, developerError } from '../testing/error-code.js';
@@ -58,5 +59,30 @@ describe('sell orders at the clients’ paths', () => {
     expect(other.body).toEqual(developerError('not_found', { non_field_errors: ['Not found.'] }));
     const unsigned = await t.request('GET', `/v2/sellorder/${theirs.id}`);
     expect(unsigned.status).toBe(401);
+  });
+
+  it('takes the older spellings of the example scripts: btc_amount for amount, the bank fields as the order fields', async () => {
+    const dev = newDeveloper(t, { php: '5000' });
+    const body = { payment_outlet: bpi(), btc_amount: '1500', currency: 'PHP', bank_account_name: 'Juan dela Cruz', bank_account_number: '1234567890' };
+    const res = await t.signed('POST', '/api/v2/sellorder', { ...as(dev), body });
+    expect(res.status).toBe(201);
+    expect(res.body.order).toMatchObject({ amount: '1500.00000000', fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' } });
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('5000') - parseAmount(res.body.order.total));
+    t.assertLedger();
+    // Explicit `fields` win over the older bank fields.
+    const both = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { ...body, btc_amount: undefined, amount: '10', fields: { account_name: 'Maria Santos' } } });
+    expect(both.status).toBe(201);
+    expect(both.body.order.fields).toEqual({ account_name: 'Maria Santos', account_number: '1234567890' });
+    const before = balanceOf(t, dev.php);
+    const twice = await t.signed('POST', '/v2/sellorder', { ...as(dev), body: { ...body, amount: '1500' } });
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors.btc_amount).toEqual(['Send amount or btc_amount, not both.']);
+    const none = await t.signed('POST', '/v2/sellorder', { ...as(dev), body: { payment_outlet: bpi(), currency: 'PHP' } });
+    expect(none.status).toBe(400);
+    expect(none.body.errors.amount).toEqual(['This field is required.']);
+    const badBtc = await t.signed('POST', '/v2/sellorder', { ...as(dev), body: { payment_outlet: bpi(), btc_amount: '-5' } });
+    expect(badBtc.status).toBe(400);
+    expect(errorCode(badBtc.body)).toBe('validation_error');
+    expect(balanceOf(t, dev.php)).toBe(before);
   });
 });

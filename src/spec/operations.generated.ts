@@ -120,7 +120,10 @@ export interface Schemas {
   SellOrderCreateRequest: {
     outlet_id?: string;
     payment_outlet?: string;
-    amount: Schemas["AmountInput"];
+    amount?: Schemas["AmountInput"];
+    btc_amount?: Schemas["AmountInput"];
+    bank_account_name?: string;
+    bank_account_number?: string;
     currency?: string;
     pay_with_wallet?: string;
     target_address?: string;
