@@ -3,7 +3,6 @@ import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js
 import { formatMoney, parseAmount } from '../shared/money.js';
 import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
 afterEach(() => t.close());
