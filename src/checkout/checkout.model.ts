@@ -66,7 +66,8 @@ export interface CheckoutStatus {
   amount: string;
   amount_due: string;
   amount_received: string;
-  expires_in_seconds: string | null;
+  /** Seconds left while pending; "" once it cannot be paid. */
+  expires_in_seconds: string;
 }
 
 export interface PageRequest {
