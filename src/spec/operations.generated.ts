@@ -205,7 +205,7 @@ export interface Schemas {
     reference: {
       [key: string]: unknown;
     };
-    status: "success";
+    status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
   CryptoRoute: {
@@ -1678,6 +1678,26 @@ export interface Operations {
     responses: {
       200: {
         transfer: Schemas["Transfer"];
+      };
+      400: Schemas["ErrorEnvelope"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorEnvelope"];
+      409: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorEnvelope"];
+    };
+  };
+  setCryptoExchangeStatus: {
+    params: {
+      crypto_exchange_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      status: "success" | "failed";
+    };
+    responses: {
+      200: {
+        "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorEnvelope"];
       401: Schemas["ErrorEnvelope"];

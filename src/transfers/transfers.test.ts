@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from '../orders/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
+import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import type { FixtureTransfer } from './transfers.fixtures.js';
 import { normalizeMobile } from './transfers.service.js';
@@ -89,15 +90,15 @@ describe('create transfer', () => {
     ['a system account as target', () => ({ target_address: 'system-funding' }), 'unknown_target', 'target_address'],
     ['a target in another currency', (x: TestApp) => ({ target_address: walletOf(otpDeveloper(x), 'BTC') }), 'validation_error', 'target_address'],
     ['the source account as target', (x: TestApp) => ({ target_address: walletOf(whitelistedDeveloper(x)) }), 'validation_error', 'target_address'],
-    ['more than the balance', () => ({ amount: '250000.00000001' }), 'insufficient_balance', 'amount'],
+    ['more than the balance', () => ({ amount: '250000.00000001' }), 'insufficient_balance', 'non_field_errors'],
     ['a bad amount', () => ({ amount: '-1' }), 'validation_error', 'amount'],
-  ])('refuses %s with a 400 field error and moves nothing', async (_name, over, code, field) => {
+  ])('refuses %s with a 400 error and moves nothing', async (_name, over, code, field) => {
     const from = walletOf(whitelistedDeveloper(t));
     const before = balanceOf(t, from);
     const count = transferCount();
     const res = await send({ account: from, target_address: t.fixtures.customers[0]!.email, amount: 10, ...over(t) });
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual([code]);
+    expect(errorCode(res.body)).toBe(code);
     expect(Object.keys(res.body.errors)).toEqual([field]);
     expect(balanceOf(t, from)).toBe(before);
     expect(transferCount()).toBe(count);
@@ -111,8 +112,11 @@ describe('create transfer', () => {
       error_codes: ['unknown_target'],
       errors: { target_address: ['No wallet account, customer email or mobile number matches "nobody@nowhere.example".'] },
     });
+    // The real body: the whole request is refused, not the amount field (as for sell orders).
     const broke = await send({ account: from, target_address: t.fixtures.customers[0]!.email, amount: '250000.00000001' });
-    expect(broke.body).toEqual({ error_codes: ['insufficient_balance'], errors: { amount: ['Insufficient balance.'] } });
+    expect(broke.status).toBe(400);
+    expect(broke.body.errors).toEqual({ non_field_errors: ['Insufficient balance.'] });
+    expect(errorCode(broke.body)).toBe('insufficient_balance');
     const missing = await send({});
     expect(Object.keys(missing.body.errors).sort()).toEqual(['account', 'amount', 'target_address']);
   });
