@@ -23,6 +23,7 @@ const PATH_POOLS: Record<string, PoolName> = {
   merchant_id: 'merchant',
   workspace_id: 'workspace',
   payment_request_id: 'paymentRequest',
+  crypto_exchange_id: 'cryptoExchange',
 };
 
 function pathPool(op: Operation, name: string): PoolName {

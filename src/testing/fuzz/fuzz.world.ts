@@ -15,7 +15,8 @@ export type PoolName =
   | 'reference'
   | 'email'
   | 'outlet'
-  | 'paymentRequest';
+  | 'paymentRequest'
+  | 'cryptoExchange';
 
 const POOL_CAP = 200;
 
@@ -115,6 +116,7 @@ export class FuzzWorld {
         else if (parent === 'order' || parent === 'orders') this.add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id);
         else if (parent === 'transfer' || parent === 'transfers') this.add('transfer', id);
         else if (parent === 'payment-request' || parent === 'payment-requests') this.add('paymentRequest', id);
+        else if (parent === 'crypto-exchange' || parent === 'crypto-exchanges') this.add('cryptoExchange', id);
         else if (parent === 'delivery' || parent === 'deliveries') this.add('delivery', id);
         else if (parent === 'workspace') this.add('workspace', id);
         else if (parent === 'accounts' || parent === 'account') this.add('account', id);
