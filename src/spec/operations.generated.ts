@@ -823,6 +823,7 @@ export interface Operations {
       200: {
         "crypto-routes": Array<Schemas["CryptoRoute"]>;
       };
+      400: Schemas["ErrorEnvelope"];
       401: Schemas["ErrorEnvelope"];
     };
   };
