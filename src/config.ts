@@ -100,7 +100,7 @@ export const CONFIG_OPTIONS = {
   'callback-timeout': { type: 'string', env: 'PAYSANDBOX_CALLBACK_TIMEOUT', help: 'Callback timeout, e.g. 10s' },
   'block-private-callbacks': { type: 'boolean', env: 'PAYSANDBOX_BLOCK_PRIVATE_CALLBACKS', help: 'Refuse callbacks to private addresses' },
   'sellorder-delay': { type: 'string', env: 'PAYSANDBOX_SELLORDER_DELAY', help: 'Seconds before a sell order moves on by itself (60; 0 = never)' },
-  'transfer-delay': { type: 'string', env: 'PAYSANDBOX_TRANSFER_DELAY', help: 'Seconds before a pending transfer settles by itself (10; 0 = never)' },
+  'transfer-delay': { type: 'string', env: 'PAYSANDBOX_TRANSFER_DELAY', help: 'Seconds before a pending transfer, crypto payment or conversion settles by itself (10; 0 = never)' },
   'buyorder-delay': { type: 'string', env: 'PAYSANDBOX_BUYORDER_DELAY', help: 'Seconds from a buy order marked paid to its release (60; 0 = never)' },
   quiet: { type: 'boolean', env: 'PAYSANDBOX_QUIET', help: 'No banner, no request log' },
   'log-format': { type: 'string', env: 'PAYSANDBOX_LOG_FORMAT', help: 'Request and callback log: text (colored on a TTY) or json' },

@@ -48,8 +48,9 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
   const accounts = createAccountsModule(ledger.api);
   const base = { identities: identities.api, ledger: ledger.api };
   const outlets = createOutletsModule({ db: s.db });
-  const orders = createOrdersModule({ ...s, ...base }, outlets.api);
   const transfers = createTransfersModule({ ...s, ...base });
+  // Sell orders through coins_transfer send to a wallet found as a transfer finds its target.
+  const orders = createOrdersModule({ ...s, ...base }, outlets.api, transfers.api);
   const wallet = createWalletModule({ ...s, ...base }, transfers.api);
   const callbacks = createCallbacksModule({ services: { ...s, identities: identities.api, invoices: invoices.api }, injectedFetch: o.injectedFetch });
   const all = { ...s, ...base, invoices: invoices.api, payments: payments.api };

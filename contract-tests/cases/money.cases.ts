@@ -71,7 +71,9 @@ export const moneyCases: ContractCase[] = [
       const account = await pesoAccount(ctx);
       const otp = await ctx.otp();
       const tooMuch = money(units(account.balance) + 100_000_000n);
-      await ctx.rejects(ctx.dev.createTransfer({ account: account.id, target_address: ctx.creds.transferTarget!, amount: tooMuch }, { otp }), 400, 'insufficient_balance');
+      const broke = await ctx.rejects(ctx.dev.createTransfer({ account: account.id, target_address: ctx.creds.transferTarget!, amount: tooMuch }, { otp }), 400, 'insufficient_balance');
+      // The real body, as for sell orders: the request as a whole, not the amount field.
+      ctx.check(broke.fieldErrors.non_field_errors?.[0] === 'Insufficient balance.' && !broke.fieldErrors.amount, `message ${JSON.stringify(broke.fieldErrors)}`, 'createTransfer');
       const nobody = `ct-nobody-${ctx.info.runId}@example.invalid`;
       await ctx.rejects(ctx.dev.createTransfer({ account: account.id, target_address: nobody, amount: '1' }, { otp }), 400, 'unknown_target', 'target_address');
       const bad = await ctx.dev.request({ method: 'POST', path: '/v3/transfers/', body: { account: account.id, amount: '1' }, headers: otp ? { 'Access-OTP': otp } : {}, operationId: 'createTransfer' });
@@ -135,6 +137,37 @@ export const moneyCases: ContractCase[] = [
       ctx.check((await pesoAccount(ctx)).balance === before.balance, 'the canceled sell order was not refunded in full', 'listCryptoAccounts');
       const again = await ctx.control.request({ method: 'POST', path: `/_sandbox/sellorders/${order.id}/status`, body: { status: 'completed' }, operationId: 'setSellOrderStatus' });
       ctx.expectError(again, 409, 'invalid_state_transition');
+    },
+  },
+  {
+    name: 'sell orders: coins_transfer refuses an unknown target, and pays into the target wallet when the order completes',
+    tags: ['money', 'sandbox'],
+    async run(ctx) {
+      // A seller and a receiver of the same tenant (both made through the control API: the base data).
+      const app = await ctx.control.createApp({ name: `ct-${ctx.info.runId}-coins-transfer`, mfa_whitelisted: true, balance: '100' });
+      const dev = ctx.devFor(app.api_key, app.api_secret);
+      const made = await ctx.control.request<{ customer: { email: string; accounts: Array<{ id: string; currency: string }> } }>({
+        method: 'POST',
+        path: '/_sandbox/customers',
+        body: {},
+        operationId: 'createCustomer',
+      });
+      ctx.expectStatus(made, 201);
+      const wallet = made.body.customer.accounts.find((a) => a.currency === 'PHP')!.id;
+      const before = { seller: (await pesoAccount(ctx, dev)).balance, target: (await ctx.control.getAccount(wallet)).balance };
+      const order = { payment_outlet: 'coins_transfer', amount: '25', currency: 'PHP' };
+      const nobody = `ct-nobody-${ctx.info.runId}@example.invalid`;
+      await ctx.rejects(dev.createSellOrder({ ...order, target_address: nobody }), 400, 'unknown_target', 'target_address');
+      ctx.check((await pesoAccount(ctx, dev)).balance === before.seller, 'a refused coins_transfer order moved money', 'createSellOrder');
+      const sold = await dev.createSellOrder({ ...order, target_address: made.body.customer.email });
+      ctx.expectStatus(ctx.lastResponse('createSellOrder')!, 201);
+      const echoed = (sold as { target_address?: string | null }).target_address;
+      ctx.check(sold.delivery_status === 'pending_payment' && echoed === made.body.customer.email, `came back as ${JSON.stringify(sold)}`, 'createSellOrder');
+      const done = await ctx.control.request({ method: 'POST', path: `/_sandbox/sellorders/${sold.id}/status`, body: { status: 'completed' }, operationId: 'setSellOrderStatus' });
+      ctx.expectStatus(done, 200);
+      const after = { seller: (await pesoAccount(ctx, dev)).balance, target: (await ctx.control.getAccount(wallet)).balance };
+      ctx.check(units(before.seller) - units(after.seller) === units('25'), `the seller went from ${before.seller} to ${after.seller}, expected −25`, 'createSellOrder');
+      ctx.check(units(after.target) - units(before.target) === units('25'), `the target wallet went from ${before.target} to ${after.target}, expected +25`, 'setSellOrderStatus');
     },
   },
   {

@@ -39,7 +39,7 @@ export const walletCases: ContractCase[] = [
     },
   },
   {
-    name: 'wallet: bad conversions are 400; with a BTC account, a conversion moves both accounts exactly and is listed first',
+    name: 'wallet: bad conversions are 400; with a BTC account, a conversion is created pending, debits the source at once and is listed first',
     tags: ['money'],
     async run(ctx) {
       const peso = (await accountIn(ctx, 'PBTC'))!;
@@ -54,13 +54,45 @@ export const walletCases: ContractCase[] = [
       ctx.expectStatus(res, 201);
       const x = res.body['crypto-exchange'] as Body;
       ctx.check(x.source_amount === '200.00000000' && x.source_currency === 'PBTC' && x.target_currency === 'BTC', `conversion came back as ${res.text}`, 'createCryptoExchange');
-      const listed = await signed(ctx, 'GET', '/v3/crypto-exchanges/?per_page=1', 'listCryptoExchanges');
-      ctx.check(sameJson(listed.body['crypto-exchanges'][0], x), 'the newest listed conversion is not the one just made', 'listCryptoExchanges');
+      // The real service answered a recorded conversion `pending`; it settles later.
+      ctx.check(x.status === 'pending', `a new conversion is ${x.status}, expected pending`, 'createCryptoExchange');
+      const listed = (await signed(ctx, 'GET', '/v3/crypto-exchanges/?per_page=1', 'listCryptoExchanges')).body['crypto-exchanges'][0] as Body;
+      ctx.check(sameJson({ ...listed, status: x.status }, x) && ['pending', 'success'].includes(listed.status), 'the newest listed conversion is not the one just made', 'listCryptoExchanges');
       if (ctx.info.kind === 'sandbox') {
-        const [p, b] = [await accountIn(ctx, 'PBTC'), await accountIn(ctx, 'BTC')];
+        const p = await accountIn(ctx, 'PBTC');
         ctx.check(units(peso.balance) - units(p!.balance) === units('200'), `the peso wallet went from ${peso.balance} to ${p!.balance}`, 'createCryptoExchange');
-        ctx.check(units(b!.balance) - units(btc.balance) === units(x.target_amount), `the BTC account went from ${btc.balance} to ${b!.balance}`, 'createCryptoExchange');
       }
+    },
+  },
+  {
+    name: 'wallet: the control API settles a pending conversion into the target account, or fails it and gives the source back',
+    tags: ['money', 'sandbox'],
+    async run(ctx) {
+      // A workspace's application owns only a peso wallet: convert as an application whose owner also holds BTC.
+      const app = (await ctx.control.listApps({ per_page: 100 })).apps.find((a) => a.mfa_whitelisted && a.owner.accounts.some((x) => x.currency === 'BTC'));
+      ctx.check(Boolean(app), 'no whitelisted application whose owner holds a BTC account', 'listApps');
+      const dev = ctx.devFor(app!.api_key, app!.api_secret);
+      const [peso, btc] = ['PHP', 'BTC'].map((c) => app!.owner.accounts.find((x) => x.currency === c)!.id);
+      const balances = async () => [(await ctx.control.getAccount(peso!)).balance, (await ctx.control.getAccount(btc!)).balance];
+      const before = await balances();
+      const move = async (status: 'success' | 'failed') => {
+        const res = await dev.request<Body>({ method: 'POST', path: '/v3/crypto-exchanges/', body: { source_account: peso, target_account: btc, amount: '100' }, operationId: 'createCryptoExchange' });
+        ctx.expectStatus(res, 201);
+        const x = res.body['crypto-exchange'] as Body;
+        ctx.check(x.status === 'pending', `a new conversion is ${x.status}, expected pending`, 'createCryptoExchange');
+        const moved = await ctx.control.request<Body>({ method: 'POST', path: `/_sandbox/crypto-exchanges/${x.id}/status`, body: { status }, operationId: 'setCryptoExchangeStatus' });
+        ctx.expectStatus(moved, 200);
+        ctx.check(moved.body['crypto-exchange']?.status === status, `the conversion did not become ${status}: ${moved.text}`, 'setCryptoExchangeStatus');
+        return x;
+      };
+      const settled = await move('success');
+      await move('failed');
+      // One settled, one failed and given back: down exactly one source amount, up exactly one target amount.
+      const after = await balances();
+      ctx.check(units(before[0]!) - units(after[0]!) === units('100'), `the peso wallet went from ${before[0]} to ${after[0]}, expected −100`, 'setCryptoExchangeStatus');
+      ctx.check(units(after[1]!) - units(before[1]!) === units(settled.target_amount), `the BTC account went from ${before[1]} to ${after[1]}`, 'setCryptoExchangeStatus');
+      const again = await ctx.control.request({ method: 'POST', path: `/_sandbox/crypto-exchanges/${settled.id}/status`, body: { status: 'failed' }, operationId: 'setCryptoExchangeStatus' });
+      ctx.expectError(again, 409, 'invalid_state_transition');
     },
   },
   {

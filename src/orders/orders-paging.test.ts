@@ -31,7 +31,7 @@ function developerWith(kind: Kind, n: number, times: number[]) {
       if (kind === 'sell') {
         repo.insertSell({
           id, owner_id: dev.id, account_id: dev.php, outlet_id: 'bpi', amount: 100_000_000n, fee: 0n, currency: 'PHP',
-          delivery_status: 'completed', external_transaction_id: null, target_address: null, fields: '{}',
+          delivery_status: 'completed', external_transaction_id: null, target_address: null, target_account_id: null, fields: '{}',
           debit_transaction_id: null, auto_advance: 0, created_at: at, status_changed_at: at,
         });
       } else {

@@ -155,6 +155,8 @@ export function loadOrderFixtures(s: ModuleServices, orders: OrderRepository, fx
       delivery_status: o.delivery_status,
       external_transaction_id: o.external_transaction_id,
       target_address: o.target_address,
+      // The generated history has no coins_transfer orders.
+      target_account_id: null,
       fields: JSON.stringify(o.fields),
       debit_transaction_id: debit,
       // History stays as generated; only orders created through the API move on the clock.

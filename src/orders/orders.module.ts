@@ -1,6 +1,7 @@
 import type { SandboxModule } from '../module.types.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { ServicesWith } from '../module.types.js';
+import type { TransferService } from '../transfers/transfers.service.js';
 import { createBuyOrderService, type BuyOrderService } from './buy-orders.service.js';
 import { loadOrderFixtures } from './orders.fixtures.js';
 import { createOrderRepository, type OrderRepository } from './orders.repo.js';
@@ -16,11 +17,16 @@ export interface OrdersApi {
 }
 
 /** Sell and buy orders: developer API handlers, control calls, fixture history, and clock progress. */
-export function createOrdersModule(s: ModuleServices, outlets: OutletService): SandboxModule<OrdersApi> & { repo: OrderRepository } {
+export function createOrdersModule(
+  s: ModuleServices,
+  outlets: OutletService,
+  transfers: Pick<TransferService, 'resolveTarget'>,
+): SandboxModule<OrdersApi> & { repo: OrderRepository } {
   const repo = createOrderRepository(s.db);
   const sell = createSellOrderService({
     orders: repo,
     outlets,
+    sendTargets: transfers,
     ledger: s.ledger,
     unitOfWork: s.unitOfWork,
     clock: s.clock,

@@ -14,6 +14,8 @@ export interface SellOrderRecord {
   delivery_status: SellOrderStatus;
   external_transaction_id: string | null;
   target_address: string | null;
+  /** The wallet a `coins_transfer` order pays into when it completes; null for every other outlet. */
+  target_account_id: string | null;
   fields: string;
   debit_transaction_id: string | null;
   auto_advance: number;
@@ -75,9 +77,9 @@ const SELL = 'SELECT s.*, o.name AS outlet_name FROM sell_orders s JOIN outlets 
 export function createOrderRepository(db: Db) {
   const insertSell = db.prepare(
     `INSERT INTO sell_orders (id, owner_id, account_id, outlet_id, amount, fee, currency, delivery_status, external_transaction_id,
-       target_address, fields, debit_transaction_id, auto_advance, created_at, status_changed_at)
+       target_address, target_account_id, fields, debit_transaction_id, auto_advance, created_at, status_changed_at)
      VALUES (@id, @owner_id, @account_id, @outlet_id, @amount, @fee, @currency, @delivery_status, @external_transaction_id,
-       @target_address, @fields, @debit_transaction_id, @auto_advance, @created_at, @status_changed_at)`,
+       @target_address, @target_account_id, @fields, @debit_transaction_id, @auto_advance, @created_at, @status_changed_at)`,
   );
   const sellById = db.prepare(`${SELL} WHERE s.id = ?`).safeIntegers(true);
   const sellForOwner = db.prepare(`${SELL} WHERE s.id = ? AND s.owner_id = ?`).safeIntegers(true);

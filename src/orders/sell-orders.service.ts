@@ -6,6 +6,7 @@ import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
+import type { TransferService } from '../transfers/transfers.service.js';
 import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
 import type { OrderRepository, SellOrderRow, SellOrderStatus } from './orders.repo.js';
@@ -44,6 +45,8 @@ export interface SellOrderCreateBody {
 export interface SellOrderDeps {
   orders: OrderRepository;
   outlets: OutletService;
+  /** Finds the wallet a `coins_transfer` order sends to, exactly as a transfer finds its target. */
+  sendTargets: Pick<TransferService, 'resolveTarget'>;
   ledger: LedgerRepository;
   unitOfWork: UnitOfWork;
   clock: Clock;
@@ -57,10 +60,16 @@ function walletOf(ledger: LedgerRepository, ownerId: string, currency: string): 
   return ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
 }
 
+/** The payout category that sends to a wallet in the sandbox instead of out of it. */
+const WALLET_PAYOUT = 'coins_transfer';
+
+type PayoutOutlet = ReturnType<OutletService['requirePayoutOutlet']>;
+
 /**
  * Sell orders (cash-out through a payout outlet). Creating one debits the owner's peso wallet by
  * amount + fee in one ledger transaction (fee to the fee account, amount to payout clearing); `failed`
- * and `canceled` post the same amounts back; `completed` pays the clearing amount out to the world.
+ * and `canceled` post the same amounts back; `completed` pays the clearing amount out to the world, or,
+ * through `coins_transfer`, into the wallet its `target_address` named.
  */
 export function createSellOrderService(d: SellOrderDeps) {
   function outletOf(body: SellOrderCreateBody) {
@@ -86,11 +95,18 @@ export function createSellOrderService(d: SellOrderDeps) {
       } else if (to === 'completed') {
         d.ledger.post('sell_order_payout', row.id, [
           { accountId: SYSTEM_ACCOUNTS.payoutClearing, amount: -row.amount },
-          { accountId: SYSTEM_ACCOUNTS.funding, amount: row.amount },
+          { accountId: row.target_account_id ?? SYSTEM_ACCOUNTS.funding, amount: row.amount },
         ]);
       }
     }
     return d.orders.sellById(row.id)!;
+  }
+
+  /** The wallet a `coins_transfer` order pays into (same tenant, same 400s as transfers); none for other outlets. */
+  function payoutWallet(app: AppRow, outlet: PayoutOutlet, body: SellOrderCreateBody): AccountRow | undefined {
+    if (outlet.category !== WALLET_PAYOUT) return undefined;
+    if (body.target_address === undefined) throw ApiError.field('target_address', 'This field is required.');
+    return d.sendTargets.resolveTarget(app, body.target_address, outlet.currency);
   }
 
   return {
@@ -102,9 +118,11 @@ export function createSellOrderService(d: SellOrderDeps) {
       if (body.pay_with_wallet !== undefined && !PESO_WALLET_NAMES.includes(body.pay_with_wallet.toUpperCase())) {
         throw ApiError.field('pay_with_wallet', `"${body.pay_with_wallet}" is not a valid choice.`);
       }
+      const target = payoutWallet(app, outlet, body);
       const quote = d.outlets.quote(outlet, parseAmount(body.amount));
       return d.unitOfWork(() => {
         const wallet = walletOf(d.ledger, app.owner_id, currency);
+        if (target && target.id === wallet?.id) throw ApiError.field('target_address', 'Cannot send to the same account.');
         if (!wallet || wallet.balance < quote.total) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
         const id = d.ids();
         const debit = d.ledger.post('sell_order', id, [
@@ -124,6 +142,7 @@ export function createSellOrderService(d: SellOrderDeps) {
           delivery_status: 'pending_payment',
           external_transaction_id: body.external_transaction_id ?? null,
           target_address: body.target_address ?? null,
+          target_account_id: target?.id ?? null,
           fields: JSON.stringify(body.fields ?? {}),
           debit_transaction_id: debit,
           auto_advance: 1,

@@ -225,7 +225,7 @@ export interface Schemas {
     reference: {
       [key: string]: unknown;
     };
-    status: "success";
+    status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
   CryptoRoute: {
@@ -843,6 +843,7 @@ export interface Operations {
       200: {
         "crypto-routes": Array<Schemas["CryptoRoute"]>;
       };
+      400: Schemas["ErrorBody"];
       401: Schemas["DeveloperError"];
     };
   };
@@ -1698,6 +1699,26 @@ export interface Operations {
     responses: {
       200: {
         transfer: Schemas["Transfer"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
+    };
+  };
+  setCryptoExchangeStatus: {
+    params: {
+      crypto_exchange_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      status: "success" | "failed";
+    };
+    responses: {
+      200: {
+        "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];

@@ -8,6 +8,7 @@ import { ID_PATTERN, type IdFactory } from '../shared/ids.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { TransferRepository, TransferRow } from './transfers.repo.js';
+import { setPendingStatus, settleDue, type Outcome } from './transfers.settle-later.js';
 
 /** The transfer resource (real-api-facts: id, account, amount, target_address, status, created_at). */
 export function transferResource(t: TransferRow) {
@@ -26,6 +27,14 @@ export function normalizeMobile(text: string): string {
   if (/^09\d{9}$/.test(text)) return `+63${text.slice(1)}`;
   if (/^639\d{9}$/.test(text)) return `+${text}`;
   return text;
+}
+
+/**
+ * Refuse a send the source cannot cover, with the real body: `Insufficient balance.` under
+ * `non_field_errors` (as sell orders answer it). Call it inside the unit of work that debits.
+ */
+export function requireBalance(ledger: LedgerRepository, accountId: string, amount: bigint): void {
+  if (ledger.get(accountId)!.balance < amount) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
 }
 
 export interface TransferDeps {
@@ -79,7 +88,7 @@ export function createTransferService(d: TransferDeps) {
   }
 
   /** Move a pending transfer's held money on: to the target (`success`) or back to the source (`failed`). */
-  function finish(row: TransferRow, to: 'success' | 'failed'): void {
+  function finish(row: TransferRow, to: Outcome): void {
     const clearing = clearingAccount(d.ledger, row.currency);
     const destination = to === 'success' ? row.target_account_id! : row.account_id;
     d.ledger.post(to === 'success' ? 'transfer_settlement' : 'transfer_refund', row.id, [
@@ -112,10 +121,17 @@ export function createTransferService(d: TransferDeps) {
   return {
     prepareSend,
 
+    /**
+     * The wallet a `target_address` names (account id, customer email or mobile number) within the app's
+     * tenant, in `currency`; refused with the very 400 a transfer gives. Sell orders through
+     * `coins_transfer` send to it.
+     */
+    resolveTarget: (app: AppRow, address: string, currency: string): AccountRow => target(address, currency, app.workspace_id),
+
     create(app: AppRow, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
       const { source, amount, to } = prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
-        if (d.ledger.get(source.id)!.balance < amount) throw ApiError.field('amount', 'Insufficient balance.', 'insufficient_balance');
+        requireBalance(d.ledger, source.id, amount);
         const id = d.ids();
         const tx = d.ledger.post('transfer', id, [
           { accountId: source.id, amount: -amount },
@@ -138,30 +154,13 @@ export function createTransferService(d: TransferDeps) {
     },
 
     /** `POST /_sandbox/transfers/{id}/status`: settle (`success`) or fail a pending transfer now. */
-    setStatus(id: string, to: 'success' | 'failed') {
-      return d.unitOfWork(() => {
-        const row = d.transfers.byId(id);
-        if (!row) throw ApiError.notFound();
-        if (row.status !== 'pending') {
-          throw ApiError.general('invalid_state_transition', `Transfer is ${row.status}; only a pending transfer can become ${to}.`);
-        }
-        finish(row, to);
-        return transferResource(d.transfers.byId(id)!);
-      });
+    setStatus(id: string, to: Outcome) {
+      return transferResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish }, id, to));
     },
 
     /** The clock's own progress: every pending transfer older than the delay settles. */
-    settleDue(): number {
-      const delay = Math.round(d.settleSeconds() * 1_000_000);
-      if (delay <= 0) return 0;
-      let settled = 0;
-      for (;;) {
-        const due = d.transfers.duePending(d.clock.now() - delay);
-        if (!due.length) return settled;
-        d.unitOfWork(() => due.forEach((row) => finish(row, 'success')));
-        settled += due.length;
-      }
-    },
+    settleDue: (): number =>
+      settleDue({ ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success') }),
 
     get(ownerId: string, id: string) {
       const row = d.transfers.forOwner(id, ownerId);

@@ -89,9 +89,9 @@ describe('create transfer', () => {
     ['a system account as target', () => ({ target_address: 'system-funding' }), 'unknown_target', 'target_address'],
     ['a target in another currency', (x: TestApp) => ({ target_address: walletOf(otpDeveloper(x), 'BTC') }), 'validation_error', 'target_address'],
     ['the source account as target', (x: TestApp) => ({ target_address: walletOf(whitelistedDeveloper(x)) }), 'validation_error', 'target_address'],
-    ['more than the balance', () => ({ amount: '250000.00000001' }), 'insufficient_balance', 'amount'],
+    ['more than the balance', () => ({ amount: '250000.00000001' }), 'insufficient_balance', 'non_field_errors'],
     ['a bad amount', () => ({ amount: '-1' }), 'validation_error', 'amount'],
-  ])('refuses %s with a 400 field error and moves nothing', async (_name, over, code, field) => {
+  ])('refuses %s with a 400 error and moves nothing', async (_name, over, code, field) => {
     const from = walletOf(whitelistedDeveloper(t));
     const before = balanceOf(t, from);
     const count = transferCount();
@@ -108,8 +108,11 @@ describe('create transfer', () => {
     const from = walletOf(whitelistedDeveloper(t));
     const unknown = await send({ account: from, target_address: 'nobody@nowhere.example', amount: 1 });
     expect(unknown.body).toEqual(developerError('unknown_target', { target_address: ['No wallet account, customer email or mobile number matches "nobody@nowhere.example".'] }));
+    // The real body: the whole request is refused, not the amount field (as for sell orders).
     const broke = await send({ account: from, target_address: t.fixtures.customers[0]!.email, amount: '250000.00000001' });
-    expect(broke.body).toEqual(developerError('insufficient_balance', { amount: ['Insufficient balance.'] }));
+    expect(broke.status).toBe(400);
+    expect(broke.body.errors).toEqual({ non_field_errors: ['Insufficient balance.'] });
+    expect(errorCode(broke.body)).toBe('insufficient_balance');
     const missing = await send({});
     expect(Object.keys(missing.body.errors).sort()).toEqual(['account', 'amount', 'target_address']);
   });

@@ -7,6 +7,8 @@ import { formatTimestamp, type Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
+import { requireBalance } from '../transfers/transfers.service.js';
+import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoExchangeRecord, CryptoExchangeRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 import { coinUnitsFor, PESOS_PER_COIN } from '../shared/rates.js';
@@ -58,13 +60,18 @@ export interface CryptoExchangeDeps {
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
+  /** Sandbox seconds before a pending conversion settles (the transfers' `--transfer-delay`; 0: never by itself). */
+  settleSeconds: () => number;
 }
 
 /**
- * Conversions between two accounts of the same owner at the fixed table. Each moves money in two
- * balanced ledger transactions, one per currency, through the sandbox's exchange desk accounts: the
- * owner pays the desk in the source currency (`owner_payment`) and the desk pays the owner in the
- * target currency (`trader_payment`). Instant: a conversion is `success` when it is answered.
+ * Conversions between two accounts of the same owner at the fixed table. As the real service answers a
+ * conversion, it is created `pending`, in two balanced ledger transactions, one per currency, whose ids
+ * the resource names: the owner's source amount goes into the in-flight account (`owner_payment`), and
+ * the exchange desk puts the converted amount there too (`trader_payment`). It settles like a transfer
+ * (after `--transfer-delay` on the sandbox clock, or through the control API): the desk takes the source
+ * amount and the owner's target account receives the converted one. A failed conversion gives each
+ * amount back to where it came from.
  */
 export function createCryptoExchangeService(d: CryptoExchangeDeps) {
   function ownAccount(app: AppRow, id: string, field: string): AccountRow {
@@ -73,6 +80,23 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
       throw ApiError.field(field, `Account "${id}" is not one of your accounts.`);
     }
     return account;
+  }
+
+  const inFlight = (currency: string) => walletSystemAccount(d.ledger, 'exchange-clearing', currency);
+
+  /** Moves both held amounts on: to the desk and the owner (`success`), or back where they came from (`failed`). */
+  function finish(row: Row<CryptoExchangeRecord>, to: Outcome): void {
+    const kind = to === 'success' ? 'crypto_exchange_settlement' : 'crypto_exchange_refund';
+    const desk = (currency: string) => walletSystemAccount(d.ledger, 'exchange', currency);
+    d.ledger.post(kind, row.id, [
+      { accountId: inFlight(row.source_currency), amount: -row.source_amount },
+      { accountId: to === 'success' ? desk(row.source_currency) : row.source_account_id, amount: row.source_amount },
+    ]);
+    d.ledger.post(kind, row.id, [
+      { accountId: inFlight(row.target_currency), amount: -row.target_amount },
+      { accountId: to === 'success' ? row.target_account_id : desk(row.target_currency), amount: row.target_amount },
+    ]);
+    d.exchanges.setStatus(row.id, to);
   }
 
   return {
@@ -88,15 +112,15 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
       if (!route) throw ApiError.field('target_account', `No conversion route from ${pair}.`);
       if (route.amount <= 0n) throw ApiError.field('amount', `Amount is too small to convert from ${pair}.`);
       return d.unitOfWork(() => {
-        if (d.ledger.get(source.id)!.balance < amount) throw ApiError.field('amount', 'Insufficient balance.', 'insufficient_balance');
+        requireBalance(d.ledger, source.id, amount);
         const id = d.ids();
         const ownerPayment = d.ledger.post('crypto_exchange', id, [
           { accountId: source.id, amount: -amount },
-          { accountId: walletSystemAccount(d.ledger, 'exchange', source.currency), amount },
+          { accountId: inFlight(source.currency), amount },
         ]);
         const traderPayment = d.ledger.post('crypto_exchange', id, [
           { accountId: walletSystemAccount(d.ledger, 'exchange', target.currency), amount: -route.amount },
-          { accountId: target.id, amount: route.amount },
+          { accountId: inFlight(target.currency), amount: route.amount },
         ]);
         d.exchanges.insert({
           id,
@@ -110,12 +134,20 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
           target_currency: target.currency,
           owner_payment: ownerPayment,
           trader_payment: traderPayment,
-          status: 'success',
+          status: 'pending',
           created_at: d.clock.now(),
         });
         return cryptoExchangeResource(d.exchanges.byId(id)!);
       });
     },
+
+    /** `POST /_sandbox/crypto-exchanges/{id}/status`: settle (`success`) or fail a pending conversion now. */
+    setStatus(id: string, to: Outcome) {
+      return cryptoExchangeResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish }, id, to));
+    },
+
+    /** The clock's own progress: every pending conversion older than the delay settles. */
+    settleDue: (): number => settleDue({ ...d, duePending: d.exchanges.duePending, settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success') }),
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
       const req = pageRequest(query);

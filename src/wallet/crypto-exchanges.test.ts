@@ -9,14 +9,26 @@ afterEach(() => t.close());
 
 const exchange = (dev: ReturnType<typeof newDeveloper>, body: unknown) => t.signed('POST', '/v3/crypto-exchanges/', { ...as(dev), body });
 
+/** Ids of the ledger transactions a conversion posted, in posting order. */
+const transactionsOf = (id: string) =>
+  (t.db.prepare('SELECT id, kind FROM ledger_transactions WHERE reference = ? ORDER BY rowid').all(id) as Array<{ id: string; kind: string }>);
+const setStatus = (id: string, status: unknown) => t.request('POST', `/_sandbox/crypto-exchanges/${id}/status`, { body: { status } });
+/** Let the sandbox clock run past the settle delay (`--transfer-delay`, 10 s by default) and do the due work. */
+const settle = () => {
+  t.advance(10);
+  t.sandbox.tick();
+};
+const listed = async (dev: ReturnType<typeof newDeveloper>) => (await t.signed('GET', '/v3/crypto-exchanges/', as(dev))).body['crypto-exchanges'];
+
 describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
-  it('converts pesos to BTC at the table rate, in one balanced transaction per currency', async () => {
+  it('is created pending as the real service answers, with the source held, and settles on the sandbox clock', async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '1000' });
     const res = await exchange(dev, { source_account: dev.php, target_account: dev.btc, amount: '200' });
     expect(res.status).toBe(201);
-    // The real recorded conversion: 200 PBTC at 621822 → 0.00032164 BTC.
-    expect(res.body['crypto-exchange']).toMatchObject({
+    // The real recorded conversion: 200 PBTC at 621822 → 0.00032164 BTC, `pending`.
+    const created = res.body['crypto-exchange'];
+    expect(created).toMatchObject({
       source_account: dev.php,
       target_account: dev.btc,
       rate: '621822',
@@ -25,12 +37,28 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
       source_currency: 'PBTC',
       target_currency: 'BTC',
       reference: {},
-      status: 'success',
+      status: 'pending',
     });
+    // The source is debited at once; the target has nothing yet. Both payments are ledger transactions.
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('800'));
+    expect(balanceOf(t, dev.btc)).toBe(0n);
+    expect(transactionsOf(created.id).map((x) => x.id)).toEqual([created.owner_payment, created.trader_payment]);
+    t.assertLedger();
+    // 9 s later it is still pending; at 10 s it settles.
+    t.advance(9);
+    t.sandbox.tick();
+    expect((await listed(dev))[0].status).toBe('pending');
+    t.advance(1);
+    t.sandbox.tick();
+    expect((await listed(dev))[0]).toEqual({ ...created, status: 'success' });
     expect(balanceOf(t, dev.php)).toBe(parseAmount('800'));
     expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032164'));
-    const txs = t.db.prepare("SELECT id FROM ledger_transactions WHERE reference = ? ORDER BY id").all(res.body['crypto-exchange'].id) as Array<{ id: string }>;
-    expect(txs.map((x) => x.id).sort()).toEqual([res.body['crypto-exchange'].owner_payment, res.body['crypto-exchange'].trader_payment].sort());
+    expect(transactionsOf(created.id).map((x) => x.kind)).toEqual([
+      'crypto_exchange',
+      'crypto_exchange',
+      'crypto_exchange_settlement',
+      'crypto_exchange_settlement',
+    ]);
     t.assertLedger();
   });
 
@@ -38,15 +66,17 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '1000' });
     await exchange(dev, { source_account: dev.php, target_account: dev.btc, amount: '621.822' });
+    settle();
     expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.001'));
-    t.advance(1);
     const back = await exchange(dev, { source_account: dev.btc, target_account: dev.php, amount: '0.0005' });
-    expect(back.body['crypto-exchange']).toMatchObject({ target_amount: '310.91100000', source_currency: 'BTC', target_currency: 'PBTC' });
+    expect(back.body['crypto-exchange']).toMatchObject({ target_amount: '310.91100000', source_currency: 'BTC', target_currency: 'PBTC', status: 'pending' });
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.0005'));
+    settle();
     expect(balanceOf(t, dev.php)).toBe(parseAmount('1000') - parseAmount('621.822') + parseAmount('310.911'));
     const list = await t.signed('GET', '/v3/crypto-exchanges/?per_page=1', as(dev));
     expect(list.status).toBe(200);
     expect(list.body.meta).toEqual({ total_count: 2, next_page: 2, previous_page: null });
-    expect(list.body['crypto-exchanges']).toEqual([back.body['crypto-exchange']]);
+    expect(list.body['crypto-exchanges']).toEqual([{ ...back.body['crypto-exchange'], status: 'success' }]);
     expect((await t.signed('GET', '/v3/crypto-exchanges/', as(newDeveloper(t)))).body['crypto-exchanges']).toEqual([]);
     t.assertLedger();
   });
@@ -59,7 +89,7 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
       [{ source_account: other.php, target_account: dev.btc, amount: '1' }, 'source_account', 'validation_error'],
       [{ source_account: dev.php, target_account: other.btc, amount: '1' }, 'target_account', 'validation_error'],
       [{ source_account: dev.php, target_account: dev.php, amount: '1' }, 'target_account', 'validation_error'],
-      [{ source_account: dev.php, target_account: dev.btc, amount: '100.5' }, 'amount', 'insufficient_balance'],
+      [{ source_account: dev.php, target_account: dev.btc, amount: '100.5' }, 'non_field_errors', 'insufficient_balance'],
       [{ source_account: dev.php, target_account: dev.btc, amount: '0.0003' }, 'amount', 'validation_error'],
       [{ source_account: dev.php, target_account: dev.btc, amount: '-1' }, 'amount', 'validation_error'],
       [{ source_account: dev.php, amount: '1' }, 'target_account', 'validation_error'],
@@ -70,9 +100,78 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
       expect(errorCode(res.body)).toBe(code);
       expect(Object.keys(res.body.errors)).toEqual([field]);
     }
+    // Insufficient balance has the real body: the request as a whole, not the amount field.
+    const broke = await exchange(dev, { source_account: dev.php, target_account: dev.btc, amount: '100.5' });
+    expect(broke.body.errors).toEqual({ non_field_errors: ['Insufficient balance.'] });
     expect(balanceOf(t, dev.php)).toBe(parseAmount('100'));
     expect(balanceOf(t, dev.btc)).toBe(0n);
     expect((await t.signed('GET', '/v3/crypto-exchanges/', as(dev))).body.meta.total_count).toBe(0);
+    t.assertLedger();
+  });
+});
+
+describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)', () => {
+  async function pending(amount = '200') {
+    const dev = newDeveloper(t, { php: '1000' });
+    const res = await exchange(dev, { source_account: dev.php, target_account: dev.btc, amount });
+    expect(res.body['crypto-exchange'].status).toBe('pending');
+    return { dev, id: res.body['crypto-exchange'].id as string };
+  }
+
+  it('settles a pending conversion now: the converted amount reaches the target', async () => {
+    t = createTestApp({ config: { transferSettleSeconds: 0 } });
+    const { dev, id } = await pending();
+    const res = await setStatus(id, 'success');
+    expect(res.status).toBe(200);
+    expect(res.body['crypto-exchange']).toMatchObject({ id, status: 'success', target_amount: '0.00032164' });
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('800'));
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032164'));
+    t.assertLedger();
+  });
+
+  it('fails a pending conversion: the source amount comes back, the target gets nothing, and the clock leaves it failed', async () => {
+    t = createTestApp();
+    const { dev, id } = await pending();
+    const desk = balanceOf(t, 'system-exchange-btc');
+    const res = await setStatus(id, 'failed');
+    expect(res.status).toBe(200);
+    expect(res.body['crypto-exchange'].status).toBe('failed');
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('1000'));
+    expect(balanceOf(t, dev.btc)).toBe(0n);
+    // The desk's converted amount went back to the desk; nothing stays in flight.
+    expect(balanceOf(t, 'system-exchange-btc')).toBe(desk + parseAmount('0.00032164'));
+    expect(balanceOf(t, 'system-exchange-clearing-php')).toBe(0n);
+    expect(balanceOf(t, 'system-exchange-clearing-btc')).toBe(0n);
+    expect(transactionsOf(id).map((x) => x.kind).slice(2)).toEqual(['crypto_exchange_refund', 'crypto_exchange_refund']);
+    settle();
+    expect((await listed(dev))[0].status).toBe('failed');
+    expect(balanceOf(t, dev.btc)).toBe(0n);
+    t.assertLedger();
+  });
+
+  it('moves only a pending conversion (409), knows only real ids (404), and only success or failed (400)', async () => {
+    t = createTestApp();
+    const { dev, id } = await pending();
+    settle();
+    const again = await setStatus(id, 'failed');
+    expect(again.status).toBe(409);
+    expect(again.body.errors).toEqual({ non_field_errors: ['Conversion is success; only a pending conversion can become failed.'] });
+    expect(errorCode(again.body)).toBe('invalid_state_transition');
+    expect((await setStatus('0'.repeat(32), 'success')).status).toBe(404);
+    const bad = await setStatus(id, 'pending');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['status']);
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032164'));
+    t.assertLedger();
+  });
+
+  it('with --transfer-delay 0 a conversion waits for the control API', async () => {
+    t = createTestApp({ config: { transferSettleSeconds: 0 } });
+    const { dev } = await pending();
+    t.advance(86_400);
+    t.sandbox.tick();
+    expect((await listed(dev))[0].status).toBe('pending');
+    expect(balanceOf(t, dev.btc)).toBe(0n);
     t.assertLedger();
   });
 });

@@ -1,5 +1,4 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
 import { developerCurrency } from '../ledger/accounts.service.js';
 import type { LedgerRepository } from '../ledger/ledger.repo.js';
@@ -7,7 +6,8 @@ import { formatTimestamp, type Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { formatMoney } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
-import type { TransferService } from '../transfers/transfers.service.js';
+import { requireBalance, type TransferService } from '../transfers/transfers.service.js';
+import { settleDue } from '../transfers/transfers.settle-later.js';
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 
@@ -59,7 +59,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
     ) {
       const { source, amount, to } = d.transfers.prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
-        if (d.ledger.get(source.id)!.balance < amount) throw ApiError.field('amount', 'Insufficient balance.', 'insufficient_balance');
+        requireBalance(d.ledger, source.id, amount);
         const id = d.ids();
         d.ledger.post('crypto_payment', id, [
           { accountId: source.id, amount: -amount },
@@ -82,17 +82,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
     },
 
     /** The clock's own progress: every pending payment older than the delay settles. */
-    settleDue(): number {
-      const delay = Math.round(d.settleSeconds() * 1_000_000);
-      if (delay <= 0) return 0;
-      let settled = 0;
-      for (;;) {
-        const due = d.payments.duePending(d.clock.now() - delay);
-        if (!due.length) return settled;
-        d.unitOfWork(() => due.forEach(settle));
-        settled += due.length;
-      }
-    },
+    settleDue: (): number => settleDue({ ...d, duePending: d.payments.duePending, settle }),
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
       const req = pageRequest(query);

@@ -57,7 +57,7 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
       [{ account: dev.php, target_address: 'nobody@example.invalid', amount: '1' }, 'target_address', 'unknown_target'],
       [{ account: dev.php, target_address: other.btc, amount: '1' }, 'target_address', 'validation_error'],
       [{ account: dev.php, target_address: dev.php, amount: '1' }, 'target_address', 'validation_error'],
-      [{ account: dev.php, target_address: other.php, amount: '50.01' }, 'amount', 'insufficient_balance'],
+      [{ account: dev.php, target_address: other.php, amount: '50.01' }, 'non_field_errors', 'insufficient_balance'],
       [{ account: dev.php, target_address: other.php }, 'amount', 'validation_error'],
     ];
     for (const [body, field, code] of cases) {

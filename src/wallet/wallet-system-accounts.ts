@@ -2,6 +2,7 @@ import type { LedgerRepository } from '../ledger/ledger.repo.js';
 
 const NAMES = {
   exchange: 'Exchange desk',
+  'exchange-clearing': 'Conversions in flight',
   'payment-clearing': 'Crypto payments in flight',
 } as const;
 

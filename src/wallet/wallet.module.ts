@@ -13,7 +13,11 @@ type ModuleServices = ServicesWith<'identities' | 'ledger'>;
 /** Wallet operations: conversions, crypto payments and payment requests (docs/fidelity.md lists their sources). */
 export function createWalletModule(s: ModuleServices, transfers: Pick<TransferService, 'prepareSend'>) {
   const common = { ledger: s.ledger, unitOfWork: s.unitOfWork, clock: s.clock, ids: s.ids };
-  const exchanges = createCryptoExchangeService({ ...common, exchanges: createCryptoExchangeRepository(s.db) });
+  const exchanges = createCryptoExchangeService({
+    ...common,
+    exchanges: createCryptoExchangeRepository(s.db),
+    settleSeconds: () => s.config.transferSettleSeconds,
+  });
   const payments = createCryptoPaymentService({
     ...common,
     payments: createCryptoPaymentRepository(s.db),
@@ -24,8 +28,9 @@ export function createWalletModule(s: ModuleServices, transfers: Pick<TransferSe
   const api = { exchanges, payments, requests };
   return {
     handlers: walletHandlers(api, () => s.config.publicUrl),
-    // Payments settle and requests expire as soon as the sandbox clock says so.
+    // Conversions and payments settle and requests expire as soon as the sandbox clock says so.
     tick: () => {
+      exchanges.settleDue();
       payments.settleDue();
       requests.expireDue();
     },

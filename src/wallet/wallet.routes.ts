@@ -5,8 +5,8 @@ import { paymentRequestPageUrl, type PaymentRequestService } from './payment-req
 
 /**
  * The wallet operations of the developer API (HMAC; scoped to the signing application's owner) and the
- * control call that pays, declines or expires a payment request. A created request's payer page is
- * named in `X-Sandbox-Payment-Url`, beside a body that keeps the real shape.
+ * control calls that settle or fail a conversion and pay, decline or expire a payment request. A
+ * created request's payer page is named in `X-Sandbox-Payment-Url`, beside a body that keeps the real shape.
  */
 export function walletHandlers(
   s: { exchanges: CryptoExchangeService; payments: CryptoPaymentService; requests: PaymentRequestService },
@@ -14,6 +14,7 @@ export function walletHandlers(
 ): Handlers {
   return {
     createCryptoExchange: ({ app, body }) => ok({ 'crypto-exchange': s.exchanges.create(app!, body) }, 201),
+    setCryptoExchangeStatus: ({ params, body }) => ok({ 'crypto-exchange': s.exchanges.setStatus(params.crypto_exchange_id!, body.status) }),
     listCryptoExchanges: ({ app, query }) => ok(s.exchanges.list(app!.owner_id, query)),
     listCryptoRoutes: () => ok({ 'crypto-routes': cryptoRoutes() }),
     createCryptoPayment: ({ app, body, c }) => ok({ 'crypto-payment': s.payments.create(app!, body, c.req.header('access-otp')) }, 201),

@@ -7,6 +7,8 @@ import { sql as deliveriesByOutbox } from './006-deliveries-written-by-the-outbo
 import { sql as feePercentAsFraction } from './007-fee-percent-as-fraction.js';
 import { sql as pendingTransfers } from './008-pending-transfers.js';
 import { sql as buyOrderLifecycle } from './009-buy-order-lifecycle.js';
+import { sql as coinsTransferTarget } from './010-coins-transfer-target.js';
+import { sql as pendingCryptoExchanges } from './011-pending-crypto-exchanges.js';
 import { sql as appAccessTokens } from './015-app-access-tokens.js';
 import { sql as accountTotalReceived } from './016-account-total-received.js';
 import { sql as walletOperations } from './013-wallet-operations.js';
@@ -25,6 +27,8 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 7, name: 'fee-percent-as-fraction', sql: feePercentAsFraction },
   { version: 8, name: 'pending-transfers', sql: pendingTransfers },
   { version: 9, name: 'buy-order-lifecycle', sql: buyOrderLifecycle },
+  { version: 10, name: 'coins-transfer-target', sql: coinsTransferTarget },
+  { version: 11, name: 'pending-crypto-exchanges', sql: pendingCryptoExchanges },
   { version: 15, name: 'app-access-tokens', sql: appAccessTokens },
   { version: 16, name: 'account-total-received', sql: accountTotalReceived },
   { version: 13, name: 'wallet-operations', sql: walletOperations },

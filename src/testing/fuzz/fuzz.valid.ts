@@ -7,11 +7,21 @@ import { arbitraryFor, validAmount, type Resolve, type Schema } from './schema.a
 
 type Fields = Record<string, fc.Arbitrary<unknown>>;
 
-/** A value from a pool of existing ids, or (rarely, or when the pool is empty) a well-formed id that does not exist. */
+/**
+ * A value from a pool of existing ids, or (rarely, or when the pool is empty) a well-formed id that does
+ * not exist. Ids that may still move are favoured (fixture orders in flight, what the run created
+ * last: a pending transfer or conversion, an unpaid order), where most fixture history has long settled.
+ */
 export function existing(world: FuzzWorld, pool: PoolName): fc.Arbitrary<string> {
   const fresh = fc.stringMatching(/^[0-9a-f]{32}$/);
   const values = world.pool(pool);
-  return values.length ? fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: fresh }) : fresh;
+  if (!values.length) return fresh;
+  const movable = world.movable(pool).slice(-3);
+  return fc.oneof(
+    ...(movable.length ? [{ weight: 4, arbitrary: fc.constantFrom(...movable) }] : []),
+    { weight: 5, arbitrary: fc.constantFrom(...values) },
+    { weight: 1, arbitrary: fresh },
+  );
 }
 
 const PATH_POOLS: Record<string, PoolName> = {
@@ -23,6 +33,8 @@ const PATH_POOLS: Record<string, PoolName> = {
   merchant_id: 'merchant',
   workspace_id: 'workspace',
   payment_request_id: 'paymentRequest',
+  crypto_exchange_id: 'cryptoExchange',
+  fault_id: 'fault',
 };
 
 function pathPool(op: Operation, name: string): PoolName {
@@ -85,7 +97,12 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
     case 'triggerEvent':
       return { invoice_id: fc.option(existing(world, 'invoice'), { nil: undefined }) };
     case 'createBuyOrder':
-      return { api_key: existing(world, 'apiKey'), amount: validAmount(5000), currency: fc.constant('PHP') };
+      return {
+        api_key: existing(world, 'apiKey'),
+        amount: validAmount(5000),
+        currency: fc.constant('PHP'),
+        payment_method: fc.constantFrom(undefined, 'cash_payment', 'seven_connect_deposit'),
+      };
     case 'fundAccount':
       return { amount: validAmount(10000) };
     case 'createApp':

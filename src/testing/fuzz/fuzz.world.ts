@@ -15,9 +15,14 @@ export type PoolName =
   | 'reference'
   | 'email'
   | 'outlet'
-  | 'paymentRequest';
+  | 'paymentRequest'
+  | 'cryptoExchange'
+  | 'fault';
 
 const POOL_CAP = 200;
+
+/** Pools of resources with a lifecycle: a new one can still move, where history has settled. */
+const STATEFUL = new Set<PoolName>(['invoice', 'sellOrder', 'buyOrder', 'transfer', 'paymentRequest', 'cryptoExchange']);
 
 export interface SigningApp {
   key: string;
@@ -32,6 +37,11 @@ export interface SigningApp {
  */
 export class FuzzWorld {
   readonly pools = new Map<PoolName, string[]>();
+  /**
+   * Ids of resources with a lifecycle that may still move (a subset of the pools, newest last): fixture
+   * orders in flight, then what creates of this run answered.
+   */
+  private readonly inFlight = new Map<PoolName, string[]>();
   readonly apps: SigningApp[];
   readonly merchantTokens: string[];
   readonly ownAccount: string;
@@ -61,13 +71,19 @@ export class FuzzWorld {
   /** Pools hold the fixtures' ids again (after `POST /_sandbox/reset` nothing else exists). */
   seedPools(): void {
     this.pools.clear();
+    this.inFlight.clear();
     this.workspaces.clear();
     const { fixtures } = this;
     const devs = fixtures.developers;
     // Order sections are optional in the fixture type (added by the orders module).
-    const section = (name: string) => ((fixtures[name] ?? []) as Array<{ id: string; owner_id: string }>).filter((o) => o.owner_id === devs[0]!.id);
+    const section = (name: string) =>
+      ((fixtures[name] ?? []) as Array<{ id: string; owner_id: string; status?: string; delivery_status?: string }>).filter((o) => o.owner_id === devs[0]!.id);
     this.add('sellOrder', ...section('sell_orders').slice(0, 50).map((o) => o.id));
     this.add('buyOrder', ...section('buy_orders').slice(0, 50).map((o) => o.id));
+    const moving = (name: string, statuses: string[]) =>
+      section(name).filter((o) => statuses.includes(o.delivery_status ?? o.status ?? '')).slice(0, 10).map((o) => o.id);
+    this.markInFlight('sellOrder', ...moving('sell_orders', ['pending_payment', 'processing']));
+    this.markInFlight('buyOrder', ...moving('buy_orders', ['pending_payment']));
     this.add('transfer', ...section('transfers').slice(0, 50).map((o) => o.id));
     this.add('merchant', ...fixtures.merchants.map((m) => m.id));
     this.add('apiKey', ...devs.map((d) => d.app.api_key));
@@ -88,6 +104,16 @@ export class FuzzWorld {
     return this.pools.get(name) ?? [];
   }
 
+  /** The ids of a pool that may still move, newest last. */
+  movable(name: PoolName): string[] {
+    return this.inFlight.get(name) ?? [];
+  }
+
+  private markInFlight(pool: PoolName, ...ids: string[]): void {
+    this.add(pool, ...ids);
+    this.inFlight.set(pool, [...this.movable(pool), ...ids].slice(-POOL_CAP));
+  }
+
   nextNonce(): string {
     this.nonce += 1n;
     return String(this.nonce);
@@ -105,20 +131,25 @@ export class FuzzWorld {
       const app = { key: ws.app.api_key, secret: ws.app.api_secret, whitelisted: ws.app.mfa_whitelisted };
       this.workspaces.set(ws.id, { app, account, customerEmail: ws.customer.email });
     }
+    // What a create answers is new (and often still pending); what a list or read answers may be old history.
+    const creates = /^(create|place)/.test(operationId);
+    const add = (pool: PoolName, id: string) => (creates && STATEFUL.has(pool) ? this.markInFlight(pool, id) : this.add(pool, id));
     const walk = (v: unknown, parent: string) => {
       if (Array.isArray(v)) return v.forEach((x) => walk(x, parent));
       if (!v || typeof v !== 'object') return;
       const o = v as Record<string, unknown>;
       const id = typeof o.id === 'string' ? o.id : undefined;
       if (id) {
-        if (parent === 'invoice' || parent === 'invoices') this.add('invoice', id);
-        else if (parent === 'order' || parent === 'orders') this.add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id);
-        else if (parent === 'transfer' || parent === 'transfers') this.add('transfer', id);
-        else if (parent === 'payment-request' || parent === 'payment-requests') this.add('paymentRequest', id);
-        else if (parent === 'delivery' || parent === 'deliveries') this.add('delivery', id);
-        else if (parent === 'workspace') this.add('workspace', id);
-        else if (parent === 'accounts' || parent === 'account') this.add('account', id);
-        else if (parent === 'merchant' || parent === 'merchants') this.add('merchant', id);
+        if (parent === 'invoice' || parent === 'invoices') add('invoice', id);
+        else if (parent === 'order' || parent === 'orders') add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id);
+        else if (parent === 'transfer' || parent === 'transfers') add('transfer', id);
+        else if (parent === 'payment-request' || parent === 'payment-requests') add('paymentRequest', id);
+        else if (parent === 'crypto-exchange' || parent === 'crypto-exchanges') add('cryptoExchange', id);
+        else if (parent === 'fault' || parent === 'faults') add('fault', id);
+        else if (parent === 'delivery' || parent === 'deliveries') add('delivery', id);
+        else if (parent === 'workspace') add('workspace', id);
+        else if (parent === 'accounts' || parent === 'account') add('account', id);
+        else if (parent === 'merchant' || parent === 'merchants') add('merchant', id);
       }
       if (typeof o.api_key === 'string') this.add('apiKey', o.api_key);
       if (typeof o.current_payment_reference_number === 'string') this.add('reference', o.current_payment_reference_number);

@@ -1,0 +1,66 @@
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { ApiError } from '../http/api-error.js';
+import type { Clock } from '../shared/clock.js';
+
+/**
+ * The one settle-later mechanism of the sandbox's sends (transfers, crypto payments, conversions). Each
+ * is created `pending` with its money held in a clearing account, and is finished later: by the sandbox
+ * clock once `--transfer-delay` has passed (`settleDue`, `success`), or at once through the control API
+ * (`setPendingStatus`, `success` or `failed`). What "finish" moves in the ledger is the caller's; when it
+ * happens, and that only a pending send finishes, is decided here for all of them.
+ */
+export type Outcome = 'success' | 'failed';
+
+interface PendingRow {
+  id: string;
+  status: string;
+}
+
+export interface SettleDueDeps<R> {
+  unitOfWork: UnitOfWork;
+  clock: Clock;
+  /** Sandbox seconds before a pending send settles by itself (0: only through the control API). */
+  settleSeconds: () => number;
+  /** Pending rows created at or before `createdBy` (sandbox micros), oldest first, a bounded batch. */
+  duePending: (createdBy: number) => R[];
+  /** Moves the held money to its destination and records `success`. */
+  settle: (row: R) => void;
+}
+
+/** The clock's own progress: every pending send older than the delay settles; returns how many did. */
+export function settleDue<R>(d: SettleDueDeps<R>): number {
+  const delay = Math.round(d.settleSeconds() * 1_000_000);
+  if (delay <= 0) return 0;
+  let settled = 0;
+  for (;;) {
+    const due = d.duePending(d.clock.now() - delay);
+    if (!due.length) return settled;
+    d.unitOfWork(() => due.forEach((row) => d.settle(row)));
+    settled += due.length;
+  }
+}
+
+export interface SetPendingStatusDeps<R extends PendingRow> {
+  unitOfWork: UnitOfWork;
+  /** How a 409 names the resource: `Transfer`, `Conversion`. */
+  noun: string;
+  byId: (id: string) => R | undefined;
+  /** Moves the held money on (to the destination on `success`, back on `failed`) and records the status. */
+  finish: (row: R, to: Outcome) => void;
+}
+
+/**
+ * A control call's settle or fail of one pending send, in one transaction: 404 for an unknown id, 409
+ * unless it is still pending. Returns the row as it is afterwards.
+ */
+export function setPendingStatus<R extends PendingRow>(d: SetPendingStatusDeps<R>, id: string, to: Outcome): R {
+  return d.unitOfWork(() => {
+    const row = d.byId(id);
+    if (!row) throw ApiError.notFound();
+    if (row.status !== 'pending') {
+      throw ApiError.general('invalid_state_transition', `${d.noun} is ${row.status}; only a pending ${d.noun.toLowerCase()} can become ${to}.`);
+    }
+    d.finish(row, to);
+    return d.byId(id)!;
+  });
+}
