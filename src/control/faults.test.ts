@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { compileGlob } from './faults.service.js';
-import { errorCode, merchantError } from '../testing/error-code.js';
+import { errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
 afterEach(() => t?.close());
@@ -43,7 +43,7 @@ describe('faults', () => {
     expect(res.body.fault).toMatchObject({ method: '*', path: '/v1/invoices/*', status: 500, hits: 0 });
     const hit = await getInvoice();
     expect(hit.status).toBe(500);
-    expect(hit.body).toEqual(merchantError('injected_fault', { non_field_errors: ['Injected fault.'] }));
+    expect(hit.body).toEqual({ error_codes: ['injected_fault'], errors: { non_field_errors: ['Injected fault.'] } });
     expect(hit.headers.get('x-sandbox-fault')).toBe(res.body.fault.id);
     await getInvoice();
     const list = await t.request('GET', '/_sandbox/faults');

@@ -5,10 +5,12 @@ import type { Context } from 'hono';
  * a response, with the status of its code from `STATUS_OF` and nowhere else, and the body the real
  * service gives on that surface (docs/design.md#wire-conventions):
  * - merchant API (invoices, and any path the sandbox does not know): `{"error_codes": [...], "errors": {...}}`,
- *   where `error_codes` holds only the codes the real service is known to send there and is `[]` otherwise;
+ *   with `"error_codes": []` for the errors whose real body is known to carry none (`Invalid token.`,
+ *   `Not found.`, the amount maximum) and the sandbox's code there for every other;
  * - developer API (HMAC / OAuth2): `{"errors": {...}}`, no `error_codes`;
  * - control API (`/_sandbox`, the sandbox's own): `{"error_codes": [code], "errors": {...}}`.
- * The sandbox's own code goes in `sandbox_debug.code` on the first two (which `--no-debug-errors` removes).
+ * Where the real body names no code, the sandbox's own goes in `sandbox_debug.code` (which
+ * `--no-debug-errors` removes).
  */
 export type ErrorCode =
   | 'invalid_token'
@@ -74,19 +76,27 @@ export const STATUS_OF: Record<ErrorCode, number> = {
 /** The codes that can appear in `error_codes` of a control error or in `sandbox_debug.code` (the document lists exactly these). */
 export const ENVELOPE_CODES = (Object.keys(STATUS_OF) as ErrorCode[]).filter((c) => c !== 'two_factor_invalid');
 
-/** The codes the real service is known to put in a merchant error's `error_codes`; any other is `[]` there. */
-export const REAL_MERCHANT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['duplicate_external_transaction_id']);
+/** Merchant errors whose real body is known to carry `"error_codes": []`: their code goes in `sandbox_debug`. */
+export const REAL_UNCODED_MERCHANT_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['invalid_token', 'not_found', 'amount_above_maximum']);
 
 /** Which API a request is on, which decides the shape of its error body. */
 export type ErrorSurface = 'merchant' | 'developer' | 'control';
 
-/** The surface of a path the router has not matched to an operation (or before it did). */
+/**
+ * The surface of a path before the router has matched it to an operation (a body too large, a wrong
+ * method). A path no operation has is answered by `notFoundSurface` instead.
+ */
 export function surfaceOfPath(path: string): ErrorSurface {
   if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return 'control';
   // Invoices (and unknown paths: the real `Not found.` body is the merchant one) are merchant-shaped;
   // every other versioned path is the developer API.
   if (/\/invoices(?:\/|$)/.test(path)) return 'merchant';
   return /^\/(?:api\/|d\/api\/)?v\d+\//.test(path) || path.startsWith('/d/api/') ? 'developer' : 'merchant';
+}
+
+/** An unknown path: the merchant API's `Not found.` envelope, or the control API's under `/_sandbox`. */
+export function notFoundSurface(path: string): ErrorSurface {
+  return surfaceOfPath(path) === 'control' ? 'control' : 'merchant';
 }
 
 /** The surface of an operation of the document, by its tag. */
@@ -123,14 +133,13 @@ export class ApiError extends Error {
    * detail such as the message a signature was computed over) where the real body has no room for it.
    */
   body(surface: ErrorSurface = 'control', withDebug = true): object {
-    if (surface === 'control') {
+    const named = surface === 'control' || (surface === 'merchant' && !REAL_UNCODED_MERCHANT_ERRORS.has(this.code));
+    if (named) {
       const body: ErrorEnvelope = { error_codes: [this.code], errors: this.errors };
       if (withDebug && this.debug) body.sandbox_debug = this.debug;
       return body;
     }
-    const body: ErrorEnvelope = surface === 'merchant'
-      ? { error_codes: REAL_MERCHANT_CODES.has(this.code) ? [this.code] : [], errors: this.errors }
-      : { errors: this.errors };
+    const body: ErrorEnvelope = surface === 'merchant' ? { error_codes: [], errors: this.errors } : { errors: this.errors };
     if (withDebug) body.sandbox_debug = this.sandboxDebug();
     return body;
   }

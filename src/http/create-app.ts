@@ -5,7 +5,7 @@ import type { IdentityRepository } from '../identities/identities.repo.js';
 import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
-import { ApiError, renderError, toApiError } from './api-error.js';
+import { ApiError, notFoundSurface, renderError, toApiError } from './api-error.js';
 import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
 import { registerDocs } from './docs.routes.js';
 import { indexHandler } from './index.routes.js';
@@ -55,6 +55,7 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 const refuseDotSegments: MiddlewareHandler<AppEnv> = (c, next) => {
   const path = rawPath(c);
   if ((path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path)) {
+    c.set('errorSurface', notFoundSurface(path));
     return Promise.resolve(renderError(c, ApiError.notFound()));
   }
   return next();
@@ -130,7 +131,10 @@ export function createApp(parts: AppParts) {
   registerDocs(app, spec, () => services.config.publicUrl);
   parts.routes?.(app);
 
-  app.notFound((c) => renderError(c, ApiError.notFound()));
+  app.notFound((c) => {
+    c.set('errorSurface', notFoundSurface(c.req.path));
+    return renderError(c, ApiError.notFound());
+  });
   app.onError((err, c) => {
     const e = toApiError(err);
     if (e.status === 401 || e.code === 'invalid_nonce_format') c.set('authOutcome', e.code);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signRequest } from '../auth/hmac.js';
 import { listen, type RunningServer } from '../server.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { developerError, errorCode, merchantError } from '../testing/error-code.js';
+import { errorCode, merchantError } from '../testing/error-code.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -35,15 +35,15 @@ describe('paths', () => {
   });
 
   it('answers an unknown path with the 404 envelope', async () => {
-    // The real `Not found.` body (merchant shape) everywhere but under the developer API's versioned
-    // paths, which answer its shape (no `error_codes`), and the control API, which keeps its code.
+    // The real `Not found.` body (the merchant API's, `error_codes` empty) on every unknown path but
+    // the control API's, which keeps its code.
     const notFound = { non_field_errors: ['Not found.'] };
     for (const [path, body] of [
       ['/nope', merchantError('not_found', notFound)],
       ['/v9/invoices/', merchantError('not_found', notFound)],
       ['/v1/invoices/a/b/c', merchantError('not_found', notFound)],
-      ['/api/v3/nope', developerError('not_found', notFound)],
-      ['/d/api/nope/', developerError('not_found', notFound)],
+      ['/api/v3/nope', merchantError('not_found', notFound)],
+      ['/d/api/nope/', merchantError('not_found', notFound)],
       ['/_sandbox/nope', { error_codes: ['not_found'], errors: notFound }],
     ] as const) {
       const res = await t.request('GET', path, { operationId: false });
@@ -57,7 +57,7 @@ describe('paths', () => {
     const res = await t.request('DELETE', '/v1/invoices/', { operationId: false });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
-    expect(res.body).toEqual(merchantError('method_not_allowed', { non_field_errors: ['Method "DELETE" not allowed.'] }));
+    expect(res.body).toEqual({ error_codes: ['method_not_allowed'], errors: { non_field_errors: ['Method "DELETE" not allowed.'] } });
     const v3 = await t.request('PUT', '/v3/invoices', { operationId: false });
     expect(v3.status).toBe(405);
     expect(v3.headers.get('allow')!.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
@@ -68,8 +68,7 @@ describe('bodies', () => {
   it('answers malformed JSON with 400 and changes nothing', async () => {
     const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw: '{"amount": 20,' });
     expect(res.status).toBe(400);
-    expect(res.body.error_codes).toEqual([]);
-    expect(errorCode(res.body)).toBe('malformed_json');
+    expect(res.body.error_codes).toEqual(['malformed_json']);
     expect(res.body.errors.non_field_errors[0]).toMatch(/^JSON parse error - /);
     expect(count()).toBe(0);
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { ApiError, OtpError, surfaceOfPath } from './api-error.js';
+import { ApiError, notFoundSurface, OtpError, surfaceOfPath } from './api-error.js';
 
 /**
  * Error bodies per surface, as the real service sends them: merchant `{"error_codes": [], "errors"}`
@@ -16,8 +16,15 @@ afterEach(() => {
 describe('the body of one error on each surface', () => {
   const e = ApiError.general('not_found', 'Not found.');
 
-  it('merchant: empty error_codes and the code in sandbox_debug, except the codes the real service names', () => {
+  it('merchant: empty error_codes and the code in sandbox_debug where the real body names none, the envelope elsewhere', () => {
     expect(e.body('merchant')).toEqual({ error_codes: [], errors: { non_field_errors: ['Not found.'] }, sandbox_debug: { code: 'not_found' } });
+    for (const code of ['invalid_token', 'amount_above_maximum'] as const) {
+      expect(ApiError.general(code, 'm').body('merchant', false)).toEqual({ error_codes: [], errors: { non_field_errors: ['m'] } });
+    }
+    expect(ApiError.field('amount', 'A valid number is required.').body('merchant')).toEqual({
+      error_codes: ['validation_error'],
+      errors: { amount: ['A valid number is required.'] },
+    });
     const dup = ApiError.field('external_transaction_id', 'External transaction ID has already been used for an invoice.', 'duplicate_external_transaction_id');
     expect(dup.body('merchant', false)).toEqual({
       error_codes: ['duplicate_external_transaction_id'],
@@ -40,7 +47,9 @@ describe('the body of one error on each surface', () => {
     expect(new OtpError().body('developer', false)).toEqual({ errors: { code: 'Two-factor code invalid!' }, success: false });
   });
 
-  it('classifies paths no operation matched', () => {
+  it('classifies paths before routing, and answers an unknown path in the merchant envelope', () => {
+    expect(notFoundSurface('/v3/nope/')).toBe('merchant');
+    expect(notFoundSurface('/_sandbox/nope')).toBe('control');
     expect(surfaceOfPath('/_sandbox/nope')).toBe('control');
     expect(surfaceOfPath('/_sandbox')).toBe('control');
     expect(surfaceOfPath('/v1/invoices/x/y')).toBe('merchant');

@@ -1,7 +1,7 @@
 /**
- * The sandbox's machine code of an error body, wherever the body's surface puts it: merchant and
- * developer errors carry the real service's body (with `error_codes` empty or absent) and the
- * sandbox's own code in `sandbox_debug.code`; control errors carry it in `error_codes`.
+ * The sandbox's machine code of an error body, wherever the body puts it: `sandbox_debug.code` where
+ * the real body names none (developer errors; merchant `Invalid token.`, `Not found.`, the amount
+ * maximum), `error_codes` otherwise.
  */
 export function errorCode(body: unknown): string | undefined {
   const b = body as { sandbox_debug?: { code?: unknown }; error_codes?: unknown } | null | undefined;
@@ -18,7 +18,7 @@ export function developerError(code: string, errors: Errors) {
   return { errors, sandbox_debug: { code } };
 }
 
-/** The body of a merchant-API error whose real `error_codes` is empty (every code but a duplicate id). */
+/** The body of a merchant-API error whose real `error_codes` is empty (`Invalid token.`, `Not found.`, the amount maximum). */
 export function merchantError(code: string, errors: Errors) {
   return { error_codes: [], errors, sandbox_debug: { code } };
 }
