@@ -2,6 +2,7 @@ import type { Child } from 'hono/jsx';
 import { raw } from 'hono/html';
 import { displayMoney, groupReference, pageUrl } from './checkout.format.js';
 import { NOTICES, type CheckoutPage, type NoticeKind } from './checkout.model.js';
+import { WalletLoginFields } from './wallet-login.view.js';
 
 /** Which element shows the outcome of the last action (see `outcomeOf`). */
 export type Outcome = 'notice' | 'confirm' | 'reference' | 'state' | 'due' | null;
@@ -90,37 +91,7 @@ export function WalletSection({ page, base, outcome }: { page: CheckoutPage; bas
         </>
       ) : (
         <form method="post" action={`${base}/wallet/login`}>
-          <label for="login">Email or mobile number</label>
-          {/* type=text with no inputmode: a mobile number must not open the email keyboard. */}
-          <input
-            id="login"
-            name="login"
-            type="text"
-            autocomplete="username"
-            autocapitalize="none"
-            spellcheck={false}
-            required
-            maxlength={254}
-            value={page.loginValue}
-            aria-invalid={failed ? 'true' : 'false'}
-            aria-describedby={failed ? 'notice' : undefined}
-            data-testid="login-email"
-          />
-          <label for="password">Password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="current-password"
-            required
-            maxlength={256}
-            aria-invalid={failed ? 'true' : 'false'}
-            aria-describedby={failed ? 'notice' : undefined}
-            data-testid="login-password"
-          />
-          <button type="submit" data-testid="login-submit">
-            Log in
-          </button>
+          <WalletLoginFields loginValue={page.loginValue} failed={failed} />
         </form>
       )}
     </section>

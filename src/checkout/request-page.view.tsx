@@ -2,6 +2,7 @@ import { PAYMENT_REQUEST_PAGE } from '../wallet/payment-requests.service.js';
 import { displayMoney } from './checkout.format.js';
 import { Layout } from './checkout.layout.js';
 import { REQUEST_NOTICES, type RequestNotice, type RequestPage, type RequestStatus } from './request-page.service.js';
+import { WalletLoginFields } from './wallet-login.view.js';
 
 const STATUS_LABEL: Record<RequestStatus, string> = { pending: 'Awaiting your answer', paid: 'Paid', declined: 'Declined', expired: 'Expired' };
 
@@ -108,37 +109,7 @@ function LoginForm({ page }: { page: RequestPage }) {
   return (
     <form method="post" action={`${requestPagePath(page.id)}/wallet/login`}>
       <p>Log in with the wallet this request was sent to.</p>
-      <label for="login">Email or mobile number</label>
-      {/* type=text with no inputmode: a mobile number must not open the email keyboard. */}
-      <input
-        id="login"
-        name="login"
-        type="text"
-        autocomplete="username"
-        autocapitalize="none"
-        spellcheck={false}
-        required
-        maxlength={254}
-        value={page.loginValue}
-        aria-invalid={failed ? 'true' : 'false'}
-        aria-describedby={failed ? 'notice' : undefined}
-        data-testid="login-email"
-      />
-      <label for="password">Password</label>
-      <input
-        id="password"
-        name="password"
-        type="password"
-        autocomplete="current-password"
-        required
-        maxlength={256}
-        aria-invalid={failed ? 'true' : 'false'}
-        aria-describedby={failed ? 'notice' : undefined}
-        data-testid="login-password"
-      />
-      <button type="submit" data-testid="login-submit">
-        Log in
-      </button>
+      <WalletLoginFields loginValue={page.loginValue} failed={failed} />
     </form>
   );
 }

@@ -1,0 +1,41 @@
+/**
+ * The wallet login fields of the hosted pages (an invoice's and a payment request's): one form for
+ * both, so a fix to its accessibility or autofill reaches every page that logs a customer in.
+ */
+export function WalletLoginFields({ loginValue, failed }: { loginValue: string; failed: boolean }) {
+  return (
+    <>
+      <label for="login">Email or mobile number</label>
+      {/* type=text with no inputmode: a mobile number must not open the email keyboard. */}
+      <input
+        id="login"
+        name="login"
+        type="text"
+        autocomplete="username"
+        autocapitalize="none"
+        spellcheck={false}
+        required
+        maxlength={254}
+        value={loginValue}
+        aria-invalid={failed ? 'true' : 'false'}
+        aria-describedby={failed ? 'notice' : undefined}
+        data-testid="login-email"
+      />
+      <label for="password">Password</label>
+      <input
+        id="password"
+        name="password"
+        type="password"
+        autocomplete="current-password"
+        required
+        maxlength={256}
+        aria-invalid={failed ? 'true' : 'false'}
+        aria-describedby={failed ? 'notice' : undefined}
+        data-testid="login-password"
+      />
+      <button type="submit" data-testid="login-submit">
+        Log in
+      </button>
+    </>
+  );
+}
