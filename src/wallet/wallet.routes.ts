@@ -15,8 +15,9 @@ function itemId(pathId: string | undefined, queryId: string | undefined): string
 
 /**
  * The wallet operations of the developer API (HMAC; scoped to the signing application's owner) and the
- * control calls that settle or fail a conversion or a crypto payment and pay, decline or expire a payment request. A
- * created request's payer page is named in `X-Sandbox-Payment-Url`, beside a body that keeps the real shape.
+ * control calls that settle or fail a conversion or a crypto payment and pay, decline or expire a
+ * payment request. A created request's payer page is named in `X-Sandbox-Payment-Url`, beside a body
+ * that keeps the real shape.
  */
 export function walletHandlers(
   s: { exchanges: CryptoExchangeService; payments: CryptoPaymentService; requests: PaymentRequestService },
