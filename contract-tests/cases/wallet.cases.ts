@@ -21,6 +21,28 @@ const LISTS: Array<[string, string, string]> = [
   ['/v3/getpayment-requests/', 'getPaymentRequests', 'payment-requests'],
 ];
 
+const ITEMS: Array<[string, string, string]> = [
+  ['/v3/crypto-exchanges/', 'getCryptoExchange', 'crypto-exchange'],
+  ['/v3/crypto-payments/', 'getCryptoPayment', 'crypto-payment'],
+  ['/v3/payment-requests/', 'getPaymentRequest', 'payment-request'],
+  ['/v3/getpayment-requests/', 'getPaymentRequestsItem', 'payment-request'],
+];
+
+/**
+ * Reads one item back by id as the published clients do (`<id>/?id=<id>`): the same resource under the
+ * create's key, except for a status it may have moved to since (`moved`).
+ */
+async function readBack(ctx: CaseContext, path: string, operationId: string, key: string, created: Body, moved: string[]) {
+  const res = await signed(ctx, 'GET', `${path}${created.id}/?id=${created.id}`, operationId);
+  ctx.expectStatus(res, 200);
+  const item = res.body[key] as Body | undefined;
+  ctx.check(
+    Boolean(item) && sameJson({ ...item, status: created.status }, created) && [created.status, ...moved].includes(item!.status),
+    `${path}${created.id}/ reads differently from how it was created: ${res.text}`,
+    operationId,
+  );
+}
+
 /** Conversions, crypto payments and payment requests of the developer API (README, Developer API). */
 export const walletCases: ContractCase[] = [
   {
@@ -35,6 +57,11 @@ export const walletCases: ContractCase[] = [
         const res = await signed(ctx, 'GET', `${path}?per_page=2`, operationId);
         ctx.expectStatus(res, 200);
         ctx.check(Array.isArray(res.body[key]) && typeof res.body.meta?.total_count === 'number', `${path} answered ${res.text}`, operationId);
+      }
+      // An id that is nobody's (in the sandbox, also anyone else's) answers as the real service's `Not found.`.
+      for (const [path, operationId] of ITEMS) {
+        const missing = '0'.repeat(32);
+        ctx.expectError(await signed(ctx, 'GET', `${path}${missing}/?id=${missing}`, operationId), 404, 'not_found');
       }
     },
   },
@@ -58,6 +85,7 @@ export const walletCases: ContractCase[] = [
       ctx.check(x.status === 'pending', `a new conversion is ${x.status}, expected pending`, 'createCryptoExchange');
       const listed = (await signed(ctx, 'GET', '/v3/crypto-exchanges/?per_page=1', 'listCryptoExchanges')).body['crypto-exchanges'][0] as Body;
       ctx.check(sameJson({ ...listed, status: x.status }, x) && ['pending', 'success'].includes(listed.status), 'the newest listed conversion is not the one just made', 'listCryptoExchanges');
+      await readBack(ctx, '/v3/crypto-exchanges/', 'getCryptoExchange', 'crypto-exchange', x, ['success']);
       if (ctx.info.kind === 'sandbox') {
         const p = await accountIn(ctx, 'PBTC');
         ctx.check(units(peso.balance) - units(p!.balance) === units('200'), `the peso wallet went from ${peso.balance} to ${p!.balance}`, 'createCryptoExchange');
@@ -109,10 +137,38 @@ export const walletCases: ContractCase[] = [
       ctx.check(p.status === 'pending' && p.amount === '0.75000000' && p.account === peso.id, `payment came back as ${res.text}`, 'createCryptoPayment');
       const listed = (await signed(ctx, 'GET', '/v3/crypto-payments/?per_page=1', 'listCryptoPayments')).body['crypto-payments'][0] as Body;
       ctx.check(listed?.id === p.id && ['pending', 'success'].includes(listed.status), `the newest listed payment is ${JSON.stringify(listed)}`, 'listCryptoPayments');
+      await readBack(ctx, '/v3/crypto-payments/', 'getCryptoPayment', 'crypto-payment', p, ['success']);
       if (ctx.info.kind === 'sandbox') {
         const after = (await accountIn(ctx, 'PBTC'))!;
         ctx.check(units(peso.balance) - units(after.balance) === units('0.75'), `balance went from ${peso.balance} to ${after.balance}`, 'createCryptoPayment');
       }
+    },
+  },
+  {
+    name: 'wallet: the control API settles a pending crypto payment, or fails it and gives the amount back',
+    tags: ['money', 'sandbox'],
+    needs: (t) => (t.creds.transferTarget ? undefined : 'needs someone to receive the payment: set CONTRACT_TRANSFER_TARGET'),
+    async run(ctx) {
+      const before = (await accountIn(ctx, 'PBTC'))!;
+      const move = async (status: 'success' | 'failed') => {
+        const otp = await ctx.otp();
+        const body = { account: before.id, target_address: ctx.creds.transferTarget!, amount: '0.5', ...(otp ? { otp } : {}) };
+        const res = await signed(ctx, 'POST', '/v3/crypto-payments/', 'createCryptoPayment', body);
+        ctx.expectStatus(res, 201);
+        const p = res.body['crypto-payment'] as Body;
+        const moved = await ctx.control.request<Body>({ method: 'POST', path: `/_sandbox/crypto-payments/${p.id}/status`, body: { status }, operationId: 'setCryptoPaymentStatus' });
+        ctx.expectStatus(moved, 200);
+        ctx.check(moved.body['crypto-payment']?.status === status, `the payment did not become ${status}: ${moved.text}`, 'setCryptoPaymentStatus');
+        await readBack(ctx, '/v3/crypto-payments/', 'getCryptoPayment', 'crypto-payment', { ...p, status }, []);
+        return p;
+      };
+      const settled = await move('success');
+      await move('failed');
+      // One settled, one failed and given back: the wallet is down by exactly the settled amount.
+      const after = (await accountIn(ctx, 'PBTC'))!;
+      ctx.check(units(before.balance) - units(after.balance) === units('0.5'), `the peso wallet went from ${before.balance} to ${after.balance}, expected −0.5`, 'setCryptoPaymentStatus');
+      const again = await ctx.control.request({ method: 'POST', path: `/_sandbox/crypto-payments/${settled.id}/status`, body: { status: 'failed' }, operationId: 'setCryptoPaymentStatus' });
+      ctx.expectError(again, 409, 'invalid_state_transition');
     },
   },
   {
@@ -135,6 +191,9 @@ export const walletCases: ContractCase[] = [
       for (const [path, operationId] of [['/v3/payment-requests/', 'listPaymentRequests'], ['/v3/getpayment-requests/', 'getPaymentRequests']] as const) {
         const first = (await signed(ctx, 'GET', `${path}?per_page=1`, operationId)).body['payment-requests'][0];
         ctx.check(sameJson(first, r), `${path} does not list the new request first`, operationId);
+      }
+      for (const [path, operationId] of [['/v3/payment-requests/', 'getPaymentRequest'], ['/v3/getpayment-requests/', 'getPaymentRequestsItem']] as const) {
+        await readBack(ctx, path, operationId, 'payment-request', r, []);
       }
       const paid = await ctx.control.request<Body>({ method: 'POST', path: `/_sandbox/payment-requests/${r.id}/status`, body: { status: 'paid' }, operationId: 'setPaymentRequestStatus' });
       ctx.expectStatus(paid, 200);

@@ -835,6 +835,23 @@ export interface Operations {
       413: Schemas["ErrorBody"];
     };
   };
+  getCryptoExchange: {
+    params: {
+      crypto_exchange_id: string;
+    };
+    query: {
+      id?: string;
+    };
+    body: undefined;
+    responses: {
+      200: {
+        "crypto-exchange": Schemas["CryptoExchange"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
+    };
+  };
   listCryptoRoutes: {
     params: Record<string, never>;
     query: Record<string, never>;
@@ -877,6 +894,23 @@ export interface Operations {
       422: Schemas["OtpError"];
     };
   };
+  getCryptoPayment: {
+    params: {
+      crypto_payment_id: string;
+    };
+    query: {
+      id?: string;
+    };
+    body: undefined;
+    responses: {
+      200: {
+        "crypto-payment": Schemas["CryptoPayment"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
+    };
+  };
   listPaymentRequests: {
     params: Record<string, never>;
     query: {
@@ -906,6 +940,23 @@ export interface Operations {
       413: Schemas["ErrorBody"];
     };
   };
+  getPaymentRequest: {
+    params: {
+      payment_request_id: string;
+    };
+    query: {
+      id?: string;
+    };
+    body: undefined;
+    responses: {
+      200: {
+        "payment-request": Schemas["PaymentRequest"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
+    };
+  };
   getPaymentRequests: {
     params: Record<string, never>;
     query: {
@@ -920,6 +971,23 @@ export interface Operations {
       };
       400: Schemas["ErrorBody"];
       401: Schemas["DeveloperError"];
+    };
+  };
+  getPaymentRequestsItem: {
+    params: {
+      payment_request_id: string;
+    };
+    query: {
+      id?: string;
+    };
+    body: undefined;
+    responses: {
+      200: {
+        "payment-request": Schemas["PaymentRequest"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
     };
   };
   listPayoutOutlets: {
@@ -1719,6 +1787,26 @@ export interface Operations {
     responses: {
       200: {
         "crypto-exchange": Schemas["CryptoExchange"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
+    };
+  };
+  setCryptoPaymentStatus: {
+    params: {
+      crypto_payment_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      status: "success" | "failed";
+    };
+    responses: {
+      200: {
+        "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];

@@ -99,6 +99,10 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
     d.exchanges.setStatus(row.id, to);
   }
 
+  // Reads run it too, so what is due never shows `pending` between two ticks of the background clock.
+  const settleDueNow = (): number =>
+    settleDue({ ...d, duePending: d.exchanges.duePending, settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success') });
+
   return {
     create(app: AppRow, body: { source_account: string; target_account: string; amount: number | string }) {
       const source = ownAccount(app, body.source_account, 'source_account');
@@ -147,9 +151,18 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
     },
 
     /** The clock's own progress: every pending conversion older than the delay settles. */
-    settleDue: (): number => settleDue({ ...d, duePending: d.exchanges.duePending, settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success') }),
+    settleDue: settleDueNow,
+
+    /** One conversion of the owner (anyone else's answers as unknown), after the clock's due settlements. */
+    get(ownerId: string, id: string) {
+      settleDueNow();
+      const row = d.exchanges.forOwner(id, ownerId);
+      if (!row) throw ApiError.notFound();
+      return cryptoExchangeResource(row);
+    },
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
+      settleDueNow();
       const req = pageRequest(query);
       return {
         'crypto-exchanges': d.exchanges.page(ownerId, req.limit, req.offset).map(cryptoExchangeResource),

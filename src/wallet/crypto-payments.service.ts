@@ -1,4 +1,5 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
+import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
 import { developerCurrency } from '../ledger/accounts.service.js';
 import type { LedgerRepository } from '../ledger/ledger.repo.js';
@@ -7,7 +8,7 @@ import type { IdFactory } from '../shared/ids.js';
 import { formatMoney } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance, type TransferService } from '../transfers/transfers.service.js';
-import { settleDue } from '../transfers/transfers.settle-later.js';
+import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 
@@ -40,16 +41,22 @@ export interface CryptoPaymentDeps {
 /**
  * Payments from one of the owner's accounts to an address. Like a transfer: created `pending` with the
  * amount held in a clearing account, and settled (`success`, the amount reaches the target) by the
- * sandbox clock after the delay.
+ * sandbox clock after the delay or through the control API, which can also fail it (`failed`, the
+ * amount goes back to the paying account; a crypto payment carries no fee).
  */
 export function createCryptoPaymentService(d: CryptoPaymentDeps) {
-  function settle(row: Row<CryptoPaymentRecord>): void {
-    d.ledger.post('crypto_payment_settlement', row.id, [
+  /** Moves the held amount on: to the target (`success`) or back to the paying account (`failed`). */
+  function finish(row: Row<CryptoPaymentRecord>, to: Outcome): void {
+    d.ledger.post(to === 'success' ? 'crypto_payment_settlement' : 'crypto_payment_refund', row.id, [
       { accountId: walletSystemAccount(d.ledger, 'payment-clearing', row.currency), amount: -row.amount },
-      { accountId: row.target_account_id, amount: row.amount },
+      { accountId: to === 'success' ? row.target_account_id : row.account_id, amount: row.amount },
     ]);
-    d.payments.setStatus(row.id, 'success');
+    d.payments.setStatus(row.id, to);
   }
+
+  // Reads run it too, so what is due never shows `pending` between two ticks of the background clock.
+  const settleDueNow = (): number =>
+    settleDue({ ...d, duePending: d.payments.duePending, settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success') });
 
   return {
     create(
@@ -81,10 +88,24 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
       });
     },
 
+    /** `POST /_sandbox/crypto-payments/{id}/status`: settle (`success`) or fail a pending payment now. */
+    setStatus(id: string, to: Outcome) {
+      return cryptoPaymentResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish }, id, to));
+    },
+
     /** The clock's own progress: every pending payment older than the delay settles. */
-    settleDue: (): number => settleDue({ ...d, duePending: d.payments.duePending, settle }),
+    settleDue: settleDueNow,
+
+    /** One payment of the owner (anyone else's answers as unknown), after the clock's due settlements. */
+    get(ownerId: string, id: string) {
+      settleDueNow();
+      const row = d.payments.forOwner(id, ownerId);
+      if (!row) throw ApiError.notFound();
+      return cryptoPaymentResource(row);
+    },
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
+      settleDueNow();
       const req = pageRequest(query);
       return { 'crypto-payments': d.payments.page(ownerId, req.limit, req.offset).map(cryptoPaymentResource), meta: pageMeta(req, d.payments.count(ownerId)) };
     },

@@ -84,3 +84,56 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     t.assertLedger();
   });
 });
+
+describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', () => {
+  const setStatus = (id: string, status: unknown) => t.request('POST', `/_sandbox/crypto-payments/${id}/status`, { body: { status } });
+
+  it('success delivers the held amount to the target; failed gives it back to the paying account', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '500' });
+    const customer = t.fixtures.customers[0]!;
+    const wallet = customer.accounts.find((a) => a.currency === 'PHP')!.id;
+    const before = balanceOf(t, wallet);
+    const settled = (await pay(dev, { account: dev.php, target_address: customer.email, amount: '120' })).body['crypto-payment'];
+    const failed = (await pay(dev, { account: dev.php, target_address: customer.email, amount: '80' })).body['crypto-payment'];
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('300'));
+    const ok = await setStatus(settled.id, 'success');
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ 'crypto-payment': { ...settled, status: 'success' } });
+    expect(balanceOf(t, wallet)).toBe(before + parseAmount('120'));
+    t.assertLedger();
+    const back = await setStatus(failed.id, 'failed');
+    expect(back.status).toBe(200);
+    expect(back.body['crypto-payment']).toEqual({ ...failed, status: 'failed' });
+    // The failed amount is whole again on the paying account; the target got only the settled one.
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('380'));
+    expect(balanceOf(t, wallet)).toBe(before + parseAmount('120'));
+    const kinds = t.db.prepare('SELECT kind FROM ledger_transactions WHERE reference = ? ORDER BY rowid').all(failed.id) as Array<{ kind: string }>;
+    expect(kinds.map((k) => k.kind)).toEqual(['crypto_payment', 'crypto_payment_refund']);
+    t.assertLedger();
+    // The developer reads both as the control API left them, and the clock settles neither again.
+    t.advance(10);
+    t.sandbox.tick();
+    const read = await t.signed('GET', `/v3/crypto-payments/${failed.id}/`, as(dev));
+    expect(read.body['crypto-payment'].status).toBe('failed');
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('380'));
+    t.assertLedger();
+  });
+
+  it('moves only a pending payment (409), answers 404 for an unknown id and 400 for another status; nothing moves', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '50' });
+    const p = (await pay(dev, { account: dev.php, target_address: t.fixtures.customers[0]!.email, amount: '10' })).body['crypto-payment'];
+    expect((await setStatus(p.id, 'failed')).status).toBe(200);
+    const again = await setStatus(p.id, 'success');
+    expect(again.status).toBe(409);
+    expect(errorCode(again.body)).toBe('invalid_state_transition');
+    expect(again.body.errors).toEqual({ non_field_errors: ['Crypto payment is failed; only a pending crypto payment can become success.'] });
+    expect((await setStatus('0'.repeat(32), 'success')).status).toBe(404);
+    const bad = await setStatus(p.id, 'pending');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['status']);
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('50'));
+    t.assertLedger();
+  });
+});

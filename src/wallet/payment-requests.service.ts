@@ -150,7 +150,16 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
       return d.requests.recent(limit).map(paymentRequestResource);
     },
 
+    /** One request of the owner (anyone else's answers as unknown), after the clock's due expiries. */
+    get(ownerId: string, id: string) {
+      expireDue();
+      const row = d.requests.forOwner(id, ownerId);
+      if (!row) throw ApiError.notFound();
+      return paymentRequestResource(row);
+    },
+
     list(ownerId: string, query: { page?: number; per_page?: number }) {
+      expireDue();
       const req = pageRequest(query);
       return {
         'payment-requests': d.requests.page(ownerId, req.limit, req.offset).map(paymentRequestResource),

@@ -17,12 +17,13 @@ export type PoolName =
   | 'outlet'
   | 'paymentRequest'
   | 'cryptoExchange'
+  | 'cryptoPayment'
   | 'fault';
 
 const POOL_CAP = 200;
 
 /** Pools of resources with a lifecycle: a new one can still move, where history has settled. */
-const STATEFUL = new Set<PoolName>(['invoice', 'sellOrder', 'buyOrder', 'transfer', 'paymentRequest', 'cryptoExchange']);
+const STATEFUL = new Set<PoolName>(['invoice', 'sellOrder', 'buyOrder', 'transfer', 'paymentRequest', 'cryptoExchange', 'cryptoPayment']);
 
 export interface SigningApp {
   key: string;
@@ -145,6 +146,7 @@ export class FuzzWorld {
         else if (parent === 'transfer' || parent === 'transfers') add('transfer', id);
         else if (parent === 'payment-request' || parent === 'payment-requests') add('paymentRequest', id);
         else if (parent === 'crypto-exchange' || parent === 'crypto-exchanges') add('cryptoExchange', id);
+        else if (parent === 'crypto-payment' || parent === 'crypto-payments') add('cryptoPayment', id);
         else if (parent === 'fault' || parent === 'faults') add('fault', id);
         else if (parent === 'delivery' || parent === 'deliveries') add('delivery', id);
         else if (parent === 'workspace') add('workspace', id);

@@ -6,8 +6,8 @@ import { expectAccepted, expectRefused, startSandboxServer, units, walletOf, typ
 /**
  * The wallet calls of the npm clients `coins-ph` 1.1.17 and `coins-ph-promise`, shaped as they send them
  * (src/testing/public-clients/coins-ph.client.ts), against a real server and a fresh workspace per test:
- * accounts, transfers, conversions, routes, crypto payments and payment requests, with the money they
- * move read back through the same client.
+ * accounts, transfers, conversions, routes, crypto payments and payment requests, each read back by id
+ * as the clients do (`<id>/?id=<id>`), with the money they move read back through the same client.
  */
 let server: SandboxServer;
 beforeAll(async () => {
@@ -96,6 +96,13 @@ describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])('%s: wallet calls
     const list = await client.cryptoExchanges();
     expectAccepted(list, 200);
     expect(list.body['crypto-exchanges'].map((e: { id: string }) => e.id)).toEqual([exchange.id]);
+    // `cryptoExchanges({id})` reads the one conversion, the id in the path and in the query.
+    const one = await client.cryptoExchanges({ id: exchange.id });
+    expect(client.sent.at(-1)!.url).toBe(`${server.base}/api/v3/crypto-exchanges/${exchange.id}/?id=${exchange.id}`);
+    expectAccepted(one, 200);
+    expect(one.body).toEqual({ 'crypto-exchange': { ...exchange, status: one.body['crypto-exchange'].status } });
+    await server.advance(11);
+    expect((await client.cryptoExchanges({ id: exchange.id })).body['crypto-exchange'].status).toBe('success');
   });
 
   it('sends a crypto payment: the amount leaves at once, the payment is listed and settles by the clock', async () => {
@@ -104,10 +111,36 @@ describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])('%s: wallet calls
     const payment = created.body['crypto-payment'];
     expect(payment).toMatchObject({ amount: '75.00000000', message: 'for lunch', status: 'pending' });
     expect(await pesoBalance()).toBe(units('100000') - units('75'));
+    const one = await client.cryptoPayments({ id: payment.id });
+    expect(client.sent.at(-1)!.url).toBe(`${server.base}/api/v3/crypto-payments/${payment.id}/?id=${payment.id}`);
+    expectAccepted(one, 200);
+    expect(one.body).toEqual({ 'crypto-payment': payment });
     await server.advance(11);
     const list = await client.cryptoPayments();
     expectAccepted(list, 200);
     expect(list.body['crypto-payments']).toEqual([expect.objectContaining({ id: payment.id, status: 'success' })]);
+    expect((await client.cryptoPayments({ id: payment.id })).body['crypto-payment']).toEqual({ ...payment, status: 'success' });
+  });
+
+  it('sees a crypto payment that the control API failed as failed, with the amount back in the wallet', async () => {
+    const created = await client.createCryptoPayment({ account: walletOf(ws, 'PHP'), target_address: ws.customer.email, amount: '40', message: 'refund me' });
+    expectAccepted(created, 201);
+    const payment = created.body['crypto-payment'];
+    expect(await pesoBalance()).toBe(units('100000') - units('40'));
+    await server.control('POST', `/crypto-payments/${payment.id}/status`, { status: 'failed' });
+    const read = await client.cryptoPayments({ id: payment.id });
+    expectAccepted(read, 200);
+    expect(read.body['crypto-payment'].status).toBe('failed');
+    expect(await pesoBalance()).toBe(units('100000'));
+  });
+
+  it('reads another workspace\'s item ids as unknown: 404 with the body.errors the clients read', async () => {
+    const mine = await client.createCryptoPayment({ account: walletOf(ws, 'PHP'), target_address: ws.customer.email, amount: '1', message: '' });
+    expectAccepted(mine, 201);
+    const other = await server.workspace();
+    const stranger = coinsPhClient(flavor, { host: `${server.base}/`, key: other.app.api_key, secret: other.app.api_secret });
+    const res = await stranger.cryptoPayments({ id: mine.body['crypto-payment'].id });
+    expectRefused(res, 404, 'Not found.');
   });
 
   it('asks a customer for money (payment request), lists it, and the wallet is credited when the payer pays', async () => {
@@ -119,8 +152,14 @@ describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])('%s: wallet calls
     expect(client.sent.at(-1)!.url).toBe(`${server.base}/api/v3/getpayment-requests/`);
     expectAccepted(list, 200);
     expect(list.body['payment-requests'].map((r: { id: string }) => r.id)).toEqual([request.id]);
+    // `paymentRequests({id})` reads the one request under the path the clients use.
+    const one = await client.paymentRequests({ id: request.id });
+    expect(client.sent.at(-1)!.url).toBe(`${server.base}/api/v3/getpayment-requests/${request.id}/?id=${request.id}`);
+    expectAccepted(one, 200);
+    expect(one.body).toEqual({ 'payment-request': request });
     await server.control('POST', `/payment-requests/${request.id}/status`, { status: 'paid' });
     expect(await pesoBalance()).toBe(units('100000') + units('120'));
     expect((await client.paymentRequests()).body['payment-requests'][0].status).toBe('paid');
+    expect((await client.paymentRequests({ id: request.id })).body['payment-request'].status).toBe('paid');
   });
 });
