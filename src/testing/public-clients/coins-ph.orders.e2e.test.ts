@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCode } from '../error-code.js';
 import { coinsPhClient, type CoinsPhClient, type CoinsPhFlavor } from './coins-ph.client.js';
-import { expectAccepted, expectRefused, startSandboxServer, units, type SandboxServer, type Workspace } from './workspace.support.js';
+import { expectAccepted, expectRefused, units, useWorkspaceServer } from './workspace.support.js';
 
 /**
  * The order and outlet calls of the npm clients `coins-ph` 1.1.17 and `coins-ph-promise`, shaped as they
  * send them (GETs that carry a signed JSON body included), against a real server and a fresh workspace
  * per test: outlets, fees, categories, validate-field, sell orders to a bank and buy orders marked paid.
  */
-let server: SandboxServer;
-beforeAll(async () => {
-  server = await startSandboxServer();
-});
-afterAll(() => server.close());
+const env = useWorkspaceServer();
 
 const BANK = { account_number: '1234567890', account_name: 'Juan dela Cruz' };
 
 describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])('%s: orders and outlets', (flavor) => {
-  let ws: Workspace;
   let client: CoinsPhClient;
-  beforeEach(async () => {
-    ws = await server.workspace();
-    client = coinsPhClient(flavor, { host: `${server.base}/`, key: ws.app.api_key, secret: ws.app.api_secret });
+  beforeEach(() => {
+    client = coinsPhClient(flavor, { host: `${env.server.base}/`, key: env.ws.app.api_key, secret: env.ws.app.api_secret });
   });
 
   async function pesoBalance(): Promise<bigint> {
@@ -52,7 +46,7 @@ describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])('%s: orders and o
     expect(payin.body['payin-outlets'].map((o: { id: string }) => o.id)).toContain('seven_connect_deposit');
     expectAccepted(await client.payinOutletFees(), 200);
     expectAccepted(await client.payinOutletCategories(), 200);
-    expect(client.sent.map((s) => s.url.slice(server.base.length))).toEqual([
+    expect(client.sent.map((s) => s.url.slice(env.server.base.length))).toEqual([
       '/d/api/payout-outlets/',
       '/d/api/payout-outlet-fees/',
       '/d/api/payout-outlet-categories/',
@@ -77,11 +71,11 @@ describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])('%s: orders and o
     expect(await pesoBalance()).toBe(units('100000') - units('1500') - fee);
 
     const got = await client.sellorder({ sellorder_id: order.id });
-    expect(client.sent.at(-1)).toMatchObject({ method: 'GET', url: `${server.base}/api/v2/sellorder/${order.id}/?sellorder_id=${order.id}`, body: '"order"' });
+    expect(client.sent.at(-1)).toMatchObject({ method: 'GET', url: `${env.server.base}/api/v2/sellorder/${order.id}/?sellorder_id=${order.id}`, body: '"order"' });
     expectAccepted(got, 200);
     expect(got.body.order).toEqual(order);
     const page = await client.sellorder({ limit: 5, offset: 0 });
-    expect(client.sent.at(-1)!.url).toBe(`${server.base}/api/v2/sellorder/?limit=5&offset=0`);
+    expect(client.sent.at(-1)!.url).toBe(`${env.server.base}/api/v2/sellorder/?limit=5&offset=0`);
     expectAccepted(page, 200);
     expect(page.body).toEqual({ orders: [order], meta: { pagination: { total: 1, limit: 5, offset: 0 } } });
     const all = await client.sellorder();
@@ -103,7 +97,7 @@ describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])('%s: orders and o
     const order = created.body.order;
     expect(order).toMatchObject({ status: 'pending_payment', currency_amount: '500.00000000' });
     const got = await client.buyorder({ buyorder_id: order.id });
-    expect(client.sent.at(-1)!.url).toBe(`${server.base}/d/api/buyorder/${order.id}/?buyorder_id=${order.id}`);
+    expect(client.sent.at(-1)!.url).toBe(`${env.server.base}/d/api/buyorder/${order.id}/?buyorder_id=${order.id}`);
     expectAccepted(got, 200);
     expect(got.body.order.id).toBe(order.id);
     const listed = await client.buyorder();
@@ -111,16 +105,16 @@ describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])('%s: orders and o
     expect(listed.body.orders.map((o: { id: string }) => o.id)).toEqual([order.id]);
 
     const paid = await client.markBuyorderPaid({ id: order.id });
-    expect(client.sent.at(-1)).toMatchObject({ method: 'PUT', url: `${server.base}/d/api/buyorder/${order.id}/`, body: undefined });
+    expect(client.sent.at(-1)).toMatchObject({ method: 'PUT', url: `${env.server.base}/d/api/buyorder/${order.id}/`, body: undefined });
     expectAccepted(paid, 200);
     expect(paid.body.order.status).toBe('payment_received');
     expect(await pesoBalance()).toBe(units('100000'));
-    await server.advance(61);
+    await env.server.advance(61);
     // Released: the wallet is credited btc_amount (the sandbox rate is 1, so the currency amount).
     expect(await pesoBalance()).toBe(units('100000') + units(order.btc_amount));
 
     const history = await client.transactionHistory();
-    expect(client.sent.at(-1)).toMatchObject({ method: 'GET', url: `${server.base}/api/v2/buyorder/`, body: '"orders"' });
+    expect(client.sent.at(-1)).toMatchObject({ method: 'GET', url: `${env.server.base}/api/v2/buyorder/`, body: '"orders"' });
     expectAccepted(history, 200);
     expect(history.body.orders).toEqual([expect.objectContaining({ id: order.id, status: 'released' })]);
   });

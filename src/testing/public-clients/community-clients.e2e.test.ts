@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { phpCommunityClient, rubyClient } from './community.client.js';
-import { expectAccepted, expectRefused, startSandboxServer, units, walletOf, type SandboxServer, type Workspace } from './workspace.support.js';
+import { expectAccepted, expectRefused, units, walletOf, useWorkspaceServer } from './workspace.support.js';
 
 /**
  * The calls of the community PHP and Ruby clients, shaped as they send them (percent-encoded currency
  * lists, `Access-*` header spelling, Content-Type on GET, paths without a trailing slash), against a
  * real server and a fresh workspace per test.
  */
-let server: SandboxServer;
-let ws: Workspace;
-beforeAll(async () => {
-  server = await startSandboxServer();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  ws = await server.workspace();
-});
+const env = useWorkspaceServer();
 
-const credentials = () => ({ base: server.base, key: ws.app.api_key, secret: ws.app.api_secret });
+const credentials = env.credentials;
 const currencies = (res: { body: { 'crypto-accounts': Array<{ currency: string }> } }) => res.body['crypto-accounts'].map((a) => a.currency).sort();
 
 describe('the PHP client', () => {
@@ -29,7 +21,7 @@ describe('the PHP client', () => {
     expect(currencies(list)).toEqual(['BTC', 'PBTC']);
     const peso = await php.cryptoAccounts('PBTC');
     expectAccepted(peso, 200);
-    expect(peso.body['crypto-accounts']).toEqual([expect.objectContaining({ id: walletOf(ws, 'PHP'), currency: 'PBTC', balance: '100000.00000000' })]);
+    expect(peso.body['crypto-accounts']).toEqual([expect.objectContaining({ id: walletOf(env.ws, 'PHP'), currency: 'PBTC', balance: '100000.00000000' })]);
     const outlets = await php.payinOutlets();
     expectAccepted(outlets, 200);
     expect(outlets.body['payin-outlets'].length).toBeGreaterThan(0);
@@ -38,18 +30,18 @@ describe('the PHP client', () => {
 
   it('asks for a payment with POST /api/v3/payment-requests/: paid credits the wallet, declined moves nothing', async () => {
     const php = phpCommunityClient(credentials());
-    const wallet = walletOf(ws, 'PHP');
-    const payer = ws.customer.accounts[0]!.id;
-    const paid = await php.paymentRequest({ payer_contact_info: ws.customer.mobile_number, receiving_account: wallet, amount: '300', message: 'Order 1' });
+    const wallet = walletOf(env.ws, 'PHP');
+    const payer = env.ws.customer.accounts[0]!.id;
+    const paid = await php.paymentRequest({ payer_contact_info: env.ws.customer.mobile_number, receiving_account: wallet, amount: '300', message: 'Order 1' });
     expectAccepted(paid, 201);
     expect(paid.body['payment-request']).toMatchObject({ amount: '300.00000000', status: 'pending' });
-    await server.control('POST', `/payment-requests/${paid.body['payment-request'].id}/status`, { status: 'paid' });
-    expect(await server.balance(wallet)).toBe(units('100000') + units('300'));
-    expect(await server.balance(payer)).toBe(units('100000') - units('300'));
-    const declined = await php.paymentRequest({ payer_contact_info: ws.customer.email, receiving_account: wallet, amount: '50', message: 'Order 2' });
+    await env.server.control('POST', `/payment-requests/${paid.body['payment-request'].id}/status`, { status: 'paid' });
+    expect(await env.server.balance(wallet)).toBe(units('100000') + units('300'));
+    expect(await env.server.balance(payer)).toBe(units('100000') - units('300'));
+    const declined = await php.paymentRequest({ payer_contact_info: env.ws.customer.email, receiving_account: wallet, amount: '50', message: 'Order 2' });
     expectAccepted(declined, 201);
-    await server.control('POST', `/payment-requests/${declined.body['payment-request'].id}/status`, { status: 'declined' });
-    expect(await server.balance(wallet)).toBe(units('100000') + units('300'));
+    await env.server.control('POST', `/payment-requests/${declined.body['payment-request'].id}/status`, { status: 'declined' });
+    expect(await env.server.balance(wallet)).toBe(units('100000') + units('300'));
     const unknownPayer = await php.paymentRequest({ payer_contact_info: 'nobody@nowhere.example', receiving_account: wallet, amount: '50', message: 'x' });
     expect(unknownPayer.status).toBe(400);
     expect(typeof unknownPayer.body.errors).toBe('object');
@@ -62,16 +54,16 @@ describe('the Ruby client', () => {
     const accounts = await ruby.cryptoAccounts();
     expectAccepted(accounts, 200);
     expect(currencies(accounts)).toEqual(['BTC', 'PBTC']);
-    const wallet = walletOf(ws, 'PHP');
-    const sent = await ruby.transfer({ amount: '99.99', account: wallet, target_address: ws.customer.email, message: 'rent' });
+    const wallet = walletOf(env.ws, 'PHP');
+    const sent = await ruby.transfer({ amount: '99.99', account: wallet, target_address: env.ws.customer.email, message: 'rent' });
     expectAccepted(sent, 201);
     expect(sent.body.transfer).toMatchObject({ amount: '99.99000000', status: 'pending' });
-    expect(await server.balance(wallet)).toBe(units('100000') - units('99.99'));
+    expect(await env.server.balance(wallet)).toBe(units('100000') - units('99.99'));
     const list = await ruby.transfers();
     expectAccepted(list, 200);
     expect(list.body.transfers.map((t: { id: string }) => t.id)).toEqual([sent.body.transfer.id]);
-    const tooMuch = await ruby.transfer({ amount: '200000', account: wallet, target_address: ws.customer.email });
+    const tooMuch = await ruby.transfer({ amount: '200000', account: wallet, target_address: env.ws.customer.email });
     expectRefused(tooMuch, 400, 'Insufficient balance.');
-    expect(await server.balance(wallet)).toBe(units('100000') - units('99.99'));
+    expect(await env.server.balance(wallet)).toBe(units('100000') - units('99.99'));
   });
 });

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { phpExampleScript, pythonExampleScript } from './example-scripts.client.js';
-import { expectAccepted, expectRefused, startSandboxServer, units, walletOf, type SandboxServer, type Workspace } from './workspace.support.js';
+import { expectAccepted, expectRefused, units, walletOf, useWorkspaceServer } from './workspace.support.js';
 
 /**
  * The requests of the real service's official example scripts (Python batch payouts and crypto payment,
  * PHP quote and account read), shaped as they send them, against a real server and a fresh workspace.
  */
-let server: SandboxServer;
-let ws: Workspace;
-beforeAll(async () => {
-  server = await startSandboxServer();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  ws = await server.workspace();
-});
+const env = useWorkspaceServer();
 
-const credentials = () => ({ base: server.base, key: ws.app.api_key, secret: ws.app.api_secret });
+const credentials = env.credentials;
 const BANK = { bank_account_name: 'Juan dela Cruz', bank_account_number: '1234567890' };
 
 describe('the Python example scripts', () => {
@@ -29,10 +21,10 @@ describe('the Python example scripts', () => {
     expectAccepted(byBtc, 201);
     // 800 is in the first bracket (fee 10 PHP flat); 1500 in the second (10 PHP + 0.5 %).
     expect(byBtc.body.order).toMatchObject({ amount: '800.00000000', fee: '10.00000000' });
-    const wallet = walletOf(ws, 'PHP');
-    expect(await server.balance(wallet)).toBe(units('100000') - units('1517.5') - units('810'));
-    const log = await server.control('GET', '/requests?per_page=100');
-    const mine = log.requests.filter((r: { auth: string }) => r.auth === `hmac:${ws.app.api_key}`);
+    const wallet = walletOf(env.ws, 'PHP');
+    expect(await env.server.balance(wallet)).toBe(units('100000') - units('1517.5') - units('810'));
+    const log = await env.server.control('GET', '/requests?per_page=100');
+    const mine = log.requests.filter((r: { auth: string }) => r.auth === `hmac:${env.ws.app.api_key}`);
     expect(mine.map((r: { method: string; path: string }) => `${r.method} ${r.path}`)).toEqual(['POST /api/v2/sellorder', 'POST /api/v2/sellorder']);
   });
 
@@ -42,19 +34,19 @@ describe('the Python example scripts', () => {
     expectRefused(tooMuch, 400, 'Insufficient balance.');
     const next = await py.sellOrder({ payment_outlet: 'bpi', amount: '100', currency: 'PHP', ...BANK });
     expectAccepted(next, 201);
-    expect(await server.balance(walletOf(ws, 'PHP'))).toBe(units('100000') - units('110'));
+    expect(await env.server.balance(walletOf(env.ws, 'PHP'))).toBe(units('100000') - units('110'));
   });
 
   it('sends a crypto payment with POST /d/api/crypto-payments/: pending, then the customer is credited by the clock', async () => {
     const py = pythonExampleScript(credentials());
-    const target = ws.customer.accounts[0]!.id;
-    const before = await server.balance(target);
-    const res = await py.cryptoPayment({ account: walletOf(ws, 'PHP'), target_address: ws.customer.email, amount: '42.5' });
+    const target = env.ws.customer.accounts[0]!.id;
+    const before = await env.server.balance(target);
+    const res = await py.cryptoPayment({ account: walletOf(env.ws, 'PHP'), target_address: env.ws.customer.email, amount: '42.5' });
     expectAccepted(res, 201);
     expect(res.body['crypto-payment']).toMatchObject({ amount: '42.50000000', status: 'pending' });
-    expect(await server.balance(walletOf(ws, 'PHP'))).toBe(units('100000') - units('42.5'));
-    await server.advance(11);
-    expect(await server.balance(target)).toBe(before + units('42.5'));
+    expect(await env.server.balance(walletOf(env.ws, 'PHP'))).toBe(units('100000') - units('42.5'));
+    await env.server.advance(11);
+    expect(await env.server.balance(target)).toBe(before + units('42.5'));
   });
 });
 
@@ -66,8 +58,8 @@ describe('the PHP example script', () => {
     expect(quote.body.quote).toMatchObject({ payment_outlet: 'bpi', amount: '1500.00000000', fee: '17.50000000', total: '1517.50000000' });
     const btc = await php.cryptoAccounts('BTC');
     expectAccepted(btc, 200);
-    expect(btc.body['crypto-accounts']).toEqual([expect.objectContaining({ id: walletOf(ws, 'BTC'), currency: 'BTC' })]);
-    expect(await server.balance(walletOf(ws, 'PHP'))).toBe(units('100000'));
+    expect(btc.body['crypto-accounts']).toEqual([expect.objectContaining({ id: walletOf(env.ws, 'BTC'), currency: 'BTC' })]);
+    expect(await env.server.balance(walletOf(env.ws, 'PHP'))).toBe(units('100000'));
     const outside = await php.sellQuote('payment_outlet=bpi&amount=600000&currency=PHP');
     expect(outside.status).toBe(400);
     expect(typeof outside.body.errors).toBe('object');

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { openDatabase } from '../../db/open.js';
 import { createSandbox, sharedSpec } from '../../sandbox.js';
 import { listen } from '../../server.js';
@@ -105,4 +105,30 @@ export function expectRefused(res: WireResponse, status: number, message: string
   expect(res.status, res.text).toBe(status);
   expect(typeof res.body?.errors).toBe('object');
   expect(Object.values(res.body.errors as Record<string, unknown>).flat()).toContain(message);
+}
+
+/**
+ * For the calling test file: one sandbox server on 127.0.0.1, started once and closed after the last
+ * test, and a fresh workspace before each test (read them as `env.server` and `env.ws`).
+ */
+export function useWorkspaceServer() {
+  let server: SandboxServer | undefined;
+  let ws: Workspace | undefined;
+  beforeAll(async () => {
+    server = await startSandboxServer();
+  });
+  afterAll(() => server?.close());
+  beforeEach(async () => {
+    ws = await server!.workspace();
+  });
+  return {
+    get server(): SandboxServer {
+      return server!;
+    },
+    get ws(): Workspace {
+      return ws!;
+    },
+    /** The workspace app's HMAC credentials on this server, as the example-script clients take them. */
+    credentials: () => ({ base: server!.base, key: ws!.app.api_key, secret: ws!.app.api_secret }),
+  };
 }
