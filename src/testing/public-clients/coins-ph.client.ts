@@ -1,6 +1,5 @@
-import { createHmac } from 'node:crypto';
 import { stringify } from 'node:querystring';
-import { nextMillisecond, sendRaw, type WireResponse } from './wire.support.js';
+import { hmacHex, nextMillisecond, sendRaw, type WireResponse } from './wire.support.js';
 
 /**
  * The wire habits of the npm packages `coins-ph` (1.1.17) and `coins-ph-promise`, written from what
@@ -44,9 +43,7 @@ export function coinsPhClient(flavor: CoinsPhFlavor, opts: { host: string; key: 
     const url = `${opts.host}${o.version ?? 'd/api'}/${o.url}/${qs ? `?${qs}` : ''}`;
     const nonce = String((await nextMillisecond()) * NONCE_FACTOR[flavor]);
     const body = o.data === undefined ? undefined : JSON.stringify(o.data);
-    const signature = createHmac('sha256', opts.secret)
-      .update(nonce + url + (body ?? ''))
-      .digest('hex');
+    const signature = hmacHex(opts.secret, nonce + url + (body ?? ''));
     const headers: Record<string, string> = { ACCESS_SIGNATURE: signature, ACCESS_KEY: opts.key, ACCESS_NONCE: nonce };
     if (body !== undefined) headers['content-type'] = 'application/json';
     headers.accept = 'application/json';

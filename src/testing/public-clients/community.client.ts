@@ -1,14 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { nextMillisecond, sendRaw, type WireResponse } from './wire.support.js';
-
-const hmac = (secret: string, message: string) => createHmac('sha256', secret).update(message).digest('hex');
-
-interface Credentials {
-  /** The server's base without a trailing slash. */
-  base: string;
-  key: string;
-  secret: string;
-}
+import { hmacHex as hmac, microsecondNonce, nextMillisecond, sendRaw, type Credentials, type WireResponse } from './wire.support.js';
 
 /**
  * A community PHP client (Guzzle): `ACCESS_*` headers, JSON content type on every call, µs nonces; it
@@ -17,7 +7,7 @@ interface Credentials {
 export function phpCommunityClient(c: Credentials) {
   async function call(method: string, pathAndQuery: string, body?: Record<string, unknown>): Promise<WireResponse> {
     const url = `${c.base}${pathAndQuery}`;
-    const nonce = String((await nextMillisecond()) * 1000);
+    const nonce = await microsecondNonce();
     const raw = body === undefined ? undefined : JSON.stringify(body);
     return sendRaw(method, url, {
       ACCESS_SIGNATURE: hmac(c.secret, nonce + url + (raw ?? '')),

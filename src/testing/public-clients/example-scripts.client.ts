@@ -1,14 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { nextMillisecond, sendRaw, type WireResponse } from './wire.support.js';
-
-const hmac = (secret: string, message: string) => createHmac('sha256', secret).update(message).digest('hex');
-
-interface Credentials {
-  /** The server's base without a trailing slash, as the scripts' `BASE_URL`. */
-  base: string;
-  key: string;
-  secret: string;
-}
+import { hmacHex as hmac, microsecondNonce, sendRaw, type Credentials, type WireResponse } from './wire.support.js';
 
 /**
  * The official Python example scripts (HMAC, batch payouts): nonce = `int(time.time() * 1e6)`
@@ -19,7 +9,7 @@ interface Credentials {
 export function pythonExampleScript(c: Credentials) {
   async function post(path: string, body: Record<string, unknown>): Promise<WireResponse> {
     const url = `${c.base}${path}`;
-    const nonce = String((await nextMillisecond()) * 1000);
+    const nonce = await microsecondNonce();
     // JSON.stringify writes what json.dumps(separators=(',', ':')) writes for these ASCII bodies.
     const raw = JSON.stringify(body);
     return sendRaw('POST', url, {
@@ -44,7 +34,7 @@ export function pythonExampleScript(c: Credentials) {
 export function phpExampleScript(c: Credentials) {
   async function get(pathAndQuery: string): Promise<WireResponse> {
     const url = `${c.base}${pathAndQuery}`;
-    const nonce = String((await nextMillisecond()) * 1000);
+    const nonce = await microsecondNonce();
     return sendRaw('GET', url, { ACCESS_SIGNATURE: hmac(c.secret, nonce + url), ACCESS_KEY: c.key, ACCESS_NONCE: nonce, Accept: 'application/json' });
   }
   return {

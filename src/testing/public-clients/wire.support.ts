@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { request } from 'node:http';
 
 export interface WireResponse<T = any> {
@@ -51,3 +52,17 @@ export async function nextMillisecond(): Promise<number> {
   lastMs = Date.now();
   return lastMs;
 }
+
+/** What an HMAC client is configured with. */
+export interface Credentials {
+  /** The server's base without a trailing slash (a script's `BASE_URL`). */
+  base: string;
+  key: string;
+  secret: string;
+}
+
+/** The hex HMAC-SHA256 every client signs with. */
+export const hmacHex = (secret: string, message: string) => createHmac('sha256', secret).update(message).digest('hex');
+
+/** A microsecond nonce, as the example scripts and the PHP client make it, never repeated. */
+export const microsecondNonce = async () => String((await nextMillisecond()) * 1000);
