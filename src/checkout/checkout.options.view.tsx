@@ -2,7 +2,7 @@ import type { Child } from 'hono/jsx';
 import { raw } from 'hono/html';
 import { displayMoney, groupReference, pageUrl } from './checkout.format.js';
 import { NOTICES, type CheckoutPage, type NoticeKind } from './checkout.model.js';
-import { WalletLoginFields } from './wallet-login.view.js';
+import { WalletBalance, WalletLoginFields } from './wallet-login.view.js';
 
 /** Which element shows the outcome of the last action (see `outcomeOf`). */
 export type Outcome = 'notice' | 'confirm' | 'reference' | 'state' | 'due' | null;
@@ -68,14 +68,7 @@ export function WalletSection({ page, base, outcome }: { page: CheckoutPage; bas
           <p>
             Logged in as <strong data-testid="wallet-customer">{customer.name}</strong>
           </p>
-          <dl>
-            <dt>Wallet balance</dt>
-            <dd class="money" data-testid="wallet-balance">
-              {displayMoney(customer.balance, customer.currency)}
-            </dd>
-            <dt>You pay</dt>
-            <dd class="money">{displayMoney(invoice.amountDue, invoice.currency)}</dd>
-          </dl>
+          <WalletBalance balance={customer.balance} currency={customer.currency} pay={invoice.amountDue} payCurrency={invoice.currency} />
           {customer.balance >= invoice.amountDue ? (
             <form method="post" action={`${base}/wallet/confirm`}>
               <button type="submit" data-testid="confirm-payment" data-outcome={mark(outcome === 'confirm')}>

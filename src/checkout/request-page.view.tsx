@@ -2,7 +2,7 @@ import { PAYMENT_REQUEST_PAGE } from '../wallet/payment-requests.service.js';
 import { displayMoney } from './checkout.format.js';
 import { Layout } from './checkout.layout.js';
 import { REQUEST_NOTICES, type RequestNotice, type RequestPage, type RequestStatus } from './request-page.service.js';
-import { WalletLoginFields } from './wallet-login.view.js';
+import { WalletBalance, WalletLoginFields } from './wallet-login.view.js';
 
 const STATUS_LABEL: Record<RequestStatus, string> = { pending: 'Awaiting your answer', paid: 'Paid', declined: 'Declined', expired: 'Expired' };
 
@@ -124,14 +124,7 @@ function Answer({ page }: { page: RequestPage }) {
         Logged in as <strong data-testid="wallet-customer">{customer.name}</strong>
       </p>
       {page.isPayer ? (
-        <dl>
-          <dt>Wallet balance</dt>
-          <dd class="money" data-testid="wallet-balance">
-            {displayMoney(customer.balance, customer.currency)}
-          </dd>
-          <dt>You pay</dt>
-          <dd class="money">{displayMoney(page.amount, page.currency)}</dd>
-        </dl>
+        <WalletBalance balance={customer.balance} currency={customer.currency} pay={page.amount} payCurrency={page.currency} />
       ) : null}
       {canPay ? (
         <form method="post" action={`${requestPagePath(page.id)}/pay`}>

@@ -1,6 +1,8 @@
+import { displayMoney } from './checkout.format.js';
+
 /**
- * The wallet login fields of the hosted pages (an invoice's and a payment request's): one form for
- * both, so a fix to its accessibility or autofill reaches every page that logs a customer in.
+ * The wallet pieces of the hosted pages (an invoice's and a payment request's): one login form and one
+ * balance summary for both, so a fix to their accessibility or autofill reaches every page.
  */
 export function WalletLoginFields({ loginValue, failed }: { loginValue: string; failed: boolean }) {
   return (
@@ -37,5 +39,19 @@ export function WalletLoginFields({ loginValue, failed }: { loginValue: string; 
         Log in
       </button>
     </>
+  );
+}
+
+/** The logged-in wallet's balance beside what the payment takes from it. */
+export function WalletBalance(p: { balance: bigint; currency: string; pay: bigint; payCurrency: string }) {
+  return (
+    <dl>
+      <dt>Wallet balance</dt>
+      <dd class="money" data-testid="wallet-balance">
+        {displayMoney(p.balance, p.currency)}
+      </dd>
+      <dt>You pay</dt>
+      <dd class="money">{displayMoney(p.pay, p.payCurrency)}</dd>
+    </dl>
   );
 }
