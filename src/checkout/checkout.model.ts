@@ -66,8 +66,7 @@ export interface CheckoutStatus {
   amount: string;
   amount_due: string;
   amount_received: string;
-  /** Seconds left while pending; "" once it cannot be paid. */
-  expires_in_seconds: string;
+  expires_in_seconds: string | null;
 }
 
 export interface PageRequest {

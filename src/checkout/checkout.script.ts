@@ -30,7 +30,7 @@ var had=o.contains(act);n=document.adoptNode(n);o.replaceWith(n);if(had&&tid){va
 copyButtons();var due=document.querySelector('[data-testid="invoice-amount-due"]');
 say('A payment arrived.'+(due?' '+due.textContent+' still due.':'')+(kept?' What you typed is kept.':''))}).catch(function(){})}
 function poll(){if(busy||done||!b.poll)return;busy=true;fetch(b.poll,{cache:'no-store',headers:{accept:'application/json'}}).then(function(r){return r.ok?r.json():null}).then(function(j){busy=false;if(!j)return;
-if(j.expires_in_seconds)end=Date.now()+Number(j.expires_in_seconds)*1000;
+if(j.expires_in_seconds!=null)end=Date.now()+Number(j.expires_in_seconds)*1000;
 if(j.status!==b.status){done=true;say(j.status==='fully_paid'?'Payment received.':j.status==='expired'?'This invoice has expired.':'This invoice was canceled.');location.replace(j.status!=='canceled'&&b.return?b.return:b.reload);return}
 if(j.amount_received!==b.received){b.received=j.amount_received;swap()}}).catch(function(){busy=false})}
 function tick(){var c=document.getElementById('countdown'),s=Math.max(0,Math.floor((end-Date.now())/1000));if(c)c.textContent=f(s);

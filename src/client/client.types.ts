@@ -103,7 +103,7 @@ export interface Invoice {
   updated_at: Timestamp;
   expires_at: Timestamp;
   /** Whole seconds left, as a string; null once the invoice is no longer pending. */
-  expires_in_seconds: string;
+  expires_in_seconds: string | null;
   /** Pesos per BTC locked for the invoice (the real service's bitcoin-era fields, kept in their recorded form). */
   locked_rate: Money;
   initial_rate: Money;

@@ -62,7 +62,7 @@ describe('clock', () => {
     expect(row.status).toBe('expired');
     expect(row.updated_at).toBe(row.expires_at);
     const seen = await t.request('GET', `/v1/invoices/${id}`, { token: t.merchant.merchant_api_token });
-    expect(seen.body.invoice).toMatchObject({ status: 'expired', expires_in_seconds: '', updated_at: created.body.invoice.expires_at });
+    expect(seen.body.invoice).toMatchObject({ status: 'expired', expires_in_seconds: null, updated_at: created.body.invoice.expires_at });
     const names = t.db.prepare('SELECT name FROM outbox_events WHERE invoice_id = ?').all(id) as Array<{ name: string }>;
     expect(names.map((n) => n.name)).toEqual(['invoice.created']);
     // Going back in time does not un-expire anything.

@@ -32,7 +32,7 @@ function invoiceRow(d: DashboardData) {
       ${curlBlock(`curl-get-${i.id}`, 'curl: read', `invoice ${name}`, getInvoiceCurl(d.baseUrl, d.token, i.id))}</td>
     <td><span class="status ${i.status}" data-testid="invoice-status">${i.status}</span></td>
     <td>${i.amount}<br><span class="muted">due ${i.amount_due} · received ${i.amount_received}</span></td>
-    <td>${i.expires_at}${i.expires_in_seconds !== '' ? html`<br><span class="muted">${i.expires_in_seconds}s left</span>` : ''}
+    <td>${i.expires_at}${i.expires_in_seconds !== null ? html`<br><span class="muted">${i.expires_in_seconds}s left</span>` : ''}
       ${i.current_payment_reference_number ? html`<br>ref <code>${i.current_payment_reference_number}</code>` : ''}</td>
     <td>${actions}</td>
   </tr>`;

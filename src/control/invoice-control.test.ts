@@ -196,7 +196,7 @@ describe('expire and cancel', () => {
     const inv = await invoice();
     const res = await t.request('POST', `/_sandbox/invoices/${inv.id}/expire`);
     expect(res.status).toBe(200);
-    expect(res.body.invoice).toMatchObject({ status: 'expired', expires_in_seconds: '' });
+    expect(res.body.invoice).toMatchObject({ status: 'expired', expires_in_seconds: null });
     expect(eventNames(inv.id)).toEqual(['invoice.created']);
   });
 

@@ -30,9 +30,8 @@ export function invoiceResource(
   ctx: { receiver: string; publicUrl: string; nowMicros: number },
 ) {
   const expiresAt = Number(row.expires_at);
-  // A countdown in whole seconds as a string while the invoice can be paid; empty once it cannot (the
-  // real service sends "" once expired; the sandbox does the same for paid and canceled invoices).
-  const expiresIn = row.status === 'pending' ? String(Math.max(0, Math.floor((expiresAt - ctx.nowMicros) / 1_000_000))) : '';
+  let expiresIn: string | null = null;
+  if (row.status === 'pending') expiresIn = String(Math.max(0, Math.floor((expiresAt - ctx.nowMicros) / 1_000_000)));
   return {
     id: row.id,
     note: '',

@@ -42,7 +42,7 @@ describe('invoice lifecycle', () => {
     await pay(inv.id, { collector: 'coins_peso_wallet', amount: 40 });
     const res = await pay(inv.id, { collector: 'coins_peso_wallet' });
     expect(res.body.payment.amount).toBe('60.00000000');
-    expect(res.body.invoice).toMatchObject({ status: 'fully_paid', amount_due: '0.00000000', amount_received: '100.00000000', expires_in_seconds: '' });
+    expect(res.body.invoice).toMatchObject({ status: 'fully_paid', amount_due: '0.00000000', amount_received: '100.00000000', expires_in_seconds: null });
     expect(res.body.invoice.payments.map((p: { amount: string }) => p.amount)).toEqual(['40.00000000', '60.00000000']);
     expect(events(inv.id).map((e) => e.name)).toEqual(['invoice.created', 'invoice.updated', 'invoice.fully_paid']);
     expect(await balance(t.merchant.wallet_account_id)).toBe('100.00000000');
@@ -107,7 +107,7 @@ describe('invoice lifecycle', () => {
     expect(row.status).toBe('expired');
     expect(row.updated_at).toBe(row.expires_at);
     const seen = await t.request('GET', `/v1/invoices/${inv.id}`, { token: t.merchant.merchant_api_token });
-    expect(seen.body.invoice).toMatchObject({ status: 'expired', updated_at: inv.expires_at, expires_at: inv.expires_at, expires_in_seconds: '' });
+    expect(seen.body.invoice).toMatchObject({ status: 'expired', updated_at: inv.expires_at, expires_at: inv.expires_at, expires_in_seconds: null });
     expect(events(inv.id).map((e) => e.name)).toEqual(['invoice.created']);
     expect((await pay(inv.id, { collector: 'coins_peso_wallet' })).status).toBe(409);
     expect((await t.request('POST', `/_sandbox/invoices/${inv.id}/cancel`)).status).toBe(409);

@@ -93,7 +93,7 @@ export interface Schemas {
     created_at: Schemas["Timestamp"];
     updated_at: Schemas["Timestamp"];
     expires_at: Schemas["Timestamp"];
-    expires_in_seconds: string;
+    expires_in_seconds: string | null;
     locked_rate: (Schemas["Money"]);
     initial_rate: (Schemas["Money"]);
     incoming_address: string;
