@@ -55,8 +55,7 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 const refuseDotSegments: MiddlewareHandler<AppEnv> = (c, next) => {
   const path = rawPath(c);
   if ((path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path)) {
-    c.set('errorSurface', notFoundSurface(path));
-    return Promise.resolve(renderError(c, ApiError.notFound()));
+    return Promise.resolve(renderError(c, ApiError.notFound(), { surface: notFoundSurface(path) }));
   }
   return next();
 };
@@ -108,7 +107,9 @@ export function createApp(parts: AppParts) {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        renderError(c, ApiError.general('method_not_allowed', `Method "${c.req.method}" not allowed.`), { Allow: methods.join(', ') }),
+        renderError(c, ApiError.general('method_not_allowed', `Method "${c.req.method}" not allowed.`), {
+          headers: { Allow: methods.join(', ') },
+        }),
     }),
   );
 
@@ -131,10 +132,9 @@ export function createApp(parts: AppParts) {
   registerDocs(app, spec, () => services.config.publicUrl);
   parts.routes?.(app);
 
-  app.notFound((c) => {
-    c.set('errorSurface', notFoundSurface(c.req.path));
-    return renderError(c, ApiError.notFound());
-  });
+  // Not through the request's error surface: Hono asks this handler first even for a known path with
+  // the wrong method, whose 405 must keep its path's API shape.
+  app.notFound((c) => renderError(c, ApiError.notFound(), { surface: notFoundSurface(c.req.path) }));
   app.onError((err, c) => {
     const e = toApiError(err);
     if (e.status === 401 || e.code === 'invalid_nonce_format') c.set('authOutcome', e.code);

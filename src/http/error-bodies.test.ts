@@ -74,6 +74,24 @@ describe('--no-debug-errors over HTTP', () => {
     const unsigned = await t.request('GET', '/v3/crypto-accounts/');
     expect(unsigned.status).toBe(401);
     expect(Object.keys(unsigned.body)).toEqual(['errors']);
+    // The control API is the sandbox's own: its envelope keeps the code.
+    const control = await t.request('GET', `/_sandbox/invoices/${'0'.repeat(32)}`);
+    expect([control.status, control.body]).toEqual([404, { error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } }]);
+  });
+
+  it('answers a wrong method in the shape of its path\'s API (405 and Allow)', async () => {
+    t = createTestApp();
+    const wrong = { non_field_errors: ['Method "DELETE" not allowed.'] };
+    for (const path of ['/v3/transfers/', '/api/v2/sellorder/', '/d/api/crypto-accounts/']) {
+      const res = await t.request('DELETE', path, { operationId: false });
+      expect(res.status, path).toBe(405);
+      expect(res.headers.get('allow'), path).toBeTruthy();
+      expect(res.body, path).toEqual({ errors: wrong, sandbox_debug: { code: 'method_not_allowed' } });
+    }
+    const invoices = await t.request('DELETE', '/v1/invoices/', { operationId: false });
+    expect([invoices.status, invoices.body]).toEqual([405, { error_codes: ['method_not_allowed'], errors: wrong }]);
+    const control = await t.request('DELETE', '/_sandbox/clock', { operationId: false });
+    expect([control.status, control.body]).toEqual([405, { error_codes: ['method_not_allowed'], errors: wrong }]);
   });
 
   it('with debug on (the default), the same errors name their code', async () => {
