@@ -86,4 +86,15 @@ describe('POST /_sandbox/transfers/{id}/status (setTransferStatus)', () => {
     expect(statuses).toEqual([{ status: 'success', n: 12 }]);
     t.assertLedger();
   });
+
+  it('cannot fail a transfer already past its delay, even before the clock\'s tick: it has settled (409)', async () => {
+    t = createTestApp();
+    const p = await pendingTransfer();
+    t.advance(11); // past --transfer-delay, no tick has run
+    const late = await setStatus(p.id, 'failed');
+    expect(late.status).toBe(409);
+    expect(late.body.errors).toEqual({ non_field_errors: ['Transfer is success; only a pending transfer can become failed.'] });
+    expect(balanceOf(t, p.to)).toBe(p.before.to + parseAmount('40'));
+    t.assertLedger();
+  });
 });

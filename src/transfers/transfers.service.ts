@@ -118,6 +118,9 @@ export function createTransferService(d: TransferDeps) {
     return { source, amount, to };
   }
 
+  const settleDueNow = (): number =>
+    settleDue({ ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success') });
+
   return {
     prepareSend,
 
@@ -155,12 +158,11 @@ export function createTransferService(d: TransferDeps) {
 
     /** `POST /_sandbox/transfers/{id}/status`: settle (`success`) or fail a pending transfer now. */
     setStatus(id: string, to: Outcome) {
-      return transferResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish }, id, to));
+      return transferResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish, settleDue: settleDueNow }, id, to));
     },
 
     /** The clock's own progress: every pending transfer older than the delay settles. */
-    settleDue: (): number =>
-      settleDue({ ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success') }),
+    settleDue: settleDueNow,
 
     get(ownerId: string, id: string) {
       const row = d.transfers.forOwner(id, ownerId);

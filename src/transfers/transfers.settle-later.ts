@@ -47,13 +47,17 @@ export interface SetPendingStatusDeps<R extends PendingRow> {
   byId: (id: string) => R | undefined;
   /** Moves the held money on (to the destination on `success`, back on `failed`) and records the status. */
   finish: (row: R, to: Outcome) => void;
+  /** The clock's due settlements, run first: a send already due has settled and can no longer fail. */
+  settleDue: () => number;
 }
 
 /**
  * A control call's settle or fail of one pending send, in one transaction: 404 for an unknown id, 409
- * unless it is still pending. Returns the row as it is afterwards.
+ * unless it is still pending (one past its delay has settled first). Returns the row as it is afterwards.
  */
 export function setPendingStatus<R extends PendingRow>(d: SetPendingStatusDeps<R>, id: string, to: Outcome): R {
+  // As a read does: whether the clock's tick or the control call comes first must not change the answer.
+  d.settleDue();
   return d.unitOfWork(() => {
     const row = d.byId(id);
     if (!row) throw ApiError.notFound();

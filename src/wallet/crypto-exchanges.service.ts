@@ -147,7 +147,7 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
 
     /** `POST /_sandbox/crypto-exchanges/{id}/status`: settle (`success`) or fail a pending conversion now. */
     setStatus(id: string, to: Outcome) {
-      return cryptoExchangeResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish }, id, to));
+      return cryptoExchangeResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish, settleDue: settleDueNow }, id, to));
     },
 
     /** The clock's own progress: every pending conversion older than the delay settles. */

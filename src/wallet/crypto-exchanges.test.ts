@@ -165,6 +165,17 @@ describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)'
     t.assertLedger();
   });
 
+  it('cannot fail a conversion already past its delay, even before the clock\'s tick (409): it has settled', async () => {
+    t = createTestApp();
+    const { dev, id } = await pending();
+    t.advance(11); // past --transfer-delay, no tick has run
+    const late = await setStatus(id, 'failed');
+    expect(late.status).toBe(409);
+    expect(late.body.errors).toEqual({ non_field_errors: ['Conversion is success; only a pending conversion can become failed.'] });
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032164'));
+    t.assertLedger();
+  });
+
   it('with --transfer-delay 0 a conversion waits for the control API', async () => {
     t = createTestApp({ config: { transferSettleSeconds: 0 } });
     const { dev } = await pending();

@@ -90,7 +90,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
 
     /** `POST /_sandbox/crypto-payments/{id}/status`: settle (`success`) or fail a pending payment now. */
     setStatus(id: string, to: Outcome) {
-      return cryptoPaymentResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish }, id, to));
+      return cryptoPaymentResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish, settleDue: settleDueNow }, id, to));
     },
 
     /** The clock's own progress: every pending payment older than the delay settles. */

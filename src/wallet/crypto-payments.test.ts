@@ -120,6 +120,21 @@ describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', 
     t.assertLedger();
   });
 
+  it('cannot fail a payment already past its delay, even before the clock\'s tick (409): it has settled', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '50' });
+    const customer = t.fixtures.customers[0]!;
+    const wallet = customer.accounts.find((a) => a.currency === 'PHP')!.id;
+    const before = balanceOf(t, wallet);
+    const p = (await pay(dev, { account: dev.php, target_address: customer.email, amount: '10' })).body['crypto-payment'];
+    t.advance(11); // past --transfer-delay, no tick has run
+    const late = await setStatus(p.id, 'failed');
+    expect(late.status).toBe(409);
+    expect(late.body.errors).toEqual({ non_field_errors: ['Crypto payment is success; only a pending crypto payment can become failed.'] });
+    expect(balanceOf(t, wallet)).toBe(before + parseAmount('10'));
+    t.assertLedger();
+  });
+
   it('moves only a pending payment (409), answers 404 for an unknown id and 400 for another status; nothing moves', async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '50' });
