@@ -1,17 +1,7 @@
-import { ApiError } from '../http/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
 import { cryptoRoutes, type CryptoExchangeService } from './crypto-exchanges.service.js';
 import type { CryptoPaymentService } from './crypto-payments.service.js';
 import { paymentRequestPageUrl, type PaymentRequestService } from './payment-requests.service.js';
-
-/**
- * The id of a read by id. The published clients send it twice, `<id>/?id=<id>`: the same id in the
- * query changes nothing, a different one matches no item (404, as an unknown id).
- */
-function itemId(pathId: string | undefined, queryId: string | undefined): string {
-  if (queryId !== undefined && queryId !== pathId) throw ApiError.notFound();
-  return pathId!;
-}
 
 /**
  * The wallet operations of the developer API (HMAC; scoped to the signing application's owner) and the
@@ -28,12 +18,12 @@ export function walletHandlers(
     setCryptoExchangeStatus: ({ params, body }) => ok({ 'crypto-exchange': s.exchanges.setStatus(params.crypto_exchange_id!, body.status) }),
     listCryptoExchanges: ({ app, query }) => ok(s.exchanges.list(app!.owner_id, query)),
     getCryptoExchange: ({ app, params, query }) =>
-      ok({ 'crypto-exchange': s.exchanges.get(app!.owner_id, itemId(params.crypto_exchange_id, query.id)) }),
+      ok({ 'crypto-exchange': s.exchanges.get(app!.owner_id, params.crypto_exchange_id) }),
     listCryptoRoutes: () => ok({ 'crypto-routes': cryptoRoutes() }),
     createCryptoPayment: ({ app, body, c }) => ok({ 'crypto-payment': s.payments.create(app!, body, c.req.header('access-otp')) }, 201),
     listCryptoPayments: ({ app, query }) => ok(s.payments.list(app!.owner_id, query)),
     getCryptoPayment: ({ app, params, query }) =>
-      ok({ 'crypto-payment': s.payments.get(app!.owner_id, itemId(params.crypto_payment_id, query.id)) }),
+      ok({ 'crypto-payment': s.payments.get(app!.owner_id, params.crypto_payment_id) }),
     setCryptoPaymentStatus: ({ params, body }) => ok({ 'crypto-payment': s.payments.setStatus(params.crypto_payment_id!, body.status) }),
     createPaymentRequest: ({ app, body }) => {
       const request = s.requests.create(app!, body);
@@ -42,9 +32,9 @@ export function walletHandlers(
     listPaymentRequests: ({ app, query }) => ok(s.requests.list(app!.owner_id, query)),
     getPaymentRequests: ({ app, query }) => ok(s.requests.list(app!.owner_id, query)),
     getPaymentRequest: ({ app, params, query }) =>
-      ok({ 'payment-request': s.requests.get(app!.owner_id, itemId(params.payment_request_id, query.id)) }),
+      ok({ 'payment-request': s.requests.get(app!.owner_id, params.payment_request_id) }),
     getPaymentRequestsItem: ({ app, params, query }) =>
-      ok({ 'payment-request': s.requests.get(app!.owner_id, itemId(params.payment_request_id, query.id)) }),
+      ok({ 'payment-request': s.requests.get(app!.owner_id, params.payment_request_id) }),
     setPaymentRequestStatus: ({ params, body }) => ok({ 'payment-request': s.requests.setStatus(params.payment_request_id!, body.status) }),
   };
 }
