@@ -59,6 +59,26 @@ describe('the document and the handlers agree', () => {
     expect([...merchant.properties.error_codes.items.enum].sort()).toEqual([...ENVELOPE_CODES].sort());
   });
 
+  it('resolves every $ref of the document, webhooks and extensions included', () => {
+    const dangling: string[] = [];
+    const resolve = (ref: string) =>
+      ref
+        .slice(2)
+        .split('/')
+        .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), spec.document);
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      for (const [k, v] of Object.entries(node)) {
+        if (k === '$ref' && typeof v === 'string' && (!v.startsWith('#/') || resolve(v) === undefined)) dangling.push(`${at}: ${v}`);
+        else walk(v, `${at}/${k}`);
+      }
+    };
+    walk(spec.document, '#');
+    expect(dangling).toEqual([]);
+  });
+
   it('gives every operation a unique operationId, a tag and security', () => {
     for (const op of spec.operations) {
       expect(op.tags.length, op.operationId).toBeGreaterThan(0);
