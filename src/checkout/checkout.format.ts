@@ -13,6 +13,18 @@ export function displayMoney(units: bigint, currency: string): string {
   return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
 }
 
+/**
+ * The wallet that holds a currency, as the pages name it: the peso wallet, else by the code the page
+ * prints amounts in (`displayMoney`).
+ *
+ * @example
+ * walletName('PHP'); // 'peso wallet'
+ * walletName('BTC'); // 'BTC wallet'
+ */
+export function walletName(currency: string): string {
+  return currency === 'PHP' ? 'peso wallet' : `${currency} wallet`;
+}
+
 /** `m:ss`, or `h:mm:ss` from an hour up (the inline script formats the same way). */
 export function countdownText(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));

@@ -13,7 +13,6 @@ import { renderCheckoutPage, renderNotFoundPage } from './checkout.view.js';
 export const SESSION_COOKIE = 'paysandbox_wallet';
 const BASE = '/payment/invoice/:id';
 const OUTCOMES: readonly SandboxOutcome[] = ['full', 'part', 'expire'];
-const UNREADABLE = Symbol('unreadable form body');
 
 /** HTTP status of the page re-rendered after a failed action. */
 const NOTICE_STATUS: Record<NoticeKind, 400 | 401 | 403 | 409> = {
@@ -48,6 +47,36 @@ export const newNonce = () => randomBytes(16).toString('base64');
 export const field = (form: Record<string, unknown>, name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
 
 /**
+ * The form of an action posted to a hosted page: the page's 404 when it does not exist, the 400 page
+ * (with a way back to `path`) for a body no form parser reads, else the fields.
+ */
+export async function readForm(
+  c: C,
+  page: { exists: boolean; path: string; notFound: (nonce: string) => string },
+): Promise<Record<string, unknown> | Response> {
+  const nonce = newNonce();
+  if (!page.exists) return send(c, page.notFound(nonce), nonce, 404);
+  try {
+    return (await c.req.parseBody()) as Record<string, unknown>;
+  } catch {
+    return send(c, renderBadFormPage(nonce, page.path), nonce, 400);
+  }
+}
+
+/** The wallet session a hosted page's request carries, if any. */
+export const walletCookie = (c: C) => getCookie(c, SESSION_COOKIE);
+
+/**
+ * Keep a wallet login: HttpOnly (no script reads it), SameSite=Lax (no cross-site post carries it),
+ * Secure over https, scoped to one page's `path` and lasting as long as the session itself.
+ */
+export function setWalletCookie(c: C, path: string, token: string): void {
+  setCookie(c, SESSION_COOKIE, token, { path, httpOnly: true, sameSite: 'Lax', secure: new URL(c.req.url).protocol === 'https:', maxAge: SESSION_SECONDS });
+}
+
+export const clearWalletCookie = (c: C, path: string) => deleteCookie(c, SESSION_COOKIE, { path });
+
+/**
  * The hosted payment page: `GET /payment/invoice/{id}` (the invoice's `payment_url`), its status poll,
  * and plain HTML form posts answered with redirect-after-POST (a failed action re-renders the page
  * with its message and a 4xx status).
@@ -56,7 +85,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
   function render(c: C, req: Omit<PageRequest, 'nonce' | 'session'>, status?: 200 | NoticeKind): Response {
     const id = c.req.param('id')!;
     const nonce = newNonce();
-    const page = checkout.page(id, { ...req, nonce, session: getCookie(c, SESSION_COOKIE) });
+    const page = checkout.page(id, { ...req, nonce, session: walletCookie(c) });
     if (!page) return send(c, renderNotFoundPage(nonce), nonce, 404);
     return send(c, renderCheckoutPage(page), nonce, status && status !== 200 ? NOTICE_STATUS[status] : 200, page.returnUrl);
   }
@@ -71,29 +100,10 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     return c.redirect(checkout.exitUrl(id) ?? pageUrl(id, req.method, req.outletId), 303);
   }
 
-  /** The posted form; null for an unknown invoice; UNREADABLE for a body no form parser reads. */
-  async function form(c: C): Promise<Record<string, unknown> | null | typeof UNREADABLE> {
-    if (!checkout.status(c.req.param('id')!)) return null;
-    try {
-      return (await c.req.parseBody()) as Record<string, unknown>;
-    } catch {
-      return UNREADABLE;
-    }
-  }
-
   /** Unknown invoice → 404 page; unreadable body → 400 page; else the form. */
-  async function formOr(c: C): Promise<Record<string, unknown> | Response> {
-    const body = await form(c);
-    if (body === UNREADABLE) {
-      const nonce = newNonce();
-      return send(c, renderBadFormPage(nonce, pageUrl(c.req.param('id')!)), nonce, 400);
-    }
-    return body ?? notFound(c);
-  }
-
-  const notFound = (c: C) => {
-    const nonce = newNonce();
-    return send(c, renderNotFoundPage(nonce), nonce, 404);
+  const formOr = (c: C) => {
+    const id = c.req.param('id')!;
+    return readForm(c, { exists: checkout.status(id) !== null, path: pageUrl(id), notFound: renderNotFoundPage });
   };
 
   app.get(BASE, (c) => render(c, { method: c.req.query('method'), outletId: c.req.query('outlet') }));
@@ -112,20 +122,14 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     const login = field(body, 'login').slice(0, 254);
     const token = checkout.login(id, login, field(body, 'password'));
     if (!token) return render(c, { method: 'wallet', notice: 'login_failed', loginValue: login }, 'login_failed');
-    setCookie(c, SESSION_COOKIE, token, {
-      path: `/payment/invoice/${encodeURIComponent(id)}`,
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: new URL(c.req.url).protocol === 'https:',
-      maxAge: SESSION_SECONDS,
-    });
+    setWalletCookie(c, pageUrl(id), token);
     return c.redirect(pageUrl(id, 'wallet'), 303);
   });
 
   app.post(`${BASE}/wallet/confirm`, async (c) => {
     const body = await formOr(c);
     if (body instanceof Response) return body;
-    const notice = checkout.confirm(c.req.param('id'), getCookie(c, SESSION_COOKIE));
+    const notice = checkout.confirm(c.req.param('id'), walletCookie(c));
     return after(c, notice, { method: 'wallet' });
   });
 
@@ -133,7 +137,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     const body = await formOr(c);
     if (body instanceof Response) return body;
     const id = c.req.param('id');
-    deleteCookie(c, SESSION_COOKIE, { path: `/payment/invoice/${encodeURIComponent(id)}` });
+    clearWalletCookie(c, pageUrl(id));
     return c.redirect(pageUrl(id, 'wallet'), 303);
   });
 

@@ -6,7 +6,8 @@ import type { ServicesWith } from '../module.types.js';
 import { barcodeSvg } from './checkout.barcode.js';
 import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayMethod, SandboxOutcome } from './checkout.model.js';
 import type { CheckoutRepository, PayinOutlet } from './checkout.repo.js';
-import { passwordMatches, SESSION_SECONDS, type SessionSigner } from './checkout.session.js';
+import type { SessionSigner } from './checkout.session.js';
+import { createWalletSessions, walletSubject } from './wallet-session.service.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payments'>;
@@ -28,6 +29,7 @@ const STATE_CODES = new Set(['invoice_not_payable', 'invalid_state_transition'])
 /** The hosted payment page (docs/design.md#hosted-payment-page): what it shows and what its buttons do, over the payment service. */
 export function createCheckoutService(d: CheckoutDeps) {
   const s = d.services;
+  const logins = createWalletSessions(s, d.sessions);
 
   function invoice(id: string): InvoiceRow | undefined {
     return s.invoices.find(id);
@@ -70,10 +72,9 @@ export function createCheckoutService(d: CheckoutDeps) {
     return url.toString();
   }
 
+  /** Signed for this invoice alone: a payment request page's session never counts here. */
   function sessionCustomer(invoiceId: string, token: string | undefined): UserRow | null {
-    const id = d.sessions.verify(token, invoiceId, s.clock.now());
-    const user = id ? s.identities.userById(id) : undefined;
-    return user && user.kind === 'customer' ? user : null;
+    return logins.customer(walletSubject.invoice(invoiceId), token);
   }
 
   function walletOf(customer: UserRow, currency: string) {
@@ -164,11 +165,7 @@ export function createCheckoutService(d: CheckoutDeps) {
       // Only the invoice's tenant logs in here: a base-data customer on a workspace invoice (or the
       // reverse) fails exactly as an unknown login does.
       const row = invoice(invoiceId);
-      const customer = row && login ? s.identities.customerByLogin(login.trim(), tenantOf(row)) : undefined;
-      // Compare even for an unknown login, so both failures take the same path.
-      const matches = passwordMatches(password, customer?.password ?? null);
-      if (!customer || !matches) return null;
-      return d.sessions.sign({ customerId: customer.id, invoiceId, expiresAt: s.clock.now() + SESSION_SECONDS * 1_000_000 });
+      return logins.login(walletSubject.invoice(invoiceId), row ? tenantOf(row) : undefined, login, password);
     },
 
     /** Pay the amount due from the logged-in customer's wallet: debit and credit at once. */

@@ -5,30 +5,31 @@ export const SESSION_SECONDS = 15 * 60;
 
 export interface WalletSession {
   customerId: string;
-  invoiceId: string;
+  /** What the session is for (`walletSubject` in wallet-session.service.ts): one invoice or one payment request. */
+  subject: string;
   /** Sandbox-clock microseconds. */
   expiresAt: number;
 }
 
 /**
  * The wallet login of the hosted page, kept in a cookie as `<payload>.<HMAC>`. The key is random per
- * process, so a customer id cannot be forged (nor replayed against another invoice) to pay from
- * someone else's wallet; a restart simply logs everyone out.
+ * process, so a customer id cannot be forged (nor replayed against another subject: another invoice or
+ * payment request) to pay from someone else's wallet; a restart simply logs everyone out.
  *
  * @example
  * const sessions = createSessionSigner();
- * const token = sessions.sign({ customerId, invoiceId, expiresAt: now + 60e6 });
- * sessions.verify(token, invoiceId, now); // → customerId
+ * const token = sessions.sign({ customerId, subject: 'invoice:42', expiresAt: now + 60e6 });
+ * sessions.verify(token, 'invoice:42', now); // → customerId
  */
 export function createSessionSigner(key: Buffer = randomBytes(32)) {
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest();
   return {
     sign(s: WalletSession): string {
-      const payload = Buffer.from(JSON.stringify([s.customerId, s.invoiceId, s.expiresAt])).toString('base64url');
+      const payload = Buffer.from(JSON.stringify([s.customerId, s.subject, s.expiresAt])).toString('base64url');
       return `${payload}.${mac(payload).toString('base64url')}`;
     },
-    /** The customer id of a valid, unexpired token for this invoice; otherwise null. */
-    verify(token: string | undefined, invoiceId: string, nowMicros: number): string | null {
+    /** The customer id of a valid, unexpired token for this subject; otherwise null. */
+    verify(token: string | undefined, subject: string, nowMicros: number): string | null {
       if (!token || token.length > 512) return null;
       const [payload, sig, extra] = token.split('.');
       if (!payload || !sig || extra !== undefined) return null;
@@ -42,8 +43,8 @@ export function createSessionSigner(key: Buffer = randomBytes(32)) {
         return null;
       }
       if (!Array.isArray(parsed) || parsed.length !== 3) return null;
-      const [customerId, forInvoice, expiresAt] = parsed as [unknown, unknown, unknown];
-      if (typeof customerId !== 'string' || forInvoice !== invoiceId || typeof expiresAt !== 'number') return null;
+      const [customerId, forSubject, expiresAt] = parsed as [unknown, unknown, unknown];
+      if (typeof customerId !== 'string' || forSubject !== subject || typeof expiresAt !== 'number') return null;
       return expiresAt > nowMicros ? customerId : null;
     },
   };

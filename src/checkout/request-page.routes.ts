@@ -1,10 +1,7 @@
 import type { Context, Hono } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../http/operation.js';
 import { PAYMENT_REQUEST_PAGE } from '../wallet/payment-requests.service.js';
-import { renderBadFormPage } from './checkout.bad-form.view.js';
-import { field, newNonce, send, SESSION_COOKIE } from './checkout.routes.js';
-import { SESSION_SECONDS } from './checkout.session.js';
+import { clearWalletCookie, field, newNonce, readForm, send, setWalletCookie, walletCookie } from './checkout.routes.js';
 import type { RequestNotice, RequestPageRequest, RequestPageService } from './request-page.service.js';
 import { renderRequestNotFound, renderRequestPage, requestPagePath } from './request-page.view.js';
 
@@ -31,26 +28,16 @@ export function registerRequestPageRoutes(app: Hono<AppEnv>, pages: RequestPageS
 
   function render(c: C, req: Omit<RequestPageRequest, 'nonce' | 'session'>, notice?: RequestNotice): Response {
     const nonce = newNonce();
-    const page = pages.page(id(c), { ...req, nonce, session: getCookie(c, SESSION_COOKIE) });
+    const page = pages.page(id(c), { ...req, nonce, session: walletCookie(c) });
     if (!page) return send(c, renderRequestNotFound(nonce), nonce, 404);
     return send(c, renderRequestPage(page), nonce, notice ? NOTICE_STATUS[notice] : 200);
   }
 
   /** Unknown request → 404 page; a body no form parser reads → 400 page; else the form. */
-  async function formOr(c: C): Promise<Record<string, unknown> | Response> {
-    const nonce = newNonce();
-    if (!pages.exists(id(c))) return send(c, renderRequestNotFound(nonce), nonce, 404);
-    try {
-      return (await c.req.parseBody()) as Record<string, unknown>;
-    } catch {
-      return send(c, renderBadFormPage(nonce, requestPagePath(id(c))), nonce, 400);
-    }
-  }
+  const formOr = (c: C) => readForm(c, { exists: pages.exists(id(c)), path: requestPagePath(id(c)), notFound: renderRequestNotFound });
 
   /** Done: back to the page, which shows the new state focused (303). Refused: the page with its notice. */
   const after = (c: C, notice: RequestNotice | null) => (notice ? render(c, { notice }, notice) : c.redirect(requestPagePath(id(c)), 303));
-
-  const cookiePath = (c: C) => requestPagePath(id(c));
 
   app.get(BASE, (c) => render(c, {}));
 
@@ -60,32 +47,26 @@ export function registerRequestPageRoutes(app: Hono<AppEnv>, pages: RequestPageS
     const login = field(body, 'login').slice(0, 254);
     const token = pages.login(id(c), login, field(body, 'password'));
     if (!token) return render(c, { notice: 'login_failed', loginValue: login }, 'login_failed');
-    setCookie(c, SESSION_COOKIE, token, {
-      path: cookiePath(c),
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: new URL(c.req.url).protocol === 'https:',
-      maxAge: SESSION_SECONDS,
-    });
+    setWalletCookie(c, requestPagePath(id(c)), token);
     return c.redirect(requestPagePath(id(c)), 303);
   });
 
   app.post(`${BASE}/pay`, async (c) => {
     const body = await formOr(c);
     if (body instanceof Response) return body;
-    return after(c, pages.respond(id(c), getCookie(c, SESSION_COOKIE), 'paid'));
+    return after(c, pages.respond(id(c), walletCookie(c), 'paid'));
   });
 
   app.post(`${BASE}/decline`, async (c) => {
     const body = await formOr(c);
     if (body instanceof Response) return body;
-    return after(c, pages.respond(id(c), getCookie(c, SESSION_COOKIE), 'declined'));
+    return after(c, pages.respond(id(c), walletCookie(c), 'declined'));
   });
 
   app.post(`${BASE}/wallet/logout`, async (c) => {
     const body = await formOr(c);
     if (body instanceof Response) return body;
-    deleteCookie(c, SESSION_COOKIE, { path: cookiePath(c) });
+    clearWalletCookie(c, requestPagePath(id(c)));
     return c.redirect(requestPagePath(id(c)), 303);
   });
 }

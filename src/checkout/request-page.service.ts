@@ -1,10 +1,10 @@
 import { ApiError } from '../http/api-error.js';
-import type { UserRow } from '../identities/identities.repo.js';
 import type { ServicesWith } from '../module.types.js';
 import type { PaymentRequestService } from '../wallet/payment-requests.service.js';
 import type { CheckoutCustomer } from './checkout.model.js';
 import { NOTICES } from './checkout.model.js';
-import { passwordMatches, SESSION_SECONDS, type SessionSigner } from './checkout.session.js';
+import type { SessionSigner } from './checkout.session.js';
+import { createWalletSessions, walletSubject } from './wallet-session.service.js';
 
 /** What the page uses of the wallet module's payment requests: it pays through the control API's own path. */
 export type RequestPageApi = Pick<PaymentRequestService, 'find' | 'payerWallet' | 'setStatus'>;
@@ -51,21 +51,15 @@ export interface RequestPageRequest {
   nonce: string;
 }
 
-/** The wallet session of a request page: signed for this subject, so an invoice page's cookie never counts here. */
-const subject = (requestId: string) => `payment-request:${requestId}`;
-
 /**
  * The payer's side of a payment request (a sandbox addition; the real payer answers in the wallet app):
  * the request, the same wallet login as the invoice page, and Pay / Decline for the payer alone.
  */
 export function createRequestPageService(d: { services: ServicesWith<'identities'>; requests: RequestPageApi; sessions: SessionSigner }) {
   const s = d.services;
-
-  function sessionCustomer(requestId: string, token: string | undefined): UserRow | null {
-    const id = d.sessions.verify(token, subject(requestId), s.clock.now());
-    const user = id ? s.identities.userById(id) : undefined;
-    return user && user.kind === 'customer' ? user : null;
-  }
+  const logins = createWalletSessions(s, d.sessions);
+  // Signed for this request alone: an invoice page's session never counts here.
+  const sessionCustomer = (requestId: string, token: string | undefined) => logins.customer(walletSubject.paymentRequest(requestId), token);
 
   return {
     exists: (id: string) => d.requests.find(id) !== undefined,
@@ -103,12 +97,8 @@ export function createRequestPageService(d: { services: ServicesWith<'identities
     login(id: string, login: string, password: string): string | null {
       const row = d.requests.find(id);
       // The payer's own tenant: a customer of another workspace fails exactly as an unknown login does.
-      const tenant = row ? (s.identities.userById(row.payer_id)?.workspace_id ?? null) : null;
-      const customer = row && login ? s.identities.customerByLogin(login.trim(), tenant) : undefined;
-      // Compare even for an unknown login, so both failures take the same path.
-      const matches = passwordMatches(password, customer?.password ?? null);
-      if (!customer || !matches) return null;
-      return d.sessions.sign({ customerId: customer.id, invoiceId: subject(id), expiresAt: s.clock.now() + SESSION_SECONDS * 1_000_000 });
+      const tenant = row ? (s.identities.userById(row.payer_id)?.workspace_id ?? null) : undefined;
+      return logins.login(walletSubject.paymentRequest(id), tenant, login, password);
     },
 
     /**

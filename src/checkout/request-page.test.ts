@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fund } from '../fixtures/load.js';
 import { parseYamlDocument, specPath } from '../spec/load.js';
 import { as, newDeveloper } from '../orders/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
@@ -52,6 +53,7 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
     expect(textOf(page.html, 'request-expiry')).toBe(`${expires} UTC`);
     expect(testIds(page.html)).toContain('login-submit');
     expect(testIds(page.html)).not.toContain('request-pay');
+    expect(textOf(page.html, 'answer-heading')).toBe('Answer with your peso wallet');
     // the legacy alias names the same page
     const legacy = await t.signed('POST', '/api/v3/payment-requests/', {
       ...as(dev),
@@ -82,6 +84,33 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
     expect(row).toContain(`<a href="${url}" data-testid="payment-request-page-link">`);
     expect(row).toContain('data-testid="payment-request-status">declined<');
     expect(row).toContain(customer(RICH).email);
+  });
+
+  it('names the wallet of the request currency: a BTC request is answered from the BTC wallet', async () => {
+    const s = t.services;
+    const btc = s.unitOfWork(() => {
+      const account = s.ledger.createAccount({ ownerType: 'user', ownerId: customer(RICH).id, name: 'BTC Wallet', currency: 'BTC' });
+      fund(s, account, parseAmount('0.5'));
+      return account;
+    });
+    const dev = newDeveloper(t, { php: '0' });
+    const res = await t.signed('POST', '/v3/payment-requests/', {
+      ...as(dev),
+      body: { payer_contact_info: customer(RICH).email, receiving_account: dev.btc, amount: '0.001' },
+    });
+    expect(res.status).toBe(201);
+    const id = res.body['payment-request'].id as string;
+    const page = await getPage(t, path(id));
+    expect(textOf(page.html, 'answer-heading')).toBe('Answer with your BTC wallet');
+    expect(page.html).not.toMatch(/peso/i);
+    expect(textOf(page.html, 'request-amount')).toBe('BTC 0.001');
+    const cookie = await login(id, RICH);
+    const mine = await getPage(t, path(id), cookie);
+    expect(textOf(mine.html, 'answer-heading')).toBe('Answer with your BTC wallet');
+    expect(textOf(mine.html, 'wallet-balance')).toBe('BTC 0.50');
+    expect((await postForm(t, `${path(id)}/pay`, {}, cookie)).status).toBe(303);
+    expect(balanceOf(t, btc)).toBe(parseAmount('0.499'));
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.001'));
   });
 
   it('answers an unknown id with a 404 page, for reads and form posts alike', async () => {

@@ -1,5 +1,5 @@
 import { PAYMENT_REQUEST_PAGE } from '../wallet/payment-requests.service.js';
-import { displayMoney } from './checkout.format.js';
+import { displayMoney, walletName } from './checkout.format.js';
 import { Layout } from './checkout.layout.js';
 import { REQUEST_NOTICES, type RequestNotice, type RequestPage, type RequestStatus } from './request-page.service.js';
 import { WalletBalance, WalletLoginFields } from './wallet-login.view.js';
@@ -160,7 +160,9 @@ export function RequestView({ page }: { page: RequestPage }) {
         <StatePanel page={page} />
         {pending ? (
           <section class="card" id="pay" aria-labelledby="answer-heading" data-testid="request-answer">
-            <h2 id="answer-heading">Answer with your peso wallet</h2>
+            <h2 id="answer-heading" data-testid="answer-heading">
+              Answer with your {walletName(page.currency)}
+            </h2>
             <Notice page={page} />
             {page.customer ? <Answer page={page} /> : <LoginForm page={page} />}
           </section>

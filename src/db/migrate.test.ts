@@ -76,3 +76,23 @@ it('fills total_received of existing accounts from their credits', () => {
   ]);
   db.close();
 });
+
+it('finds pending conversions through a partial index, and drops the side table an earlier schema kept for them', () => {
+  const db = new Database(':memory:');
+  const before = migrations.filter((m) => m.name !== 'pending-crypto-exchanges-index');
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  for (const m of before) {
+    db.exec(m.sql);
+    db.prepare("INSERT INTO schema_migrations VALUES (?, ?, 'x')").run(m.version, m.name);
+  }
+  // What the removed migration 11 left in a database that ran it.
+  db.exec('CREATE TABLE crypto_exchanges_in_flight (exchange_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
+  db.prepare("INSERT INTO schema_migrations VALUES (11, 'pending-crypto-exchanges', 'x')").run();
+  migrate(db);
+  migrate(db);
+  expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'crypto_exchanges_in_flight'").get()).toBeUndefined();
+  const index = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'crypto_exchanges_pending'").get() as { sql: string };
+  expect(index.sql).toMatch(/ON crypto_exchanges\(created_at, id\) WHERE status = 'pending'/);
+  expect(versions(db)).toContain(17);
+  db.close();
+});

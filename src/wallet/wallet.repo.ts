@@ -75,29 +75,16 @@ export function createCryptoExchangeRepository(db: Db) {
     'id', 'owner_id', 'source_account_id', 'target_account_id', 'rate', 'source_amount', 'target_amount',
     'source_currency', 'target_currency', 'owner_payment', 'trader_payment', 'status', 'created_at',
   ]);
-  const track = db.prepare('INSERT INTO crypto_exchanges_in_flight (exchange_id, created_at) VALUES (?, ?)');
-  const untrack = db.prepare('DELETE FROM crypto_exchanges_in_flight WHERE exchange_id = ?');
   const due = db
-    .prepare(
-      `SELECT e.* FROM crypto_exchanges_in_flight f JOIN crypto_exchanges e ON e.id = f.exchange_id
-       WHERE f.created_at <= ? ORDER BY f.created_at, f.exchange_id LIMIT 500`,
-    )
+    .prepare("SELECT * FROM crypto_exchanges INDEXED BY crypto_exchanges_pending WHERE status = 'pending' AND created_at <= ? ORDER BY created_at, id LIMIT 500")
     .safeIntegers(true);
   const setStatus = db.prepare('UPDATE crypto_exchanges SET status = ? WHERE id = ?');
   return {
     ...table,
-    /** A new conversion; a pending one is also tracked as in flight until it settles or fails. */
-    insert: (r: CryptoExchangeRecord) => {
-      table.insert(r);
-      if (r.status === 'pending') track.run(r.id, r.created_at);
-    },
     /** Pending conversions created at or before `createdBy` (sandbox micros), oldest first, a bounded batch. */
     duePending: (createdBy: number) => due.all(createdBy) as Array<Row<CryptoExchangeRecord>>,
-    /** Records the outcome of a pending conversion, which is then no longer in flight. */
-    setStatus: (id: string, status: Exclude<CryptoExchangeStatus, 'pending'>) => {
-      setStatus.run(status, id);
-      untrack.run(id);
-    },
+    /** Records the outcome of a pending conversion (which leaves the pending index with it). */
+    setStatus: (id: string, status: Exclude<CryptoExchangeStatus, 'pending'>) => void setStatus.run(status, id),
   };
 }
 

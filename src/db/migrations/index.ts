@@ -8,10 +8,10 @@ import { sql as feePercentAsFraction } from './007-fee-percent-as-fraction.js';
 import { sql as pendingTransfers } from './008-pending-transfers.js';
 import { sql as buyOrderLifecycle } from './009-buy-order-lifecycle.js';
 import { sql as coinsTransferTarget } from './010-coins-transfer-target.js';
-import { sql as pendingCryptoExchanges } from './011-pending-crypto-exchanges.js';
 import { sql as appAccessTokens } from './015-app-access-tokens.js';
 import { sql as accountTotalReceived } from './016-account-total-received.js';
 import { sql as walletOperations } from './013-wallet-operations.js';
+import { sql as pendingCryptoExchangesIndex } from './017-pending-crypto-exchanges-index.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -28,8 +28,8 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 8, name: 'pending-transfers', sql: pendingTransfers },
   { version: 9, name: 'buy-order-lifecycle', sql: buyOrderLifecycle },
   { version: 10, name: 'coins-transfer-target', sql: coinsTransferTarget },
-  { version: 11, name: 'pending-crypto-exchanges', sql: pendingCryptoExchanges },
   { version: 15, name: 'app-access-tokens', sql: appAccessTokens },
   { version: 16, name: 'account-total-received', sql: accountTotalReceived },
   { version: 13, name: 'wallet-operations', sql: walletOperations },
+  { version: 17, name: 'pending-crypto-exchanges-index', sql: pendingCryptoExchangesIndex },
 ].sort((a, b) => a.version - b.version);
