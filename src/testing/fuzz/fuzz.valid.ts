@@ -12,17 +12,35 @@ type Fields = Record<string, fc.Arbitrary<unknown>>;
  * not exist. Ids that may still move are favoured (fixture orders in flight, what the run created
  * last: a pending transfer or conversion, an unpaid order), where most fixture history has long settled.
  */
-export function existing(world: FuzzWorld, pool: PoolName): fc.Arbitrary<string> {
+export function existing(world: FuzzWorld, pool: PoolName, movableFirst = false): fc.Arbitrary<string> {
   const fresh = fc.stringMatching(/^[0-9a-f]{32}$/);
   const values = world.pool(pool);
   if (!values.length) return fresh;
   const movable = world.movable(pool).slice(-3);
   return fc.oneof(
-    ...(movable.length ? [{ weight: 4, arbitrary: fc.constantFrom(...movable) }] : []),
+    ...(movable.length ? [{ weight: movableFirst ? 16 : 4, arbitrary: fc.constantFrom(...movable) }] : []),
     { weight: 5, arbitrary: fc.constantFrom(...values) },
     { weight: 1, arbitrary: fresh },
   );
 }
+
+/**
+ * Operations whose success path needs an item that can still move (a pending invoice, transfer or
+ * order, a live reference number): they take one of those first, where one exists, and settled
+ * history only sometimes (where it answers 409).
+ */
+const MOVABLE_FIRST = new Set([
+  'payInvoice',
+  'confirmCounterPayment',
+  'expireInvoice',
+  'cancelInvoice',
+  'setTransferStatus',
+  'setCryptoExchangeStatus',
+  'setCryptoPaymentStatus',
+  'setPaymentRequestStatus',
+  'setSellOrderStatus',
+  'setBuyOrderStatus',
+]);
 
 const PATH_POOLS: Record<string, PoolName> = {
   invoice_id: 'invoice',
@@ -36,6 +54,7 @@ const PATH_POOLS: Record<string, PoolName> = {
   crypto_exchange_id: 'cryptoExchange',
   crypto_payment_id: 'cryptoPayment',
   fault_id: 'fault',
+  access_token: 'accessToken',
 };
 
 function pathPool(op: Operation, name: string): PoolName {
@@ -97,7 +116,10 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         customer: fc.option(existing(world, 'email'), { nil: undefined }),
       };
     case 'confirmCounterPayment':
-      return { reference_number: world.pool('reference').length ? fc.constantFrom(...world.pool('reference')) : fc.string({ minLength: 1, maxLength: 12 }), amount: fc.option(validAmount(50), { nil: undefined }) };
+      return {
+        reference_number: world.pool('reference').length ? existing(world, 'reference', true) : fc.string({ minLength: 1, maxLength: 12 }),
+        amount: fc.option(validAmount(50), { nil: undefined }),
+      };
     case 'triggerEvent':
       return { invoice_id: fc.option(existing(world, 'invoice'), { nil: undefined }) };
     case 'createBuyOrder':
@@ -122,8 +144,9 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         latency_ms: fc.constant(undefined),
         path: fc.oneof(
           { weight: 2, arbitrary: fc.constantFrom('/v1/invoices', '/v3/**', '/*/sellorder', '**') },
-          // Globs that make a backtracking matcher explode on a long path.
-          { weight: 3, arbitrary: fc.constantFrom('**/' + '*a'.repeat(25) + 'b', '*/*/' + '*a'.repeat(20) + '*c', '**' + 'a*'.repeat(30) + 'z') },
+          // Globs that make a backtracking matcher explode on a long path, with as many wildcards as
+          // the sandbox takes (16: more is a 400, which would leave no fault to match or delete).
+          { weight: 3, arbitrary: fc.constantFrom('**/' + '*a'.repeat(15) + 'b', '*/*/' + '*a'.repeat(13) + '*c', '**' + 'a*'.repeat(15) + 'z') },
           { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 60 }) },
         ),
       };
@@ -156,6 +179,13 @@ function queryValue(p: oas31.ParameterObject, world: FuzzWorld, resolve: Resolve
       return fc.integer({ min: 1, max: 900 }).map(String);
     case 'invoice_id':
       return existing(world, 'invoice');
+    case 'merchant_id':
+      return existing(world, 'merchant');
+    case 'workspace_id':
+      return existing(world, 'workspace');
+    case 'events':
+      // A comma-separated list of event names (the event stream's filter).
+      return fc.uniqueArray(fc.constantFrom(...(resolve('#/components/schemas/EventName').enum as string[])), { minLength: 1 }).map((names) => names.join(','));
     default:
       return arbitraryFor((p.schema ?? {}) as Schema, resolve).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
   }
@@ -169,9 +199,40 @@ function queryValue(p: oas31.ParameterObject, world: FuzzWorld, resolve: Resolve
 function fitQuery(op: Operation, world: FuzzWorld, pathParams: Record<string, string>, query: Array<[string, string]>): Array<[string, string]> {
   const [pathId] = op.parameters.filter((p) => p.in === 'path').map((p) => pathParams[p.name]);
   if (pathId !== undefined) return query.map(([name, value]) => (name === 'id' ? [name, pathId] : [name, value]));
+  if (op.operationId === 'streamEvents') {
+    // The stream is of one merchant: at most one of the three ways to name it.
+    const [who] = query.filter(([name]) => ['merchant_id', 'workspace_id', 'invoice_id'].includes(name));
+    return query.filter(([name, value]) => name === 'events' || (name === who?.[0] && value === who[1]));
+  }
+  if (op.operationId === 'listDeliveries' && query.some(([name]) => name === 'invoice_id')) {
+    // One invoice and one event name at once almost always list nothing (and nothing to read later).
+    return query.filter(([name]) => name !== 'event');
+  }
   if (op.operationId !== 'getSellQuote') return query;
   const fitted = query.filter(([name, value]) => name !== 'currency' || value === 'PHP');
   return fitted.some(([name]) => name === 'payment_outlet' || name === 'outlet_id') ? fitted : [...fitted, ['payment_outlet', world.outlets[0]!]];
+}
+
+/**
+ * Path and body values that must agree with each other: a payment with a collector the invoice
+ * accepts, a token revoked through the app that issued it.
+ */
+function fitDraft(op: Operation, world: FuzzWorld, pathParams: Record<string, string>, body: unknown): { pathParams: Record<string, string>; body: unknown } {
+  if (op.operationId === 'revokeAppToken') {
+    const app = world.tokenApp.get(pathParams.access_token ?? '');
+    return { pathParams: app ? { ...pathParams, api_key: app } : pathParams, body };
+  }
+  if (op.operationId === 'payInvoice' && body && typeof body === 'object') {
+    const collectors = world.invoiceCollectors.get(pathParams.invoice_id ?? '') ?? [];
+    const asked = (body as { collector?: string }).collector ?? '';
+    // Keep an accepted collector; otherwise one the invoice takes, over the counter where it can (a
+    // wallet payment also needs a payer of the invoice's tenant with the money), picked by the generated one.
+    const counter = collectors.filter((c) => c !== 'coins_peso_wallet');
+    const choices = counter.length ? counter : collectors;
+    const collector = collectors.includes(asked) || !choices.length ? asked : choices[asked.length % choices.length]!;
+    return { pathParams, body: { ...body, collector } };
+  }
+  return { pathParams, body };
 }
 
 function withoutUndefined(o: unknown): unknown {
@@ -183,7 +244,8 @@ function withoutUndefined(o: unknown): unknown {
 export function validDraft(op: Operation, world: FuzzWorld, resolve: Resolve, bodySchema: Schema | undefined): fc.Arbitrary<Draft> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
-  const params = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, existing(world, pathPool(op, p.name))]))) as fc.Arbitrary<Record<string, string>>;
+  const movableFirst = MOVABLE_FIRST.has(op.operationId);
+  const params = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, existing(world, pathPool(op, p.name), movableFirst)]))) as fc.Arbitrary<Record<string, string>>;
   const query = fc
     .tuple(...queryParams.map((p) => fc.option(queryValue(p, world, resolve).map((v) => [p.name, v] as [string, string]), { nil: undefined })))
     .map((pairs) => pairs.filter((x): x is [string, string] => x !== undefined));
@@ -197,7 +259,10 @@ export function validDraft(op: Operation, world: FuzzWorld, resolve: Resolve, bo
   }
   // Mostly the whitelisted app; sometimes the one that needs a one-time code (422 is documented).
   const app = fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(world.apps.length * 3) });
-  return fc.record({ pathParams: params, query, body, app }).map(
-    (r): Draft => ({ op, kind: 'valid', pathParams: r.pathParams, query: fitQuery(op, world, r.pathParams, r.query), body: r.body, headers: {}, auth: 'good', app: r.app, expect: 'documented' }),
-  );
+  // The event stream answers only a client that asks for one (406 otherwise).
+  const headers: Record<string, string> = op.operationId === 'streamEvents' ? { accept: 'text/event-stream' } : {};
+  return fc.record({ pathParams: params, query, body, app }).map((r): Draft => {
+    const fit = fitDraft(op, world, r.pathParams, r.body);
+    return { op, kind: 'valid', pathParams: fit.pathParams, query: fitQuery(op, world, fit.pathParams, r.query), body: fit.body, headers, auth: 'good', app: r.app, expect: 'documented' };
+  });
 }
