@@ -91,15 +91,20 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const shuffled = fc.sample(fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }), { seed: o.seed, numRuns: 1 })[0]!;
   // Each round first makes things, then uses them, and resets last (the reset wipes every id made so
   // far): what a round creates is there for the operations of the same round that read or move it (a
-  // control call on a new transfer, a read of a new invoice). The round's invoices then go through
+  // control call on a new transfer, a read of a new invoice), lists first. The round's invoices then go through
   // their lifecycle in order: a payment (a partial one over the counter issues a reference number),
   // the counter confirmation of that reference, then cancel and expire (each needs an invoice still
-  // pending, which the one before would have closed). The clock moves only at the end: an hour ahead
+  // pending, which the one before would have closed); all faults are cleared after one was deleted
+  // (which needs one still there). The clock moves only at the end: an hour ahead
   // expires the round's invoices and settles its transfers, leaving nothing pending to pay or settle.
   // Within each part the order stays shuffled.
-  const late = [['payInvoice'], ['confirmCounterPayment'], ['cancelInvoice', 'expireInvoice'], ['advanceClock'], ['resetSandbox']];
-  const part = (op: { operationId: string }) => (/^(create|place)/.test(op.operationId) ? 0 : late.findIndex((ids) => ids.includes(op.operationId)) + 2 || 1);
-  const ops = [0, 1, 2, 3, 4, 5, 6].flatMap((p) => shuffled.filter((op) => part(op) === p));
+  const late = [['payInvoice'], ['confirmCounterPayment'], ['cancelInvoice', 'expireInvoice', 'clearFaults'], ['advanceClock'], ['resetSandbox']];
+  const part = (op: { operationId: string }) => {
+    if (/^(create|place)/.test(op.operationId)) return 0;
+    if (/^list/.test(op.operationId)) return 1; // what they answer (deliveries...) is there for the reads by id
+    return late.findIndex((ids) => ids.includes(op.operationId)) + 3 || 2;
+  };
+  const ops = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((p) => shuffled.filter((op) => part(op) === p));
   const deadlineMs = o.deadlineMs ?? 10_000;
   const extraEvery = o.extraEvery ?? 12;
   const started = performance.now();

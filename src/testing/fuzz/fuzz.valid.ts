@@ -18,8 +18,8 @@ export function existing(world: FuzzWorld, pool: PoolName, movableFirst = false)
   if (!values.length) return fresh;
   const movable = world.movable(pool).slice(-3);
   return fc.oneof(
-    ...(movable.length ? [{ weight: movableFirst ? 16 : 4, arbitrary: fc.constantFrom(...movable) }] : []),
-    { weight: 5, arbitrary: fc.constantFrom(...values) },
+    ...(movable.length ? [{ weight: movableFirst ? 20 : 4, arbitrary: fc.constantFrom(...movable) }] : []),
+    { weight: movable.length && movableFirst ? 1 : 5, arbitrary: fc.constantFrom(...values) },
     { weight: 1, arbitrary: fresh },
   );
 }
@@ -71,7 +71,8 @@ const localUrl = fc.nat(9999).map((n) => `http://127.0.0.1:9/fuzz/${n}`);
  * invoices) where the schema alone is too loose; every value stays valid for the document.
  */
 function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Fields {
-  const target = fc.oneof(existing(world, 'email'), existing(world, 'account'));
+  // A customer by login or by peso wallet (a wallet in another currency is a 400 by design).
+  const target = fc.oneof(existing(world, 'email'), fc.constantFrom(...world.customerPesoAccounts));
   switch (op.operationId) {
     case 'createInvoiceV1':
     case 'createInvoiceV3':
@@ -121,7 +122,8 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         amount: fc.option(validAmount(50), { nil: undefined }),
       };
     case 'triggerEvent':
-      return { invoice_id: fc.option(existing(world, 'invoice'), { nil: undefined }) };
+      // Half the time on a new invoice of its own: one more pending invoice for the rest of the round.
+      return { invoice_id: fc.option(existing(world, 'invoice'), { nil: undefined, freq: 1 }) };
     case 'createBuyOrder':
       return {
         api_key: existing(world, 'apiKey'),
@@ -223,6 +225,11 @@ function fitDraft(op: Operation, world: FuzzWorld, pathParams: Record<string, st
     return { pathParams: app ? { ...pathParams, api_key: app } : pathParams, body };
   }
   if (op.operationId === 'payInvoice' && body && typeof body === 'object') {
+    // A pending invoice with too little due to pay in part gives way to the open one with the most due.
+    const open = world.movable('invoice');
+    const most = open.reduce((a, b) => ((world.invoiceDue.get(b) ?? 0) > (world.invoiceDue.get(a) ?? 0) ? b : a), open[0] ?? '');
+    const id = pathParams.invoice_id ?? '';
+    if (open.includes(id) && (world.invoiceDue.get(id) ?? 0) < 2 && (world.invoiceDue.get(most) ?? 0) >= 2) pathParams = { ...pathParams, invoice_id: most };
     const collectors = world.invoiceCollectors.get(pathParams.invoice_id ?? '') ?? [];
     const asked = (body as { collector?: string }).collector ?? '';
     // Keep an accepted collector; otherwise one the invoice takes, over the counter where it can (a
@@ -230,9 +237,41 @@ function fitDraft(op: Operation, world: FuzzWorld, pathParams: Record<string, st
     const counter = collectors.filter((c) => c !== 'coins_peso_wallet');
     const choices = counter.length ? counter : collectors;
     const collector = collectors.includes(asked) || !choices.length ? asked : choices[asked.length % choices.length]!;
-    return { pathParams, body: { ...body, collector } };
+    // Mostly a partial payment (the invoice stays pending, with a counter reference number to confirm
+    // later), sometimes all that is due or more.
+    const amount = mostlyPartial(world.invoiceDue.get(pathParams.invoice_id ?? ''), (body as { amount?: unknown }).amount, asked.length);
+    return { pathParams, body: withoutUndefined({ ...body, collector, amount }) };
+  }
+  if (op.operationId === 'confirmCounterPayment' && body && typeof body === 'object') {
+    const { reference_number: ref, amount } = body as { reference_number?: string; amount?: unknown };
+    const invoice = world.referenceInvoice.get(ref ?? '') ?? '';
+    return { pathParams, body: withoutUndefined({ ...body, amount: mostlyPartial(world.invoiceDue.get(invoice), amount, String(amount).length) }) };
   }
   return { pathParams, body };
+}
+
+/**
+ * A payment's amount: two times in three, one that leaves the invoice pending (half of what is due)
+ * where the generated one would close it, so that later calls of the round still find it open.
+ */
+function mostlyPartial(due: number | undefined, amount: unknown, pick: number): unknown {
+  if (amount === undefined || due === undefined || due < 2 || Number(amount) < due || pick % 3 === 0) return amount;
+  return String(Math.floor(due / 2));
+}
+
+/**
+ * The signing app's own wallets where the body names the first app's (a transfer, a conversion, a
+ * payment request): another app's account is refused as not theirs.
+ */
+function ownAccountsOf(world: FuzzWorld, app: number, body: unknown): unknown {
+  const i = app % world.apps.length;
+  if (i === 0 || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const accounts = world.fixtures.developers[i]!.accounts;
+  const swap = new Map([
+    [world.ownAccount, accounts.find((a) => a.currency === 'PHP')?.id],
+    [world.ownBtcAccount, accounts.find((a) => a.currency === 'BTC')?.id],
+  ]);
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? (swap.get(v) ?? v) : v]));
 }
 
 function withoutUndefined(o: unknown): unknown {
@@ -262,7 +301,7 @@ export function validDraft(op: Operation, world: FuzzWorld, resolve: Resolve, bo
   // The event stream answers only a client that asks for one (406 otherwise).
   const headers: Record<string, string> = op.operationId === 'streamEvents' ? { accept: 'text/event-stream' } : {};
   return fc.record({ pathParams: params, query, body, app }).map((r): Draft => {
-    const fit = fitDraft(op, world, r.pathParams, r.body);
+    const fit = fitDraft(op, world, r.pathParams, op.auth === 'hmac' ? ownAccountsOf(world, r.app, r.body) : r.body);
     return { op, kind: 'valid', pathParams: fit.pathParams, query: fitQuery(op, world, fit.pathParams, r.query), body: fit.body, headers, auth: 'good', app: r.app, expect: 'documented' };
   });
 }

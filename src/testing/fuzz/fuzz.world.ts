@@ -56,6 +56,8 @@ export class FuzzWorld {
   /** The signing app's BTC wallet (the other side of a conversion). */
   readonly ownBtcAccount: string;
   readonly outlets: string[];
+  /** The customers' peso wallets: where a transfer or a crypto payment in pesos can go. */
+  readonly customerPesoAccounts: string[];
   private nonce = BigInt(Date.now()) * 1000n;
   /** Workspaces made during the run: a tenant of their own (app, wallet, customer), by workspace id. */
   readonly workspaces = new Map<string, { app: SigningApp; account: string; customerEmail: string }>();
@@ -67,8 +69,10 @@ export class FuzzWorld {
   /** The sandbox clock's lead over this process's clock, from the last clock answer. */
   private clockOffsetMs = 0;
   /** The invoice a counter reference number pays, and the collectors each invoice accepts. */
-  private readonly referenceInvoice = new Map<string, string>();
+  readonly referenceInvoice = new Map<string, string>();
   readonly invoiceCollectors = new Map<string, string[]>();
+  /** What each invoice had left to pay when last seen. */
+  readonly invoiceDue = new Map<string, number>();
   /** The app (api key) that issued each access token of the run. */
   readonly tokenApp = new Map<string, string>();
   /** The last nonce each key had accepted (2xx), for replays; forgotten when the key is reset. */
@@ -85,6 +89,7 @@ export class FuzzWorld {
     this.ownAccount = devs[0]!.accounts.find((a) => a.currency === 'PHP')!.id;
     this.ownBtcAccount = devs[0]!.accounts.find((a) => a.currency === 'BTC')!.id;
     this.outlets = fixtures.payout_outlets.map((o) => o.id);
+    this.customerPesoAccounts = fixtures.customers.flatMap((c) => c.accounts.filter((a) => a.currency === 'PHP').map((a) => a.id));
     this.seedPools();
   }
 
@@ -96,6 +101,7 @@ export class FuzzWorld {
     this.dueAt.clear();
     this.referenceInvoice.clear();
     this.invoiceCollectors.clear();
+    this.invoiceDue.clear();
     this.tokenApp.clear();
     this.clockOffsetMs = 0;
     const { fixtures } = this;
@@ -213,6 +219,7 @@ export class FuzzWorld {
       else this.add(pool, id);
       if (pool === 'invoice' && typeof o.expires_at === 'string') this.due(pool, id, Date.parse(o.expires_at));
       if (pool === 'transfer' && typeof o.created_at === 'string') this.due(pool, id, Date.parse(o.created_at) + TRANSFER_DELAY_MS);
+      if (pool === 'invoice' && typeof o.amount_due === 'string') this.invoiceDue.set(id, Number(o.amount_due));
       if (pool === 'invoice' && Array.isArray(o.supported_payment_collectors)) this.invoiceCollectors.set(id, o.supported_payment_collectors as string[]);
       if (pool === 'invoice' && typeof o.current_payment_reference_number === 'string') this.referenceInvoice.set(o.current_payment_reference_number, id);
     };
@@ -237,7 +244,8 @@ export class FuzzWorld {
       if (typeof o.api_key === 'string') this.add('apiKey', o.api_key);
       if (typeof o.current_payment_reference_number === 'string') this.add('reference', o.current_payment_reference_number);
       if (typeof o.reference_number === 'string') this.add('reference', o.reference_number);
-      if (typeof o.email === 'string' && parent === 'customer') this.add('email', o.email);
+      // A workspace's customer is of that tenant only (kept in `workspaces`): not a payer for the base data.
+      if (typeof o.email === 'string' && parent === 'customer' && operationId !== 'createWorkspace') this.add('email', o.email);
       for (const [k, x] of Object.entries(o)) if (x && typeof x === 'object') walk(x, k);
     };
     walk(body, '');
