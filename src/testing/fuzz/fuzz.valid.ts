@@ -291,7 +291,13 @@ export function validDraft(op: Operation, world: FuzzWorld, resolve: Resolve, bo
   const movableFirst = MOVABLE_FIRST.has(op.operationId);
   const params = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, existing(world, pathPool(op, p.name), movableFirst)]))) as fc.Arbitrary<Record<string, string>>;
   const query = fc
-    .tuple(...queryParams.map((p) => fc.option(queryValue(p, world, resolve).map((v) => [p.name, v] as [string, string]), { nil: undefined })))
+    .tuple(
+      ...queryParams.map((p) => {
+        const pair = queryValue(p, world, resolve).map((v) => [p.name, v] as [string, string]);
+        // A required parameter is always there (without it the request is not valid).
+        return p.required ? pair : fc.option(pair, { nil: undefined });
+      }),
+    )
     .map((pairs) => pairs.filter((x): x is [string, string] => x !== undefined));
   let body: fc.Arbitrary<unknown> = fc.constant(undefined);
   if (bodySchema) {
