@@ -1,12 +1,15 @@
 import type { SpecValidators } from '../../spec/validators.js';
 import type { Draft, WireResponse } from './fuzz.request.js';
 
+/** Whether the document answers this operation and status with a `text/event-stream`. */
+export type StreamsDocumented = (operationId: string, status: number) => boolean;
+
 /**
  * What is wrong with an answer, judged by the document alone: a 5xx, a status the operation does not
  * list, a body that is not JSON or does not match the response schema, or a verdict that contradicts
  * the request (an invalid request accepted, bad credentials let through). Empty when all is well.
  */
-export function problemsOf(d: Draft, res: WireResponse, validators: SpecValidators): string[] {
+export function problemsOf(d: Draft, res: WireResponse, validators: SpecValidators, streams: StreamsDocumented = () => false): string[] {
   const problems: string[] = [];
   const { status } = res;
   if (status >= 500) problems.push(`server error ${status}`);
@@ -17,6 +20,7 @@ export function problemsOf(d: Draft, res: WireResponse, validators: SpecValidato
   if (d.expect === 'unauthorized' && status !== 401 && !malformedNonce) problems.push(`bad credentials (${d.auth}) were answered ${status} instead of 401`);
   if (d.expect === 'forbidden' && status !== 403) problems.push(`a cross-site control request (${d.kind}) was answered ${status} instead of 403`);
   if (status === 204) return problems;
+  if (res.stream) return [...problems, ...streamProblems(d, res, streams)];
   if (!/^application\/json\b/i.test(res.contentType)) {
     problems.push(`content type ${JSON.stringify(res.contentType)} is not application/json`);
     return problems;
@@ -34,4 +38,20 @@ export function problemsOf(d: Draft, res: WireResponse, validators: SpecValidato
     problems.push(`body does not match the ${status} response schema: ${errors.join('; ')}`);
   }
   return problems;
+}
+
+/**
+ * An event stream (read up to its first event): the document must list `text/event-stream` for the
+ * status, and the first event must be the `ready` message, whose data is JSON.
+ */
+function streamProblems(d: Draft, res: WireResponse, streams: StreamsDocumented): string[] {
+  if (!streams(d.op.operationId, res.status)) return [`an event stream is not documented for ${d.op.operationId} ${res.status}`];
+  const ready = /(?:^|\n)event: ready\ndata: ([^\n]*)\n\n/.exec(res.text);
+  if (!ready) return [`the stream does not start with a ready event: ${JSON.stringify(res.text.slice(0, 120))}`];
+  try {
+    JSON.parse(ready[1]!);
+    return [];
+  } catch {
+    return [`the ready event's data is not JSON: ${ready[1]!.slice(0, 120)}`];
+  }
 }

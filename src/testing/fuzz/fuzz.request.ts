@@ -102,11 +102,31 @@ export interface WireResponse {
   contentType: string;
   text: string;
   ms: number;
+  /** A server-sent event stream: `text` holds its first message only, then the request was aborted. */
+  stream?: boolean;
+}
+
+/**
+ * The start of a server-sent event stream, which never ends by itself: the chunks up to the end of the
+ * first named event (`event: ...` then a blank line), or the first 64 KiB, whichever comes first.
+ */
+async function firstEvent(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!/(^|\n)event: [^\n]*\n(?:[^\n]+\n)*\n/.test(text) && text.length < 65_536) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  return text;
 }
 
 /**
  * Send with a deadline: a request that has no complete answer in `deadlineMs` is a hang. The timer
- * races the whole exchange (headers and body), and the request is aborted when it fires.
+ * races the whole exchange (headers and body), and the request is aborted when it fires. An event
+ * stream stays open by design: it is answered once its first event is in, and then aborted.
  */
 export async function send(w: WireRequest, deadlineMs: number): Promise<WireResponse | { hang: true; ms: number } | { error: string }> {
   const started = performance.now();
@@ -115,8 +135,14 @@ export async function send(w: WireRequest, deadlineMs: number): Promise<WireResp
   const deadline = new Promise<'hang'>((resolve) => (timer = setTimeout(() => resolve('hang'), deadlineMs)));
   const exchange = (async () => {
     const res = await fetch(w.url, { method: w.method, headers: w.headers, body: w.body, signal: ctrl.signal, redirect: 'manual' });
+    const contentType = res.headers.get('content-type') ?? '';
+    if (/^text\/event-stream\b/i.test(contentType)) {
+      const text = await firstEvent(res.body);
+      ctrl.abort(); // the server sees the client leave and ends the stream
+      return { status: res.status, contentType, text, ms: performance.now() - started, stream: true };
+    }
     const text = await res.text();
-    return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, ms: performance.now() - started };
+    return { status: res.status, contentType, text, ms: performance.now() - started };
   })();
   try {
     const r = await Promise.race([exchange, deadline]);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Fixtures } from '../../fixtures/fixture-types.js';
 import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
 import { compileValidators, type SpecValidators } from '../../spec/validators.js';
-import { problemsOf } from './fuzz.check.js';
+import { problemsOf, type StreamsDocumented } from './fuzz.check.js';
 import { extraCase, extraProblems } from './fuzz.extra.js';
 import { invalidDraft } from './fuzz.invalid.js';
 import { judgeRaw, rawCase } from './fuzz.raw.js';
@@ -72,18 +72,39 @@ export function bodySchemaOf(spec: LoadedSpec, op: Operation): Schema | undefine
   return body?.content?.['application/json']?.schema as Schema | undefined;
 }
 
+/** Whether the document lists a `text/event-stream` answer for the operation and status. */
+function streamsOf(spec: LoadedSpec): StreamsDocumented {
+  return (operationId, status) => {
+    const op = spec.byId.get(operationId);
+    const responses = op && (spec.document.paths?.[op.path]?.[op.method]?.responses as Record<string, { content?: Record<string, unknown> }> | undefined);
+    return Boolean(responses?.[String(status)]?.content?.['text/event-stream']);
+  };
+}
+
 /** One request per case, operations in a seeded round-robin so that every one is reached early. */
 export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const spec = loadSpec();
   const validators: SpecValidators = compileValidators(spec);
   const resolve: Resolve = documentResolver(spec.document);
+  const streams = streamsOf(spec);
   const world = new FuzzWorld(o.baseUrl, o.controlToken, o.fixtures);
   const shuffled = fc.sample(fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }), { seed: o.seed, numRuns: 1 })[0]!;
   // Each round first makes things, then uses them, and resets last (the reset wipes every id made so
   // far): what a round creates is there for the operations of the same round that read or move it (a
-  // control call on a new transfer, a read of a new invoice). Within each part the order stays shuffled.
-  const part = (op: { operationId: string }) => (/^(create|place)/.test(op.operationId) ? 0 : op.operationId === 'resetSandbox' ? 2 : 1);
-  const ops = [0, 1, 2].flatMap((p) => shuffled.filter((op) => part(op) === p));
+  // control call on a new transfer, a read of a new invoice), lists first. The round's invoices then go through
+  // their lifecycle in order: a payment (a partial one over the counter issues a reference number),
+  // the counter confirmation of that reference, then cancel and expire (each needs an invoice still
+  // pending, which the one before would have closed); all faults are cleared after one was deleted
+  // (which needs one still there). The clock moves only at the end: an hour ahead
+  // expires the round's invoices and settles its transfers, leaving nothing pending to pay or settle.
+  // Within each part the order stays shuffled.
+  const late = [['payInvoice'], ['confirmCounterPayment'], ['cancelInvoice', 'expireInvoice', 'clearFaults'], ['advanceClock'], ['resetSandbox']];
+  const part = (op: { operationId: string }) => {
+    if (/^(create|place)/.test(op.operationId)) return 0;
+    if (/^list/.test(op.operationId)) return 1; // what they answer (deliveries...) is there for the reads by id
+    return late.findIndex((ids) => ids.includes(op.operationId)) + 3 || 2;
+  };
+  const ops = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((p) => shuffled.filter((op) => part(op) === p));
   const deadlineMs = o.deadlineMs ?? 10_000;
   const extraEvery = o.extraEvery ?? 12;
   const started = performance.now();
@@ -166,15 +187,16 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       fail({ seed: o.seed, index: i, target, kind, problems: [`no answer: ${res.error}`], request });
       continue;
     }
-    const problems = draft ? problemsOf(draft, res, validators) : extraProblems(res);
+    const problems = draft ? problemsOf(draft, res, validators, streams) : extraProblems(res);
     if (problems.length) fail({ seed: o.seed, index: i, target, kind, problems, request, status: res.status, answer: excerpt(res.text) });
     if (!draft) continue;
     const stats = report.operations[target]!;
     stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
     if (res.status >= 200 && res.status < 300) {
       stats.succeeded++;
-      if (/^application\/json/.test(res.contentType)) world.harvest(target, JSON.parse(res.text));
-      afterSuccess(draft, wire);
+      const answer = /^application\/json/.test(res.contentType) ? JSON.parse(res.text) : undefined;
+      if (answer !== undefined) world.harvest(target, answer);
+      afterSuccess(draft, wire, answer);
     }
     if (draft.op.operationId === 'createFault' && res.status === 201) {
       // A fault's glob is matched against every later request: one with a long path must still be quick.
@@ -196,6 +218,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (unsafeFault || liveFaults > 10) {
       // Only never-firing faults (the valid ones: probability 0) may stay; others would inject errors.
       await control('DELETE', '/_sandbox/faults');
+      world.forgetAll('fault');
       liveFaults = 0;
       unsafeFault = false;
     }
@@ -204,7 +227,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   report.ms = performance.now() - started;
   return report;
 
-  function afterSuccess(d: Draft, wire: WireRequest) {
+  function afterSuccess(d: Draft, wire: WireRequest, answer: { access_token?: unknown; expires_at?: unknown } | undefined) {
     const id = d.op.operationId;
     if (d.op.auth === 'hmac' && d.auth === 'good') {
       const app = world.apps[d.app % world.apps.length]!;
@@ -212,6 +235,11 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     }
     if (id === 'resetAppNonce') world.accepted.delete(d.pathParams.api_key!);
     if (id === 'deleteWorkspace') world.workspaces.delete(d.pathParams.workspace_id!);
+    // Gone for good: no later valid request may count on them.
+    if (id === 'deleteFault') world.forget('fault', d.pathParams.fault_id!);
+    if (id === 'clearFaults') world.forgetAll('fault');
+    if (id === 'revokeAppToken') world.forget('accessToken', d.pathParams.access_token!);
+    if (id === 'createAppToken' && typeof answer?.access_token === 'string') world.addToken(d.pathParams.api_key!, answer.access_token, String(answer.expires_at));
     if (id === 'resetSandbox') {
       world.accepted.clear();
       world.seedPools();

@@ -10,6 +10,11 @@ import { runFuzz, summarize, type FuzzReport } from './fuzz.runner.js';
 const SEED = 20261123;
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 1000);
 const CONTROL_TOKEN = 'fuzz-control-token';
+/**
+ * Operations the run is not required to bring to a 2xx, each with why. Empty: every operation of
+ * the document succeeds at least once (the event stream too: it is read up to its `ready` event).
+ */
+const NEVER_2XX_EXPECTED: Record<string, string> = {};
 
 let server: SpawnedServer;
 let report: FuzzReport;
@@ -33,10 +38,19 @@ describe('spec-driven fuzzing of the running sandbox', () => {
       expect(s.valid, `${id}: valid requests`).toBeGreaterThan(0);
       expect(s.invalid, `${id}: invalid requests`).toBeGreaterThan(0);
     }
-    // The valid generator reaches the success path of (nearly) every operation: requests that all
-    // bounce on validation would prove nothing about the rest of the code.
-    const succeeded = Object.values(report.operations).filter((s) => s.succeeded > 0).length;
-    expect(succeeded / documented.length).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('reaches the success path (a 2xx) of every operation not excluded below', () => {
+    // Requests that all bounce on validation or state would prove nothing about the rest of the code:
+    // the valid generator and the pools (ids the run made, those that can still move first) must get a
+    // 2xx out of every operation at least once. A new operation that the fuzzer cannot bring to success
+    // fails here, by name; make the generator reach it, or add it below with the reason it cannot.
+    const documented = loadSpec().operations.map((o) => o.operationId);
+    for (const id of Object.keys(NEVER_2XX_EXPECTED)) expect(documented, `excluded ${id} is documented`).toContain(id);
+    const never = documented
+      .filter((id) => !(id in NEVER_2XX_EXPECTED) && !((report.operations[id]?.succeeded ?? 0) > 0))
+      .map((id) => `${id} ${JSON.stringify(report.operations[id]?.statuses ?? {})}`);
+    expect(never, 'operations never answered 2xx (statuses seen)').toEqual([]);
   });
 
   it('gets documented, schema-valid JSON answers only: no 5xx, no hang, no invalid request accepted', () => {

@@ -3,6 +3,7 @@ import type { oas31 } from 'openapi3-ts';
 import type { Operation } from '../../spec/load.js';
 import type { Draft } from './fuzz.request.js';
 import type { FuzzWorld, PoolName } from './fuzz.world.js';
+import { fitDraft, fitQuery, ownAccountsOf, withoutUndefined } from './fuzz.fit.js';
 import { arbitraryFor, validAmount, type Resolve, type Schema } from './schema.arbitrary.js';
 
 type Fields = Record<string, fc.Arbitrary<unknown>>;
@@ -12,17 +13,35 @@ type Fields = Record<string, fc.Arbitrary<unknown>>;
  * not exist. Ids that may still move are favoured (fixture orders in flight, what the run created
  * last: a pending transfer or conversion, an unpaid order), where most fixture history has long settled.
  */
-export function existing(world: FuzzWorld, pool: PoolName): fc.Arbitrary<string> {
+export function existing(world: FuzzWorld, pool: PoolName, movableFirst = false): fc.Arbitrary<string> {
   const fresh = fc.stringMatching(/^[0-9a-f]{32}$/);
   const values = world.pool(pool);
   if (!values.length) return fresh;
   const movable = world.movable(pool).slice(-3);
   return fc.oneof(
-    ...(movable.length ? [{ weight: 4, arbitrary: fc.constantFrom(...movable) }] : []),
-    { weight: 5, arbitrary: fc.constantFrom(...values) },
+    ...(movable.length ? [{ weight: movableFirst ? 20 : 4, arbitrary: fc.constantFrom(...movable) }] : []),
+    { weight: movable.length && movableFirst ? 1 : 5, arbitrary: fc.constantFrom(...values) },
     { weight: 1, arbitrary: fresh },
   );
 }
+
+/**
+ * Operations whose success path needs an item that can still move (a pending invoice, transfer or
+ * order, a live reference number): they take one of those first, where one exists, and settled
+ * history only sometimes (where it answers 409).
+ */
+const MOVABLE_FIRST = new Set([
+  'payInvoice',
+  'confirmCounterPayment',
+  'expireInvoice',
+  'cancelInvoice',
+  'setTransferStatus',
+  'setCryptoExchangeStatus',
+  'setCryptoPaymentStatus',
+  'setPaymentRequestStatus',
+  'setSellOrderStatus',
+  'setBuyOrderStatus',
+]);
 
 const PATH_POOLS: Record<string, PoolName> = {
   invoice_id: 'invoice',
@@ -36,6 +55,7 @@ const PATH_POOLS: Record<string, PoolName> = {
   crypto_exchange_id: 'cryptoExchange',
   crypto_payment_id: 'cryptoPayment',
   fault_id: 'fault',
+  access_token: 'accessToken',
 };
 
 function pathPool(op: Operation, name: string): PoolName {
@@ -52,7 +72,8 @@ const localUrl = fc.nat(9999).map((n) => `http://127.0.0.1:9/fuzz/${n}`);
  * invoices) where the schema alone is too loose; every value stays valid for the document.
  */
 function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Fields {
-  const target = fc.oneof(existing(world, 'email'), existing(world, 'account'));
+  // A customer by login or by peso wallet (a wallet in another currency is a 400 by design).
+  const target = fc.oneof(existing(world, 'email'), fc.constantFrom(...world.customerPesoAccounts));
   switch (op.operationId) {
     case 'createInvoiceV1':
     case 'createInvoiceV3':
@@ -97,9 +118,13 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         customer: fc.option(existing(world, 'email'), { nil: undefined }),
       };
     case 'confirmCounterPayment':
-      return { reference_number: world.pool('reference').length ? fc.constantFrom(...world.pool('reference')) : fc.string({ minLength: 1, maxLength: 12 }), amount: fc.option(validAmount(50), { nil: undefined }) };
+      return {
+        reference_number: world.pool('reference').length ? existing(world, 'reference', true) : fc.string({ minLength: 1, maxLength: 12 }),
+        amount: fc.option(validAmount(50), { nil: undefined }),
+      };
     case 'triggerEvent':
-      return { invoice_id: fc.option(existing(world, 'invoice'), { nil: undefined }) };
+      // Half the time on a new invoice of its own: one more pending invoice for the rest of the round.
+      return { invoice_id: fc.option(existing(world, 'invoice'), { nil: undefined, freq: 1 }) };
     case 'createBuyOrder':
       return {
         api_key: existing(world, 'apiKey'),
@@ -120,10 +145,13 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
       return {
         probability: fc.constant(0),
         latency_ms: fc.constant(undefined),
+        // The document allows 100-599, the sandbox refuses a 1xx (it cannot end a response): a 400.
+        status: fc.option(fc.integer({ min: 200, max: 599 }), { nil: undefined }),
         path: fc.oneof(
           { weight: 2, arbitrary: fc.constantFrom('/v1/invoices', '/v3/**', '/*/sellorder', '**') },
-          // Globs that make a backtracking matcher explode on a long path.
-          { weight: 3, arbitrary: fc.constantFrom('**/' + '*a'.repeat(25) + 'b', '*/*/' + '*a'.repeat(20) + '*c', '**' + 'a*'.repeat(30) + 'z') },
+          // Globs that make a backtracking matcher explode on a long path, with as many wildcards as
+          // the sandbox takes (16: more is a 400, which would leave no fault to match or delete).
+          { weight: 3, arbitrary: fc.constantFrom('**/' + '*a'.repeat(15) + 'b', '*/*/' + '*a'.repeat(13) + '*c', '**' + 'a*'.repeat(15) + 'z') },
           { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 60 }) },
         ),
       };
@@ -138,7 +166,8 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
 function queryValue(p: oas31.ParameterObject, world: FuzzWorld, resolve: Resolve): fc.Arbitrary<string> {
   switch (p.name) {
     case 'page':
-      return fc.integer({ min: 1, max: 4 }).map(String);
+      // Mostly the first page: what a list answers fills the pools for the reads by id.
+      return fc.oneof({ weight: 2, arbitrary: fc.constant('1') }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 4 }).map(String) });
     case 'per_page':
     case 'limit':
       return fc.integer({ min: 1, max: 50 }).map(String);
@@ -156,36 +185,32 @@ function queryValue(p: oas31.ParameterObject, world: FuzzWorld, resolve: Resolve
       return fc.integer({ min: 1, max: 900 }).map(String);
     case 'invoice_id':
       return existing(world, 'invoice');
+    case 'merchant_id':
+      return existing(world, 'merchant');
+    case 'workspace_id':
+      return existing(world, 'workspace');
+    case 'events':
+      // A comma-separated list of event names (the event stream's filter).
+      return fc.uniqueArray(fc.constantFrom(...(resolve('#/components/schemas/EventName').enum as string[])), { minLength: 1 }).map((names) => names.join(','));
     default:
       return arbitraryFor((p.schema ?? {}) as Schema, resolve).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
   }
-}
-
-/**
- * Query combinations the parameters alone cannot say. A read by id takes its id again as `?id=` (the
- * published clients' habit): a valid request echoes the path's id there, as they do (any other value is
- * a 404 by design). A sell quote needs one of its two outlet parameters, and a currency the outlet pays in.
- */
-function fitQuery(op: Operation, world: FuzzWorld, pathParams: Record<string, string>, query: Array<[string, string]>): Array<[string, string]> {
-  const [pathId] = op.parameters.filter((p) => p.in === 'path').map((p) => pathParams[p.name]);
-  if (pathId !== undefined) return query.map(([name, value]) => (name === 'id' ? [name, pathId] : [name, value]));
-  if (op.operationId !== 'getSellQuote') return query;
-  const fitted = query.filter(([name, value]) => name !== 'currency' || value === 'PHP');
-  return fitted.some(([name]) => name === 'payment_outlet' || name === 'outlet_id') ? fitted : [...fitted, ['payment_outlet', world.outlets[0]!]];
-}
-
-function withoutUndefined(o: unknown): unknown {
-  if (!o || typeof o !== 'object' || Array.isArray(o)) return o;
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 /** A request the document says is valid, with real ids and good credentials. */
 export function validDraft(op: Operation, world: FuzzWorld, resolve: Resolve, bodySchema: Schema | undefined): fc.Arbitrary<Draft> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
-  const params = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, existing(world, pathPool(op, p.name))]))) as fc.Arbitrary<Record<string, string>>;
+  const movableFirst = MOVABLE_FIRST.has(op.operationId);
+  const params = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, existing(world, pathPool(op, p.name), movableFirst)]))) as fc.Arbitrary<Record<string, string>>;
   const query = fc
-    .tuple(...queryParams.map((p) => fc.option(queryValue(p, world, resolve).map((v) => [p.name, v] as [string, string]), { nil: undefined })))
+    .tuple(
+      ...queryParams.map((p) => {
+        const pair = queryValue(p, world, resolve).map((v) => [p.name, v] as [string, string]);
+        // A required parameter is always there (without it the request is not valid).
+        return p.required ? pair : fc.option(pair, { nil: undefined });
+      }),
+    )
     .map((pairs) => pairs.filter((x): x is [string, string] => x !== undefined));
   let body: fc.Arbitrary<unknown> = fc.constant(undefined);
   if (bodySchema) {
@@ -197,7 +222,10 @@ export function validDraft(op: Operation, world: FuzzWorld, resolve: Resolve, bo
   }
   // Mostly the whitelisted app; sometimes the one that needs a one-time code (422 is documented).
   const app = fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(world.apps.length * 3) });
-  return fc.record({ pathParams: params, query, body, app }).map(
-    (r): Draft => ({ op, kind: 'valid', pathParams: r.pathParams, query: fitQuery(op, world, r.pathParams, r.query), body: r.body, headers: {}, auth: 'good', app: r.app, expect: 'documented' }),
-  );
+  // The event stream answers only a client that asks for one (406 otherwise).
+  const headers: Record<string, string> = op.operationId === 'streamEvents' ? { accept: 'text/event-stream' } : {};
+  return fc.record({ pathParams: params, query, body, app }).map((r): Draft => {
+    const fit = fitDraft(op, world, r.pathParams, op.auth === 'hmac' ? ownAccountsOf(world, r.app, r.body) : r.body);
+    return { op, kind: 'valid', pathParams: fit.pathParams, query: fitQuery(op, world, fit.pathParams, r.query), body: fit.body, headers, auth: 'good', app: r.app, expect: 'documented' };
+  });
 }

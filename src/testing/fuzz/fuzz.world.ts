@@ -18,12 +18,19 @@ export type PoolName =
   | 'paymentRequest'
   | 'cryptoExchange'
   | 'cryptoPayment'
-  | 'fault';
+  | 'fault'
+  | 'accessToken';
 
 const POOL_CAP = 200;
 
 /** Pools of resources with a lifecycle: a new one can still move, where history has settled. */
 const STATEFUL = new Set<PoolName>(['invoice', 'sellOrder', 'buyOrder', 'transfer', 'paymentRequest', 'cryptoExchange', 'cryptoPayment']);
+
+/** Pools whose objects say in `status` whether they can still move: only a `pending` one can. */
+const SETTLES_BY_STATUS = new Set<PoolName>(['invoice', 'transfer', 'paymentRequest', 'cryptoExchange', 'cryptoPayment']);
+
+/** A pending transfer settles by itself this long after it was made (the server's default `--transfer-delay`). */
+const TRANSFER_DELAY_MS = 10_000;
 
 export interface SigningApp {
   key: string;
@@ -49,9 +56,25 @@ export class FuzzWorld {
   /** The signing app's BTC wallet (the other side of a conversion). */
   readonly ownBtcAccount: string;
   readonly outlets: string[];
+  /** The customers' peso wallets: where a transfer or a crypto payment in pesos can go. */
+  readonly customerPesoAccounts: string[];
   private nonce = BigInt(Date.now()) * 1000n;
   /** Workspaces made during the run: a tenant of their own (app, wallet, customer), by workspace id. */
   readonly workspaces = new Map<string, { app: SigningApp; account: string; customerEmail: string }>();
+  /**
+   * When an in-flight item stops moving by itself on the sandbox clock (an invoice expires, a transfer
+   * settles, an access token lapses), by pool and id: it is no longer offered as movable after that.
+   */
+  private readonly dueAt = new Map<string, number>();
+  /** The sandbox clock's lead over this process's clock, from the last clock answer. */
+  private clockOffsetMs = 0;
+  /** The invoice a counter reference number pays, and the collectors each invoice accepts. */
+  readonly referenceInvoice = new Map<string, string>();
+  readonly invoiceCollectors = new Map<string, string[]>();
+  /** What each invoice had left to pay when last seen. */
+  readonly invoiceDue = new Map<string, number>();
+  /** The app (api key) that issued each access token of the run. */
+  readonly tokenApp = new Map<string, string>();
   /** The last nonce each key had accepted (2xx), for replays; forgotten when the key is reset. */
   readonly accepted = new Map<string, { nonce: string; method: string; path: string; body: string }>();
 
@@ -66,6 +89,7 @@ export class FuzzWorld {
     this.ownAccount = devs[0]!.accounts.find((a) => a.currency === 'PHP')!.id;
     this.ownBtcAccount = devs[0]!.accounts.find((a) => a.currency === 'BTC')!.id;
     this.outlets = fixtures.payout_outlets.map((o) => o.id);
+    this.customerPesoAccounts = fixtures.customers.flatMap((c) => c.accounts.filter((a) => a.currency === 'PHP').map((a) => a.id));
     this.seedPools();
   }
 
@@ -74,6 +98,12 @@ export class FuzzWorld {
     this.pools.clear();
     this.inFlight.clear();
     this.workspaces.clear();
+    this.dueAt.clear();
+    this.referenceInvoice.clear();
+    this.invoiceCollectors.clear();
+    this.invoiceDue.clear();
+    this.tokenApp.clear();
+    this.clockOffsetMs = 0;
     const { fixtures } = this;
     const devs = fixtures.developers;
     // Order sections are optional in the fixture type (added by the orders module).
@@ -105,14 +135,59 @@ export class FuzzWorld {
     return this.pools.get(name) ?? [];
   }
 
-  /** The ids of a pool that may still move, newest last. */
+  /**
+   * The ids of a pool that may still move, newest last: not settled by an answer, not due on the
+   * sandbox clock. A reference number can move while its invoice can; an access token while it is live.
+   */
   movable(name: PoolName): string[] {
-    return this.inFlight.get(name) ?? [];
+    const now = Date.now() + this.clockOffsetMs;
+    const live = (pool: PoolName, id: string) => (this.dueAt.get(`${pool} ${id}`) ?? Infinity) > now;
+    if (name === 'reference') {
+      const invoices = new Set(this.movable('invoice'));
+      return this.pool('reference').filter((ref) => invoices.has(this.referenceInvoice.get(ref) ?? ''));
+    }
+    if (name === 'accessToken') return this.pool('accessToken').filter((t) => live('accessToken', t));
+    return (this.inFlight.get(name) ?? []).filter((id) => live(name, id));
   }
 
   private markInFlight(pool: PoolName, ...ids: string[]): void {
     this.add(pool, ...ids);
-    this.inFlight.set(pool, [...this.movable(pool), ...ids].slice(-POOL_CAP));
+    this.inFlight.set(pool, [...(this.inFlight.get(pool) ?? []).filter((id) => !ids.includes(id)), ...ids].slice(-POOL_CAP));
+  }
+
+  /** The item can no longer move (paid, settled, expired): it stays in its pool for reads. */
+  settle(pool: PoolName, id: string): void {
+    const list = this.inFlight.get(pool);
+    if (list?.includes(id)) this.inFlight.set(pool, list.filter((x) => x !== id));
+  }
+
+  /** The item is gone (deleted, revoked): nothing may point at it any more. */
+  forget(pool: PoolName, id: string): void {
+    this.settle(pool, id);
+    this.pools.set(pool, this.pool(pool).filter((x) => x !== id));
+  }
+
+  /** Every item of the pool is gone (all faults cleared). */
+  forgetAll(pool: PoolName): void {
+    this.pools.delete(pool);
+    this.inFlight.delete(pool);
+  }
+
+  /** A new access token of an app, live until `expiresAt` on the sandbox clock. */
+  addToken(apiKey: string, token: string, expiresAt: string): void {
+    this.add('accessToken', token);
+    this.tokenApp.set(token, apiKey);
+    this.due('accessToken', token, Date.parse(expiresAt));
+  }
+
+  private due(pool: PoolName, id: string, at: number): void {
+    if (Number.isFinite(at)) this.dueAt.set(`${pool} ${id}`, at);
+  }
+
+  /** What a clock answer says: the sandbox's time, so that what fell due on it is no longer movable. */
+  private clock(now: string): void {
+    const at = Date.parse(now);
+    if (Number.isFinite(at)) this.clockOffsetMs = at - Date.now();
   }
 
   nextNonce(): string {
@@ -133,30 +208,44 @@ export class FuzzWorld {
       this.workspaces.set(ws.id, { app, account, customerEmail: ws.customer.email });
     }
     // What a create answers is new (and often still pending); what a list or read answers may be old history.
-    const creates = /^(create|place)/.test(operationId);
-    const add = (pool: PoolName, id: string) => (creates && STATEFUL.has(pool) ? this.markInFlight(pool, id) : this.add(pool, id));
+    // A triggered event answers the (often new, still pending) invoice it happened to.
+    const creates = /^(create|place)/.test(operationId) || operationId === 'triggerEvent';
+    if (/Clock$/.test(operationId) && typeof (body as { now?: unknown })?.now === 'string') this.clock((body as { now: string }).now);
+    const add = (pool: PoolName, id: string, o: Record<string, unknown>) => {
+      const status = typeof o.status === 'string' ? o.status : undefined;
+      const knownSettled = SETTLES_BY_STATUS.has(pool) && status !== undefined && status !== 'pending';
+      if (knownSettled) return void (this.add(pool, id), this.settle(pool, id));
+      if (creates && STATEFUL.has(pool)) this.markInFlight(pool, id);
+      else this.add(pool, id);
+      if (pool === 'invoice' && typeof o.expires_at === 'string') this.due(pool, id, Date.parse(o.expires_at));
+      if (pool === 'transfer' && typeof o.created_at === 'string') this.due(pool, id, Date.parse(o.created_at) + TRANSFER_DELAY_MS);
+      if (pool === 'invoice' && typeof o.amount_due === 'string') this.invoiceDue.set(id, Number(o.amount_due));
+      if (pool === 'invoice' && Array.isArray(o.supported_payment_collectors)) this.invoiceCollectors.set(id, o.supported_payment_collectors as string[]);
+      if (pool === 'invoice' && typeof o.current_payment_reference_number === 'string') this.referenceInvoice.set(o.current_payment_reference_number, id);
+    };
     const walk = (v: unknown, parent: string) => {
       if (Array.isArray(v)) return v.forEach((x) => walk(x, parent));
       if (!v || typeof v !== 'object') return;
       const o = v as Record<string, unknown>;
       const id = typeof o.id === 'string' ? o.id : undefined;
       if (id) {
-        if (parent === 'invoice' || parent === 'invoices') add('invoice', id);
-        else if (parent === 'order' || parent === 'orders') add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id);
-        else if (parent === 'transfer' || parent === 'transfers') add('transfer', id);
-        else if (parent === 'payment-request' || parent === 'payment-requests') add('paymentRequest', id);
-        else if (parent === 'crypto-exchange' || parent === 'crypto-exchanges') add('cryptoExchange', id);
-        else if (parent === 'crypto-payment' || parent === 'crypto-payments') add('cryptoPayment', id);
-        else if (parent === 'fault' || parent === 'faults') add('fault', id);
-        else if (parent === 'delivery' || parent === 'deliveries') add('delivery', id);
-        else if (parent === 'workspace') add('workspace', id);
-        else if (parent === 'accounts' || parent === 'account') add('account', id);
-        else if (parent === 'merchant' || parent === 'merchants') add('merchant', id);
+        if (parent === 'invoice' || parent === 'invoices') add('invoice', id, o);
+        else if (parent === 'order' || parent === 'orders') add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id, o);
+        else if (parent === 'transfer' || parent === 'transfers') add('transfer', id, o);
+        else if (parent === 'payment-request' || parent === 'payment-requests') add('paymentRequest', id, o);
+        else if (parent === 'crypto-exchange' || parent === 'crypto-exchanges') add('cryptoExchange', id, o);
+        else if (parent === 'crypto-payment' || parent === 'crypto-payments') add('cryptoPayment', id, o);
+        else if (parent === 'fault' || parent === 'faults') add('fault', id, o);
+        else if (parent === 'delivery' || parent === 'deliveries') add('delivery', id, o);
+        else if (parent === 'workspace') add('workspace', id, o);
+        else if (parent === 'accounts' || parent === 'account') add('account', id, o);
+        else if (parent === 'merchant' || parent === 'merchants') add('merchant', id, o);
       }
       if (typeof o.api_key === 'string') this.add('apiKey', o.api_key);
       if (typeof o.current_payment_reference_number === 'string') this.add('reference', o.current_payment_reference_number);
       if (typeof o.reference_number === 'string') this.add('reference', o.reference_number);
-      if (typeof o.email === 'string' && parent === 'customer') this.add('email', o.email);
+      // A workspace's customer is of that tenant only (kept in `workspaces`): not a payer for the base data.
+      if (typeof o.email === 'string' && parent === 'customer' && operationId !== 'createWorkspace') this.add('email', o.email);
       for (const [k, x] of Object.entries(o)) if (x && typeof x === 'object') walk(x, k);
     };
     walk(body, '');
