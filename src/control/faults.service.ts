@@ -54,9 +54,6 @@ export function createFaultStore(ids: IdFactory, random: () => number) {
     add(input: FaultInput): Fault {
       const tooComplex = globProblem(input.path);
       if (tooComplex) throw ApiError.field('path', tooComplex);
-      if (input.status !== undefined && input.status < 200) {
-        throw ApiError.field('status', 'Ensure this value is at least 200 (a 1xx status cannot end a response).');
-      }
       const latencyOnly = input.status === undefined && input.body === undefined && input.latency_ms !== undefined;
       const fault: Fault = { id: ids(), method: input.method ?? '*', path: input.path, hits: 0 };
       if (!latencyOnly) fault.status = input.status ?? 500;

@@ -145,7 +145,7 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
       return {
         probability: fc.constant(0),
         latency_ms: fc.constant(undefined),
-        // The document allows 100-599, the sandbox refuses a 1xx (it cannot end a response): a 400.
+        // 200-599: a 1xx cannot end a response (the document's minimum).
         status: fc.option(fc.integer({ min: 200, max: 599 }), { nil: undefined }),
         path: fc.oneof(
           { weight: 2, arbitrary: fc.constantFrom('/v1/invoices', '/v3/**', '/*/sellorder', '**') },
