@@ -100,7 +100,7 @@ export function createApp(parts: AppParts) {
   app.use('*', refuseDotSegments);
   app.use(
     '*',
-    cheapBodyLimit<AppEnv>(bodyLimitOf, (c) => renderError(c, ApiError.payloadTooLarge())),
+    cheapBodyLimit<AppEnv>(bodyLimitOf, (c) => renderError(c, ApiError.payloadTooLarge(bodyLimitOf(c.req.path)))),
   );
   app.use(
     '*',
