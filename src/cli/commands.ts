@@ -2,6 +2,7 @@ import { checkReceiverCommand } from './check-receiver.js';
 import { contractCommand } from './contract.js';
 import { listenCommand } from './listen.js';
 import { triggerCommand } from './trigger.js';
+import { workspaceCommand } from './workspace.js';
 
 /** Sub-commands beyond start and fixtures (listen, trigger, contract, check-receiver), each in its own module. */
 export interface CliCommand {
@@ -13,4 +14,4 @@ export interface CliCommand {
   run(args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
-export const commands: CliCommand[] = [listenCommand, triggerCommand, contractCommand, checkReceiverCommand];
+export const commands: CliCommand[] = [listenCommand, triggerCommand, contractCommand, checkReceiverCommand, workspaceCommand];
