@@ -115,7 +115,7 @@ export function spawnCli(args: string[], opts: { env?: Record<string, string>; t
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 2 * START_BOUND_MS);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       clearTimeout(killer);
@@ -127,7 +127,7 @@ export function spawnCli(args: string[], opts: { env?: Record<string, string>; t
     child,
     output: () => out,
     exited,
-    waitFor(pattern, timeoutMs = 20_000) {
+    waitFor(pattern, timeoutMs = START_BOUND_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = pattern.exec(out);
