@@ -766,6 +766,7 @@ export interface Schemas {
 /** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */
 export interface Operations {
   getIndex: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -786,6 +787,7 @@ export interface Operations {
     };
   };
   getHealth: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -797,6 +799,7 @@ export interface Operations {
     };
   };
   createInvoiceV1: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -808,6 +811,7 @@ export interface Operations {
     };
   };
   listInvoices: {
+    auth: "merchant";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -826,6 +830,7 @@ export interface Operations {
     };
   };
   createInvoiceV3: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -837,6 +842,7 @@ export interface Operations {
     };
   };
   getInvoiceV1: {
+    auth: "merchant-or-public";
     params: {
       invoice_id: string;
     };
@@ -849,6 +855,7 @@ export interface Operations {
     };
   };
   getInvoiceV3: {
+    auth: "merchant";
     params: {
       invoice_id: string;
     };
@@ -861,6 +868,7 @@ export interface Operations {
     };
   };
   listCryptoAccounts: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -878,6 +886,7 @@ export interface Operations {
     };
   };
   listSellOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -891,6 +900,7 @@ export interface Operations {
     };
   };
   createSellOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -903,6 +913,7 @@ export interface Operations {
     };
   };
   getSellOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -916,6 +927,7 @@ export interface Operations {
     };
   };
   listSellOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -932,6 +944,7 @@ export interface Operations {
     };
   };
   createSellOrderV2: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -944,6 +957,7 @@ export interface Operations {
     };
   };
   getSellOrderV2: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -959,6 +973,7 @@ export interface Operations {
     };
   };
   listBuyOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -972,6 +987,7 @@ export interface Operations {
     };
   };
   getBuyOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -985,6 +1001,7 @@ export interface Operations {
     };
   };
   markBuyOrderPaid: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -1002,6 +1019,7 @@ export interface Operations {
     };
   };
   listBuyOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -1018,6 +1036,7 @@ export interface Operations {
     };
   };
   placeBuyOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["BuyOrderCreateRequest"];
@@ -1029,6 +1048,7 @@ export interface Operations {
     };
   };
   createTransfer: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["TransferCreateRequest"];
@@ -1043,6 +1063,7 @@ export interface Operations {
     };
   };
   getTransfer: {
+    auth: "hmac";
     params: {
       transfer_id: string;
     };
@@ -1058,6 +1079,7 @@ export interface Operations {
     };
   };
   listTransfers: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1074,6 +1096,7 @@ export interface Operations {
     };
   };
   listCryptoExchanges: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1090,6 +1113,7 @@ export interface Operations {
     };
   };
   createCryptoExchange: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoExchangeCreateRequest"];
@@ -1103,6 +1127,7 @@ export interface Operations {
     };
   };
   getCryptoExchange: {
+    auth: "hmac";
     params: {
       crypto_exchange_id: string;
     };
@@ -1120,6 +1145,7 @@ export interface Operations {
     };
   };
   listCryptoRoutes: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1132,6 +1158,7 @@ export interface Operations {
     };
   };
   listCryptoPayments: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1148,6 +1175,7 @@ export interface Operations {
     };
   };
   createCryptoPayment: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoPaymentCreateRequest"];
@@ -1162,6 +1190,7 @@ export interface Operations {
     };
   };
   getCryptoPayment: {
+    auth: "hmac";
     params: {
       crypto_payment_id: string;
     };
@@ -1179,6 +1208,7 @@ export interface Operations {
     };
   };
   listPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1195,6 +1225,7 @@ export interface Operations {
     };
   };
   createPaymentRequest: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["PaymentRequestCreateRequest"];
@@ -1208,6 +1239,7 @@ export interface Operations {
     };
   };
   getPaymentRequest: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -1225,6 +1257,7 @@ export interface Operations {
     };
   };
   getPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1241,6 +1274,7 @@ export interface Operations {
     };
   };
   getPaymentRequestsItem: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -1258,6 +1292,7 @@ export interface Operations {
     };
   };
   listPayoutOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1274,6 +1309,7 @@ export interface Operations {
     };
   };
   listPartnerPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1291,6 +1327,7 @@ export interface Operations {
     };
   };
   quotePartnerPayoutOutletFee: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1311,6 +1348,7 @@ export interface Operations {
     };
   };
   getPayoutOutlet: {
+    auth: "hmac";
     params: {
       id: string;
     };
@@ -1326,6 +1364,7 @@ export interface Operations {
     };
   };
   listPayoutOutletsV4: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1343,6 +1382,7 @@ export interface Operations {
     };
   };
   listPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1360,6 +1400,7 @@ export interface Operations {
     };
   };
   listPayoutOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1376,6 +1417,7 @@ export interface Operations {
     };
   };
   listPayinOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1394,6 +1436,7 @@ export interface Operations {
     };
   };
   listPayinOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1411,6 +1454,7 @@ export interface Operations {
     };
   };
   listPayinOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1427,6 +1471,7 @@ export interface Operations {
     };
   };
   getSellQuote: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       payment_outlet?: string;
@@ -1448,6 +1493,7 @@ export interface Operations {
     };
   };
   validateOutletField: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1471,6 +1517,7 @@ export interface Operations {
     };
   };
   listMerchants: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1488,6 +1535,7 @@ export interface Operations {
     };
   };
   createMerchant: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SandboxMerchantInput"];
@@ -1502,6 +1550,7 @@ export interface Operations {
     };
   };
   updateMerchant: {
+    auth: "control";
     params: {
       merchant_id: string;
     };
@@ -1519,6 +1568,7 @@ export interface Operations {
     };
   };
   listApps: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1536,6 +1586,7 @@ export interface Operations {
     };
   };
   createApp: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1554,6 +1605,7 @@ export interface Operations {
     };
   };
   resetAppNonce: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1569,6 +1621,7 @@ export interface Operations {
     };
   };
   getAppOtp: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1585,6 +1638,7 @@ export interface Operations {
     };
   };
   listAppTokens: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1600,6 +1654,7 @@ export interface Operations {
     };
   };
   createAppToken: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1618,6 +1673,7 @@ export interface Operations {
     };
   };
   revokeAppToken: {
+    auth: "control";
     params: {
       api_key: string;
       access_token: string;
@@ -1632,6 +1688,7 @@ export interface Operations {
     };
   };
   listCustomers: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1649,6 +1706,7 @@ export interface Operations {
     };
   };
   createCustomer: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1668,6 +1726,7 @@ export interface Operations {
     };
   };
   getAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1683,6 +1742,7 @@ export interface Operations {
     };
   };
   fundAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1702,6 +1762,7 @@ export interface Operations {
     };
   };
   getSandboxInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1715,6 +1776,7 @@ export interface Operations {
     };
   };
   payInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1738,6 +1800,7 @@ export interface Operations {
     };
   };
   confirmCounterPayment: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1758,6 +1821,7 @@ export interface Operations {
     };
   };
   expireInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1772,6 +1836,7 @@ export interface Operations {
     };
   };
   cancelInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1786,6 +1851,7 @@ export interface Operations {
     };
   };
   fireInvoiceCallback: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1805,6 +1871,7 @@ export interface Operations {
     };
   };
   triggerEvent: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1826,6 +1893,7 @@ export interface Operations {
     };
   };
   listDeliveries: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1847,6 +1915,7 @@ export interface Operations {
     };
   };
   getDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1862,6 +1931,7 @@ export interface Operations {
     };
   };
   redeliverDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1877,6 +1947,7 @@ export interface Operations {
     };
   };
   streamEvents: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       merchant_id?: string;
@@ -1894,6 +1965,7 @@ export interface Operations {
     };
   };
   getClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1904,6 +1976,7 @@ export interface Operations {
     };
   };
   advanceClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1918,6 +1991,7 @@ export interface Operations {
     };
   };
   resetClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1928,6 +2002,7 @@ export interface Operations {
     };
   };
   resetSandbox: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1940,6 +2015,7 @@ export interface Operations {
     };
   };
   createWorkspace: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1957,6 +2033,7 @@ export interface Operations {
     };
   };
   deleteWorkspace: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -2032,6 +2109,7 @@ export interface Operations {
     };
   };
   createBuyOrder: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -2051,6 +2129,7 @@ export interface Operations {
     };
   };
   setBuyOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -2069,6 +2148,7 @@ export interface Operations {
     };
   };
   setSellOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -2087,6 +2167,7 @@ export interface Operations {
     };
   };
   setTransferStatus: {
+    auth: "control";
     params: {
       transfer_id: string;
     };
@@ -2107,6 +2188,7 @@ export interface Operations {
     };
   };
   setCryptoExchangeStatus: {
+    auth: "control";
     params: {
       crypto_exchange_id: string;
     };
@@ -2127,6 +2209,7 @@ export interface Operations {
     };
   };
   setCryptoPaymentStatus: {
+    auth: "control";
     params: {
       crypto_payment_id: string;
     };
@@ -2147,6 +2230,7 @@ export interface Operations {
     };
   };
   setPaymentRequestStatus: {
+    auth: "control";
     params: {
       payment_request_id: string;
     };
@@ -2167,6 +2251,7 @@ export interface Operations {
     };
   };
   listFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -2179,6 +2264,7 @@ export interface Operations {
     };
   };
   createFault: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["FaultInput"];
@@ -2193,6 +2279,7 @@ export interface Operations {
     };
   };
   clearFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -2203,6 +2290,7 @@ export interface Operations {
     };
   };
   deleteFault: {
+    auth: "control";
     params: {
       fault_id: string;
     };
@@ -2216,6 +2304,7 @@ export interface Operations {
     };
   };
   listRequests: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
