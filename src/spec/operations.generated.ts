@@ -2047,6 +2047,7 @@ export interface Operations {
     };
   };
   listSnapshots: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -2067,6 +2068,7 @@ export interface Operations {
     };
   };
   createSnapshot: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -2082,6 +2084,7 @@ export interface Operations {
     };
   };
   importSnapshot: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SnapshotDocument"];
@@ -2096,6 +2099,7 @@ export interface Operations {
     };
   };
   exportSnapshot: {
+    auth: "control";
     params: {
       snapshot_id: string;
     };
