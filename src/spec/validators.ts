@@ -256,7 +256,9 @@ function messageOf(e: ErrorObject): string {
  * the field is the whole path (`tables.invoices[2].status`) instead of its top-level name.
  */
 export function toFieldErrors(errors: ErrorObject[] | null | undefined, fullPaths = false): FieldErrors {
-  const out: FieldErrors = {};
+  // A Map, not an object: a field may be named `constructor` or `__proto__` by the client.
+  const out = new Map<string, string[]>();
+  const listOf = (field: string) => out.get(field) ?? out.set(field, []).get(field)!;
   for (const e of errors ?? []) {
     // Branch failures of oneOf/anyOf repeat what the branch errors already say.
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
@@ -273,15 +275,15 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, fullPath
     if (!field) {
       field = 'non_field_errors';
       if (e.keyword === 'type') {
-        (out[field] ??= []).push('Invalid data. Expected a dictionary, but got ' + (Array.isArray(e.data) ? 'list' : typeof e.data) + '.');
+        listOf(field).push('Invalid data. Expected a dictionary, but got ' + (Array.isArray(e.data) ? 'list' : typeof e.data) + '.');
         continue;
       }
     }
     const msg = messageOf(e);
-    const list = (out[field] ??= []);
+    const list = listOf(field);
     if (!list.includes(msg)) list.push(msg);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** JSON pointer segments as a field path: `tables.invoices[2].status`. */

@@ -35,6 +35,9 @@ describe('snapshot documents', () => {
     ['an unknown status', 'tables.invoices[0].status', (d) => (d.tables.invoices[0].status = 'paid')],
     ['an amount with 9 digits', 'tables.payments[0].amount', (d) => (d.tables.payments[0].amount = '1.000000001')],
     ['a field the format lacks', 'tables.merchants[0].nickname', (d) => (d.tables.merchants[0].nickname = 'x')],
+    // Found by the fuzzer: a field named like a property every object has (a 500 once).
+    ['a top-level field named constructor', 'constructor', (d) => (d.constructor = 'x')],
+    ['a row field named __proto__', 'tables.users[0].__proto__', (d) => Object.defineProperty(d.tables.users[0], '__proto__', { value: 1, enumerable: true })],
     ['a missing column', 'tables.users[0].email', (d) => delete d.tables.users[0].email],
     ['another version', 'version', (d) => (d.version = 2)],
     ['a payment of an invoice the document lacks', 'tables.payments[0].invoice_id', (d) => (d.tables.payments[0].invoice_id = 'f'.repeat(32))],

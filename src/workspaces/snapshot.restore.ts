@@ -10,7 +10,21 @@ import { SNAPSHOT_TABLES, type ColumnSpec, type TableSpec } from './snapshot.tab
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 const randomToken = (length: number) => Array.from({ length }, () => BASE36[randomInt(36)]).join('');
 const randomDigits = (length: number) => String(randomInt(1, 10)) + Array.from({ length: length - 1 }, () => randomInt(10)).join('');
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const EMAIL = /[^\s"'<>(),;:]+@[^\s"'<>(),;:]+/g;
+const WORD = /[A-Za-z0-9_+-]+/g;
+const ALNUM = /[A-Za-z0-9]+/g;
+
+/**
+ * Replace, in `text`, every email, then every word (letters, digits, `_`, `-`, `+`) and, within a word
+ * that is not one, every run of letters and digits that `map` renews. Linear in the text, whatever the
+ * number of renewed values (a large document must not make a restore slow).
+ */
+function substitute(map: Map<string, string>, text: string): string {
+  const renew = (v: string) => map.get(v);
+  return text
+    .replace(EMAIL, (e) => renew(e) ?? e)
+    .replace(WORD, (w) => renew(w) ?? (w.length < 8 ? w : w.replace(ALNUM, (a) => renew(a) ?? a)));
+}
 
 export interface RestoreTarget {
   workspaceId: string;
@@ -28,9 +42,6 @@ export interface RestoreTarget {
  */
 export function restoreDocument(db: Db, doc: SnapshotDocument, target: RestoreTarget): (oldId: string) => string {
   const map = renewals(db, doc, target);
-  const keys = [...map.keys()].filter((k) => k.length >= 8).sort((a, b) => b.length - a.length);
-  const pattern = keys.length ? new RegExp(`(?<![A-Za-z0-9])(?:${keys.map(escape).join('|')})(?![A-Za-z0-9])`, 'g') : undefined;
-  const substitute = (text: string) => (pattern ? text.replace(pattern, (k) => map.get(k)!) : text);
   const accountExists = db.prepare('SELECT 1 FROM accounts WHERE id = ?').pluck();
   const moveBalance = db.prepare('UPDATE accounts SET balance = balance + @amount, total_received = total_received + max(@amount, 0) WHERE id = @id');
   const nextSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox_events').pluck();
@@ -54,7 +65,7 @@ export function restoreDocument(db: Db, doc: SnapshotDocument, target: RestoreTa
         // Outside the document: kept when this sandbox holds the row (a system account, an outlet), else forgotten.
         return c.to[0] !== 'accounts' || accountExists.get(v) ? v : null;
       case 'mapped':
-        return substitute(v as string);
+        return substitute(map, v as string);
       case 'money':
         return t.name === 'accounts' && col !== 'pending_balance' ? 0n : unitsOf(v as string);
       case 'time':
@@ -110,11 +121,10 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
     }
   }
   // Emails last: one that names a renewed id (`ws-<id>@…`) follows it, any other gets a tag of the new workspace.
-  const ids = [...map.keys()].filter((k) => k.length >= 8);
   for (const [email] of emails) {
-    const named = ids.find((id) => email.includes(id));
+    const renamed = substitute(map, email);
     const at = email.lastIndexOf('@');
-    map.set(email, named ? email.replace(named, map.get(named)!) : `${email.slice(0, at)}+${target.workspaceId.slice(0, 8)}${email.slice(at)}`);
+    map.set(email, renamed !== email ? renamed : `${email.slice(0, at)}+${target.workspaceId.slice(0, 8)}${email.slice(at)}`);
   }
   return map;
 }
