@@ -30,7 +30,8 @@ async function invoices(token: string): Promise<Array<{ external_transaction_id:
   return ((await res.json()) as { invoices: any[] }).invoices;
 }
 
-// Each case runs the CLI three or four times (a child process through tsx, seconds each on a busy machine).
+// The CLI is a child process through tsx (seconds each on a busy machine): one or two runs per test,
+// the first one four (create, snapshot, create from the file, create from the snapshot).
 describe('paysandbox workspace', { timeout: 180_000 }, () => {
   it('creates a workspace, saves it to a scenario file, and makes a new workspace from the file with new credentials', async () => {
     const made = await workspace(['create', '--json']);
@@ -65,24 +66,43 @@ describe('paysandbox workspace', { timeout: 180_000 }, () => {
     expect(JSON.parse(again.out).from_snapshot).toBe(snapshotId);
   });
 
-  it('prints the document without --out; a bad file names its field, exit 1, and nothing is stored', async () => {
-    const ws = JSON.parse((await workspace(['create', '--json'])).out);
+  /** A workspace made over HTTP (the CLI's own create is tested above), saved as a document in a file. */
+  async function savedFile(spoil: (doc: any) => void = () => {}): Promise<string> {
+    const headers = { 'x-sandbox-token': TOKEN, 'content-type': 'application/json' };
+    const ws = ((await (await fetch(`${server.url}/_sandbox/workspaces`, { method: 'POST', headers, body: '{}' })).json()) as any).workspace;
+    const snap = ((await (await fetch(`${server.url}/_sandbox/workspaces/${ws.id}/snapshots`, { method: 'POST', headers })).json()) as any).snapshot;
+    const doc = await (await fetch(`${server.url}/_sandbox/snapshots/${snap.id}/export`, { headers })).json();
+    spoil(doc);
+    const file = join(dir, `${snap.id}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+
+  it('prints the document on stdout without --out', async () => {
+    const ws = ((await (await fetch(`${server.url}/_sandbox/workspaces`, { method: 'POST', headers: { 'x-sandbox-token': TOKEN } })).json()) as any).workspace;
     const printed = await workspace(['snapshot', ws.id]);
-    expect(printed.code).toBe(0);
-    const doc = JSON.parse(printed.out);
-    doc.tables.users[0].kind = 'robot';
-    const bad = join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify(doc));
+    expect(printed.code, printed.out).toBe(0);
+    expect(JSON.parse(printed.out)).toMatchObject({ format: 'paysandbox.snapshot', version: 1, source_workspace_id: ws.id });
+  });
+
+  it('a file with a bad field: its path named, exit 1, and nothing stored', async () => {
+    const bad = await savedFile((doc) => (doc.tables.users[0].kind = 'robot'));
     const count = () => sandbox.services.db.prepare('SELECT COUNT(*) FROM snapshots').pluck().get();
     const before = count();
     const refused = await workspace(['create', '--from-file', bad]);
     expect(refused.code).toBe(1);
     expect(refused.out).toContain('POST /_sandbox/snapshots answered 400:\n  tables.users[0].kind: "robot" is not a valid choice.');
     expect(count()).toBe(before);
+  });
+
+  it('an unknown snapshot: exit 1 with the field', async () => {
     const unknown = await workspace(['create', '--from-snapshot', 'nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.out).toContain('from_snapshot: No snapshot has this id.');
-    const usage = await workspace(['create', '--from-snapshot', 'x', '--from-file', bad]);
+  });
+
+  it('both sources at once: bad usage, exit 2, one line', async () => {
+    const usage = await workspace(['create', '--from-snapshot', 'x', '--from-file', 'scenario.json']);
     expect(usage.code).toBe(2);
     expect(usage.out).toBe('paysandbox workspace: --from-snapshot or --from-file, not both (paysandbox workspace --help)\n');
   });
