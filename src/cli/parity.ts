@@ -1,11 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parityMarkdown, committedHistory } from '../parity/docs.js';
-import { corpusFiles, loadEntries } from '../parity/har.js';
-import { junitReport, textReport, totals } from '../parity/report.js';
-import { committedInputs, runParity, staleGaps } from '../parity/run.js';
-import { inProcessTarget, urlTarget } from '../parity/target.js';
-import { loadSpec } from '../spec/load.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliOutput } from './check-receiver.js';
 import type { CliCommand } from './commands.js';
@@ -45,6 +39,13 @@ export async function runParityCli(args: string[], env: Record<string, string | 
       throw new UsageError((err as Error).message.replace('the contract suite', 'parity'));
     }
   }
+  // Loaded here: the comparison engine and the sandbox are not for the CLI's other commands to pay for.
+  const { parityMarkdown, committedHistory } = await import('../parity/docs.js');
+  const { corpusFiles, loadEntries } = await import('../parity/har.js');
+  const { junitReport, textReport, totals } = await import('../parity/report.js');
+  const { committedInputs, runParity, staleGaps } = await import('../parity/run.js');
+  const { inProcessTarget, urlTarget } = await import('../parity/target.js');
+  const { loadSpec } = await import('../spec/load.js');
   let entries;
   try {
     entries = loadEntries(files ?? corpusFiles());

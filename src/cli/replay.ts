@@ -1,13 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createHmacSigner } from '../client/hmac.signer.js';
-import { loadEntries } from '../parity/har.js';
-import { operationMatcher } from '../parity/operations.js';
-import { authOf } from '../parity/replay.js';
-import { junitReport, textReport } from '../parity/report.js';
-import { replayAll } from '../parity/run.js';
-import { urlTarget, type Credentials } from '../parity/target.js';
-import { loadSpec } from '../spec/load.js';
+import type { Credentials } from '../parity/target.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './commands.js';
 import { assertNotProduction } from './contract.js';
@@ -48,6 +42,14 @@ export const replayCommand: CliCommand = {
     } catch (err) {
       throw new UsageError((err as Error).message.replace('run the contract suite against', 'replay against'));
     }
+    // Loaded here, as for parity: the engine is not for the other commands to pay for.
+    const { loadEntries } = await import('../parity/har.js');
+    const { operationMatcher } = await import('../parity/operations.js');
+    const { authOf } = await import('../parity/replay.js');
+    const { junitReport, textReport } = await import('../parity/report.js');
+    const { replayAll } = await import('../parity/run.js');
+    const { urlTarget } = await import('../parity/target.js');
+    const { loadSpec } = await import('../spec/load.js');
     let entries;
     try {
       entries = loadEntries(files.map((f) => resolve(f)));

@@ -33,6 +33,9 @@ describe('scrubbing a recording', () => {
 
   it('masks emails and phone numbers with --mask-pii, keeping their form', () => {
     expect(maskPii('juan.dela.cruz@example.ph paid +639171234567')).toBe('j***@example.ph paid +639*******67');
+    expect(maskPii('call 09171234567')).toBe('call 0917*****67');
+    // Amounts, epoch seconds and nonces are not phone numbers.
+    expect(maskPii('1594617992 1700000000000001 100000000.00000000 0.00010000')).toBe('1594617992 1700000000000001 100000000.00000000 0.00010000');
     const body = scrubBody(JSON.stringify({ target_address: 'ana@example.com', amount: '5' }), 'application/json', { maskPii: true, side: 'request' });
     expect(JSON.parse(body)).toEqual({ target_address: 'a***@example.com', amount: '5' });
     expect(scrubBody(JSON.stringify({ target_address: 'ana@example.com' }), 'application/json', req)).toContain('ana@example.com');

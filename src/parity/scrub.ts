@@ -17,14 +17,15 @@ export interface ScrubOptions {
 }
 
 const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g;
-const PHONE = /(\+?\d{2,3})\d{6,9}(\d{2})(?!\d)/g;
+// International (+63 917 …) or local (0917 …) numbers only: amounts, epochs and nonces never start so.
+const PHONE = /(?<![\w+.])(?:\+\d{10,14}|0\d{9,11})(?![\d.])/g;
 
 /**
  * Mask emails (`d***@example.com`) and phone numbers (`+639*****34`): the format stays, so a parity
  * comparison still sees a string of the same kind.
  */
 export function maskPii(text: string): string {
-  return text.replace(EMAIL, '$1***@$2').replace(PHONE, (m, head: string, tail: string) => `${head}${'*'.repeat(m.length - head.length - tail.length)}${tail}`);
+  return text.replace(EMAIL, '$1***@$2').replace(PHONE, (m) => `${m.slice(0, 4)}${'*'.repeat(m.length - 6)}${m.slice(-2)}`);
 }
 
 const isSecretKey = (key: string, o: ScrubOptions) => SECRET_KEYS.test(key) || (o.side === 'request' && REQUEST_SECRET_KEYS.test(key));
