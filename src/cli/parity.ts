@@ -40,12 +40,10 @@ export async function runParityCli(args: string[], env: Record<string, string | 
     }
   }
   // Loaded here: the comparison engine and the sandbox are not for the CLI's other commands to pay for.
-  const { parityMarkdown, committedHistory } = await import('../parity/docs.js');
-  const { corpusFiles, loadEntries } = await import('../parity/har.js');
-  const { junitReport, textReport, totals } = await import('../parity/report.js');
-  const { committedInputs, runParity, staleGaps } = await import('../parity/run.js');
-  const { inProcessTarget, urlTarget } = await import('../parity/target.js');
-  const { loadSpec } = await import('../spec/load.js');
+  const {
+    parityMarkdown, committedHistory, corpusFiles, loadEntries, junitReport, textReport, totals,
+    committedInputs, runParity, staleGaps, inProcessTarget, urlTarget, loadSpec
+  } = await import('../parity/index.js');
   let entries;
   try {
     entries = loadEntries(files ?? corpusFiles());

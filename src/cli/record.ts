@@ -49,7 +49,7 @@ export const recordCommand: CliCommand = {
       signer = createHmacSigner({ apiKey: env.CONTRACT_API_KEY, apiSecret: env.CONTRACT_API_SECRET, nonceStart: env.CONTRACT_NONCE_START });
     }
     const out = resolve(values.out as string);
-    const { startRecorder } = await import('../parity/record.proxy.js');
+    const { startRecorder } = await import('../parity/index.js');
     const recorder = await startRecorder({ upstream, out, port, host: values.host as string | undefined, maskPii: values['mask-pii'] === true, signer, version: packageVersion() });
     console.log(`paysandbox record: listening on ${recorder.url}, forwarding to ${upstream}, writing ${out} (Ctrl-C stops)`);
     await new Promise<void>((done) => {

@@ -43,13 +43,9 @@ export const replayCommand: CliCommand = {
       throw new UsageError((err as Error).message.replace('run the contract suite against', 'replay against'));
     }
     // Loaded here, as for parity: the engine is not for the other commands to pay for.
-    const { loadEntries } = await import('../parity/har.js');
-    const { operationMatcher } = await import('../parity/operations.js');
-    const { authOf } = await import('../parity/replay.js');
-    const { junitReport, textReport } = await import('../parity/report.js');
-    const { replayAll } = await import('../parity/run.js');
-    const { urlTarget } = await import('../parity/target.js');
-    const { loadSpec } = await import('../spec/load.js');
+    const {
+      loadEntries, operationMatcher, authOf, junitReport, textReport, replayAll, urlTarget, loadSpec
+    } = await import('../parity/index.js');
     let entries;
     try {
       entries = loadEntries(files.map((f) => resolve(f)));

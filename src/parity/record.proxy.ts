@@ -43,7 +43,7 @@ const harHeaders = (h: Iterable<[string, string]>): HarHeader[] => [...h].map(([
 
 /**
  * A recording proxy (`paysandbox record`): every request is forwarded to the upstream and the exchange
- * appended to a HAR 1.2 file, secrets scrubbed (docs/parity.md#record-and-replay). The file is rewritten
+ * appended to a HAR 1.2 file, secrets scrubbed (README, "Parity with the real service"). The file is rewritten
  * after each exchange, so it is complete whenever the proxy stops.
  */
 export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
