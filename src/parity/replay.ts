@@ -42,12 +42,22 @@ export function authOf(e: HarEntry, op: Operation | undefined): AuthMode {
   return kind === 'hmac' ? 'hmac' : 'none';
 }
 
-async function send(ctx: ReplayContext, method: string, url: string, body: string | undefined, type: string | undefined, auth: AuthMode): Promise<Response> {
+interface Outgoing {
+  method: string;
+  url: string;
+  body: string | undefined;
+  type: string | undefined;
+  auth: AuthMode;
+  /** The HMAC header names as recorded: `ACCESS_KEY` (default) or `Access-Key`. */
+  spelling?: 'underscore' | 'dash';
+}
+
+async function send(ctx: ReplayContext, { method, url, body, type, auth, spelling = 'underscore' }: Outgoing): Promise<Response> {
   const { creds } = ctx;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = type ?? 'application/json';
   const signed = async (signer = creds.signer, nonce?: string) =>
-    signer.exclusive(() => ctx.target.fetch(url, { method, body, headers: { ...headers, ...signer.sign(url, body ?? '', { nonce, spelling: 'underscore' }) } }));
+    signer.exclusive(() => ctx.target.fetch(url, { method, body, headers: { ...headers, ...signer.sign(url, body ?? '', { nonce, spelling }) } }));
   switch (auth) {
     case 'hmac':
       return signed();
@@ -106,7 +116,7 @@ async function provision(ctx: ReplayContext, kind: 'buyorder' | 'invoice' | 'sel
     kind === 'invoice'
       ? [`${base}/v3/invoices/`, { amount: '20', currency: 'PHP', external_transaction_id: ctx.unique() }, 'token']
       : [`${base}/v1/sellorder`, { amount: '5', currency: 'PHP', payment_outlet: 'coins_transfer', pay_with_wallet: 'PHP', target_address: ctx.creds.customerEmail, external_transaction_id: ctx.unique() }, 'hmac'];
-  const answer = await readAnswer(await send(ctx, 'POST', url, JSON.stringify(body), 'application/json', auth));
+  const answer = await readAnswer(await send(ctx, { method: 'POST', url, body: JSON.stringify(body), type: 'application/json', auth }));
   const id = (answer.body as Record<string, { id?: string }>)?.[kind === 'invoice' ? 'invoice' : 'order']?.id;
   if (answer.status >= 300 || !id) throw new Error(`could not create a ${kind} to replay against: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
   return id;
@@ -138,6 +148,8 @@ export async function replayEntry(e: HarEntry, op: Operation | undefined, ctx: R
   if (body === '' || (body === undefined && override?.body === undefined)) body = post?.text || undefined;
   if (['GET', 'HEAD'].includes(e.request.method)) body = undefined; // fetch sends none (errors.har#3 records one)
   const auth = override?.auth ?? authOf(e, op);
-  for (let i = 0; i < (override?.repeat ?? 0); i++) await (await send(ctx, e.request.method, url, body, type, auth)).arrayBuffer();
-  return readAnswer(await send(ctx, e.request.method, url, body, type, auth));
+  const spelling = e.request.headers.some((h) => /^access-(key|signature)$/i.test(h.name)) ? 'dash' : 'underscore';
+  const out: Outgoing = { method: e.request.method, url, body, type, auth, spelling };
+  for (let i = 0; i < (override?.repeat ?? 0); i++) await (await send(ctx, out)).arrayBuffer();
+  return readAnswer(await send(ctx, out));
 }
