@@ -50,7 +50,8 @@ export const recordCommand: CliCommand = {
     }
     const out = resolve(values.out as string);
     const { startRecorder } = await import('../parity/index.js');
-    const recorder = await startRecorder({ upstream, out, port, host: values.host as string | undefined, maskPii: values['mask-pii'] === true, signer, version: packageVersion() });
+    const host = values.host as string | undefined;
+    const recorder = await startRecorder({ upstream, out, port, host, maskPii: values['mask-pii'] === true, signer, version: packageVersion() });
     console.log(`paysandbox record: listening on ${recorder.url}, forwarding to ${upstream}, writing ${out} (Ctrl-C stops)`);
     await new Promise<void>((done) => {
       const stop = () => void recorder.close().then(done);

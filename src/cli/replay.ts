@@ -32,7 +32,12 @@ export const replayCommand: CliCommand = {
   summary: "replay a HAR's requests against another URL, re-signed, and diff the answers",
   help: HELP,
   async run(args, env) {
-    const { values } = parseCommandArgs(args, { har: { type: 'string', multiple: true }, 'base-url': { type: 'string' }, junit: { type: 'string' }, json: { type: 'boolean' } });
+    const { values } = parseCommandArgs(args, {
+      har: { type: 'string', multiple: true },
+      'base-url': { type: 'string' },
+      junit: { type: 'string' },
+      json: { type: 'boolean' },
+    });
     const files = (values.har as unknown as string[] | undefined) ?? [];
     const baseUrl = values['base-url'] as string | undefined;
     if (!files.length) throw new UsageError('--har is required: the recorded session to replay');

@@ -102,7 +102,8 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
     if (w.extras) {
       for (const k of Object.keys(oo)) {
         // sandbox_debug is the sandbox's own help beside the real body (removed by --no-debug-errors).
-        if (!(k in ro) && !(path === '' && k === 'sandbox_debug')) w.out.push({ path: join(path, k), kind: 'extra', recorded: 'absent', ours: describe(k, oo[k]) });
+        if (k in ro || (path === '' && k === 'sandbox_debug')) continue;
+        w.out.push({ path: join(path, k), kind: 'extra', recorded: 'absent', ours: describe(k, oo[k]) });
       }
     }
   }

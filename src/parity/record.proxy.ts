@@ -79,7 +79,8 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       try {
         upstreamRes = await doFetch(target, { method, headers, body: ['GET', 'HEAD'].includes(method) ? undefined : new Uint8Array(body), redirect: 'manual' });
       } catch (err) {
-        res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: { non_field_errors: [`paysandbox record: the upstream did not answer: ${(err as Error).message}`] } }));
+        const message = `paysandbox record: the upstream did not answer: ${(err as Error).message}`;
+        res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: { non_field_errors: [message] } }));
         return;
       }
       const answer = Buffer.from(await upstreamRes.arrayBuffer());
@@ -94,7 +95,8 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       const rs: ScrubOptions = { maskPii: o.maskPii, side: 'response' };
       const url = new URL(target);
       url.search = url.search ? `?${scrubParams(url.search.slice(1), rq)}` : '';
-      const reqHeaders = harHeaders(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined || HOP.has(k) ? [] : [[k, String(v)] as [string, string]])));
+      const sent = Object.entries(req.headers).flatMap(([k, v]) => (v === undefined || HOP.has(k) ? [] : [[k, String(v)] as [string, string]]));
+      const reqHeaders = harHeaders(sent);
       entries.push({
         startedDateTime: new Date(started).toISOString(),
         time: now() - started,

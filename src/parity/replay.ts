@@ -115,7 +115,11 @@ async function provision(ctx: ReplayContext, kind: 'buyorder' | 'invoice' | 'sel
   const [url, body, auth]: [string, unknown, AuthMode] =
     kind === 'invoice'
       ? [`${base}/v3/invoices/`, { amount: '20', currency: 'PHP', external_transaction_id: ctx.unique() }, 'token']
-      : [`${base}/v1/sellorder`, { amount: '5', currency: 'PHP', payment_outlet: 'coins_transfer', pay_with_wallet: 'PHP', target_address: ctx.creds.customerEmail, external_transaction_id: ctx.unique() }, 'hmac'];
+      : [
+          `${base}/v1/sellorder`,
+          { amount: '5', currency: 'PHP', payment_outlet: 'coins_transfer', pay_with_wallet: 'PHP', target_address: ctx.creds.customerEmail, external_transaction_id: ctx.unique() },
+          'hmac',
+        ];
   const answer = await readAnswer(await send(ctx, { method: 'POST', url, body: JSON.stringify(body), type: 'application/json', auth }));
   const id = (answer.body as Record<string, { id?: string }>)?.[kind === 'invoice' ? 'invoice' : 'order']?.id;
   if (answer.status >= 300 || !id) throw new Error(`could not create a ${kind} to replay against: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
