@@ -119,7 +119,7 @@ export function createTransferService(d: TransferDeps) {
   }
 
   const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success') });
+    settleDue({ ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success'), fail: (row: TransferRow) => finish(row, 'failed') });
 
   return {
     prepareSend,

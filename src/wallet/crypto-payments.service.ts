@@ -56,7 +56,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
 
   // Reads run it too, so what is due never shows `pending` between two ticks of the background clock.
   const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.payments.duePending, settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success') });
+    settleDue({ ...d, duePending: d.payments.duePending, settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success'), fail: (row: Row<CryptoPaymentRecord>) => finish(row, 'failed') });
 
   return {
     create(
