@@ -118,6 +118,16 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
       for (const purpose of Object.keys(SYSTEM_ACCOUNTS) as SystemAccount[]) systemAccount(purpose, 'PHP');
     },
     systemAccount,
+    /**
+     * Refuse, before anything is written, a send whose destination could not be credited `amount` when it
+     * settles (its balance or total received would pass MAX_ACCOUNT_UNITS).
+     */
+    requireRoom(accountId: string, amount: bigint): void {
+      const a = get(accountId);
+      if (!a) return;
+      const past = (v: bigint) => v + amount > MAX_ACCOUNT_UNITS;
+      if (past(a.balance) || (a.owner_type !== 'system' && past(a.total_received))) throw new BalanceLimitError(a);
+    },
     get,
     byOwner: (ownerType: OwnerType, ownerId: string) =>
       (byOwner.all(ownerType, ownerId) as Record<string, unknown>[]).map((r) => normalize(r)!),

@@ -123,10 +123,12 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     }
   }
 
-  /** Refused before anything moves: marking paid an order that its wallet could never take. */
+  /** Refused before anything moves: marking paid an order that its wallet, or the funding account, could never take. */
   function requireRoom(row: BuyOrderRow): void {
     const wallet = row.account_id ? d.ledger.get(row.account_id) : walletOf(row.owner_id, row.currency);
     if (wallet && wallet.balance + row.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(wallet);
+    const funding = d.ledger.get(d.ledger.systemAccount('funding', row.currency))!;
+    if (-funding.balance + row.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(funding);
   }
 
   function ownOrder(ownerId: string, id: string): BuyOrderRow {

@@ -123,6 +123,7 @@ export function createSellOrderService(d: SellOrderDeps) {
         const wallet = walletOf(d.ledger, app.owner_id, currency);
         if (target && target.id === wallet?.id) throw ApiError.field('target_address', 'Cannot send to the same account.');
         if (!wallet || wallet.balance < quote.total) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
+        if (target) d.ledger.requireRoom(target.id, quote.amount);
         const id = d.ids();
         const debit = d.ledger.post('sell_order', id, [
           { accountId: wallet.id, amount: -quote.total },

@@ -135,6 +135,7 @@ export function createTransferService(d: TransferDeps) {
       const { source, amount, to } = prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
+        d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
         const tx = d.ledger.post('transfer', id, [
           { accountId: source.id, amount: -amount },

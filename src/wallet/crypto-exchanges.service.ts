@@ -122,6 +122,7 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
       }
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
+        d.ledger.requireRoom(target.id, route.amount);
         const id = d.ids();
         const ownerPayment = d.ledger.post('crypto_exchange', id, [
           { accountId: source.id, amount: -amount },

@@ -67,6 +67,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
       const { source, amount, to } = d.transfers.prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
+        d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
         d.ledger.post('crypto_payment', id, [
           { accountId: source.id, amount: -amount },
