@@ -42,7 +42,7 @@ export async function runParityCli(args: string[], env: Record<string, string | 
   // Loaded here: the comparison engine and the sandbox are not for the CLI's other commands to pay for.
   const {
     parityMarkdown, committedHistory, corpusFiles, loadEntries, junitReport, textReport, totals,
-    committedInputs, runParity, staleGaps, inProcessTarget, urlTarget, loadSpec
+    committedInputs, runParity, staleGaps, inProcessTarget, urlTarget, loadSpec, apiOperations
   } = await import('../parity/index.js');
   let entries;
   try {
@@ -60,7 +60,7 @@ export async function runParityCli(args: string[], env: Record<string, string | 
     await target.close();
   }
   if (values.junit) writeFileSync(resolve(values.junit as string), junitReport(results));
-  if (values.docs) writeFileSync(resolve(values.docs as string), parityMarkdown(results, { ...inputs, history: committedHistory() }));
+  if (values.docs) writeFileSync(resolve(values.docs as string), parityMarkdown(results, { ...inputs, history: committedHistory(), operations: apiOperations(spec) }));
   const stale = files ? [] : staleGaps(results, inputs.gaps);
   output.out(values.json ? JSON.stringify({ results, staleGaps: stale }, null, 2) : textReport(results, { all: values.all === true }));
   for (const g of stale) output.err(`parity: ${g.entry} no longer differs (or does not exist): remove it from parity/known-gaps.json`);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../spec/load.js';
+import { packageRoot, type LoadedSpec } from '../spec/load.js';
 import { isMatched, operationName, tally, totals, type Tally } from './report.js';
 import type { EntryOverride } from './replay.js';
 import type { EntryResult, KnownGap } from './run.js';
@@ -9,6 +9,11 @@ export interface HistoryRow {
   label: string;
   /** `matched/total` per family. */
   families: Record<string, string>;
+}
+
+/** The operations docs/parity.md accounts for: every operation of the document but the control API's. */
+export function apiOperations(spec: LoadedSpec): string[] {
+  return spec.operations.filter((o) => o.auth !== 'control').map((o) => o.operationId);
 }
 
 export function committedHistory(root = packageRoot()): HistoryRow[] {
@@ -46,7 +51,15 @@ function familyTable(rows: Tally[]): string[] {
  * docs/parity.md: every operation the corpus reaches, its recorded entries and their parity, each
  * accepted deviation with its reason (from `x-fidelity` in the document), each known gap, and the history.
  */
-export function parityMarkdown(results: EntryResult[], input: { gaps: KnownGap[]; overrides: Record<string, EntryOverride>; history: HistoryRow[] }): string {
+export interface ParityDocInput {
+  gaps: KnownGap[];
+  overrides: Record<string, EntryOverride>;
+  history: HistoryRow[];
+  /** Every API operation of the document (the control API aside): those with no recorded entry are listed too. */
+  operations: string[];
+}
+
+export function parityMarkdown(results: EntryResult[], input: ParityDocInput): string {
   const out: string[] = [
     '# Parity with the real service',
     '',
@@ -100,5 +113,8 @@ export function parityMarkdown(results: EntryResult[], input: { gaps: KnownGap[]
     }
     out.push('');
   }
+  const unrecorded = input.operations.filter((id) => !ops.includes(id)).sort();
+  out.push('## Operations with no recorded exchange', '', 'No entry of the corpus reaches these yet:', '');
+  out.push(unrecorded.map((id) => `\`${id}\``).join(', ') || 'none', '');
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
