@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { packageRoot } from '../spec/load.js';
 import { parseLenient } from './lenient-parse.js';
@@ -80,6 +80,7 @@ export function corpusDir(): string {
 
 /** The committed corpus: every `parity/recorded/*.har`, in name order. */
 export function corpusFiles(dir = corpusDir()): string[] {
+  if (!existsSync(dir)) throw new Error(`the recorded corpus is not here (${dir}): give HAR files with --har`);
   return readdirSync(dir)
     .filter((f) => f.endsWith('.har'))
     .sort()
