@@ -67,6 +67,8 @@ export interface UserRow {
 const CACHE_LIMIT = 1000;
 
 export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()) {
+  const disableMerchants = db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?');
+  const disableApps = db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?');
   const merchantByToken = db.prepare(
     'SELECT * FROM merchants WHERE (merchant_api_token = ? OR bearer_token = ?) AND disabled = 0',
   );
@@ -184,8 +186,8 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     insertUser: (u: UserRow) => void insertUser.run(u),
     disableWorkspace(workspaceId: string): void {
       forgetCached();
-      db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?').run(workspaceId);
-      db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?').run(workspaceId);
+      disableMerchants.run(workspaceId);
+      disableApps.run(workspaceId);
     },
   };
 }
