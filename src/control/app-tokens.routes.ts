@@ -45,7 +45,7 @@ export function appTokenHandlers(s: ModuleServices): Handlers {
         expires_at: now + (body?.expires_in_seconds ?? DEFAULT_TOKEN_SECONDS) * 1_000_000,
       };
       s.unitOfWork(() => s.identities.appTokens.insert(row));
-      return ok(appTokenView({ ...row, revoked_at: null }, now), 201);
+      return ok(appTokenView({ ...row, revoked_at: null, expired_at: null }, now), 201);
     },
     listAppTokens: ({ params }) => {
       enabledApp(params.api_key);
