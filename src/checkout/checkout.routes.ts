@@ -137,6 +137,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     const body = await formOr(c);
     if (body instanceof Response) return body;
     const id = c.req.param('id');
+    checkout.logout(walletCookie(c));
     clearWalletCookie(c, pageUrl(id));
     return c.redirect(pageUrl(id, 'wallet'), 303);
   });
