@@ -1,7 +1,7 @@
 import type { SandboxModule } from '../module.types.js';
 import type { ServicesWith } from '../module.types.js';
 import { createCheckoutRepository } from './checkout.repo.js';
-import { registerCheckoutRoutes } from './checkout.routes.js';
+import { refuseCrossSiteForms, registerCheckoutRoutes } from './checkout.routes.js';
 import { createCheckoutService } from './checkout.service.js';
 import { createSessionStore } from './checkout.session.js';
 import { registerRequestPageRoutes } from './request-page.routes.js';
@@ -29,6 +29,7 @@ export function createCheckoutModule(services: ModuleServices, requests: Request
   const requestPages = createRequestPageService({ services, requests, sessions });
   return {
     routes: (app) => {
+      app.use('/payment/*', refuseCrossSiteForms(services.config));
       registerCheckoutRoutes(app, checkout);
       registerRequestPageRoutes(app, requestPages);
     },
