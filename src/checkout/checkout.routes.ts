@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { ApiError, renderError } from '../http/api-error.js';
+import { clientClosed } from '../http/client-closed.js';
 import type { AppEnv } from '../http/operation.js';
 import { foreignSource, type OriginConfig } from '../http/same-origin.js';
 import { pageUrl } from './checkout.format.js';
@@ -60,7 +61,8 @@ export async function readForm(
   if (!page.exists) return send(c, page.notFound(nonce), nonce, 404);
   try {
     return (await c.req.parseBody()) as Record<string, unknown>;
-  } catch {
+  } catch (err) {
+    if (clientClosed(c, err)) throw err; // not a bad form: the client went away (logged as 499)
     return send(c, renderBadFormPage(nonce, page.path), nonce, 400);
   }
 }
