@@ -68,4 +68,6 @@ it('logs a request whose client closed mid-body as 499, with no stack trace, on 
   const res = await fetch(`${server.url}/_sandbox/requests?per_page=10`);
   const listed = ((await res.json()) as { requests: Array<{ status: number }> }).requests;
   expect(listed.filter((r) => r.status === 499)).toHaveLength(4);
+  const dashboard = await (await fetch(`${server.url}/_sandbox/`)).text();
+  expect(dashboard).toContain('499 <span class="muted">aborted (client closed)</span>');
 });
