@@ -56,6 +56,11 @@ describe('OAuth2 access tokens of an app (control API)', () => {
     expect((await list()).body.tokens.map((x: { access_token: string }) => x.access_token)).toEqual([keep]);
     const row = t.db.prepare('SELECT expired_at, expires_at FROM app_access_tokens WHERE access_token = ?').get(tok) as Record<string, number>;
     expect(row.expired_at).toBe(row.expires_at);
+    // Listed as expired when asked, never as live.
+    const all = (await t.request('GET', `/_sandbox/apps/${dev().app.api_key}/tokens?include=expired`)).body.tokens;
+    expect(all.map((x: Record<string, unknown>) => [x.access_token, x.expired ?? false, x.expires_in === 0])).toEqual([[tok, true, true], [keep, false, false]]);
+    expect(all[0].expired_at).toBe(all[0].expires_at);
+    expect((await t.request('GET', `/_sandbox/apps/${dev().app.api_key}/tokens?include=revoked`)).status).toBe(400);
     expect((await t.request('DELETE', `/_sandbox/apps/${dev().app.api_key}/tokens/${tok}`)).status).toBe(404);
     expect((await accounts(keep)).status).toBe(200);
   });

@@ -28,6 +28,7 @@ export function createAppTokenRepository(db: Db) {
     `SELECT * FROM app_access_tokens
        WHERE api_key = ? AND revoked_at IS NULL AND expired_at IS NULL AND expires_at > ? ORDER BY created_at, rowid`,
   );
+  const unrevoked = db.prepare('SELECT * FROM app_access_tokens WHERE api_key = ? AND revoked_at IS NULL ORDER BY created_at, rowid');
   const revoke = db.prepare(
     `UPDATE app_access_tokens SET revoked_at = @now
        WHERE access_token = @token AND api_key = @key AND revoked_at IS NULL AND expired_at IS NULL AND expires_at > @now`,
@@ -46,6 +47,8 @@ export function createAppTokenRepository(db: Db) {
     insert: (row: Omit<AppTokenRow, 'revoked_at' | 'expired_at'>) => void insert.run(row),
     /** The app's live tokens, oldest first. */
     live: (apiKey: string, now: number) => live.all(apiKey, now) as AppTokenRow[],
+    /** The app's tokens that were not revoked, live and expired alike, oldest first. */
+    unrevoked: (apiKey: string) => unrevoked.all(apiKey) as AppTokenRow[],
     /** True when a live token of this app was revoked now. */
     revoke: (apiKey: string, token: string, now: number) => revoke.run({ key: apiKey, token, now }).changes === 1,
     /** The enabled app a live token belongs to. */

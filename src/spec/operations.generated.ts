@@ -405,6 +405,8 @@ export interface Schemas {
     expires_in: number;
     scope: string;
     expires_at: string;
+    expired?: true;
+    expired_at?: string;
   };
   SandboxCustomer: {
     id: Schemas["Id"];
@@ -1375,12 +1377,15 @@ export interface Operations {
     params: {
       api_key: string;
     };
-    query: Record<string, never>;
+    query: {
+      include?: "expired";
+    };
     body: undefined;
     responses: {
       200: {
         tokens: Array<Schemas["AppAccessToken"]>;
       };
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];
