@@ -12,7 +12,9 @@ export function deliveryHandlers(deliveries: DeliveryService): Handlers {
         return ok(await deliveries.list(query as DeliveryListQuery, c.req.raw.signal));
       } catch (err) {
         // Headers set before the throw stay on the error response (renderError).
-        if (err instanceof ApiError && err.code === 'too_many_waiters') c.header('Retry-After', String(WAITERS_RETRY_AFTER_SECONDS));
+        if (err instanceof ApiError && err.code === 'too_many_waiters') {
+          c.header('Retry-After', String(WAITERS_RETRY_AFTER_SECONDS));
+        }
         throw err;
       }
     },

@@ -44,7 +44,11 @@ function hostOfOrigin(value: string): string | null {
  * @example
  * foreignSource(c, config, { referer: true }); // → 'http://evil.example' | undefined
  */
-export function foreignSource(c: Context<AppEnv>, config: OriginConfig, opts: { referer: boolean }): string | undefined {
+export function foreignSource(
+  c: Context<AppEnv>,
+  config: OriginConfig,
+  opts: { referer: boolean },
+): string | undefined {
   const read = headerReader(c);
   const origin = read('origin');
   const source = origin ?? (opts.referer ? read('referer') : undefined);

@@ -28,7 +28,9 @@ export function createAppTokenRepository(db: Db) {
     `SELECT * FROM app_access_tokens
        WHERE api_key = ? AND revoked_at IS NULL AND expired_at IS NULL AND expires_at > ? ORDER BY created_at, rowid`,
   );
-  const unrevoked = db.prepare('SELECT * FROM app_access_tokens WHERE api_key = ? AND revoked_at IS NULL ORDER BY created_at, rowid');
+  const unrevoked = db.prepare(
+    'SELECT * FROM app_access_tokens WHERE api_key = ? AND revoked_at IS NULL ORDER BY created_at, rowid',
+  );
   const revoke = db.prepare(
     `UPDATE app_access_tokens SET revoked_at = @now
        WHERE access_token = @token AND api_key = @key AND revoked_at IS NULL AND expired_at IS NULL AND expires_at > @now`,
