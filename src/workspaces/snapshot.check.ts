@@ -1,5 +1,6 @@
 import type { Db } from '../db/open.js';
 import { ApiError } from '../http/api-error.js';
+import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import type { SnapshotDocument } from './snapshot.capture.js';
 import { keyColumn, SNAPSHOT_TABLES } from './snapshot.tables.js';
 
@@ -77,6 +78,16 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
 }
 
 function checkLedger(doc: SnapshotDocument, fail: (field: string, message: string) => void): void {
+  const currencyOf = new Map<string, string>([
+    ...doc.tables.accounts!.map((a) => [a.id as string, a.currency as string] as const),
+    ...doc.system_accounts.map((a) => [a.id, a.currency] as const),
+  ]);
+  const txCurrency = new Map<string, string>();
+  doc.tables.ledger_entries!.forEach((e, i) => {
+    const [tx, currency] = [e.transaction_id as string, currencyOf.get(e.account_id as string)];
+    if (currency && (txCurrency.get(tx) ?? currency) !== currency) fail(`tables.ledger_entries[${i}].account_id`, 'A ledger transaction holds one currency only.');
+    if (currency) txCurrency.set(tx, txCurrency.get(tx) ?? currency);
+  });
   const txSum = new Map<string, bigint>();
   const balance = new Map<string, bigint>();
   const received = new Map<string, bigint>();
@@ -100,5 +111,8 @@ function checkLedger(doc: SnapshotDocument, fail: (field: string, message: strin
       fail(`tables.accounts[${i}].total_received`, 'total_received is not the sum of the credits of the account.');
     }
     if (sum < 0n && a.allow_negative === 0) fail(`tables.accounts[${i}].balance`, 'A wallet cannot be negative.');
+    if (sum > MAX_ACCOUNT_UNITS || -sum > MAX_ACCOUNT_UNITS || (received.get(a.id as string) ?? 0n) > MAX_ACCOUNT_UNITS) {
+      fail(`tables.accounts[${i}].balance`, `An account stays within ${formatMoney(MAX_ACCOUNT_UNITS)}.`);
+    }
   });
 }

@@ -78,6 +78,7 @@ export const SNAPSHOT_TABLES: readonly TableSpec[] = [
   }),
   table('app_access_tokens', 'api_key IN (SELECT api_key FROM apps WHERE workspace_id = @ws)', {
     access_token: 'secret', api_key: 'ref apps', scope: 'text', created_at: 'time', expires_at: 'time', revoked_at: 'time?',
+    expired_at: 'time?',
   }),
   table('ledger_transactions', `id IN (${WS_TRANSACTIONS})`, { id: 'id', kind: 'text', reference: 'mapped?', created_at: 'time' }),
   table(
