@@ -128,7 +128,7 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
   const str = (name: ConfigFlag) => get(name) as string | undefined;
   const bool = (name: ConfigFlag) => get(name) === true;
   const port = str('port') !== undefined ? Number(str('port')) : undefined;
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be 0-65535, got ${str('port')}`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be a whole number 0-65535 (0: any free port), got ${str('port')}`);
   const durability = str('durability');
   if (durability !== undefined && durability !== 'normal' && durability !== 'full') throw new Error('--durability must be normal or full');
   const logFormat = str('log-format');

@@ -8,6 +8,7 @@ import type { SpecValidators } from '../spec/validators.js';
 import { ApiError, notFoundSurface, renderError, toApiError } from './api-error.js';
 import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
 import { registerDocs } from './docs.routes.js';
+import { registerFavicon } from './favicon.js';
 import { indexHandler } from './index.routes.js';
 import type { OperationId } from '../spec/operations.generated.js';
 import type { AnyHandler, AppEnv, Handlers } from './operation.js';
@@ -130,6 +131,7 @@ export function createApp(parts: AppParts) {
     }
   }
   registerDocs(app, spec, () => services.config.publicUrl);
+  registerFavicon(app);
   parts.routes?.(app);
 
   // Not through the request's error surface: Hono asks this handler first even for a known path with

@@ -28,10 +28,10 @@ const NUMBERS = 4; // id, time (µs), status, duration (ms)
 const FIELDS = 4; // path, auth outcome (up to TEXT_SLOT, else overflow), query, body excerpt (cut)
 
 /**
- * Requests the log leaves out: the log's own reads, the API reference's assets, and the QA dashboard
+ * Requests the log leaves out: the log's own reads, the browsers' icon, the API reference's assets, and the QA dashboard
  * with its assets and its live poll (it polls every 2 s; logging that would drown what QA looks for).
  */
-const UNLOGGED = /^\/(docs\/assets|_sandbox\/?$|_sandbox\/requests\/?$|_sandbox\/dashboard\/)/;
+const UNLOGGED = /^\/(favicon\.ico$|docs\/assets|_sandbox\/?$|_sandbox\/requests\/?$|_sandbox\/dashboard\/)/;
 
 /** How many bytes of `bytes` end on a whole UTF-8 character, at most `max`. */
 function wholeChars(bytes: Uint8Array, max: number): number {
