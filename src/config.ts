@@ -104,6 +104,7 @@ export const CONFIG_OPTIONS = {
   'buyorder-delay': { type: 'string', env: 'PAYSANDBOX_BUYORDER_DELAY', help: 'Seconds from a buy order marked paid to its release (60; 0 = never)' },
   quiet: { type: 'boolean', env: 'PAYSANDBOX_QUIET', help: 'No banner, no request log' },
   'log-format': { type: 'string', env: 'PAYSANDBOX_LOG_FORMAT', help: 'Request and callback log: text (colored on a TTY) or json' },
+  'ready-file': { type: 'string', env: 'PAYSANDBOX_READY_FILE', help: 'Write the base URL to this file once ready (removed on exit): CI waits for it' },
 } as const;
 
 export type ConfigFlag = keyof typeof CONFIG_OPTIONS;

@@ -1,3 +1,4 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { configFrom, type ConfigFlag } from '../config.js';
@@ -74,6 +75,20 @@ export function portProblem(err: { code?: string }, host: string, port: number):
   return undefined;
 }
 
+/**
+ * `--ready-file`: the base URL and a newline, written once the server answers (a CI step waits for the
+ * file instead of polling /healthz). Written beside, then renamed, so a reader never sees half of it.
+ */
+function writeReadyFile(file: string, url: string): void {
+  try {
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${url}\n`);
+    renameSync(tmp, file);
+  } catch (err) {
+    throw new UsageError(`cannot write the ready file ${file} (${(err as { code?: string }).code ?? (err as Error).message}); choose a writable path with --ready-file`);
+  }
+}
+
 /** Whether the port can be listened on, asked before the sandbox is built (a busy port is said at once). */
 function probePort(host: string, port: number): Promise<void> {
   if (port === 0) return Promise.resolve();
@@ -128,6 +143,9 @@ export async function startCommand(
     await sandbox.close();
     process.exit(0);
   };
+  const readyFile = (flags['ready-file'] as string | undefined) ?? (env.PAYSANDBOX_READY_FILE || undefined);
+  if (readyFile) writeReadyFile(readyFile, server.url);
+  process.once('exit', () => readyFile && rmSync(readyFile, { force: true }));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   const startupMs = performance.now() - t0;
