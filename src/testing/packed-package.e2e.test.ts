@@ -58,14 +58,21 @@ beforeAll(() => {
   symlinkSync(bin, join(app, 'node_modules', '.bin', 'paysandbox'));
 }, 120_000);
 
+/**
+ * SIGTERM to the server's process group: npx and the node it started (npx does not pass the signal on).
+ * Resolves once the server's port is closed or after a bound.
+ */
+async function stopServer(): Promise<void> {
+  if (!server || server.exitCode !== null || server.pid === undefined) return;
+  const gone = new Promise((r) => server!.once('exit', r));
+  process.kill(-server.pid, 'SIGTERM');
+  await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+}
+
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const gone = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await gone;
-  }
+  await stopServer();
   rmSync(work, { recursive: true, force: true });
-});
+}, 20_000);
 
 describe('the packed package', () => {
   it('ships the CLI, the document, the fixtures and the contract suite, and none of the local state', () => {
@@ -78,7 +85,7 @@ describe('the packed package', () => {
 
   it('npx paysandbox start --ready-file, then npx paysandbox contract --base-url against it, both from the install', async () => {
     const ready = join(work, 'ready');
-    server = spawn('npx', ['--no-install', 'paysandbox', 'start', '--port', '0', '--db', ':memory:', '--quiet', '--ready-file', ready], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn('npx', ['--no-install', 'paysandbox', 'start', '--port', '0', '--db', ':memory:', '--quiet', '--ready-file', ready], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     server.stdout!.on('data', (d) => (serverOut += d));
     server.stderr!.on('data', (d) => (serverOut += d));
     const deadline = Date.now() + 30_000;
@@ -104,9 +111,9 @@ describe('the packed package', () => {
     expect(run.out).toMatch(/\d+ passed, 0 failed/);
     expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toMatch(/failures="0"/);
 
-    const gone = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await gone;
+    await stopServer();
+    const until = Date.now() + 5000;
+    while (existsSync(ready) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(ready), 'the ready file is removed on exit').toBe(false);
   }, 6 * 60_000);
 });
