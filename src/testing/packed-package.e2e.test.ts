@@ -99,7 +99,7 @@ describe('the packed package', () => {
     const fixtures = JSON.parse(readFileSync(join(installed, 'fixtures', 'sandbox.json'), 'utf8'));
     const reports = join(work, 'reports');
     const run = await npx(
-      ['contract', '--base-url', url, '--tags', 'read', '--reports', reports],
+      ['contract', '--base-url', url, '--tags', 'read', '--reports', reports, '--min-interval', '0'],
       {
         CONTRACT_API_KEY: fixtures.developers[0].app.api_key,
         CONTRACT_API_SECRET: fixtures.developers[0].app.api_secret,
