@@ -487,6 +487,17 @@ export interface Schemas {
       path: string;
     });
   });
+  LedgerInvariantReport: {
+    ok: boolean;
+    problems: Array<string>;
+    currencies: Array<{
+      currency: string;
+      trial_balance: string;
+      accounts: number;
+      entries: number;
+    }>;
+    transactions: number;
+  };
   RequestLogEntry: {
     id: number;
     at: Schemas["Timestamp"];
@@ -505,6 +516,7 @@ export interface Schemas {
 /** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */
 export interface Operations {
   getIndex: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -525,6 +537,7 @@ export interface Operations {
     };
   };
   getHealth: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -536,6 +549,7 @@ export interface Operations {
     };
   };
   createInvoiceV1: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -547,6 +561,7 @@ export interface Operations {
     };
   };
   listInvoices: {
+    auth: "merchant";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -565,6 +580,7 @@ export interface Operations {
     };
   };
   createInvoiceV3: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -576,6 +592,7 @@ export interface Operations {
     };
   };
   getInvoiceV1: {
+    auth: "merchant-or-public";
     params: {
       invoice_id: string;
     };
@@ -588,6 +605,7 @@ export interface Operations {
     };
   };
   getInvoiceV3: {
+    auth: "merchant";
     params: {
       invoice_id: string;
     };
@@ -600,6 +618,7 @@ export interface Operations {
     };
   };
   listCryptoAccounts: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -617,6 +636,7 @@ export interface Operations {
     };
   };
   listSellOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -630,6 +650,7 @@ export interface Operations {
     };
   };
   createSellOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -642,6 +663,7 @@ export interface Operations {
     };
   };
   getSellOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -655,6 +677,7 @@ export interface Operations {
     };
   };
   listSellOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -671,6 +694,7 @@ export interface Operations {
     };
   };
   createSellOrderV2: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -683,6 +707,7 @@ export interface Operations {
     };
   };
   getSellOrderV2: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -698,6 +723,7 @@ export interface Operations {
     };
   };
   listBuyOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -711,6 +737,7 @@ export interface Operations {
     };
   };
   getBuyOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -724,6 +751,7 @@ export interface Operations {
     };
   };
   markBuyOrderPaid: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -741,6 +769,7 @@ export interface Operations {
     };
   };
   listBuyOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -757,6 +786,7 @@ export interface Operations {
     };
   };
   placeBuyOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["BuyOrderCreateRequest"];
@@ -768,6 +798,7 @@ export interface Operations {
     };
   };
   createTransfer: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["TransferCreateRequest"];
@@ -782,6 +813,7 @@ export interface Operations {
     };
   };
   getTransfer: {
+    auth: "hmac";
     params: {
       transfer_id: string;
     };
@@ -797,6 +829,7 @@ export interface Operations {
     };
   };
   listTransfers: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -813,6 +846,7 @@ export interface Operations {
     };
   };
   listCryptoExchanges: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -829,6 +863,7 @@ export interface Operations {
     };
   };
   createCryptoExchange: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoExchangeCreateRequest"];
@@ -842,6 +877,7 @@ export interface Operations {
     };
   };
   getCryptoExchange: {
+    auth: "hmac";
     params: {
       crypto_exchange_id: string;
     };
@@ -859,6 +895,7 @@ export interface Operations {
     };
   };
   listCryptoRoutes: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -871,6 +908,7 @@ export interface Operations {
     };
   };
   listCryptoPayments: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -887,6 +925,7 @@ export interface Operations {
     };
   };
   createCryptoPayment: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoPaymentCreateRequest"];
@@ -901,6 +940,7 @@ export interface Operations {
     };
   };
   getCryptoPayment: {
+    auth: "hmac";
     params: {
       crypto_payment_id: string;
     };
@@ -918,6 +958,7 @@ export interface Operations {
     };
   };
   listPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -934,6 +975,7 @@ export interface Operations {
     };
   };
   createPaymentRequest: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["PaymentRequestCreateRequest"];
@@ -947,6 +989,7 @@ export interface Operations {
     };
   };
   getPaymentRequest: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -964,6 +1007,7 @@ export interface Operations {
     };
   };
   getPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -980,6 +1024,7 @@ export interface Operations {
     };
   };
   getPaymentRequestsItem: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -997,6 +1042,7 @@ export interface Operations {
     };
   };
   listPayoutOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1013,6 +1059,7 @@ export interface Operations {
     };
   };
   listPartnerPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1030,6 +1077,7 @@ export interface Operations {
     };
   };
   quotePartnerPayoutOutletFee: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1050,6 +1098,7 @@ export interface Operations {
     };
   };
   getPayoutOutlet: {
+    auth: "hmac";
     params: {
       id: string;
     };
@@ -1065,6 +1114,7 @@ export interface Operations {
     };
   };
   listPayoutOutletsV4: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1082,6 +1132,7 @@ export interface Operations {
     };
   };
   listPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1099,6 +1150,7 @@ export interface Operations {
     };
   };
   listPayoutOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1115,6 +1167,7 @@ export interface Operations {
     };
   };
   listPayinOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1133,6 +1186,7 @@ export interface Operations {
     };
   };
   listPayinOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1150,6 +1204,7 @@ export interface Operations {
     };
   };
   listPayinOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1166,6 +1221,7 @@ export interface Operations {
     };
   };
   getSellQuote: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       payment_outlet?: string;
@@ -1187,6 +1243,7 @@ export interface Operations {
     };
   };
   validateOutletField: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1210,6 +1267,7 @@ export interface Operations {
     };
   };
   listMerchants: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1227,6 +1285,7 @@ export interface Operations {
     };
   };
   createMerchant: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SandboxMerchantInput"];
@@ -1241,6 +1300,7 @@ export interface Operations {
     };
   };
   updateMerchant: {
+    auth: "control";
     params: {
       merchant_id: string;
     };
@@ -1258,6 +1318,7 @@ export interface Operations {
     };
   };
   listApps: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1275,6 +1336,7 @@ export interface Operations {
     };
   };
   createApp: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1293,6 +1355,7 @@ export interface Operations {
     };
   };
   resetAppNonce: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1308,6 +1371,7 @@ export interface Operations {
     };
   };
   getAppOtp: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1324,6 +1388,7 @@ export interface Operations {
     };
   };
   listAppTokens: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1339,6 +1404,7 @@ export interface Operations {
     };
   };
   createAppToken: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1357,6 +1423,7 @@ export interface Operations {
     };
   };
   revokeAppToken: {
+    auth: "control";
     params: {
       api_key: string;
       access_token: string;
@@ -1371,6 +1438,7 @@ export interface Operations {
     };
   };
   listCustomers: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1388,6 +1456,7 @@ export interface Operations {
     };
   };
   createCustomer: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1407,6 +1476,7 @@ export interface Operations {
     };
   };
   getAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1422,6 +1492,7 @@ export interface Operations {
     };
   };
   fundAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1441,6 +1512,7 @@ export interface Operations {
     };
   };
   getSandboxInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1454,6 +1526,7 @@ export interface Operations {
     };
   };
   payInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1477,6 +1550,7 @@ export interface Operations {
     };
   };
   confirmCounterPayment: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1497,6 +1571,7 @@ export interface Operations {
     };
   };
   expireInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1511,6 +1586,7 @@ export interface Operations {
     };
   };
   cancelInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1525,6 +1601,7 @@ export interface Operations {
     };
   };
   fireInvoiceCallback: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1544,6 +1621,7 @@ export interface Operations {
     };
   };
   triggerEvent: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1565,6 +1643,7 @@ export interface Operations {
     };
   };
   listDeliveries: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1586,6 +1665,7 @@ export interface Operations {
     };
   };
   getDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1601,6 +1681,7 @@ export interface Operations {
     };
   };
   redeliverDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1616,6 +1697,7 @@ export interface Operations {
     };
   };
   streamEvents: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       merchant_id?: string;
@@ -1633,6 +1715,7 @@ export interface Operations {
     };
   };
   getClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1643,6 +1726,7 @@ export interface Operations {
     };
   };
   advanceClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1657,6 +1741,7 @@ export interface Operations {
     };
   };
   resetClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1667,6 +1752,7 @@ export interface Operations {
     };
   };
   resetSandbox: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1679,6 +1765,7 @@ export interface Operations {
     };
   };
   createWorkspace: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1695,6 +1782,7 @@ export interface Operations {
     };
   };
   deleteWorkspace: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -1708,6 +1796,7 @@ export interface Operations {
     };
   };
   createBuyOrder: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1727,6 +1816,7 @@ export interface Operations {
     };
   };
   setBuyOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -1745,6 +1835,7 @@ export interface Operations {
     };
   };
   setSellOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -1763,6 +1854,7 @@ export interface Operations {
     };
   };
   setTransferStatus: {
+    auth: "control";
     params: {
       transfer_id: string;
     };
@@ -1783,6 +1875,7 @@ export interface Operations {
     };
   };
   setCryptoExchangeStatus: {
+    auth: "control";
     params: {
       crypto_exchange_id: string;
     };
@@ -1803,6 +1896,7 @@ export interface Operations {
     };
   };
   setCryptoPaymentStatus: {
+    auth: "control";
     params: {
       crypto_payment_id: string;
     };
@@ -1823,6 +1917,7 @@ export interface Operations {
     };
   };
   setPaymentRequestStatus: {
+    auth: "control";
     params: {
       payment_request_id: string;
     };
@@ -1843,6 +1938,7 @@ export interface Operations {
     };
   };
   listFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1855,6 +1951,7 @@ export interface Operations {
     };
   };
   createFault: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["FaultInput"];
@@ -1869,6 +1966,7 @@ export interface Operations {
     };
   };
   clearFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1879,6 +1977,7 @@ export interface Operations {
     };
   };
   deleteFault: {
+    auth: "control";
     params: {
       fault_id: string;
     };
@@ -1891,7 +1990,19 @@ export interface Operations {
       404: Schemas["ErrorBody"];
     };
   };
+  checkLedgerInvariants: {
+    auth: "control";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["LedgerInvariantReport"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
+  };
   listRequests: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
