@@ -49,6 +49,8 @@ COPY --chown=node:node fixtures ./fixtures
 # `paysandbox contract` runs the suite with vitest from these sources (it imports a few src/ modules).
 COPY --chown=node:node contract-tests ./contract-tests
 COPY --chown=node:node src ./src
+# The recorded exchanges `paysandbox parity` replays by default (README: Parity with the real service).
+COPY --chown=node:node parity ./parity
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 USER node
