@@ -4,7 +4,7 @@
  * `npx paysandbox contract --base-url …` (the `read` cases) against it, on 127.0.0.1.
  *
  * No network: the tarball is unpacked where `npm install <tarball>` puts it, its bin made executable as
- * npm does, and its `dependencies` (plus vitest, which `contract` needs) linked from this checkout's
+ * npm does, and its `dependencies` (vitest among them: `contract` runs it) linked from this checkout's
  * installed node_modules — compiling better-sqlite3 again would take minutes and a prebuilt binary
  * needs GitHub. Only the declared dependencies are linked, so an undeclared import fails here.
  */
@@ -48,7 +48,7 @@ beforeAll(() => {
   execFileSync('tar', ['xzf', tarball, '-C', join(app, 'node_modules')]);
   renameSync(join(app, 'node_modules', 'package'), installed);
   const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
-  for (const dep of [...Object.keys(pkg.dependencies), 'vitest']) {
+  for (const dep of Object.keys(pkg.dependencies)) {
     const target = join(app, 'node_modules', dep);
     mkdirSync(dirname(target), { recursive: true });
     symlinkSync(realpathSync(join(REPO_ROOT, 'node_modules', dep)), target);
