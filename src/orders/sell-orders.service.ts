@@ -110,7 +110,7 @@ export function createSellOrderService(d: SellOrderDeps) {
   }
 
   return {
-    create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined) {
+    create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined): SellOrderRow {
       requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const outlet = outletOf(body);
       const currency = body.currency ?? outlet.currency;
@@ -149,14 +149,15 @@ export function createSellOrderService(d: SellOrderDeps) {
           created_at: now,
           status_changed_at: now,
         });
-        return sellOrderResource(d.orders.sellById(id)!);
+        return d.orders.sellById(id)!;
       });
     },
 
-    get(ownerId: string, id: string) {
+    /** The caller's own order (the stored row: the routes write its body and the sandbox's fee headers). */
+    get(ownerId: string, id: string): SellOrderRow {
       const row = d.orders.sellForOwner(id, ownerId);
       if (!row) throw ApiError.notFound();
-      return sellOrderResource(row);
+      return row;
     },
 
     list(ownerId: string, query: { limit?: number; offset?: number }) {

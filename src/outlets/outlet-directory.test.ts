@@ -40,7 +40,7 @@ describe('one payout outlet', () => {
     expect(res.body['payout-outlet']).toMatchObject({
       id: 'coins_transfer',
       outlet_category: 'coins_transfer',
-      fields: [{ id: 'target_address', name: 'Wallet address, email or mobile number', field_type: '', help_text: '', help_link: '' }],
+      fields: [{ id: 'target_address', name: 'Target Address', field_type: '', help_text: 'Wallet address, email or mobile number', help_link: '' }],
     });
     const q = await t.signed('GET', '/v2/sellquote?payment_outlet=coins_transfer&amount=2500');
     expect(q.body.quote).toMatchObject({ fee: '0.00000000', total: '2500.00000000', fee_percent: '0.00' });
@@ -52,7 +52,8 @@ describe('one payout outlet', () => {
       body: { payment_outlet: 'coins_transfer', amount: '2500', currency: 'PHP', target_address: t.fixtures.customers[0]!.email },
     });
     expect(order.status).toBe(201);
-    expect(order.body.order).toMatchObject({ payment_outlet: { id: 'coins_transfer', name: 'Coins.ph wallet' }, fee: '0.00000000', total: '2500.00000000' });
+    expect(order.body.order).toMatchObject({ payment_outlet: { id: 'coins_transfer', name: 'Coins Transfer', payment_outlet_provider_id: null } });
+    expect([order.headers.get('x-sandbox-fee'), order.headers.get('x-sandbox-total')]).toEqual(['0', '2500']);
     t.assertLedger();
   });
 

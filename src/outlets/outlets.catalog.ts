@@ -47,7 +47,7 @@ export const OUTLET_CATEGORIES: OutletCategory[] = [
     ],
     payout_duration: 'Within 1 hour',
   },
-  { id: 'coins_transfer', name: 'Coins.ph wallet', kind: 'payout', fields: [field('target_address', 'Wallet address, email or mobile number')], payout_duration: 'Instant' },
+  { id: 'coins_transfer', name: 'Coins Transfer', kind: 'payout', fields: [field('target_address', 'Target Address', 'Wallet address, email or mobile number')], payout_duration: 'Instant' },
   // The real service's name for over-the-counter non-bank pay-in outlets.
   { id: 'nonbank-otc', name: 'Non-bank OTC', kind: 'payin', fields: [], payout_duration: '' },
 ];
@@ -85,7 +85,7 @@ export const FIELD_RULES: Record<string, FieldRule> = {
 export const categoryOf = (id: string): OutletCategory | undefined => OUTLET_CATEGORIES.find((c) => c.id === id);
 
 /** The built-in payout outlet that sends pesos to another wallet (not part of the generated fixtures). */
-export const COINS_TRANSFER = { id: 'coins_transfer', name: 'Coins.ph wallet', category: 'coins_transfer', currency: 'PHP' } as const;
+export const COINS_TRANSFER = { id: 'coins_transfer', name: 'Coins Transfer', category: 'coins_transfer', currency: 'PHP' } as const;
 
 /** Pay-in amount limits: the real service's over-the-counter outlets show a minimum of 15 PHP. */
 export const PAYIN_LIMITS = { minimum: '15', maximum: '100000000' } as const;

@@ -15,7 +15,7 @@ const FEES = '/v3/partner-payout-outlet-fees';
 describe('payout outlets', () => {
   it('lists every payout outlet in fixture order, page-based, on either header spelling', async () => {
     // The fixtures' outlets, then the built-in coins_transfer (send to a wallet).
-    const outlets = [...t.fixtures.payout_outlets, { id: 'coins_transfer', name: 'Coins.ph wallet', category: 'coins_transfer', currency: 'PHP' }];
+    const outlets = [...t.fixtures.payout_outlets, { id: 'coins_transfer', name: 'Coins Transfer', category: 'coins_transfer', currency: 'PHP' }];
     for (const spelling of ['underscore', 'dash'] as const) {
       const res = await t.signed('GET', '/v1/payout-outlets/?per_page=100', { spelling });
       expect(res.status).toBe(200);

@@ -4,6 +4,7 @@
 export interface Schemas {
   Id: string;
   Money: string;
+  Decimal: string;
   AmountInput: number | string;
   Timestamp: string;
   ErrorBody: (Schemas["MerchantError"]) | (Schemas["DeveloperError"]) | (Schemas["ErrorEnvelope"]);
@@ -135,22 +136,25 @@ export interface Schemas {
     code?: string;
   };
   SellOrder: {
-    id: Schemas["Id"];
-    amount: Schemas["Money"];
+    amount: Schemas["Decimal"];
+    created_time: string;
     currency: string;
-    fee?: Schemas["Money"];
-    total?: Schemas["Money"];
     delivery_status: Schemas["SellOrderStatus"];
     external_transaction_id: string | null;
-    target_address?: string | null;
     fields: {
       [key: string]: unknown;
     };
+    id: Schemas["Id"];
     payment_outlet: {
       id: string;
       name: string;
+      payment_outlet_provider_id: null;
     };
-    created_time: string;
+    required_fields: Array<{
+      legend: string;
+      name: string;
+      value: string;
+    }>;
   };
   SellOrderPage: {
     orders: Array<Schemas["SellOrder"]>;
@@ -169,19 +173,19 @@ export interface Schemas {
     currency?: string;
   };
   BuyOrder: {
-    id: Schemas["Id"];
-    status: Schemas["BuyOrderStatus"];
-    payment_method: string;
-    currency: string;
-    currency_amount: Schemas["Money"];
-    btc_amount: Schemas["Money"];
-    rate: Schemas["Money"];
-    instructions: string;
-    wallet_address: string | null;
-    created_at: string;
-    expiration_time: string;
-    marked_paid_time: string | null;
+    btc_amount: Schemas["Decimal"];
+    btc_released: Schemas["Decimal"];
     canceled_time: string | null;
+    created_at: string;
+    currency_amount: Schemas["Decimal"];
+    expiration_time: string;
+    id: Schemas["Id"];
+    instructions: string;
+    marked_paid_time: string | null;
+    payment_method: string;
+    rate: Schemas["Decimal"];
+    status: Schemas["BuyOrderStatus"];
+    wallet_address: string | null;
   };
   BuyOrderPage: {
     orders: Array<Schemas["BuyOrder"]>;

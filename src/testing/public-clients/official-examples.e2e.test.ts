@@ -16,11 +16,13 @@ describe('the Python example scripts', () => {
     const py = pythonExampleScript(credentials());
     const byAmount = await py.sellOrder({ payment_outlet: 'bpi', amount: '1500', currency: 'PHP', pay_with_wallet: 'PBTC', ...BANK });
     expectAccepted(byAmount, 201);
-    expect(byAmount.body.order).toMatchObject({ amount: '1500.00000000', fee: '17.50000000', fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' } });
+    expect(byAmount.body.order).toMatchObject({ amount: '1500', fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' } });
+    expect(byAmount.headers['x-sandbox-fee']).toBe('17.5');
     const byBtc = await py.sellOrder({ payment_outlet: 'bpi', btc_amount: '800', currency: 'PHP', pay_with_wallet: 'PBTC', ...BANK });
     expectAccepted(byBtc, 201);
     // 800 is in the first bracket (fee 10 PHP flat); 1500 in the second (10 PHP + 0.5 %).
-    expect(byBtc.body.order).toMatchObject({ amount: '800.00000000', fee: '10.00000000' });
+    expect(byBtc.body.order).toMatchObject({ amount: '800' });
+    expect(byBtc.headers['x-sandbox-fee']).toBe('10');
     const wallet = walletOf(env.ws, 'PHP');
     expect(await env.server.balance(wallet)).toBe(units('100000') - units('1517.5') - units('810'));
     const log = await env.server.control('GET', '/requests?per_page=100');
