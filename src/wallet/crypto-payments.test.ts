@@ -31,6 +31,18 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     t.assertLedger();
   });
 
+  it("sends to a developer's (an application owner's) email like a customer's", async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '500' });
+    const owner = newDeveloper(t, { php: '0' });
+    const email = t.services.identities.userById(owner.id)!.email!;
+    const res = await pay(dev, { account: dev.php, target_address: email, amount: '7' });
+    expect(res.status).toBe(201);
+    await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 10 } });
+    expect(balanceOf(t, owner.php)).toBe(parseAmount('7'));
+    t.assertLedger();
+  });
+
   it('sends to an account id (its default_address) or a mobile number in the same currency', async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '500' });
