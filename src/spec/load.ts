@@ -28,6 +28,11 @@ export interface Operation {
   parameters: oas31.ParameterObject[];
   hasBody: boolean;
   bodyRequired: boolean;
+  /**
+   * The JSON type of each top-level body property whose schema names exactly one (`integer`, `number`,
+   * `boolean` …): how a form-encoded body's text values become the same fields as JSON.
+   */
+  bodyTypes: Record<string, string>;
   /** Response status codes the document lists. */
   statuses: string[];
 }
@@ -67,6 +72,18 @@ function resolveRef<T>(doc: oas31.OpenAPIObject, value: T | oas31.ReferenceObjec
     return cur as T;
   }
   return value as T;
+}
+
+/** Top-level property types of a JSON request body (see `Operation.bodyTypes`). */
+function bodyTypesOf(doc: oas31.OpenAPIObject, body: oas31.RequestBodyObject | undefined): Record<string, string> {
+  const raw = body?.content?.['application/json']?.schema;
+  const schema = raw ? resolveRef<oas31.SchemaObject>(doc, raw) : undefined;
+  const types: Record<string, string> = {};
+  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+    const type = resolveRef<oas31.SchemaObject>(doc, prop).type;
+    if (typeof type === 'string') types[name] = type;
+  }
+  return types;
 }
 
 function authOf(security: oas31.SecurityRequirementObject[] | undefined): AuthKind {
@@ -109,6 +126,7 @@ export function loadSpec(path = specPath(), opts: { precompiled?: boolean } = {}
         parameters: (op.parameters ?? []).map((x) => resolveRef<oas31.ParameterObject>(document, x)),
         hasBody: Boolean(body),
         bodyRequired: Boolean(body?.required),
+        bodyTypes: bodyTypesOf(document, body),
         statuses: Object.keys(op.responses ?? {}),
       });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phpExampleScript, pythonExampleScript } from './example-scripts.client.js';
+import { phpExampleScript, pythonExampleScript, pythonOAuthExample } from './example-scripts.client.js';
 import { expectAccepted, expectRefused, units, walletOf, useWorkspaceServer } from './workspace.support.js';
 
 /**
@@ -49,6 +49,22 @@ describe('the Python example scripts', () => {
     expect(await env.server.balance(walletOf(env.ws, 'PHP'))).toBe(units('100000') - units('42.5'));
     await env.server.advance(11);
     expect(await env.server.balance(target)).toBe(before + units('42.5'));
+  });
+});
+
+describe('the OAuth example of the docs', () => {
+  it('creates a sell order with Bearer, a lone ACCESS_NONCE and a form-encoded body (data=)', async () => {
+    const oauth = pythonOAuthExample(env.server.base, await env.server.bearerToken(env.ws.app.api_key));
+    const res = await oauth.sellOrder({ payment_outlet: 'coins_transfer', amount: '5', currency: 'PHP', pay_with_wallet: 'PBTC', target_address: env.ws.customer.email, external_transaction_id: '001' });
+    expectAccepted(res, 201);
+    expect(res.body.order).toMatchObject({
+      amount: '5',
+      external_transaction_id: '001',
+      fields: { target_address: env.ws.customer.email },
+      payment_outlet: { id: 'coins_transfer', name: 'Coins Transfer', payment_outlet_provider_id: null },
+      required_fields: [{ legend: 'Target Address', name: 'target_address', value: env.ws.customer.email }],
+    });
+    expect(await env.server.balance(walletOf(env.ws, 'PHP'))).toBe(units('100000') - units('5'));
   });
 });
 
