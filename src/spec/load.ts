@@ -86,7 +86,8 @@ function bodyTypesOf(doc: oas31.OpenAPIObject, body: oas31.RequestBodyObject | u
   return types;
 }
 
-function authOf(security: oas31.SecurityRequirementObject[] | undefined): AuthKind {
+/** The kind of caller an operation's security list admits (the generated operation types carry it too). */
+export function authOf(security: oas31.SecurityRequirementObject[] | undefined): AuthKind {
   const names = new Set((security ?? []).flatMap((s) => Object.keys(s)));
   if (names.has('controlToken')) return 'control';
   if (names.has('accessKey')) return 'hmac';

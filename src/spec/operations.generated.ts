@@ -503,6 +503,7 @@ export interface Schemas {
 /** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */
 export interface Operations {
   getIndex: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -523,6 +524,7 @@ export interface Operations {
     };
   };
   getHealth: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -534,6 +536,7 @@ export interface Operations {
     };
   };
   createInvoiceV1: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -545,6 +548,7 @@ export interface Operations {
     };
   };
   listInvoices: {
+    auth: "merchant";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -563,6 +567,7 @@ export interface Operations {
     };
   };
   createInvoiceV3: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -574,6 +579,7 @@ export interface Operations {
     };
   };
   getInvoiceV1: {
+    auth: "merchant-or-public";
     params: {
       invoice_id: string;
     };
@@ -586,6 +592,7 @@ export interface Operations {
     };
   };
   getInvoiceV3: {
+    auth: "merchant";
     params: {
       invoice_id: string;
     };
@@ -598,6 +605,7 @@ export interface Operations {
     };
   };
   listCryptoAccounts: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -615,6 +623,7 @@ export interface Operations {
     };
   };
   listSellOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -628,6 +637,7 @@ export interface Operations {
     };
   };
   createSellOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -640,6 +650,7 @@ export interface Operations {
     };
   };
   getSellOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -653,6 +664,7 @@ export interface Operations {
     };
   };
   listSellOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -669,6 +681,7 @@ export interface Operations {
     };
   };
   createSellOrderV2: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -681,6 +694,7 @@ export interface Operations {
     };
   };
   getSellOrderV2: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -696,6 +710,7 @@ export interface Operations {
     };
   };
   listBuyOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -709,6 +724,7 @@ export interface Operations {
     };
   };
   getBuyOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -722,6 +738,7 @@ export interface Operations {
     };
   };
   markBuyOrderPaid: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -739,6 +756,7 @@ export interface Operations {
     };
   };
   listBuyOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -755,6 +773,7 @@ export interface Operations {
     };
   };
   placeBuyOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["BuyOrderCreateRequest"];
@@ -766,6 +785,7 @@ export interface Operations {
     };
   };
   createTransfer: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["TransferCreateRequest"];
@@ -780,6 +800,7 @@ export interface Operations {
     };
   };
   getTransfer: {
+    auth: "hmac";
     params: {
       transfer_id: string;
     };
@@ -795,6 +816,7 @@ export interface Operations {
     };
   };
   listTransfers: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -811,6 +833,7 @@ export interface Operations {
     };
   };
   listCryptoExchanges: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -827,6 +850,7 @@ export interface Operations {
     };
   };
   createCryptoExchange: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoExchangeCreateRequest"];
@@ -840,6 +864,7 @@ export interface Operations {
     };
   };
   getCryptoExchange: {
+    auth: "hmac";
     params: {
       crypto_exchange_id: string;
     };
@@ -857,6 +882,7 @@ export interface Operations {
     };
   };
   listCryptoRoutes: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -869,6 +895,7 @@ export interface Operations {
     };
   };
   listCryptoPayments: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -885,6 +912,7 @@ export interface Operations {
     };
   };
   createCryptoPayment: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoPaymentCreateRequest"];
@@ -899,6 +927,7 @@ export interface Operations {
     };
   };
   getCryptoPayment: {
+    auth: "hmac";
     params: {
       crypto_payment_id: string;
     };
@@ -916,6 +945,7 @@ export interface Operations {
     };
   };
   listPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -932,6 +962,7 @@ export interface Operations {
     };
   };
   createPaymentRequest: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["PaymentRequestCreateRequest"];
@@ -945,6 +976,7 @@ export interface Operations {
     };
   };
   getPaymentRequest: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -962,6 +994,7 @@ export interface Operations {
     };
   };
   getPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -978,6 +1011,7 @@ export interface Operations {
     };
   };
   getPaymentRequestsItem: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -995,6 +1029,7 @@ export interface Operations {
     };
   };
   listPayoutOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1011,6 +1046,7 @@ export interface Operations {
     };
   };
   listPartnerPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1028,6 +1064,7 @@ export interface Operations {
     };
   };
   quotePartnerPayoutOutletFee: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1048,6 +1085,7 @@ export interface Operations {
     };
   };
   getPayoutOutlet: {
+    auth: "hmac";
     params: {
       id: string;
     };
@@ -1063,6 +1101,7 @@ export interface Operations {
     };
   };
   listPayoutOutletsV4: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1080,6 +1119,7 @@ export interface Operations {
     };
   };
   listPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1097,6 +1137,7 @@ export interface Operations {
     };
   };
   listPayoutOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1113,6 +1154,7 @@ export interface Operations {
     };
   };
   listPayinOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1131,6 +1173,7 @@ export interface Operations {
     };
   };
   listPayinOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1148,6 +1191,7 @@ export interface Operations {
     };
   };
   listPayinOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1164,6 +1208,7 @@ export interface Operations {
     };
   };
   getSellQuote: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       payment_outlet?: string;
@@ -1185,6 +1230,7 @@ export interface Operations {
     };
   };
   validateOutletField: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1208,6 +1254,7 @@ export interface Operations {
     };
   };
   listMerchants: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1225,6 +1272,7 @@ export interface Operations {
     };
   };
   createMerchant: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SandboxMerchantInput"];
@@ -1239,6 +1287,7 @@ export interface Operations {
     };
   };
   updateMerchant: {
+    auth: "control";
     params: {
       merchant_id: string;
     };
@@ -1256,6 +1305,7 @@ export interface Operations {
     };
   };
   listApps: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1273,6 +1323,7 @@ export interface Operations {
     };
   };
   createApp: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1291,6 +1342,7 @@ export interface Operations {
     };
   };
   resetAppNonce: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1306,6 +1358,7 @@ export interface Operations {
     };
   };
   getAppOtp: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1322,6 +1375,7 @@ export interface Operations {
     };
   };
   listAppTokens: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1337,6 +1391,7 @@ export interface Operations {
     };
   };
   createAppToken: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1355,6 +1410,7 @@ export interface Operations {
     };
   };
   revokeAppToken: {
+    auth: "control";
     params: {
       api_key: string;
       access_token: string;
@@ -1369,6 +1425,7 @@ export interface Operations {
     };
   };
   listCustomers: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1386,6 +1443,7 @@ export interface Operations {
     };
   };
   createCustomer: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1405,6 +1463,7 @@ export interface Operations {
     };
   };
   getAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1420,6 +1479,7 @@ export interface Operations {
     };
   };
   fundAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1439,6 +1499,7 @@ export interface Operations {
     };
   };
   getSandboxInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1452,6 +1513,7 @@ export interface Operations {
     };
   };
   payInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1475,6 +1537,7 @@ export interface Operations {
     };
   };
   confirmCounterPayment: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1495,6 +1558,7 @@ export interface Operations {
     };
   };
   expireInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1509,6 +1573,7 @@ export interface Operations {
     };
   };
   cancelInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1523,6 +1588,7 @@ export interface Operations {
     };
   };
   fireInvoiceCallback: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1542,6 +1608,7 @@ export interface Operations {
     };
   };
   triggerEvent: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1563,6 +1630,7 @@ export interface Operations {
     };
   };
   listDeliveries: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1584,6 +1652,7 @@ export interface Operations {
     };
   };
   getDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1599,6 +1668,7 @@ export interface Operations {
     };
   };
   redeliverDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1614,6 +1684,7 @@ export interface Operations {
     };
   };
   streamEvents: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       merchant_id?: string;
@@ -1631,6 +1702,7 @@ export interface Operations {
     };
   };
   getClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1641,6 +1713,7 @@ export interface Operations {
     };
   };
   advanceClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1655,6 +1728,7 @@ export interface Operations {
     };
   };
   resetClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1665,6 +1739,7 @@ export interface Operations {
     };
   };
   resetSandbox: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1677,6 +1752,7 @@ export interface Operations {
     };
   };
   createWorkspace: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1693,6 +1769,7 @@ export interface Operations {
     };
   };
   deleteWorkspace: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -1706,6 +1783,7 @@ export interface Operations {
     };
   };
   createBuyOrder: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1725,6 +1803,7 @@ export interface Operations {
     };
   };
   setBuyOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -1743,6 +1822,7 @@ export interface Operations {
     };
   };
   setSellOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -1761,6 +1841,7 @@ export interface Operations {
     };
   };
   setTransferStatus: {
+    auth: "control";
     params: {
       transfer_id: string;
     };
@@ -1781,6 +1862,7 @@ export interface Operations {
     };
   };
   setCryptoExchangeStatus: {
+    auth: "control";
     params: {
       crypto_exchange_id: string;
     };
@@ -1801,6 +1883,7 @@ export interface Operations {
     };
   };
   setCryptoPaymentStatus: {
+    auth: "control";
     params: {
       crypto_payment_id: string;
     };
@@ -1821,6 +1904,7 @@ export interface Operations {
     };
   };
   setPaymentRequestStatus: {
+    auth: "control";
     params: {
       payment_request_id: string;
     };
@@ -1841,6 +1925,7 @@ export interface Operations {
     };
   };
   listFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1853,6 +1938,7 @@ export interface Operations {
     };
   };
   createFault: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["FaultInput"];
@@ -1867,6 +1953,7 @@ export interface Operations {
     };
   };
   clearFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1877,6 +1964,7 @@ export interface Operations {
     };
   };
   deleteFault: {
+    auth: "control";
     params: {
       fault_id: string;
     };
@@ -1890,6 +1978,7 @@ export interface Operations {
     };
   };
   listRequests: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
