@@ -270,7 +270,7 @@ export interface Schemas {
     amount: Schemas["Money"];
     currency: string;
     message: string;
-    status: "pending" | "paid" | "declined" | "expired";
+    status: "pending" | "paid" | "declined" | "expired" | "canceled";
     created_at: Schemas["Timestamp"];
     expires_at: Schemas["Timestamp"];
     updated_at: Schemas["Timestamp"];
@@ -991,6 +991,22 @@ export interface Operations {
       400: Schemas["ErrorBody"];
       401: Schemas["DeveloperError"];
       404: Schemas["ErrorBody"];
+    };
+  };
+  cancelPaymentRequest: {
+    auth: "hmac";
+    params: {
+      payment_request_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: {
+        "payment-request": Schemas["PaymentRequest"];
+      };
+      401: Schemas["DeveloperError"];
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
     };
   };
   getPaymentRequests: {

@@ -132,6 +132,24 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
       });
     },
 
+    /**
+     * The requester cancels a pending request (`DELETE /v3/payment-requests/{id}/`): `canceled`, nothing
+     * moves. Another owner's id answers as unknown; a request that is no longer pending (a request past
+     * its expiry on the sandbox clock is `expired` first) is 409.
+     */
+    cancel(ownerId: string, id: string) {
+      expireDue();
+      return d.unitOfWork(() => {
+        const row = d.requests.forOwner(id, ownerId);
+        if (!row) throw ApiError.notFound();
+        if (row.status !== 'pending') {
+          throw ApiError.general('invalid_state_transition', `Payment request is ${row.status}; only a pending request can be canceled.`);
+        }
+        move(row, 'canceled');
+        return paymentRequestResource(d.requests.byId(id)!);
+      });
+    },
+
     /** The clock's own progress: every pending request past its expiry expires. */
     expireDue,
 

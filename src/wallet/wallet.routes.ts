@@ -35,6 +35,7 @@ export function walletHandlers(
       ok({ 'payment-request': s.requests.get(app.owner_id, params.payment_request_id) }),
     getPaymentRequestsItem: ({ app, params, query }) =>
       ok({ 'payment-request': s.requests.get(app.owner_id, params.payment_request_id) }),
+    cancelPaymentRequest: ({ app, params }) => ok({ 'payment-request': s.requests.cancel(app.owner_id, params.payment_request_id) }),
     setPaymentRequestStatus: ({ params, body }) => ok({ 'payment-request': s.requests.setStatus(params.payment_request_id!, body.status) }),
   };
 }
