@@ -262,18 +262,23 @@ export interface Schemas {
     amount: Schemas["AmountInput"];
     message?: string;
     expires_in_seconds?: number;
+    expires_at?: string;
   };
   PaymentRequest: {
     id: Schemas["Id"];
     payer_contact_info: string;
-    receiving_account: Schemas["Id"];
+    payer_contact_info_type: "email" | "mobile";
+    payer_email: string | null;
     amount: Schemas["Money"];
     currency: string;
     message: string;
+    message_scope: "private";
     status: "pending" | "paid" | "declined" | "expired" | "canceled";
+    receiving_account: Schemas["Id"];
+    payment_url: string;
     created_at: Schemas["Timestamp"];
-    expires_at: Schemas["Timestamp"];
     updated_at: Schemas["Timestamp"];
+    expires_at: Schemas["Timestamp"];
   };
   PayoutOutlet: {
     id: string;
