@@ -249,8 +249,11 @@ export interface Schemas {
   CryptoPayment: {
     id: Schemas["Id"];
     account: Schemas["Id"];
+    tx_id: string;
     target_address: string;
+    entry_type: "outgoing" | "incoming";
     amount: Schemas["Money"];
+    fee_amount: Schemas["Money"];
     currency: string;
     message: string;
     status: "pending" | "success" | "failed";
