@@ -283,6 +283,13 @@ export interface Schemas {
     updated_at: Schemas["Timestamp"];
     expires_at: Schemas["Timestamp"];
   };
+  MarketV1: {
+    symbol: string;
+    currency: string;
+    product: string;
+    bid: string;
+    ask: string;
+  };
   PayoutOutlet: {
     id: string;
     name: string;
@@ -540,6 +547,47 @@ export interface Operations {
       200: {
         status: "ok";
         version?: string;
+      };
+    };
+  };
+  listMarketsV1: {
+    auth: "none";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: {
+        meta: Schemas["PageMeta"];
+        markets: Array<Schemas["MarketV1"]>;
+      };
+    };
+  };
+  getMarketV1: {
+    auth: "none";
+    params: {
+      symbol: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: {
+        market: Schemas["MarketV1"];
+      };
+      404: Schemas["ErrorBody"];
+    };
+  };
+  listMarketsV2: {
+    auth: "none";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: {
+        markets: Array<(Schemas["MarketV1"]) & ({
+          bid?: string;
+          ask?: string;
+          expires_in_seconds: number;
+        })>;
       };
     };
   };
