@@ -3,6 +3,7 @@ import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
 import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
 import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
+import { FIELD_RULES } from '../outlets/outlets.catalog.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -60,6 +61,9 @@ function walletOf(ledger: LedgerRepository, ownerId: string, currency: string): 
   return ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
 }
 
+/** The payout category of prepaid mobile load (`load-globe` …). */
+const MOBILE_LOAD = 'mobile-load';
+
 /** The payout category that sends to a wallet in the sandbox instead of out of it. */
 const WALLET_PAYOUT = 'coins_transfer';
 
@@ -102,6 +106,15 @@ export function createSellOrderService(d: SellOrderDeps) {
     return d.orders.sellById(row.id)!;
   }
 
+  /** A prepaid-load order names the phone to load (`phone_number_load`, a Philippine mobile number). */
+  function requireLoadPhone(outlet: PayoutOutlet, body: SellOrderCreateBody): void {
+    if (outlet.category !== MOBILE_LOAD) return;
+    const phone = body.fields?.phone_number_load;
+    if (phone === undefined) throw ApiError.field('phone_number_load', 'This field is required.');
+    const rule = FIELD_RULES.phone_number_load!;
+    if (typeof phone !== 'string' || rule.check(phone) === null) throw ApiError.field('phone_number_load', rule.message);
+  }
+
   /** The wallet a `coins_transfer` order pays into (same tenant, same 400s as transfers); none for other outlets. */
   function payoutWallet(app: AppRow, outlet: PayoutOutlet, body: SellOrderCreateBody): AccountRow | undefined {
     if (outlet.category !== WALLET_PAYOUT) return undefined;
@@ -118,6 +131,7 @@ export function createSellOrderService(d: SellOrderDeps) {
       if (body.pay_with_wallet !== undefined && !PESO_WALLET_NAMES.includes(body.pay_with_wallet.toUpperCase())) {
         throw ApiError.field('pay_with_wallet', `"${body.pay_with_wallet}" is not a valid choice.`);
       }
+      requireLoadPhone(outlet, body);
       const target = payoutWallet(app, outlet, body);
       const quote = d.outlets.quote(outlet, parseAmount(body.amount));
       return d.unitOfWork(() => {

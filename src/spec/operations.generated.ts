@@ -125,6 +125,8 @@ export interface Schemas {
     btc_amount?: Schemas["AmountInput"];
     bank_account_name?: string;
     bank_account_number?: string;
+    phone_number_load?: string;
+    currency_amount_locked?: (Schemas["AmountInput"]);
     currency?: string;
     pay_with_wallet?: string;
     target_address?: string;
