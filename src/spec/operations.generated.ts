@@ -680,6 +680,21 @@ export interface Operations {
       401: Schemas["DeveloperError"];
     };
   };
+  getBalanceStatement: {
+    auth: "hmac";
+    params: Record<string, never>;
+    query: {
+      month: number;
+      year: number;
+      currency?: string;
+    };
+    body: undefined;
+    responses: {
+      200: undefined;
+      400: Schemas["ErrorBody"];
+      401: Schemas["DeveloperError"];
+    };
+  };
   listSellOrdersV1: {
     auth: "hmac";
     params: Record<string, never>;
