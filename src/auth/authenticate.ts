@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, NonceTooLowError } from '../http/api-error.js';
 import type { AppRow, IdentityRepository, MerchantRow } from '../identities/identities.repo.js';
 import { parseNonce, sha256Hex, signatureMatches, signRequest } from './hmac.js';
 
@@ -101,7 +101,7 @@ export function authenticateHmac(
   if (!identities.advanceNonce(key, nonce)) {
     // Stryker disable next-line OptionalChaining,StringLiteral: the app was found enabled earlier in this synchronous call, so the update only fails against a stored nonce
     const last = identities.appByKey(key)?.last_nonce ?? '0';
-    throw ApiError.general('invalid_nonce', `Nonce value ${last} is higher than ${nonce}`);
+    throw new NonceTooLowError(last);
   }
   return { ...app, last_nonce: nonce };
 }

@@ -23,6 +23,15 @@ export interface Schemas {
     errors: Schemas["FieldErrors"];
     sandbox_debug?: Schemas["SandboxDebug"];
   };
+  NonceTooLowError: {
+    errors: {
+      non_field_errors: string;
+    };
+    meta: {
+      error_codes: Array<"unauthorized">;
+    };
+    sandbox_debug?: Schemas["SandboxDebug"];
+  };
   ErrorEnvelope: {
     error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error">;
     errors: {
@@ -677,7 +686,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   getBalanceStatement: {
@@ -692,7 +701,7 @@ export interface Operations {
     responses: {
       200: undefined;
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listSellOrdersV1: {
@@ -706,7 +715,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderPage"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createSellOrder: {
@@ -717,7 +726,7 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -732,7 +741,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -750,7 +759,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createSellOrderV2: {
@@ -761,7 +770,7 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -778,7 +787,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -793,7 +802,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderPage"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   getBuyOrder: {
@@ -806,7 +815,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -822,7 +831,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
@@ -842,7 +851,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   placeBuyOrder: {
@@ -853,7 +862,7 @@ export interface Operations {
     responses: {
       201: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -867,7 +876,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -884,7 +893,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -902,7 +911,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listCryptoExchanges: {
@@ -919,7 +928,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createCryptoExchange: {
@@ -932,7 +941,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -950,7 +959,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -964,7 +973,7 @@ export interface Operations {
         "crypto-routes": Array<Schemas["CryptoRoute"]>;
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listCryptoPayments: {
@@ -981,7 +990,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createCryptoPayment: {
@@ -994,7 +1003,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1013,7 +1022,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1031,7 +1040,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createPaymentRequest: {
@@ -1044,7 +1053,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1062,7 +1071,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1077,7 +1086,7 @@ export interface Operations {
       200: {
         "payment-request": Schemas["PaymentRequest"];
       };
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
     };
@@ -1096,7 +1105,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   getPaymentRequestsItem: {
@@ -1113,7 +1122,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1131,7 +1140,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPartnerPayoutOutletFees: {
@@ -1149,7 +1158,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   quotePartnerPayoutOutletFee: {
@@ -1169,7 +1178,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1185,7 +1194,7 @@ export interface Operations {
         "payout-outlet": Schemas["PayoutOutlet"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1204,7 +1213,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayoutOutletFees: {
@@ -1222,7 +1231,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayoutOutletCategories: {
@@ -1239,7 +1248,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayinOutlets: {
@@ -1258,7 +1267,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayinOutletFees: {
@@ -1276,7 +1285,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayinOutletCategories: {
@@ -1293,7 +1302,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   getSellQuote: {
@@ -1315,7 +1324,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   validateOutletField: {
@@ -1338,7 +1347,7 @@ export interface Operations {
         };
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
