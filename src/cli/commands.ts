@@ -1,9 +1,12 @@
 import { checkReceiverCommand } from './check-receiver.js';
 import { contractCommand } from './contract.js';
 import { listenCommand } from './listen.js';
+import { parityCommand } from './parity.js';
+import { recordCommand } from './record.js';
+import { replayCommand } from './replay.js';
 import { triggerCommand } from './trigger.js';
 
-/** Sub-commands beyond start and fixtures (listen, trigger, contract, check-receiver), each in its own module. */
+/** Sub-commands beyond start and fixtures (listen, trigger, contract, check-receiver, parity, record, replay), each in its own module. */
 export interface CliCommand {
   name: string;
   usage: string;
@@ -13,4 +16,12 @@ export interface CliCommand {
   run(args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
-export const commands: CliCommand[] = [listenCommand, triggerCommand, contractCommand, checkReceiverCommand];
+export const commands: CliCommand[] = [
+  listenCommand,
+  triggerCommand,
+  contractCommand,
+  checkReceiverCommand,
+  parityCommand,
+  recordCommand,
+  replayCommand,
+];

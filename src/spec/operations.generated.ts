@@ -12,10 +12,10 @@ export interface Schemas {
     [key: string]: Array<string> | undefined;
   };
   SandboxDebug: {
-    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "two_factor_invalid";
+    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "two_factor_invalid";
   };
   MerchantError: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
     errors: Schemas["FieldErrors"];
     sandbox_debug?: Schemas["SandboxDebug"];
   };
@@ -33,7 +33,7 @@ export interface Schemas {
     sandbox_debug?: Schemas["SandboxDebug"];
   };
   ErrorEnvelope: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
     errors: {
       [key: string]: Array<string> | undefined;
     };
@@ -435,6 +435,8 @@ export interface Schemas {
     expires_in: number;
     scope: string;
     expires_at: string;
+    expired?: true;
+    expired_at?: string;
   };
   SandboxCustomer: {
     id: Schemas["Id"];
@@ -512,6 +514,17 @@ export interface Schemas {
     id: Schemas["Id"];
     hits: number;
   });
+  LedgerInvariantReport: {
+    ok: boolean;
+    problems: Array<string>;
+    currencies: Array<{
+      currency: string;
+      trial_balance: string;
+      accounts: number;
+      entries: number;
+    }>;
+    transactions: number;
+  };
   RequestLogEntry: {
     id: number;
     at: Schemas["Timestamp"];
@@ -1477,12 +1490,15 @@ export interface Operations {
     params: {
       api_key: string;
     };
-    query: Record<string, never>;
+    query: {
+      include?: "expired";
+    };
     body: undefined;
     responses: {
       200: {
         tokens: Array<Schemas["AppAccessToken"]>;
       };
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];
@@ -1747,6 +1763,7 @@ export interface Operations {
       400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
+      503: Schemas["ErrorEnvelope"];
     };
   };
   getDelivery: {
@@ -2073,6 +2090,17 @@ export interface Operations {
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];
+    };
+  };
+  checkLedgerInvariants: {
+    auth: "control";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["LedgerInvariantReport"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
     };
   };
   listRequests: {
