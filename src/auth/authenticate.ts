@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, NonceTooLowError } from '../http/api-error.js';
 import type { AppRow, IdentityRepository, MerchantRow } from '../identities/identities.repo.js';
 import { parseNonce, sha256Hex, signatureMatches, signRequest } from './hmac.js';
 
@@ -20,11 +20,13 @@ const BEARER = /^bearer\s+(\S+)\s*$/i;
 
 /**
  * The OAuth2 alternative on a developer (HMAC) operation: the `Authorization: Bearer` value to check, or
- * undefined when the request is to be checked as HMAC. When any HMAC header is present HMAC wins (a
- * documented fact of the real service), so a request carrying both is judged by its signature alone.
+ * undefined when the request is to be checked as HMAC. When an HMAC credential (the key or the signature)
+ * is present HMAC wins (a documented fact of the real service), so a request carrying both is judged by
+ * its signature alone. A lone `ACCESS_NONCE` beside a Bearer token is an OAuth call: the official OAuth
+ * examples send one, and the token is what authenticates (the nonce is ignored).
  */
 export function developerBearer(read: HeaderReader): string | undefined {
-  if (hmacHeader(read, 'KEY') ?? hmacHeader(read, 'SIGNATURE') ?? hmacHeader(read, 'NONCE')) return undefined;
+  if (hmacHeader(read, 'KEY') ?? hmacHeader(read, 'SIGNATURE')) return undefined;
   const authorization = read('authorization');
   return authorization !== undefined && BEARER_SCHEME.test(authorization) ? authorization : undefined;
 }
@@ -99,7 +101,7 @@ export function authenticateHmac(
   if (!identities.advanceNonce(key, nonce)) {
     // Stryker disable next-line OptionalChaining,StringLiteral: the app was found enabled earlier in this synchronous call, so the update only fails against a stored nonce
     const last = identities.appByKey(key)?.last_nonce ?? '0';
-    throw ApiError.general('invalid_nonce', `Nonce value ${last} is higher than ${nonce}`);
+    throw new NonceTooLowError(last);
   }
   return { ...app, last_nonce: nonce };
 }

@@ -49,7 +49,7 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
     expect(textOf(page.html, 'request-message')).toBe('Dinner on Friday');
     expect(textOf(page.html, 'request-payer')).toBe(customer(RICH).email);
     expect(page.html).toMatch(/data-testid="request-status" data-status="pending">Awaiting your answer</);
-    const expires = new Date(t.services.clock.now() / 1000 + 7 * 86_400_000).toISOString().slice(0, 16).replace('T', ' ');
+    const expires = new Date(t.services.clock.now() / 1000 + 365 * 86_400_000).toISOString().slice(0, 16).replace('T', ' ');
     expect(textOf(page.html, 'request-expiry')).toBe(`${expires} UTC`);
     expect(testIds(page.html)).toContain('login-submit');
     expect(testIds(page.html)).not.toContain('request-pay');

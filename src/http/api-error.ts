@@ -191,6 +191,25 @@ export class OtpError extends ApiError {
 }
 
 /**
+ * A nonce not above the key's last one, in the real service's recorded body (2018, the newest evidence):
+ * 401 `{"errors": {"non_field_errors": "NONCE is too low.  Last value '<n>'"}, "meta": {"error_codes":
+ * ["unauthorized"]}}`: a string, not a list, two spaces after the full stop, and the last nonce accepted
+ * as a whole decimal integer.
+ */
+export class NonceTooLowError extends ApiError {
+  constructor(readonly lastNonce: string) {
+    super('invalid_nonce', { non_field_errors: [NonceTooLowError.message(lastNonce)] });
+  }
+  static message(lastNonce: string): string {
+    return `NONCE is too low.  Last value '${lastNonce}'`;
+  }
+  override body(_surface?: ErrorSurface, withDebug = true) {
+    const body = { errors: { non_field_errors: NonceTooLowError.message(this.lastNonce) }, meta: { error_codes: ['unauthorized'] } };
+    return withDebug ? { ...body, sandbox_debug: this.sandboxDebug() } : body;
+  }
+}
+
+/**
  * The one renderer of errors, for the API, the hosted page, the control guard and the dashboard
  * (like Hono's `HTTPException.getResponse()`, but through the context so headers set earlier stay).
  * Anything that is not an ApiError is the sandbox's own failure: a 500 that says nothing more.

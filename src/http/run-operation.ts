@@ -7,6 +7,7 @@ import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
 import { ApiError, surfaceOfTags } from './api-error.js';
 import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
+import { isFormBody, parseFormBody } from './form-body.js';
 import { parseJsonBody } from './json-body.js';
 import type { AnyHandler, AppEnv, RunnerContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
@@ -49,7 +50,10 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
     let bodyError: ApiError | undefined;
     if (op.hasBody && rawBody.length > 0) {
       try {
-        parsed = parseJsonBody(rawBody.toString('utf8'));
+        // A developer write also takes a form-encoded body (signed as sent, like JSON); the merchant and
+        // control APIs take JSON only.
+        const form = op.auth === 'hmac' && isFormBody(c.req.header('content-type'));
+        parsed = form ? parseFormBody(rawBody.toString('utf8'), op.bodyTypes) : parseJsonBody(rawBody.toString('utf8'));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         bodyError = err;

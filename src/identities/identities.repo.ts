@@ -56,6 +56,13 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
        AND workspace_id IS @workspace
        AND (workspace_id IS NULL OR workspace_id IN (SELECT id FROM workspaces WHERE deleted_at IS NULL))`,
   );
+  // Any wallet user (a customer or an application's owner) by email, mobile number or id: who a send can reach.
+  const walletUserByAddress = db.prepare(
+    `SELECT * FROM users WHERE (email = @login COLLATE NOCASE OR mobile_number = @login OR id = @login)
+       AND workspace_id IS @workspace
+       AND (workspace_id IS NULL OR workspace_id IN (SELECT id FROM workspaces WHERE deleted_at IS NULL))
+     ORDER BY kind = 'customer' DESC LIMIT 1`,
+  );
   const customersPage = db.prepare(
     "SELECT * FROM users WHERE kind = 'customer' ORDER BY rowid LIMIT ? OFFSET ?",
   );
@@ -127,6 +134,11 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
      * another workspace is as unknown as one that does not exist.
      */
     customerByLogin: (login: string, workspaceId: string | null) => userByLogin.get({ login, workspace: workspaceId }) as UserRow | undefined,
+    /**
+     * The wallet user a send names (`target_address`): a customer or a developer (an application's
+     * owner), by email, mobile number or id, within one tenant, as the real service finds any wallet user.
+     */
+    walletUserByAddress: (login: string, workspaceId: string | null) => walletUserByAddress.get({ login, workspace: workspaceId }) as UserRow | undefined,
     /** The oldest customer of a tenant (`null`: the base data). */
     firstCustomer: (workspaceId: string | null = null) => firstCustomer.get(workspaceId) as UserRow | undefined,
     /** The tenant of an account's owner: a workspace id, null for the base data, undefined for system accounts. */

@@ -5,8 +5,8 @@ import type { LedgerRepository } from './ledger.repo.js';
 
 export type AccountService = ReturnType<typeof createAccountService>;
 
-/** Wallet accounts of the developer API (`GET /v3/crypto-accounts/`). */
+/** Wallet accounts of the developer API (`GET /v3/crypto-accounts/`) and their monthly statements. */
 export function createAccountsModule(ledger: LedgerRepository): SandboxModule<AccountService> {
   const accounts = createAccountService({ ledger });
-  return { handlers: accountHandlers(accounts), api: accounts };
+  return { handlers: accountHandlers(accounts, ledger), api: accounts };
 }

@@ -79,6 +79,15 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
     )
     .pluck();
 
+  const statementEntries = db
+    .prepare(
+      `SELECT e.transaction_id, t.kind, t.reference, e.amount, e.created_at FROM ledger_entries e
+         JOIN ledger_transactions t ON t.id = e.transaction_id
+       WHERE e.account_id = ? AND e.created_at >= ? AND e.created_at < ? ORDER BY e.created_at, e.id`,
+    )
+    .safeIntegers(true);
+  const balanceBefore = db.prepare('SELECT COALESCE(SUM(amount), 0) AS b FROM ledger_entries WHERE account_id = ? AND created_at < ?').safeIntegers(true);
+
   const normalize = (row: Record<string, unknown> | undefined): AccountRow | undefined =>
     row ? ({ ...row, created_at: Number(row.created_at), allow_negative: Number(row.allow_negative) } as AccountRow) : undefined;
 
@@ -117,6 +126,11 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
     ensureSystemAccounts(): void {
       for (const purpose of Object.keys(SYSTEM_ACCOUNTS) as SystemAccount[]) systemAccount(purpose, 'PHP');
     },
+    /** An account's entries in [from, to) (sandbox microseconds), oldest first, with their transaction's kind and reference. */
+    entriesBetween: (accountId: string, from: number, to: number) =>
+      statementEntries.all(accountId, from, to) as Array<{ transaction_id: string; kind: string; reference: string | null; amount: bigint; created_at: bigint }>,
+    /** An account's balance from its entries before `at`. */
+    balanceAt: (accountId: string, at: number) => (balanceBefore.get(accountId, at) as { b: bigint }).b,
     systemAccount,
     /**
      * Refuse, before anything is written, a send whose destination could not be credited `amount` when it

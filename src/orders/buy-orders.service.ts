@@ -7,6 +7,7 @@ import type { IdFactory } from '../shared/ids.js';
 import { MAX_ACCOUNT_UNITS, parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
 import {
+  BANK_DEPOSIT_METHODS,
   BUY_ORDER_LIFETIME_SECONDS,
   BUY_ORDER_TRANSITIONS,
   CASH_PAYMENT,
@@ -53,7 +54,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
   function paymentMethodOf(value: string | undefined) {
     if (value === undefined) throw ApiError.field('payment_method', 'This field is required.');
     const cashOutlets = d.orders.payinNames(CASH_PAYMENT_COLLECTORS);
-    if (value === CASH_PAYMENT) return { collector: CASH_PAYMENT, cashOutlets };
+    if (value === CASH_PAYMENT || Object.hasOwn(BANK_DEPOSIT_METHODS, value)) return { collector: value, cashOutlets };
     const outlet = d.orders.payinOutlet(value);
     if (!outlet) throw ApiError.field('payment_method', `"${value}" is not a valid choice.`);
     return { collector: outlet.collector, outlet, cashOutlets };

@@ -29,6 +29,8 @@ export interface SellOrderRow extends Omit<SellOrderRecord, 'auto_advance' | 'cr
   created_at: bigint;
   status_changed_at: bigint;
   outlet_name: string;
+  /** The outlet's category: which fields its orders list in `required_fields`. */
+  outlet_category: string | null;
 }
 
 export interface BuyOrderRecord {
@@ -71,7 +73,7 @@ export interface PayinOutletRow {
 }
 
 const BUY = 'SELECT b.*, a.default_address AS wallet_address FROM buy_orders b LEFT JOIN accounts a ON a.id = b.account_id';
-const SELL = 'SELECT s.*, o.name AS outlet_name FROM sell_orders s JOIN outlets o ON o.id = s.outlet_id';
+const SELL = 'SELECT s.*, o.name AS outlet_name, o.category AS outlet_category FROM sell_orders s JOIN outlets o ON o.id = s.outlet_id';
 
 /** Sell and buy orders. SQL only; every list is one owner's, newest first, ties broken by id. */
 export function createOrderRepository(db: Db) {

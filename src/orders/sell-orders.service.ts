@@ -2,6 +2,7 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
 import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import { FIELD_RULES } from '../outlets/outlets.catalog.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -59,6 +60,9 @@ function walletOf(ledger: LedgerRepository, ownerId: string, currency: string): 
   return ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
 }
 
+/** The payout category of prepaid mobile load (`load-globe` …). */
+const MOBILE_LOAD = 'mobile-load';
+
 /** The payout category that sends to a wallet in the sandbox instead of out of it. */
 const WALLET_PAYOUT = 'coins_transfer';
 
@@ -101,6 +105,15 @@ export function createSellOrderService(d: SellOrderDeps) {
     return d.orders.sellById(row.id)!;
   }
 
+  /** A prepaid-load order names the phone to load (`phone_number_load`, a Philippine mobile number). */
+  function requireLoadPhone(outlet: PayoutOutlet, body: SellOrderCreateBody): void {
+    if (outlet.category !== MOBILE_LOAD) return;
+    const phone = body.fields?.phone_number_load;
+    if (phone === undefined) throw ApiError.field('phone_number_load', 'This field is required.');
+    const rule = FIELD_RULES.phone_number_load!;
+    if (typeof phone !== 'string' || rule.check(phone) === null) throw ApiError.field('phone_number_load', rule.message);
+  }
+
   /** The wallet a `coins_transfer` order pays into (same tenant, same 400s as transfers); none for other outlets. */
   function payoutWallet(app: AppRow, outlet: PayoutOutlet, body: SellOrderCreateBody): AccountRow | undefined {
     if (outlet.category !== WALLET_PAYOUT) return undefined;
@@ -109,7 +122,7 @@ export function createSellOrderService(d: SellOrderDeps) {
   }
 
   return {
-    create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined) {
+    create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined): SellOrderRow {
       requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const outlet = outletOf(body);
       const currency = body.currency ?? outlet.currency;
@@ -117,6 +130,7 @@ export function createSellOrderService(d: SellOrderDeps) {
       if (body.pay_with_wallet !== undefined && !PESO_WALLET_NAMES.includes(body.pay_with_wallet.toUpperCase())) {
         throw ApiError.field('pay_with_wallet', `"${body.pay_with_wallet}" is not a valid choice.`);
       }
+      requireLoadPhone(outlet, body);
       const target = payoutWallet(app, outlet, body);
       const quote = d.outlets.quote(outlet, parseAmount(body.amount));
       return d.unitOfWork(() => {
@@ -149,14 +163,15 @@ export function createSellOrderService(d: SellOrderDeps) {
           created_at: now,
           status_changed_at: now,
         });
-        return sellOrderResource(d.orders.sellById(id)!);
+        return d.orders.sellById(id)!;
       });
     },
 
-    get(ownerId: string, id: string) {
+    /** The caller's own order (the stored row: the routes write its body and the sandbox's fee headers). */
+    get(ownerId: string, id: string): SellOrderRow {
       const row = d.orders.sellForOwner(id, ownerId);
       if (!row) throw ApiError.notFound();
-      return sellOrderResource(row);
+      return row;
     },
 
     list(ownerId: string, query: { limit?: number; offset?: number }) {

@@ -77,7 +77,8 @@ export function createTransferService(d: TransferDeps) {
       }
       return account;
     }
-    const customer = d.identities.customerByLogin(normalizeMobile(text), workspaceId);
+    // Any wallet user of the tenant: a customer, or a developer (an application's owner), as on the real service.
+    const customer = d.identities.walletUserByAddress(normalizeMobile(text), workspaceId);
     // The customer's oldest wallet in the currency: the one fixtures and the control API fund.
     const wallet = customer && d.ledger.byOwner('user', customer.id).filter((a) => a.currency === currency).at(-1);
     if (customer && !wallet) throw ApiError.field('target_address', `The recipient has no ${currency} wallet.`, 'unknown_target');

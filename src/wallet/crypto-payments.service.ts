@@ -12,13 +12,20 @@ import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfer
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 
-/** The `crypto-payment` resource: the transfer's fields plus the currency and the sender's message. */
+/**
+ * The `crypto-payment` resource: the recorded body's keys (`tx_id` "" as there is no chain in the sandbox,
+ * `entry_type` `outgoing` for the sender, `fee_amount` "0.00000000": a wallet-to-wallet send is free), plus
+ * the currency and the sender's message.
+ */
 export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
   return {
     id: r.id,
     account: r.account_id,
+    tx_id: '',
     target_address: r.target_address,
+    entry_type: 'outgoing' as const,
     amount: formatMoney(r.amount),
+    fee_amount: formatMoney(0n),
     currency: developerCurrency(r.currency),
     message: r.message,
     status: r.status,

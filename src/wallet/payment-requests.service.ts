@@ -3,15 +3,15 @@ import { ApiError } from '../http/api-error.js';
 import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
 import { developerCurrency } from '../ledger/accounts.service.js';
 import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import { formatTimestamp, parseExpiry, type Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { normalizeMobile } from '../transfers/transfers.service.js';
 import type { PaymentRequestRecord, PaymentRequestRepository, PaymentRequestStatus, Row } from './wallet.repo.js';
 
-/** A week: how long a request waits for its payer unless the request says otherwise. */
-export const DEFAULT_REQUEST_SECONDS = 7 * 86_400;
+/** A year, as the recorded request shows: how long a request waits for its payer unless it says otherwise. */
+export const DEFAULT_REQUEST_SECONDS = 365 * 86_400;
 
 /** The payer's page of a request (a sandbox addition: the real payer answers in the wallet app). */
 export const PAYMENT_REQUEST_PAGE = '/payment/request';
@@ -21,18 +21,28 @@ export const paymentRequestPageUrl = (publicUrl: string, id: string) => `${publi
 
 export type PaymentRequestRow = Row<PaymentRequestRecord>;
 
-export function paymentRequestResource(r: Row<PaymentRequestRecord>) {
+/**
+ * The `payment-request` resource with the recorded body's keys: the payer as sent and its kind
+ * (`payer_contact_info_type`), the payer's email, `message_scope` `private`, and `payment_url`, the
+ * payer's page (`/payment/request/<id>`, as on the real service, here under the sandbox's public URL).
+ * The recorded body's `invoice` (the invoice behind the request) has no counterpart in the sandbox.
+ */
+export function paymentRequestResource(r: Row<PaymentRequestRecord>, more: { paymentUrl: string; payerEmail: string | null }) {
   return {
     id: r.id,
     payer_contact_info: r.payer_contact_info,
-    receiving_account: r.receiving_account_id,
+    payer_contact_info_type: r.payer_contact_info.includes('@') ? ('email' as const) : ('mobile' as const),
+    payer_email: more.payerEmail,
     amount: formatMoney(r.amount),
     currency: developerCurrency(r.currency),
     message: r.message,
+    message_scope: 'private' as const,
     status: r.status,
+    receiving_account: r.receiving_account_id,
+    payment_url: more.paymentUrl,
     created_at: formatTimestamp(Number(r.created_at)),
-    expires_at: formatTimestamp(Number(r.expires_at)),
     updated_at: formatTimestamp(Number(r.updated_at)),
+    expires_at: formatTimestamp(Number(r.expires_at)),
   };
 }
 
@@ -43,6 +53,22 @@ export interface PaymentRequestDeps {
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
+  /** The sandbox's public URL, under which each request's payer page lives. */
+  publicUrl: () => string;
+}
+
+/**
+ * When a new request expires: `expires_at` (ISO 8601, as the published clients send it, or a delta such as
+ * `1w 3d`, as invoices take it) in the future on the sandbox clock, or `expires_in_seconds` from now, or
+ * the default; both at once, an unreadable date or one not in the future is a 400 on `expires_at`.
+ */
+function expiryOf(body: { expires_in_seconds?: number; expires_at?: string }, now: number): number {
+  if (body.expires_at === undefined) return now + (body.expires_in_seconds ?? DEFAULT_REQUEST_SECONDS) * 1_000_000;
+  if (body.expires_in_seconds !== undefined) throw ApiError.field('expires_at', 'Send expires_at or expires_in_seconds, not both.');
+  const at = parseExpiry(body.expires_at, now);
+  if (at === null) throw ApiError.field('expires_at', 'Enter a valid date/time (ISO 8601) or a delta such as "1w 3d 2h 32m 5s".');
+  if (at <= now) throw ApiError.field('expires_at', 'Expiry must be in the future.');
+  return at;
 }
 
 /**
@@ -51,6 +77,9 @@ export interface PaymentRequestDeps {
  * ledger transaction. Declined and expired requests move nothing.
  */
 export function createPaymentRequestService(d: PaymentRequestDeps) {
+  const view = (r: Row<PaymentRequestRecord>) =>
+    paymentRequestResource(r, { paymentUrl: paymentRequestPageUrl(d.publicUrl(), r.id), payerEmail: d.identities.userById(r.payer_id)?.email ?? null });
+
   /** The payer's wallet in the currency: their oldest, the one fixtures and the control API fund. */
   const payerWallet = (payerId: string, currency: string): AccountRow | undefined =>
     d.ledger.byOwner('user', payerId).filter((a) => a.currency === currency).at(-1);
@@ -79,12 +108,17 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
   }
 
   return {
-    create(app: AppRow, body: { payer_contact_info: string; receiving_account: string; amount: number | string; message?: string; expires_in_seconds?: number }) {
+    create(
+      app: AppRow,
+      body: { payer_contact_info: string; receiving_account: string; amount: number | string; message?: string; expires_in_seconds?: number; expires_at?: string },
+    ) {
       const account = d.ledger.get(body.receiving_account);
       if (!account || account.owner_type !== 'user' || account.owner_id !== app.owner_id) {
         throw ApiError.field('receiving_account', `Account "${body.receiving_account}" is not one of your accounts.`);
       }
       const amount = parseAmount(body.amount);
+      const now = d.clock.now();
+      const expiresAt = expiryOf(body, now);
       const contact = body.payer_contact_info.trim();
       // Only customers of the app's own tenant: anyone else answers as unknown, so nothing leaks.
       const payer = d.identities.customerByLogin(normalizeMobile(contact), app.workspace_id);
@@ -92,7 +126,6 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
       if (!payerWallet(payer.id, account.currency)) {
         throw ApiError.field('payer_contact_info', `The payer has no ${developerCurrency(account.currency)} wallet.`, 'unknown_target');
       }
-      const now = d.clock.now();
       const id = d.ids();
       return d.unitOfWork(() => {
         d.requests.insert({
@@ -107,10 +140,10 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
           status: 'pending',
           ledger_transaction_id: null,
           created_at: now,
-          expires_at: now + (body.expires_in_seconds ?? DEFAULT_REQUEST_SECONDS) * 1_000_000,
+          expires_at: expiresAt,
           updated_at: now,
         });
-        return paymentRequestResource(d.requests.byId(id)!);
+        return view(d.requests.byId(id)!);
       });
     },
 
@@ -128,7 +161,25 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
           throw ApiError.general('invalid_state_transition', `Payment request is ${row.status}; only a pending request can become ${to}.`);
         }
         move(row, to);
-        return paymentRequestResource(d.requests.byId(id)!);
+        return view(d.requests.byId(id)!);
+      });
+    },
+
+    /**
+     * The requester cancels a pending request (`DELETE /v3/payment-requests/{id}/`): `canceled`, nothing
+     * moves. Another owner's id answers as unknown; a request that is no longer pending (a request past
+     * its expiry on the sandbox clock is `expired` first) is 409.
+     */
+    cancel(ownerId: string, id: string) {
+      expireDue();
+      return d.unitOfWork(() => {
+        const row = d.requests.forOwner(id, ownerId);
+        if (!row) throw ApiError.notFound();
+        if (row.status !== 'pending') {
+          throw ApiError.general('invalid_state_transition', `Payment request is ${row.status}; only a pending request can be canceled.`);
+        }
+        move(row, 'canceled');
+        return view(d.requests.byId(id)!);
       });
     },
 
@@ -147,7 +198,7 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
     /** The newest requests of every owner, for the QA dashboard. */
     recent(limit: number) {
       expireDue();
-      return d.requests.recent(limit).map(paymentRequestResource);
+      return d.requests.recent(limit).map(view);
     },
 
     /** One request of the owner (anyone else's answers as unknown), after the clock's due expiries. */
@@ -155,14 +206,14 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
       expireDue();
       const row = d.requests.forOwner(id, ownerId);
       if (!row) throw ApiError.notFound();
-      return paymentRequestResource(row);
+      return view(row);
     },
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
       expireDue();
       const req = pageRequest(query);
       return {
-        'payment-requests': d.requests.page(ownerId, req.limit, req.offset).map(paymentRequestResource),
+        'payment-requests': d.requests.page(ownerId, req.limit, req.offset).map(view),
         meta: pageMeta(req, d.requests.count(ownerId)),
       };
     },

@@ -24,7 +24,12 @@ export function createWalletModule(s: ModuleServices, transfers: Pick<TransferSe
     transfers,
     settleSeconds: () => s.config.transferSettleSeconds,
   });
-  const requests = createPaymentRequestService({ ...common, identities: s.identities, requests: createPaymentRequestRepository(s.db) });
+  const requests = createPaymentRequestService({
+    ...common,
+    identities: s.identities,
+    requests: createPaymentRequestRepository(s.db),
+    publicUrl: () => s.config.publicUrl,
+  });
   const api = { exchanges, payments, requests };
   return {
     handlers: walletHandlers(api, () => s.config.publicUrl),

@@ -33,7 +33,7 @@ export interface CryptoPaymentRecord {
   created_at: number;
 }
 
-export type PaymentRequestStatus = 'pending' | 'paid' | 'declined' | 'expired';
+export type PaymentRequestStatus = 'pending' | 'paid' | 'declined' | 'expired' | 'canceled';
 
 export interface PaymentRequestRecord {
   id: string;

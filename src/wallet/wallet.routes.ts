@@ -1,6 +1,7 @@
 import { ok, type Handlers } from '../http/operation.js';
 import { cryptoRoutes, type CryptoExchangeService } from './crypto-exchanges.service.js';
 import type { CryptoPaymentService } from './crypto-payments.service.js';
+import { marketsApi } from './markets.js';
 import { paymentRequestPageUrl, type PaymentRequestService } from './payment-requests.service.js';
 
 /**
@@ -35,6 +36,10 @@ export function walletHandlers(
       ok({ 'payment-request': s.requests.get(app.owner_id, params.payment_request_id) }),
     getPaymentRequestsItem: ({ app, params, query }) =>
       ok({ 'payment-request': s.requests.get(app.owner_id, params.payment_request_id) }),
+    cancelPaymentRequest: ({ app, params }) => ok({ 'payment-request': s.requests.cancel(app.owner_id, params.payment_request_id) }),
+    listMarketsV1: () => ok(marketsApi.listV1()),
+    getMarketV1: ({ params }) => ok(marketsApi.getV1(params.symbol)),
+    listMarketsV2: () => ok(marketsApi.listV2()),
     setPaymentRequestStatus: ({ params, body }) => ok({ 'payment-request': s.requests.setStatus(params.payment_request_id!, body.status) }),
   };
 }
