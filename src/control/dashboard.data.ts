@@ -111,7 +111,6 @@ export async function collectData(
   token: string | null,
   filters: DashboardFilters,
 ): Promise<DashboardData> {
-  s.invoices.expireDue();
   const invoices: DashboardInvoice[] = repo.recentInvoiceIds(LIST_SIZE).map((id) => {
     const row = s.invoices.byId(id)!;
     const due = amountDue(row);

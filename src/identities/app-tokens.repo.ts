@@ -30,7 +30,7 @@ export function createAppTokenRepository(db: Db) {
   );
   const appOfToken = db.prepare(
     `SELECT a.* FROM app_access_tokens t JOIN apps a ON a.api_key = t.api_key
-       WHERE t.access_token = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND a.disabled = 0`,
+       WHERE t.access_token = ? AND t.revoked_at IS NULL AND t.expires_at > ? + ws_offset(a.workspace_id) AND a.disabled = 0`,
   );
   return {
     insert: (row: Omit<AppTokenRow, 'revoked_at'>) => void insert.run(row),
@@ -38,7 +38,7 @@ export function createAppTokenRepository(db: Db) {
     live: (apiKey: string, now: number) => live.all(apiKey, now) as AppTokenRow[],
     /** True when a live token of this app was revoked now. */
     revoke: (apiKey: string, token: string, now: number) => revoke.run({ key: apiKey, token, now }).changes === 1,
-    /** The enabled app a live token belongs to. */
+    /** The enabled app a live token belongs to; `now` is the sandbox time, each token expires on its app's clock. */
     appOfToken: (token: string, now: number) => appOfToken.get(token, now) as AppRow | undefined,
   };
 }

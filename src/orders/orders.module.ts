@@ -32,6 +32,7 @@ export function createOrdersModule(
     clock: s.clock,
     ids: s.ids,
     autoAdvanceSeconds: () => s.config.sellOrderAutoAdvanceSeconds,
+    dueWork: s.dueWork,
   });
   const buy = createBuyOrderService({
     orders: repo,
@@ -41,14 +42,14 @@ export function createOrdersModule(
     clock: s.clock,
     ids: s.ids,
     releaseSeconds: () => s.config.buyOrderReleaseSeconds,
+    dueWork: s.dueWork,
   });
+  // Orders move as soon as their owner's clock says so (src/clock/due-work.ts).
+  s.dueWork.register(sell.dueJob);
+  s.dueWork.register(buy.dueJob);
   return {
     handlers: orderHandlers(sell, buy),
     fixtureSections: [(core, fx) => loadOrderFixtures(core, repo, fx)],
-    tick: () => {
-      sell.advanceDue();
-      buy.advanceDue();
-    },
     api: { sell, buy },
     /** For tests that seed rows directly. */
     repo,

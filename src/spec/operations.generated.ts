@@ -1701,6 +1701,49 @@ export interface Operations {
       404: Schemas["ErrorBody"];
     };
   };
+  getWorkspaceClock: {
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["Clock"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
+  advanceWorkspaceClock: {
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      seconds: number;
+    };
+    responses: {
+      200: Schemas["Clock"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
+    };
+  };
+  resetWorkspaceClock: {
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["Clock"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
   createBuyOrder: {
     params: Record<string, never>;
     query: Record<string, never>;
