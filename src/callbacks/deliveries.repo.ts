@@ -61,6 +61,7 @@ export interface AttemptRow {
 
 export interface DeliveryFilter {
   invoice_id?: string;
+  merchant_id?: string;
   event?: string;
   status?: DeliveryStatus;
 }
@@ -81,7 +82,7 @@ export interface AttemptEnd {
   next: { status: 'pending' | 'delivered' | 'failed'; next_attempt_at: number | null; at: number };
 }
 
-const FILTER_KEYS = ['invoice_id', 'event', 'status'] as const;
+const FILTER_KEYS = ['invoice_id', 'merchant_id', 'event', 'status'] as const;
 
 /** Deliveries and their attempts (docs/design.md#callbacks). SQL only; the rules live in the dispatcher. */
 export function createDeliveryRepository(db: Db) {

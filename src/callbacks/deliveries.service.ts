@@ -49,7 +49,7 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
 
     /** Newest first; with `wait`, answers as soon as one delivery matches (or after `wait` seconds). */
     async list(query: DeliveryListQuery, signal?: AbortSignal) {
-      const filter: DeliveryFilter = { invoice_id: query.invoice_id, event: query.event, status: query.status };
+      const filter: DeliveryFilter = { invoice_id: query.invoice_id, merchant_id: query.merchant_id, event: query.event, status: query.status };
       if (query.wait) await d.notifier.waitUntil(() => d.repo.count(filter) > 0, query.wait * 1000, signal);
       const req = pageRequest(query);
       const total = d.repo.count(filter);

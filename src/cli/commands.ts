@@ -1,9 +1,10 @@
 import { checkReceiverCommand } from './check-receiver.js';
+import { clockCommand } from './clock.js';
 import { contractCommand } from './contract.js';
 import { listenCommand } from './listen.js';
 import { triggerCommand } from './trigger.js';
 
-/** Sub-commands beyond start and fixtures (listen, trigger, contract, check-receiver), each in its own module. */
+/** Sub-commands beyond start and fixtures (listen, trigger, clock, contract, check-receiver), each in its own module. */
 export interface CliCommand {
   name: string;
   usage: string;
@@ -13,4 +14,4 @@ export interface CliCommand {
   run(args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
-export const commands: CliCommand[] = [listenCommand, triggerCommand, contractCommand, checkReceiverCommand];
+export const commands: CliCommand[] = [listenCommand, triggerCommand, clockCommand, contractCommand, checkReceiverCommand];

@@ -1208,6 +1208,7 @@ export interface Operations {
     query: {
       page?: number;
       per_page?: number;
+      workspace_id?: string;
     };
     body: undefined;
     responses: {
@@ -1256,6 +1257,7 @@ export interface Operations {
     query: {
       page?: number;
       per_page?: number;
+      workspace_id?: string;
     };
     body: undefined;
     responses: {
@@ -1369,6 +1371,7 @@ export interface Operations {
     query: {
       page?: number;
       per_page?: number;
+      workspace_id?: string;
     };
     body: undefined;
     responses: {
@@ -1564,6 +1567,7 @@ export interface Operations {
       page?: number;
       per_page?: number;
       invoice_id?: string;
+      merchant_id?: string;
       event?: Schemas["EventName"];
       status?: Schemas["DeliveryStatus"];
       wait?: number;
