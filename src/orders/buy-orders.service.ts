@@ -32,6 +32,8 @@ export interface BuyOrderDeps {
   releaseSeconds: () => number;
   /** Told when an order's expiry or release falls due. */
   dueWork: Pick<DueWork, 'expect'>;
+  /** A control call on an order is on its owner's clock (docs/design.md#the-clock). */
+  enterOwner: (ownerId: string) => void;
 }
 
 export interface BuyOrderPlaceBody {
@@ -143,6 +145,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       if (!app) throw ApiError.general('not_found', `No application with api_key "${body.api_key}".`);
       const method = paymentMethodOf(body.payment_method ?? CASH_PAYMENT);
       const currency = walletCurrency(body.currency);
+      d.enterOwner(app.owner_id);
       return d.unitOfWork(() => insert(app.owner_id, { amount: parseAmount(body.amount), currency, status: body.status ?? 'pending_payment', method }));
     },
 
@@ -156,6 +159,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       return d.unitOfWork(() => {
         const row = d.orders.buyById(id);
         if (!row) throw ApiError.notFound();
+        d.enterOwner(row.owner_id);
         return buyOrderResource(move(row, to, d.clock.now()));
       });
     },

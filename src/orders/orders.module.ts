@@ -23,6 +23,7 @@ export function createOrdersModule(
   transfers: Pick<TransferService, 'resolveTarget'>,
 ): SandboxModule<OrdersApi> & { repo: OrderRepository } {
   const repo = createOrderRepository(s.db);
+  const enterOwner = (ownerId: string) => s.tenants.enter(s.identities.userById(ownerId)?.workspace_id ?? null);
   const sell = createSellOrderService({
     orders: repo,
     outlets,
@@ -33,6 +34,7 @@ export function createOrdersModule(
     ids: s.ids,
     autoAdvanceSeconds: () => s.config.sellOrderAutoAdvanceSeconds,
     dueWork: s.dueWork,
+    enterOwner,
   });
   const buy = createBuyOrderService({
     orders: repo,
@@ -43,6 +45,7 @@ export function createOrdersModule(
     ids: s.ids,
     releaseSeconds: () => s.config.buyOrderReleaseSeconds,
     dueWork: s.dueWork,
+    enterOwner,
   });
   // Orders move as soon as their owner's clock says so (src/clock/due-work.ts).
   s.dueWork.register(sell.dueJob);

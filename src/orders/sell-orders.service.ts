@@ -56,6 +56,8 @@ export interface SellOrderDeps {
   autoAdvanceSeconds: () => number;
   /** Told when an order's next automatic step falls due. */
   dueWork: Pick<DueWork, 'expect'>;
+  /** A control call on an order is on its owner's clock (docs/design.md#the-clock). */
+  enterOwner: (ownerId: string) => void;
 }
 
 /** The owner's oldest wallet in a currency: the one fixtures and workspaces fund. */
@@ -180,6 +182,7 @@ export function createSellOrderService(d: SellOrderDeps) {
       return d.unitOfWork(() => {
         const row = d.orders.sellById(id);
         if (!row) throw ApiError.notFound();
+        d.enterOwner(row.owner_id);
         return sellOrderResource(move(row, to, d.clock.now()));
       });
     },
