@@ -482,6 +482,17 @@ export interface Schemas {
     id: Schemas["Id"];
     hits: number;
   });
+  LedgerInvariantReport: {
+    ok: boolean;
+    problems: Array<string>;
+    currencies: Array<{
+      currency: string;
+      trial_balance: string;
+      accounts: number;
+      entries: number;
+    }>;
+    transactions: number;
+  };
   RequestLogEntry: {
     id: number;
     at: Schemas["Timestamp"];
@@ -499,6 +510,7 @@ export interface Schemas {
 /** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */
 export interface Operations {
   getIndex: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -519,6 +531,7 @@ export interface Operations {
     };
   };
   getHealth: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -530,6 +543,7 @@ export interface Operations {
     };
   };
   createInvoiceV1: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -541,6 +555,7 @@ export interface Operations {
     };
   };
   listInvoices: {
+    auth: "merchant";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -559,6 +574,7 @@ export interface Operations {
     };
   };
   createInvoiceV3: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -570,6 +586,7 @@ export interface Operations {
     };
   };
   getInvoiceV1: {
+    auth: "merchant-or-public";
     params: {
       invoice_id: string;
     };
@@ -582,6 +599,7 @@ export interface Operations {
     };
   };
   getInvoiceV3: {
+    auth: "merchant";
     params: {
       invoice_id: string;
     };
@@ -594,6 +612,7 @@ export interface Operations {
     };
   };
   listCryptoAccounts: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -611,6 +630,7 @@ export interface Operations {
     };
   };
   listSellOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -624,6 +644,7 @@ export interface Operations {
     };
   };
   createSellOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -636,6 +657,7 @@ export interface Operations {
     };
   };
   getSellOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -649,6 +671,7 @@ export interface Operations {
     };
   };
   listSellOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -665,6 +688,7 @@ export interface Operations {
     };
   };
   createSellOrderV2: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -677,6 +701,7 @@ export interface Operations {
     };
   };
   getSellOrderV2: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -692,6 +717,7 @@ export interface Operations {
     };
   };
   listBuyOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -705,6 +731,7 @@ export interface Operations {
     };
   };
   getBuyOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -718,6 +745,7 @@ export interface Operations {
     };
   };
   markBuyOrderPaid: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -735,6 +763,7 @@ export interface Operations {
     };
   };
   listBuyOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -751,6 +780,7 @@ export interface Operations {
     };
   };
   placeBuyOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["BuyOrderCreateRequest"];
@@ -762,6 +792,7 @@ export interface Operations {
     };
   };
   createTransfer: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["TransferCreateRequest"];
@@ -776,6 +807,7 @@ export interface Operations {
     };
   };
   getTransfer: {
+    auth: "hmac";
     params: {
       transfer_id: string;
     };
@@ -791,6 +823,7 @@ export interface Operations {
     };
   };
   listTransfers: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -807,6 +840,7 @@ export interface Operations {
     };
   };
   listCryptoExchanges: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -823,6 +857,7 @@ export interface Operations {
     };
   };
   createCryptoExchange: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoExchangeCreateRequest"];
@@ -836,6 +871,7 @@ export interface Operations {
     };
   };
   getCryptoExchange: {
+    auth: "hmac";
     params: {
       crypto_exchange_id: string;
     };
@@ -853,6 +889,7 @@ export interface Operations {
     };
   };
   listCryptoRoutes: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -865,6 +902,7 @@ export interface Operations {
     };
   };
   listCryptoPayments: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -881,6 +919,7 @@ export interface Operations {
     };
   };
   createCryptoPayment: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoPaymentCreateRequest"];
@@ -895,6 +934,7 @@ export interface Operations {
     };
   };
   getCryptoPayment: {
+    auth: "hmac";
     params: {
       crypto_payment_id: string;
     };
@@ -912,6 +952,7 @@ export interface Operations {
     };
   };
   listPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -928,6 +969,7 @@ export interface Operations {
     };
   };
   createPaymentRequest: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["PaymentRequestCreateRequest"];
@@ -941,6 +983,7 @@ export interface Operations {
     };
   };
   getPaymentRequest: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -958,6 +1001,7 @@ export interface Operations {
     };
   };
   getPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -974,6 +1018,7 @@ export interface Operations {
     };
   };
   getPaymentRequestsItem: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -991,6 +1036,7 @@ export interface Operations {
     };
   };
   listPayoutOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1007,6 +1053,7 @@ export interface Operations {
     };
   };
   listPartnerPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1024,6 +1071,7 @@ export interface Operations {
     };
   };
   quotePartnerPayoutOutletFee: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1044,6 +1092,7 @@ export interface Operations {
     };
   };
   getPayoutOutlet: {
+    auth: "hmac";
     params: {
       id: string;
     };
@@ -1059,6 +1108,7 @@ export interface Operations {
     };
   };
   listPayoutOutletsV4: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1076,6 +1126,7 @@ export interface Operations {
     };
   };
   listPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1093,6 +1144,7 @@ export interface Operations {
     };
   };
   listPayoutOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1109,6 +1161,7 @@ export interface Operations {
     };
   };
   listPayinOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1127,6 +1180,7 @@ export interface Operations {
     };
   };
   listPayinOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1144,6 +1198,7 @@ export interface Operations {
     };
   };
   listPayinOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1160,6 +1215,7 @@ export interface Operations {
     };
   };
   getSellQuote: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       payment_outlet?: string;
@@ -1181,6 +1237,7 @@ export interface Operations {
     };
   };
   validateOutletField: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1204,6 +1261,7 @@ export interface Operations {
     };
   };
   listMerchants: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1222,6 +1280,7 @@ export interface Operations {
     };
   };
   createMerchant: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SandboxMerchantInput"];
@@ -1236,6 +1295,7 @@ export interface Operations {
     };
   };
   updateMerchant: {
+    auth: "control";
     params: {
       merchant_id: string;
     };
@@ -1253,6 +1313,7 @@ export interface Operations {
     };
   };
   listApps: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1271,6 +1332,7 @@ export interface Operations {
     };
   };
   createApp: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1289,6 +1351,7 @@ export interface Operations {
     };
   };
   resetAppNonce: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1304,6 +1367,7 @@ export interface Operations {
     };
   };
   getAppOtp: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1320,6 +1384,7 @@ export interface Operations {
     };
   };
   listAppTokens: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1335,6 +1400,7 @@ export interface Operations {
     };
   };
   createAppToken: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1353,6 +1419,7 @@ export interface Operations {
     };
   };
   revokeAppToken: {
+    auth: "control";
     params: {
       api_key: string;
       access_token: string;
@@ -1367,6 +1434,7 @@ export interface Operations {
     };
   };
   listCustomers: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1385,6 +1453,7 @@ export interface Operations {
     };
   };
   createCustomer: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1404,6 +1473,7 @@ export interface Operations {
     };
   };
   getAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1419,6 +1489,7 @@ export interface Operations {
     };
   };
   fundAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1438,6 +1509,7 @@ export interface Operations {
     };
   };
   getSandboxInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1451,6 +1523,7 @@ export interface Operations {
     };
   };
   payInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1474,6 +1547,7 @@ export interface Operations {
     };
   };
   confirmCounterPayment: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1494,6 +1568,7 @@ export interface Operations {
     };
   };
   expireInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1508,6 +1583,7 @@ export interface Operations {
     };
   };
   cancelInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1522,6 +1598,7 @@ export interface Operations {
     };
   };
   fireInvoiceCallback: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1541,6 +1618,7 @@ export interface Operations {
     };
   };
   triggerEvent: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1562,6 +1640,7 @@ export interface Operations {
     };
   };
   listDeliveries: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1584,6 +1663,7 @@ export interface Operations {
     };
   };
   getDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1599,6 +1679,7 @@ export interface Operations {
     };
   };
   redeliverDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1614,6 +1695,7 @@ export interface Operations {
     };
   };
   streamEvents: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       merchant_id?: string;
@@ -1631,6 +1713,7 @@ export interface Operations {
     };
   };
   getClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1641,6 +1724,7 @@ export interface Operations {
     };
   };
   advanceClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1655,6 +1739,7 @@ export interface Operations {
     };
   };
   resetClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1665,6 +1750,7 @@ export interface Operations {
     };
   };
   resetSandbox: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1677,6 +1763,7 @@ export interface Operations {
     };
   };
   createWorkspace: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1693,6 +1780,7 @@ export interface Operations {
     };
   };
   deleteWorkspace: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -1706,6 +1794,7 @@ export interface Operations {
     };
   };
   getWorkspaceClock: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -1719,6 +1808,7 @@ export interface Operations {
     };
   };
   advanceWorkspaceClock: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -1736,6 +1826,7 @@ export interface Operations {
     };
   };
   resetWorkspaceClock: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -1749,6 +1840,7 @@ export interface Operations {
     };
   };
   createBuyOrder: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1768,6 +1860,7 @@ export interface Operations {
     };
   };
   setBuyOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -1786,6 +1879,7 @@ export interface Operations {
     };
   };
   setSellOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -1804,6 +1898,7 @@ export interface Operations {
     };
   };
   setTransferStatus: {
+    auth: "control";
     params: {
       transfer_id: string;
     };
@@ -1824,6 +1919,7 @@ export interface Operations {
     };
   };
   setCryptoExchangeStatus: {
+    auth: "control";
     params: {
       crypto_exchange_id: string;
     };
@@ -1844,6 +1940,7 @@ export interface Operations {
     };
   };
   setCryptoPaymentStatus: {
+    auth: "control";
     params: {
       crypto_payment_id: string;
     };
@@ -1864,6 +1961,7 @@ export interface Operations {
     };
   };
   setPaymentRequestStatus: {
+    auth: "control";
     params: {
       payment_request_id: string;
     };
@@ -1884,6 +1982,7 @@ export interface Operations {
     };
   };
   listFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1896,6 +1995,7 @@ export interface Operations {
     };
   };
   createFault: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["FaultInput"];
@@ -1910,6 +2010,7 @@ export interface Operations {
     };
   };
   clearFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1920,6 +2021,7 @@ export interface Operations {
     };
   };
   deleteFault: {
+    auth: "control";
     params: {
       fault_id: string;
     };
@@ -1932,7 +2034,19 @@ export interface Operations {
       404: Schemas["ErrorBody"];
     };
   };
+  checkLedgerInvariants: {
+    auth: "control";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["LedgerInvariantReport"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
+  };
   listRequests: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;

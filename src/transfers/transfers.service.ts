@@ -123,7 +123,12 @@ export function createTransferService(d: TransferDeps) {
     return { source, amount, to };
   }
 
-  const settling = { ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success') };
+  const settling = {
+    ...d,
+    duePending: d.transfers.duePending,
+    settle: (row: TransferRow) => finish(row, 'success'),
+    fail: (row: TransferRow) => finish(row, 'failed'),
+  };
   const settleDueNow = (): number => settleDue(settling);
 
   return {
@@ -140,6 +145,7 @@ export function createTransferService(d: TransferDeps) {
       const { source, amount, to } = prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
+        d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
         const createdAt = d.clock.now();
         const tx = d.ledger.post('transfer', id, [

@@ -2,6 +2,7 @@ import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
+import { BalanceLimitError } from '../ledger/ledger.repo.js';
 import type { Clock } from '../shared/clock.js';
 
 /**
@@ -33,6 +34,22 @@ export interface SettleDueDeps<R> {
   duePending: (createdBy: number) => Array<R & { tenant: string | null }>;
   /** Moves the held money to its destination and records `success`. */
   settle: (row: R) => void;
+  /** Gives the held money back and records `failed`: for a send whose destination cannot take it. */
+  fail: (row: R) => void;
+}
+
+/**
+ * One due send: settled in a savepoint of its own; when the destination would pass the ledger's bound
+ * (docs/design.md#money-bounds), the send fails instead and its money goes back, so that one full wallet
+ * never stalls the clock's work.
+ */
+function settleOrFail<R>(d: SettleDueDeps<R>, row: R): void {
+  try {
+    d.unitOfWork(() => d.settle(row));
+  } catch (err) {
+    if (!(err instanceof BalanceLimitError)) throw err;
+    d.fail(row);
+  }
 }
 
 const delayMicros = (d: { settleSeconds: () => number }) => Math.round(d.settleSeconds() * 1_000_000);
@@ -45,7 +62,7 @@ export function settleDue<R>(d: SettleDueDeps<R>): number {
   for (;;) {
     const due = d.duePending(d.clock.now() - delay);
     if (!due.length) return settled;
-    d.unitOfWork(() => due.forEach((row) => d.tenants.within(row.tenant, () => d.settle(row))));
+    d.unitOfWork(() => due.forEach((row) => d.tenants.within(row.tenant, () => settleOrFail(d, row))));
     settled += due.length;
   }
 }

@@ -59,7 +59,12 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
     d.payments.setStatus(row.id, to);
   }
 
-  const settling = { ...d, duePending: d.payments.duePending, settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success') };
+  const settling = {
+    ...d,
+    duePending: d.payments.duePending,
+    settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success'),
+    fail: (row: Row<CryptoPaymentRecord>) => finish(row, 'failed'),
+  };
   const settleDueNow = (): number => settleDue(settling);
 
   return {
@@ -71,6 +76,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
       const { source, amount, to } = d.transfers.prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
+        d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
         const createdAt = d.clock.now();
         d.ledger.post('crypto_payment', id, [
