@@ -2,9 +2,12 @@ import { checkReceiverCommand } from './check-receiver.js';
 import { clockCommand } from './clock.js';
 import { contractCommand } from './contract.js';
 import { listenCommand } from './listen.js';
+import { parityCommand } from './parity.js';
+import { recordCommand } from './record.js';
+import { replayCommand } from './replay.js';
 import { triggerCommand } from './trigger.js';
 
-/** Sub-commands beyond start and fixtures (listen, trigger, clock, contract, check-receiver), each in its own module. */
+/** Sub-commands beyond start and fixtures (listen, trigger, clock, contract, check-receiver, parity, record, replay), each in its own module. */
 export interface CliCommand {
   name: string;
   usage: string;
@@ -14,4 +17,13 @@ export interface CliCommand {
   run(args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
-export const commands: CliCommand[] = [listenCommand, triggerCommand, clockCommand, contractCommand, checkReceiverCommand];
+export const commands: CliCommand[] = [
+  listenCommand,
+  triggerCommand,
+  clockCommand,
+  contractCommand,
+  checkReceiverCommand,
+  parityCommand,
+  recordCommand,
+  replayCommand,
+];
