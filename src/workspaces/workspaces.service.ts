@@ -84,12 +84,18 @@ export function createWorkspaceService(s: ModuleServices, repo: WorkspaceReposit
       end(id, s.tenants.sandbox.now());
     },
 
-    /** Disable every workspace whose TTL has run out on the sandbox clock (due work, src/clock/due-work.ts). */
+    /**
+     * Disable every workspace whose TTL has run out on the sandbox clock (due work, src/clock/due-work.ts):
+     * all of them, a batch (the repository's limit) at a time until none is due.
+     */
     expireDue(): string[] {
       const now = s.tenants.sandbox.now();
-      const due = repo.dueForExpiry(now);
-      for (const id of due) end(id, repo.byId(id)!.expires_at ?? now);
-      return due;
+      const ended: string[] = [];
+      for (let due = repo.dueForExpiry(now); due.length; due = repo.dueForExpiry(now)) {
+        for (const id of due) end(id, repo.byId(id)!.expires_at ?? now);
+        ended.push(...due);
+      }
+      return ended;
     },
 
     /** The TTLs as due work: on the sandbox clock, so no workspace's own offset applies. */
