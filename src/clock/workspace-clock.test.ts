@@ -118,6 +118,23 @@ describe('a clock per workspace', () => {
     expect(Date.parse((await clockOf(b.id)).now) - Date.now()).toBeGreaterThan(890_000);
   });
 
+  it("expires a workspace app's OAuth2 token on that workspace's clock only", async () => {
+    const apps = [];
+    for (let i = 0; i < 2; i++) {
+      const w = (await t.request('POST', '/_sandbox/workspaces', { body: {} })).body.workspace;
+      const tok = await t.request('POST', `/_sandbox/apps/${w.app.api_key}/tokens`, { body: { expires_in_seconds: 60 } });
+      expect(tok.status).toBe(201);
+      apps.push({ id: w.id as string, token: tok.body.access_token as string });
+    }
+    const read = (token: string) => t.request('GET', '/v3/crypto-accounts/', { headers: { authorization: `Bearer ${token}` } });
+    await t.request('POST', `/_sandbox/workspaces/${apps[0]!.id}/clock/advance`, { body: { seconds: 61 } });
+    expect((await read(apps[0]!.token)).status).toBe(401);
+    expect((await read(apps[1]!.token)).status).toBe(200);
+    // Its workspace clock back: the token stays expired.
+    await t.request('POST', `/_sandbox/workspaces/${apps[0]!.id}/clock/reset`);
+    expect((await read(apps[0]!.token)).status).toBe(401);
+  });
+
   it('no reset revives anything: a workspace reset or a global reset leaves what expired expired', async () => {
     const a = await workspace();
     const inv = await invoice(a, 'no-revive');
