@@ -21,7 +21,10 @@ export interface SandboxModule<Api = undefined> {
   middleware?: MiddlewareHandler<AppEnv>;
   /** Fixture sections this module owns, loaded in the fixture transaction. */
   fixtureSections?: SectionLoader[];
-  /** Work due on the sandbox clock: every second in the background and after each clock move. */
+  /**
+   * Background work run every second and after each clock move. Work that falls due on the clock is
+   * registered with the due-work registry instead (`services.dueWork`, docs/design.md#the-clock).
+   */
   tick?: () => void;
   /** Start background work; return a function that stops it. */
   start?: () => (() => Promise<void> | void) | void;

@@ -49,7 +49,7 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
 
   /** Long-poll until a delivery matches: one shared check per change for every waiter on this filter. */
   async function waitFor(filter: DeliveryFilter, seconds: number, signal?: AbortSignal): Promise<void> {
-    const key = JSON.stringify([filter.invoice_id ?? null, filter.event ?? null, filter.status ?? null]);
+    const key = JSON.stringify([filter.invoice_id ?? null, filter.merchant_id ?? null, filter.event ?? null, filter.status ?? null]);
     try {
       await d.notifier.waitUntil(key, () => d.repo.any(filter), seconds * 1000, signal);
     } catch (err) {
@@ -67,7 +67,7 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
 
     /** Newest first; with `wait`, answers as soon as one delivery matches (or after `wait` seconds). */
     async list(query: DeliveryListQuery, signal?: AbortSignal) {
-      const filter: DeliveryFilter = { invoice_id: query.invoice_id, event: query.event, status: query.status };
+      const filter: DeliveryFilter = { invoice_id: query.invoice_id, merchant_id: query.merchant_id, event: query.event, status: query.status };
       if (query.wait) await waitFor(filter, query.wait, signal);
       const req = pageRequest(query);
       const total = d.repo.count(filter);

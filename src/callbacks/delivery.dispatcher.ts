@@ -13,7 +13,13 @@ const MAX_TIMER_MS = 3_600_000;
 
 export interface DispatcherDeps {
   repo: DeliveryRepository;
+  /** The sandbox clock (not a tenant's): the dispatcher works for every merchant. */
   clock: Clock;
+  /**
+   * A tenant's time (src/clock/tenant-clocks.ts): a retry is scheduled on its merchant's workspace clock
+   * (docs/design.md#the-clock). Without it, the sandbox clock.
+   */
+  nowOf?: (workspaceId: string | null | undefined) => number;
   config: Pick<AppConfig, 'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks'>;
   merchantById: (id: string) => MerchantRow | undefined;
   /** Outbound HTTP (node:http with keep-alive in the sandbox, an injected fetch in some tests); closed by `stop`. */
@@ -109,7 +115,7 @@ export function createDispatcher(d: DispatcherDeps) {
       : await d.transport.send(req, d.config.callbackTimeoutMs, check.pinned);
     // Stopping: leave the row in flight; stop() closes the attempt as interrupted and requeues it.
     if (stopping) return;
-    const next = nextStep(n, outcome, d.clock.now());
+    const next = nextStep(n, outcome, d.nowOf ? d.nowOf(d.merchantById(row.merchant_id)?.workspace_id) : d.clock.now());
     ended.push({
       seq: row.seq,
       delivery_id: row.id,

@@ -1,4 +1,5 @@
 import { checkReceiverCommand } from './check-receiver.js';
+import { clockCommand } from './clock.js';
 import { contractCommand } from './contract.js';
 import { listenCommand } from './listen.js';
 import { parityCommand } from './parity.js';
@@ -7,7 +8,7 @@ import { replayCommand } from './replay.js';
 import { triggerCommand } from './trigger.js';
 import { workspaceCommand } from './workspace.js';
 
-/** Sub-commands beyond start and fixtures (listen, trigger, contract, check-receiver, parity, record, replay, workspace), each in its own module. */
+/** Sub-commands beyond start and fixtures (listen, trigger, clock, contract, check-receiver, parity, record, replay, workspace), each in its own module. */
 export interface CliCommand {
   name: string;
   usage: string;
@@ -20,6 +21,7 @@ export interface CliCommand {
 export const commands: CliCommand[] = [
   listenCommand,
   triggerCommand,
+  clockCommand,
   contractCommand,
   checkReceiverCommand,
   parityCommand,

@@ -34,8 +34,11 @@ export function appTokenView(row: AppTokenRow, now: number) {
  * accepted as `Authorization: Bearer` on every developer operation (src/http/run-operation.ts).
  */
 export function appTokenHandlers(s: ModuleServices): Handlers {
+  // The app's tokens live on its workspace's clock.
   const enabledApp = (apiKey: string) => {
-    if (!s.identities.appByKey(apiKey)) throw ApiError.notFound();
+    const app = s.identities.appByKey(apiKey);
+    if (!app) throw ApiError.notFound();
+    s.tenants.enter(app.workspace_id);
   };
   return {
     createAppToken: ({ params, body }) => {

@@ -48,12 +48,13 @@ export function createControlModule(d: ControlDeps) {
   const invoiceControl = createInvoiceControlService(s, repo);
   const workspaces = createWorkspaces(s, provisioning);
   const faults = createFaultStore(s.ids, d.random, { now: () => formatTimestamp(s.clock.now()), servedPaths: d.servedPaths });
+  s.dueWork.register(workspaces.dueJob());
   const guard = controlGuard(s.config);
   const injectFaults = faultMiddleware(faults, s.identities, () => s.clock.now());
   return {
     handlers: {
       ...invoiceControlHandlers(s, invoiceControl),
-      ...clockHandlers(s, d.sandbox, () => faults.clear()),
+      ...clockHandlers(s, d.sandbox, workspaces, () => faults.clear()),
       ...identityListHandlers(s),
       ...identityAdminHandlers(s, provisioning, workspaces),
       ...appTokenHandlers(s),
@@ -63,7 +64,6 @@ export function createControlModule(d: ControlDeps) {
     // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.
     middleware: (c, next) => (isControlPath(c.req.path) ? guard(c, next) : injectFaults(c, next)),
     routes: (app) => registerDashboard(app, s, { requestLog: d.requestLog, deliveries: d.deliveries, paymentRequests: d.paymentRequests }, repo, faults),
-    tick: () => workspaces.expireDue(),
     api: { provisioning, invoiceControl, workspaces, faults },
   } satisfies SandboxModule<unknown>;
 }

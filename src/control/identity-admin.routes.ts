@@ -29,11 +29,11 @@ export function identityAdminHandlers(s: ModuleServices, provisioning: Provision
       s.identities.resetNonce(params.api_key);
       return ok({ app: appView(params.api_key) });
     },
-    /** The code valid now on the sandbox clock (which may be ahead of real time). */
+    /** The code valid now on the app's clock (its workspace's, which may be ahead of the sandbox's and of real time). */
     getAppOtp: ({ params }) => {
       const app = s.identities.appByKey(params.api_key);
       if (!app) throw ApiError.notFound();
-      const { otp, expiresInSeconds } = currentOtp(app.otp_secret, Math.floor(s.clock.now() / 1000));
+      const { otp, expiresInSeconds } = currentOtp(app.otp_secret, Math.floor(s.tenants.nowOf(app.workspace_id) / 1000));
       return ok({ otp, expires_in_seconds: expiresInSeconds });
     },
     createCustomer: ({ body }) => ok({ customer: sandboxCustomer(provisioning.createCustomer(body ?? {}), s.ledger) }, 201),

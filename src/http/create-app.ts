@@ -99,6 +99,14 @@ export function createApp(parts: AppParts) {
   });
   app.use('*', requestLog.middleware(services.clock));
   app.use('*', commitBarrier(services.writeBatch));
+  // Each request on its own tenant's clock (entered once its owner is known), after the clock's due
+  // work: the one catch-up of the sandbox (src/clock/due-work.ts), a comparison when nothing is due.
+  app.use('*', (c, next) =>
+    services.tenants.scope(() => {
+      services.dueWork.runIfDue();
+      return next();
+    }),
+  );
   app.use('*', refuseDotSegments);
   app.use(
     '*',
@@ -120,7 +128,7 @@ export function createApp(parts: AppParts) {
   const registered = new Set<string>();
   for (const op of spec.operations) {
     const run = operationRunner(
-      { config: services.config, identities: parts.identities, clock: services.clock, validators },
+      { config: services.config, identities: parts.identities, clock: services.clock, tenants: services.tenants, validators },
       op,
       (handlers[op.operationId as OperationId] as AnyHandler | undefined) ?? notImplemented,
     );

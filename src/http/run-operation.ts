@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { authenticateBearerApp, authenticateControl, authenticateHmac, authenticateMerchant, developerBearer } from '../auth/authenticate.js';
 import type { AppConfig } from '../config.js';
 import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { Clock } from '../shared/clock.js';
 import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
@@ -17,8 +18,10 @@ const EMPTY = Buffer.alloc(0);
 export interface RunnerDeps {
   config: AppConfig;
   identities: IdentityRepository;
-  /** The sandbox clock, on which OAuth2 access tokens expire. */
+  /** The clock, on which OAuth2 access tokens expire (each on its app's tenant clock). */
   clock: Clock;
+  /** Whose clock the request is on: the authenticated merchant's or app's workspace. */
+  tenants: Pick<TenantClocks, 'enter'>;
   validators: SpecValidators;
 }
 
@@ -74,6 +77,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
           break;
         }
         ctx.merchant = authenticateMerchant(deps.identities, header('authorization'));
+        deps.tenants.enter(ctx.merchant.workspace_id);
         c.set('authOutcome', `merchant:${ctx.merchant.id}`);
         break;
       case 'hmac': {
@@ -81,6 +85,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         const bearer = developerBearer(header);
         if (bearer !== undefined) {
           ctx.app = authenticateBearerApp(deps.identities, bearer, deps.clock.now());
+          deps.tenants.enter(ctx.app.workspace_id);
           c.set('authOutcome', `bearer:${ctx.app.api_key}`);
           break;
         }
@@ -88,6 +93,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
           debugErrors: deps.config.debugErrors,
           beforeNonce: refuseBadBody,
         });
+        deps.tenants.enter(ctx.app.workspace_id);
         c.set('authOutcome', `hmac:${ctx.app.api_key}`);
         break;
       }

@@ -29,6 +29,9 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
   const merchantById = db.prepare('SELECT * FROM merchants WHERE id = ?');
   const merchantsPage = db.prepare('SELECT * FROM merchants WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?');
   const merchantsCount = db.prepare('SELECT COUNT(*) AS n FROM merchants WHERE disabled = 0');
+  // One workspace's identities (a contract run sharing the sandbox walks its own lists).
+  const merchantsOfPage = db.prepare('SELECT * FROM merchants WHERE disabled = 0 AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?');
+  const merchantsOfCount = db.prepare('SELECT COUNT(*) AS n FROM merchants WHERE disabled = 0 AND workspace_id = ?');
   const firstMerchant = db.prepare('SELECT * FROM merchants WHERE disabled = 0 AND workspace_id IS NULL ORDER BY rowid LIMIT 1');
   const insertMerchant = db.prepare(
     `INSERT INTO merchants (id, name, merchant_api_token, bearer_token, callback_url, redirect_url, enabled_payment_collectors,
@@ -39,6 +42,8 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
   const appByKey = db.prepare('SELECT * FROM apps WHERE api_key = ? AND disabled = 0');
   const appsPage = db.prepare('SELECT * FROM apps WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?');
   const appsCount = db.prepare('SELECT COUNT(*) AS n FROM apps WHERE disabled = 0');
+  const appsOfPage = db.prepare('SELECT * FROM apps WHERE disabled = 0 AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?');
+  const appsOfCount = db.prepare('SELECT COUNT(*) AS n FROM apps WHERE disabled = 0 AND workspace_id = ?');
   const insertApp = db.prepare(
     `INSERT INTO apps (api_key, api_secret, name, owner_id, mfa_whitelisted, otp_secret, last_nonce, workspace_id, created_at)
      VALUES (@api_key, @api_secret, @name, @owner_id, @mfa_whitelisted, @otp_secret, NULL, @workspace_id, @created_at)`,
@@ -67,6 +72,8 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     "SELECT * FROM users WHERE kind = 'customer' ORDER BY rowid LIMIT ? OFFSET ?",
   );
   const customersCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer'");
+  const customersOfPage = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?");
+  const customersOfCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer' AND workspace_id = ?");
   const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS ? ORDER BY rowid LIMIT 1");
   const insertUser = db.prepare(
     `INSERT INTO users (id, kind, name, email, mobile_number, password, workspace_id, created_at)
@@ -98,8 +105,11 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
       merchantsByToken.get(token) ?? remember(merchantsByToken, token, merchantByToken.get(token, token) as MerchantRow | undefined),
     merchantById: (id: string) => merchantById.get(id) as MerchantRow | undefined,
     firstMerchant: () => firstMerchant.get() as MerchantRow | undefined,
-    merchantsPage: (limit: number, offset: number) => merchantsPage.all(limit, offset) as MerchantRow[],
-    merchantsCount: () => (merchantsCount.get() as { n: number }).n,
+    /** Enabled merchants in creation order; of one workspace when `workspaceId` is given. */
+    merchantsPage: (limit: number, offset: number, workspaceId?: string) =>
+      (workspaceId === undefined ? merchantsPage.all(limit, offset) : merchantsOfPage.all(workspaceId, limit, offset)) as MerchantRow[],
+    merchantsCount: (workspaceId?: string) =>
+      ((workspaceId === undefined ? merchantsCount.get() : merchantsOfCount.get(workspaceId)) as { n: number }).n,
     insertMerchant: (m: Omit<MerchantRow, 'disabled'>) => {
       forgetCached();
       insertMerchant.run(m);
@@ -119,8 +129,9 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
      * than the database's (the nonce is checked by `advanceNonce`; read `appByKey` for the current one).
      */
     appForAuth: (key: string) => appsByKey.get(key) ?? remember(appsByKey, key, appByKey.get(key) as AppRow | undefined),
-    appsPage: (limit: number, offset: number) => appsPage.all(limit, offset) as AppRow[],
-    appsCount: () => (appsCount.get() as { n: number }).n,
+    appsPage: (limit: number, offset: number, workspaceId?: string) =>
+      (workspaceId === undefined ? appsPage.all(limit, offset) : appsOfPage.all(workspaceId, limit, offset)) as AppRow[],
+    appsCount: (workspaceId?: string) => ((workspaceId === undefined ? appsCount.get() : appsOfCount.get(workspaceId)) as { n: number }).n,
     insertApp: (a: Omit<AppRow, 'last_nonce' | 'disabled'>) => {
       forgetCached();
       insertApp.run(a);
@@ -147,8 +158,10 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
       if (ownerType === 'merchant') return (merchantById.get(ownerId) as MerchantRow | undefined)?.workspace_id;
       return undefined;
     },
-    customersPage: (limit: number, offset: number) => customersPage.all(limit, offset) as UserRow[],
-    customersCount: () => (customersCount.get() as { n: number }).n,
+    customersPage: (limit: number, offset: number, workspaceId?: string) =>
+      (workspaceId === undefined ? customersPage.all(limit, offset) : customersOfPage.all(workspaceId, limit, offset)) as UserRow[],
+    customersCount: (workspaceId?: string) =>
+      ((workspaceId === undefined ? customersCount.get() : customersOfCount.get(workspaceId)) as { n: number }).n,
     insertUser: (u: UserRow) => void insertUser.run(u),
     disableWorkspace(workspaceId: string): void {
       forgetCached();

@@ -29,6 +29,14 @@ export function amountDue(inv: Amounts): bigint {
   return inv.amount > inv.amount_received ? inv.amount - inv.amount_received : 0n;
 }
 
+/**
+ * The invoice's status at `now` (its merchant's clock): a pending invoice past its `expires_at` is
+ * expired, whether or not the clock's due work has written that yet.
+ */
+export function statusAt(inv: Pick<InvoiceRow, 'status' | 'expires_at'>, now: number): InvoiceRow['status'] {
+  return inv.status === 'pending' && Number(inv.expires_at) <= now ? 'expired' : inv.status;
+}
+
 // Rows are read often and their collector list never changes: parse each stored list once.
 const parsed = new Map<string, readonly string[]>();
 

@@ -5,7 +5,7 @@ import { createInvoiceRepository, type InvoiceRepository } from './invoices.repo
 import { createInvoiceService, type InvoiceService } from './invoices.service.js';
 import { invoiceHandlers } from './invoices.routes.js';
 
-/** Merchant invoices: the create, retrieve and list operations, and expiry on the sandbox clock. */
+/** Merchant invoices: the create, retrieve and list operations, and expiry on each merchant's clock. */
 export function createInvoicesModule(
   s: Services,
   identities: { merchantById: (id: string) => MerchantRow | undefined },
@@ -20,10 +20,12 @@ export function createInvoicesModule(
     publicUrl: () => s.config.publicUrl,
     merchantById: identities.merchantById,
     expiryEvents: () => s.config.expiryEvents,
+    dueWork: s.dueWork,
+    tenants: s.tenants,
   });
+  s.dueWork.register({ name: 'invoices.expiry', run: () => void invoices.expireDue(), earliest: invoices.nextExpiry });
   return {
     handlers: invoiceHandlers(invoices),
-    tick: () => invoices.expireDue(),
     api: invoices,
     /** The invoice rows: payments record against them (and tests seed them directly). */
     repo,

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { merchantsOfWorkspaceSql, merchantWorkspaceSql } from '../identities/tenant.sql.js';
 import { ANCHOR_EVERY, createInvoiceAnchors } from './invoice-anchors.repo.js';
 
 export type InvoiceStatus = 'pending' | 'fully_paid' | 'expired' | 'canceled';
@@ -80,9 +81,17 @@ export function createInvoiceRepository(db: Db) {
     'SELECT rowid AS r FROM invoices WHERE merchant_id = ? AND status = ? ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?',
     'ASC',
   );
-  const dueExpiry = db.prepare("SELECT id FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT 500");
+  // Each invoice expires on its merchant's tenant clock: the index bounds the range by the largest offset.
+  const dueExpiry = db.prepare(
+    `SELECT id FROM invoices WHERE status = 'pending' AND expires_at <= @now + ws_max_offset()
+       AND expires_at <= @now + ws_offset(${merchantWorkspaceSql('invoices.merchant_id')})
+     ORDER BY expires_at LIMIT 500`,
+  );
   const expire = db.prepare("UPDATE invoices SET status = 'expired', updated_at = expires_at WHERE id = ? AND status = 'pending'");
   const nextExpiry = db.prepare("SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending'");
+  const nextExpiryOf = db.prepare(
+    `SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending' AND merchant_id IN (${merchantsOfWorkspaceSql})`,
+  );
   const setStatus = db.prepare('UPDATE invoices SET status = ?, updated_at = ? WHERE id = ?');
   const addReceived = db.prepare(
     'UPDATE invoices SET amount_received = amount_received + @amount, status = @status, updated_at = @now WHERE id = @id',
@@ -146,9 +155,14 @@ export function createInvoiceRepository(db: Db) {
       }
       return pageStatus.all(f.merchantId, f.status, limit, offset) as InvoiceRow[];
     },
-    dueForExpiry: (now: number) => (dueExpiry.all(now) as Array<{ id: string }>).map((r) => r.id),
+    /** Pending invoices past their expiry on their own tenant's clock; `now` is the sandbox time. */
+    dueForExpiry: (now: number) => (dueExpiry.all({ now }) as Array<{ id: string }>).map((r) => r.id),
+    /** The earliest expiry of a pending invoice (on its tenant's clock): of all, or of one workspace's. */
+    nextExpiry: (workspaceId: string | null) => {
+      const r = (workspaceId === null ? nextExpiry.get() : nextExpiryOf.get({ ws: workspaceId })) as { t: number | bigint | null };
+      return r.t === null ? null : Number(r.t);
+    },
     expire: (id: string) => expire.run(id).changes === 1,
-    nextExpiry: () => (nextExpiry.get() as { t: number | null }).t,
     setStatus: (id: string, status: InvoiceStatus, now: number) => void setStatus.run(status, now, id),
     addReceived: (id: string, amount: bigint, status: InvoiceStatus, now: number) => void addReceived.run({ id, amount, status, now }),
     setReference: (id: string, ref: string, collector: string, now: number) => void setReference.run(ref, collector, now, id),

@@ -2,6 +2,8 @@ import { ApiError } from '../http/api-error.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Outbox } from '../events/outbox.repo.js';
 import type { MerchantRow } from '../identities/identities.repo.js';
+import type { DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { Clock } from '../shared/clock.js';
 import { parseExpiry } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -29,6 +31,10 @@ export interface InvoiceServiceDeps {
   /** Read on every use: the listening port is known only after start-up. */
   publicUrl: () => string;
   merchantById: (id: string) => MerchantRow | undefined;
+  /** The registry of due work, told when a new invoice will expire. */
+  dueWork: Pick<DueWork, 'expect'>;
+  /** A request that loads an invoice is on its merchant's clock (a control call, the hosted page). */
+  tenants: Pick<TenantClocks, 'enter'>;
   /** Emit `invoice.updated` when an invoice expires (off by default: the real service sends none). */
   expiryEvents: () => boolean;
 }
@@ -53,8 +59,9 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
   }
 
   /**
-   * Expire every pending invoice whose `expires_at` has passed on the sandbox clock: all of them, a
-   * batch (the repository's limit) per unit of work until none is due.
+   * Expire every pending invoice whose `expires_at` has passed on its merchant's clock: the due work
+   * registered with src/clock/due-work.ts, which runs it before every request and in the tick; all of
+   * them, a batch (the repository's limit) per unit of work until none is due.
    */
   function expireDue(): string[] {
     const now = d.clock.now();
@@ -77,11 +84,17 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     return expired;
   }
 
-  /** The invoice, expired first if its time has come: the one read every other module starts from. 404 when unknown. */
+  /** The invoice (expired already if its time has come): the one read every other module starts from. 404 when unknown. */
   function load(id: string): InvoiceRow {
-    expireDue();
-    const row = d.invoices.byId(id);
+    const row = find(id);
     if (!row) throw ApiError.notFound();
+    return row;
+  }
+
+  /** The invoice or undefined; the request is on its merchant's clock from here on. */
+  function find(id: string): InvoiceRow | undefined {
+    const row = d.invoices.byId(id);
+    if (row) d.tenants.enter(d.merchantById(row.merchant_id)?.workspace_id ?? null);
     return row;
   }
 
@@ -90,12 +103,11 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     expireDue,
     load,
     /** `load`, or undefined when there is no such invoice (the hosted page shows its own 404). */
-    find(id: string): InvoiceRow | undefined {
-      expireDue();
-      return d.invoices.byId(id);
-    },
-    /** The stored row as it is, without the expiry check (for a caller that has just run `expireDue`). */
+    find,
+    /** The stored row, without entering its merchant's clock (a caller inside the invoice's own work). */
     byId: (id: string) => d.invoices.byId(id),
+    /** The earliest expiry still waiting, on its tenant's clock (the guard of the due work). */
+    nextExpiry: (workspaceId: string | null) => d.invoices.nextExpiry(workspaceId),
     /** The invoice with this over-the-counter reference number, or undefined. */
     byReference: (reference: string) => d.invoices.byReference(reference),
     /**
@@ -159,6 +171,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
           created_at: now,
           expires_at: expiresAt,
         });
+        d.dueWork.expect(expiresAt);
         const created = d.invoices.byId(id)!;
         d.outbox.append('invoice.created', merchant.id, eventBody('invoice.created', created));
         return created;
@@ -167,7 +180,6 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     },
     /** Another merchant's invoice is a 404, never its data. */
     get(merchant: MerchantRow, id: string) {
-      expireDue();
       const row = d.invoices.forMerchant(id, merchant.id);
       if (!row) throw ApiError.notFound();
       return view(row, merchant);
@@ -180,7 +192,6 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       return view(load(id));
     },
     list(merchant: MerchantRow, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
-      expireDue();
       const req = pageRequest(query);
       const filter = { merchantId: merchant.id, status: query.status, externalTransactionId: query.external_transaction_id };
       // One connection, synchronous calls: the count and the page read the same snapshot, so they

@@ -23,6 +23,7 @@ export function createOrdersModule(
   transfers: Pick<TransferService, 'resolveTarget'>,
 ): SandboxModule<OrdersApi> & { repo: OrderRepository } {
   const repo = createOrderRepository(s.db);
+  const enterOwner = (ownerId: string) => s.tenants.enter(s.identities.userById(ownerId)?.workspace_id ?? null);
   const sell = createSellOrderService({
     orders: repo,
     outlets,
@@ -32,6 +33,8 @@ export function createOrdersModule(
     clock: s.clock,
     ids: s.ids,
     autoAdvanceSeconds: () => s.config.sellOrderAutoAdvanceSeconds,
+    dueWork: s.dueWork,
+    enterOwner,
   });
   const buy = createBuyOrderService({
     orders: repo,
@@ -41,14 +44,15 @@ export function createOrdersModule(
     clock: s.clock,
     ids: s.ids,
     releaseSeconds: () => s.config.buyOrderReleaseSeconds,
+    dueWork: s.dueWork,
+    enterOwner,
   });
+  // Orders move as soon as their owner's clock says so (src/clock/due-work.ts).
+  s.dueWork.register(sell.dueJob);
+  s.dueWork.register(buy.dueJob);
   return {
     handlers: orderHandlers(sell, buy),
     fixtureSections: [(core, fx) => loadOrderFixtures(core, repo, fx)],
-    tick: () => {
-      sell.advanceDue();
-      buy.advanceDue();
-    },
     api: { sell, buy },
     /** For tests that seed rows directly. */
     repo,

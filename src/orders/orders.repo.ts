@@ -1,4 +1,6 @@
 import type { Db } from '../db/open.js';
+import { dueOnTenantClock, earliestOf } from '../db/tenant-sql.js';
+import { usersOfWorkspaceSql, userWorkspaceSql } from '../identities/tenant.sql.js';
 
 export type SellOrderStatus = 'pending_payment' | 'processing' | 'completed' | 'failed' | 'canceled';
 export type BuyOrderStatus = 'pending_payment' | 'payment_received' | 'released' | 'canceled' | 'escrow_expired';
@@ -95,7 +97,8 @@ export function createOrderRepository(db: Db) {
   );
   const dueSell = db
     .prepare(
-      `${SELL} WHERE s.auto_advance = 1 AND s.delivery_status IN ('pending_payment', 'processing') AND s.status_changed_at <= ?
+      `${SELL} WHERE s.auto_advance = 1 AND s.delivery_status IN ('pending_payment', 'processing')
+         AND ${dueOnTenantClock('s.status_changed_at', userWorkspaceSql('s.owner_id'))}
        ORDER BY s.status_changed_at, s.id LIMIT 500`,
     )
     .safeIntegers(true);
@@ -121,11 +124,15 @@ export function createOrderRepository(db: Db) {
   );
   const setBuyCredit = db.prepare('UPDATE buy_orders SET credit_transaction_id = ? WHERE id = ?');
   const dueExpiry = db
-    .prepare(`${BUY} WHERE b.status = 'pending_payment' AND b.expires_at <= ? ORDER BY b.expires_at, b.id LIMIT 500`)
+    .prepare(
+      `${BUY} WHERE b.status = 'pending_payment' AND ${dueOnTenantClock('b.expires_at', userWorkspaceSql('b.owner_id'))}
+       ORDER BY b.expires_at, b.id LIMIT 500`,
+    )
     .safeIntegers(true);
   const dueRelease = db
     .prepare(
-      `${BUY} WHERE b.status = 'payment_received' AND b.auto_release = 1 AND b.marked_paid_at <= ? ORDER BY b.marked_paid_at, b.id LIMIT 500`,
+      `${BUY} WHERE b.status = 'payment_received' AND b.auto_release = 1
+         AND ${dueOnTenantClock('b.marked_paid_at', userWorkspaceSql('b.owner_id'))} ORDER BY b.marked_paid_at, b.id LIMIT 500`,
     )
     .safeIntegers(true);
   // Pay-in outlets are reference data the fixtures load (kind 'payin'); named by id or by collector.
@@ -143,16 +150,24 @@ export function createOrderRepository(db: Db) {
     setSellStatus: (id: string, from: SellOrderStatus, to: SellOrderStatus, at: number) =>
       setSellStatus.run({ id, from, to, at }).changes === 1,
     /** In-flight orders of the clock whose current status began at or before `before`. */
-    dueSell: (before: number) => dueSell.all(before) as SellOrderRow[],
+    dueSell: (before: number) => dueSell.all({ at: before }) as SellOrderRow[],
+    /** The earliest status change of an in-flight order of the clock (of all, or of one workspace). */
+    earliestSell: earliestOf(db, 'sell_orders', 'status_changed_at',
+      "auto_advance = 1 AND delivery_status IN ('pending_payment', 'processing')", `owner_id IN (${usersOfWorkspaceSql})`),
     insertBuy: (r: BuyOrderRecord) => void insertBuy.run(r),
     buyById: (id: string) => buyById.get(id) as BuyOrderRow | undefined,
     buyForOwner: (id: string, ownerId: string) => buyForOwner.get(id, ownerId) as BuyOrderRow | undefined,
     setBuyStatus: (id: string, from: BuyOrderStatus, to: BuyOrderStatus, at: number) => setBuyStatus.run({ id, from, to, at }).changes === 1,
     setBuyCredit: (id: string, transactionId: string) => void setBuyCredit.run(transactionId, id),
     /** Orders still waiting for payment whose expiration time is at or before `now`. */
-    dueExpiry: (now: number) => dueExpiry.all(now) as BuyOrderRow[],
+    dueExpiry: (now: number) => dueExpiry.all({ at: now }) as BuyOrderRow[],
+    /** The earliest expiration time of an unpaid order (of all, or of one workspace). */
+    earliestExpiry: earliestOf(db, 'buy_orders', 'expires_at', "status = 'pending_payment'", `owner_id IN (${usersOfWorkspaceSql})`),
     /** Paid orders of the clock marked paid at or before `before`. */
-    dueRelease: (before: number) => dueRelease.all(before) as BuyOrderRow[],
+    dueRelease: (before: number) => dueRelease.all({ at: before }) as BuyOrderRow[],
+    /** The earliest time a paid order of the clock was marked paid (of all, or of one workspace). */
+    earliestRelease: earliestOf(db, 'buy_orders', 'marked_paid_at',
+      "status = 'payment_received' AND auto_release = 1", `owner_id IN (${usersOfWorkspaceSql})`),
     payinOutlet: (idOrCollector: string) => payinOutlet.get({ v: idOrCollector }) as PayinOutletRow | undefined,
     /** Names of the pay-in outlets of these collectors, in outlet order. */
     payinNames: (collectors: string[]) => (payinNames.all(JSON.stringify(collectors)) as Array<{ name: string }>).map((r) => r.name),

@@ -1,3 +1,4 @@
+import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
@@ -51,8 +52,12 @@ export interface SellOrderDeps {
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
-  /** Seconds on the sandbox clock per automatic step (0 = only the control API moves orders). */
+  /** Seconds on the owner's clock per automatic step (0 = only the control API moves orders). */
   autoAdvanceSeconds: () => number;
+  /** Told when an order's next automatic step falls due. */
+  dueWork: Pick<DueWork, 'expect'>;
+  /** A control call on an order is on its owner's clock (docs/design.md#the-clock). */
+  enterOwner: (ownerId: string) => void;
 }
 
 /** The owner's oldest wallet in a currency: the one fixtures and workspaces fund. */
@@ -83,10 +88,17 @@ export function createSellOrderService(d: SellOrderDeps) {
     return d.outlets.requirePayoutOutlet(body.outlet_id ?? body.payment_outlet, field);
   }
 
+  const delayMicros = () => Math.round(d.autoAdvanceSeconds() * 1_000_000);
+  /** An order of the clock entered a step at `at`: its next one falls due a delay later. */
+  function expectStep(to: SellOrderStatus, at: number): void {
+    if ((to === 'pending_payment' || to === 'processing') && delayMicros() > 0) d.dueWork.expect(at + delayMicros());
+  }
+
   function move(row: SellOrderRow, to: SellOrderStatus, at: number): SellOrderRow {
     if (!SELL_ORDER_TRANSITIONS[row.delivery_status].includes(to) || !d.orders.setSellStatus(row.id, row.delivery_status, to, at)) {
       throw ApiError.general('invalid_state_transition', `Sell order is ${row.delivery_status} and cannot move to ${to}.`);
     }
+    if (row.auto_advance) expectStep(to, at);
     // Pre-settled fixture history has no debit, so there is nothing to give back or pay out.
     if (row.debit_transaction_id) {
       if (to === 'failed' || to === 'canceled') {
@@ -121,7 +133,7 @@ export function createSellOrderService(d: SellOrderDeps) {
     return d.sendTargets.resolveTarget(app, body.target_address, outlet.currency);
   }
 
-  return {
+  const api = {
     create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined): SellOrderRow {
       requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const outlet = outletOf(body);
@@ -163,6 +175,7 @@ export function createSellOrderService(d: SellOrderDeps) {
           created_at: now,
           status_changed_at: now,
         });
+        expectStep('pending_payment', now);
         return d.orders.sellById(id)!;
       });
     },
@@ -184,6 +197,7 @@ export function createSellOrderService(d: SellOrderDeps) {
       return d.unitOfWork(() => {
         const row = d.orders.sellById(id);
         if (!row) throw ApiError.notFound();
+        d.enterOwner(row.owner_id);
         return sellOrderResource(move(row, to, d.clock.now()));
       });
     },
@@ -193,7 +207,7 @@ export function createSellOrderService(d: SellOrderDeps) {
      * so a clock moved by two delays at once completes an order just as waiting would have.
      */
     advanceDue(): number {
-      const delay = Math.round(d.autoAdvanceSeconds() * 1_000_000);
+      const delay = delayMicros();
       if (delay <= 0) return 0;
       let moved = 0;
       for (;;) {
@@ -205,6 +219,18 @@ export function createSellOrderService(d: SellOrderDeps) {
         moved += due.length;
       }
     },
+  };
+  return {
+    ...api,
+    /** The clock's progress as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: {
+      name: 'sell-orders.progress',
+      run: () => void api.advanceDue(),
+      earliest(ws) {
+        const t = delayMicros() > 0 ? d.orders.earliestSell(ws) : null;
+        return t === null ? null : t + delayMicros();
+      },
+    } satisfies DueJob,
   };
 }
 

@@ -3,7 +3,7 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Outbox } from '../events/outbox.repo.js';
 import { ApiError } from '../http/api-error.js';
 import type { IdentityRepository, UserRow } from '../identities/identities.repo.js';
-import { accepts, amountDue, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
+import { accepts, amountDue, collectorsOf, statusAt, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import { eventBody, paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
 import type { InvoiceRow, InvoiceStatus } from '../invoices/invoices.repo.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
@@ -40,8 +40,9 @@ export interface PaymentOutcome {
 export function createPaymentService(d: PaymentServiceDeps) {
   function payable(invoiceId: string): InvoiceRow {
     const inv = d.invoiceService.load(invoiceId);
-    if (inv.status !== 'pending') {
-      throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
+    const status = statusAt(inv, d.clock.now());
+    if (status !== 'pending') {
+      throw ApiError.general('invoice_not_payable', `Invoice is ${status} and cannot be paid.`);
     }
     return inv;
   }

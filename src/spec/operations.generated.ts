@@ -1644,6 +1644,7 @@ export interface Operations {
     query: {
       page?: number;
       per_page?: number;
+      workspace_id?: string;
     };
     body: undefined;
     responses: {
@@ -1695,6 +1696,7 @@ export interface Operations {
     query: {
       page?: number;
       per_page?: number;
+      workspace_id?: string;
     };
     body: undefined;
     responses: {
@@ -1818,6 +1820,7 @@ export interface Operations {
     query: {
       page?: number;
       per_page?: number;
+      workspace_id?: string;
     };
     body: undefined;
     responses: {
@@ -2024,6 +2027,7 @@ export interface Operations {
       page?: number;
       per_page?: number;
       invoice_id?: string;
+      merchant_id?: string;
       event?: Schemas["EventName"];
       status?: Schemas["DeliveryStatus"];
       wait?: number;
@@ -2233,6 +2237,52 @@ export interface Operations {
     body: undefined;
     responses: {
       200: Schemas["SnapshotDocument"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
+  getWorkspaceClock: {
+    auth: "control";
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["Clock"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
+  advanceWorkspaceClock: {
+    auth: "control";
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      seconds: number;
+    };
+    responses: {
+      200: Schemas["Clock"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
+    };
+  };
+  resetWorkspaceClock: {
+    auth: "control";
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["Clock"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];

@@ -1,3 +1,5 @@
+import type { DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
@@ -8,7 +10,7 @@ import { ID_PATTERN, type IdFactory } from '../shared/ids.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { TransferRepository, TransferRow } from './transfers.repo.js';
-import { setPendingStatus, settleDue, type Outcome } from './transfers.settle-later.js';
+import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from './transfers.settle-later.js';
 
 /** The transfer resource (real-api-facts: id, account, amount, target_address, status, created_at). */
 export function transferResource(t: TransferRow) {
@@ -43,6 +45,9 @@ export interface TransferDeps {
   identities: IdentityRepository;
   unitOfWork: UnitOfWork;
   clock: Clock;
+  /** Settlements are written on the owner's tenant clock; new sends tell the due work when they settle. */
+  tenants: Pick<TenantClocks, 'within'>;
+  dueWork: Pick<DueWork, 'expect'>;
   ids: IdFactory;
   /** Seconds on the sandbox clock before a pending transfer settles by itself (0: only by the control API). */
   settleSeconds: () => number;
@@ -119,8 +124,13 @@ export function createTransferService(d: TransferDeps) {
     return { source, amount, to };
   }
 
-  const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success'), fail: (row: TransferRow) => finish(row, 'failed') });
+  const settling = {
+    ...d,
+    duePending: d.transfers.duePending,
+    settle: (row: TransferRow) => finish(row, 'success'),
+    fail: (row: TransferRow) => finish(row, 'failed'),
+  };
+  const settleDueNow = (): number => settleDue(settling);
 
   return {
     prepareSend,
@@ -138,6 +148,7 @@ export function createTransferService(d: TransferDeps) {
         requireBalance(d.ledger, source.id, amount);
         d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
+        const createdAt = d.clock.now();
         const tx = d.ledger.post('transfer', id, [
           { accountId: source.id, amount: -amount },
           { accountId: clearingAccount(d.ledger, source.currency), amount },
@@ -152,19 +163,22 @@ export function createTransferService(d: TransferDeps) {
           currency: source.currency,
           status: 'pending',
           ledger_transaction_id: tx,
-          created_at: d.clock.now(),
+          created_at: createdAt,
         });
+        expectSettlement(d, createdAt);
         return transferResource(d.transfers.forOwner(id, app.owner_id)!);
       });
     },
 
     /** `POST /_sandbox/transfers/{id}/status`: settle (`success`) or fail a pending transfer now. */
     setStatus(id: string, to: Outcome) {
-      return transferResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish, settleDue: settleDueNow }, id, to));
+      return transferResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish }, id, to));
     },
 
     /** The clock's own progress: every pending transfer older than the delay settles. */
     settleDue: settleDueNow,
+    /** The same as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: settleLaterJob('transfers.settlement', { ...settling, earliestPending: d.transfers.earliestPending }),
 
     get(ownerId: string, id: string) {
       const row = d.transfers.forOwner(id, ownerId);

@@ -1,3 +1,5 @@
+import type { DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
@@ -8,7 +10,7 @@ import type { IdFactory } from '../shared/ids.js';
 import { formatMoney, formatMoneyShort, MAX_AMOUNT_UNITS, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance } from '../transfers/transfers.service.js';
-import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfers.settle-later.js';
+import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoExchangeRecord, CryptoExchangeRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 import { coinUnitsBought, PESOS_PER_COIN } from '../shared/rates.js';
@@ -61,6 +63,9 @@ export interface CryptoExchangeDeps {
   ledger: LedgerRepository;
   unitOfWork: UnitOfWork;
   clock: Clock;
+  /** Settlements are written on the owner's tenant clock; new sends tell the due work when they settle. */
+  tenants: Pick<TenantClocks, 'within'>;
+  dueWork: Pick<DueWork, 'expect'>;
   ids: IdFactory;
   /** Sandbox seconds before a pending conversion settles (the transfers' `--transfer-delay`; 0: never by itself). */
   settleSeconds: () => number;
@@ -101,9 +106,13 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
     d.exchanges.setStatus(row.id, to);
   }
 
-  // Reads run it too, so what is due never shows `pending` between two ticks of the background clock.
-  const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.exchanges.duePending, settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success'), fail: (row: Row<CryptoExchangeRecord>) => finish(row, 'failed') });
+  const settling = {
+    ...d,
+    duePending: d.exchanges.duePending,
+    settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success'),
+    fail: (row: Row<CryptoExchangeRecord>) => finish(row, 'failed'),
+  };
+  const settleDueNow = (): number => settleDue(settling);
 
   return {
     create(app: AppRow, body: { source_account: string; target_account: string; amount: number | string }) {
@@ -124,6 +133,7 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
         requireBalance(d.ledger, source.id, amount);
         d.ledger.requireRoom(target.id, route.amount);
         const id = d.ids();
+        const createdAt = d.clock.now();
         const ownerPayment = d.ledger.post('crypto_exchange', id, [
           { accountId: source.id, amount: -amount },
           { accountId: inFlight(source.currency), amount },
@@ -145,30 +155,31 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
           owner_payment: ownerPayment,
           trader_payment: traderPayment,
           status: 'pending',
-          created_at: d.clock.now(),
+          created_at: createdAt,
         });
+        expectSettlement(d, createdAt);
         return cryptoExchangeResource(d.exchanges.byId(id)!);
       });
     },
 
     /** `POST /_sandbox/crypto-exchanges/{id}/status`: settle (`success`) or fail a pending conversion now. */
     setStatus(id: string, to: Outcome) {
-      return cryptoExchangeResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish, settleDue: settleDueNow }, id, to));
+      return cryptoExchangeResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish }, id, to));
     },
 
     /** The clock's own progress: every pending conversion older than the delay settles. */
     settleDue: settleDueNow,
+    /** The same as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: settleLaterJob('conversions.settlement', { ...settling, earliestPending: d.exchanges.earliestPending }),
 
     /** One conversion of the owner (anyone else's answers as unknown), after the clock's due settlements. */
     get(ownerId: string, id: string) {
-      settleDueNow();
       const row = d.exchanges.forOwner(id, ownerId);
       if (!row) throw ApiError.notFound();
       return cryptoExchangeResource(row);
     },
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
-      settleDueNow();
       const req = pageRequest(query);
       return {
         'crypto-exchanges': d.exchanges.page(ownerId, req.limit, req.offset).map(cryptoExchangeResource),

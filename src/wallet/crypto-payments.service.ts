@@ -1,3 +1,5 @@
+import type { DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
@@ -8,7 +10,7 @@ import type { IdFactory } from '../shared/ids.js';
 import { formatMoney } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance, type TransferService } from '../transfers/transfers.service.js';
-import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfers.settle-later.js';
+import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 
@@ -40,6 +42,9 @@ export interface CryptoPaymentDeps {
   ledger: LedgerRepository;
   unitOfWork: UnitOfWork;
   clock: Clock;
+  /** Settlements are written on the owner's tenant clock; new sends tell the due work when they settle. */
+  tenants: Pick<TenantClocks, 'within'>;
+  dueWork: Pick<DueWork, 'expect'>;
   ids: IdFactory;
   /** Sandbox seconds before a pending payment settles (the transfers' `--transfer-delay`; 0: never by itself). */
   settleSeconds: () => number;
@@ -61,9 +66,13 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
     d.payments.setStatus(row.id, to);
   }
 
-  // Reads run it too, so what is due never shows `pending` between two ticks of the background clock.
-  const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.payments.duePending, settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success'), fail: (row: Row<CryptoPaymentRecord>) => finish(row, 'failed') });
+  const settling = {
+    ...d,
+    duePending: d.payments.duePending,
+    settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success'),
+    fail: (row: Row<CryptoPaymentRecord>) => finish(row, 'failed'),
+  };
+  const settleDueNow = (): number => settleDue(settling);
 
   return {
     create(
@@ -76,6 +85,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
         requireBalance(d.ledger, source.id, amount);
         d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
+        const createdAt = d.clock.now();
         d.ledger.post('crypto_payment', id, [
           { accountId: source.id, amount: -amount },
           { accountId: walletSystemAccount(d.ledger, 'payment-clearing', source.currency), amount },
@@ -90,30 +100,31 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
           currency: source.currency,
           message: body.message ?? '',
           status: 'pending',
-          created_at: d.clock.now(),
+          created_at: createdAt,
         });
+        expectSettlement(d, createdAt);
         return cryptoPaymentResource(d.payments.byId(id)!);
       });
     },
 
     /** `POST /_sandbox/crypto-payments/{id}/status`: settle (`success`) or fail a pending payment now. */
     setStatus(id: string, to: Outcome) {
-      return cryptoPaymentResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish, settleDue: settleDueNow }, id, to));
+      return cryptoPaymentResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish }, id, to));
     },
 
     /** The clock's own progress: every pending payment older than the delay settles. */
     settleDue: settleDueNow,
+    /** The same as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: settleLaterJob('crypto-payments.settlement', { ...settling, earliestPending: d.payments.earliestPending }),
 
     /** One payment of the owner (anyone else's answers as unknown), after the clock's due settlements. */
     get(ownerId: string, id: string) {
-      settleDueNow();
       const row = d.payments.forOwner(id, ownerId);
       if (!row) throw ApiError.notFound();
       return cryptoPaymentResource(row);
     },
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
-      settleDueNow();
       const req = pageRequest(query);
       return { 'crypto-payments': d.payments.page(ownerId, req.limit, req.offset).map(cryptoPaymentResource), meta: pageMeta(req, d.payments.count(ownerId)) };
     },

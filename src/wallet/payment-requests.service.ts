@@ -1,3 +1,5 @@
+import type { DueJob, DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
@@ -52,6 +54,9 @@ export interface PaymentRequestDeps {
   identities: IdentityRepository;
   unitOfWork: UnitOfWork;
   clock: Clock;
+  /** Requests live on their owner's tenant clock; new ones tell the due work when they expire. */
+  tenants: Pick<TenantClocks, 'within' | 'enter'>;
+  dueWork: Pick<DueWork, 'expect'>;
   ids: IdFactory;
   /** The sandbox's public URL, under which each request's payer page lives. */
   publicUrl: () => string;
@@ -94,17 +99,26 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
         { accountId: row.receiving_account_id, amount: row.amount },
       ]);
     }
-    d.requests.setStatus(row.id, to, tx, d.clock.now());
+    // An expiry is dated when it fell due, as the clock's other work is.
+    d.requests.setStatus(row.id, to, tx, to === 'expired' ? Math.min(Number(row.expires_at), d.clock.now()) : d.clock.now());
   }
 
+  /** The clock's own progress (due work, src/clock/due-work.ts): every pending request past its expiry on its owner's clock expires. */
   function expireDue(): number {
     let expired = 0;
     for (;;) {
       const due = d.requests.dueExpiry(d.clock.now());
       if (!due.length) return expired;
-      d.unitOfWork(() => due.forEach((row) => move(row, 'expired')));
+      d.unitOfWork(() => due.forEach((row) => d.tenants.within(row.tenant, () => move(row, 'expired'))));
       expired += due.length;
     }
+  }
+
+  /** The request by id; the current request is on its owner's clock from here on. */
+  function byId(id: string): PaymentRequestRow | undefined {
+    const row = d.requests.byId(id);
+    if (row) d.tenants.enter(d.identities.userById(row.owner_id)?.workspace_id ?? null);
+    return row;
   }
 
   return {
@@ -127,6 +141,7 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
         throw ApiError.field('payer_contact_info', `The payer has no ${developerCurrency(account.currency)} wallet.`, 'unknown_target');
       }
       const id = d.ids();
+      d.dueWork.expect(expiresAt);
       return d.unitOfWork(() => {
         d.requests.insert({
           id,
@@ -150,12 +165,11 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
     /**
      * The payer pays or declines, or the request expires, now: `POST /_sandbox/payment-requests/{id}/status`
      * and the payer's page (which names the logged-in payer: anyone else's request answers as unknown).
-     * A request past its expiry that the clock has not reached yet expires first, so it is never paid late.
+     * A request past its expiry has expired before the handler ran (the due work runs first), so it is never paid late.
      */
     setStatus(id: string, to: Exclude<PaymentRequestStatus, 'pending'>, by?: { payerId: string }) {
-      expireDue();
       return d.unitOfWork(() => {
-        const row = d.requests.byId(id);
+        const row = byId(id);
         if (!row || (by && row.payer_id !== by.payerId)) throw ApiError.notFound();
         if (row.status !== 'pending') {
           throw ApiError.general('invalid_state_transition', `Payment request is ${row.status}; only a pending request can become ${to}.`);
@@ -171,7 +185,6 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
      * its expiry on the sandbox clock is `expired` first) is 409.
      */
     cancel(ownerId: string, id: string) {
-      expireDue();
       return d.unitOfWork(() => {
         const row = d.requests.forOwner(id, ownerId);
         if (!row) throw ApiError.notFound();
@@ -183,34 +196,29 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
       });
     },
 
-    /** The clock's own progress: every pending request past its expiry expires. */
     expireDue,
+    /** The same as due work, registered by the module. */
+    dueJob: { name: 'payment-requests.expiry', run: () => void expireDue(), earliest: d.requests.earliestExpiry } satisfies DueJob,
 
-    /** One request by id, for its payer's page (after the clock's due expiries). */
-    find(id: string): PaymentRequestRow | undefined {
-      expireDue();
-      return d.requests.byId(id);
-    },
+    /** One request by id, for its payer's page. */
+    find: byId,
 
     /** The wallet a payment of this request would debit, if the payer still has one. */
     payerWallet: (row: PaymentRequestRow) => payerWallet(row.payer_id, row.currency),
 
     /** The newest requests of every owner, for the QA dashboard. */
     recent(limit: number) {
-      expireDue();
       return d.requests.recent(limit).map(view);
     },
 
-    /** One request of the owner (anyone else's answers as unknown), after the clock's due expiries. */
+    /** One request of the owner (anyone else's answers as unknown). */
     get(ownerId: string, id: string) {
-      expireDue();
       const row = d.requests.forOwner(id, ownerId);
       if (!row) throw ApiError.notFound();
       return view(row);
     },
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
-      expireDue();
       const req = pageRequest(query);
       return {
         'payment-requests': d.requests.page(ownerId, req.limit, req.offset).map(view),

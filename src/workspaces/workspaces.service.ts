@@ -1,6 +1,7 @@
 import { ApiError } from '../http/api-error.js';
 import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
+import type { DueJob } from '../clock/due-work.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 import type { SnapshotDocument } from './snapshot.capture.js';
@@ -40,8 +41,23 @@ export function createWorkspaceService(
     s.unitOfWork(() => {
       repo.markDeleted(id, at);
       s.identities.disableWorkspace(id);
+      // Its objects fall back to the sandbox time, never ahead of its own: nothing expired comes back.
+      s.tenants.setOffset(id, s.tenants.offsetOf(id), false);
     });
   }
+
+  /** A live workspace, or the control API's 404. */
+  function live(id: string) {
+    const row = repo.byId(id);
+    if (!row || row.deleted_at !== null) throw ApiError.notFound();
+    return row;
+  }
+
+  const clockView = (id: string) => ({
+    now: formatTimestamp(s.tenants.nowOf(id)),
+    offset_seconds: s.tenants.offsetOf(id) / 1_000_000,
+  });
+
 
   /** The first merchant, application and customer of a restored document, as the workspace resource shows them. */
   function restoredView(id: string, expiresAt: number, doc: SnapshotDocument, copyOf: (old: string) => string) {
@@ -57,13 +73,14 @@ export function createWorkspaceService(
     };
   }
 
-  return {
+  const service = {
     snapshots,
 
     create(ttlSeconds = DEFAULT_WORKSPACE_TTL_SECONDS, fromSnapshot?: string) {
       return s.unitOfWork(() => {
         const id = s.ids();
-        const now = s.clock.now();
+        // A workspace's TTL is the sandbox's housekeeping: on the sandbox clock, whatever its own says.
+        const now = s.tenants.sandbox.now();
         const expiresAt = now + ttlSeconds * 1_000_000;
         repo.insert(id, now, expiresAt);
         if (fromSnapshot !== undefined) {
@@ -93,15 +110,15 @@ export function createWorkspaceService(
     /** Idempotent for a known workspace (a CI clean-up after the TTL still gets 204); unknown → 404. */
     delete(id: string): void {
       if (!repo.byId(id)) throw ApiError.notFound();
-      end(id, s.clock.now());
+      end(id, s.tenants.sandbox.now());
     },
 
     /**
-     * Disable every workspace whose TTL has run out on the sandbox clock (called from the tick): all of
-     * them, a batch (the repository's limit) at a time until none is due.
+     * Disable every workspace whose TTL has run out on the sandbox clock (due work, src/clock/due-work.ts):
+     * all of them, a batch (the repository's limit) at a time until none is due.
      */
     expireDue(): string[] {
-      const now = s.clock.now();
+      const now = s.tenants.sandbox.now();
       const ended: string[] = [];
       for (let due = repo.dueForExpiry(now); due.length; due = repo.dueForExpiry(now)) {
         for (const id of due) end(id, repo.byId(id)!.expires_at ?? now);
@@ -109,7 +126,38 @@ export function createWorkspaceService(
       }
       return ended;
     },
+
+    /** The TTLs as due work: on the sandbox clock, so no workspace's own offset applies. */
+    dueJob: (): DueJob => ({
+      name: 'workspaces.ttl',
+      run: () => void service.expireDue(),
+      earliest: (ws) => (ws === null ? repo.nextExpiry() : null),
+    }),
+
+    /** `GET /_sandbox/workspaces/{id}/clock`: its own time and offset; 404 unless live. */
+    clock(id: string) {
+      live(id);
+      return clockView(id);
+    },
+
+    /**
+     * Move one workspace's clock forward (the caller then runs the due work: only this workspace's has
+     * newly fallen due). Nobody else's time moves.
+     */
+    advanceClock(id: string, seconds: number) {
+      live(id);
+      s.unitOfWork(() => s.tenants.setOffset(id, s.tenants.offsetOf(id) + Math.round(seconds * 1_000_000)));
+      return clockView(id);
+    },
+
+    /** Back on the sandbox time; what already happened (an expired invoice) stays as it is. */
+    resetClock(id: string) {
+      live(id);
+      s.unitOfWork(() => s.tenants.setOffset(id, 0));
+      return clockView(id);
+    },
   };
+  return service;
 }
 
 export type WorkspaceService = ReturnType<typeof createWorkspaceService>;

@@ -16,6 +16,7 @@ import { sql as paymentRequestCanceled } from './018-payment-request-canceled.js
 import { sql as snapshots } from './019-snapshots.js';
 import { sql as appTokenExpiredAt } from './020-app-token-expired-at.js';
 import { sql as ledgerPerCurrency } from './021-ledger-per-currency.js';
+import { sql as workspaceClock } from './023-workspace-clock.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -40,4 +41,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 19, name: 'snapshots', sql: snapshots },
   { version: 20, name: 'app-token-expired-at', sql: appTokenExpiredAt },
   { version: 21, name: 'ledger-per-currency', sql: ledgerPerCurrency },
+  { version: 23, name: 'workspace-clock', sql: workspaceClock },
 ].sort((a, b) => a.version - b.version);
