@@ -1,7 +1,8 @@
 import type { Db } from '../db/open.js';
 import type { EventName } from '../events/outbox.repo.js';
+import type { DeliveryFilter, DeliveryStatus } from './callbacks.api.js';
 
-export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed';
+export type { DeliveryFilter, DeliveryStatus };
 
 export interface DeliveryRow {
   seq: number;
@@ -56,12 +57,6 @@ export interface AttemptRow {
   error: string | null;
   response_excerpt: string | null;
   duration_ms: number;
-}
-
-export interface DeliveryFilter {
-  invoice_id?: string;
-  event?: string;
-  status?: DeliveryStatus;
 }
 
 export type NewDelivery = Pick<

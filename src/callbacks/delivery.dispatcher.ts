@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { Clock } from '../shared/clock.js';
 import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
 import { callbackUrlProblem, checkCallbackTarget, type Lookup, type TargetCheck } from './callback-target.guard.js';
@@ -15,7 +15,7 @@ export interface DispatcherDeps {
   repo: DeliveryRepository;
   clock: Clock;
   config: Pick<AppConfig, 'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks'>;
-  merchantById: (id: string) => MerchantRow | undefined;
+  merchantById: (id: string) => Merchant | undefined;
   /** Outbound HTTP (node:http with keep-alive in the sandbox, an injected fetch in some tests); closed by `stop`. */
   transport: CallbackTransport;
   lookup: Lookup;
@@ -185,7 +185,7 @@ export function createDispatcher(d: DispatcherDeps) {
    * Claim up to `room` due deliveries in one transaction (failing at once those with nowhere to go)
    * and start their requests. Returns false when there was nothing to do.
    */
-  function claimDue(now: number, room: number, merchants: Map<string, MerchantRow | undefined>): boolean {
+  function claimDue(now: number, room: number, merchants: Map<string, Merchant | undefined>): boolean {
     const rows = d.repo.due(now, room);
     if (!rows.length) return false;
     const claims: Claim[] = [];
@@ -251,7 +251,7 @@ export function createDispatcher(d: DispatcherDeps) {
     try {
       recordEnded();
       let now = d.clock.now();
-      const merchants = new Map<string, MerchantRow | undefined>();
+      const merchants = new Map<string, Merchant | undefined>();
       while (inFlight.size < limit && claimDue(now, limit - inFlight.size, merchants)) now = d.clock.now();
       armTimer(now);
     } catch (err) {

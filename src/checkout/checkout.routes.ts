@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ApiError, renderError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
+import { renderError } from '../http/render-error.js';
 import type { AppEnv } from '../http/operation.js';
 import { pageUrl } from './checkout.format.js';
 import type { NoticeKind, PageRequest, SandboxOutcome } from './checkout.model.js';

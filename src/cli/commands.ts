@@ -1,16 +1,8 @@
 import { checkReceiverCommand } from './check-receiver.js';
+import type { CliCommand } from './command.types.js';
 import { contractCommand } from './contract.js';
 import { listenCommand } from './listen.js';
 import { triggerCommand } from './trigger.js';
 
-/** Sub-commands beyond start and fixtures (listen, trigger, contract, check-receiver), each in its own module. */
-export interface CliCommand {
-  name: string;
-  usage: string;
-  summary: string;
-  /** `paysandbox <name> --help`; without it the command prints its own. */
-  help?: string;
-  run(args: string[], env: Record<string, string | undefined>): Promise<number>;
-}
-
+/** Sub-commands beyond start and fixtures, each in its own module (their type: ./command.types.ts). */
 export const commands: CliCommand[] = [listenCommand, triggerCommand, contractCommand, checkReceiverCommand];

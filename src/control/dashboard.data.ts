@@ -1,5 +1,5 @@
 import type { DeliveryService } from '../callbacks/deliveries.service.js';
-import type { DeliveryFilter, DeliveryStatus } from '../callbacks/deliveries.repo.js';
+import type { DeliveryFilter, DeliveryStatus } from '../callbacks/callbacks.api.js';
 import type { DeliveryResource } from '../callbacks/delivery.view.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import type { RequestLogEntry } from '../http/request-log.js';

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { authenticateControl } from '../auth/authenticate.js';
-import { ApiError, renderError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
+import { renderError } from '../http/render-error.js';
 import type { AppEnv } from '../http/operation.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';

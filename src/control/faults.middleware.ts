@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/operation.js';
-import { surfaceOfPath } from '../http/api-error.js';
+import { surfaceOfPath } from '../shared/api-error.js';
 import { INJECTED_FAULT, type FaultStore } from './faults.service.js';
 
 const NO_BODY = new Set([204, 205, 304]);

@@ -1,5 +1,5 @@
 import { currentOtp } from '../auth/otp.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import { sandboxAccount } from '../ledger/accounts.service.js';

@@ -1,22 +1,14 @@
 import type { Db } from '../db/open.js';
-import type { AppRow } from './identities.repo.js';
+import type { App, AppToken, AppTokensApi } from './identities.api.js';
 
-export interface AppTokenRow {
-  access_token: string;
-  api_key: string;
-  scope: string;
-  /** Sandbox-clock microseconds, like every timestamp of the database. */
-  created_at: number;
-  expires_at: number;
-  revoked_at: number | null;
-}
+type AppTokenRow = AppToken;
 
 /**
  * OAuth2 access tokens of HMAC apps. SQL only; no rules. A token is live while it is not revoked, its
  * expiry is after `now` (the sandbox clock) and its app is enabled (a deleted workspace disables its
  * apps, and so their tokens).
  */
-export function createAppTokenRepository(db: Db) {
+export function createAppTokenRepository(db: Db): AppTokensApi {
   const insert = db.prepare(
     `INSERT INTO app_access_tokens (access_token, api_key, scope, created_at, expires_at)
      VALUES (@access_token, @api_key, @scope, @created_at, @expires_at)`,
@@ -39,8 +31,6 @@ export function createAppTokenRepository(db: Db) {
     /** True when a live token of this app was revoked now. */
     revoke: (apiKey: string, token: string, now: number) => revoke.run({ key: apiKey, token, now }).changes === 1,
     /** The enabled app a live token belongs to. */
-    appOfToken: (token: string, now: number) => appOfToken.get(token, now) as AppRow | undefined,
+    appOfToken: (token: string, now: number) => appOfToken.get(token, now) as App | undefined,
   };
 }
-
-export type AppTokenRepository = ReturnType<typeof createAppTokenRepository>;

@@ -1,11 +1,11 @@
 import type { Db } from '../db/open.js';
 import { createAppTokenRepository } from './app-tokens.repo.js';
-import { MERCHANT_SETTINGS, type App, type Merchant, type MerchantSetting, type User } from './identities.api.js';
+import { MERCHANT_SETTINGS, type App, type IdentitiesApi, type Merchant, type MerchantSetting, type User } from './identities.api.js';
 
-export { MERCHANT_SETTINGS, type MerchantSetting };
-export type MerchantRow = Merchant;
-export type AppRow = App;
-export type UserRow = User;
+// The rows of this module's tables are its domain types (identities.api.ts) column for column.
+type MerchantRow = Merchant;
+type AppRow = App;
+type UserRow = User;
 
 /** Merchants, HMAC applications and users (customers and developers). SQL only; no rules. */
 /**
@@ -19,7 +19,7 @@ export type UserRow = User;
  */
 const CACHE_LIMIT = 1000;
 
-export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()) {
+export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()): IdentitiesApi {
   const merchantByToken = db.prepare(
     'SELECT * FROM merchants WHERE (merchant_api_token = ? OR bearer_token = ?) AND disabled = 0',
   );
@@ -142,5 +142,3 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     },
   };
 }
-
-export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

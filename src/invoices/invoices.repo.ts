@@ -1,37 +1,11 @@
 import type { Db } from '../db/open.js';
 import { ANCHOR_EVERY, createInvoiceAnchors } from './invoice-anchors.repo.js';
+import type { Invoice, InvoiceStatus, Payment } from './invoices.api.js';
 
-export type InvoiceStatus = 'pending' | 'fully_paid' | 'expired' | 'canceled';
-
-export interface InvoiceRow {
-  id: string;
-  merchant_id: string;
-  status: InvoiceStatus;
-  amount: bigint;
-  amount_received: bigint;
-  currency: string;
-  external_transaction_id: string;
-  description: string;
-  metadata: string;
-  supported_payment_collectors: string;
-  current_payment_reference_number: string | null;
-  /** The counter collector the reference was issued for. */
-  current_payment_collector: string | null;
-  created_at: bigint;
-  updated_at: bigint;
-  expires_at: bigint;
-}
-
-export interface PaymentRow {
-  id: string;
-  invoice_id: string;
-  amount: bigint;
-  payment_collector: string;
-  reference_number: string | null;
-  payer_account_id: string | null;
-  ledger_transaction_id: string | null;
-  created_at: bigint;
-}
+// The rows of this module's tables are its domain types (invoices.api.ts) column for column; the
+// invoices module's own files use these names.
+export type InvoiceRow = Invoice;
+export type PaymentRow = Payment;
 
 export interface InvoiceFilter {
   merchantId: string;

@@ -1,14 +1,15 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Outbox } from '../events/outbox.repo.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { Clock } from '../shared/clock.js';
 import { parseExpiry } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { AmountError, formatMoneyShort, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { eventBody, invoiceResource } from './invoice.view.js';
-import type { InvoiceRepository, InvoiceRow, InvoiceStatus } from './invoices.repo.js';
+import type { InvoiceStatus } from './invoices.api.js';
+import type { InvoiceRepository, InvoiceRow } from './invoices.repo.js';
 
 export interface CreateInvoiceInput {
   amount: unknown;
@@ -28,7 +29,7 @@ export interface InvoiceServiceDeps {
   ids: IdFactory;
   /** Read on every use: the listening port is known only after start-up. */
   publicUrl: () => string;
-  merchantById: (id: string) => MerchantRow | undefined;
+  merchantById: (id: string) => Merchant | undefined;
   /** Emit `invoice.updated` when an invoice expires (off by default: the real service sends none). */
   expiryEvents: () => boolean;
 }
@@ -98,7 +99,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     addReceived: (...args: Parameters<InvoiceRepository['addReceived']>) => d.invoices.addReceived(...args),
     setReference: (...args: Parameters<InvoiceRepository['setReference']>) => d.invoices.setReference(...args),
     setStatus: (...args: Parameters<InvoiceRepository['setStatus']>) => d.invoices.setStatus(...args),
-    create(merchant: MerchantRow, input: CreateInvoiceInput) {
+    create(merchant: Merchant, input: CreateInvoiceInput) {
       const errors: Record<string, string[]> = {};
       let amount = 0n;
       try {
@@ -158,7 +159,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       return view(row, merchant);
     },
     /** Another merchant's invoice is a 404, never its data. */
-    get(merchant: MerchantRow, id: string) {
+    get(merchant: Merchant, id: string) {
       expireDue();
       const row = d.invoices.forMerchant(id, merchant.id);
       if (!row) throw ApiError.notFound();
@@ -171,7 +172,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     getPublic(id: string) {
       return view(load(id));
     },
-    list(merchant: MerchantRow, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
+    list(merchant: Merchant, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
       expireDue();
       const req = pageRequest(query);
       const filter = { merchantId: merchant.id, status: query.status, externalTransactionId: query.external_transaction_id };

@@ -1,6 +1,6 @@
 import { formatMoney } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
-import type { AccountRow, LedgerRepository } from './ledger.repo.js';
+import type { Account, LedgerApi } from './ledger.api.js';
 
 /**
  * The currency code of an account on the developer API. The real service names the peso wallet `PBTC`
@@ -16,7 +16,7 @@ export function developerCurrency(ledgerCurrency: string): string {
  * total_received (everything ever credited), default_address, is_default (the owner's first account of
  * that currency).
  */
-export function cryptoAccountResource(a: AccountRow, isDefault: boolean) {
+export function cryptoAccountResource(a: Account, isDefault: boolean) {
   return {
     id: a.id,
     name: a.name,
@@ -30,15 +30,15 @@ export function cryptoAccountResource(a: AccountRow, isDefault: boolean) {
 }
 
 /** Control API shape of an account summary and of a full account. */
-export function accountSummary(a: AccountRow) {
+export function accountSummary(a: Account) {
   return { id: a.id, name: a.name, currency: a.currency, balance: formatMoney(a.balance) };
 }
 
-export function sandboxAccount(a: AccountRow) {
+export function sandboxAccount(a: Account) {
   return { ...accountSummary(a), pending_balance: formatMoney(a.pending_balance), owner: { type: a.owner_type, id: a.owner_id } };
 }
 
-export function createAccountService(d: { ledger: LedgerRepository }) {
+export function createAccountService(d: { ledger: LedgerApi }) {
   return {
     /** Wallet accounts of a user, page-based; `currency` is one code or a comma-separated list (`PBTC,BTC`). */
     listForUser(userId: string, query: { page?: number; per_page?: number; currency?: string }) {

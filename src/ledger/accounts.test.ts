@@ -2,10 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/open.js';
 import { createClock } from '../shared/clock.js';
 import { accountSummary, createAccountService, cryptoAccountResource, sandboxAccount } from './accounts.service.js';
-import { createLedgerRepository, SYSTEM_ACCOUNTS, type LedgerRepository } from './ledger.repo.js';
+import type { LedgerApi } from './ledger.api.js';
+import { createLedgerRepository } from './ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from './system-accounts.js';
 
 let db: Db;
-let ledger: LedgerRepository;
+let ledger: LedgerApi;
 let seq = 0;
 beforeEach(() => {
   db = openDatabase(':memory:');

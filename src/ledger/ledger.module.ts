@@ -1,8 +1,9 @@
 import type { SandboxModule } from '../module.types.js';
 import type { Services } from '../services.js';
-import { createLedgerRepository, type LedgerRepository } from './ledger.repo.js';
+import type { LedgerApi } from './ledger.api.js';
+import { createLedgerRepository } from './ledger.repo.js';
 
 /** The double-entry ledger: wallet accounts and the entries that move units between them. */
-export function createLedgerModule(s: Services): SandboxModule<LedgerRepository> {
+export function createLedgerModule(s: Services): SandboxModule<LedgerApi> {
   return { api: createLedgerRepository(s.db, s.clock, s.ids) };
 }

@@ -1,34 +1,11 @@
 import type { Db } from '../db/open.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
+import type { Account, LedgerApi, NewAccount } from './ledger.api.js';
 import { SYSTEM_ACCOUNTS } from './system-accounts.js';
 
-// Re-exported for older imports; other modules import them from ./system-accounts.js.
-export { SYSTEM_ACCOUNTS };
-
-export type OwnerType = 'merchant' | 'user' | 'system';
-
-export interface AccountRow {
-  id: string;
-  owner_type: OwnerType;
-  owner_id: string;
-  name: string;
-  currency: string;
-  balance: bigint;
-  pending_balance: bigint;
-  /** Everything ever credited to the account (cached like `balance`). */
-  total_received: bigint;
-  default_address: string;
-  allow_negative: number;
-  created_at: number;
-}
-
-export interface Posting {
-  accountId: string;
-  /** Signed units: positive credits the account, negative debits it. */
-  amount: bigint;
-}
-
+// An account row is the api's Account column for column (balances read as BigInt).
+type AccountRow = Account;
 
 export class LedgerImbalanceError extends Error {}
 
@@ -36,7 +13,7 @@ export class LedgerImbalanceError extends Error {}
  * Accounts and double-entry postings. Entries are append-only (a trigger refuses UPDATE/DELETE);
  * the cached balance on each account moves in the same statement batch as its entries.
  */
-export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
+export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): LedgerApi {
   const insertAccount = db.prepare(
     `INSERT INTO accounts (id, owner_type, owner_id, name, currency, balance, pending_balance, default_address, allow_negative, created_at)
      VALUES (@id, @owner_type, @owner_id, @name, @currency, 0, 0, @default_address, @allow_negative, @created_at)`,
@@ -57,7 +34,7 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
     row ? ({ ...row, created_at: Number(row.created_at), allow_negative: Number(row.allow_negative) } as AccountRow) : undefined;
 
   return {
-    createAccount(a: { ownerType: OwnerType; ownerId: string; name: string; currency: string; id?: string; allowNegative?: boolean }): string {
+    createAccount(a: NewAccount): string {
       const id = a.id ?? ids();
       insertAccount.run({
         id,
@@ -78,14 +55,14 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
         }
       }
     },
-    get: (id: string) => normalize(getAccount.get(id) as Record<string, unknown> | undefined),
-    byOwner: (ownerType: OwnerType, ownerId: string) =>
+    get: (id) => normalize(getAccount.get(id) as Record<string, unknown> | undefined),
+    byOwner: (ownerType, ownerId) =>
       (byOwner.all(ownerType, ownerId) as Record<string, unknown>[]).map((r) => normalize(r)!),
     /**
      * Record one balanced transaction. Must run inside the caller's transaction when other writes
      * belong with it; throws (and so rolls back) when it does not balance or a wallet would go negative.
      */
-    post(kind: string, reference: string | null, postings: Posting[]): string {
+    post(kind, reference, postings) {
       const sum = postings.reduce((s, p) => s + p.amount, 0n);
       if (sum !== 0n || postings.length < 2) throw new LedgerImbalanceError(`unbalanced ${kind}: ${sum}`);
       const txId = ids();
@@ -100,5 +77,3 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
     },
   };
 }
-
-export type LedgerRepository = ReturnType<typeof createLedgerRepository>;

@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
-import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, IdentitiesApi } from '../identities/identities.api.js';
+import type { LedgerApi } from '../ledger/ledger.api.js';
 import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -22,8 +22,8 @@ export { BUY_ORDER_LIFETIME_SECONDS };
 
 export interface BuyOrderDeps {
   orders: OrderRepository;
-  identities: IdentityRepository;
-  ledger: LedgerRepository;
+  identities: IdentitiesApi;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
@@ -119,7 +119,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
   return {
     /** `POST /v2/buyorder`: a buy order of the signing application's owner, waiting for payment. */
-    place(app: AppRow, body: BuyOrderPlaceBody) {
+    place(app: App, body: BuyOrderPlaceBody) {
       const amount = amountOf(body);
       const method = paymentMethodOf(body.payment_method);
       return d.unitOfWork(() => insert(app.owner_id, { amount, currency: walletCurrency(body.currency), status: 'pending_payment', method }));

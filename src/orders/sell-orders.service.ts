@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow } from '../identities/identities.repo.js';
-import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App } from '../identities/identities.api.js';
+import type { Account, LedgerApi } from '../ledger/ledger.api.js';
 import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { Clock } from '../shared/clock.js';
@@ -11,7 +11,7 @@ import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
 import type { OrderRepository, SellOrderRow, SellOrderStatus } from './orders.repo.js';
 import { sellOrderResource } from './orders.view.js';
-import { requireOtp } from './otp.guard.js';
+import { requireOtp } from '../auth/otp.guard.js';
 
 /** Where each delivery status may go (docs/design.md#public-api); terminal statuses go nowhere. */
 export const SELL_ORDER_TRANSITIONS: Record<SellOrderStatus, SellOrderStatus[]> = {
@@ -47,7 +47,7 @@ export interface SellOrderDeps {
   outlets: OutletService;
   /** Finds the wallet a `coins_transfer` order sends to, exactly as a transfer finds its target. */
   sendTargets: Pick<TransferService, 'resolveTarget'>;
-  ledger: LedgerRepository;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
@@ -56,7 +56,7 @@ export interface SellOrderDeps {
 }
 
 /** The owner's oldest wallet in a currency: the one fixtures and workspaces fund. */
-function walletOf(ledger: LedgerRepository, ownerId: string, currency: string): AccountRow | undefined {
+function walletOf(ledger: LedgerApi, ownerId: string, currency: string): Account | undefined {
   return ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
 }
 
@@ -103,14 +103,14 @@ export function createSellOrderService(d: SellOrderDeps) {
   }
 
   /** The wallet a `coins_transfer` order pays into (same tenant, same 400s as transfers); none for other outlets. */
-  function payoutWallet(app: AppRow, outlet: PayoutOutlet, body: SellOrderCreateBody): AccountRow | undefined {
+  function payoutWallet(app: App, outlet: PayoutOutlet, body: SellOrderCreateBody): Account | undefined {
     if (outlet.category !== WALLET_PAYOUT) return undefined;
     if (body.target_address === undefined) throw ApiError.field('target_address', 'This field is required.');
     return d.sendTargets.resolveTarget(app, body.target_address, outlet.currency);
   }
 
   return {
-    create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined) {
+    create(app: App, body: SellOrderCreateBody, headerOtp: string | undefined) {
       requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const outlet = outletOf(body);
       const currency = body.currency ?? outlet.currency;

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { formatMoney, formatMoneyShort, fractionOf } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { FeeBracketRow, OutletRepository, PayoutOutletRow } from './outlets.repo.js';

@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Outbox } from '../events/outbox.repo.js';
-import { ApiError } from '../http/api-error.js';
-import type { IdentityRepository, UserRow } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { IdentitiesApi, User } from '../identities/identities.api.js';
 import { accepts, amountDue, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import { eventBody, paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
-import type { InvoiceRow, InvoiceStatus } from '../invoices/invoices.repo.js';
+import type { Invoice, InvoiceStatus } from '../invoices/invoices.api.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
-import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import type { LedgerApi } from '../ledger/ledger.api.js';
 import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -18,8 +18,8 @@ export { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.
 export interface PaymentServiceDeps {
   /** The invoices module's api: reads, expiry, and the writes a payment makes on an invoice. */
   invoiceService: InvoiceService;
-  ledger: LedgerRepository;
-  identities: IdentityRepository;
+  ledger: LedgerApi;
+  identities: IdentitiesApi;
   outbox: Outbox;
   unitOfWork: UnitOfWork;
   clock: Clock;
@@ -39,7 +39,7 @@ export interface PaymentOutcome {
  * immediate transaction as the status change and the outbox events.
  */
 export function createPaymentService(d: PaymentServiceDeps) {
-  function payable(invoiceId: string): InvoiceRow {
+  function payable(invoiceId: string): Invoice {
     const inv = d.invoiceService.load(invoiceId);
     if (inv.status !== 'pending') {
       throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
@@ -47,14 +47,14 @@ export function createPaymentService(d: PaymentServiceDeps) {
     return inv;
   }
 
-  function requireCollector(inv: InvoiceRow, collector: string): void {
+  function requireCollector(inv: Invoice, collector: string): void {
     if (!accepts(inv, collector)) {
       throw ApiError.field('collector', `"${collector}" is not a payment option of this invoice (${collectorsOf(inv).join(', ')}).`);
     }
   }
 
   /** Record a settled payment; raise `invoice.updated` or `invoice.fully_paid`. Inside a transaction. */
-  function settle(inv: InvoiceRow, amount: bigint, collector: string, ref: string | null, payer: string | null, ledgerTx: string) {
+  function settle(inv: Invoice, amount: bigint, collector: string, ref: string | null, payer: string | null, ledgerTx: string) {
     const now = d.clock.now();
     const id = d.ids();
     const payment = {
@@ -72,13 +72,13 @@ export function createPaymentService(d: PaymentServiceDeps) {
     const status: InvoiceStatus = received >= inv.amount ? 'fully_paid' : 'pending';
     d.invoiceService.addReceived(inv.id, amount, status, now);
     // The row as the update left it: what was read, plus what was just written (no second read).
-    const after: InvoiceRow = { ...inv, amount_received: received, status, updated_at: BigInt(now) };
+    const after: Invoice = { ...inv, amount_received: received, status, updated_at: BigInt(now) };
     const name = status === 'fully_paid' ? 'invoice.fully_paid' : 'invoice.updated';
     d.outbox.append(name, inv.merchant_id, eventBody(name, after));
     return { payment: paymentResource({ ...payment, created_at: BigInt(now) }), invoice: d.invoiceService.view(after) };
   }
 
-  function merchantWallet(inv: InvoiceRow): string {
+  function merchantWallet(inv: Invoice): string {
     const m = d.identities.merchantById(inv.merchant_id);
     // Stryker disable next-line all: invoices.merchant_id is a foreign key, so an invoice's merchant always exists
     if (!m) throw new Error(`invoice ${inv.id} has no merchant`);
@@ -96,14 +96,14 @@ export function createPaymentService(d: PaymentServiceDeps) {
   const service = {
     /** Find a customer by id, email or mobile number (or the first fixture customer). */
     /** A customer of the invoice's tenant (`workspaceId` null: the base data), by login or the first one. */
-    customer(login?: string, workspaceId: string | null = null): UserRow {
+    customer(login?: string, workspaceId: string | null = null): User {
       const c = login ? d.identities.customerByLogin(login, workspaceId) : d.identities.firstCustomer(workspaceId);
       if (!c) throw ApiError.field('customer', login ? `No customer "${login}".` : 'There is no customer to pay with.', 'validation_error');
       return c;
     },
 
     /** The customer pays from their peso wallet: debit and credit at once (docs/design.md#hosted-payment-page). */
-    payFromWallet(invoiceId: string, customer: UserRow, amount?: bigint): PaymentOutcome {
+    payFromWallet(invoiceId: string, customer: User, amount?: bigint): PaymentOutcome {
       return d.unitOfWork(() => {
         const inv = payable(invoiceId);
         requireCollector(inv, WALLET_COLLECTOR);

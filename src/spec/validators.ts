@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, CodeKeywordDefinition, ErrorObject, KeywordCxt, Name, ValidateFunction } from 'ajv/dist/2020.js';
-import type { FieldErrors } from '../http/api-error.js';
-import { isExponentNumber } from '../http/json-body.js';
+import type { FieldErrors } from '../shared/api-error.js';
+import { isExponentNumber } from '../shared/json-body.js';
 import { AmountError, parseAmount } from '../shared/money.js';
 import type { LoadedSpec, Operation } from './load.js';
 import { loadPrecompiledValidators, sha256 } from './precompiled.js';
@@ -31,7 +31,7 @@ function anchorRefs(schema: unknown): unknown {
 /**
  * `x-amount`: a money input must parse exactly (no exponent, sign, >8 decimals, zero). Null when it does.
  * A JSON number written with an exponent (`1e2`) is refused like the string `"1e2"`: the body parser
- * remembers it by its container and key (src/http/json-body.ts).
+ * remembers it by its container and key (src/shared/json-body.ts).
  */
 export function amountProblem(data: unknown, parent?: unknown, key?: unknown): string | null {
   // A negative one gets the sign's message first, as `"-1e2"` does.

@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { Clock } from '../shared/clock.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App } from '../identities/identities.api.js';
 import { developerCurrency } from '../ledger/accounts.service.js';
-import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import type { Account, LedgerApi } from '../ledger/ledger.api.js';
 import { formatTimestamp, type Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
@@ -56,7 +56,7 @@ export function cryptoExchangeResource(r: Row<CryptoExchangeRecord>) {
 
 export interface CryptoExchangeDeps {
   exchanges: CryptoExchangeRepository;
-  ledger: LedgerRepository;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
@@ -74,7 +74,7 @@ export interface CryptoExchangeDeps {
  * amount back to where it came from.
  */
 export function createCryptoExchangeService(d: CryptoExchangeDeps) {
-  function ownAccount(app: AppRow, id: string, field: string): AccountRow {
+  function ownAccount(app: App, id: string, field: string): Account {
     const account = d.ledger.get(id);
     if (!account || account.owner_type !== 'user' || account.owner_id !== app.owner_id) {
       throw ApiError.field(field, `Account "${id}" is not one of your accounts.`);
@@ -104,7 +104,7 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
     settleDue({ ...d, duePending: d.exchanges.duePending, settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success') });
 
   return {
-    create(app: AppRow, body: { source_account: string; target_account: string; amount: number | string }) {
+    create(app: App, body: { source_account: string; target_account: string; amount: number | string }) {
       const source = ownAccount(app, body.source_account, 'source_account');
       const target = ownAccount(app, body.target_account, 'target_account');
       if (source.currency === target.currency) {

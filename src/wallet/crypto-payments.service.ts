@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App } from '../identities/identities.api.js';
 import { developerCurrency } from '../ledger/accounts.service.js';
-import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import type { LedgerApi } from '../ledger/ledger.api.js';
 import { formatTimestamp, type Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { formatMoney } from '../shared/money.js';
@@ -30,7 +30,7 @@ export interface CryptoPaymentDeps {
   payments: CryptoPaymentRepository;
   /** Resolves the address exactly as a transfer's `target_address` (same tenant rules). */
   transfers: Pick<TransferService, 'prepareSend'>;
-  ledger: LedgerRepository;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
@@ -60,7 +60,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
 
   return {
     create(
-      app: AppRow,
+      app: App,
       body: { account: string; target_address: string; amount: number | string; message?: string; otp?: string; code?: string },
       headerOtp: string | undefined,
     ) {

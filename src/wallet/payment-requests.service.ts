@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, IdentitiesApi } from '../identities/identities.api.js';
 import { developerCurrency } from '../ledger/accounts.service.js';
-import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import type { Account, LedgerApi } from '../ledger/ledger.api.js';
 import { formatTimestamp, type Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
@@ -38,8 +38,8 @@ export function paymentRequestResource(r: Row<PaymentRequestRecord>) {
 
 export interface PaymentRequestDeps {
   requests: PaymentRequestRepository;
-  ledger: LedgerRepository;
-  identities: IdentityRepository;
+  ledger: LedgerApi;
+  identities: IdentitiesApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
@@ -52,7 +52,7 @@ export interface PaymentRequestDeps {
  */
 export function createPaymentRequestService(d: PaymentRequestDeps) {
   /** The payer's wallet in the currency: their oldest, the one fixtures and the control API fund. */
-  const payerWallet = (payerId: string, currency: string): AccountRow | undefined =>
+  const payerWallet = (payerId: string, currency: string): Account | undefined =>
     d.ledger.byOwner('user', payerId).filter((a) => a.currency === currency).at(-1);
 
   function move(row: Row<PaymentRequestRecord>, to: Exclude<PaymentRequestStatus, 'pending'>): void {
@@ -79,7 +79,7 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
   }
 
   return {
-    create(app: AppRow, body: { payer_contact_info: string; receiving_account: string; amount: number | string; message?: string; expires_in_seconds?: number }) {
+    create(app: App, body: { payer_contact_info: string; receiving_account: string; amount: number | string; message?: string; expires_in_seconds?: number }) {
       const account = d.ledger.get(body.receiving_account);
       if (!account || account.owner_type !== 'user' || account.owner_id !== app.owner_id) {
         throw ApiError.field('receiving_account', `Account "${body.receiving_account}" is not one of your accounts.`);

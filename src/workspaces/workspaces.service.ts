@@ -1,5 +1,5 @@
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, Merchant, User } from '../identities/identities.api.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
@@ -17,9 +17,9 @@ const WORKSPACE_BALANCE = '100000';
  * (declared here so that workspaces do not depend on the control module that serves them).
  */
 export interface WorkspaceProvisioning {
-  createMerchant(input: { name: string }, workspaceId: string): MerchantRow;
-  createApp(input: { name: string; mfa_whitelisted: boolean; balance: string }, workspaceId: string): { app: AppRow; owner: UserRow };
-  createCustomer(input: { balance: string }, workspaceId: string, emailHint: string): UserRow;
+  createMerchant(input: { name: string }, workspaceId: string): Merchant;
+  createApp(input: { name: string; mfa_whitelisted: boolean; balance: string }, workspaceId: string): { app: App; owner: User };
+  createCustomer(input: { balance: string }, workspaceId: string, emailHint: string): User;
 }
 
 /**
