@@ -58,11 +58,11 @@ export function createInvoiceRepository(db: Db) {
   const expire = db.prepare("UPDATE invoices SET status = 'expired', updated_at = expires_at WHERE id = ? AND status = 'pending'");
   const nextExpiry = db.prepare("SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending'");
   const setStatus = db.prepare('UPDATE invoices SET status = ?, updated_at = ? WHERE id = ?');
-  const addReceived = db.prepare(
-    'UPDATE invoices SET amount_received = amount_received + @amount, status = @status, updated_at = @now WHERE id = @id',
-  );
-  const setReference = db.prepare(
-    'UPDATE invoices SET current_payment_reference_number = ?, current_payment_collector = ?, updated_at = ? WHERE id = ?',
+  // What a state change (invoice.model.ts) may change; the rest of an invoice is written once.
+  const save = db.prepare(
+    `UPDATE invoices SET status = @status, amount_received = @amount_received, updated_at = @updated_at,
+       current_payment_reference_number = @current_payment_reference_number, current_payment_collector = @current_payment_collector
+     WHERE id = @id`,
   );
   const insertPayment = db.prepare(
     `INSERT INTO payments (id, invoice_id, amount, payment_collector, reference_number, payer_account_id, ledger_transaction_id, created_at)
@@ -124,9 +124,17 @@ export function createInvoiceRepository(db: Db) {
     expire: (id: string) => expire.run(id).changes === 1,
     nextExpiry: () => (nextExpiry.get() as { t: number | null }).t,
     setStatus: (id: string, status: InvoiceStatus, now: number) => void setStatus.run(status, now, id),
-    addReceived: (id: string, amount: bigint, status: InvoiceStatus, now: number) => void addReceived.run({ id, amount, status, now }),
-    setReference: (id: string, ref: string, collector: string, now: number) => void setReference.run(ref, collector, now, id),
-    insertPayment: (p: Omit<PaymentRow, 'created_at'> & { created_at: number }) => void insertPayment.run(p),
+    /** Write the changeable columns of an invoice as a state change left them. */
+    save: (inv: InvoiceRow) =>
+      void save.run({
+        id: inv.id,
+        status: inv.status,
+        amount_received: inv.amount_received,
+        updated_at: inv.updated_at,
+        current_payment_reference_number: inv.current_payment_reference_number,
+        current_payment_collector: inv.current_payment_collector,
+      }),
+    insertPayment: (p: PaymentRow) => void insertPayment.run(p),
   };
 }
 

@@ -7,6 +7,7 @@ import { parseExpiry } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { AmountError, formatMoneyShort, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
+import type { InvoiceChange } from './invoice.model.js';
 import { eventBody, invoiceResource } from './invoice.view.js';
 import type { InvoiceStatus } from './invoices.api.js';
 import type { InvoiceRepository, InvoiceRow } from './invoices.repo.js';
@@ -92,13 +93,19 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     /** The invoice with this over-the-counter reference number, or undefined. */
     byReference: (reference: string) => d.invoices.byReference(reference),
     /**
-     * What a payment writes on an invoice, inside the caller's transaction: the payments module records
-     * through these, never through this module's repository or tables.
+     * Apply a state change computed by invoice.model.ts (`receivePayment`, `issueReference`, `close`):
+     * the payment it records, the invoice as it becomes and the event it raises, in one unit of work
+     * (the caller's, when it has one). Returns the invoice as written, without reading it back. The
+     * payments module changes invoices only through this.
      */
-    recordPayment: (payment: Parameters<InvoiceRepository['insertPayment']>[0]) => d.invoices.insertPayment(payment),
-    addReceived: (...args: Parameters<InvoiceRepository['addReceived']>) => d.invoices.addReceived(...args),
-    setReference: (...args: Parameters<InvoiceRepository['setReference']>) => d.invoices.setReference(...args),
-    setStatus: (...args: Parameters<InvoiceRepository['setStatus']>) => d.invoices.setStatus(...args),
+    apply(change: InvoiceChange): InvoiceRow {
+      return d.unitOfWork(() => {
+        if (change.payment) d.invoices.insertPayment(change.payment);
+        d.invoices.save(change.invoice);
+        if (change.event) d.outbox.append(change.event, change.invoice.merchant_id, eventBody(change.event, change.invoice));
+        return change.invoice;
+      });
+    },
     create(merchant: Merchant, input: CreateInvoiceInput) {
       const errors: Record<string, string[]> = {};
       let amount = 0n;

@@ -18,7 +18,6 @@ export function createPaymentsModule(s: Services, d: PaymentsModuleDeps): Sandbo
     invoiceService: d.invoices,
     ledger: d.ledger,
     identities: d.identities,
-    outbox: s.outbox,
     unitOfWork: s.unitOfWork,
     clock: s.clock,
     ids: s.ids,

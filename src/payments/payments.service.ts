@@ -1,11 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { Outbox } from '../events/outbox.repo.js';
 import { ApiError } from '../shared/api-error.js';
 import type { IdentitiesApi, User } from '../identities/identities.api.js';
-import { accepts, amountDue, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
-import { eventBody, paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
-import type { Invoice, InvoiceStatus } from '../invoices/invoices.api.js';
+import { accepts, amountDue, close, collectorsOf, issueReference, receivePayment, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
+import { paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
+import type { Invoice } from '../invoices/invoices.api.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
 import type { LedgerApi } from '../ledger/ledger.api.js';
 import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
@@ -20,7 +19,6 @@ export interface PaymentServiceDeps {
   invoiceService: InvoiceService;
   ledger: LedgerApi;
   identities: IdentitiesApi;
-  outbox: Outbox;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
@@ -36,7 +34,8 @@ export interface PaymentOutcome {
 /**
  * The invoice lifecycle (docs/design.md#invoice-lifecycle-and-events): wallet and counter payments, partial and over-payment,
  * expiry and cancellation. Every settlement credits the merchant wallet through the ledger in the same
- * immediate transaction as the status change and the outbox events.
+ * immediate transaction as the status change and the outbox events. The invoice's state changes are
+ * pure functions of the model (invoice.model.ts) that the invoices module applies.
  */
 export function createPaymentService(d: PaymentServiceDeps) {
   function payable(invoiceId: string): Invoice {
@@ -53,29 +52,19 @@ export function createPaymentService(d: PaymentServiceDeps) {
     }
   }
 
-  /** Record a settled payment; raise `invoice.updated` or `invoice.fully_paid`. Inside a transaction. */
+  /** Record a settled payment (invoice.model.ts `receivePayment`), inside the caller's unit of work. */
   function settle(inv: Invoice, amount: bigint, collector: string, ref: string | null, payer: string | null, ledgerTx: string) {
-    const now = d.clock.now();
-    const id = d.ids();
     const payment = {
-      id,
-      invoice_id: inv.id,
+      id: d.ids(),
       amount,
       payment_collector: collector,
       reference_number: ref,
       payer_account_id: payer,
       ledger_transaction_id: ledgerTx,
-      created_at: now,
     };
-    d.invoiceService.recordPayment(payment);
-    const received = inv.amount_received + amount;
-    const status: InvoiceStatus = received >= inv.amount ? 'fully_paid' : 'pending';
-    d.invoiceService.addReceived(inv.id, amount, status, now);
-    // The row as the update left it: what was read, plus what was just written (no second read).
-    const after: Invoice = { ...inv, amount_received: received, status, updated_at: BigInt(now) };
-    const name = status === 'fully_paid' ? 'invoice.fully_paid' : 'invoice.updated';
-    d.outbox.append(name, inv.merchant_id, eventBody(name, after));
-    return { payment: paymentResource({ ...payment, created_at: BigInt(now) }), invoice: d.invoiceService.view(after) };
+    const change = receivePayment(inv, payment, d.clock.now());
+    const after = d.invoiceService.apply(change);
+    return { payment: paymentResource(change.payment), invoice: d.invoiceService.view(after) };
   }
 
   function merchantWallet(inv: Invoice): string {
@@ -131,13 +120,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
           return { reference_number: inv.current_payment_reference_number, invoice: d.invoiceService.view(inv) };
         }
         const ref = newReference();
-        d.invoiceService.setReference(inv.id, ref, collector, d.clock.now());
-        const after = d.invoiceService.byId(inv.id)!;
-        d.outbox.append(
-          'invoice.payment_reference_number_generated',
-          inv.merchant_id,
-          eventBody('invoice.payment_reference_number_generated', after),
-        );
+        const after = d.invoiceService.apply(issueReference(inv, ref, collector, d.clock.now()));
         return { reference_number: ref, invoice: d.invoiceService.view(after) };
       });
     },
@@ -180,10 +163,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
         if (inv.status !== 'pending') {
           throw ApiError.general('invalid_state_transition', `Invoice is ${inv.status}; only a pending invoice can become ${status}.`);
         }
-        d.invoiceService.setStatus(inv.id, status, d.clock.now());
-        const after = d.invoiceService.byId(inv.id)!;
-        if (d.expiryEvents()) d.outbox.append('invoice.updated', inv.merchant_id, eventBody('invoice.updated', after));
-        return d.invoiceService.view(after);
+        return d.invoiceService.view(d.invoiceService.apply(close(inv, status, d.clock.now(), d.expiryEvents())));
       });
     },
   };
