@@ -93,9 +93,7 @@ function chooseMerchant(s: ModuleServices, query: Record<string, unknown>): Merc
     return m;
   }
   if (workspaceId) {
-    const m = s.db.prepare('SELECT * FROM merchants WHERE workspace_id = ? AND disabled = 0 ORDER BY created_at LIMIT 1').get(workspaceId) as
-      | Merchant
-      | undefined;
+    const m = s.identities.merchantOfWorkspace(workspaceId);
     if (!m) throw new ApiError('validation_error', { workspace_id: ['No live workspace with this id.'] });
     return m;
   }

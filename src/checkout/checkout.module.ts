@@ -1,8 +1,7 @@
 import type { SandboxModule } from '../module.types.js';
 import type { ServicesWith } from '../module.types.js';
-import { createCheckoutRepository } from './checkout.repo.js';
 import { registerCheckoutRoutes } from './checkout.routes.js';
-import { createCheckoutService } from './checkout.service.js';
+import { createCheckoutService, type CheckoutDeps } from './checkout.service.js';
 import { createSessionSigner } from './checkout.session.js';
 import { registerRequestPageRoutes } from './request-page.routes.js';
 import { createRequestPageService, type RequestPageApi } from './request-page.service.js';
@@ -15,11 +14,15 @@ type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payme
  * hidden when a control token is set: it moves invoices without credentials, which docs/design.md#authentication then forbids.
  * Beside it, the payer's page of a payment request, with the same wallet login (the wallet module's `requests`).
  */
-export function createCheckoutModule(services: ModuleServices, requests: RequestPageApi): SandboxModule {
+export function createCheckoutModule(
+  services: ModuleServices,
+  requests: RequestPageApi,
+  payins: CheckoutDeps['payins'],
+): SandboxModule {
   const sessions = createSessionSigner();
   const checkout = createCheckoutService({
     services,
-    repo: createCheckoutRepository(services.db),
+    payins,
     sessions,
     sandboxChooser: () => !services.config.controlToken,
   });

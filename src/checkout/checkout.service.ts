@@ -4,8 +4,7 @@ import type { User } from '../identities/identities.api.js';
 import { accepts, amountDue, collectorsOf, counterCollector, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import type { ServicesWith } from '../module.types.js';
 import { barcodeSvg } from './checkout.barcode.js';
-import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayMethod, SandboxOutcome } from './checkout.model.js';
-import type { CheckoutRepository, PayinOutlet } from './checkout.repo.js';
+import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayinOutlet, PayMethod, SandboxOutcome } from './checkout.model.js';
 import type { SessionSigner } from './checkout.session.js';
 import { createWalletSessions, walletSubject } from './wallet-session.service.js';
 
@@ -14,7 +13,8 @@ type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payme
 
 export interface CheckoutDeps {
   services: ModuleServices;
-  repo: CheckoutRepository;
+  /** The outlets module's over-the-counter outlets, in fixture order. */
+  payins: { payinOutlets(): PayinOutlet[] };
   sessions: SessionSigner;
   /** Show the outcome chooser (off when the control API is token-protected: it pays without credentials). */
   sandboxChooser: () => boolean;
@@ -36,7 +36,7 @@ export function createCheckoutService(d: CheckoutDeps) {
   }
 
   function supportedOutlets(row: Invoice): PayinOutlet[] {
-    return d.repo.payinOutlets().filter((o) => accepts(row, o.collector));
+    return d.payins.payinOutlets().filter((o) => accepts(row, o.collector));
   }
 
   function methodsOf(row: Invoice, outlets: PayinOutlet[]): PayMethod[] {

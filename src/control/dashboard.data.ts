@@ -12,7 +12,7 @@ import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
 import { paymentRequestPageUrl, type PaymentRequestService } from '../wallet/payment-requests.service.js';
 import { appTokenView } from './app-tokens.routes.js';
-import type { ControlRepository } from './control.repo.js';
+import type { ControlReads } from './control.reads.js';
 import type { Fault, FaultStore } from './faults.service.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -90,7 +90,7 @@ export interface DashboardSources {
   paymentRequests: Pick<PaymentRequestService, 'recent'>;
 }
 
-export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): string {
+export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlReads, faults: FaultStore): string {
   const faultMark = faults.list().map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`).join(',');
   return [repo.writes(), ctx.requestLog.latestId(), s.clock.offsetMicros(), faultMark].join('.');
 }
@@ -106,7 +106,7 @@ function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boo
 export async function collectData(
   s: ModuleServices,
   ctx: DashboardSources,
-  repo: ControlRepository,
+  repo: ControlReads,
   faults: FaultStore,
   token: string | null,
   filters: DashboardFilters,

@@ -7,7 +7,7 @@ import { amountDue, COUNTER_COLLECTORS, collectorsOf, WALLET_COLLECTOR } from '.
 import type { PaymentOutcome } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatMoney, UNITS_PER_PESO } from '../shared/money.js';
-import type { ControlRepository } from './control.repo.js';
+import type { ControlReads } from './control.reads.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payments'>;
@@ -22,7 +22,7 @@ export interface TriggerOutcome {
 }
 
 /** QA moves an invoice through its lifecycle (docs/design.md#control-api): pay, trigger events. */
-export function createInvoiceControlService(s: ModuleServices, repo: ControlRepository) {
+export function createInvoiceControlService(s: ModuleServices, repo: ControlReads) {
   /**
    * Who pays when the caller names nobody: the workspace's own customer for a workspace invoice (so
    * parallel CI jobs never drain one shared wallet), otherwise the first fixture customer.

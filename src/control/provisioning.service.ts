@@ -7,7 +7,7 @@ import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.servi
 import type { ServicesWith } from '../module.types.js';
 import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
 import { amountInput, collectFieldErrors, httpUrlOrNull, MAX_MERCHANT_LIMIT_UNITS } from './control-input.js';
-import type { ControlRepository } from './control.repo.js';
+import type { ControlReads } from './control.reads.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger'>;
@@ -50,7 +50,7 @@ function randomToken(length: number): string {
 }
 
 /** Merchants, developer applications and customers made through the control API (docs/design.md#control-api). */
-export function createProvisioningService(s: ModuleServices, repo: ControlRepository) {
+export function createProvisioningService(s: ModuleServices, repo: ControlReads) {
   function phpWallet(ownerType: 'merchant' | 'user', ownerId: string, name: string): string {
     return s.ledger.createAccount({ ownerType, ownerId, name, currency: 'PHP' });
   }

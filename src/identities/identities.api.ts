@@ -116,6 +116,11 @@ export interface IdentitiesApi {
   workspaceOfOwner(ownerType: string, ownerId: string): string | null | undefined;
   customersPage(limit: number, offset: number): User[];
   customersCount(): number;
+  /** Whether any user has this email (case-insensitive) or this mobile number. */
+  emailTaken(email: string): boolean;
+  mobileTaken(mobile: string): boolean;
+  /** The first enabled merchant of a workspace (a deleted workspace has none). */
+  merchantOfWorkspace(workspaceId: string): Merchant | undefined;
   insertUser(u: User): void;
   /** Disable a deleted workspace's merchants and apps (and so their tokens). */
   disableWorkspace(workspaceId: string): void;

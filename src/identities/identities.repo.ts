@@ -57,6 +57,9 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     "SELECT * FROM users WHERE kind = 'customer' ORDER BY rowid LIMIT ? OFFSET ?",
   );
   const customersCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer'");
+  const emailTaken = db.prepare('SELECT 1 FROM users WHERE email = ? COLLATE NOCASE');
+  const mobileTaken = db.prepare('SELECT 1 FROM users WHERE mobile_number = ?');
+  const merchantOfWorkspace = db.prepare('SELECT * FROM merchants WHERE workspace_id = ? AND disabled = 0 ORDER BY created_at LIMIT 1');
   const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS ? ORDER BY rowid LIMIT 1");
   const insertUser = db.prepare(
     `INSERT INTO users (id, kind, name, email, mobile_number, password, workspace_id, created_at)
@@ -134,6 +137,9 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     },
     customersPage: (limit: number, offset: number) => customersPage.all(limit, offset) as UserRow[],
     customersCount: () => (customersCount.get() as { n: number }).n,
+    emailTaken: (email) => emailTaken.get(email) !== undefined,
+    mobileTaken: (mobile) => mobileTaken.get(mobile) !== undefined,
+    merchantOfWorkspace: (workspaceId) => merchantOfWorkspace.get(workspaceId) as MerchantRow | undefined,
     insertUser: (u: UserRow) => void insertUser.run(u),
     disableWorkspace(workspaceId: string): void {
       forgetCached();

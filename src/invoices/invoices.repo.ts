@@ -56,6 +56,8 @@ export function createInvoiceRepository(db: Db) {
   );
   const dueExpiry = db.prepare("SELECT id FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT 500");
   const expire = db.prepare("UPDATE invoices SET status = 'expired', updated_at = expires_at WHERE id = ? AND status = 'pending'");
+  // Across merchants, for the dashboard: newest first, like every list.
+  const recent = db.prepare('SELECT id FROM invoices ORDER BY created_at DESC, id DESC LIMIT ?').pluck();
   const nextExpiry = db.prepare("SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending'");
   const setStatus = db.prepare('UPDATE invoices SET status = ?, updated_at = ? WHERE id = ?');
   // What a state change (invoice.model.ts) may change; the rest of an invoice is written once.
@@ -122,6 +124,7 @@ export function createInvoiceRepository(db: Db) {
     },
     dueForExpiry: (now: number) => (dueExpiry.all(now) as Array<{ id: string }>).map((r) => r.id),
     expire: (id: string) => expire.run(id).changes === 1,
+    recentIds: (limit: number) => recent.all(limit) as string[],
     nextExpiry: () => (nextExpiry.get() as { t: number | null }).t,
     setStatus: (id: string, status: InvoiceStatus, now: number) => void setStatus.run(status, now, id),
     /** Write the changeable columns of an invoice as a state change left them. */

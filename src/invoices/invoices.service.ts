@@ -90,6 +90,8 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     },
     /** The stored row as it is, without the expiry check (for a caller that has just run `expireDue`). */
     byId: (id: string) => d.invoices.byId(id),
+    /** The ids of the newest invoices of every merchant (the dashboard's list). */
+    recentIds: (limit: number) => d.invoices.recentIds(limit),
     /** The invoice with this over-the-counter reference number, or undefined. */
     byReference: (reference: string) => d.invoices.byReference(reference),
     /**

@@ -15,13 +15,17 @@ import {
   instructionsFor,
   walletCurrency,
 } from './buy-orders.model.js';
-import type { BuyOrderRow, BuyOrderStatus, OrderRepository } from './orders.repo.js';
+import type { OutletService } from '../outlets/outlets.service.js';
+import type { OrderRepository } from './orders.references.js';
+import type { BuyOrderRow, BuyOrderStatus } from './orders.repo.js';
 import { buyOrderResource } from './orders.view.js';
 
 export { BUY_ORDER_LIFETIME_SECONDS };
 
 export interface BuyOrderDeps {
   orders: OrderRepository;
+  /** The outlets module's pay-in outlets (a payment method names one). */
+  payins: Pick<OutletService, 'payinOutlet' | 'payinNames'>;
   identities: IdentitiesApi;
   ledger: LedgerApi;
   unitOfWork: UnitOfWork;
@@ -53,9 +57,9 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
   function paymentMethodOf(value: string | undefined) {
     if (value === undefined) throw ApiError.field('payment_method', 'This field is required.');
-    const cashOutlets = d.orders.payinNames(CASH_PAYMENT_COLLECTORS);
+    const cashOutlets = d.payins.payinNames(CASH_PAYMENT_COLLECTORS);
     if (value === CASH_PAYMENT) return { collector: CASH_PAYMENT, cashOutlets };
-    const outlet = d.orders.payinOutlet(value);
+    const outlet = d.payins.payinOutlet(value);
     if (!outlet) throw ApiError.field('payment_method', `"${value}" is not a valid choice.`);
     return { collector: outlet.collector, outlet, cashOutlets };
   }

@@ -4,7 +4,8 @@ import type { ServicesWith } from '../module.types.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import { createBuyOrderService, type BuyOrderService } from './buy-orders.service.js';
 import { loadOrderFixtures } from './orders.fixtures.js';
-import { createOrderRepository, type OrderRepository } from './orders.repo.js';
+import { withReferences, type OrderRepository } from './orders.references.js';
+import { createOrderRepository } from './orders.repo.js';
 import { orderHandlers } from './orders.routes.js';
 import { createSellOrderService, type SellOrderService } from './sell-orders.service.js';
 
@@ -22,7 +23,10 @@ export function createOrdersModule(
   outlets: OutletService,
   transfers: Pick<TransferService, 'resolveTarget'>,
 ): SandboxModule<OrdersApi> & { repo: OrderRepository } {
-  const repo = createOrderRepository(s.db);
+  const repo = withReferences(createOrderRepository(s.db), {
+    outletName: outlets.outletName,
+    walletAddress: (accountId) => s.ledger.get(accountId)?.default_address ?? null,
+  });
   const sell = createSellOrderService({
     orders: repo,
     outlets,
@@ -35,6 +39,7 @@ export function createOrdersModule(
   });
   const buy = createBuyOrderService({
     orders: repo,
+    payins: outlets,
     identities: s.identities,
     ledger: s.ledger,
     unitOfWork: s.unitOfWork,

@@ -9,7 +9,8 @@ import type { IdFactory } from '../shared/ids.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
-import type { OrderRepository, SellOrderRow, SellOrderStatus } from './orders.repo.js';
+import type { OrderRepository } from './orders.references.js';
+import type { SellOrderRow, SellOrderStatus } from './orders.repo.js';
 import { sellOrderResource } from './orders.view.js';
 import { requireOtp } from '../auth/otp.guard.js';
 

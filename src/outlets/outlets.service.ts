@@ -63,6 +63,14 @@ export function createOutletService(repo: OutletRepository) {
   return {
     requirePayoutOutlet,
     quote,
+    /** An outlet's name ('' for an id no outlet has: an order keeps its outlet id whatever happens). */
+    outletName: (id: string) => repo.outletName(id) ?? '',
+    /** The over-the-counter (pay-in) outlets, in fixture order. */
+    payinOutlets: () => repo.payinOutlets(),
+    /** A pay-in outlet by its id or its collector code. */
+    payinOutlet: (idOrCollector: string) => repo.payinOutlet(idOrCollector),
+    /** Names of the pay-in outlets of these collectors, in outlet order. */
+    payinNames: (collectors: readonly string[]) => repo.payinOutlets().filter((o) => collectors.includes(o.collector)).map((o) => o.name),
     /** One page of payout outlets; `maxPerPage` is 100 on v1 and 1000 on v4 (its clients ask for 1000). */
     listPayoutOutlets(query: { page?: number; per_page?: number }, maxPerPage = 100) {
       const req = pageRequest({ page: query.page });
