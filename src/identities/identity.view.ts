@@ -1,4 +1,4 @@
-import { accountSummary } from '../ledger/accounts.service.js';
+import { accountSummary } from '../ledger/accounts.view.js';
 import type { LedgerApi } from '../ledger/ledger.api.js';
 import { formatMoney } from '../shared/money.js';
 import type { Schemas } from '../spec/operations.generated.js';

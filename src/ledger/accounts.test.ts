@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/open.js';
 import { createClock } from '../shared/clock.js';
-import { accountSummary, createAccountService, cryptoAccountResource, sandboxAccount } from './accounts.service.js';
+import { createAccountService } from './accounts.service.js';
+import { accountSummary, cryptoAccountResource, sandboxAccount } from './accounts.view.js';
 import type { LedgerApi } from './ledger.api.js';
 import { createLedgerRepository } from './ledger.repo.js';
 import { SYSTEM_ACCOUNTS } from './system-accounts.js';

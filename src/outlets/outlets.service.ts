@@ -1,38 +1,11 @@
 import { ApiError } from '../shared/api-error.js';
-import { formatMoney, formatMoneyShort, fractionOf } from '../shared/money.js';
+import { formatMoneyShort, fractionOf } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { FeeBracketRow, OutletRepository, PayoutOutletRow } from './outlets.repo.js';
-import { payoutOutletResource } from './outlets.view.js';
+import type { FeeQuote } from './outlets.types.js';
+import { feeBracketResource, feeQuoteResource, payoutOutletResource } from './outlets.view.js';
 
-/**
- * `fee_percent` as written on the wire: the fraction as a decimal with at least two fractional digits
- * ("0" → "0.00", "0.01" stays, "0.0075" stays).
- */
-export function feePercentText(p: string): string {
-  const [whole, frac = ''] = p.split('.');
-  return `${whole}.${frac.padEnd(2, '0')}`;
-}
-
-/** `payout-outlet-fees` item (real-api-facts: payment_outlet, currency, from/until, fee_amount, fee_percent). */
-export function feeBracketResource(b: FeeBracketRow) {
-  return {
-    id: b.id,
-    payment_outlet: b.outlet_id,
-    currency: b.currency,
-    from_amount: formatMoney(b.from_amount),
-    until_amount: formatMoney(b.until_amount),
-    fee_amount: formatMoney(b.fee_amount),
-    fee_percent: feePercentText(b.fee_percent),
-  };
-}
-
-export interface FeeQuote {
-  outlet: PayoutOutletRow;
-  bracket: FeeBracketRow;
-  amount: bigint;
-  fee: bigint;
-  total: bigint;
-}
+export type { FeeQuote };
 
 /**
  * Payout outlets, their fee brackets and fee quotes (docs/design.md#public-api). The fee of an amount is
@@ -96,9 +69,7 @@ export function createOutletService(repo: OutletRepository) {
         meta: pageMeta(req, repo.feesCount(query.outlet_id)),
       };
     },
-    quoteResource(q: FeeQuote) {
-      return { ...feeBracketResource(q.bracket), amount: formatMoney(q.amount), fee: formatMoney(q.fee), total: formatMoney(q.total) };
-    },
+    quoteResource: feeQuoteResource,
   };
 }
 

@@ -3,24 +3,13 @@ import { ApiError } from '../shared/api-error.js';
 import type { App, IdentitiesApi } from '../identities/identities.api.js';
 import type { Account, LedgerApi } from '../ledger/ledger.api.js';
 import { requireOtp } from '../auth/otp.guard.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { ID_PATTERN, type IdFactory } from '../shared/ids.js';
-import { formatMoney, parseAmount } from '../shared/money.js';
+import { parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { TransferRepository, TransferRow } from './transfers.repo.js';
 import { setPendingStatus, settleDue, type Outcome } from './transfers.settle-later.js';
-
-/** The transfer resource (real-api-facts: id, account, amount, target_address, status, created_at). */
-export function transferResource(t: TransferRow) {
-  return {
-    id: t.id,
-    account: t.account_id,
-    amount: formatMoney(t.amount),
-    target_address: t.target_address,
-    status: t.status,
-    created_at: formatTimestamp(Number(t.created_at)),
-  };
-}
+import { transferResource } from './transfers.view.js';
 
 /** Philippine mobile numbers as customers type them (`09…`, `639…`) in the stored `+639…` form. */
 export function normalizeMobile(text: string): string {

@@ -1,29 +1,18 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../shared/api-error.js';
 import type { App } from '../identities/identities.api.js';
-import { developerCurrency } from '../ledger/accounts.service.js';
+import { developerCurrency } from '../ledger/accounts.view.js';
 import type { Account, LedgerApi } from '../ledger/ledger.api.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoney, parseAmount } from '../shared/money.js';
+import { parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance } from '../transfers/transfers.service.js';
 import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoExchangeRecord, CryptoExchangeRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 import { coinUnitsFor, PESOS_PER_COIN } from '../shared/rates.js';
-
-/** Every route of the table, both ways between the peso wallet and each coin (developer currency codes). */
-export function cryptoRoutes() {
-  return Object.entries(PESOS_PER_COIN).flatMap(([coin, price]) =>
-    (
-      [
-        ['PBTC', coin],
-        [coin, 'PBTC'],
-      ] as const
-    ).map(([source, target]) => ({ id: `${source}-${target}`, source_currency: source, target_currency: target, rate: price.toString() })),
-  );
-}
+import { cryptoExchangeResource } from './wallet.view.js';
 
 /**
  * The converted amount in 1e-8 units, rounded to the nearest unit (halves up), as the real recorded
@@ -33,25 +22,6 @@ export function convert(units: bigint, from: string, to: string): { rate: bigint
   if (from === 'PHP' && PESOS_PER_COIN[to]) return { rate: PESOS_PER_COIN[to], amount: coinUnitsFor(units, PESOS_PER_COIN[to]) };
   if (to === 'PHP' && PESOS_PER_COIN[from]) return { rate: PESOS_PER_COIN[from], amount: units * PESOS_PER_COIN[from] };
   return undefined;
-}
-
-/** The `crypto-exchange` resource, field for field as the real service answers a conversion. */
-export function cryptoExchangeResource(r: Row<CryptoExchangeRecord>) {
-  return {
-    id: r.id,
-    source_account: r.source_account_id,
-    target_account: r.target_account_id,
-    rate: r.rate,
-    source_amount: formatMoney(r.source_amount),
-    target_amount: formatMoney(r.target_amount),
-    source_currency: developerCurrency(r.source_currency),
-    target_currency: developerCurrency(r.target_currency),
-    owner_payment: r.owner_payment,
-    trader_payment: r.trader_payment,
-    reference: {},
-    status: r.status,
-    created_at: formatTimestamp(Number(r.created_at)),
-  };
 }
 
 export interface CryptoExchangeDeps {

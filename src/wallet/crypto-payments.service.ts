@@ -1,30 +1,15 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../shared/api-error.js';
 import type { App } from '../identities/identities.api.js';
-import { developerCurrency } from '../ledger/accounts.service.js';
 import type { LedgerApi } from '../ledger/ledger.api.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoney } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance, type TransferService } from '../transfers/transfers.service.js';
 import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
-
-/** The `crypto-payment` resource: the transfer's fields plus the currency and the sender's message. */
-export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
-  return {
-    id: r.id,
-    account: r.account_id,
-    target_address: r.target_address,
-    amount: formatMoney(r.amount),
-    currency: developerCurrency(r.currency),
-    message: r.message,
-    status: r.status,
-    created_at: formatTimestamp(Number(r.created_at)),
-  };
-}
+import { cryptoPaymentResource } from './wallet.view.js';
 
 export interface CryptoPaymentDeps {
   payments: CryptoPaymentRepository;

@@ -1,14 +1,15 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../shared/api-error.js';
 import type { App, IdentitiesApi } from '../identities/identities.api.js';
-import { developerCurrency } from '../ledger/accounts.service.js';
+import { developerCurrency } from '../ledger/accounts.view.js';
 import type { Account, LedgerApi } from '../ledger/ledger.api.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoney, parseAmount } from '../shared/money.js';
+import { parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { normalizeMobile } from '../transfers/transfers.service.js';
 import type { PaymentRequestRecord, PaymentRequestRepository, PaymentRequestStatus, Row } from './wallet.repo.js';
+import { paymentRequestResource } from './wallet.view.js';
 
 /** A week: how long a request waits for its payer unless the request says otherwise. */
 export const DEFAULT_REQUEST_SECONDS = 7 * 86_400;
@@ -20,21 +21,6 @@ export const PAYMENT_REQUEST_PAGE = '/payment/request';
 export const paymentRequestPageUrl = (publicUrl: string, id: string) => `${publicUrl}${PAYMENT_REQUEST_PAGE}/${encodeURIComponent(id)}`;
 
 export type PaymentRequestRow = Row<PaymentRequestRecord>;
-
-export function paymentRequestResource(r: Row<PaymentRequestRecord>) {
-  return {
-    id: r.id,
-    payer_contact_info: r.payer_contact_info,
-    receiving_account: r.receiving_account_id,
-    amount: formatMoney(r.amount),
-    currency: developerCurrency(r.currency),
-    message: r.message,
-    status: r.status,
-    created_at: formatTimestamp(Number(r.created_at)),
-    expires_at: formatTimestamp(Number(r.expires_at)),
-    updated_at: formatTimestamp(Number(r.updated_at)),
-  };
-}
 
 export interface PaymentRequestDeps {
   requests: PaymentRequestRepository;

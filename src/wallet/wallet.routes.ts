@@ -1,5 +1,6 @@
 import { ok, type Handlers } from '../http/operation.js';
-import { cryptoRoutes, type CryptoExchangeService } from './crypto-exchanges.service.js';
+import type { CryptoExchangeService } from './crypto-exchanges.service.js';
+import { cryptoRoutes } from './wallet.view.js';
 import type { CryptoPaymentService } from './crypto-payments.service.js';
 import { paymentRequestPageUrl, type PaymentRequestService } from './payment-requests.service.js';
 

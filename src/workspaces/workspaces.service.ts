@@ -1,9 +1,8 @@
 import { ApiError } from '../shared/api-error.js';
 import type { App, Merchant, User } from '../identities/identities.api.js';
-import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import type { ServicesWith } from '../module.types.js';
-import { formatTimestamp } from '../shared/clock.js';
 import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces.repo.js';
+import { workspaceResource } from './workspaces.view.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger'>;
@@ -52,13 +51,7 @@ export function createWorkspaceService(s: ModuleServices, repo: WorkspaceReposit
           id,
           `ws-${id}@customer.example.ph`,
         );
-        return {
-          id,
-          expires_at: formatTimestamp(expiresAt),
-          merchant: sandboxMerchant(merchant),
-          app: sandboxApp(app, owner, s.ledger),
-          customer: sandboxCustomer(customer, s.ledger),
-        };
+        return workspaceResource({ id, expiresAt, merchant, app, owner, customer }, s.ledger);
       });
     },
 
