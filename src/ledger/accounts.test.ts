@@ -5,7 +5,6 @@ import { createAccountService } from './accounts.service.js';
 import { accountSummary, cryptoAccountResource, sandboxAccount } from './accounts.view.js';
 import type { LedgerApi } from './ledger.api.js';
 import { createLedgerRepository } from './ledger.repo.js';
-import { SYSTEM_ACCOUNTS } from './system-accounts.js';
 
 let db: Db;
 let ledger: LedgerApi;
@@ -21,7 +20,7 @@ afterEach(() => db.close());
 function fundedWallet(ownerId: string, currency: string, units: bigint, name = `${currency} wallet`) {
   const id = ledger.createAccount({ ownerType: 'user', ownerId, name, currency });
   ledger.post('funding', null, [
-    { accountId: SYSTEM_ACCOUNTS.funding, amount: -units },
+    { accountId: ledger.systemAccount('funding', currency), amount: -units },
     { accountId: id, amount: units },
   ]);
   return id;

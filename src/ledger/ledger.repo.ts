@@ -1,13 +1,14 @@
 import type { Db } from '../db/open.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import type { Account, LedgerApi, NewAccount } from './ledger.api.js';
-import { SYSTEM_ACCOUNTS } from './system-accounts.js';
+import { MAX_ACCOUNT_UNITS } from '../shared/money.js';
+import { BalanceLimitError, LedgerImbalanceError, type Account, type LedgerApi, type NewAccount } from './ledger.api.js';
+import { SYSTEM_ACCOUNTS, systemAccountId, type SystemAccount } from './system-accounts.js';
+
+export { BalanceLimitError, LedgerImbalanceError };
 
 // An account row is the api's Account column for column (balances read as BigInt).
 type AccountRow = Account;
-
-export class LedgerImbalanceError extends Error {}
 
 /**
  * Accounts and double-entry postings. Entries are append-only (a trigger refuses UPDATE/DELETE);
@@ -26,41 +27,76 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
   const insertEntry = db.prepare(
     'INSERT INTO ledger_entries (transaction_id, account_id, amount, created_at) VALUES (?, ?, ?, ?)',
   );
-  const moveBalance = db.prepare(
-    'UPDATE accounts SET balance = balance + @amount, total_received = total_received + max(@amount, 0) WHERE id = @id',
-  );
+  // One conditional update per entry: it moves the cached figures only while they stay inside the bound
+  // (past int64 SQLite computes `balance + @amount` in floating point, which the bound still refuses), and
+  // names the account's currency so that the transaction can be checked to hold one currency only. A
+  // system account's `total_received` is not kept: it would only grow, and nothing shows it.
+  const moveBalance = db
+    .prepare(
+      `UPDATE accounts SET balance = balance + @amount,
+         total_received = CASE WHEN owner_type = 'system' THEN 0 ELSE total_received + max(@amount, 0) END
+       WHERE id = @id AND abs(balance + @amount) <= @limit
+         AND (owner_type = 'system' OR total_received + max(@amount, 0) <= @limit)
+       RETURNING currency`,
+    )
+    .pluck();
 
   const normalize = (row: Record<string, unknown> | undefined): AccountRow | undefined =>
     row ? ({ ...row, created_at: Number(row.created_at), allow_negative: Number(row.allow_negative) } as AccountRow) : undefined;
 
+  const get = (id: string) => normalize(getAccount.get(id) as Record<string, unknown> | undefined);
+
+  function createAccount(a: NewAccount): string {
+    const id = a.id ?? ids();
+    insertAccount.run({
+      id,
+      owner_type: a.ownerType,
+      owner_id: a.ownerId,
+      name: a.name,
+      currency: a.currency,
+      default_address: id,
+      allow_negative: a.allowNegative ? 1 : 0,
+      created_at: clock.now(),
+    });
+    return id;
+  }
+
+  /**
+   * The system account of a purpose in one currency (the funding account of BTC, …), made on first use:
+   * every ledger transaction holds one currency, so the world outside has an account per currency.
+   */
+  function systemAccount(purpose: SystemAccount, currency: string): string {
+    const id = systemAccountId(purpose, currency);
+    if (!getAccount.get(id)) {
+      const name = currency === 'PHP' ? purpose : `${purpose} (${currency})`;
+      createAccount({ id, ownerType: 'system', ownerId: 'sandbox', name, currency, allowNegative: true });
+    }
+    return id;
+  }
+
   return {
-    createAccount(a: NewAccount): string {
-      const id = a.id ?? ids();
-      insertAccount.run({
-        id,
-        owner_type: a.ownerType,
-        owner_id: a.ownerId,
-        name: a.name,
-        currency: a.currency,
-        default_address: id,
-        allow_negative: a.allowNegative ? 1 : 0,
-        created_at: clock.now(),
-      });
-      return id;
-    },
+    createAccount,
     ensureSystemAccounts(): void {
-      for (const [name, id] of Object.entries(SYSTEM_ACCOUNTS)) {
-        if (!getAccount.get(id)) {
-          this.createAccount({ id, ownerType: 'system', ownerId: 'sandbox', name, currency: 'PHP', allowNegative: true });
-        }
-      }
+      for (const purpose of Object.keys(SYSTEM_ACCOUNTS) as SystemAccount[]) systemAccount(purpose, 'PHP');
     },
-    get: (id) => normalize(getAccount.get(id) as Record<string, unknown> | undefined),
+    systemAccount,
+    /**
+     * Refuse, before anything is written, a send whose destination could not be credited `amount` when it
+     * settles (its balance or total received would pass MAX_ACCOUNT_UNITS).
+     */
+    requireRoom(accountId, amount) {
+      const a = get(accountId);
+      if (!a) return;
+      const past = (v: bigint) => v + amount > MAX_ACCOUNT_UNITS;
+      if (past(a.balance) || (a.owner_type !== 'system' && past(a.total_received))) throw new BalanceLimitError(a);
+    },
+    get,
     byOwner: (ownerType, ownerId) =>
       (byOwner.all(ownerType, ownerId) as Record<string, unknown>[]).map((r) => normalize(r)!),
     /**
-     * Record one balanced transaction. Must run inside the caller's transaction when other writes
-     * belong with it; throws (and so rolls back) when it does not balance or a wallet would go negative.
+     * Record one balanced transaction in one currency. Must run inside the caller's transaction (a
+     * throw rolls back what it moved): throws when it does not balance, mixes currencies, takes an
+     * account past MAX_ACCOUNT_UNITS (a 400 on `amount`) or a wallet below zero.
      */
     post(kind, reference, postings) {
       const sum = postings.reduce((s, p) => s + p.amount, 0n);
@@ -68,10 +104,21 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
       const txId = ids();
       const now = clock.now();
       insertTx.run(txId, kind, reference, now);
+      let currency: string | undefined;
       for (const p of postings) {
         if (p.amount === 0n) continue;
+        const account = () => get(p.accountId);
+        // Checked before binding: better-sqlite3 refuses a bigint past int64 with a RangeError.
+        if (p.amount > MAX_ACCOUNT_UNITS || -p.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(account());
+        const moved = moveBalance.get({ amount: p.amount, id: p.accountId, limit: MAX_ACCOUNT_UNITS }) as string | undefined;
+        if (moved === undefined) {
+          const found = account();
+          if (!found) throw new LedgerImbalanceError(`${kind}: no account ${p.accountId}`);
+          throw new BalanceLimitError(found);
+        }
+        if (currency !== undefined && moved !== currency) throw new LedgerImbalanceError(`${kind} mixes ${currency} and ${moved}`);
+        currency = moved;
         insertEntry.run(txId, p.accountId, p.amount, now);
-        moveBalance.run({ amount: p.amount, id: p.accountId });
       }
       return txId;
     },

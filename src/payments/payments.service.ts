@@ -7,7 +7,6 @@ import { paymentResource, type InvoiceResource } from '../invoices/invoice.view.
 import type { Invoice } from '../invoices/invoices.api.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
 import type { LedgerApi } from '../ledger/ledger.api.js';
-import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 
@@ -133,7 +132,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
         const inv = payable(found.id);
         const value = amount ?? amountDue(inv);
         const tx = d.ledger.post('counter_payment', inv.id, [
-          { accountId: SYSTEM_ACCOUNTS.counterClearing, amount: -value },
+          { accountId: d.ledger.systemAccount('counterClearing', inv.currency), amount: -value },
           { accountId: merchantWallet(inv), amount: value },
         ]);
         // Stryker disable next-line StringLiteral: a reference number is always issued with its collector, so the last fallback is never reached

@@ -482,6 +482,17 @@ export interface Schemas {
     id: Schemas["Id"];
     hits: number;
   });
+  LedgerInvariantReport: {
+    ok: boolean;
+    problems: Array<string>;
+    currencies: Array<{
+      currency: string;
+      trial_balance: string;
+      accounts: number;
+      entries: number;
+    }>;
+    transactions: number;
+  };
   RequestLogEntry: {
     id: number;
     at: Schemas["Timestamp"];
@@ -1971,6 +1982,17 @@ export interface Operations {
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];
+    };
+  };
+  checkLedgerInvariants: {
+    auth: "control";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["LedgerInvariantReport"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
     };
   };
   listRequests: {
