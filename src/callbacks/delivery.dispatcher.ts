@@ -196,14 +196,16 @@ export function createDispatcher(d: DispatcherDeps) {
       let merchant = merchants.get(row.merchant_id);
       if (merchant === undefined && !merchants.has(row.merchant_id)) merchants.set(row.merchant_id, (merchant = d.merchantById(row.merchant_id)));
       const reason = noTarget(merchant);
-      if (reason !== null) {
-        fails.push({ seq: row.seq, url: merchant?.callback_url ?? row.url, error: reason });
+      const target = merchant?.callback_url;
+      // noTarget names a reason whenever there is no merchant or no URL; the checks narrow the types.
+      if (reason !== null || !merchant || !target) {
+        fails.push({ seq: row.seq, url: target ?? row.url, error: reason ?? 'no callback URL' });
         continue;
       }
-      const m = merchant!;
+      const m = merchant;
       // The merchant's current URL and auth mode: a fixed setting takes effect on the next retry.
       const n = row.attempts_count + 1;
-      const req = buildCallbackRequest(row, m, m.callback_url!, n);
+      const req = buildCallbackRequest(row, m, target, n);
       claims.push({
         seq: row.seq,
         delivery_id: row.id,
