@@ -2,7 +2,18 @@ import { checkReceiverCommand } from './check-receiver.js';
 import type { CliCommand } from './command.types.js';
 import { contractCommand } from './contract.js';
 import { listenCommand } from './listen.js';
+import { parityCommand } from './parity.js';
+import { recordCommand } from './record.js';
+import { replayCommand } from './replay.js';
 import { triggerCommand } from './trigger.js';
 
 /** Sub-commands beyond start and fixtures, each in its own module (their type: ./command.types.ts). */
-export const commands: CliCommand[] = [listenCommand, triggerCommand, contractCommand, checkReceiverCommand];
+export const commands: CliCommand[] = [
+  listenCommand,
+  triggerCommand,
+  contractCommand,
+  checkReceiverCommand,
+  parityCommand,
+  recordCommand,
+  replayCommand,
+];
