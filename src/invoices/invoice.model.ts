@@ -35,9 +35,8 @@ export function amountDue(inv: Amounts): bigint {
 // Rows are read often and their collector list never changes: parse each stored list once.
 const parsed = new Map<string, readonly string[]>();
 
-/** The invoice's `supported_payment_collectors`, as a list. */
-export function collectorsOf(inv: Pick<InvoiceRow, 'supported_payment_collectors'>): readonly string[] {
-  const raw = inv.supported_payment_collectors;
+/** A stored `supported_payment_collectors` (a JSON list) as the frozen list an Invoice carries. */
+export function parseCollectors(raw: string): readonly string[] {
   let list = parsed.get(raw);
   if (!list) {
     list = Object.freeze(JSON.parse(raw) as string[]);
@@ -45,6 +44,11 @@ export function collectorsOf(inv: Pick<InvoiceRow, 'supported_payment_collectors
     parsed.set(raw, list);
   }
   return list;
+}
+
+/** The invoice's `supported_payment_collectors`. */
+export function collectorsOf(inv: Pick<InvoiceRow, 'supported_payment_collectors'>): readonly string[] {
+  return inv.supported_payment_collectors;
 }
 
 /** Whether a payment by `collector` is one of the invoice's options (`cash_payment` covers its four outlets). */

@@ -16,7 +16,8 @@ export interface Invoice {
   external_transaction_id: string;
   description: string;
   metadata: string;
-  supported_payment_collectors: string;
+  /** Parsed once as the invoice is read (stored as a JSON list); shared and frozen, never to be changed. */
+  supported_payment_collectors: readonly string[];
   current_payment_reference_number: string | null;
   /** The counter collector the reference was issued for. */
   current_payment_collector: string | null;

@@ -1,11 +1,20 @@
 import type { Db } from '../db/open.js';
 import { ANCHOR_EVERY, createInvoiceAnchors } from './invoice-anchors.repo.js';
+import { parseCollectors } from './invoice.model.js';
 import type { Invoice, InvoiceStatus, Payment } from './invoices.api.js';
 
-// The rows of this module's tables are its domain types (invoices.api.ts) column for column; the
-// invoices module's own files use these names.
+// The invoices module's own files use these names for its domain types (invoices.api.ts). A stored
+// invoice differs in one column: its collectors are a JSON list, parsed as the row is read.
 export type InvoiceRow = Invoice;
 export type PaymentRow = Payment;
+type StoredInvoice = Omit<Invoice, 'supported_payment_collectors'> & { supported_payment_collectors: string | readonly string[] };
+
+/** The invoice of a stored row: the row itself, its collector list parsed in place (no copy). */
+function toInvoice(row: StoredInvoice | undefined): Invoice | undefined {
+  if (row && typeof row.supported_payment_collectors === 'string') row.supported_payment_collectors = parseCollectors(row.supported_payment_collectors);
+  return row as Invoice | undefined;
+}
+const toInvoices = (rows: unknown[]) => (rows as StoredInvoice[]).map((r) => toInvoice(r) as Invoice);
 
 export interface InvoiceFilter {
   merchantId: string;
@@ -86,10 +95,10 @@ export function createInvoiceRepository(db: Db) {
     }): void {
       insert.run(row);
     },
-    byId: (id: string) => byId.get(id) as InvoiceRow | undefined,
-    forMerchant: (id: string, merchantId: string) => byMerchantAndId.get(id, merchantId) as InvoiceRow | undefined,
+    byId: (id: string) => toInvoice(byId.get(id) as StoredInvoice | undefined),
+    forMerchant: (id: string, merchantId: string) => toInvoice(byMerchantAndId.get(id, merchantId) as StoredInvoice | undefined),
     externalIdTaken: (merchantId: string, ext: string) => byExternalId.get(merchantId, ext) !== undefined,
-    byReference: (ref: string) => byReference.get(ref) as InvoiceRow | undefined,
+    byReference: (ref: string) => toInvoice(byReference.get(ref) as StoredInvoice | undefined),
     payments: (invoiceId: string) => paymentsOf.all(invoiceId) as PaymentRow[],
     count(f: InvoiceFilter): number {
       if (f.externalTransactionId !== undefined) {
@@ -104,23 +113,23 @@ export function createInvoiceRepository(db: Db) {
     page(f: InvoiceFilter, limit: number, offset: number): InvoiceRow[] {
       if (f.externalTransactionId !== undefined) {
         const row = byExternalId.get(f.merchantId, f.externalTransactionId) as { id: string } | undefined;
-        const found = row && offset === 0 ? (byId.get(row.id) as InvoiceRow) : undefined;
+        const found = row && offset === 0 ? toInvoice(byId.get(row.id) as StoredInvoice) : undefined;
         return found && (!f.status || found.status === f.status) ? [found] : [];
       }
       if (!f.status) {
         const at = offset >= ANCHOR_EVERY ? anchors.seek(f.merchantId, offset) : { key: null, skip: offset };
         if (!at) return [];
-        return (at.key ? pageAllFrom.all(f.merchantId, at.key.created_at, at.key.id, limit, at.skip) : pageAll.all(f.merchantId, limit, offset)) as InvoiceRow[];
+        return toInvoices(at.key ? pageAllFrom.all(f.merchantId, at.key.created_at, at.key.id, limit, at.skip) : pageAll.all(f.merchantId, limit, offset));
       }
       const total = offset >= ANCHOR_EVERY ? (countStatus.get(f.merchantId, f.status) as { n: number }).n : Infinity;
       if (offset >= total) return [];
       // Oldest-first position of the page's last row: when it is nearer than `offset`, walk from that end.
       const fromOldest = total - offset - limit;
       if (fromOldest < offset) {
-        const rows = pageStatusOldestFirst.all(f.merchantId, f.status, Math.min(limit, total - offset), Math.max(0, fromOldest)) as InvoiceRow[];
+        const rows = toInvoices(pageStatusOldestFirst.all(f.merchantId, f.status, Math.min(limit, total - offset), Math.max(0, fromOldest)));
         return rows.reverse();
       }
-      return pageStatus.all(f.merchantId, f.status, limit, offset) as InvoiceRow[];
+      return toInvoices(pageStatus.all(f.merchantId, f.status, limit, offset));
     },
     dueForExpiry: (now: number) => (dueExpiry.all(now) as Array<{ id: string }>).map((r) => r.id),
     expire: (id: string) => expire.run(id).changes === 1,
