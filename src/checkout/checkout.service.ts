@@ -5,7 +5,7 @@ import { accepts, amountDue, collectorsOf, counterCollector, WALLET_COLLECTOR } 
 import type { ServicesWith } from '../module.types.js';
 import { barcodeSvg } from './checkout.barcode.js';
 import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayinOutlet, PayMethod, SandboxOutcome } from './checkout.model.js';
-import type { SessionSigner } from './checkout.session.js';
+import type { SessionStore } from './checkout.session.js';
 import { createWalletSessions, walletSubject } from './wallet-session.service.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -15,7 +15,7 @@ export interface CheckoutDeps {
   services: ModuleServices;
   /** The outlets module's over-the-counter outlets, in fixture order. */
   payins: { payinOutlets(): PayinOutlet[] };
-  sessions: SessionSigner;
+  sessions: SessionStore;
   /** Show the outcome chooser (off when the control API is token-protected: it pays without credentials). */
   sandboxChooser: () => boolean;
 }
@@ -167,6 +167,9 @@ export function createCheckoutService(d: CheckoutDeps) {
       const row = invoice(invoiceId);
       return logins.login(walletSubject.invoice(invoiceId), row ? tenantOf(row) : undefined, login, password);
     },
+
+    /** Log out: the session ends on the server. */
+    logout: (session: string | undefined) => logins.logout(session),
 
     /** Pay the amount due from the logged-in customer's wallet: debit and credit at once. */
     confirm(invoiceId: string, session: string | undefined): ActionResult {

@@ -68,17 +68,25 @@ export interface AppToken {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** When it expired, recorded by the clock's due work: never live again, whatever the clock does after. */
+  expired_at: number | null;
 }
 
 /** The apps' OAuth2 access tokens: live while not revoked, not expired on the sandbox clock, app enabled. */
 export interface AppTokensApi {
-  insert(token: Omit<AppToken, 'revoked_at'>): void;
+  insert(token: Omit<AppToken, 'revoked_at' | 'expired_at'>): void;
   /** The app's live tokens, oldest first. */
   live(apiKey: string, now: number): AppToken[];
+  /** The app's tokens that were not revoked, live and expired alike, oldest first. */
+  unrevoked(apiKey: string): AppToken[];
   /** True when a live token of this app was revoked now. */
   revoke(apiKey: string, token: string, now: number): boolean;
   /** The enabled app a live token belongs to. */
   appOfToken(token: string, now: number): App | undefined;
+  /** Record every token whose expiry `now` has reached as expired (at its `expires_at`); how many. */
+  markExpired(now: number): number;
+  /** True when some token has reached its expiry without being recorded as expired yet (a read only). */
+  anyDue(now: number): boolean;
 }
 
 /**
@@ -124,4 +132,6 @@ export interface IdentitiesApi {
   insertUser(u: User): void;
   /** Disable a deleted workspace's merchants and apps (and so their tokens). */
   disableWorkspace(workspaceId: string): void;
+  /** Call `listener` when a workspace is disabled (deleted or expired): what a module keeps of its tenant ends. */
+  onWorkspaceDisabled(listener: (workspaceId: string) => void): void;
 }
