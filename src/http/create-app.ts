@@ -10,6 +10,7 @@ import { renderError } from './render-error.js';
 import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
 import { clientClosed, clientClosedResponse } from './client-closed.js';
 import { registerDocs } from './docs.routes.js';
+import { registerFavicon } from './favicon.js';
 import { indexHandler } from './index.routes.js';
 import type { OperationId } from '../spec/operations.generated.js';
 import type { AnyHandler, AppEnv, Handlers } from './operation.js';
@@ -132,6 +133,7 @@ export function createApp(parts: AppParts) {
     }
   }
   registerDocs(app, spec, () => services.config.publicUrl);
+  registerFavicon(app);
   parts.routes?.(app);
 
   // Not through the request's error surface: Hono asks this handler first even for a known path with

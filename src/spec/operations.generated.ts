@@ -483,6 +483,11 @@ export interface Schemas {
   Fault: (Schemas["FaultInput"]) & ({
     id: Schemas["Id"];
     hits: number;
+    last_hit: (null) | ({
+      at: Schemas["Timestamp"];
+      method: string;
+      path: string;
+    });
   });
   LedgerInvariantReport: {
     ok: boolean;
@@ -506,6 +511,7 @@ export interface Schemas {
     duration_ms?: number;
     query: string | null;
     body_excerpt: string | null;
+    fault: string | null;
   };
 }
 
