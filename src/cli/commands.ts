@@ -6,6 +6,7 @@ import { parityCommand } from './parity.js';
 import { recordCommand } from './record.js';
 import { replayCommand } from './replay.js';
 import { triggerCommand } from './trigger.js';
+import { workspaceCommand } from './workspace.js';
 
 /** Sub-commands beyond start and fixtures, each in its own module (their type: ./command.types.ts). */
 export const commands: CliCommand[] = [
@@ -16,4 +17,5 @@ export const commands: CliCommand[] = [
   parityCommand,
   recordCommand,
   replayCommand,
+  workspaceCommand,
 ];

@@ -6,8 +6,8 @@ import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
 import { ApiError, notFoundSurface, toApiError } from '../shared/api-error.js';
+import { bodyLimitOf, cheapBodyLimit } from './body-limit.js';
 import { renderError } from './render-error.js';
-import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
 import { clientClosed, clientClosedResponse } from './client-closed.js';
 import { registerDocs } from './docs.routes.js';
 import { registerFavicon } from './favicon.js';
@@ -103,7 +103,7 @@ export function createApp(parts: AppParts) {
   app.use('*', refuseDotSegments);
   app.use(
     '*',
-    cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) => renderError(c, ApiError.payloadTooLarge())),
+    cheapBodyLimit<AppEnv>(bodyLimitOf, (c) => renderError(c, ApiError.payloadTooLarge(bodyLimitOf(c.req.path)))),
   );
   app.use(
     '*',

@@ -1,6 +1,9 @@
 import { ApiError } from '../shared/api-error.js';
 import type { App, Merchant, User } from '../identities/identities.api.js';
 import type { ServicesWith } from '../module.types.js';
+import type { SnapshotDocument } from './snapshot.capture.js';
+import { createSnapshotRepository } from './snapshots.repo.js';
+import { createSnapshotService, type SnapshotService } from './snapshots.service.js';
 import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces.repo.js';
 import { workspaceResource } from './workspaces.view.js';
 
@@ -26,7 +29,12 @@ export interface WorkspaceProvisioning {
  * so parallel CI jobs each take one instead of restarting the server. Isolation comes from the merchant
  * scoping of every invoice query; ending a workspace disables its credentials.
  */
-export function createWorkspaceService(s: ModuleServices, repo: WorkspaceRepository, provisioning: WorkspaceProvisioning) {
+export function createWorkspaceService(
+  s: ModuleServices,
+  repo: WorkspaceRepository,
+  provisioning: WorkspaceProvisioning,
+  snapshots: SnapshotService,
+) {
   function end(id: string, at: number): void {
     s.unitOfWork(() => {
       repo.markDeleted(id, at);
@@ -34,13 +42,28 @@ export function createWorkspaceService(s: ModuleServices, repo: WorkspaceReposit
     });
   }
 
+  /** The first merchant, application and customer of a restored document, as the workspace resource shows them. */
+  function restoredView(id: string, expiresAt: number, doc: SnapshotDocument, copyOf: (old: string) => string) {
+    const merchant = s.identities.merchantById(copyOf(doc.tables.merchants![0]!.id as string))!;
+    const app = s.identities.appByKey(copyOf(doc.tables.apps![0]!.api_key as string))!;
+    const customer = s.identities.userById(copyOf(doc.tables.users!.find((u) => u.kind === 'customer')!.id as string))!;
+    const owner = s.identities.userById(app.owner_id)!;
+    return workspaceResource({ id, expiresAt, merchant, app, owner, customer }, s.ledger);
+  }
+
   return {
-    create(ttlSeconds = DEFAULT_WORKSPACE_TTL_SECONDS) {
+    snapshots,
+
+    create(ttlSeconds = DEFAULT_WORKSPACE_TTL_SECONDS, fromSnapshot?: string) {
       return s.unitOfWork(() => {
         const id = s.ids();
         const now = s.clock.now();
         const expiresAt = now + ttlSeconds * 1_000_000;
         repo.insert(id, now, expiresAt);
+        if (fromSnapshot !== undefined) {
+          const { doc, copyOf } = snapshots.restoreInto(fromSnapshot, id);
+          return { ...restoredView(id, expiresAt, doc, copyOf), from_snapshot: fromSnapshot };
+        }
         const merchant = provisioning.createMerchant({ name: `Workspace ${id.slice(0, 8)} merchant` }, id);
         const { app, owner } = provisioning.createApp(
           { name: `Workspace ${id.slice(0, 8)} app`, mfa_whitelisted: true, balance: WORKSPACE_BALANCE },
@@ -81,5 +104,6 @@ export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
 
 /** Workspaces over their own repository, for the control module that serves them. */
 export function createWorkspaces(s: ModuleServices, provisioning: WorkspaceProvisioning) {
-  return createWorkspaceService(s, createWorkspaceRepository(s.db), provisioning);
+  const repo = createWorkspaceRepository(s.db);
+  return createWorkspaceService(s, repo, provisioning, createSnapshotService(s, createSnapshotRepository(s.db), repo));
 }
