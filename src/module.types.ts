@@ -1,9 +1,9 @@
 import type { Hono, MiddlewareHandler } from 'hono';
-import type { SectionLoader } from './fixtures/load.js';
+import type { Fixtures } from './fixtures/fixture-types.js';
 import type { AppEnv, Handlers } from './http/operation.js';
-import type { IdentityRepository } from './identities/identities.repo.js';
+import type { IdentitiesApi } from './identities/identities.api.js';
 import type { InvoiceService } from './invoices/invoices.service.js';
-import type { LedgerRepository } from './ledger/ledger.repo.js';
+import type { LedgerApi } from './ledger/ledger.api.js';
 import type { PaymentService } from './payments/payments.service.js';
 import type { Services } from './services.js';
 
@@ -38,10 +38,13 @@ export interface SandboxModule<Api = undefined> {
  * plus the apis it names, never the whole set.
  */
 export interface CoreApis {
-  identities: IdentityRepository;
-  ledger: LedgerRepository;
+  identities: IdentitiesApi;
+  ledger: LedgerApi;
   invoices: InvoiceService;
   payments: PaymentService;
 }
 
 export type ServicesWith<K extends keyof CoreApis> = Services & Pick<CoreApis, K>;
+
+/** Loaders of extra fixture sections (orders, transfers), registered by the modules that own them. */
+export type SectionLoader = (s: ServicesWith<'identities' | 'ledger'>, fx: Fixtures) => void;

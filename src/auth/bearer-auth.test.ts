@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, otpDeveloper, otpNow, whitelistedDeveloper } from '../orders/developer.test-support.js';
+import { as, balanceOf, otpDeveloper, otpNow, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { sharedSpec } from '../sandbox.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { OTP_INVALID, developerError, errorCode, merchantError } from '../testing/error-code.js';

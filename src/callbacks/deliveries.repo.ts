@@ -1,8 +1,9 @@
 import type { Db } from '../db/open.js';
 import type { EventName } from '../events/outbox.repo.js';
 import { merchantWorkspaceSql } from '../identities/tenant.sql.js';
+import type { DeliveryFilter, DeliveryStatus } from './callbacks.api.js';
 
-export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed';
+export type { DeliveryFilter, DeliveryStatus };
 
 export interface DeliveryRow {
   seq: number;
@@ -57,13 +58,6 @@ export interface AttemptRow {
   error: string | null;
   response_excerpt: string | null;
   duration_ms: number;
-}
-
-export interface DeliveryFilter {
-  invoice_id?: string;
-  merchant_id?: string;
-  event?: string;
-  status?: DeliveryStatus;
 }
 
 export type NewDelivery = Pick<

@@ -1,8 +1,8 @@
 import type { EventName } from '../events/outbox.repo.js';
-import { ApiError } from '../http/api-error.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { Merchant } from '../identities/identities.api.js';
 import { eventBody } from '../invoices/invoice.view.js';
-import type { InvoiceRow } from '../invoices/invoices.repo.js';
+import type { Invoice } from '../invoices/invoices.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
@@ -15,8 +15,8 @@ export interface DeliveryServiceDeps {
   clock: Clock;
   ids: IdFactory;
   notifier: DeliveryNotifier;
-  invoiceById: (id: string) => InvoiceRow | undefined;
-  merchantById: (id: string) => MerchantRow | undefined;
+  invoiceById: (id: string) => Invoice | undefined;
+  merchantById: (id: string) => Merchant | undefined;
   /** Ask the dispatcher (when it runs) to send what is due. */
   wake: () => void;
 }

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { Clock } from '../shared/clock.js';
 import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
 import { callbackUrlProblem, checkCallbackTarget, type Lookup, type TargetCheck } from './callback-target.guard.js';
@@ -21,7 +21,7 @@ export interface DispatcherDeps {
    */
   nowOf?: (workspaceId: string | null | undefined) => number;
   config: Pick<AppConfig, 'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks'>;
-  merchantById: (id: string) => MerchantRow | undefined;
+  merchantById: (id: string) => Merchant | undefined;
   /** Outbound HTTP (node:http with keep-alive in the sandbox, an injected fetch in some tests); closed by `stop`. */
   transport: CallbackTransport;
   lookup: Lookup;
@@ -191,7 +191,7 @@ export function createDispatcher(d: DispatcherDeps) {
    * Claim up to `room` due deliveries in one transaction (failing at once those with nowhere to go)
    * and start their requests. Returns false when there was nothing to do.
    */
-  function claimDue(now: number, room: number, merchants: Map<string, MerchantRow | undefined>): boolean {
+  function claimDue(now: number, room: number, merchants: Map<string, Merchant | undefined>): boolean {
     const rows = d.repo.due(now, room);
     if (!rows.length) return false;
     const claims: Claim[] = [];
@@ -202,14 +202,16 @@ export function createDispatcher(d: DispatcherDeps) {
       let merchant = merchants.get(row.merchant_id);
       if (merchant === undefined && !merchants.has(row.merchant_id)) merchants.set(row.merchant_id, (merchant = d.merchantById(row.merchant_id)));
       const reason = noTarget(merchant);
-      if (reason !== null) {
-        fails.push({ seq: row.seq, url: merchant?.callback_url ?? row.url, error: reason });
+      const target = merchant?.callback_url;
+      // noTarget names a reason whenever there is no merchant or no URL; the checks narrow the types.
+      if (reason !== null || !merchant || !target) {
+        fails.push({ seq: row.seq, url: target ?? row.url, error: reason ?? 'no callback URL' });
         continue;
       }
-      const m = merchant!;
+      const m = merchant;
       // The merchant's current URL and auth mode: a fixed setting takes effect on the next retry.
       const n = row.attempts_count + 1;
-      const req = buildCallbackRequest(row, m, m.callback_url!, n);
+      const req = buildCallbackRequest(row, m, target, n);
       claims.push({
         seq: row.seq,
         delivery_id: row.id,
@@ -257,7 +259,7 @@ export function createDispatcher(d: DispatcherDeps) {
     try {
       recordEnded();
       let now = d.clock.now();
-      const merchants = new Map<string, MerchantRow | undefined>();
+      const merchants = new Map<string, Merchant | undefined>();
       while (inFlight.size < limit && claimDue(now, limit - inFlight.size, merchants)) now = d.clock.now();
       armTimer(now);
     } catch (err) {

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { ServicesWith } from '../module.types.js';
 import type { PaymentRequestService } from '../wallet/payment-requests.service.js';
 import type { CheckoutCustomer } from './checkout.model.js';

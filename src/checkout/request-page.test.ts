@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fund } from '../fixtures/load.js';
 import { parseYamlDocument, specPath } from '../spec/load.js';
-import { as, newDeveloper } from '../orders/developer.test-support.js';
+import { as, newDeveloper } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { SESSION_COOKIE } from './checkout.routes.js';
-import { balanceOf, createInvoice, getPage, postForm, testIds, textOf } from './checkout.test-support.js';
+import { balanceOf, createInvoice, getPage, postForm, testIds, textOf } from '../testing/checkout.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {

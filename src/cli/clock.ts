@@ -1,6 +1,6 @@
 import { parseDuration } from '../config.js';
 import { parseCommandArgs, UsageError } from './args.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.types.js';
 
 const USAGE = 'clock [advance <duration> | reset] [--workspace ID] [--url BASE] [--token T] [--json]';
 const HELP = `Usage: paysandbox ${USAGE}

@@ -6,7 +6,7 @@ import type { ServicesWith } from '../module.types.js';
 import { appTokenHandlers } from './app-tokens.routes.js';
 import { createWorkspaces } from '../workspaces/workspaces.service.js';
 import { clockHandlers, type SandboxControls } from './clock.routes.js';
-import { createControlRepository } from './control.repo.js';
+import { createControlReads } from './control.reads.js';
 import { registerDashboard } from './dashboard.routes.js';
 import { diagnosticsHandlers } from './diagnostics.routes.js';
 import { controlGuard } from './control-guard.middleware.js';
@@ -43,7 +43,7 @@ export interface ControlDeps {
 /** The control API (docs/design.md#control-api) beyond deliveries and orders, injected faults and the QA dashboard. */
 export function createControlModule(d: ControlDeps) {
   const s = d.services;
-  const repo = createControlRepository(s.db);
+  const repo = createControlReads(s.db, s.identities, s.invoices);
   const provisioning = createProvisioningService(s, repo);
   const invoiceControl = createInvoiceControlService(s, repo);
   const workspaces = createWorkspaces(s, provisioning);

@@ -1,5 +1,5 @@
 import type { DeliveryService } from '../callbacks/deliveries.service.js';
-import type { DeliveryFilter, DeliveryStatus } from '../callbacks/deliveries.repo.js';
+import type { DeliveryFilter, DeliveryStatus } from '../callbacks/callbacks.api.js';
 import type { DeliveryResource } from '../callbacks/delivery.view.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import type { RequestLogEntry } from '../http/request-log.js';
@@ -12,7 +12,7 @@ import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
 import { paymentRequestPageUrl, type PaymentRequestService } from '../wallet/payment-requests.service.js';
 import { appTokenView } from './app-tokens.routes.js';
-import type { ControlRepository } from './control.repo.js';
+import type { ControlReads } from './control.reads.js';
 import type { Fault, FaultStore } from './faults.service.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -99,7 +99,7 @@ export interface DashboardSources {
   paymentRequests: Pick<PaymentRequestService, 'recent'>;
 }
 
-export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): string {
+export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlReads, faults: FaultStore): string {
   const faultMark = faults.list().map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`).join(',');
   let workspaceClocks = 0;
   for (const o of s.tenants.advanced().values()) workspaceClocks += o;
@@ -117,7 +117,7 @@ function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boo
 export async function collectData(
   s: ModuleServices,
   ctx: DashboardSources,
-  repo: ControlRepository,
+  repo: ControlReads,
   faults: FaultStore,
   token: string | null,
   filters: DashboardFilters,

@@ -1,8 +1,8 @@
 import { currentOtp } from '../auth/otp.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
-import { sandboxAccount } from '../ledger/accounts.service.js';
+import { sandboxAccount } from '../ledger/accounts.view.js';
 import type { ServicesWith } from '../module.types.js';
 import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 import type { ProvisioningService } from './provisioning.service.js';

@@ -1,12 +1,13 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { WriteBatch } from '../db/unit-of-work.js';
-import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { IdentitiesApi } from '../identities/identities.api.js';
 import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
-import { ApiError, notFoundSurface, renderError, toApiError } from './api-error.js';
+import { ApiError, notFoundSurface, toApiError } from '../shared/api-error.js';
 import { bodyLimitOf, cheapBodyLimit } from './body-limit.js';
+import { renderError } from './render-error.js';
 import { clientClosed, clientClosedResponse } from './client-closed.js';
 import { registerDocs } from './docs.routes.js';
 import { registerFavicon } from './favicon.js';
@@ -21,7 +22,7 @@ import { operationRunner } from './run-operation.js';
 export interface AppParts {
   services: Services;
   /** Who a request's credentials belong to (the identities module's api), for authentication. */
-  identities: IdentityRepository;
+  identities: IdentitiesApi;
   spec: LoadedSpec;
   validators: SpecValidators;
   /** Handlers by operationId, from the feature modules (src/modules.ts). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js';
+import { as, balanceOf, newDeveloper } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { signRequest } from '../auth/hmac.js';
 import { errorCode } from '../testing/error-code.js';

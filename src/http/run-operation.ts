@@ -1,15 +1,15 @@
 import type { Context } from 'hono';
 import { authenticateBearerApp, authenticateControl, authenticateHmac, authenticateMerchant, developerBearer } from '../auth/authenticate.js';
 import type { AppConfig } from '../config.js';
-import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { IdentitiesApi } from '../identities/identities.api.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { Clock } from '../shared/clock.js';
 import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
-import { ApiError, surfaceOfTags } from './api-error.js';
+import { ApiError, surfaceOfTags } from '../shared/api-error.js';
 import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
 import { isFormBody, parseFormBody } from './form-body.js';
-import { parseJsonBody } from './json-body.js';
+import { parseJsonBody } from '../shared/json-body.js';
 import type { AnyHandler, AppEnv, RunnerContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
 
@@ -17,7 +17,7 @@ const EMPTY = Buffer.alloc(0);
 
 export interface RunnerDeps {
   config: AppConfig;
-  identities: IdentityRepository;
+  identities: IdentitiesApi;
   /** The clock, on which OAuth2 access tokens expire (each on its app's tenant clock). */
   clock: Clock;
   /** Whose clock the request is on: the authenticated merchant's or app's workspace. */

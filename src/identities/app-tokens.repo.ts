@@ -1,17 +1,7 @@
 import type { Db } from '../db/open.js';
-import type { AppRow } from './identities.repo.js';
+import type { App, AppToken, AppTokensApi } from './identities.api.js';
 
-export interface AppTokenRow {
-  access_token: string;
-  api_key: string;
-  scope: string;
-  /** Sandbox-clock microseconds, like every timestamp of the database. */
-  created_at: number;
-  expires_at: number;
-  revoked_at: number | null;
-  /** When it expired, recorded by the clock's due work: never live again, whatever the clock does after. */
-  expired_at: number | null;
-}
+type AppTokenRow = AppToken;
 
 /**
  * OAuth2 access tokens of HMAC apps. SQL only; no rules. A token is live while it is not revoked, its
@@ -22,7 +12,7 @@ export interface AppTokenRow {
 /** The workspace of a token's app, in SQL (the token rows' own table is `app_access_tokens`). */
 const APP_WORKSPACE = '(SELECT workspace_id FROM apps WHERE apps.api_key = app_access_tokens.api_key)';
 
-export function createAppTokenRepository(db: Db) {
+export function createAppTokenRepository(db: Db): AppTokensApi {
   const insert = db.prepare(
     `INSERT INTO app_access_tokens (access_token, api_key, scope, created_at, expires_at)
      VALUES (@access_token, @api_key, @scope, @created_at, @expires_at)`,
@@ -61,12 +51,10 @@ export function createAppTokenRepository(db: Db) {
     /** True when a live token of this app was revoked now. */
     revoke: (apiKey: string, token: string, now: number) => revoke.run({ key: apiKey, token, now }).changes === 1,
     /** The enabled app a live token belongs to; `now` is the sandbox time, each token expires on its app's clock. */
-    appOfToken: (token: string, now: number) => appOfToken.get(token, now) as AppRow | undefined,
+    appOfToken: (token: string, now: number) => appOfToken.get(token, now) as App | undefined,
     /** Record every token whose expiry its app's clock has reached as expired (at its `expires_at`); `now` is the sandbox time; how many. */
     markExpired: (now: number) => markExpired.run({ now }).changes,
     /** True when some token has reached its expiry without being recorded as expired yet (a read only). */
     anyDue: (now: number) => anyDue.get({ now }) !== undefined,
   };
 }
-
-export type AppTokenRepository = ReturnType<typeof createAppTokenRepository>;

@@ -1,11 +1,11 @@
 import type { Db } from '../db/open.js';
 import { createAppTokenRepository } from './app-tokens.repo.js';
-import { MERCHANT_SETTINGS, type App, type Merchant, type MerchantSetting, type User } from './identities.api.js';
+import { MERCHANT_SETTINGS, type App, type IdentitiesApi, type Merchant, type MerchantSetting, type User } from './identities.api.js';
 
-export { MERCHANT_SETTINGS, type MerchantSetting };
-export type MerchantRow = Merchant;
-export type AppRow = App;
-export type UserRow = User;
+// The rows of this module's tables are its domain types (identities.api.ts) column for column.
+type MerchantRow = Merchant;
+type AppRow = App;
+type UserRow = User;
 
 /** Merchants, HMAC applications and users (customers and developers). SQL only; no rules. */
 /**
@@ -19,7 +19,7 @@ export type UserRow = User;
  */
 const CACHE_LIMIT = 1000;
 
-export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()) {
+export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()): IdentitiesApi {
   const disableMerchants = db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?');
   const disableApps = db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?');
   const workspaceListeners: Array<(workspaceId: string) => void> = [];
@@ -74,6 +74,9 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
   const customersCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer'");
   const customersOfPage = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?");
   const customersOfCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer' AND workspace_id = ?");
+  const emailTaken = db.prepare('SELECT 1 FROM users WHERE email = ? COLLATE NOCASE');
+  const mobileTaken = db.prepare('SELECT 1 FROM users WHERE mobile_number = ?');
+  const merchantOfWorkspace = db.prepare('SELECT * FROM merchants WHERE workspace_id = ? AND disabled = 0 ORDER BY created_at LIMIT 1');
   const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS ? ORDER BY rowid LIMIT 1");
   const insertUser = db.prepare(
     `INSERT INTO users (id, kind, name, email, mobile_number, password, workspace_id, created_at)
@@ -162,6 +165,9 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
       (workspaceId === undefined ? customersPage.all(limit, offset) : customersOfPage.all(workspaceId, limit, offset)) as UserRow[],
     customersCount: (workspaceId?: string) =>
       ((workspaceId === undefined ? customersCount.get() : customersOfCount.get(workspaceId)) as { n: number }).n,
+    emailTaken: (email) => emailTaken.get(email) !== undefined,
+    mobileTaken: (mobile) => mobileTaken.get(mobile) !== undefined,
+    merchantOfWorkspace: (workspaceId) => merchantOfWorkspace.get(workspaceId) as MerchantRow | undefined,
     insertUser: (u: UserRow) => void insertUser.run(u),
     disableWorkspace(workspaceId: string): void {
       forgetCached();
@@ -173,5 +179,3 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     onWorkspaceDisabled: (listener: (workspaceId: string) => void) => void workspaceListeners.push(listener),
   };
 }
-
-export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

@@ -1,4 +1,4 @@
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { SandboxModule } from '../module.types.js';
 import type { Services } from '../services.js';
 import { createInvoiceRepository, type InvoiceRepository } from './invoices.repo.js';
@@ -8,7 +8,7 @@ import { invoiceHandlers } from './invoices.routes.js';
 /** Merchant invoices: the create, retrieve and list operations, and expiry on each merchant's clock. */
 export function createInvoicesModule(
   s: Services,
-  identities: { merchantById: (id: string) => MerchantRow | undefined },
+  identities: { merchantById: (id: string) => Merchant | undefined },
 ): SandboxModule<InvoiceService> & { repo: InvoiceRepository } {
   const repo = createInvoiceRepository(s.db);
   const invoices = createInvoiceService({

@@ -1,7 +1,7 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Outbox } from '../events/outbox.repo.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { Clock } from '../shared/clock.js';
@@ -9,8 +9,10 @@ import { parseExpiry } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { AmountError, formatMoneyShort, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
+import type { InvoiceChange } from './invoice.model.js';
 import { eventBody, invoiceResource } from './invoice.view.js';
-import type { InvoiceRepository, InvoiceRow, InvoiceStatus } from './invoices.repo.js';
+import type { InvoiceStatus } from './invoices.api.js';
+import type { InvoiceRepository, InvoiceRow } from './invoices.repo.js';
 
 export interface CreateInvoiceInput {
   amount: unknown;
@@ -30,7 +32,7 @@ export interface InvoiceServiceDeps {
   ids: IdFactory;
   /** Read on every use: the listening port is known only after start-up. */
   publicUrl: () => string;
-  merchantById: (id: string) => MerchantRow | undefined;
+  merchantById: (id: string) => Merchant | undefined;
   /** The registry of due work, told when a new invoice will expire. */
   dueWork: Pick<DueWork, 'expect'>;
   /** A request that loads an invoice is on its merchant's clock (a control call, the hosted page). */
@@ -108,17 +110,25 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     byId: (id: string) => d.invoices.byId(id),
     /** The earliest expiry still waiting, on its tenant's clock (the guard of the due work). */
     nextExpiry: (workspaceId: string | null) => d.invoices.nextExpiry(workspaceId),
+    /** The ids of the newest invoices of every merchant (the dashboard's list). */
+    recentIds: (limit: number) => d.invoices.recentIds(limit),
     /** The invoice with this over-the-counter reference number, or undefined. */
     byReference: (reference: string) => d.invoices.byReference(reference),
     /**
-     * What a payment writes on an invoice, inside the caller's transaction: the payments module records
-     * through these, never through this module's repository or tables.
+     * Apply a state change computed by invoice.model.ts (`receivePayment`, `issueReference`, `close`):
+     * the payment it records, the invoice as it becomes and the event it raises, in one unit of work
+     * (the caller's, when it has one). Returns the invoice as written, without reading it back. The
+     * payments module changes invoices only through this.
      */
-    recordPayment: (payment: Parameters<InvoiceRepository['insertPayment']>[0]) => d.invoices.insertPayment(payment),
-    addReceived: (...args: Parameters<InvoiceRepository['addReceived']>) => d.invoices.addReceived(...args),
-    setReference: (...args: Parameters<InvoiceRepository['setReference']>) => d.invoices.setReference(...args),
-    setStatus: (...args: Parameters<InvoiceRepository['setStatus']>) => d.invoices.setStatus(...args),
-    create(merchant: MerchantRow, input: CreateInvoiceInput) {
+    apply(change: InvoiceChange): InvoiceRow {
+      return d.unitOfWork(() => {
+        if (change.payment) d.invoices.insertPayment(change.payment);
+        d.invoices.save(change.invoice);
+        if (change.event) d.outbox.append(change.event, change.invoice.merchant_id, eventBody(change.event, change.invoice));
+        return change.invoice;
+      });
+    },
+    create(merchant: Merchant, input: CreateInvoiceInput) {
       const errors: Record<string, string[]> = {};
       let amount = 0n;
       try {
@@ -179,7 +189,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       return view(row, merchant);
     },
     /** Another merchant's invoice is a 404, never its data. */
-    get(merchant: MerchantRow, id: string) {
+    get(merchant: Merchant, id: string) {
       const row = d.invoices.forMerchant(id, merchant.id);
       if (!row) throw ApiError.notFound();
       return view(row, merchant);
@@ -191,7 +201,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     getPublic(id: string) {
       return view(load(id));
     },
-    list(merchant: MerchantRow, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
+    list(merchant: Merchant, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
       const req = pageRequest(query);
       const filter = { merchantId: merchant.id, status: query.status, externalTransactionId: query.external_transaction_id };
       // One connection, synchronous calls: the count and the page read the same snapshot, so they

@@ -1,8 +1,8 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
-import { developerCurrency } from './accounts.service.js';
-import type { LedgerRepository } from './ledger.repo.js';
+import { developerCurrency } from './accounts.view.js';
+import type { LedgerApi } from './ledger.api.js';
 
 /** The columns of a balance statement, from `entry_type` to `status` and `order_fee`, as a public client reads them. */
 export const STATEMENT_COLUMNS = [
@@ -26,7 +26,7 @@ const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')
  * with the running balance. `entry_type` is `incoming` or `outgoing` by the entry's sign; the amount is
  * unsigned; every posted entry is `success`; a fee is booked in its own entries, so `order_fee` is 0.
  */
-export function balanceStatement(ledger: LedgerRepository, ownerId: string, q: { month?: number; year?: number; currency?: string }): string {
+export function balanceStatement(ledger: LedgerApi, ownerId: string, q: { month?: number; year?: number; currency?: string }): string {
   const missing = (['month', 'year'] as const).filter((k) => q[k] === undefined);
   if (missing.length) throw new ApiError('validation_error', Object.fromEntries(missing.map((k) => [k, ['This field is required.']])));
   const { month, year } = q as { month: number; year: number };

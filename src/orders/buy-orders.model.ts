@@ -1,6 +1,6 @@
 import { CASH_PAYMENT_COLLECTORS } from '../invoices/invoice.model.js';
 import { formatMoneyShort } from '../shared/money.js';
-import type { BuyOrderStatus, PayinOutletRow } from './orders.repo.js';
+import type { BuyOrderStatus } from './orders.repo.js';
 
 /** How long a new buy order waits for payment before its escrow expires. */
 export const BUY_ORDER_LIFETIME_SECONDS = 24 * 3600;
@@ -47,7 +47,7 @@ export function walletCurrency(input: string | undefined): string {
  * always with the order id as the reference to give at the counter (the real text is not public).
  */
 export function instructionsFor(
-  method: { collector: string; outlet?: PayinOutletRow; cashOutlets: string[] },
+  method: { collector: string; outlet?: { name: string; instructions: string }; cashOutlets: string[] },
   order: { id: string; amount: bigint; currency: string },
 ): string {
   const pay = `Pay ${formatMoneyShort(order.amount)} ${order.currency}`;

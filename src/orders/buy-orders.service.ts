@@ -1,8 +1,8 @@
 import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
-import { BalanceLimitError, type LedgerRepository } from '../ledger/ledger.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, IdentitiesApi } from '../identities/identities.api.js';
+import { BalanceLimitError, type LedgerApi } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { MAX_ACCOUNT_UNITS, parseAmount } from '../shared/money.js';
@@ -16,15 +16,19 @@ import {
   instructionsFor,
   walletCurrency,
 } from './buy-orders.model.js';
-import type { BuyOrderRow, BuyOrderStatus, OrderRepository } from './orders.repo.js';
+import type { OutletService } from '../outlets/outlets.service.js';
+import type { OrderRepository } from './orders.references.js';
+import type { BuyOrderRow, BuyOrderStatus } from './orders.repo.js';
 import { buyOrderResource } from './orders.view.js';
 
 export { BUY_ORDER_LIFETIME_SECONDS };
 
 export interface BuyOrderDeps {
   orders: OrderRepository;
-  identities: IdentityRepository;
-  ledger: LedgerRepository;
+  /** The outlets module's pay-in outlets (a payment method names one). */
+  payins: Pick<OutletService, 'payinOutlet' | 'payinNames'>;
+  identities: IdentitiesApi;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
@@ -58,9 +62,9 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
   function paymentMethodOf(value: string | undefined) {
     if (value === undefined) throw ApiError.field('payment_method', 'This field is required.');
-    const cashOutlets = d.orders.payinNames(CASH_PAYMENT_COLLECTORS);
+    const cashOutlets = d.payins.payinNames(CASH_PAYMENT_COLLECTORS);
     if (value === CASH_PAYMENT || Object.hasOwn(BANK_DEPOSIT_METHODS, value)) return { collector: value, cashOutlets };
-    const outlet = d.orders.payinOutlet(value);
+    const outlet = d.payins.payinOutlet(value);
     if (!outlet) throw ApiError.field('payment_method', `"${value}" is not a valid choice.`);
     return { collector: outlet.collector, outlet, cashOutlets };
   }
@@ -154,7 +158,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
   const api = {
     /** `POST /v2/buyorder`: a buy order of the signing application's owner, waiting for payment. */
-    place(app: AppRow, body: BuyOrderPlaceBody) {
+    place(app: App, body: BuyOrderPlaceBody) {
       const amount = amountOf(body);
       const method = paymentMethodOf(body.payment_method);
       return d.unitOfWork(() => insert(app.owner_id, { amount, currency: walletCurrency(body.currency), status: 'pending_payment', method }));

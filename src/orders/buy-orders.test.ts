@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDecimal, parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { as, otpDeveloper, whitelistedDeveloper } from './developer.test-support.js';
+import { as, otpDeveloper, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import type { FixtureBuyOrder } from './orders.fixtures.js';
 import { developerError } from '../testing/error-code.js';
 

@@ -4,7 +4,8 @@ import type { ServicesWith } from '../module.types.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import { createBuyOrderService, type BuyOrderService } from './buy-orders.service.js';
 import { loadOrderFixtures } from './orders.fixtures.js';
-import { createOrderRepository, type OrderRepository } from './orders.repo.js';
+import { withReferences, type OrderRepository } from './orders.references.js';
+import { createOrderRepository } from './orders.repo.js';
 import { orderHandlers } from './orders.routes.js';
 import { createSellOrderService, type SellOrderService } from './sell-orders.service.js';
 
@@ -22,8 +23,12 @@ export function createOrdersModule(
   outlets: OutletService,
   transfers: Pick<TransferService, 'resolveTarget'>,
 ): SandboxModule<OrdersApi> & { repo: OrderRepository } {
-  const repo = createOrderRepository(s.db);
   const enterOwner = (ownerId: string) => s.tenants.enter(s.identities.userById(ownerId)?.workspace_id ?? null);
+  const repo = withReferences(createOrderRepository(s.db), {
+    outletName: outlets.outletName,
+    outletCategory: outlets.outletCategory,
+    walletAddress: (accountId) => s.ledger.get(accountId)?.default_address ?? null,
+  });
   const sell = createSellOrderService({
     orders: repo,
     outlets,
@@ -38,6 +43,7 @@ export function createOrdersModule(
   });
   const buy = createBuyOrderService({
     orders: repo,
+    payins: outlets,
     identities: s.identities,
     ledger: s.ledger,
     unitOfWork: s.unitOfWork,

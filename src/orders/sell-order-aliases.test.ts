@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAmount } from '../shared/money.js';
 import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { as, balanceOf, newDeveloper, otpDeveloper } from './developer.test-support.js';
+import { as, balanceOf, newDeveloper, otpDeveloper } from '../testing/developer.test-support.js';
 import { OTP_INVALID, developerError } from '../testing/error-code.js';
 
 let t: TestApp;

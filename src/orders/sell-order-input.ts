@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { SellOrderCreateBody } from './sell-orders.service.js';
 
 /** A sell-order body as the document accepts it, older field names included. */

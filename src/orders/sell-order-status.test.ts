@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SYSTEM_ACCOUNTS } from '../ledger/ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { balanceOf, whitelistedDeveloper } from './developer.test-support.js';
+import { balanceOf, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import type { FixtureSellOrder } from './orders.fixtures.js';
 
 let t: TestApp;

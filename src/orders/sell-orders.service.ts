@@ -1,8 +1,8 @@
 import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow } from '../identities/identities.repo.js';
-import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App } from '../identities/identities.api.js';
+import type { Account, LedgerApi } from '../ledger/ledger.api.js';
 import { FIELD_RULES } from '../outlets/outlets.catalog.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { Clock } from '../shared/clock.js';
@@ -10,9 +10,10 @@ import type { IdFactory } from '../shared/ids.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
-import type { OrderRepository, SellOrderRow, SellOrderStatus } from './orders.repo.js';
+import type { OrderRepository } from './orders.references.js';
+import type { SellOrderRow, SellOrderStatus } from './orders.repo.js';
 import { sellOrderResource } from './orders.view.js';
-import { requireOtp } from './otp.guard.js';
+import { requireOtp } from '../auth/otp.guard.js';
 
 /** Where each delivery status may go (docs/design.md#public-api); terminal statuses go nowhere. */
 export const SELL_ORDER_TRANSITIONS: Record<SellOrderStatus, SellOrderStatus[]> = {
@@ -48,7 +49,7 @@ export interface SellOrderDeps {
   outlets: OutletService;
   /** Finds the wallet a `coins_transfer` order sends to, exactly as a transfer finds its target. */
   sendTargets: Pick<TransferService, 'resolveTarget'>;
-  ledger: LedgerRepository;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
@@ -61,7 +62,7 @@ export interface SellOrderDeps {
 }
 
 /** The owner's oldest wallet in a currency: the one fixtures and workspaces fund. */
-function walletOf(ledger: LedgerRepository, ownerId: string, currency: string): AccountRow | undefined {
+function walletOf(ledger: LedgerApi, ownerId: string, currency: string): Account | undefined {
   return ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
 }
 
@@ -127,14 +128,14 @@ export function createSellOrderService(d: SellOrderDeps) {
   }
 
   /** The wallet a `coins_transfer` order pays into (same tenant, same 400s as transfers); none for other outlets. */
-  function payoutWallet(app: AppRow, outlet: PayoutOutlet, body: SellOrderCreateBody): AccountRow | undefined {
+  function payoutWallet(app: App, outlet: PayoutOutlet, body: SellOrderCreateBody): Account | undefined {
     if (outlet.category !== WALLET_PAYOUT) return undefined;
     if (body.target_address === undefined) throw ApiError.field('target_address', 'This field is required.');
     return d.sendTargets.resolveTarget(app, body.target_address, outlet.currency);
   }
 
   const api = {
-    create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined): SellOrderRow {
+    create(app: App, body: SellOrderCreateBody, headerOtp: string | undefined): SellOrderRow {
       requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const outlet = outletOf(body);
       const currency = body.currency ?? outlet.currency;

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signRequest } from '../auth/hmac.js';
-import { SYSTEM_ACCOUNTS } from '../ledger/ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from './developer.test-support.js';
+import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { OTP_INVALID, developerError, errorCode } from '../testing/error-code.js';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { whitelistedDeveloper } from '../orders/developer.test-support.js';
+import { whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { feePercentText } from './outlets.service.js';
+import { feePercentText } from './outlets.view.js';
 import { errorCode } from '../testing/error-code.js';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MOBILE_LOAD_OUTLETS } from './outlets.catalog.js';
-import { as, otpDeveloper } from '../orders/developer.test-support.js';
+import { as, otpDeveloper } from '../testing/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { feePercentText } from './outlets.service.js';
+import { feePercentText } from './outlets.view.js';
 import { errorCode, developerError } from '../testing/error-code.js';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENVELOPE_CODES, STATUS_OF } from '../http/api-error.js';
+import { ENVELOPE_CODES, STATUS_OF } from '../shared/api-error.js';
 import { pathsOf, unimplementedOperations } from '../http/create-app.js';
 import { sharedSpec } from '../sandbox.js';
 import { createTestApp } from '../testing/test-app.js';

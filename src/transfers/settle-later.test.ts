@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BalanceLimitError } from '../ledger/ledger.repo.js';
+import { BalanceLimitError } from '../ledger/ledger.api.js';
 import { settleDue } from './transfers.settle-later.js';
 
 describe('settleDue', () => {

@@ -1,28 +1,17 @@
 import type { DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
-import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
-import { requireOtp } from '../orders/otp.guard.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, IdentitiesApi } from '../identities/identities.api.js';
+import type { Account, LedgerApi } from '../ledger/ledger.api.js';
+import { requireOtp } from '../auth/otp.guard.js';
+import type { Clock } from '../shared/clock.js';
 import { ID_PATTERN, type IdFactory } from '../shared/ids.js';
-import { formatMoney, parseAmount } from '../shared/money.js';
+import { parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { TransferRepository, TransferRow } from './transfers.repo.js';
 import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from './transfers.settle-later.js';
-
-/** The transfer resource (real-api-facts: id, account, amount, target_address, status, created_at). */
-export function transferResource(t: TransferRow) {
-  return {
-    id: t.id,
-    account: t.account_id,
-    amount: formatMoney(t.amount),
-    target_address: t.target_address,
-    status: t.status,
-    created_at: formatTimestamp(Number(t.created_at)),
-  };
-}
+import { transferResource } from './transfers.view.js';
 
 /** Philippine mobile numbers as customers type them (`09…`, `639…`) in the stored `+639…` form. */
 export function normalizeMobile(text: string): string {
@@ -35,14 +24,14 @@ export function normalizeMobile(text: string): string {
  * Refuse a send the source cannot cover, with the real body: `Insufficient balance.` under
  * `non_field_errors` (as sell orders answer it). Call it inside the unit of work that debits.
  */
-export function requireBalance(ledger: LedgerRepository, accountId: string, amount: bigint): void {
+export function requireBalance(ledger: LedgerApi, accountId: string, amount: bigint): void {
   if (ledger.get(accountId)!.balance < amount) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
 }
 
 export interface TransferDeps {
   transfers: TransferRepository;
-  ledger: LedgerRepository;
-  identities: IdentityRepository;
+  ledger: LedgerApi;
+  identities: IdentitiesApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   /** Settlements are written on the owner's tenant clock; new sends tell the due work when they settle. */
@@ -54,7 +43,7 @@ export interface TransferDeps {
 }
 
 /** The system account that holds a pending transfer's money, one per currency (made on first use). */
-function clearingAccount(ledger: LedgerRepository, currency: string): string {
+function clearingAccount(ledger: LedgerApi, currency: string): string {
   const id = `system-transfer-clearing-${currency.toLowerCase()}`;
   if (!ledger.get(id)) ledger.createAccount({ id, ownerType: 'system', ownerId: 'sandbox', name: `Transfers in flight (${currency})`, currency, allowNegative: true });
   return id;
@@ -72,7 +61,7 @@ export function createTransferService(d: TransferDeps) {
    * The account to credit, within the app's tenant only (base data or its workspace): an account or
    * customer of another tenant answers exactly as an unknown one, so nothing leaks across tenants.
    */
-  function target(address: string, currency: string, workspaceId: string | null): AccountRow {
+  function target(address: string, currency: string, workspaceId: string | null): Account {
     const text = address.trim();
     const found = ID_PATTERN.test(text) ? d.ledger.get(text) : undefined;
     const account = found && d.identities.workspaceOfOwner(found.owner_type, found.owner_id) === workspaceId ? found : undefined;
@@ -109,10 +98,10 @@ export function createTransferService(d: TransferDeps) {
    * OTP rule, that `account` is one of the app owner's, the amount, and the target within the tenant.
    */
   function prepareSend(
-    app: AppRow,
+    app: App,
     body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string },
     headerOtp: string | undefined,
-  ): { source: AccountRow; amount: bigint; to: AccountRow } {
+  ): { source: Account; amount: bigint; to: Account } {
     requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
     const source = d.ledger.get(body.account);
     if (!source || source.owner_type !== 'user' || source.owner_id !== app.owner_id) {
@@ -140,9 +129,9 @@ export function createTransferService(d: TransferDeps) {
      * tenant, in `currency`; refused with the very 400 a transfer gives. Sell orders through
      * `coins_transfer` send to it.
      */
-    resolveTarget: (app: AppRow, address: string, currency: string): AccountRow => target(address, currency, app.workspace_id),
+    resolveTarget: (app: App, address: string, currency: string): Account => target(address, currency, app.workspace_id),
 
-    create(app: AppRow, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
+    create(app: App, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
       const { source, amount, to } = prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);

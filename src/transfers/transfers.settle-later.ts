@@ -1,8 +1,8 @@
 import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import { BalanceLimitError } from '../ledger/ledger.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import { BalanceLimitError } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
 
 /**

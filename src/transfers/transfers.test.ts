@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from '../orders/developer.test-support.js';
+import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import type { FixtureTransfer } from './transfers.fixtures.js';

@@ -1,45 +1,23 @@
 import type { DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow } from '../identities/identities.repo.js';
-import { developerCurrency } from '../ledger/accounts.service.js';
-import type { LedgerRepository } from '../ledger/ledger.repo.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App } from '../identities/identities.api.js';
+import type { LedgerApi } from '../ledger/ledger.api.js';
+import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoney } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance, type TransferService } from '../transfers/transfers.service.js';
 import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
-
-/**
- * The `crypto-payment` resource: the recorded body's keys (`tx_id` "" as there is no chain in the sandbox,
- * `entry_type` `outgoing` for the sender, `fee_amount` "0.00000000": a wallet-to-wallet send is free), plus
- * the currency and the sender's message.
- */
-export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
-  return {
-    id: r.id,
-    account: r.account_id,
-    tx_id: '',
-    target_address: r.target_address,
-    entry_type: 'outgoing' as const,
-    amount: formatMoney(r.amount),
-    fee_amount: formatMoney(0n),
-    currency: developerCurrency(r.currency),
-    message: r.message,
-    status: r.status,
-    created_at: formatTimestamp(Number(r.created_at)),
-  };
-}
+import { cryptoPaymentResource } from './wallet.view.js';
 
 export interface CryptoPaymentDeps {
   payments: CryptoPaymentRepository;
   /** Resolves the address exactly as a transfer's `target_address` (same tenant rules). */
   transfers: Pick<TransferService, 'prepareSend'>;
-  ledger: LedgerRepository;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   /** Settlements are written on the owner's tenant clock; new sends tell the due work when they settle. */
@@ -76,7 +54,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
 
   return {
     create(
-      app: AppRow,
+      app: App,
       body: { account: string; target_address: string; amount: number | string; message?: string; otp?: string; code?: string },
       headerOtp: string | undefined,
     ) {

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { formatMoney, UNITS_PER_PESO } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { PESOS_PER_COIN } from '../shared/rates.js';

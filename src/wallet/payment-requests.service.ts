@@ -1,16 +1,17 @@
 import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
-import { developerCurrency } from '../ledger/accounts.service.js';
-import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
-import { formatTimestamp, parseExpiry, type Clock } from '../shared/clock.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, IdentitiesApi } from '../identities/identities.api.js';
+import { developerCurrency } from '../ledger/accounts.view.js';
+import type { Account, LedgerApi } from '../ledger/ledger.api.js';
+import { parseExpiry, type Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoney, parseAmount } from '../shared/money.js';
+import { parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { normalizeMobile } from '../transfers/transfers.service.js';
 import type { PaymentRequestRecord, PaymentRequestRepository, PaymentRequestStatus, Row } from './wallet.repo.js';
+import { paymentRequestResource } from './wallet.view.js';
 
 /** A year, as the recorded request shows: how long a request waits for its payer unless it says otherwise. */
 export const DEFAULT_REQUEST_SECONDS = 365 * 86_400;
@@ -23,35 +24,10 @@ export const paymentRequestPageUrl = (publicUrl: string, id: string) => `${publi
 
 export type PaymentRequestRow = Row<PaymentRequestRecord>;
 
-/**
- * The `payment-request` resource with the recorded body's keys: the payer as sent and its kind
- * (`payer_contact_info_type`), the payer's email, `message_scope` `private`, and `payment_url`, the
- * payer's page (`/payment/request/<id>`, as on the real service, here under the sandbox's public URL).
- * The recorded body's `invoice` (the invoice behind the request) has no counterpart in the sandbox.
- */
-export function paymentRequestResource(r: Row<PaymentRequestRecord>, more: { paymentUrl: string; payerEmail: string | null }) {
-  return {
-    id: r.id,
-    payer_contact_info: r.payer_contact_info,
-    payer_contact_info_type: r.payer_contact_info.includes('@') ? ('email' as const) : ('mobile' as const),
-    payer_email: more.payerEmail,
-    amount: formatMoney(r.amount),
-    currency: developerCurrency(r.currency),
-    message: r.message,
-    message_scope: 'private' as const,
-    status: r.status,
-    receiving_account: r.receiving_account_id,
-    payment_url: more.paymentUrl,
-    created_at: formatTimestamp(Number(r.created_at)),
-    updated_at: formatTimestamp(Number(r.updated_at)),
-    expires_at: formatTimestamp(Number(r.expires_at)),
-  };
-}
-
 export interface PaymentRequestDeps {
   requests: PaymentRequestRepository;
-  ledger: LedgerRepository;
-  identities: IdentityRepository;
+  ledger: LedgerApi;
+  identities: IdentitiesApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   /** Requests live on their owner's tenant clock; new ones tell the due work when they expire. */
@@ -86,7 +62,7 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
     paymentRequestResource(r, { paymentUrl: paymentRequestPageUrl(d.publicUrl(), r.id), payerEmail: d.identities.userById(r.payer_id)?.email ?? null });
 
   /** The payer's wallet in the currency: their oldest, the one fixtures and the control API fund. */
-  const payerWallet = (payerId: string, currency: string): AccountRow | undefined =>
+  const payerWallet = (payerId: string, currency: string): Account | undefined =>
     d.ledger.byOwner('user', payerId).filter((a) => a.currency === currency).at(-1);
 
   function move(row: Row<PaymentRequestRecord>, to: Exclude<PaymentRequestStatus, 'pending'>): void {
@@ -123,7 +99,7 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
 
   return {
     create(
-      app: AppRow,
+      app: App,
       body: { payer_contact_info: string; receiving_account: string; amount: number | string; message?: string; expires_in_seconds?: number; expires_at?: string },
     ) {
       const account = d.ledger.get(body.receiving_account);

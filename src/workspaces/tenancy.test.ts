@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { postForm } from '../checkout/checkout.test-support.js';
+import { postForm } from '../testing/checkout.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { developerError } from '../testing/error-code.js';
 

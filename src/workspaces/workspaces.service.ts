@@ -1,13 +1,12 @@
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo.js';
-import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, Merchant, User } from '../identities/identities.api.js';
 import type { DueJob } from '../clock/due-work.js';
 import type { ServicesWith } from '../module.types.js';
-import { formatTimestamp } from '../shared/clock.js';
 import type { SnapshotDocument } from './snapshot.capture.js';
 import { createSnapshotRepository } from './snapshots.repo.js';
 import { createSnapshotService, type SnapshotService } from './snapshots.service.js';
 import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces.repo.js';
+import { workspaceClockResource, workspaceResource } from './workspaces.view.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger'>;
@@ -21,9 +20,9 @@ const WORKSPACE_BALANCE = '100000';
  * (declared here so that workspaces do not depend on the control module that serves them).
  */
 export interface WorkspaceProvisioning {
-  createMerchant(input: { name: string }, workspaceId: string): MerchantRow;
-  createApp(input: { name: string; mfa_whitelisted: boolean; balance: string }, workspaceId: string): { app: AppRow; owner: UserRow };
-  createCustomer(input: { balance: string }, workspaceId: string, emailHint: string): UserRow;
+  createMerchant(input: { name: string }, workspaceId: string): Merchant;
+  createApp(input: { name: string; mfa_whitelisted: boolean; balance: string }, workspaceId: string): { app: App; owner: User };
+  createCustomer(input: { balance: string }, workspaceId: string, emailHint: string): User;
 }
 
 /**
@@ -53,10 +52,7 @@ export function createWorkspaceService(
     return row;
   }
 
-  const clockView = (id: string) => ({
-    now: formatTimestamp(s.tenants.nowOf(id)),
-    offset_seconds: s.tenants.offsetOf(id) / 1_000_000,
-  });
+  const clockView = (id: string) => workspaceClockResource(s.tenants.nowOf(id), s.tenants.offsetOf(id));
 
 
   /** The first merchant, application and customer of a restored document, as the workspace resource shows them. */
@@ -64,13 +60,8 @@ export function createWorkspaceService(
     const merchant = s.identities.merchantById(copyOf(doc.tables.merchants![0]!.id as string))!;
     const app = s.identities.appByKey(copyOf(doc.tables.apps![0]!.api_key as string))!;
     const customer = s.identities.userById(copyOf(doc.tables.users!.find((u) => u.kind === 'customer')!.id as string))!;
-    return {
-      id,
-      expires_at: formatTimestamp(expiresAt),
-      merchant: sandboxMerchant(merchant),
-      app: sandboxApp(app, s.identities.userById(app.owner_id)!, s.ledger),
-      customer: sandboxCustomer(customer, s.ledger),
-    };
+    const owner = s.identities.userById(app.owner_id)!;
+    return workspaceResource({ id, expiresAt, merchant, app, owner, customer }, s.ledger);
   }
 
   const service = {
@@ -97,13 +88,7 @@ export function createWorkspaceService(
           id,
           `ws-${id}@customer.example.ph`,
         );
-        return {
-          id,
-          expires_at: formatTimestamp(expiresAt),
-          merchant: sandboxMerchant(merchant),
-          app: sandboxApp(app, owner, s.ledger),
-          customer: sandboxCustomer(customer, s.ledger),
-        };
+        return workspaceResource({ id, expiresAt, merchant, app, owner, customer }, s.ledger);
       });
     },
 
