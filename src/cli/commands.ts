@@ -1,9 +1,11 @@
 import { checkReceiverCommand } from './check-receiver.js';
 import { contractCommand } from './contract.js';
+import { deliveriesCommand } from './deliveries.js';
+import { faultCommand } from './fault.js';
 import { listenCommand } from './listen.js';
 import { triggerCommand } from './trigger.js';
 
-/** Sub-commands beyond start and fixtures (listen, trigger, contract, check-receiver), each in its own module. */
+/** Sub-commands beyond start and fixtures (listen, trigger, deliveries, fault, contract, check-receiver), each in its own module. */
 export interface CliCommand {
   name: string;
   usage: string;
@@ -13,4 +15,4 @@ export interface CliCommand {
   run(args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
-export const commands: CliCommand[] = [listenCommand, triggerCommand, contractCommand, checkReceiverCommand];
+export const commands: CliCommand[] = [listenCommand, triggerCommand, deliveriesCommand, faultCommand, contractCommand, checkReceiverCommand];
