@@ -82,7 +82,9 @@ describe('the document and the handlers agree', () => {
   it('gives every operation a unique operationId, a tag and security', () => {
     for (const op of spec.operations) {
       expect(op.tags.length, op.operationId).toBeGreaterThan(0);
-      if (op.operationId !== 'getHealth' && op.operationId !== 'getIndex') expect(op.auth, op.operationId).not.toBe('none');
+      // The example receiver is a merchant's callback handler: the merchant token it checks is its own business.
+      const open = ['getHealth', 'getIndex', 'receiveInboxCallback'];
+      if (!open.includes(op.operationId)) expect(op.auth, op.operationId).not.toBe('none');
     }
   });
 });
