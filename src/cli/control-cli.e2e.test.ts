@@ -82,6 +82,10 @@ describe('paysandbox deliveries', () => {
 
   it('refuses bad usage (exit 2) and names what the sandbox refused (exit 1)', async () => {
     const { cli } = await serve();
+    const help = await runCli(['deliveries', '--help']);
+    expect(help.out).toMatch(/^Usage: paysandbox deliveries \[--invoice ID\] \[--status S\]/);
+    expect(help.out).toMatch(/paysandbox deliveries resend ID/);
+    expect(help.code).toBe(0);
     const status = await cli(['deliveries', '--status', 'lost']);
     expect(status.code).toBe(2);
     expect(status.out).toBe('paysandbox deliveries: --status must be one of pending, delivering, delivered, failed, got "lost" (paysandbox deliveries --help)\n');
@@ -122,6 +126,7 @@ describe('paysandbox fault', () => {
 
   it('refuses bad usage (exit 2) and relays the field errors of the sandbox (exit 1)', async () => {
     const { cli } = await serve();
+    expect((await runCli(['help', 'fault'])).out).toMatch(/^Usage: paysandbox fault add --path GLOB/);
     expect((await cli(['fault'])).out).toBe('paysandbox fault: which sub-command? one of add, list, rm (paysandbox fault --help)\n');
     expect((await cli(['fault', 'add'])).code).toBe(2);
     expect((await cli(['fault', 'add', '--path', '/x', '--latency', 'soon'])).code).toBe(2);
