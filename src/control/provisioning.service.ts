@@ -5,7 +5,7 @@ import { ApiError } from '../http/api-error.js';
 import type { AppRow, MerchantRow, MerchantSetting, UserRow } from '../identities/identities.repo.js';
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
-import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
+import { UNITS_PER_PESO } from '../shared/money.js';
 import { amountInput, collectFieldErrors, MAX_MERCHANT_LIMIT_UNITS, merchantUrl } from './control-input.js';
 import type { ControlRepository } from './control.repo.js';
 
@@ -39,7 +39,6 @@ export interface CustomerInput {
 export const ALL_COLLECTORS = [WALLET_COLLECTOR, ...COUNTER_COLLECTORS];
 const DEFAULT_APP_BALANCE = 100_000n * UNITS_PER_PESO;
 const DEFAULT_CUSTOMER_BALANCE = 50_000n * UNITS_PER_PESO;
-const MAX_BALANCE_UNITS = 10_000_000_000n * UNITS_PER_PESO;
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 /** Credentials are secrets even in a sandbox: drawn from the OS CSPRNG, never from the fixture faker. */
@@ -191,12 +190,9 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReposi
 
     /** Put money into any wallet from the outside world (a balanced ledger posting). */
     fundAccount(accountId: string, amount: unknown) {
-      const account = service.wallet(accountId);
+      service.wallet(accountId);
       const units = amountInput(amount, 'amount');
-      // Keep balances far from int64 overflow, where SQLite would silently switch to floating point.
-      if (account.balance + units > MAX_BALANCE_UNITS) {
-        throw ApiError.field('amount', `The balance would exceed ${formatMoneyShort(MAX_BALANCE_UNITS)}.`);
-      }
+      // The ledger refuses a balance past MAX_ACCOUNT_UNITS (docs/design.md#money-bounds), as for every posting.
       s.unitOfWork(() => fund(s, accountId, units, 'sandbox_funding'));
       return s.ledger.get(accountId)!;
     },

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { sql as initial } from './migrations/001-initial.js';
 import { sql as orders } from './migrations/004-orders.js';
 import { migrations } from './migrations/index.js';
+import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { migrate } from './open.js';
 
 const versions = (db: Database.Database) =>
@@ -52,7 +53,7 @@ it('turns stored fee percentages into fractions ("1" → "0.01") once', () => {
 
 it('fills total_received of existing accounts from their credits', () => {
   const db = new Database(':memory:');
-  const before = migrations.filter((m) => m.name !== 'account-total-received');
+  const before = migrations.filter((m) => m.version < 16);
   db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
   for (const m of before) {
     db.exec(m.sql);
@@ -94,5 +95,38 @@ it('finds pending conversions through a partial index, and drops the side table 
   const index = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'crypto_exchanges_pending'").get() as { sql: string };
   expect(index.sql).toMatch(/ON crypto_exchanges\(created_at, id\) WHERE status = 'pending'/);
   expect(versions(db)).toContain(17);
+  db.close();
+});
+
+it('repairs transactions that mixed currencies: system entries move to that currency’s system account', () => {
+  const db = new Database(':memory:');
+  const before = migrations.filter((m) => m.name !== 'ledger-per-currency');
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  for (const m of before) {
+    db.exec(m.sql);
+    db.prepare("INSERT INTO schema_migrations VALUES (?, ?, 'x')").run(m.version, m.name);
+  }
+  const account = db.prepare(
+    'INSERT INTO accounts (id, owner_type, owner_id, name, currency, balance, pending_balance, default_address, allow_negative, created_at, total_received) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, 5, ?)',
+  );
+  // What the fixture load wrote before: a BTC wallet funded from the peso funding account.
+  account.run('system-funding', 'system', 'sandbox', 'funding', 'PHP', -130, 'system-funding', 1, 0);
+  account.run('php', 'user', 'u', 'PBTC', 'PHP', 100, 'php', 0, 100);
+  account.run('btc', 'user', 'u', 'BTC', 'BTC', 30, 'btc', 0, 30);
+  db.prepare("INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES ('t1', 'fixture_funding', NULL, 0), ('t2', 'fixture_funding', NULL, 0)").run();
+  const entry = db.prepare('INSERT INTO ledger_entries (transaction_id, account_id, amount, created_at) VALUES (?, ?, ?, 0)');
+  entry.run('t1', 'system-funding', -100);
+  entry.run('t1', 'php', 100);
+  entry.run('t2', 'system-funding', -30);
+  entry.run('t2', 'btc', 30);
+  expect(checkLedgerInvariants(db).problems).toContain('transaction t2 mixes currencies (PHP,BTC)');
+  migrate(db);
+  migrate(db);
+  expect(checkLedgerInvariants(db)).toMatchObject({ ok: true, problems: [] });
+  expect(db.prepare("SELECT id, currency, balance, owner_type FROM accounts WHERE id LIKE 'system-funding%' ORDER BY id").all()).toEqual([
+    { id: 'system-funding', currency: 'PHP', balance: -100, owner_type: 'system' },
+    { id: 'system-funding-btc', currency: 'BTC', balance: -30, owner_type: 'system' },
+  ]);
+  expect(() => db.prepare("UPDATE ledger_entries SET amount = 1 WHERE transaction_id = 't1'").run()).toThrow(/append-only/);
   db.close();
 });

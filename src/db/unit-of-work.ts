@@ -104,11 +104,17 @@ export function createWriteBatch(db: Db, outbox: Outbox, opts: { log?: (m: strin
 
   return {
     unit<T>(work: () => T): T {
-      // Nested in a unit, or inside a transaction someone else opened (migrations, reset): join it.
+      // Nested in a unit, or inside a transaction someone else opened (migrations, reset): join it, in a
+      // savepoint of its own, so that a nested unit that throws takes back its own writes and events (the
+      // clock's work relies on it: one send that cannot settle fails alone, src/transfers/transfers.settle-later.ts).
       if (depth > 0 || !ensureOpen()) {
+        const mark = outbox.mark();
         depth++;
         try {
-          return work();
+          return inSavepoint(work) as T;
+        } catch (err) {
+          outbox.discard(mark);
+          throw err;
         } finally {
           depth--;
         }

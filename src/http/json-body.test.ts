@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { isExponentNumber, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
+import { isExponentNumber, MAX_JSON_DEPTH, numberSourceOf, parseJsonBody } from './json-body.js';
 import { errorCode } from '../testing/error-code.js';
+import { formatMoney, parseAmount } from '../shared/money.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -35,6 +36,46 @@ describe('parseJsonBody', () => {
     const dup = parseJsonBody('{"amount": 1e2, "amount": 100}') as object;
     expect(isExponentNumber(dup, 'amount')).toBe(false);
     expect(isExponentNumber(parseJsonBody('{"amount": 100, "amount": 1e2}'), 'amount')).toBe(true);
+  });
+});
+
+describe('numbers JSON.parse does not keep', () => {
+  it('remembers their source text: more than 15 significant digits, or an exponent', () => {
+    const body = parseJsonBody(
+      '{"a": 12345678.123456789, "b": 1.0000000000000001, "c": 20.5, "d": 100000000000000000000, "e": 0.00000001, "f": 1e2, "s": "12345678.123456789", "l": [123456789012345678]}',
+    ) as Record<string, any>;
+    expect(numberSourceOf(body, 'a')).toBe('12345678.123456789');
+    expect(body.a).toBe(12345678.12345679); // what JSON.parse made of it
+    expect(numberSourceOf(body, 'b')).toBe('1.0000000000000001');
+    expect(numberSourceOf(body, 'c')).toBeUndefined();
+    expect(numberSourceOf(body, 'd')).toBeUndefined(); // exactly 1e20: trailing zeros are not digits a double loses
+    expect(numberSourceOf(body, 'e')).toBeUndefined();
+    expect(numberSourceOf(body, 'f')).toBe('1e2');
+    expect(numberSourceOf(body, 's')).toBeUndefined();
+    expect(numberSourceOf(body.l, 0)).toBe('123456789012345678');
+    // Digits in strings never make a number lossy.
+    expect(numberSourceOf(parseJsonBody('{"ref": "12345678901234567890", "n": 5}'), 'n')).toBeUndefined();
+  });
+
+  const amounts: Array<[string, number, string | null]> = [
+    ['12345678.123456789', 400, 'Ensure that there are no more than 8 decimal places.'],
+    ['1.0000000000000001', 400, 'Ensure that there are no more than 8 decimal places.'],
+    ['5000.1234567800000001', 400, 'Ensure that there are no more than 8 decimal places.'],
+    ['123456789012345678', 400, 'Ensure this value is less than or equal to 10000000000.'],
+    ['9999.123456780000000', 201, null],
+    ['20.5', 201, null],
+  ];
+  it.each(amounts)('an amount written %s as a JSON number is judged by its text, like the same string (%i)', async (text, status, message) => {
+    const token = t.merchant.merchant_api_token;
+    const before = count('invoices');
+    for (const literal of [text, JSON.stringify(text)]) {
+      const raw = `{"amount": ${literal}, "currency": "PHP", "external_transaction_id": "n-${count('invoices')}-${literal.length}"}`;
+      const res = await t.request('POST', '/v3/invoices/', { token, raw });
+      expect(res.status, literal).toBe(status);
+      if (message) expect(res.body.errors, literal).toEqual({ amount: [message] });
+      else expect(res.body.invoice.amount, literal).toBe(formatMoney(parseAmount(text)));
+    }
+    if (status === 400) expect(count('invoices')).toBe(before);
   });
 });
 

@@ -7,34 +7,61 @@ import { ApiError } from './api-error.js';
  *   before anything else: a 60 KiB body can nest 30,000 levels, and deep values overflow the stack
  *   later (`JSON.stringify` when the value is stored), far from the request. Refused with 400
  *   `validation_error`.
- * - Numbers written in exponent form (`1e2`, `1e-7`) are remembered per (container, key): `JSON.parse`
- *   gives `100` for `1e2` and the text is lost, but an amount in exponent form must be refused just like
- *   the string `"1e2"` (see `isExponentNumber`, used by the `x-amount` schema keyword).
+ * - Numbers whose text `JSON.parse` does not keep are remembered per (container, key) with their source
+ *   text: those written in exponent form (`1e2`, `1e-7`) and those with more significant digits than a
+ *   double holds (`12345678.123456789`, `1.0000000000000001`). `JSON.parse` gives `100` for `1e2` and
+ *   `12345678.12345679` for the second, but an amount must be judged by what the client wrote, exactly as
+ *   the same text in a string is (see `numberSourceOf`, used by the `x-amount` schema keyword).
  */
 
 /** Deepest nesting of arrays and objects accepted in a request body (`{"a": [1]}` is 2 levels). */
 export const MAX_JSON_DEPTH = 32;
 
-const exponentNumbers = new WeakMap<object, Set<string>>();
+const numberSources = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The text of `parent[key]` as the request body wrote it, when it was a number that `JSON.parse` does not
+ * keep exactly (an exponent, or more than 15 significant digits); undefined otherwise.
+ */
+export function numberSourceOf(parent: unknown, key: unknown): string | undefined {
+  if (parent === null || typeof parent !== 'object') return undefined;
+  return numberSources.get(parent)?.get(String(key));
+}
 
 /** True when `parent[key]` was written in the request body as a number with an exponent. */
 export function isExponentNumber(parent: unknown, key: unknown): boolean {
-  if (parent === null || typeof parent !== 'object') return false;
-  return exponentNumbers.get(parent)?.has(String(key)) ?? false;
+  return /[eE]/.test(numberSourceOf(parent, key) ?? '');
+}
+
+/** More significant digits than a double keeps (15 always survive a round trip). */
+const MAX_EXACT_DIGITS = 15;
+
+/** Whether a number's text may not survive `JSON.parse` exactly: an exponent, or too many digits. */
+function lossy(text: string): boolean {
+  if (/[eE]/.test(text)) return true;
+  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length > MAX_EXACT_DIGITS;
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
  * One pass over the text outside strings: the deepest nesting, stopping as soon as it passes `limit`,
- * and whether any number has an exponent (an `e`/`E` outside a string right after a digit: in valid
- * JSON the only other letters there are in true, false and null).
+ * and whether any number may be lossy: it has an exponent (an `e`/`E` outside a string right after a
+ * digit: in valid JSON the only other letters there are in true, false and null), or a run of more
+ * than 15 digits (dots aside) — a cheap over-estimate, so the exact look (`lossy`) is rarely needed.
  */
 function scan(text: string, limit: number): { tooDeep: boolean; exponent: boolean } {
   let depth = 0;
   let exponent = false;
+  let run = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (isDigit(c)) {
+      if (++run > MAX_EXACT_DIGITS) exponent = true;
+      continue;
+    }
+    if (c !== 46 /* . */) run = 0;
     if (c === 34 /* " */) {
       for (i++; i < text.length; i++) {
         const s = text.charCodeAt(i);
@@ -59,8 +86,8 @@ type Frame = { array: true; index: number } | { array: false; key: string | unde
  * exponent. Later duplicates of a key replace earlier ones, as in `JSON.parse`. Only called on text
  * that `JSON.parse` accepted and that has an exponent somewhere (rare), so it need not be fast.
  */
-function numberPaths(text: string): Map<string, { path: string[]; exponent: boolean }> {
-  const found = new Map<string, { path: string[]; exponent: boolean }>();
+function numberPaths(text: string): Map<string, { path: string[]; source: string }> {
+  const found = new Map<string, { path: string[]; source: string }>();
   const stack: Frame[] = [];
   const path = () => stack.map((f) => (f.array ? String(f.index) : (f.key ?? '')));
   for (let i = 0; i < text.length; i++) {
@@ -87,23 +114,19 @@ function numberPaths(text: string): Map<string, { path: string[]; exponent: bool
       if (top && !top.array) top.expectKey = false;
     } else if (c === 45 /* - */ || isDigit(c)) {
       let j = i;
-      let exponent = false;
-      while (j < text.length && /[-+.eE0-9]/.test(text[j]!)) {
-        if (text[j] === 'e' || text[j] === 'E') exponent = true;
-        j++;
-      }
+      while (j < text.length && /[-+.eE0-9]/.test(text[j]!)) j++;
       const p = path();
-      found.set(JSON.stringify(p), { path: p, exponent });
+      found.set(JSON.stringify(p), { path: p, source: text.slice(i, j) });
       i = j - 1;
     }
   }
   return found;
 }
 
-/** Remember, on the parsed value, which numbers were written with an exponent. */
-function markExponents(root: unknown, text: string): void {
-  for (const { path, exponent } of numberPaths(text).values()) {
-    if (!exponent || path.length === 0) continue;
+/** Remember, on the parsed value, the source text of each number that `JSON.parse` may not keep. */
+function markLossyNumbers(root: unknown, text: string): void {
+  for (const { path, source } of numberPaths(text).values()) {
+    if (!lossy(source) || path.length === 0) continue;
     let parent: unknown = root;
     for (const key of path.slice(0, -1)) {
       parent = parent !== null && typeof parent === 'object' && Object.hasOwn(parent, key) ? (parent as Record<string, unknown>)[key] : undefined;
@@ -111,9 +134,9 @@ function markExponents(root: unknown, text: string): void {
     const key = path[path.length - 1]!;
     if (parent === null || typeof parent !== 'object' || !Object.hasOwn(parent, key)) continue;
     if (typeof (parent as Record<string, unknown>)[key] !== 'number') continue;
-    let keys = exponentNumbers.get(parent);
-    if (!keys) exponentNumbers.set(parent, (keys = new Set()));
-    keys.add(key);
+    let sources = numberSources.get(parent);
+    if (!sources) numberSources.set(parent, (sources = new Map()));
+    sources.set(key, source);
   }
 }
 
@@ -132,6 +155,6 @@ export function parseJsonBody(text: string): unknown {
   } catch (err) {
     throw ApiError.general('malformed_json', `JSON parse error - ${(err as Error).message}`);
   }
-  if (exponent && value !== null && typeof value === 'object') markExponents(value, text);
+  if (exponent && value !== null && typeof value === 'object') markLossyNumbers(value, text);
   return value;
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
-import type { AppRow, MerchantRow } from '../identities/identities.repo.js';
+import type { App, Merchant } from '../identities/identities.api.js';
 import type { Operation } from '../spec/load.js';
 import type { ErrorSurface } from './api-error.js';
 import type { OperationId, Operations } from '../spec/operations.generated.js';
@@ -19,11 +19,8 @@ export type AppEnv = {
   };
 };
 
-/**
- * What a handler of operation `K` receives: its path params, coerced query and validated body, typed
- * from the document (src/spec/operations.generated.ts).
- */
-export interface OperationContext<K extends OperationId = OperationId> {
+/** What every handler of operation `K` receives: its path params, coerced query and validated body. */
+interface OperationInput<K extends OperationId> {
   c: Context<AppEnv>;
   operation: Operation;
   params: Operations[K]['params'];
@@ -31,9 +28,30 @@ export interface OperationContext<K extends OperationId = OperationId> {
   /** Parsed JSON body, validated against the document (`{}` when an optional body is absent). */
   body: Operations[K]['body'];
   rawBody: Buffer;
-  merchant?: MerchantRow;
-  app?: AppRow;
 }
+
+/**
+ * The caller of operation `K`, from the document's security (`auth` in operations.generated.ts): a
+ * merchant operation's handler gets its `Merchant`, a developer operation's its `App` (HMAC or OAuth2),
+ * the merchant read that also answers without credentials a `Merchant | undefined`, and a control or
+ * public operation neither (docs/design.md#authentication).
+ */
+export type PrincipalOf<K extends OperationId> = Operations[K]['auth'] extends 'merchant'
+  ? { merchant: Merchant }
+  : Operations[K]['auth'] extends 'merchant-or-public'
+    ? { merchant: Merchant | undefined }
+    : Operations[K]['auth'] extends 'hmac'
+      ? { app: App }
+      : Record<never, never>;
+
+/**
+ * What a handler of operation `K` receives: its inputs and its caller, typed from the document
+ * (src/spec/operations.generated.ts).
+ */
+export type OperationContext<K extends OperationId = OperationId> = OperationInput<K> & PrincipalOf<K>;
+
+/** The context as the runner builds it, before it knows which operation's handler it will call. */
+export type RunnerContext = OperationInput<any> & { merchant?: Merchant; app?: App };
 
 export interface HandlerResult {
   status: number;
@@ -61,7 +79,7 @@ export type Handler<K extends OperationId = OperationId> = (
 export type Handlers = { [K in OperationId]?: Handler<K> };
 
 /** How the runner calls any handler (it built the context from the document itself). */
-export type AnyHandler = (ctx: OperationContext<any>) => HandlerResult | Response | Promise<HandlerResult | Response>;
+export type AnyHandler = (ctx: RunnerContext) => HandlerResult | Response | Promise<HandlerResult | Response>;
 
 /** A response of `status` (200 unless given) with `body`; its shape is checked against the operation's document. */
 export function ok<B>(body: B): { status: 200; body: B };

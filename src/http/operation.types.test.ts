@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { App, Merchant } from '../identities/identities.api.js';
 import { ok, type Handlers, type OperationContext } from './operation.js';
 
 // What a handler returns is checked against the document's response schemas when this file compiles
@@ -22,6 +23,25 @@ const missingField: Handlers = {
   // @ts-expect-error an invoice envelope needs its invoice
   getInvoiceV3: () => ok({}),
 };
+
+// The caller, typed from the operation's security: no `!`, no optional where the document requires one.
+expectTypeOf<OperationContext<'listInvoices'>['merchant']>().toEqualTypeOf<Merchant>();
+expectTypeOf<OperationContext<'createInvoiceV1'>['merchant']>().toEqualTypeOf<Merchant>();
+expectTypeOf<OperationContext<'getInvoiceV1'>['merchant']>().toEqualTypeOf<Merchant | undefined>();
+expectTypeOf<OperationContext<'createTransfer'>['app']>().toEqualTypeOf<App>();
+expectTypeOf<OperationContext<'listCryptoAccounts'>['app']>().toEqualTypeOf<App>();
+
+// A control or public operation's handler receives neither; each line fails the typecheck if it compiles.
+// @ts-expect-error a control operation has no merchant
+export type ControlMerchant = OperationContext<'clearFaults'>['merchant'];
+// @ts-expect-error nor an app
+export type ControlApp = OperationContext<'getClock'>['app'];
+// @ts-expect-error a merchant operation has no app
+export type MerchantApp = OperationContext<'listInvoices'>['app'];
+// @ts-expect-error a developer operation has no merchant
+export type AppMerchant = OperationContext<'listTransfers'>['merchant'];
+// @ts-expect-error a public operation has neither
+export type PublicMerchant = OperationContext<'getHealth'>['merchant'];
 
 describe('handler results typed from the document', () => {
   it('ok() carries the body and the status (200 unless given)', () => {

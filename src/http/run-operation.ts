@@ -8,7 +8,7 @@ import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validat
 import { ApiError, surfaceOfTags } from './api-error.js';
 import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
 import { parseJsonBody } from './json-body.js';
-import type { AnyHandler, AppEnv, OperationContext } from './operation.js';
+import type { AnyHandler, AppEnv, RunnerContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -39,8 +39,9 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         ? ((await readBodilessMethodBody(c, MAX_BODY_BYTES, ApiError.payloadTooLarge)) ?? EMPTY)
         : EMPTY;
     if (rawBody.length) c.set('requestBody', rawBody);
-    // Typed per operation for its handler; here the document's own checks below stand behind the values.
-    const ctx: OperationContext<any> = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
+    // Typed per operation for its handler; here the document's own checks below stand behind the values,
+    // and the switch below sets the principal the operation's security names (PrincipalOf).
+    const ctx: RunnerContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
 
     // The body is parsed before authentication ends (its error thrown after): a signed request with a
     // body that cannot be parsed is refused before its nonce is used up.

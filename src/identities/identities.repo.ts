@@ -1,58 +1,11 @@
 import type { Db } from '../db/open.js';
 import { createAppTokenRepository } from './app-tokens.repo.js';
+import { MERCHANT_SETTINGS, type App, type Merchant, type MerchantSetting, type User } from './identities.api.js';
 
-export interface MerchantRow {
-  id: string;
-  name: string;
-  merchant_api_token: string;
-  bearer_token: string | null;
-  callback_url: string | null;
-  redirect_url: string | null;
-  enabled_payment_collectors: string;
-  max_invoice_amount: number;
-  invoice_lifetime_seconds: number;
-  callback_auth: 'https-only' | 'always' | 'never';
-  wallet_account_id: string;
-  workspace_id: string | null;
-  disabled: number;
-  created_at: number;
-}
-
-/** The merchant columns the control API may change. */
-export const MERCHANT_SETTINGS = [
-  'name',
-  'callback_url',
-  'redirect_url',
-  'enabled_payment_collectors',
-  'max_invoice_amount',
-  'invoice_lifetime_seconds',
-  'callback_auth',
-] as const;
-export type MerchantSetting = (typeof MERCHANT_SETTINGS)[number];
-
-export interface AppRow {
-  api_key: string;
-  api_secret: string;
-  name: string;
-  owner_id: string;
-  mfa_whitelisted: number;
-  otp_secret: string;
-  last_nonce: string | null;
-  workspace_id: string | null;
-  disabled: number;
-  created_at: number;
-}
-
-export interface UserRow {
-  id: string;
-  kind: 'customer' | 'developer';
-  name: string;
-  email: string | null;
-  mobile_number: string | null;
-  password: string | null;
-  workspace_id: string | null;
-  created_at: number;
-}
+export { MERCHANT_SETTINGS, type MerchantSetting };
+export type MerchantRow = Merchant;
+export type AppRow = App;
+export type UserRow = User;
 
 /** Merchants, HMAC applications and users (customers and developers). SQL only; no rules. */
 /**

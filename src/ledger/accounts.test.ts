@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/open.js';
 import { createClock } from '../shared/clock.js';
 import { accountSummary, createAccountService, cryptoAccountResource, sandboxAccount } from './accounts.service.js';
-import { createLedgerRepository, SYSTEM_ACCOUNTS, type LedgerRepository } from './ledger.repo.js';
+import { createLedgerRepository, type LedgerRepository } from './ledger.repo.js';
 
 let db: Db;
 let ledger: LedgerRepository;
@@ -18,7 +18,7 @@ afterEach(() => db.close());
 function fundedWallet(ownerId: string, currency: string, units: bigint, name = `${currency} wallet`) {
   const id = ledger.createAccount({ ownerType: 'user', ownerId, name, currency });
   ledger.post('funding', null, [
-    { accountId: SYSTEM_ACCOUNTS.funding, amount: -units },
+    { accountId: ledger.systemAccount('funding', currency), amount: -units },
     { accountId: id, amount: units },
   ]);
   return id;

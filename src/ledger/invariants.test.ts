@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/open.js';
 import { createClock } from '../shared/clock.js';
-import { assertLedgerInvariants } from './invariants.js';
-import { createLedgerRepository, SYSTEM_ACCOUNTS, type LedgerRepository } from './ledger.repo.js';
+import { MAX_ACCOUNT_UNITS } from '../shared/money.js';
+import { assertLedgerInvariants, checkLedgerInvariants } from './invariants.js';
+import { createLedgerRepository, LedgerImbalanceError, SYSTEM_ACCOUNTS, type LedgerRepository } from './ledger.repo.js';
 
 let db: Db;
 let ledger: LedgerRepository;
@@ -15,46 +16,111 @@ beforeEach(() => {
 });
 afterEach(() => db.close());
 
-const wallet = (ownerId: string) => ledger.createAccount({ ownerType: 'user', ownerId, name: 'w', currency: 'PHP' });
-function entry(tx: string, account: string, amount: number) {
+const wallet = (ownerId: string, currency = 'PHP') => ledger.createAccount({ ownerType: 'user', ownerId, name: 'w', currency });
+function entry(tx: string, account: string, amount: number | bigint) {
   db.prepare('INSERT INTO ledger_entries (transaction_id, account_id, amount, created_at) VALUES (?, ?, ?, 0)').run(tx, account, amount);
 }
+const tx = (id: string) => db.prepare("INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES (?, 'test', NULL, 0)").run(id);
 
 describe('assertLedgerInvariants', () => {
-  it('passes on a ledger written only through post()', () => {
+  it('passes on a ledger written only through post(), in two currencies, and reports each currency', () => {
     const a = wallet('u1');
+    const b = wallet('u1', 'BTC');
     ledger.post('funding', null, [
       { accountId: SYSTEM_ACCOUNTS.funding, amount: -10n },
       { accountId: a, amount: 10n },
     ]);
+    ledger.post('funding', null, [
+      { accountId: ledger.systemAccount('funding', 'BTC'), amount: -3n },
+      { accountId: b, amount: 3n },
+    ]);
     expect(() => assertLedgerInvariants(db)).not.toThrow();
+    expect(checkLedgerInvariants(db)).toEqual({
+      ok: true,
+      problems: [],
+      currencies: [
+        { currency: 'BTC', trial_balance: '0.00000000', accounts: 2, entries: 2 },
+        { currency: 'PHP', trial_balance: '0.00000000', accounts: 5, entries: 2 },
+      ],
+      transactions: 2,
+    });
   });
 
-  it('names every violation written behind its back: unbalanced, trial balance, drift, negative wallet, empty transaction', () => {
+  it('refuses a transaction that mixes currencies, and writes nothing of it (the caller rolls back)', () => {
+    const a = wallet('u1');
+    const b = wallet('u1', 'BTC');
+    const post = db.transaction(() =>
+      ledger.post('funding', null, [
+        { accountId: a, amount: 5n },
+        { accountId: SYSTEM_ACCOUNTS.funding, amount: -5n },
+        { accountId: b, amount: 0n },
+      ]),
+    );
+    expect(post).not.toThrow(); // a zero posting moves nothing and is not written
+    const mixed = db.transaction(() =>
+      ledger.post('funding', null, [
+        { accountId: SYSTEM_ACCOUNTS.funding, amount: -5n },
+        { accountId: b, amount: 5n },
+      ]),
+    );
+    expect(mixed).toThrow(new LedgerImbalanceError('funding mixes PHP and BTC'));
+    expect(ledger.get(b)!.balance).toBe(0n);
+    expect(checkLedgerInvariants(db).ok).toBe(true);
+  });
+
+  it('names every violation written behind its back', () => {
     const a = wallet('u1');
     const b = wallet('u2');
+    const c = wallet('u3', 'BTC');
     // an unbalanced transaction (which also puts the trial balance off) whose cached balances were not moved
-    db.prepare("INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES ('tx-bad', 'test', NULL, 0)").run();
+    tx('tx-bad');
     entry('tx-bad', a, 7);
+    // a transaction that balances in units but mixes currencies
+    tx('tx-mixed');
+    entry('tx-mixed', SYSTEM_ACCOUNTS.funding, -2);
+    entry('tx-mixed', c, 2);
     // a wallet below zero: the CHECK constraint forbids it, so switch it off to write one
     db.pragma('ignore_check_constraints = ON');
     db.prepare('UPDATE accounts SET balance = -3 WHERE id = ?').run(b);
     db.pragma('ignore_check_constraints = OFF');
-    db.prepare("INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES ('tx-empty', 'test', NULL, 0)").run();
+    // a figure stored in floating point, past the bound
+    db.prepare('UPDATE accounts SET balance = 9.3e18 WHERE id = ?').run(SYSTEM_ACCOUNTS.payoutFees);
+    tx('tx-empty');
 
-    expect(() => assertLedgerInvariants(db)).toThrow(
-      new Error(
-        [
-          'ledger invariants violated:',
-          'transaction tx-bad sums to 7',
-          'trial balance is 7',
-          ...[`account ${a} caches 0 but its entries sum to 7`, `account ${b} caches -3 but its entries sum to 0`].sort(),
-          // the credit written behind its back is not in the cached total either
-          `account ${a} caches total_received 0 but its credits sum to 7`,
-          `wallet ${b} is negative (-3)`,
-          'transaction tx-empty has no entries',
-        ].join('\n'),
-      ),
+    const { ok, problems } = checkLedgerInvariants(db);
+    expect(ok).toBe(false);
+    expect(problems.sort()).toEqual(
+      [
+        'transaction tx-bad sums to 7 units of PHP',
+        'transaction tx-mixed sums to -2 units of PHP',
+        'transaction tx-mixed sums to 2 units of BTC',
+        'transaction tx-mixed mixes currencies (PHP,BTC)',
+        `account ${a} caches 0 but its entries sum to 7`,
+        `account ${b} caches -3 but its entries sum to 0`,
+        `account ${c} caches 0 but its entries sum to 2`,
+        `account ${SYSTEM_ACCOUNTS.funding} caches 0 but its entries sum to -2`,
+        `account ${SYSTEM_ACCOUNTS.payoutFees} caches 9300000000000000000 but its entries sum to 0`,
+        // the credits written behind its back are not in the cached totals either
+        `account ${a} caches total_received 0 but its credits sum to 7`,
+        `account ${c} caches total_received 0 but its credits sum to 2`,
+        `account ${SYSTEM_ACCOUNTS.payoutFees} stores a figure as real, not an exact integer`,
+        `account ${SYSTEM_ACCOUNTS.payoutFees} is past the bound of 90000000000.00000000 (balance 9300000000000000000, total received 0)`,
+        `wallet ${b} is negative (-3)`,
+        'transaction tx-empty has no entries',
+        'the PHP trial balance is 0.00000005',
+        'the BTC trial balance is 0.00000002',
+      ].sort(),
     );
+    expect(() => assertLedgerInvariants(db)).toThrow(/^ledger invariants violated:\n/);
+  });
+
+  it('reports a sum past int64 instead of throwing', () => {
+    const a = wallet('u1');
+    tx('tx-huge');
+    entry('tx-huge', a, MAX_ACCOUNT_UNITS);
+    entry('tx-huge', a, MAX_ACCOUNT_UNITS);
+    const { ok, problems } = checkLedgerInvariants(db);
+    expect(ok).toBe(false);
+    expect(problems).toContain('the check "balanced per currency" could not run: integer overflow');
   });
 });

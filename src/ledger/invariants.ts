@@ -1,43 +1,120 @@
 import type { Db } from '../db/open.js';
+import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
+
+/** What `checkLedgerInvariants` found: `GET /_sandbox/ledger/invariants` answers it as it is. */
+export interface LedgerInvariantReport {
+  ok: boolean;
+  /** One sentence per violation, empty when `ok`. */
+  problems: string[];
+  /** Per currency: the sum of every entry (zero when the ledger balances) and how many accounts hold it. */
+  currencies: Array<{ currency: string; trial_balance: string; accounts: number; entries: number }>;
+  transactions: number;
+}
+
+type Query = { name: string; sql: string; describe: (row: Record<string, unknown>) => string };
 
 /**
- * Check the ledger (tests call it after every scenario): every transaction balances, the trial
- * balance is zero, cached balances equal the sum of entries, and no wallet is negative.
- * Throws with every violation found.
+ * The rules the ledger keeps (docs/design.md#money-bounds), each a query that lists what breaks it. Sums
+ * are taken per account or per transaction and currency, whose partial sums the bounds keep inside int64;
+ * a sum that still overflows is reported, not thrown.
+ */
+const RULES: Query[] = [
+  {
+    name: 'balanced per currency',
+    // Every transaction balances in each currency it touches (and touches one currency only).
+    sql: `SELECT e.transaction_id AS tx, a.currency AS currency, SUM(e.amount) AS s FROM ledger_entries e
+          JOIN accounts a ON a.id = e.account_id GROUP BY e.transaction_id, a.currency HAVING SUM(e.amount) <> 0`,
+    describe: (r) => `transaction ${r.tx} sums to ${r.s} units of ${r.currency}`,
+  },
+  {
+    name: 'one currency per transaction',
+    sql: `SELECT e.transaction_id AS tx, group_concat(DISTINCT a.currency) AS currencies FROM ledger_entries e
+          JOIN accounts a ON a.id = e.account_id GROUP BY e.transaction_id HAVING COUNT(DISTINCT a.currency) > 1`,
+    describe: (r) => `transaction ${r.tx} mixes currencies (${r.currencies})`,
+  },
+  {
+    name: 'cached balances',
+    sql: `SELECT a.id, a.balance, (SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entries e WHERE e.account_id = a.id) AS s
+          FROM accounts a WHERE a.balance IS NOT s`,
+    describe: (r) => `account ${r.id} caches ${r.balance} but its entries sum to ${r.s}`,
+  },
+  {
+    name: 'cached total received',
+    sql: `SELECT a.id, a.total_received AS t,
+            (SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entries e WHERE e.account_id = a.id AND e.amount > 0) AS s
+          FROM accounts a WHERE a.owner_type <> 'system' AND a.total_received IS NOT s`,
+    describe: (r) => `account ${r.id} caches total_received ${r.t} but its credits sum to ${r.s}`,
+  },
+  {
+    name: 'exact integers in accounts',
+    sql: `SELECT id, typeof(balance) AS b, typeof(total_received) AS t FROM accounts
+          WHERE typeof(balance) <> 'integer' OR typeof(total_received) <> 'integer'`,
+    describe: (r) => `account ${r.id} stores a figure as ${r.b === 'integer' ? r.t : r.b}, not an exact integer`,
+  },
+  {
+    name: 'exact integers in entries',
+    sql: `SELECT id, typeof(amount) AS k FROM ledger_entries WHERE typeof(amount) <> 'integer'`,
+    describe: (r) => `ledger entry ${r.id} stores its amount as ${r.k}, not an exact integer`,
+  },
+  {
+    name: 'bounds',
+    sql: `SELECT id, balance, total_received AS t FROM accounts WHERE abs(balance) > ${MAX_ACCOUNT_UNITS}
+          OR (owner_type <> 'system' AND total_received > ${MAX_ACCOUNT_UNITS})`,
+    describe: (r) => `account ${r.id} is past the bound of ${formatMoney(MAX_ACCOUNT_UNITS)} (balance ${r.balance}, total received ${r.t})`,
+  },
+  {
+    name: 'no negative wallet',
+    sql: 'SELECT id, balance FROM accounts WHERE allow_negative = 0 AND balance < 0',
+    describe: (r) => `wallet ${r.id} is negative (${r.balance})`,
+  },
+  {
+    name: 'no empty transaction',
+    sql: `SELECT t.id FROM ledger_transactions t WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = t.id)`,
+    describe: (r) => `transaction ${r.id} has no entries`,
+  },
+];
+
+function rows(db: Db, sql: string): { rows: Array<Record<string, unknown>>; error?: string } {
+  try {
+    return { rows: db.prepare(sql).safeIntegers(true).all() as Array<Record<string, unknown>> };
+  } catch (err) {
+    return { rows: [], error: (err as Error).message };
+  }
+}
+
+/** Check every rule of the ledger and say what breaks it (never throws for what it finds). */
+export function checkLedgerInvariants(db: Db): LedgerInvariantReport {
+  const problems: string[] = [];
+  for (const rule of RULES) {
+    const found = rows(db, rule.sql);
+    if (found.error) problems.push(`the check "${rule.name}" could not run: ${found.error}`);
+    for (const r of found.rows) problems.push(rule.describe(r));
+  }
+  const totals = rows(
+    db,
+    `SELECT a.currency AS currency, COUNT(DISTINCT a.id) AS accounts, COUNT(e.id) AS entries, COALESCE(SUM(e.amount), 0) AS s
+     FROM accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.currency ORDER BY a.currency`,
+  );
+  if (totals.error) problems.push(`the trial balance could not be summed (${totals.error})`);
+  const currencies = totals.rows.map((r) => ({
+    currency: String(r.currency),
+    trial_balance: formatMoney(r.s as bigint),
+    accounts: Number(r.accounts),
+    entries: Number(r.entries),
+  }));
+  for (const c of currencies) if (c.trial_balance !== formatMoney(0n)) problems.push(`the ${c.currency} trial balance is ${c.trial_balance}`);
+  const transactions = Number(db.prepare('SELECT COUNT(*) FROM ledger_transactions').pluck().get());
+  return { ok: problems.length === 0, problems, currencies, transactions };
+}
+
+/**
+ * Check the ledger (tests call it after every scenario; the kill -9 loop and the fuzzer after their
+ * runs): per currency, every transaction balances and the trial balance is zero; every account's cached
+ * balance (system accounts included) and a wallet's total received equal its entries; no figure is
+ * stored other than as an exact integer or past the bounds; no wallet is negative. Throws with every
+ * violation found.
  */
 export function assertLedgerInvariants(db: Db): void {
-  const problems: string[] = [];
-  const unbalanced = db
-    .prepare('SELECT transaction_id, SUM(amount) AS s FROM ledger_entries GROUP BY transaction_id HAVING SUM(amount) <> 0')
-    .safeIntegers(true)
-    .all() as Array<{ transaction_id: string; s: bigint }>;
-  for (const u of unbalanced) problems.push(`transaction ${u.transaction_id} sums to ${u.s}`);
-  const trial = db.prepare('SELECT COALESCE(SUM(amount), 0) AS s FROM ledger_entries').safeIntegers(true).get() as { s: bigint };
-  if (trial.s !== 0n) problems.push(`trial balance is ${trial.s}`);
-  const drift = db
-    .prepare(
-      `SELECT a.id, a.balance, COALESCE(SUM(e.amount), 0) AS s FROM accounts a
-       LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.id HAVING a.balance <> COALESCE(SUM(e.amount), 0)`,
-    )
-    .safeIntegers(true)
-    .all() as Array<{ id: string; balance: bigint; s: bigint }>;
-  for (const d of drift) problems.push(`account ${d.id} caches ${d.balance} but its entries sum to ${d.s}`);
-  const received = db
-    .prepare(
-      `SELECT a.id, a.total_received AS t, COALESCE(SUM(CASE WHEN e.amount > 0 THEN e.amount END), 0) AS s FROM accounts a
-       LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.id HAVING a.total_received <> COALESCE(SUM(CASE WHEN e.amount > 0 THEN e.amount END), 0)`,
-    )
-    .safeIntegers(true)
-    .all() as Array<{ id: string; t: bigint; s: bigint }>;
-  for (const r of received) problems.push(`account ${r.id} caches total_received ${r.t} but its credits sum to ${r.s}`);
-  const negative = db
-    .prepare('SELECT id, balance FROM accounts WHERE allow_negative = 0 AND balance < 0')
-    .safeIntegers(true)
-    .all() as Array<{ id: string; balance: bigint }>;
-  for (const n of negative) problems.push(`wallet ${n.id} is negative (${n.balance})`);
-  const emptyTx = db
-    .prepare('SELECT t.id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id WHERE e.id IS NULL')
-    .all() as Array<{ id: string }>;
-  for (const t of emptyTx) problems.push(`transaction ${t.id} has no entries`);
-  if (problems.length) throw new Error('ledger invariants violated:\n' + problems.join('\n'));
+  const report = checkLedgerInvariants(db);
+  if (!report.ok) throw new Error('ledger invariants violated:\n' + report.problems.join('\n'));
 }

@@ -1,8 +1,13 @@
+import { ok } from '../http/operation.js';
 import type { SandboxModule } from '../module.types.js';
 import type { Services } from '../services.js';
+import { checkLedgerInvariants } from './invariants.js';
 import { createLedgerRepository, type LedgerRepository } from './ledger.repo.js';
 
 /** The double-entry ledger: wallet accounts and the entries that move units between them. */
 export function createLedgerModule(s: Services): SandboxModule<LedgerRepository> {
-  return { api: createLedgerRepository(s.db, s.clock, s.ids) };
+  return {
+    api: createLedgerRepository(s.db, s.clock, s.ids),
+    handlers: { checkLedgerInvariants: () => ok(checkLedgerInvariants(s.db)) },
+  };
 }

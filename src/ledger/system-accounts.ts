@@ -5,3 +5,15 @@ export const SYSTEM_ACCOUNTS = {
   payoutClearing: 'system-payout-clearing',
   payoutFees: 'system-payout-fees',
 } as const;
+
+export type SystemAccount = keyof typeof SYSTEM_ACCOUNTS;
+
+/**
+ * The id of a purpose's system account in a currency. Every ledger transaction holds one currency, so
+ * each currency has its own: the peso ones keep their first ids (`system-funding`), the others carry the
+ * currency (`system-funding-btc`).
+ */
+export function systemAccountId(purpose: SystemAccount, currency: string): string {
+  const base = SYSTEM_ACCOUNTS[purpose];
+  return currency === 'PHP' ? base : `${base}-${currency.toLowerCase()}`;
+}

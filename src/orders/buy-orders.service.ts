@@ -1,11 +1,10 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
-import type { LedgerRepository } from '../ledger/ledger.repo.js';
-import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
+import { BalanceLimitError, type LedgerRepository } from '../ledger/ledger.repo.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { parseAmount } from '../shared/money.js';
+import { MAX_ACCOUNT_UNITS, parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
 import {
   BUY_ORDER_LIFETIME_SECONDS,
@@ -103,12 +102,33 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       const wallet = row.account_id ?? walletOf(row.owner_id, row.currency)?.id;
       if (!wallet) throw ApiError.general('invalid_state_transition', `The owner has no ${row.currency} wallet to release the buy order into.`);
       const credit = d.ledger.post('buy_order_release', row.id, [
-        { accountId: SYSTEM_ACCOUNTS.funding, amount: -row.amount },
+        { accountId: d.ledger.systemAccount('funding', row.currency), amount: -row.amount },
         { accountId: wallet, amount: row.amount },
       ]);
       d.orders.setBuyCredit(row.id, credit);
     }
     return d.orders.buyById(row.id)!;
+  }
+
+  /**
+   * The clock's release of a paid order. A wallet that cannot take it (it would pass the ledger's bound,
+   * docs/design.md#money-bounds) gets nothing and the order is canceled: a buy order holds no money.
+   */
+  function release(row: BuyOrderRow, at: number): void {
+    try {
+      d.unitOfWork(() => move(row, 'released', at));
+    } catch (err) {
+      if (!(err instanceof BalanceLimitError)) throw err;
+      move(row, 'canceled', at);
+    }
+  }
+
+  /** Refused before anything moves: marking paid an order that its wallet, or the funding account, could never take. */
+  function requireRoom(row: BuyOrderRow): void {
+    const wallet = row.account_id ? d.ledger.get(row.account_id) : walletOf(row.owner_id, row.currency);
+    if (wallet && wallet.balance + row.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(wallet);
+    const funding = d.ledger.get(d.ledger.systemAccount('funding', row.currency))!;
+    if (-funding.balance + row.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(funding);
   }
 
   function ownOrder(ownerId: string, id: string): BuyOrderRow {
@@ -136,7 +156,11 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
     /** `PUT /v1/buyorder/{id}` (the clients' markBuyorderPaid): pending_payment → payment_received. */
     markPaid(ownerId: string, id: string) {
-      return d.unitOfWork(() => buyOrderResource(move(ownOrder(ownerId, id), 'payment_received', d.clock.now())));
+      return d.unitOfWork(() => {
+        const row = ownOrder(ownerId, id);
+        if (row.status === 'pending_payment') requireRoom(row);
+        return buyOrderResource(move(row, 'payment_received', d.clock.now()));
+      });
     },
 
     /** `POST /_sandbox/buyorders/{id}/status`: any owner's order; 409 unless the move is allowed. */
@@ -170,7 +194,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       const delay = Math.round(d.releaseSeconds() * 1_000_000);
       if (delay <= 0) return moved;
       for (let due = d.orders.dueRelease(d.clock.now() - delay); due.length; due = d.orders.dueRelease(d.clock.now() - delay)) {
-        d.unitOfWork(() => due.forEach((row) => move(row, 'released', Number(row.marked_paid_at) + delay)));
+        d.unitOfWork(() => due.forEach((row) => release(row, Number(row.marked_paid_at) + delay)));
         moved += due.length;
       }
       return moved;

@@ -1,7 +1,6 @@
 import type { Faker } from '@faker-js/faker';
 import type { FixturePayoutOutlet, Fixtures } from '../fixtures/fixture-types.js';
 import { fund } from '../fixtures/load.js';
-import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatMoney, fractionOf, parseAmount } from '../shared/money.js';
 import { CASH_PAYMENT_COLLECTORS, instructionsFor } from './buy-orders.model.js';
@@ -139,8 +138,8 @@ export function loadOrderFixtures(s: ModuleServices, orders: OrderRepository, fx
       fund(s, o.account_id, amount + fee, 'fixture_history_funding');
       debit = s.ledger.post('sell_order', o.id, [
         { accountId: o.account_id, amount: -(amount + fee) },
-        { accountId: SYSTEM_ACCOUNTS.payoutClearing, amount },
-        { accountId: SYSTEM_ACCOUNTS.payoutFees, amount: fee },
+        { accountId: s.ledger.systemAccount('payoutClearing', o.currency), amount },
+        { accountId: s.ledger.systemAccount('payoutFees', o.currency), amount: fee },
       ]);
     }
     const created = now - o.age_seconds * 1_000_000;

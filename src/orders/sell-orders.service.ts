@@ -2,7 +2,6 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
 import type { AppRow } from '../identities/identities.repo.js';
 import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
-import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -88,14 +87,14 @@ export function createSellOrderService(d: SellOrderDeps) {
     if (row.debit_transaction_id) {
       if (to === 'failed' || to === 'canceled') {
         d.ledger.post('sell_order_refund', row.id, [
-          { accountId: SYSTEM_ACCOUNTS.payoutClearing, amount: -row.amount },
-          { accountId: SYSTEM_ACCOUNTS.payoutFees, amount: -row.fee },
+          { accountId: d.ledger.systemAccount('payoutClearing', row.currency), amount: -row.amount },
+          { accountId: d.ledger.systemAccount('payoutFees', row.currency), amount: -row.fee },
           { accountId: row.account_id, amount: row.amount + row.fee },
         ]);
       } else if (to === 'completed') {
         d.ledger.post('sell_order_payout', row.id, [
-          { accountId: SYSTEM_ACCOUNTS.payoutClearing, amount: -row.amount },
-          { accountId: row.target_account_id ?? SYSTEM_ACCOUNTS.funding, amount: row.amount },
+          { accountId: d.ledger.systemAccount('payoutClearing', row.currency), amount: -row.amount },
+          { accountId: row.target_account_id ?? d.ledger.systemAccount('funding', row.currency), amount: row.amount },
         ]);
       }
     }
@@ -124,11 +123,12 @@ export function createSellOrderService(d: SellOrderDeps) {
         const wallet = walletOf(d.ledger, app.owner_id, currency);
         if (target && target.id === wallet?.id) throw ApiError.field('target_address', 'Cannot send to the same account.');
         if (!wallet || wallet.balance < quote.total) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
+        if (target) d.ledger.requireRoom(target.id, quote.amount);
         const id = d.ids();
         const debit = d.ledger.post('sell_order', id, [
           { accountId: wallet.id, amount: -quote.total },
-          { accountId: SYSTEM_ACCOUNTS.payoutClearing, amount: quote.amount },
-          { accountId: SYSTEM_ACCOUNTS.payoutFees, amount: quote.fee },
+          { accountId: d.ledger.systemAccount('payoutClearing', wallet.currency), amount: quote.amount },
+          { accountId: d.ledger.systemAccount('payoutFees', wallet.currency), amount: quote.fee },
         ]);
         const now = d.clock.now();
         d.orders.insertSell({

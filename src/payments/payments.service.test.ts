@@ -34,7 +34,7 @@ function customerWith(currencies: string[], units = 10_000_000_000n): UserRow {
   for (const currency of currencies) {
     const wallet = t.services.ledger.createAccount({ ownerType: 'user', ownerId: id, name: currency, currency });
     t.services.ledger.post('funding', null, [
-      { accountId: 'system-funding', amount: -units },
+      { accountId: t.services.ledger.systemAccount('funding', currency), amount: -units },
       { accountId: wallet, amount: units },
     ]);
   }

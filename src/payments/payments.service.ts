@@ -8,7 +8,6 @@ import { eventBody, paymentResource, type InvoiceResource } from '../invoices/in
 import type { InvoiceRow, InvoiceStatus } from '../invoices/invoices.repo.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
 import type { LedgerRepository } from '../ledger/ledger.repo.js';
-import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 
@@ -150,7 +149,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
         const inv = payable(found.id);
         const value = amount ?? amountDue(inv);
         const tx = d.ledger.post('counter_payment', inv.id, [
-          { accountId: SYSTEM_ACCOUNTS.counterClearing, amount: -value },
+          { accountId: d.ledger.systemAccount('counterClearing', inv.currency), amount: -value },
           { accountId: merchantWallet(inv), amount: value },
         ]);
         // Stryker disable next-line StringLiteral: a reference number is always issued with its collector, so the last fallback is never reached

@@ -6,10 +6,21 @@ export const UNITS_PER_PESO = 100_000_000n;
 const FRACTION_DIGITS = 8;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 /**
- * Hard ceiling for any single amount: 1e10 pesos = 1e18 units, inside SQLite's int64 (about 9.2e18),
- * so a valid amount can never overflow a column.
+ * The bounds that keep every stored figure exact (docs/design.md#money-bounds). SQLite stores an
+ * INTEGER in 64 bits (up to about 9.22e18 units) and silently switches to floating point past that, so:
+ *
+ * - one amount (an invoice, an order, a transfer, a funding, a converted amount) is at most
+ *   10,000,000,000 (1e18 units);
+ * - every cached figure of an account (the balance of a wallet or of a system account, positive or
+ *   negative, and a wallet's `total_received`) stays within ±90,000,000,000 (9e18 units).
+ *
+ * The ledger refuses, with a 400 on `amount` and before anything is written, any posting that would
+ * take a figure past its bound; a balance plus one more amount (at most 1e19) never wraps around in the
+ * check itself, which SQLite computes in floating point past int64.
  */
 export const MAX_AMOUNT_UNITS = 10_000_000_000n * UNITS_PER_PESO;
+/** The largest magnitude of any account's cached balance or total received (see MAX_AMOUNT_UNITS). */
+export const MAX_ACCOUNT_UNITS = 90_000_000_000n * UNITS_PER_PESO;
 
 export type AmountProblem = 'invalid' | 'too_many_digits' | 'not_positive' | 'too_large';
 

@@ -10,3 +10,12 @@ export const PESOS_PER_COIN: Readonly<Record<string, bigint>> = { BTC: 621_822n,
 export function coinUnitsFor(pesoUnits: bigint, pesosPerCoin: bigint): bigint {
   return (2n * pesoUnits + pesosPerCoin) / (2n * pesosPerCoin);
 }
+
+/**
+ * Units (1e-8) of a coin that `pesoUnits` units of pesos buy at `pesosPerCoin`, rounded down: a
+ * conversion never credits more than it debits at the rate, so no sequence of conversions creates money
+ * (src/wallet/conversion-value.property.test.ts).
+ */
+export function coinUnitsBought(pesoUnits: bigint, pesosPerCoin: bigint): bigint {
+  return pesoUnits / pesosPerCoin;
+}

@@ -69,7 +69,8 @@ function resolveRef<T>(doc: oas31.OpenAPIObject, value: T | oas31.ReferenceObjec
   return value as T;
 }
 
-function authOf(security: oas31.SecurityRequirementObject[] | undefined): AuthKind {
+/** The kind of caller an operation's security list admits (the generated operation types carry it too). */
+export function authOf(security: oas31.SecurityRequirementObject[] | undefined): AuthKind {
   const names = new Set((security ?? []).flatMap((s) => Object.keys(s)));
   if (names.has('controlToken')) return 'control';
   if (names.has('accessKey')) return 'hmac';

@@ -13,5 +13,5 @@ it('types every operation of the document, with its path parameters required', (
     Object.values(item).flatMap((op) => (op && typeof op === 'object' && op.operationId ? [op.operationId] : [])),
   );
   for (const id of ids) expect(code, id).toContain(`  ${id}: {`);
-  expect(code).toMatch(/getInvoiceV1: \{\n {4}params: \{\n {6}invoice_id: string;/);
+  expect(code).toMatch(/getInvoiceV1: \{\n {4}auth: "merchant-or-public";\n {4}params: \{\n {6}invoice_id: string;/);
 });

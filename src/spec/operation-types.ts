@@ -2,10 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
-import { packageRoot, specPath } from './load.js';
+import { authOf, packageRoot, specPath } from './load.js';
 
 /**
- * The TypeScript types of every operation's inputs (path params, query, body) and of its response
+ * The TypeScript types of every operation's inputs (path params, query, body), of its caller (`auth`,
+ * from its security: the principal its handler receives, src/http/operation.ts) and of its response
  * bodies by status, generated from
  * openapi/openapi.yaml into src/spec/operations.generated.ts (`npm run gen:types`), so that a handler
  * for a misspelt operationId, or one that reads a field the document does not have, fails to compile.
@@ -106,6 +107,7 @@ export function operationTypesCode(doc: Doc): string {
         });
       out.push(
         `  ${key(op.operationId)}: {`,
+        `    auth: ${JSON.stringify(authOf(op.security ?? doc.security))};`,
         `    params: ${group('path')};`,
         `    query: ${group('query')};`,
         `    body: ${bodySchema ? typeOf(bodySchema, '    ') : 'undefined'};`,

@@ -500,6 +500,17 @@ export interface Schemas {
     id: Schemas["Id"];
     hits: number;
   });
+  LedgerInvariantReport: {
+    ok: boolean;
+    problems: Array<string>;
+    currencies: Array<{
+      currency: string;
+      trial_balance: string;
+      accounts: number;
+      entries: number;
+    }>;
+    transactions: number;
+  };
   RequestLogEntry: {
     id: number;
     at: Schemas["Timestamp"];
@@ -517,6 +528,7 @@ export interface Schemas {
 /** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */
 export interface Operations {
   getIndex: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -537,6 +549,7 @@ export interface Operations {
     };
   };
   getHealth: {
+    auth: "none";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -548,6 +561,7 @@ export interface Operations {
     };
   };
   createInvoiceV1: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -559,6 +573,7 @@ export interface Operations {
     };
   };
   listInvoices: {
+    auth: "merchant";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -577,6 +592,7 @@ export interface Operations {
     };
   };
   createInvoiceV3: {
+    auth: "merchant";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["InvoiceCreateRequest"];
@@ -588,6 +604,7 @@ export interface Operations {
     };
   };
   getInvoiceV1: {
+    auth: "merchant-or-public";
     params: {
       invoice_id: string;
     };
@@ -600,6 +617,7 @@ export interface Operations {
     };
   };
   getInvoiceV3: {
+    auth: "merchant";
     params: {
       invoice_id: string;
     };
@@ -612,6 +630,7 @@ export interface Operations {
     };
   };
   listCryptoAccounts: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -629,6 +648,7 @@ export interface Operations {
     };
   };
   listSellOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -642,6 +662,7 @@ export interface Operations {
     };
   };
   createSellOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -654,6 +675,7 @@ export interface Operations {
     };
   };
   getSellOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -667,6 +689,7 @@ export interface Operations {
     };
   };
   listSellOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -683,6 +706,7 @@ export interface Operations {
     };
   };
   createSellOrderV2: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SellOrderCreateRequest"];
@@ -695,6 +719,7 @@ export interface Operations {
     };
   };
   getSellOrderV2: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -710,6 +735,7 @@ export interface Operations {
     };
   };
   listBuyOrdersV1: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -723,6 +749,7 @@ export interface Operations {
     };
   };
   getBuyOrder: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -736,6 +763,7 @@ export interface Operations {
     };
   };
   markBuyOrderPaid: {
+    auth: "hmac";
     params: {
       order_id: string;
     };
@@ -753,6 +781,7 @@ export interface Operations {
     };
   };
   listBuyOrders: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       limit?: number;
@@ -769,6 +798,7 @@ export interface Operations {
     };
   };
   placeBuyOrder: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["BuyOrderCreateRequest"];
@@ -780,6 +810,7 @@ export interface Operations {
     };
   };
   createTransfer: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["TransferCreateRequest"];
@@ -794,6 +825,7 @@ export interface Operations {
     };
   };
   getTransfer: {
+    auth: "hmac";
     params: {
       transfer_id: string;
     };
@@ -809,6 +841,7 @@ export interface Operations {
     };
   };
   listTransfers: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -825,6 +858,7 @@ export interface Operations {
     };
   };
   listCryptoExchanges: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -841,6 +875,7 @@ export interface Operations {
     };
   };
   createCryptoExchange: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoExchangeCreateRequest"];
@@ -854,6 +889,7 @@ export interface Operations {
     };
   };
   getCryptoExchange: {
+    auth: "hmac";
     params: {
       crypto_exchange_id: string;
     };
@@ -871,6 +907,7 @@ export interface Operations {
     };
   };
   listCryptoRoutes: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -883,6 +920,7 @@ export interface Operations {
     };
   };
   listCryptoPayments: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -899,6 +937,7 @@ export interface Operations {
     };
   };
   createCryptoPayment: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["CryptoPaymentCreateRequest"];
@@ -913,6 +952,7 @@ export interface Operations {
     };
   };
   getCryptoPayment: {
+    auth: "hmac";
     params: {
       crypto_payment_id: string;
     };
@@ -930,6 +970,7 @@ export interface Operations {
     };
   };
   listPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -946,6 +987,7 @@ export interface Operations {
     };
   };
   createPaymentRequest: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["PaymentRequestCreateRequest"];
@@ -959,6 +1001,7 @@ export interface Operations {
     };
   };
   getPaymentRequest: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -976,6 +1019,7 @@ export interface Operations {
     };
   };
   getPaymentRequests: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -992,6 +1036,7 @@ export interface Operations {
     };
   };
   getPaymentRequestsItem: {
+    auth: "hmac";
     params: {
       payment_request_id: string;
     };
@@ -1009,6 +1054,7 @@ export interface Operations {
     };
   };
   listPayoutOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1025,6 +1071,7 @@ export interface Operations {
     };
   };
   listPartnerPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1042,6 +1089,7 @@ export interface Operations {
     };
   };
   quotePartnerPayoutOutletFee: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1062,6 +1110,7 @@ export interface Operations {
     };
   };
   getPayoutOutlet: {
+    auth: "hmac";
     params: {
       id: string;
     };
@@ -1077,6 +1126,7 @@ export interface Operations {
     };
   };
   listPayoutOutletsV4: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1094,6 +1144,7 @@ export interface Operations {
     };
   };
   listPayoutOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1111,6 +1162,7 @@ export interface Operations {
     };
   };
   listPayoutOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1127,6 +1179,7 @@ export interface Operations {
     };
   };
   listPayinOutlets: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1145,6 +1198,7 @@ export interface Operations {
     };
   };
   listPayinOutletFees: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1162,6 +1216,7 @@ export interface Operations {
     };
   };
   listPayinOutletCategories: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1178,6 +1233,7 @@ export interface Operations {
     };
   };
   getSellQuote: {
+    auth: "hmac";
     params: Record<string, never>;
     query: {
       payment_outlet?: string;
@@ -1199,6 +1255,7 @@ export interface Operations {
     };
   };
   validateOutletField: {
+    auth: "hmac";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1222,6 +1279,7 @@ export interface Operations {
     };
   };
   listMerchants: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1239,6 +1297,7 @@ export interface Operations {
     };
   };
   createMerchant: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["SandboxMerchantInput"];
@@ -1253,6 +1312,7 @@ export interface Operations {
     };
   };
   updateMerchant: {
+    auth: "control";
     params: {
       merchant_id: string;
     };
@@ -1270,6 +1330,7 @@ export interface Operations {
     };
   };
   listApps: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1287,6 +1348,7 @@ export interface Operations {
     };
   };
   createApp: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1305,6 +1367,7 @@ export interface Operations {
     };
   };
   resetAppNonce: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1320,6 +1383,7 @@ export interface Operations {
     };
   };
   getAppOtp: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1336,6 +1400,7 @@ export interface Operations {
     };
   };
   listAppTokens: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1351,6 +1416,7 @@ export interface Operations {
     };
   };
   createAppToken: {
+    auth: "control";
     params: {
       api_key: string;
     };
@@ -1369,6 +1435,7 @@ export interface Operations {
     };
   };
   revokeAppToken: {
+    auth: "control";
     params: {
       api_key: string;
       access_token: string;
@@ -1383,6 +1450,7 @@ export interface Operations {
     };
   };
   listCustomers: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1400,6 +1468,7 @@ export interface Operations {
     };
   };
   createCustomer: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1419,6 +1488,7 @@ export interface Operations {
     };
   };
   getAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1434,6 +1504,7 @@ export interface Operations {
     };
   };
   fundAccount: {
+    auth: "control";
     params: {
       account_id: string;
     };
@@ -1453,6 +1524,7 @@ export interface Operations {
     };
   };
   getSandboxInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1466,6 +1538,7 @@ export interface Operations {
     };
   };
   payInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1489,6 +1562,7 @@ export interface Operations {
     };
   };
   confirmCounterPayment: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1509,6 +1583,7 @@ export interface Operations {
     };
   };
   expireInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1523,6 +1598,7 @@ export interface Operations {
     };
   };
   cancelInvoice: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1537,6 +1613,7 @@ export interface Operations {
     };
   };
   fireInvoiceCallback: {
+    auth: "control";
     params: {
       invoice_id: string;
     };
@@ -1558,6 +1635,7 @@ export interface Operations {
     };
   };
   triggerEvent: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1579,6 +1657,7 @@ export interface Operations {
     };
   };
   listDeliveries: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1600,6 +1679,7 @@ export interface Operations {
     };
   };
   getDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1615,6 +1695,7 @@ export interface Operations {
     };
   };
   redeliverDelivery: {
+    auth: "control";
     params: {
       delivery_id: string;
     };
@@ -1630,6 +1711,7 @@ export interface Operations {
     };
   };
   streamEvents: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       merchant_id?: string;
@@ -1647,6 +1729,7 @@ export interface Operations {
     };
   };
   listInbox: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;
@@ -1666,6 +1749,7 @@ export interface Operations {
     };
   };
   clearInbox: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1676,6 +1760,7 @@ export interface Operations {
     };
   };
   receiveInboxCallback: {
+    auth: "none";
     params: {
       merchant_id: string;
     };
@@ -1695,6 +1780,7 @@ export interface Operations {
     };
   };
   getClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1705,6 +1791,7 @@ export interface Operations {
     };
   };
   advanceClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1719,6 +1806,7 @@ export interface Operations {
     };
   };
   resetClock: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1729,6 +1817,7 @@ export interface Operations {
     };
   };
   resetSandbox: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1741,6 +1830,7 @@ export interface Operations {
     };
   };
   createWorkspace: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1757,6 +1847,7 @@ export interface Operations {
     };
   };
   deleteWorkspace: {
+    auth: "control";
     params: {
       workspace_id: string;
     };
@@ -1770,6 +1861,7 @@ export interface Operations {
     };
   };
   createBuyOrder: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: {
@@ -1789,6 +1881,7 @@ export interface Operations {
     };
   };
   setBuyOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -1807,6 +1900,7 @@ export interface Operations {
     };
   };
   setSellOrderStatus: {
+    auth: "control";
     params: {
       order_id: string;
     };
@@ -1825,6 +1919,7 @@ export interface Operations {
     };
   };
   setTransferStatus: {
+    auth: "control";
     params: {
       transfer_id: string;
     };
@@ -1845,6 +1940,7 @@ export interface Operations {
     };
   };
   setCryptoExchangeStatus: {
+    auth: "control";
     params: {
       crypto_exchange_id: string;
     };
@@ -1865,6 +1961,7 @@ export interface Operations {
     };
   };
   setCryptoPaymentStatus: {
+    auth: "control";
     params: {
       crypto_payment_id: string;
     };
@@ -1885,6 +1982,7 @@ export interface Operations {
     };
   };
   setPaymentRequestStatus: {
+    auth: "control";
     params: {
       payment_request_id: string;
     };
@@ -1905,6 +2003,7 @@ export interface Operations {
     };
   };
   listFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1917,6 +2016,7 @@ export interface Operations {
     };
   };
   createFault: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: Schemas["FaultInput"];
@@ -1931,6 +2031,7 @@ export interface Operations {
     };
   };
   clearFaults: {
+    auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
     body: undefined;
@@ -1941,6 +2042,7 @@ export interface Operations {
     };
   };
   deleteFault: {
+    auth: "control";
     params: {
       fault_id: string;
     };
@@ -1953,7 +2055,19 @@ export interface Operations {
       404: Schemas["ErrorBody"];
     };
   };
+  checkLedgerInvariants: {
+    auth: "control";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["LedgerInvariantReport"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
+  };
   listRequests: {
+    auth: "control";
     params: Record<string, never>;
     query: {
       page?: number;

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, CodeKeywordDefinition, ErrorObject, KeywordCxt, Name, ValidateFunction } from 'ajv/dist/2020.js';
 import type { FieldErrors } from '../http/api-error.js';
-import { isExponentNumber } from '../http/json-body.js';
+import { numberSourceOf } from '../http/json-body.js';
 import { AmountError, parseAmount } from '../shared/money.js';
 import type { LoadedSpec, Operation } from './load.js';
 import { loadPrecompiledValidators, sha256 } from './precompiled.js';
@@ -30,23 +30,20 @@ function anchorRefs(schema: unknown): unknown {
 
 /**
  * `x-amount`: a money input must parse exactly (no exponent, sign, >8 decimals, zero). Null when it does.
- * A JSON number written with an exponent (`1e2`) is refused like the string `"1e2"`: the body parser
- * remembers it by its container and key (src/http/json-body.ts).
+ * A JSON number is judged by the text the client wrote when `JSON.parse` may not have kept it (`1e2`,
+ * `12345678.123456789`, `1.0000000000000001`), exactly as the same text in a string: the body parser
+ * remembers that text by its container and key (src/http/json-body.ts).
  */
 export function amountProblem(data: unknown, parent?: unknown, key?: unknown): string | null {
-  // A negative one gets the sign's message first, as `"-1e2"` does.
-  if (typeof data === 'number' && data >= 0 && isExponentNumber(parent, key)) return EXPONENT_AMOUNT;
+  const source = typeof data === 'number' ? numberSourceOf(parent, key) : undefined;
   try {
-    parseAmount(data);
+    parseAmount(source ?? data);
     return null;
   } catch (err) {
     if (!(err instanceof AmountError)) throw err;
     return err.message;
   }
 }
-
-// The message `parseAmount` gives the string form ("1e2").
-const EXPONENT_AMOUNT = 'A valid number is required.';
 
 /** What generated validator code may call (see `runtime.*` in the keyword below). */
 export const VALIDATOR_RUNTIME = { amountProblem };

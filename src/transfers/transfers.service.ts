@@ -119,7 +119,7 @@ export function createTransferService(d: TransferDeps) {
   }
 
   const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success') });
+    settleDue({ ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success'), fail: (row: TransferRow) => finish(row, 'failed') });
 
   return {
     prepareSend,
@@ -135,6 +135,7 @@ export function createTransferService(d: TransferDeps) {
       const { source, amount, to } = prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
+        d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
         const tx = d.ledger.post('transfer', id, [
           { accountId: source.id, amount: -amount },

@@ -1,5 +1,6 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../http/api-error.js';
+import { BalanceLimitError } from '../ledger/ledger.repo.js';
 import type { Clock } from '../shared/clock.js';
 
 /**
@@ -25,6 +26,22 @@ export interface SettleDueDeps<R> {
   duePending: (createdBy: number) => R[];
   /** Moves the held money to its destination and records `success`. */
   settle: (row: R) => void;
+  /** Gives the held money back and records `failed`: for a send whose destination cannot take it. */
+  fail: (row: R) => void;
+}
+
+/**
+ * One due send: settled in a savepoint of its own; when the destination would pass the ledger's bound
+ * (docs/design.md#money-bounds), the send fails instead and its money goes back, so that one full wallet
+ * never stalls the clock's work.
+ */
+function settleOrFail<R>(d: SettleDueDeps<R>, row: R): void {
+  try {
+    d.unitOfWork(() => d.settle(row));
+  } catch (err) {
+    if (!(err instanceof BalanceLimitError)) throw err;
+    d.fail(row);
+  }
 }
 
 /** The clock's own progress: every pending send older than the delay settles; returns how many did. */
@@ -35,7 +52,7 @@ export function settleDue<R>(d: SettleDueDeps<R>): number {
   for (;;) {
     const due = d.duePending(d.clock.now() - delay);
     if (!due.length) return settled;
-    d.unitOfWork(() => due.forEach((row) => d.settle(row)));
+    d.unitOfWork(() => due.forEach((row) => settleOrFail(d, row)));
     settled += due.length;
   }
 }

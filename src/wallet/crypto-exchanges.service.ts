@@ -5,13 +5,13 @@ import { developerCurrency } from '../ledger/accounts.service.js';
 import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
 import { formatTimestamp, type Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoney, parseAmount } from '../shared/money.js';
+import { formatMoney, formatMoneyShort, MAX_AMOUNT_UNITS, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance } from '../transfers/transfers.service.js';
 import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoExchangeRecord, CryptoExchangeRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
-import { coinUnitsFor, PESOS_PER_COIN } from '../shared/rates.js';
+import { coinUnitsBought, PESOS_PER_COIN } from '../shared/rates.js';
 
 /** Every route of the table, both ways between the peso wallet and each coin (developer currency codes). */
 export function cryptoRoutes() {
@@ -26,11 +26,13 @@ export function cryptoRoutes() {
 }
 
 /**
- * The converted amount in 1e-8 units, rounded to the nearest unit (halves up), as the real recorded
- * conversion is. Undefined when the table has no route between the two ledger currencies.
+ * The converted amount in 1e-8 units. Pesos to a coin round down to a unit, in the house's favour: the
+ * real recorded conversion (200 PBTC at "621822") rounded to the nearest unit (0.00032164 BTC), but
+ * rounding up there and converting back at the same rate made money out of nothing (docs/fidelity.md,
+ * section 3). A coin to pesos is exact. Undefined when the table has no route between the two currencies.
  */
 export function convert(units: bigint, from: string, to: string): { rate: bigint; amount: bigint } | undefined {
-  if (from === 'PHP' && PESOS_PER_COIN[to]) return { rate: PESOS_PER_COIN[to], amount: coinUnitsFor(units, PESOS_PER_COIN[to]) };
+  if (from === 'PHP' && PESOS_PER_COIN[to]) return { rate: PESOS_PER_COIN[to], amount: coinUnitsBought(units, PESOS_PER_COIN[to]) };
   if (to === 'PHP' && PESOS_PER_COIN[from]) return { rate: PESOS_PER_COIN[from], amount: units * PESOS_PER_COIN[from] };
   return undefined;
 }
@@ -101,7 +103,7 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
 
   // Reads run it too, so what is due never shows `pending` between two ticks of the background clock.
   const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.exchanges.duePending, settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success') });
+    settleDue({ ...d, duePending: d.exchanges.duePending, settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success'), fail: (row: Row<CryptoExchangeRecord>) => finish(row, 'failed') });
 
   return {
     create(app: AppRow, body: { source_account: string; target_account: string; amount: number | string }) {
@@ -115,8 +117,12 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
       const pair = `${developerCurrency(source.currency)} to ${developerCurrency(target.currency)}`;
       if (!route) throw ApiError.field('target_account', `No conversion route from ${pair}.`);
       if (route.amount <= 0n) throw ApiError.field('amount', `Amount is too small to convert from ${pair}.`);
+      if (route.amount > MAX_AMOUNT_UNITS) {
+        throw ApiError.field('amount', `The converted amount would exceed ${formatMoneyShort(MAX_AMOUNT_UNITS)} ${developerCurrency(target.currency)}.`);
+      }
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
+        d.ledger.requireRoom(target.id, route.amount);
         const id = d.ids();
         const ownerPayment = d.ledger.post('crypto_exchange', id, [
           { accountId: source.id, amount: -amount },

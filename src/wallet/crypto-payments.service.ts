@@ -56,7 +56,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
 
   // Reads run it too, so what is due never shows `pending` between two ticks of the background clock.
   const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.payments.duePending, settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success') });
+    settleDue({ ...d, duePending: d.payments.duePending, settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success'), fail: (row: Row<CryptoPaymentRecord>) => finish(row, 'failed') });
 
   return {
     create(
@@ -67,6 +67,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
       const { source, amount, to } = d.transfers.prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
+        d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
         d.ledger.post('crypto_payment', id, [
           { accountId: source.id, amount: -amount },

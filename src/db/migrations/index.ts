@@ -12,6 +12,7 @@ import { sql as appAccessTokens } from './015-app-access-tokens.js';
 import { sql as accountTotalReceived } from './016-account-total-received.js';
 import { sql as walletOperations } from './013-wallet-operations.js';
 import { sql as pendingCryptoExchangesIndex } from './017-pending-crypto-exchanges-index.js';
+import { sql as ledgerPerCurrency } from './021-ledger-per-currency.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -32,4 +33,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 16, name: 'account-total-received', sql: accountTotalReceived },
   { version: 13, name: 'wallet-operations', sql: walletOperations },
   { version: 17, name: 'pending-crypto-exchanges-index', sql: pendingCryptoExchangesIndex },
+  { version: 21, name: 'ledger-per-currency', sql: ledgerPerCurrency },
 ].sort((a, b) => a.version - b.version);

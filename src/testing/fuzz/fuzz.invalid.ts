@@ -59,7 +59,7 @@ export function invalidDraft(valid: Draft, resolve: Resolve, bodySchema: Schema 
           reject(`exponent-${k}`, { raw: JSON.stringify({ ...body, [k]: '@@' }).replace('"@@"', text) }),
         ),
       );
-      out.push(fc.tuple(fc.constantFrom(...amounts), fc.constantFrom('0', '-5', '"1.123456789"', '"abc"', '""', '1e400', '"Infinity"')).map(([k, text]) => reject(`bad-amount-${k}`, { raw: JSON.stringify({ ...body, [k]: '@@' }).replace('"@@"', text) })));
+      out.push(fc.tuple(fc.constantFrom(...amounts), fc.constantFrom('0', '-5', '"1.123456789"', '"abc"', '""', '1e400', '"Infinity"', '12345678.123456789', '1.0000000000000001', '100000000000000000000000', '"10000000000.00000001"', '10000000000.00000001')).map(([k, text]) => reject(`bad-amount-${k}`, { raw: JSON.stringify({ ...body, [k]: '@@' }).replace('"@@"', text) })));
     }
     const strings = Object.entries(props).filter(([, s]) => flatten(s, resolve).maxLength !== undefined);
     if (strings.length) out.push(fc.constantFrom(...strings).map(([k, s]) => reject(`too-long-${k}`, { body: { ...body, [k]: 'x'.repeat(flatten(s, resolve).maxLength + 1) } })));

@@ -224,6 +224,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     }
     if (o.onProgress && i % 200 === 199) o.onProgress(report);
   }
+  // The ledger's rules hold after everything the run did (per currency, cached figures, bounds).
+  const ledger = await control('GET', '/_sandbox/ledger/invariants');
+  const verdict = 'status' in ledger ? (JSON.parse(ledger.text) as { ok?: boolean; problems?: string[] }) : undefined;
+  if (!verdict?.ok) {
+    const request = { method: 'GET', url: `${o.baseUrl}/_sandbox/ledger/invariants`, headers: {} };
+    fail({ seed: o.seed, index: report.requests, target: 'ledger invariants', kind: 'after the run', problems: verdict?.problems ?? ['no answer'], request });
+  }
   report.ms = performance.now() - started;
   return report;
 

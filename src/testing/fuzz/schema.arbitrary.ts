@@ -55,11 +55,20 @@ export const NASTY_STRINGS = [
 ];
 
 /** Money inputs the document accepts: positive, at most 8 decimals, never exponent form. */
+/**
+ * Valid amounts: mostly ordinary ones (so that the success paths are reached), sometimes at the edges of
+ * what the sandbox keeps exact (docs/design.md#money-bounds): the largest amount, the smallest unit, all
+ * eight decimals, as numbers and as strings.
+ */
 export const validAmount = (max = 5000): fc.Arbitrary<string | number> =>
   fc.oneof(
-    fc.integer({ min: 1, max }),
-    fc.tuple(fc.integer({ min: 0, max: max - 1 }), fc.integer({ min: 1, max: 99 })).map(([a, b]) => `${a}.${String(b).padStart(2, '0')}`),
-    fc.integer({ min: 1, max }).map(String),
+    { weight: 4, arbitrary: fc.integer({ min: 1, max }) },
+    { weight: 4, arbitrary: fc.tuple(fc.integer({ min: 0, max: max - 1 }), fc.integer({ min: 1, max: 99 })).map(([a, b]) => `${a}.${String(b).padStart(2, '0')}`) },
+    { weight: 4, arbitrary: fc.integer({ min: 1, max }).map(String) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<string | number>('10000000000', 10000000000, '9999999999.99999999', '0.00000001', 0.00000001, '1.12345678', 1.12345678, '12345678.12345678'),
+    },
   );
 
 const plainString = (min: number, max: number) =>

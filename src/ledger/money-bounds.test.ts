@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js';
+import { formatMoney, MAX_ACCOUNT_UNITS, MAX_AMOUNT_UNITS } from '../shared/money.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { checkLedgerInvariants } from './invariants.js';
+
+/**
+ * The bounds on money (docs/design.md#money-bounds), as an integrator or an attacker reaches them through
+ * the API alone. Each test failed before the bounds: SQLite turned a balance past int64 into a float.
+ */
+let t: TestApp;
+afterEach(() => t?.close());
+
+const MAX_AMOUNT = formatMoney(MAX_AMOUNT_UNITS).replace(/\.0+$/, ''); // "10000000000"
+const LIMIT_MESSAGE = (whose: string, currency = 'PHP') =>
+  `This would take ${whose} past 90000000000 ${currency}, the most the sandbox keeps exact.`;
+
+async function buyAndRelease(dev: ReturnType<typeof newDeveloper>) {
+  const placed = await t.signed('POST', '/api/v2/buyorder/', { ...as(dev), body: { currency_amount: MAX_AMOUNT, payment_method: 'cash_payment', currency: 'PHP' } });
+  expect(placed.status).toBe(201);
+  const id = placed.body.order.id as string;
+  const paid = await t.signed('PUT', `/d/api/buyorder/${id}/`, as(dev));
+  if (paid.status !== 200) return { id, paid };
+  const released = await t.request('POST', `/_sandbox/buyorders/${id}/status`, { body: { status: 'released' } });
+  expect(released.status).toBe(200);
+  return { id, paid };
+}
+
+const storedTypes = () =>
+  t.db.prepare("SELECT DISTINCT typeof(balance) FROM accounts UNION SELECT DISTINCT typeof(total_received) FROM accounts").pluck().all();
+
+/** Buy orders of the largest amount, released at once, until one is refused; returns the refusal. */
+async function fillFromOutside(dev: ReturnType<typeof newDeveloper>) {
+  for (let i = 0; i < 12; i++) {
+    const { id, paid } = await buyAndRelease(dev);
+    if (paid.status !== 200) return { id, paid, released: i };
+  }
+  throw new Error('never refused');
+}
+
+describe('money from outside', () => {
+  it('stays exact; a buy order past what the sandbox keeps exact is refused with a 400 before anything moves', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '0' });
+    const refused = await fillFromOutside(dev);
+    // The peso funding account is the counterparty of every release: it reaches its bound first.
+    expect(refused.released).toBe(8);
+    expect(refused.paid.status).toBe(400);
+    expect(refused.paid.body.errors).toEqual({ amount: [LIMIT_MESSAGE("the sandbox's PHP system account")] });
+    expect(balanceOf(t, dev.php)).toBe(8n * MAX_AMOUNT_UNITS);
+    const view = await t.signed('GET', '/v3/crypto-accounts/?currency=PBTC', as(dev));
+    expect(view.body['crypto-accounts'][0]).toMatchObject({ balance: '80000000000.00000000', total_received: '80000000000.00000000' });
+    const order = await t.signed('GET', `/v1/buyorder/${refused.id}`, as(dev));
+    expect(order.body.order.status).toBe('pending_payment');
+    // The control API's release of a paid order is refused the same way (400, nothing moves).
+    expect((await t.request('POST', `/_sandbox/buyorders/${refused.id}/status`, { body: { status: 'payment_received' } })).status).toBe(200);
+    const release = await t.request('POST', `/_sandbox/buyorders/${refused.id}/status`, { body: { status: 'released' } });
+    expect(release.status).toBe(400);
+    expect(balanceOf(t, dev.php)).toBe(8n * MAX_AMOUNT_UNITS);
+    expect(storedTypes()).toEqual(['integer']);
+    expect(checkLedgerInvariants(t.db)).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('a release the clock cannot make cancels the order instead of stalling the clock', async () => {
+    t = createTestApp({ config: { buyOrderReleaseSeconds: 60 } });
+    const dev = newDeveloper(t, { php: '0' });
+    await fillFromOutside(dev);
+    const created = await t.request('POST', '/_sandbox/buyorders', {
+      body: { api_key: dev.app.api_key, amount: MAX_AMOUNT, currency: 'PHP', status: 'payment_received' },
+    });
+    expect(created.status).toBe(201);
+    expect((await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 61 } })).status).toBe(200);
+    const order = await t.signed('GET', `/v1/buyorder/${created.body.order.id}`, as(dev));
+    expect(order.body.order.status).toBe('canceled');
+    expect(balanceOf(t, dev.php)).toBe(8n * MAX_AMOUNT_UNITS);
+    expect(checkLedgerInvariants(t.db).ok).toBe(true);
+  });
+});
+
+describe("a wallet's total received", () => {
+  it('is bounded: a transfer that would pass it is refused with a 400 before anything moves', async () => {
+    t = createTestApp({ config: { transferSettleSeconds: 1 } });
+    const a = newDeveloper(t, { php: '0' });
+    const b = newDeveloper(t, { php: '0' });
+    await buyAndRelease(a);
+    const send = (from: typeof a, to: typeof a, amount = MAX_AMOUNT) =>
+      t.signed('POST', '/v3/transfers/', { ...as(from), body: { account: from.php, target_address: to.php, amount } });
+    let refused: { status: number; body: any } | undefined;
+    let settled = 0;
+    for (let i = 0; i < 20 && !refused; i++) {
+      const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
+      const sent = await send(from, to);
+      if (sent.status !== 201) {
+        refused = sent;
+        break;
+      }
+      await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 2 } });
+      expect((await t.signed('GET', `/v3/transfers/${sent.body.transfer.id}/`, as(from))).body.transfer.status).toBe('success');
+      settled++;
+    }
+    // a was credited once from outside, then at the 2nd, 4th, … transfer: the 18th would take its total
+    // received past 90000000000, and is refused before anything moves.
+    expect(settled).toBe(17);
+    expect(refused?.status).toBe(400);
+    expect(refused?.body.errors).toEqual({ amount: [LIMIT_MESSAGE('the account')] });
+    expect(balanceOf(t, b.php)).toBe(MAX_AMOUNT_UNITS);
+    expect(t.services.ledger.get(a.php)!.total_received).toBe(8n * MAX_AMOUNT_UNITS + MAX_AMOUNT_UNITS);
+
+    expect(storedTypes()).toEqual(['integer']);
+    expect(checkLedgerInvariants(t.db).ok).toBe(true);
+  });
+});
+
+describe('the system funding account', () => {
+  it('is bounded too: fundings past 90000000000 in one currency are refused, and the invariant check still sums', async () => {
+    t = createTestApp();
+    const wallets = Array.from({ length: 12 }, () => newDeveloper(t, { php: '0' }).php);
+    let refused: { status: number; body: any } | undefined;
+    fund: for (const id of wallets) {
+      for (let i = 0; i < 10; i++) {
+        const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: { amount: '1000000000' } });
+        if (res.status !== 200) {
+          refused = res;
+          break fund;
+        }
+      }
+    }
+    expect(refused?.status).toBe(400);
+    expect(refused?.body).toEqual({ error_codes: ['validation_error'], errors: { amount: [LIMIT_MESSAGE("the sandbox's PHP system account")] } });
+    const funding = t.services.ledger.get('system-funding')!;
+    expect(-funding.balance).toBeLessThanOrEqual(MAX_ACCOUNT_UNITS);
+    expect(-funding.balance + 1_000_000_000n * 100_000_000n).toBeGreaterThan(MAX_ACCOUNT_UNITS);
+    expect(storedTypes()).toEqual(['integer']);
+    const report = await t.request('GET', '/_sandbox/ledger/invariants');
+    expect(report.status).toBe(200);
+    expect(report.body).toMatchObject({ ok: true, problems: [] });
+  });
+});
+
+describe('currencies', () => {
+  it('a fresh sandbox balances per currency, and funding a BTC wallet debits the BTC funding account', async () => {
+    t = createTestApp();
+    const fresh = await t.request('GET', '/_sandbox/ledger/invariants');
+    expect(fresh.body.ok).toBe(true);
+    for (const c of fresh.body.currencies) expect(c.trial_balance, c.currency).toBe('0.00000000');
+    expect(fresh.body.currencies.map((c: { currency: string }) => c.currency)).toContain('BTC');
+
+    const dev = newDeveloper(t, { php: '0' });
+    const before = t.services.ledger.get('system-funding-btc')?.balance ?? 0n;
+    expect((await t.request('POST', `/_sandbox/accounts/${dev.btc}/fund`, { body: { amount: '0.5' } })).status).toBe(200);
+    expect(t.services.ledger.get('system-funding-btc')!.balance).toBe(before - 50_000_000n);
+    expect((await t.request('GET', '/_sandbox/ledger/invariants')).body).toMatchObject({ ok: true, problems: [] });
+  });
+});
