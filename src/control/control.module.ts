@@ -29,7 +29,7 @@ export interface ControlDeps {
   /** The delivery log (the callbacks module's api), for the dashboard. */
   deliveries: DeliveryService;
   /** The example receiver (the callbacks module's), for the dashboard. */
-  inbox: Pick<Inbox, 'list'>;
+  inbox: Pick<Inbox, 'list' | 'clear'>;
   /** The wallet module's payment requests, listed on the dashboard with their payer pages. */
   paymentRequests: Pick<PaymentRequestService, 'recent'>;
   requestLog: RequestLog;
@@ -52,7 +52,11 @@ export function createControlModule(d: ControlDeps) {
   return {
     handlers: {
       ...invoiceControlHandlers(s, invoiceControl),
-      ...clockHandlers(s, d.sandbox, () => faults.clear()),
+      // A reset forgets the faults and what the example receiver got, as it forgets everything else.
+      ...clockHandlers(s, d.sandbox, () => {
+        faults.clear();
+        d.inbox.clear();
+      }),
       ...identityListHandlers(s),
       ...identityAdminHandlers(s, provisioning, workspaces),
       ...appTokenHandlers(s),
