@@ -26,6 +26,8 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/openapi ./openapi
 COPY --from=build --chown=node:node /app/fixtures ./fixtures
 COPY --from=build --chown=node:node /app/package.json ./package.json
+# The recorded exchanges `paysandbox parity` replays by default (README: Parity with the real service).
+COPY --chown=node:node parity ./parity
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 USER node

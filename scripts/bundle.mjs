@@ -26,8 +26,8 @@ const OUT = outArg > 0 ? join(ROOT, process.argv[outArg + 1]) : ENTRY;
 if (dirname(OUT) !== dirname(ENTRY)) throw new Error('--out must be in dist/src/cli/');
 const TMP = join(DIST_SRC, 'cli', 'main.bundle.tmp.js');
 
-/** Dynamic imports of dist modules (`await import('../fixtures/generate.js')`) stay separate modules. */
-const LAZY = new Set([join(DIST_SRC, 'fixtures', 'generate.js')]);
+/** Dynamic imports of dist modules (`await import('../fixtures/generate.js')`, the parity engine) stay separate modules. */
+const LAZY = new Set([join(DIST_SRC, 'fixtures', 'generate.js'), join(DIST_SRC, 'parity', 'index.js')]);
 
 const moduleUrls = {
   name: 'module-urls',

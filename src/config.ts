@@ -41,7 +41,11 @@ export interface AppConfig {
   quiet: boolean;
   /** The terminal log of requests and callback attempts: text lines or JSON objects. */
   logFormat: 'text' | 'json';
+  /** Long-polls (`GET /_sandbox/deliveries?wait=N`) open at once; one more is a 503 with Retry-After. */
+  maxWaiters: number;
 }
+
+export const DEFAULT_MAX_WAITERS = 256;
 
 /**
  * The base URL the server prints and puts in links when no public URL is given. A wildcard address
@@ -85,6 +89,7 @@ export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     buyOrderReleaseSeconds: 60,
     quiet: false,
     logFormat: 'text',
+    maxWaiters: DEFAULT_MAX_WAITERS,
     ...overrides,
   };
 }
@@ -111,6 +116,7 @@ export const CONFIG_OPTIONS = {
   'buyorder-delay': { type: 'string', env: 'PAYSANDBOX_BUYORDER_DELAY', help: 'Seconds from a buy order marked paid to its release (60; 0 = never)' },
   quiet: { type: 'boolean', env: 'PAYSANDBOX_QUIET', help: 'No banner, no request log' },
   'log-format': { type: 'string', env: 'PAYSANDBOX_LOG_FORMAT', help: 'Request and callback log: text (colored on a TTY) or json' },
+  'max-waiters': { type: 'string', env: 'PAYSANDBOX_MAX_WAITERS', help: `Long-polls of /_sandbox/deliveries?wait open at once (${DEFAULT_MAX_WAITERS}); past it 503` },
 } as const;
 
 export type ConfigFlag = keyof typeof CONFIG_OPTIONS;
@@ -140,6 +146,10 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
   if (durability !== undefined && durability !== 'normal' && durability !== 'full') throw new Error('--durability must be normal or full');
   const logFormat = str('log-format');
   if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json') throw new Error(`--log-format must be text or json, got ${logFormat}`);
+  const maxWaiters = str('max-waiters') !== undefined ? Number(str('max-waiters')) : undefined;
+  if (maxWaiters !== undefined && !(Number.isInteger(maxWaiters) && maxWaiters >= 1 && maxWaiters <= 100_000)) {
+    throw new Error(`--max-waiters must be an integer from 1 to 100000, got ${str('max-waiters')}`);
+  }
   const overrides: Partial<AppConfig> = {};
   if (port !== undefined) overrides.port = port;
   if (str('host')) overrides.host = str('host');
@@ -164,6 +174,7 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
     buyOrderReleaseSeconds: str('buyorder-delay') !== undefined ? parseDuration(str('buyorder-delay')!) : base.buyOrderReleaseSeconds,
     quiet: bool('quiet'),
     logFormat: (logFormat as AppConfig['logFormat'] | undefined) ?? base.logFormat,
+    maxWaiters: maxWaiters ?? base.maxWaiters,
   };
 }
 

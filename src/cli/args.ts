@@ -8,7 +8,7 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 
 /** Edit distance (insertions, deletions, substitutions, swaps of neighbours). */
 function distance(a: string, b: string): number {

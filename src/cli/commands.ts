@@ -3,9 +3,15 @@ import { contractCommand } from './contract.js';
 import { deliveriesCommand } from './deliveries.js';
 import { faultCommand } from './fault.js';
 import { listenCommand } from './listen.js';
+import { parityCommand } from './parity.js';
+import { recordCommand } from './record.js';
+import { replayCommand } from './replay.js';
 import { triggerCommand } from './trigger.js';
 
-/** Sub-commands beyond start and fixtures (listen, trigger, deliveries, fault, contract, check-receiver), each in its own module. */
+/**
+ * Sub-commands beyond start and fixtures (listen, trigger, deliveries, fault, contract, check-receiver,
+ * parity, record, replay), each in its own module.
+ */
 export interface CliCommand {
   name: string;
   usage: string;
@@ -15,4 +21,14 @@ export interface CliCommand {
   run(args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
-export const commands: CliCommand[] = [listenCommand, triggerCommand, deliveriesCommand, faultCommand, contractCommand, checkReceiverCommand];
+export const commands: CliCommand[] = [
+  listenCommand,
+  triggerCommand,
+  deliveriesCommand,
+  faultCommand,
+  contractCommand,
+  checkReceiverCommand,
+  parityCommand,
+  recordCommand,
+  replayCommand,
+];

@@ -7,6 +7,7 @@ import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
 import { ApiError, notFoundSurface, renderError, toApiError } from './api-error.js';
 import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
+import { clientClosed, clientClosedResponse } from './client-closed.js';
 import { registerDocs } from './docs.routes.js';
 import { indexHandler } from './index.routes.js';
 import type { OperationId } from '../spec/operations.generated.js';
@@ -136,6 +137,8 @@ export function createApp(parts: AppParts) {
   // the wrong method, whose 405 must keep its path's API shape.
   app.notFound((c) => renderError(c, ApiError.notFound(), { surface: notFoundSurface(c.req.path) }));
   app.onError((err, c) => {
+    // A client that went away mid-body: logged as 499, not as the sandbox's failure.
+    if (clientClosed(c, err)) return clientClosedResponse();
     const e = toApiError(err);
     if (e.status === 401 || e.code === 'invalid_nonce_format') c.set('authOutcome', e.code);
     if (e.code === 'internal_error' && e !== err) console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);

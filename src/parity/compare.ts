@@ -1,0 +1,173 @@
+import type { RecordedAnswer } from './har.js';
+import { ELIDED } from './lenient-parse.js';
+
+/** What differs: the status, a key, a value's JSON type, its format, or an enum value. */
+export type DiffKind = 'status' | 'missing' | 'extra' | 'type' | 'format' | 'enum';
+
+export interface Difference {
+  /** `order.fee`, `orders[].amount`; `""` is the body itself, `status` the HTTP status. */
+  path: string;
+  kind: DiffKind;
+  recorded: string;
+  ours: string;
+}
+
+export interface Answer {
+  status: number;
+  /** The parsed JSON body, or the text when it is not JSON. */
+  body: unknown;
+}
+
+/** Keys whose values are an enumeration: the recorded value must be ours too. */
+const ENUM_KEYS = new Set(['status', 'delivery_status', 'entry_type', 'payer_contact_info_type', 'outlet_category', 'note_scope', 'category']);
+const ID_LIKE = /(^id$|_id$|^id_|code$|number|address|^tx|nonce|phone|^invoice$|^account$|_account$|^receiver$|^owner|^payment$)/;
+const TIME_KEY = /(time|_at|epoch|date|expires)/;
+
+/** `string`, `number`, `boolean`, `null`, `object`, `array`. */
+export function typeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/**
+ * How a string value is written: `decimal(8 places)` (padded), `decimal(as entered)` (no trailing zero,
+ * "5", "0.025"), `epoch seconds`, `ISO 8601`, or plain `string`.
+ *
+ * @example
+ * formatOf('amount', '5')           // 'decimal(as entered)'
+ * formatOf('amount', '5.00000000')  // 'decimal(8 places)'
+ * formatOf('created_time', '1594617992') // 'epoch seconds'
+ */
+export function formatOf(key: string, v: string): string {
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) return 'ISO 8601';
+  if (/^1\d{9}$/.test(v) && TIME_KEY.test(key)) return 'epoch seconds';
+  if (ID_LIKE.test(key)) return 'string';
+  const m = /^-?\d+(?:\.(\d+))?$/.exec(v);
+  if (!m) return 'string';
+  const places = m[1]?.length ?? 0;
+  return places > 0 && m[1]!.endsWith('0') ? `decimal(${places} places)` : 'decimal(as entered)';
+}
+
+function describe(key: string, v: unknown): string {
+  return typeof v === 'string' ? `${formatOf(key, v)} ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}` : typeOf(v);
+}
+
+/** `_typeAmbiguous` names fields (`note`, `expires_in_seconds (string or number)`): matched at any depth. */
+const ambiguousAt = (w: Walk, path: string) => [...w.ambiguous].some((a) => path === a || path.endsWith(`.${a}`));
+
+const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
+
+interface Walk {
+  extras: boolean;
+  ambiguous: Set<string>;
+  out: Difference[];
+}
+
+function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): void {
+  if (rec === ELIDED) return;
+  const rt = typeOf(rec);
+  const ot = typeOf(ours);
+  if (rt !== ot) {
+    if (ambiguousAt(w, path) && ['null', 'string', 'number'].includes(rt) && ['null', 'string', 'number'].includes(ot)) return;
+    w.out.push({ path, kind: 'type', recorded: describe(key, rec), ours: describe(key, ours) });
+    return;
+  }
+  if (rt === 'string') {
+    const [rf, of] = [formatOf(key, rec as string), formatOf(key, ours as string)];
+    if (rf !== of) w.out.push({ path, kind: 'format', recorded: describe(key, rec), ours: describe(key, ours) });
+    // In a list the first items are different records: their enum values are data, not shape.
+    else if (ENUM_KEYS.has(key) && !path.includes('[]') && /^[a-z_]+$/.test(rec as string) && rec !== ours) {
+      w.out.push({ path, kind: 'enum', recorded: JSON.stringify(rec), ours: JSON.stringify(ours) });
+    }
+    return;
+  }
+  if (rt === 'array') {
+    const [ra, oa] = [rec as unknown[], ours as unknown[]];
+    const first = ra.find((x) => x !== ELIDED);
+    if (first === undefined) return;
+    if (oa.length === 0) {
+      w.out.push({ path: `${path}[]`, kind: 'missing', recorded: `${ra.length} item(s)`, ours: 'empty array' });
+      return;
+    }
+    walk(`${path}[]`, key, first, oa[0], w);
+    return;
+  }
+  if (rt === 'object') {
+    const [ro, oo] = [rec as Record<string, unknown>, ours as Record<string, unknown>];
+    for (const k of Object.keys(ro)) {
+      if (!(k in oo)) w.out.push({ path: join(path, k), kind: 'missing', recorded: describe(k, ro[k]), ours: 'absent' });
+      else walk(join(path, k), k, ro[k], oo[k], w);
+    }
+    if (w.extras) {
+      for (const k of Object.keys(oo)) {
+        // sandbox_debug is the sandbox's own help beside the real body (removed by --no-debug-errors).
+        if (k in ro || (path === '' && k === 'sandbox_debug')) continue;
+        w.out.push({ path: join(path, k), kind: 'extra', recorded: 'absent', ours: describe(k, oo[k]) });
+      }
+    }
+  }
+}
+
+/** The first object (depth first) holding every key of `keys`, with its path. */
+function findHolder(v: unknown, keys: string[], path = ''): { path: string; value: unknown } | undefined {
+  if (typeOf(v) !== 'object') return undefined;
+  const o = v as Record<string, unknown>;
+  if (keys.every((k) => k in o)) return { path, value: o };
+  for (const [k, x] of Object.entries(o)) {
+    const found = findHolder(x, keys, join(path, k));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function containsText(v: unknown, text: string): boolean {
+  if (typeof v === 'string') return v.includes(text);
+  if (v && typeof v === 'object') return Object.values(v).some((x) => containsText(x, text));
+  return false;
+}
+
+const looksLikeError = (body: unknown): boolean =>
+  typeOf(body) === 'object' && ('errors' in (body as object) || (body as { success?: unknown }).success === false);
+
+/**
+ * Compare our answer with the recorded one, structurally (docs/parity.md): the status when it was
+ * recorded (otherwise its class, success or error, as the recorded body shows it); every key, missing or
+ * extra, at every depth; each value's type and format; enum values. A truncated body reports no extra
+ * key, a partial one is looked for anywhere in ours, and `_typeAmbiguous` paths accept string or null.
+ */
+export function compareAnswer(rec: RecordedAnswer, ours: Answer): Difference[] {
+  const out: Difference[] = [];
+  const body = rec.body;
+  if (rec.status !== undefined && rec.status !== ours.status) {
+    out.push({ path: 'status', kind: 'status', recorded: String(rec.status), ours: String(ours.status) });
+  } else if (rec.status === undefined && body.kind === 'json' && !body.partial) {
+    const recError = looksLikeError(body.value);
+    if (recError !== ours.status >= 400) {
+      out.push({ path: 'status', kind: 'status', recorded: recError ? 'unknown (an error body)' : 'unknown (a success body)', ours: String(ours.status) });
+    }
+  }
+  if (body.kind === 'none') return out;
+  if (body.kind === 'text') {
+    if (!containsText(ours.body, body.text)) out.push({ path: '', kind: 'missing', recorded: `the text ${JSON.stringify(body.text)}`, ours: 'not in the body' });
+    return out;
+  }
+  const w: Walk = { extras: !body.truncated && !body.partial, ambiguous: new Set(rec.typeAmbiguous.map((a) => a.split(' ')[0]!)), out };
+  if (body.partial && typeOf(body.value) === 'object') {
+    const keys = Object.keys(body.value as object);
+    const holder = findHolder(ours.body, keys);
+    if (!holder) out.push({ path: '', kind: 'missing', recorded: `a fragment with ${keys.join(', ')}`, ours: 'not in the body' });
+    else walk(holder.path, holder.path.split('.').pop() ?? '', body.value, holder.value, w);
+    return out;
+  }
+  // A client that printed only the list (`body['crypto-accounts']`): compared with our one list.
+  if (Array.isArray(body.value) && typeOf(ours.body) === 'object') {
+    const lists = Object.entries(ours.body as Record<string, unknown>).filter(([, v]) => Array.isArray(v));
+    if (lists.length === 1) {
+      walk(lists[0]![0], lists[0]![0], body.value, lists[0]![1], w);
+      return out;
+    }
+  }
+  walk('', '', body.value, ours.body, w);
+  return out;
+}

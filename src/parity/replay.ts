@@ -1,0 +1,159 @@
+import type { Operation } from '../spec/load.js';
+import type { Answer } from './compare.js';
+import { header, type HarEntry } from './har.js';
+import { parseLenient } from './lenient-parse.js';
+import { provisionBuyOrder, type Credentials, type Target } from './target.js';
+
+/** How a replayed request authenticates: as recorded, or one of the failures the corpus shows. */
+export type AuthMode = 'hmac' | 'token' | 'bearer' | 'none' | 'wrong-token' | 'bad-signature' | 'stale-nonce' | 'mfa';
+
+/** `parity/requests.json`: what an entry needs beyond what was recorded (a body the source left out, a failure). */
+export interface EntryOverride {
+  body?: unknown;
+  auth?: AuthMode;
+  /** Send the request this many times first (a duplicate's first use). */
+  repeat?: number;
+  note: string;
+}
+
+export interface ReplayContext {
+  target: Target;
+  creds: Credentials;
+  /** Map recorded ids, accounts, addresses and references to the workspace's (parity); off for replay. */
+  mapIds: boolean;
+  unique: () => string;
+}
+
+const UNKNOWN_ID = '0'.repeat(32);
+const RESOURCES: Array<{ rx: RegExp; kind: 'buyorder' | 'invoice' | 'sellorder' }> = [
+  { rx: /\/buyorder\/([^/?]+)/, kind: 'buyorder' },
+  { rx: /\/invoices\/([^/?]+)/, kind: 'invoice' },
+  { rx: /\/sellorder\/([^/?]+)/, kind: 'sellorder' },
+];
+
+/** The authentication a recorded request used, read from its headers and the operation's security. */
+export function authOf(e: HarEntry, op: Operation | undefined): AuthMode {
+  const h = e.request.headers;
+  if (h.some((x) => /^access[-_](key|signature)$/i.test(x.name))) return 'hmac';
+  const auth = header(h, 'authorization');
+  const kind = op?.auth ?? 'hmac';
+  if (auth) return kind === 'hmac' ? (/token/i.test(auth) ? 'token' : 'bearer') : 'token';
+  if (kind === 'merchant') return 'token';
+  return kind === 'hmac' ? 'hmac' : 'none';
+}
+
+interface Outgoing {
+  method: string;
+  url: string;
+  body: string | undefined;
+  type: string | undefined;
+  auth: AuthMode;
+  /** The HMAC header names as recorded: `ACCESS_KEY` (default) or `Access-Key`. */
+  spelling?: 'underscore' | 'dash';
+}
+
+async function send(ctx: ReplayContext, { method, url, body, type, auth, spelling = 'underscore' }: Outgoing): Promise<Response> {
+  const { creds } = ctx;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = type ?? 'application/json';
+  const signed = async (signer = creds.signer, nonce?: string) =>
+    signer.exclusive(() => ctx.target.fetch(url, { method, body, headers: { ...headers, ...signer.sign(url, body ?? '', { nonce, spelling }) } }));
+  switch (auth) {
+    case 'hmac':
+      return signed();
+    case 'mfa':
+      return signed(creds.mfaSigner);
+    case 'bad-signature':
+      return signed(creds.signer.withSecret('not-the-secret'));
+    case 'stale-nonce': {
+      await (await signed()).arrayBuffer(); // a first call moves the key's last nonce
+      return signed(creds.signer, '1');
+    }
+    case 'token':
+    case 'wrong-token':
+      headers.authorization = `Token ${auth === 'token' ? creds.merchantToken : 'not-a-token'}`;
+      break;
+    case 'bearer':
+      headers.authorization = `Bearer ${creds.bearer}`;
+      break;
+    case 'none':
+      break;
+  }
+  return ctx.target.fetch(url, { method, body, headers });
+}
+
+export async function readAnswer(res: Response): Promise<Answer> {
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) };
+  } catch {
+    return { status: res.status, body: text };
+  }
+}
+
+function mapBody(value: unknown, key: string, ctx: ReplayContext, uniq: string): unknown {
+  const { accounts, customerEmail, customerPhone } = ctx.creds;
+  if (Array.isArray(value)) return value.map((v) => mapBody(v, key, ctx, uniq));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapBody(v, k, ctx, uniq)]));
+  }
+  if (typeof value !== 'string' && typeof value !== 'number') return value;
+  const s = String(value);
+  const named = /^<(\w+) account id>$/.exec(s)?.[1];
+  if (/^(account|source_account|receiving_account)$/.test(key)) return accounts[named ?? 'PHP'] ?? accounts.PHP;
+  if (key === 'target_account') return accounts[named ?? 'BTC'] ?? accounts.BTC ?? accounts.PHP;
+  if (key === 'target_wallet') return accounts.BTC ?? accounts.PHP;
+  if (/^(target_address|payer_contact_info)$/.test(key)) return customerEmail;
+  if (/phone/.test(key)) return customerPhone;
+  if (key === 'external_transaction_id') return uniq;
+  return value;
+}
+
+async function provision(ctx: ReplayContext, kind: 'buyorder' | 'invoice' | 'sellorder'): Promise<string> {
+  const base = ctx.target.baseUrl;
+  if (kind === 'buyorder') return provisionBuyOrder(ctx.target, ctx.creds);
+  const [url, body, auth]: [string, unknown, AuthMode] =
+    kind === 'invoice'
+      ? [`${base}/v3/invoices/`, { amount: '20', currency: 'PHP', external_transaction_id: ctx.unique() }, 'token']
+      : [
+          `${base}/v1/sellorder`,
+          { amount: '5', currency: 'PHP', payment_outlet: 'coins_transfer', pay_with_wallet: 'PHP', target_address: ctx.creds.customerEmail, external_transaction_id: ctx.unique() },
+          'hmac',
+        ];
+  const answer = await readAnswer(await send(ctx, { method: 'POST', url, body: JSON.stringify(body), type: 'application/json', auth }));
+  const id = (answer.body as Record<string, { id?: string }>)?.[kind === 'invoice' ? 'invoice' : 'order']?.id;
+  if (answer.status >= 300 || !id) throw new Error(`could not create a ${kind} to replay against: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+  return id;
+}
+
+/** The recorded URL under the target's base: path and query as recorded, ids mapped when asked. */
+async function targetUrl(e: HarEntry, ctx: ReplayContext): Promise<string> {
+  const u = new URL(e.request.url.replace(/\{[a-z_]+\}/g, UNKNOWN_ID));
+  let rest = `${u.pathname}${u.search}`;
+  if (ctx.mapIds) {
+    for (const r of RESOURCES) {
+      const id = r.rx.exec(u.pathname)?.[1];
+      if (id && id !== UNKNOWN_ID) rest = rest.split(id).join(await provision(ctx, r.kind));
+    }
+  }
+  return `${ctx.target.baseUrl}${rest}`;
+}
+
+/** Replay one recorded request against the target, re-authenticated, and read the answer. */
+export async function replayEntry(e: HarEntry, op: Operation | undefined, ctx: ReplayContext, override?: EntryOverride): Promise<Answer> {
+  const url = await targetUrl(e, ctx);
+  const post = e.request.postData;
+  const type = header(e.request.headers, 'content-type') ?? post?.mimeType;
+  let body: string | undefined = override?.body !== undefined ? JSON.stringify(override.body) : post?.text;
+  if (ctx.mapIds && body !== undefined && (!type || type.includes('json'))) {
+    const parsed = override?.body ?? (parseLenient(body).ok ? (parseLenient(body) as { value: unknown }).value : undefined);
+    if (parsed !== undefined) body = JSON.stringify(mapBody(parsed, '', ctx, ctx.unique()));
+  }
+  if (body === '' || (body === undefined && override?.body === undefined)) body = post?.text || undefined;
+  if (['GET', 'HEAD'].includes(e.request.method)) body = undefined; // fetch sends none (errors.har#3 records one)
+  const auth = override?.auth ?? authOf(e, op);
+  const spelling = e.request.headers.some((h) => /^access-(key|signature)$/i.test(h.name)) ? 'dash' : 'underscore';
+  const out: Outgoing = { method: e.request.method, url, body, type, auth, spelling };
+  for (let i = 0; i < (override?.repeat ?? 0); i++) await (await send(ctx, out)).arrayBuffer();
+  return readAnswer(await send(ctx, out));
+}

@@ -1,0 +1,113 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot, type LoadedSpec } from '../spec/load.js';
+import { compareAnswer, type Difference } from './compare.js';
+import { recordedAnswer, type LoadedEntry } from './har.js';
+import { operationMatcher, type Deviation } from './operations.js';
+import { replayEntry, type EntryOverride, type ReplayContext } from './replay.js';
+import { freshCredentials, type Target } from './target.js';
+
+export type Verdict = 'accepted' | 'gap' | 'unexplained';
+
+export interface JudgedDifference extends Difference {
+  verdict: Verdict;
+  reason?: string;
+}
+
+export type EntryStatus = 'match' | 'accepted' | 'gap' | 'unexplained' | 'skipped' | 'error';
+
+export interface EntryResult {
+  key: string;
+  family: string;
+  method: string;
+  url: string;
+  evidence: string;
+  /** The document's operation the request reaches; undefined when none does. */
+  operationId?: string;
+  status: EntryStatus;
+  /** Why the entry was not replayed, or the error that stopped it. */
+  note?: string;
+  differences: JudgedDifference[];
+}
+
+export interface KnownGap {
+  entry: string;
+  reason: string;
+}
+
+export interface ParityInputs {
+  /** `parity/known-gaps.json`: whole entries that differ for a reason being fixed. */
+  gaps: KnownGap[];
+  /** `parity/requests.json`: per entry, what the source left out of the request. */
+  overrides: Record<string, EntryOverride>;
+}
+
+function readJson<T>(path: string, fallback: T): T {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : fallback;
+}
+
+/** The committed known gaps and request overrides (parity/known-gaps.json, parity/requests.json). */
+export function committedInputs(root = packageRoot()): ParityInputs {
+  const gaps = readJson<{ gaps: KnownGap[] }>(join(root, 'parity', 'known-gaps.json'), { gaps: [] }).gaps;
+  const overrides = readJson<{ entries: Record<string, EntryOverride> }>(join(root, 'parity', 'requests.json'), { entries: {} }).entries;
+  return { gaps, overrides };
+}
+
+const pathMatches = (pattern: string, path: string) =>
+  new RegExp(`^${pattern.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.]*')}$`).test(path);
+
+function judge(d: Difference, deviations: Deviation[], gap: KnownGap | undefined): JudgedDifference {
+  const dev = deviations.find((x) => x.kind === d.kind && pathMatches(x.path, d.path));
+  if (dev) return { ...d, verdict: 'accepted', reason: dev.reason };
+  if (gap) return { ...d, verdict: 'gap', reason: gap.reason };
+  return { ...d, verdict: 'unexplained' };
+}
+
+function statusOf(diffs: JudgedDifference[]): EntryStatus {
+  if (diffs.length === 0) return 'match';
+  if (diffs.some((d) => d.verdict === 'unexplained')) return 'unexplained';
+  return diffs.some((d) => d.verdict === 'gap') ? 'gap' : 'accepted';
+}
+
+/**
+ * Replay every entry against the target in one fresh workspace and judge each difference: accepted
+ * (an `x-fidelity` deviation of its operation), a known gap, or unexplained (docs/parity.md).
+ */
+export async function runParity(entries: LoadedEntry[], target: Target, spec: LoadedSpec, inputs: ParityInputs): Promise<EntryResult[]> {
+  const creds = await freshCredentials(target);
+  let n = 0;
+  const run = Date.now().toString(36);
+  return replayAll(entries, { target, creds, mapIds: true, unique: () => `parity-${run}-${++n}` }, spec, inputs);
+}
+
+/** Replay the entries in order with the context's credentials, and judge each answer. */
+export async function replayAll(entries: LoadedEntry[], ctx: ReplayContext, spec: LoadedSpec, inputs: ParityInputs): Promise<EntryResult[]> {
+  const matcher = operationMatcher(spec);
+  const results: EntryResult[] = [];
+  for (const { key, family, entry } of entries) {
+    const url = new URL(entry.request.url.replace(/[{}]/g, ''));
+    const op = matcher.match(entry.request.method, url.pathname);
+    const base = { key, family, method: entry.request.method, url: entry.request.url, evidence: entry._evidence ?? 'unknown', operationId: op?.operationId };
+    if (entry._direction) {
+      results.push({ ...base, status: 'skipped', note: `not a call to the API (${entry._direction})`, differences: [] });
+      continue;
+    }
+    const gap = inputs.gaps.find((g) => g.entry === key);
+    try {
+      const answer = await replayEntry(entry, op, ctx, inputs.overrides[key]);
+      const diffs = compareAnswer(recordedAnswer(entry), answer).map((d) => judge(d, op ? matcher.deviations(op.operationId) : [], gap));
+      results.push({ ...base, status: statusOf(diffs), differences: diffs });
+    } catch (err) {
+      results.push({ ...base, status: gap ? 'gap' : 'error', note: (err as Error).message, differences: [] });
+    }
+  }
+  return results;
+}
+
+/** Known gaps whose entry no longer differs (or does not exist): to be removed from the list. */
+export function staleGaps(results: EntryResult[], gaps: KnownGap[]): KnownGap[] {
+  return gaps.filter((g) => {
+    const r = results.find((x) => x.key === g.entry);
+    return !r || !(r.status === 'gap' || r.differences.some((d) => d.verdict === 'gap'));
+  });
+}

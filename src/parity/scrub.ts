@@ -1,0 +1,70 @@
+import type { HarHeader } from './har.js';
+
+/** Headers whose value is a secret: never written to a recording. The nonce reveals nothing and stays. */
+const SECRET_HEADERS = /^(access[-_]key|access[-_]signature|access[-_]otp|x-sandbox-token|cookie|set-cookie|proxy-authorization)$/i;
+/** Body, form and query keys whose value is a secret (tokens, secrets, passwords, one-time codes). */
+const SECRET_KEYS = /^(access_token|refresh_token|token|[a-z_]*_token|[a-z_]*secret|password|otp|otp_code)$/i;
+/** In requests only: a sell order's or transfer's two-factor `code` (in answers `code` is an error message). */
+const REQUEST_SECRET_KEYS = /^(code|verification_code)$/i;
+
+export const REDACTED = '<redacted>';
+
+export interface ScrubOptions {
+  /** Mask emails and phone numbers too (`--mask-pii`). */
+  maskPii: boolean;
+  /** A request (its `code` is a one-time password) or an answer. */
+  side: 'request' | 'response';
+}
+
+const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g;
+// International (+63 917 …) or local (0917 …) numbers only: amounts, epochs and nonces never start so.
+const PHONE = /(?<![\w+.])(?:\+\d{10,14}|0\d{9,11})(?![\d.])/g;
+
+/**
+ * Mask emails (`d***@example.com`) and phone numbers (`+639*****34`): the format stays, so a parity
+ * comparison still sees a string of the same kind.
+ */
+export function maskPii(text: string): string {
+  return text.replace(EMAIL, '$1***@$2').replace(PHONE, (m) => `${m.slice(0, 4)}${'*'.repeat(m.length - 6)}${m.slice(-2)}`);
+}
+
+const isSecretKey = (key: string, o: ScrubOptions) => SECRET_KEYS.test(key) || (o.side === 'request' && REQUEST_SECRET_KEYS.test(key));
+
+function scrubValue(value: unknown, key: string, o: ScrubOptions): unknown {
+  if (key && isSecretKey(key, o) && value !== null && typeof value !== 'object') return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, '', o));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubValue(v, k, o)]));
+  if (typeof value === 'string' && o.maskPii) return maskPii(value);
+  return value;
+}
+
+/** Authorization keeps its scheme (`<redacted: Token>`) so that a replay knows which credential to use. */
+export function scrubHeaders(headers: HarHeader[], o: ScrubOptions): HarHeader[] {
+  return headers.map(({ name, value }) => {
+    if (/^authorization$/i.test(name)) return { name, value: `<redacted: ${/^\s*(\w+)/.exec(value)?.[1] ?? 'credential'}>` };
+    if (SECRET_HEADERS.test(name)) return { name, value: REDACTED };
+    return { name, value: o.maskPii ? maskPii(value) : value };
+  });
+}
+
+/** A body as text: JSON and form bodies key by key, anything else (when masking) as text. */
+export function scrubBody(text: string, mimeType: string, o: ScrubOptions): string {
+  if (!text) return text;
+  if (/json/i.test(mimeType) || /^\s*[[{]/.test(text)) {
+    try {
+      return JSON.stringify(scrubValue(JSON.parse(text), '', o));
+    } catch {
+      // not JSON after all: scrubbed as text below
+    }
+  }
+  if (/x-www-form-urlencoded/i.test(mimeType)) return scrubParams(text, o);
+  return o.maskPii ? maskPii(text) : text;
+}
+
+/** A query string or form body (`a=1&otp=123456`), secrets redacted. */
+export function scrubParams(query: string, o: ScrubOptions): string {
+  const params = new URLSearchParams(query);
+  const out = new URLSearchParams();
+  for (const [k, v] of params) out.append(k, isSecretKey(k, o) ? REDACTED : o.maskPii ? maskPii(v) : v);
+  return out.toString();
+}
