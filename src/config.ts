@@ -117,6 +117,7 @@ export const CONFIG_OPTIONS = {
   quiet: { type: 'boolean', env: 'PAYSANDBOX_QUIET', help: 'No banner, no request log' },
   'log-format': { type: 'string', env: 'PAYSANDBOX_LOG_FORMAT', help: 'Request and callback log: text (colored on a TTY) or json' },
   'max-waiters': { type: 'string', env: 'PAYSANDBOX_MAX_WAITERS', help: `Long-polls of /_sandbox/deliveries?wait open at once (${DEFAULT_MAX_WAITERS}); past it 503` },
+  'ready-file': { type: 'string', env: 'PAYSANDBOX_READY_FILE', help: 'Write the base URL to this file once ready (removed on exit): CI waits for it' },
 } as const;
 
 export type ConfigFlag = keyof typeof CONFIG_OPTIONS;
@@ -141,7 +142,7 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
   const str = (name: ConfigFlag) => get(name) as string | undefined;
   const bool = (name: ConfigFlag) => get(name) === true;
   const port = str('port') !== undefined ? Number(str('port')) : undefined;
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be 0-65535, got ${str('port')}`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be a whole number 0-65535 (0: any free port), got ${str('port')}`);
   const durability = str('durability');
   if (durability !== undefined && durability !== 'normal' && durability !== 'full') throw new Error('--durability must be normal or full');
   const logFormat = str('log-format');

@@ -7,10 +7,11 @@ import { parityCommand } from './parity.js';
 import { recordCommand } from './record.js';
 import { replayCommand } from './replay.js';
 import { triggerCommand } from './trigger.js';
+import { workspaceCommand } from './workspace.js';
 
 /**
  * Sub-commands beyond start and fixtures (listen, trigger, deliveries, fault, contract, check-receiver,
- * parity, record, replay), each in its own module.
+ * parity, record, replay, workspace), each in its own module.
  */
 export interface CliCommand {
   name: string;
@@ -31,4 +32,5 @@ export const commands: CliCommand[] = [
   parityCommand,
   recordCommand,
   replayCommand,
+  workspaceCommand,
 ];

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AttemptReport } from '../callbacks/delivery.dispatcher.js';
 import { spawnServer, type SpawnedServer } from '../testing/spawn-server.js';
 import { createServerLog, failureKind, wantsColor } from './server-log.js';
+import { waitUntil } from '../testing/wait.js';
 
 const AT = Date.parse('2026-11-23T10:11:12.345Z');
 const body = JSON.stringify({ event: { name: 'invoice.fully_paid', data: { id: 'a'.repeat(32) } } });
@@ -63,6 +64,15 @@ describe('the server log', () => {
     ]);
   });
 
+  it('says `fault` and the fault id on a request an injected fault answered, in text and JSON', () => {
+    const text = capture('text');
+    text.log.request('GET', '/v1/invoices/x', 503, `merchant:${'m'.repeat(32)}`, 1, 'f'.repeat(32));
+    expect(text.lines).toEqual([`10:11:12.345 GET    /v1/invoices/x 503 merchant:${'m'.repeat(32)} 1.0 ms fault ${'f'.repeat(32)}`]);
+    const json = capture('json');
+    json.log.request('GET', '/v1/invoices/x', 503, 'none', 1, 'f'.repeat(32));
+    expect(JSON.parse(json.lines[0]!)).toMatchObject({ type: 'request', status: 503, fault: 'f'.repeat(32) });
+  });
+
   it("leaves out the hosted page's status polls", () => {
     const { lines, log } = capture('text');
     log.request('GET', `/payment/invoice/${'a'.repeat(32)}/status`, 200, 'none', 0.2);
@@ -118,7 +128,7 @@ describe('paysandbox start prints what happens', () => {
   });
 
   const waitForOutput = async (pattern: RegExp) => {
-    for (let i = 0; i < 200 && !pattern.test(server!.output()); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(`output matching ${pattern}`, () => pattern.test(server!.output())).catch(() => undefined);
     return server!.output();
   };
 

@@ -92,7 +92,7 @@ describe('POST /_sandbox/reset (resetSandbox)', () => {
     await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.fully_paid' } });
     await t.request('POST', '/_sandbox/customers', { body: { email: 'gone@example.ph' } });
     await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 60 } });
-    await t.request('POST', '/_sandbox/faults', { body: { path: '/v9/**' } });
+    await t.request('POST', '/_sandbox/faults', { body: { path: '/v1/**' } });
     await t.request('POST', `/_sandbox/inbox/${t.merchant.id}`, { body: { event: { name: 'invoice.created' } } });
     expect((await t.request('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(1);
     const res = await t.request('POST', '/_sandbox/reset');

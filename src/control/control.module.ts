@@ -2,6 +2,7 @@ import type { DeliveryService } from '../callbacks/deliveries.service.js';
 import type { Inbox } from '../callbacks/inbox.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { SandboxModule } from '../module.types.js';
+import { formatTimestamp } from '../shared/clock.js';
 import type { ServicesWith } from '../module.types.js';
 import { appTokenHandlers } from './app-tokens.routes.js';
 import { createWorkspaces } from '../workspaces/workspaces.service.js';
@@ -17,6 +18,7 @@ import { identityAdminHandlers } from './identity-admin.routes.js';
 import { createInvoiceControlService } from './invoice-control.service.js';
 import { invoiceControlHandlers } from './invoice-control.routes.js';
 import { createProvisioningService } from './provisioning.service.js';
+import { snapshotHandlers } from './snapshots.routes.js';
 import type { PaymentRequestService } from '../wallet/payment-requests.service.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -37,6 +39,8 @@ export interface ControlDeps {
   random: () => number;
   /** The sandbox's tick and reset, for the clock calls. */
   sandbox: SandboxControls;
+  /** The route templates the sandbox serves (a fault's glob must match one of them). */
+  servedPaths?: () => readonly string[];
 }
 
 /** The control API (docs/design.md#control-api) beyond deliveries and orders, injected faults and the QA dashboard. */
@@ -46,9 +50,9 @@ export function createControlModule(d: ControlDeps) {
   const provisioning = createProvisioningService(s, repo);
   const invoiceControl = createInvoiceControlService(s, repo);
   const workspaces = createWorkspaces(s, provisioning);
-  const faults = createFaultStore(s.ids, d.random);
+  const faults = createFaultStore(s.ids, d.random, { now: () => formatTimestamp(s.clock.now()), servedPaths: d.servedPaths });
   const guard = controlGuard(s.config);
-  const injectFaults = faultMiddleware(faults);
+  const injectFaults = faultMiddleware(faults, s.identities, () => s.clock.now());
   return {
     handlers: {
       ...invoiceControlHandlers(s, invoiceControl),
@@ -61,6 +65,7 @@ export function createControlModule(d: ControlDeps) {
       ...identityAdminHandlers(s, provisioning, workspaces),
       ...appTokenHandlers(s),
       ...diagnosticsHandlers(faults, d.requestLog),
+      ...snapshotHandlers(workspaces, d.sandbox),
     },
     // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.
     middleware: (c, next) => (isControlPath(c.req.path) ? guard(c, next) : injectFaults(c, next)),

@@ -6,9 +6,10 @@ import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
 import { ApiError, notFoundSurface, renderError, toApiError } from './api-error.js';
-import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
+import { bodyLimitOf, cheapBodyLimit } from './body-limit.js';
 import { clientClosed, clientClosedResponse } from './client-closed.js';
 import { registerDocs } from './docs.routes.js';
+import { registerFavicon } from './favicon.js';
 import { indexHandler } from './index.routes.js';
 import type { OperationId } from '../spec/operations.generated.js';
 import type { AnyHandler, AppEnv, Handlers } from './operation.js';
@@ -101,7 +102,7 @@ export function createApp(parts: AppParts) {
   app.use('*', refuseDotSegments);
   app.use(
     '*',
-    cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) => renderError(c, ApiError.payloadTooLarge())),
+    cheapBodyLimit<AppEnv>(bodyLimitOf, (c) => renderError(c, ApiError.payloadTooLarge(bodyLimitOf(c.req.path)))),
   );
   app.use(
     '*',
@@ -131,6 +132,7 @@ export function createApp(parts: AppParts) {
     }
   }
   registerDocs(app, spec, () => services.config.publicUrl);
+  registerFavicon(app);
   parts.routes?.(app);
 
   // Not through the request's error surface: Hono asks this handler first even for a known path with

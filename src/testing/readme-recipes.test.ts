@@ -53,7 +53,7 @@ describe('the README recipes', () => {
     server.stdout!.on('data', (d: Buffer) => (serverOutput += d.toString()));
     server.stderr!.on('data', (d: Buffer) => (serverOutput += d.toString()));
     port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the sandbox did not start:\n${serverOutput}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`the sandbox did not start:\n${serverOutput}`)), 60_000);
       const onData = () => {
         const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(serverOutput);
         if (!m) return;
@@ -63,7 +63,7 @@ describe('the README recipes', () => {
       server!.stdout!.on('data', onData);
       server!.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}:\n${serverOutput}`)));
     });
-  }, 30_000);
+  }, 90_000);
 
   afterAll(async () => {
     if (server && server.exitCode === null) {
@@ -85,6 +85,15 @@ describe('the README recipes', () => {
     expect(code, out.slice(-3000)).toBe(0);
     expect(ended.size).toBe(runnable.length);
   }, 10 * 60_000);
+
+  it('the Quick tour and the QA recipes run again on the same sandbox (unique ids per run)', async () => {
+    const again = recipes.filter((r) => !r.notRun && /^(BASE|B)=http/m.test(r.code) && /external_transaction_id/.test(r.code));
+    expect(again.length, 'the Quick tour and the QA recipes create invoices').toBeGreaterThanOrEqual(2);
+    for (let run = 1; run <= 2; run++) {
+      const { code, out } = await runBash(recipeScript(again, port), again.length * BLOCK_TIMEOUT_MS);
+      expect(code, `run ${run}:\n${out.slice(-2000)}`).toBe(0);
+    }
+  }, 5 * 60_000);
 });
 
 function runBash(script: string, timeoutMs: number): Promise<{ code: number | null; out: string; progress: string }> {
