@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { AppEnv } from '../http/operation.js';
 import type { Merchant } from '../identities/identities.api.js';
-import type { InvoiceRow } from '../invoices/invoices.repo.js';
+import type { Invoice } from '../invoices/invoices.api.js';
 import { formatMoney } from '../shared/money.js';
 import type { Inbox } from './inbox.js';
 
@@ -11,7 +11,7 @@ const CSP = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 
 export interface ThankYouDeps {
   merchantById: (id: string) => Merchant | undefined;
   /** The invoice as the merchant would read it (expired if due). */
-  invoiceById: (id: string) => InvoiceRow | undefined;
+  invoiceById: (id: string) => Invoice | undefined;
   inbox: Inbox;
 }
 
