@@ -7,6 +7,7 @@ import { parseExpiry } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { AmountError, formatMoneyShort, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
+import { createInvoicePageCache, type InvoicePageCache } from './invoice-pages.cache.js';
 import { eventBody, invoiceResource } from './invoice.view.js';
 import type { InvoiceRepository, InvoiceRow, InvoiceStatus } from './invoices.repo.js';
 
@@ -31,6 +32,8 @@ export interface InvoiceServiceDeps {
   merchantById: (id: string) => MerchantRow | undefined;
   /** Emit `invoice.updated` when an invoice expires (off by default: the real service sends none). */
   expiryEvents: () => boolean;
+  /** Rendered list pages, kept while the database is unchanged (none kept without it). */
+  pages?: InvoicePageCache;
 }
 
 /** Maps an amount problem to the field error the API answers with. */
@@ -41,6 +44,8 @@ export function amountFieldError(err: unknown, field = 'amount'): ApiError {
 
 /** Merchant invoices: create, retrieve, list, and expiry on the sandbox clock (docs/design.md#public-api, #invoice-lifecycle-and-events). */
 export function createInvoiceService(d: InvoiceServiceDeps) {
+  let never = 0;
+  const pages = d.pages ?? createInvoicePageCache(() => never++); // a new count each time: nothing kept
   /** `merchant` is passed by callers that already hold it (a list page looks it up once, not per row). */
   function view(row: InvoiceRow, merchant = d.merchantById(row.merchant_id)) {
     // Every payment adds a positive amount to amount_received: nothing received, no payments to read.
@@ -139,7 +144,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
             'duplicate_external_transaction_id',
           );
         }
-        d.invoices.insert({
+        const fields = {
           id,
           merchant_id: merchant.id,
           amount,
@@ -150,8 +155,10 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
           supported_payment_collectors: JSON.stringify(collectors),
           created_at: now,
           expires_at: expiresAt,
-        });
-        const created = d.invoices.byId(id)!;
+        };
+        d.invoices.insert(fields);
+        // The row as the insert wrote it (the repository's defaults), without reading it back.
+        const created = d.invoices.inserted(fields);
         d.outbox.append('invoice.created', merchant.id, eventBody('invoice.created', created));
         return created;
       });
@@ -175,11 +182,18 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       expireDue();
       const req = pageRequest(query);
       const filter = { merchantId: merchant.id, status: query.status, externalTransactionId: query.external_transaction_id };
+      const now = d.clock.now();
+      const publicUrl = d.publicUrl();
+      const key = JSON.stringify([merchant.id, merchant.wallet_account_id, publicUrl, filter.status, filter.externalTransactionId, req.limit, req.offset]);
+      const cached = pages.get(key, now);
+      if (cached) return { invoices: cached.invoices, meta: pageMeta(req, cached.total) };
       // One connection, synchronous calls: the count and the page read the same snapshot, so they
       // agree even while other requests insert.
       const total = d.invoices.count(filter);
       const rows = d.invoices.page(filter, req.limit, req.offset);
-      return { invoices: rows.map((row) => view(row, merchant)), meta: pageMeta(req, total) };
+      const invoices = rows.map((row) => view(row, merchant));
+      pages.set(key, { total, invoices: invoices.slice(), expiresAt: rows.map((r) => (r.status === 'pending' ? Number(r.expires_at) : null)) });
+      return { invoices, meta: pageMeta(req, total) };
     },
   };
 }
