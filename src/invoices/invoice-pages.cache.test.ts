@@ -111,3 +111,28 @@ describe('the row a create answers from', () => {
     }
   });
 });
+
+describe('the invoice a wallet payment answers with', () => {
+  it('is the invoice a read gives right after, payments included (first and second payment)', async () => {
+    const t = createTestApp();
+    try {
+      const inv = (
+        await t.request('POST', '/v1/invoices/', {
+          token: t.merchant.merchant_api_token,
+          body: { amount: 20, currency: 'PHP', external_transaction_id: 'answer-check' },
+        })
+      ).body.invoice;
+      for (const amount of ['5', '15']) {
+        const paid = await t.request('POST', `/_sandbox/invoices/${inv.id}/payments`, { body: { collector: 'coins_peso_wallet', amount } });
+        expect(paid.status).toBe(201);
+        const read = await t.request('GET', `/_sandbox/invoices/${inv.id}`);
+        const { expires_in_seconds: _a, ...answered } = paid.body.invoice;
+        const { expires_in_seconds: _b, ...stored } = read.body.invoice;
+        expect(answered).toEqual(stored);
+      }
+      expect((await t.request('GET', `/_sandbox/invoices/${inv.id}`)).body.invoice.payments).toHaveLength(2);
+    } finally {
+      void t.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { AmountError, formatMoneyShort, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { createInvoicePageCache, type InvoicePageCache } from './invoice-pages.cache.js';
 import { eventBody, invoiceResource } from './invoice.view.js';
-import type { InvoiceRepository, InvoiceRow, InvoiceStatus } from './invoices.repo.js';
+import type { InvoiceRepository, InvoiceRow, InvoiceStatus, PaymentRow } from './invoices.repo.js';
 
 export interface CreateInvoiceInput {
   amount: unknown;
@@ -47,9 +47,10 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
   let never = 0;
   const pages = d.pages ?? createInvoicePageCache(() => never++); // a new count each time: nothing kept
   /** `merchant` is passed by callers that already hold it (a list page looks it up once, not per row). */
-  function view(row: InvoiceRow, merchant = d.merchantById(row.merchant_id)) {
+  function view(row: InvoiceRow, merchant = d.merchantById(row.merchant_id), known?: PaymentRow[]) {
     // Every payment adds a positive amount to amount_received: nothing received, no payments to read.
-    const payments = row.amount_received > 0n ? d.invoices.payments(row.id) : [];
+    // `known`: the invoice's payments, when the caller has just written them (no read back).
+    const payments = known ?? (row.amount_received > 0n ? d.invoices.payments(row.id) : []);
     return invoiceResource(row, payments, {
       receiver: merchant?.wallet_account_id ?? '',
       publicUrl: d.publicUrl(),

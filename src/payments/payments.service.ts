@@ -39,7 +39,10 @@ export interface PaymentOutcome {
  */
 export function createPaymentService(d: PaymentServiceDeps) {
   function payable(invoiceId: string): InvoiceRow {
-    const inv = d.invoiceService.load(invoiceId);
+    return pendingOnly(d.invoiceService.load(invoiceId));
+  }
+
+  function pendingOnly(inv: InvoiceRow): InvoiceRow {
     if (inv.status !== 'pending') {
       throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
     }
@@ -74,7 +77,10 @@ export function createPaymentService(d: PaymentServiceDeps) {
     const after: InvoiceRow = { ...inv, amount_received: received, status, updated_at: BigInt(now) };
     const name = status === 'fully_paid' ? 'invoice.fully_paid' : 'invoice.updated';
     d.outbox.append(name, inv.merchant_id, eventBody(name, after));
-    return { payment: paymentResource({ ...payment, created_at: BigInt(now) }), invoice: d.invoiceService.view(after) };
+    const row = { ...payment, created_at: BigInt(now) };
+    // The first payment of an invoice is its only one: no need to read the payments back.
+    const known = inv.amount_received === 0n ? [row] : undefined;
+    return { payment: paymentResource(row), invoice: d.invoiceService.view(after, undefined, known) };
   }
 
   function merchantWallet(inv: InvoiceRow): string {
@@ -102,9 +108,10 @@ export function createPaymentService(d: PaymentServiceDeps) {
     },
 
     /** The customer pays from their peso wallet: debit and credit at once (docs/design.md#hosted-payment-page). */
-    payFromWallet(invoiceId: string, customer: UserRow, amount?: bigint): PaymentOutcome {
+    payFromWallet(invoiceId: string, customer: UserRow, amount?: bigint, loaded?: InvoiceRow): PaymentOutcome {
       return d.unitOfWork(() => {
-        const inv = payable(invoiceId);
+        // `loaded`: the row the caller read in this same synchronous call (nothing ran in between).
+        const inv = loaded?.id === invoiceId ? pendingOnly(loaded) : payable(invoiceId);
         requireCollector(inv, WALLET_COLLECTOR);
         const value = amount ?? amountDue(inv);
         const wallet = d.ledger.byOwner('user', customer.id).find((a) => a.currency === inv.currency);
