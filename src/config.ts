@@ -35,7 +35,11 @@ export interface AppConfig {
   quiet: boolean;
   /** The terminal log of requests and callback attempts: text lines or JSON objects. */
   logFormat: 'text' | 'json';
+  /** Long-polls (`GET /_sandbox/deliveries?wait=N`) open at once; one more is a 503 with Retry-After. */
+  maxWaiters: number;
 }
+
+export const DEFAULT_MAX_WAITERS = 256;
 
 /**
  * The base URL the server prints and puts in links when no public URL is given. A wildcard address
@@ -78,6 +82,7 @@ export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     buyOrderReleaseSeconds: 60,
     quiet: false,
     logFormat: 'text',
+    maxWaiters: DEFAULT_MAX_WAITERS,
     ...overrides,
   };
 }
@@ -104,6 +109,8 @@ export const CONFIG_OPTIONS = {
   'buyorder-delay': { type: 'string', env: 'PAYSANDBOX_BUYORDER_DELAY', help: 'Seconds from a buy order marked paid to its release (60; 0 = never)' },
   quiet: { type: 'boolean', env: 'PAYSANDBOX_QUIET', help: 'No banner, no request log' },
   'log-format': { type: 'string', env: 'PAYSANDBOX_LOG_FORMAT', help: 'Request and callback log: text (colored on a TTY) or json' },
+  'max-waiters': { type: 'string', env: 'PAYSANDBOX_MAX_WAITERS', help: `Long-polls of /_sandbox/deliveries?wait open at once (${DEFAULT_MAX_WAITERS}); past it 503` },
+  'ready-file': { type: 'string', env: 'PAYSANDBOX_READY_FILE', help: 'Write the base URL to this file once ready (removed on exit): CI waits for it' },
 } as const;
 
 export type ConfigFlag = keyof typeof CONFIG_OPTIONS;
@@ -128,11 +135,15 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
   const str = (name: ConfigFlag) => get(name) as string | undefined;
   const bool = (name: ConfigFlag) => get(name) === true;
   const port = str('port') !== undefined ? Number(str('port')) : undefined;
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be 0-65535, got ${str('port')}`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new Error(`--port must be a whole number 0-65535 (0: any free port), got ${str('port')}`);
   const durability = str('durability');
   if (durability !== undefined && durability !== 'normal' && durability !== 'full') throw new Error('--durability must be normal or full');
   const logFormat = str('log-format');
   if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json') throw new Error(`--log-format must be text or json, got ${logFormat}`);
+  const maxWaiters = str('max-waiters') !== undefined ? Number(str('max-waiters')) : undefined;
+  if (maxWaiters !== undefined && !(Number.isInteger(maxWaiters) && maxWaiters >= 1 && maxWaiters <= 100_000)) {
+    throw new Error(`--max-waiters must be an integer from 1 to 100000, got ${str('max-waiters')}`);
+  }
   const overrides: Partial<AppConfig> = {};
   if (port !== undefined) overrides.port = port;
   if (str('host')) overrides.host = str('host');
@@ -157,6 +168,7 @@ export function configFrom(flags: Partial<Record<ConfigFlag, string | boolean>>,
     buyOrderReleaseSeconds: str('buyorder-delay') !== undefined ? parseDuration(str('buyorder-delay')!) : base.buyOrderReleaseSeconds,
     quiet: bool('quiet'),
     logFormat: (logFormat as AppConfig['logFormat'] | undefined) ?? base.logFormat,
+    maxWaiters: maxWaiters ?? base.maxWaiters,
   };
 }
 

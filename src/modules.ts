@@ -24,6 +24,8 @@ export interface ModuleOptions {
   /** The fetch a test injected; callbacks then use it as given. */
   injectedFetch?: typeof fetch;
   random: () => number;
+  /** The route templates the app serves, once it is built (for the faults' path check). */
+  servedPaths?: () => readonly string[];
 }
 
 /**
@@ -61,6 +63,7 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
     requestLog: o.requestLog,
     random: o.random,
     sandbox: o.sandbox,
+    servedPaths: o.servedPaths,
   });
   const checkout = createCheckoutModule(all, wallet.api.requests);
   return {

@@ -77,6 +77,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     sandbox: { tick: () => sandbox.tick(), reset: () => sandbox.reset() },
     injectedFetch: opts.fetch,
     random: opts.random ?? Math.random,
+    // Asked for only once a fault is added, after the app below exists.
+    servedPaths: () => app.routes.filter((r) => r.method !== 'ALL').map((r) => r.path),
   });
   const list = moduleList(modules);
   const sections = list.flatMap((m) => m.fixtureSections ?? []);

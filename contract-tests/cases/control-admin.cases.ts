@@ -33,7 +33,7 @@ export const controlAdminCases: ContractCase[] = [
     name: 'control: an injected fault answers as configured, is listed, and is used up',
     tags: ['sandbox'],
     async run(ctx) {
-      const path = `/ct-fault-${ctx.info.runId}`;
+      const path = `/v1/invoices/ct-fault-${ctx.info.runId}`;
       const { fault } = await control<{ fault: { id: string; hits: number } }>(ctx, { method: 'POST', path: '/_sandbox/faults', body: { method: 'GET', path, status: 502, count: 1 }, operationId: 'createFault' }, 201);
       const { faults } = await control<{ faults: Array<{ id: string }> }>(ctx, { method: 'GET', path: '/_sandbox/faults', operationId: 'listFaults' }, 200);
       ctx.check(faults.some((f) => f.id === fault.id), 'the new fault is not listed', 'listFaults');

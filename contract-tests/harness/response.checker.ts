@@ -110,7 +110,10 @@ export function createChecker(contract: ContractSpec = contractSpec(), basePath 
   return function check(res: ApiResponse, caseName: string): Observation {
     let pathname = new URL(res.url).pathname;
     if (basePath && pathname.startsWith(basePath)) pathname = pathname.slice(basePath.length) || '/';
-    const op = (res.operationId ? spec.byId.get(res.operationId) : undefined) ?? matchOperation(spec, res.method, pathname);
+    // An injected fault answers for the sandbox (`X-Sandbox-Fault`), not for the operation: its status
+    // and body are what the fault was told to send, not something the document promises.
+    const injected = res.headers.get('x-sandbox-fault') !== null;
+    const op = injected ? undefined : ((res.operationId ? spec.byId.get(res.operationId) : undefined) ?? matchOperation(spec, res.method, pathname));
     const contentType = res.headers.get('content-type');
     const findings: Finding[] = [];
     const isJson = typeof res.body === 'object' && res.body !== null;

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { packageRoot } from '../../src/spec/load.js';
 
 const root = packageRoot();
@@ -45,6 +46,19 @@ describe.each(['README.md', 'docs/contract-tests.md'])('%s', (file) => {
     expect(flags).toEqual(expect.arrayContaining(['--base-url', '--tags', '--reports', '--allow-money', '--read-only', '--min-interval']));
     expect(flags.filter((f) => !table.includes(`\`${f}`))).toEqual([]);
   });
+  it('its CI jobs: the permissions the JUnit reporter needs, every variable defined, the staging name rule and its override', () => {
+    const text = readFileSync(join(root, file), 'utf8');
+    const blocks = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parseYaml(m[1]!) as Record<string, any>);
+    const gha = blocks.find((b) => b.name === 'contract-staging')!;
+    expect(gha.permissions).toEqual({ contents: 'read', checks: 'write' });
+    expect(JSON.stringify(gha.jobs)).toContain('mikepenz/action-junit-report');
+    const gl = blocks.find((b) => b['contract-staging'])!['contract-staging'];
+    const used = new Set([...JSON.stringify(gl.script).matchAll(/\$\{?([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]!));
+    for (const name of used) if (!name.startsWith('CI_')) expect(Object.keys(gl.variables), `$${name} in the GitLab job`).toContain(name);
+    expect(text).toMatch(/`stage`,\s+`staging`, `sandbox` or `test`/);
+    expect(text).toContain('CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1');
+  });
+
   it('has a GitHub Actions and a GitLab CI job that run the contract command with JUnit', () => {
     const text = readFileSync(join(root, file), 'utf8');
     expect(text).toMatch(/```yaml\nname: contract-staging\n[\s\S]*?npm run paysandbox -- contract --base-url[\s\S]*?junit\.xml[\s\S]*?```/);

@@ -3,6 +3,9 @@
  * credential is one line and exit code 2 — for `npm run contract` and for `paysandbox contract`.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,11 +151,20 @@ describe('the ways users run it stop at the preflight with one line and exit cod
     expect(code).toBe(2);
   }, 70_000);
 
-  it('paysandbox contract --base-url', async () => {
+  it('paysandbox contract --base-url, leaving a junit.xml of one failing case with that line (an older one gone)', async () => {
     const { CONTRACT_BASE_URL: base, ...creds } = env;
-    const { code, out } = await run(['--import', 'tsx', 'src/cli/main.ts', 'contract', '--base-url', base!], { ...creds, CONTRACT_API_KEY: 'wrong-key' });
+    const reports = mkdtempSync(join(tmpdir(), 'contract-reports-'));
+    writeFileSync(join(reports, 'junit.xml'), '<testsuites tests="99" failures="0"/>');
+    writeFileSync(join(reports, 'summary.json'), '{"stale": true}');
+    const { code, out } = await run(['--import', 'tsx', 'src/cli/main.ts', 'contract', '--base-url', base!, '--reports', reports], { ...creds, CONTRACT_API_KEY: 'wrong-key' });
     expect(out.trim()).toBe(expected(base!));
     expect(code).toBe(2);
+    const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
+    expect(junit).toContain('tests="1" failures="1"');
+    expect(junit.match(/<testcase /g)).toHaveLength(1);
+    expect(junit).toContain(`<failure message="${expected(base!).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" type="PreflightFailure">`);
+    expect(existsSync(join(reports, 'summary.json'))).toBe(false);
+    rmSync(reports, { recursive: true, force: true });
   }, 70_000);
 
   it('paysandbox contract without a credential says which, in one line', async () => {

@@ -23,7 +23,7 @@ export interface CallbacksDeps {
 /** Callback delivery (docs/design.md#callbacks) and the delivery rows of the control API (docs/design.md#control-api). */
 export function createCallbacksModule({ services: s, injectedFetch }: CallbacksDeps) {
   const repo = createDeliveryRepository(s.db);
-  const notifier = createDeliveryNotifier();
+  const notifier = createDeliveryNotifier({ maxWaiters: s.config.maxWaiters });
   const attemptListeners = new Set<AttemptListener>();
   const tellAll: AttemptListener = (r) => {
     for (const l of attemptListeners) l(r);
@@ -50,6 +50,8 @@ export function createCallbacksModule({ services: s, injectedFetch }: CallbacksD
     },
     /** For the dispatcher: null while nobody listens, so an attempt then costs nothing more. */
     attemptListener: (): AttemptListener | null => (attemptListeners.size ? tellAll : null),
+    /** Open long-polls of the delivery list, the change version, and how many shared checks ran. */
+    waiters: () => notifier.stats(),
     /** Callbacks being sent right now (0 while background work is stopped). */
     inFlight: (): number => dispatcher?.inFlight() ?? 0,
   };

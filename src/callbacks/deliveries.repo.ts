@@ -141,7 +141,7 @@ export function createDeliveryRepository(db: Db) {
 
   // One statement per combination of filters, each built once on first use; the SQL is assembled only
   // from the fixed column names above, values are always parameters.
-  const listStatements = new Map<string, { page: ReturnType<Db['prepare']>; count: ReturnType<Db['prepare']> }>();
+  const listStatements = new Map<string, Record<'page' | 'count' | 'exists', ReturnType<Db['prepare']>>>();
   function listStatement(f: DeliveryFilter) {
     const used = FILTER_KEYS.filter((k) => f[k] !== undefined);
     const key = used.join(',');
@@ -151,6 +151,7 @@ export function createDeliveryRepository(db: Db) {
       st = {
         page: db.prepare(`SELECT * FROM deliveries ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`),
         count: db.prepare(`SELECT COUNT(*) AS n FROM deliveries ${where}`),
+        exists: db.prepare(`SELECT EXISTS (SELECT 1 FROM deliveries ${where}) AS n`),
       };
       listStatements.set(key, st);
     }
@@ -228,6 +229,11 @@ export function createDeliveryRepository(db: Db) {
     count(f: DeliveryFilter): number {
       const { st, params } = listStatement(f);
       return (st.count.get(params) as { n: number }).n;
+    },
+    /** Whether any delivery matches (stops at the first: what a long-poll asks). */
+    any(f: DeliveryFilter): boolean {
+      const { st, params } = listStatement(f);
+      return (st.exists.get(params) as { n: number }).n === 1;
     },
   };
 }

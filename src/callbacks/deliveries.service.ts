@@ -7,7 +7,7 @@ import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { DeliveryFilter, DeliveryRepository, DeliveryRow } from './deliveries.repo.js';
-import type { DeliveryNotifier } from './delivery.notifier.js';
+import { TooManyWaiters, type DeliveryNotifier } from './delivery.notifier.js';
 import { deliveryResource } from './delivery.view.js';
 
 export interface DeliveryServiceDeps {
@@ -28,6 +28,9 @@ export interface DeliveryListQuery extends DeliveryFilter {
   wait?: number;
 }
 
+/** What a 503 `too_many_waiters` asks the client to wait (its Retry-After). */
+export const WAITERS_RETRY_AFTER_SECONDS = 1;
+
 /** The delivery log and the control calls on it (docs/design.md#control-api, tag `sandbox`). */
 export function createDeliveryService(d: DeliveryServiceDeps) {
   function get(id: string) {
@@ -44,13 +47,28 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
     return get(row.id);
   }
 
+  /** Long-poll until a delivery matches: one shared check per change for every waiter on this filter. */
+  async function waitFor(filter: DeliveryFilter, seconds: number, signal?: AbortSignal): Promise<void> {
+    const key = JSON.stringify([filter.invoice_id ?? null, filter.event ?? null, filter.status ?? null]);
+    try {
+      await d.notifier.waitUntil(key, () => d.repo.any(filter), seconds * 1000, signal);
+    } catch (err) {
+      if (!(err instanceof TooManyWaiters)) throw err;
+      throw ApiError.general(
+        'too_many_waiters',
+        `${err.max} long-polls (wait) are already open, the most this sandbox keeps (--max-waiters). ` +
+          `Try again after ${WAITERS_RETRY_AFTER_SECONDS} s, or list without wait.`,
+      );
+    }
+  }
+
   return {
     get,
 
     /** Newest first; with `wait`, answers as soon as one delivery matches (or after `wait` seconds). */
     async list(query: DeliveryListQuery, signal?: AbortSignal) {
       const filter: DeliveryFilter = { invoice_id: query.invoice_id, event: query.event, status: query.status };
-      if (query.wait) await d.notifier.waitUntil(() => d.repo.count(filter) > 0, query.wait * 1000, signal);
+      if (query.wait) await waitFor(filter, query.wait, signal);
       const req = pageRequest(query);
       const total = d.repo.count(filter);
       return { deliveries: d.repo.list(filter, req.limit, req.offset).map((r) => deliveryResource(r)), meta: pageMeta(req, total) };

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { SESSION_COOKIE } from './checkout.routes.js';
-import { createSessionSigner } from './checkout.session.js';
+import { createSessionStore } from './checkout.session.js';
 import { walletSubject } from './wallet-session.service.js';
 import { balanceOf, createInvoice, getPage, postForm, testIds, textOf } from './checkout.test-support.js';
 
@@ -97,7 +97,8 @@ describe('wallet', () => {
     const inv = await createInvoice(t, { expires_at: '1h' });
     const other = await createInvoice(t);
     const victim = rich();
-    const forged = createSessionSigner().sign({ customerId: victim.id, subject: walletSubject.invoice(inv.id), expiresAt: Number.MAX_SAFE_INTEGER });
+    // A session opened by another store (another process): its token names nothing here.
+    const forged = createSessionStore().open({ customerId: victim.id, subject: walletSubject.invoice(inv.id), tenant: null, expiresAt: Number.MAX_SAFE_INTEGER });
     const otherSession = (await login(other.id, victim.email, victim.password)).cookie!;
     const expiring = (await login(inv.id, victim.email, victim.password)).cookie!;
     t.advance(15 * 60 + 1); // past the 15-minute session, short of the invoice's hour

@@ -1,9 +1,9 @@
 import type { SandboxModule } from '../module.types.js';
 import type { ServicesWith } from '../module.types.js';
 import { createCheckoutRepository } from './checkout.repo.js';
-import { registerCheckoutRoutes } from './checkout.routes.js';
+import { refuseCrossSiteForms, registerCheckoutRoutes } from './checkout.routes.js';
 import { createCheckoutService } from './checkout.service.js';
-import { createSessionSigner } from './checkout.session.js';
+import { createSessionStore } from './checkout.session.js';
 import { registerRequestPageRoutes } from './request-page.routes.js';
 import { createRequestPageService, type RequestPageApi } from './request-page.service.js';
 
@@ -14,9 +14,12 @@ type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payme
  * The hosted payment page (docs/design.md#hosted-payment-page) at each invoice's `payment_url`. The outcome chooser is
  * hidden when a control token is set: it moves invoices without credentials, which docs/design.md#authentication then forbids.
  * Beside it, the payer's page of a payment request, with the same wallet login (the wallet module's `requests`).
+ * Wallet sessions are kept on the server (checkout.session.ts): logout and a deleted workspace end them.
  */
 export function createCheckoutModule(services: ModuleServices, requests: RequestPageApi): SandboxModule {
-  const sessions = createSessionSigner();
+  const sessions = createSessionStore();
+  // A deleted (or expired) workspace logs its customers out of every hosted page.
+  services.identities.onWorkspaceDisabled((workspaceId) => sessions.endTenant(workspaceId));
   const checkout = createCheckoutService({
     services,
     repo: createCheckoutRepository(services.db),
@@ -26,9 +29,12 @@ export function createCheckoutModule(services: ModuleServices, requests: Request
   const requestPages = createRequestPageService({ services, requests, sessions });
   return {
     routes: (app) => {
+      app.use('/payment/*', refuseCrossSiteForms(services.config));
       registerCheckoutRoutes(app, checkout);
       registerRequestPageRoutes(app, requestPages);
     },
+    // Sessions past their time end for good (a clock moved back revives none).
+    tick: () => void sessions.expire(services.clock.now()),
     api: undefined,
   };
 }

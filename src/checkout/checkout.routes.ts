@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { ApiError, renderError } from '../http/api-error.js';
+import { clientClosed } from '../http/client-closed.js';
 import type { AppEnv } from '../http/operation.js';
+import { foreignSource, type OriginConfig } from '../http/same-origin.js';
 import { pageUrl } from './checkout.format.js';
 import type { NoticeKind, PageRequest, SandboxOutcome } from './checkout.model.js';
 import type { CheckoutService } from './checkout.service.js';
 import { SESSION_SECONDS } from './checkout.session.js';
 import { renderBadFormPage } from './checkout.bad-form.view.js';
+import { renderCrossSitePage } from './checkout.cross-site.view.js';
 import { renderCheckoutPage, renderNotFoundPage } from './checkout.view.js';
 
 export const SESSION_COOKIE = 'paysandbox_wallet';
@@ -58,9 +61,28 @@ export async function readForm(
   if (!page.exists) return send(c, page.notFound(nonce), nonce, 404);
   try {
     return (await c.req.parseBody()) as Record<string, unknown>;
-  } catch {
+  } catch (err) {
+    if (clientClosed(c, err)) throw err; // not a bad form: the client went away (logged as 499)
     return send(c, renderBadFormPage(nonce, page.path), nonce, 400);
   }
+}
+
+/**
+ * Every form post of the hosted pages (`/payment/…`: pay, expire, log in, confirm, log out, choose an
+ * outlet, answer a payment request) changes something, so one from another site is refused, as the
+ * control API refuses it (src/http/same-origin.ts): an `Origin` other than the sandbox's own, or with no
+ * Origin a foreign `Referer`, gets a 403 page and changes nothing. SameSite=Lax alone is not enough: other
+ * ports of localhost are the same site. Posts with neither header (curl, scripts) are not a browser's.
+ */
+export function refuseCrossSiteForms(config: OriginConfig): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const source = foreignSource(c, config, { referer: true });
+    if (source === undefined) return next();
+    const nonce = newNonce();
+    const page = /^\/payment\/(invoice|request)\/[^/]+/.exec(c.req.path)?.[0] ?? '/';
+    return send(c, renderCrossSitePage(nonce, source.slice(0, 200), page), nonce, 403);
+  };
 }
 
 /** The wallet session a hosted page's request carries, if any. */
@@ -137,6 +159,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     const body = await formOr(c);
     if (body instanceof Response) return body;
     const id = c.req.param('id');
+    checkout.logout(walletCookie(c));
     clearWalletCookie(c, pageUrl(id));
     return c.redirect(pageUrl(id, 'wallet'), 303);
   });

@@ -6,7 +6,7 @@ import type { ServicesWith } from '../module.types.js';
 import { barcodeSvg } from './checkout.barcode.js';
 import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayMethod, SandboxOutcome } from './checkout.model.js';
 import type { CheckoutRepository, PayinOutlet } from './checkout.repo.js';
-import type { SessionSigner } from './checkout.session.js';
+import type { SessionStore } from './checkout.session.js';
 import { createWalletSessions, walletSubject } from './wallet-session.service.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -15,7 +15,7 @@ type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payme
 export interface CheckoutDeps {
   services: ModuleServices;
   repo: CheckoutRepository;
-  sessions: SessionSigner;
+  sessions: SessionStore;
   /** Show the outcome chooser (off when the control API is token-protected: it pays without credentials). */
   sandboxChooser: () => boolean;
 }
@@ -167,6 +167,9 @@ export function createCheckoutService(d: CheckoutDeps) {
       const row = invoice(invoiceId);
       return logins.login(walletSubject.invoice(invoiceId), row ? tenantOf(row) : undefined, login, password);
     },
+
+    /** Log out: the session ends on the server. */
+    logout: (session: string | undefined) => logins.logout(session),
 
     /** Pay the amount due from the logged-in customer's wallet: debit and credit at once. */
     confirm(invoiceId: string, session: string | undefined): ActionResult {

@@ -7,50 +7,71 @@ export interface WalletSession {
   customerId: string;
   /** What the session is for (`walletSubject` in wallet-session.service.ts): one invoice or one payment request. */
   subject: string;
+  /** The customer's tenant: a workspace id, null for the base data. Deleting the workspace ends the session. */
+  tenant: string | null;
   /** Sandbox-clock microseconds. */
   expiresAt: number;
 }
 
+/** At most this many sessions are kept; opening one more ends the oldest (a login flood cannot grow memory). */
+export const MAX_SESSIONS = 10_000;
+
 /**
- * The wallet login of the hosted page, kept in a cookie as `<payload>.<HMAC>`. The key is random per
- * process, so a customer id cannot be forged (nor replayed against another subject: another invoice or
- * payment request) to pay from someone else's wallet; a restart simply logs everyone out.
+ * The wallet logins of the hosted pages, kept on the server: the cookie holds only a random token (256
+ * bits) naming a record here, so a customer id cannot be forged, a session counts for its own subject
+ * alone (one invoice or payment request), and ending it on the server ends it everywhere: logout ends
+ * that session, a deleted workspace every session of its customers, expiry (on the sandbox clock) each
+ * one for good, even if the clock moves back. Records live in memory: a restart logs everyone out.
  *
  * @example
- * const sessions = createSessionSigner();
- * const token = sessions.sign({ customerId, subject: 'invoice:42', expiresAt: now + 60e6 });
+ * const sessions = createSessionStore();
+ * const token = sessions.open({ customerId, subject: 'invoice:42', tenant: null, expiresAt: now + 60e6 });
  * sessions.verify(token, 'invoice:42', now); // → customerId
+ * sessions.end(token);
+ * sessions.verify(token, 'invoice:42', now); // → null
  */
-export function createSessionSigner(key: Buffer = randomBytes(32)) {
-  const mac = (payload: string) => createHmac('sha256', key).update(payload).digest();
+export function createSessionStore(newToken: () => string = () => randomBytes(32).toString('base64url')) {
+  const live = new Map<string, WalletSession>();
   return {
-    sign(s: WalletSession): string {
-      const payload = Buffer.from(JSON.stringify([s.customerId, s.subject, s.expiresAt])).toString('base64url');
-      return `${payload}.${mac(payload).toString('base64url')}`;
+    /** Open a session; its token for the cookie. */
+    open(s: WalletSession): string {
+      const token = newToken();
+      if (live.size >= MAX_SESSIONS) live.delete(live.keys().next().value!);
+      live.set(token, { ...s });
+      return token;
     },
-    /** The customer id of a valid, unexpired token for this subject; otherwise null. */
+    /** The customer id of a live token for this subject; otherwise null. An expired session ends here. */
     verify(token: string | undefined, subject: string, nowMicros: number): string | null {
       if (!token || token.length > 512) return null;
-      const [payload, sig, extra] = token.split('.');
-      if (!payload || !sig || extra !== undefined) return null;
-      const given = Buffer.from(sig, 'base64url');
-      const expected = mac(payload);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-      } catch {
+      const s = live.get(token);
+      if (!s) return null;
+      if (s.expiresAt <= nowMicros) {
+        live.delete(token);
         return null;
       }
-      if (!Array.isArray(parsed) || parsed.length !== 3) return null;
-      const [customerId, forSubject, expiresAt] = parsed as [unknown, unknown, unknown];
-      if (typeof customerId !== 'string' || forSubject !== subject || typeof expiresAt !== 'number') return null;
-      return expiresAt > nowMicros ? customerId : null;
+      return s.subject === subject ? s.customerId : null;
     },
+    /** Log out: the token never counts again. */
+    end(token: string | undefined): void {
+      if (token) live.delete(token);
+    },
+    /** End every session of a tenant's customers (its workspace was deleted or expired); how many. */
+    endTenant(tenant: string): number {
+      let n = 0;
+      for (const [token, s] of live) if (s.tenant === tenant && live.delete(token)) n++;
+      return n;
+    },
+    /** End every session whose time has come (the clock's due work), so that no clock move back revives one. */
+    expire(nowMicros: number): number {
+      let n = 0;
+      for (const [token, s] of live) if (s.expiresAt <= nowMicros && live.delete(token)) n++;
+      return n;
+    },
+    size: () => live.size,
   };
 }
 
-export type SessionSigner = ReturnType<typeof createSessionSigner>;
+export type SessionStore = ReturnType<typeof createSessionStore>;
 
 /** Compare a typed password with the stored sandbox password without leaking where they differ. */
 export function passwordMatches(given: string, stored: string | null): boolean {

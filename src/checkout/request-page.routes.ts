@@ -66,6 +66,7 @@ export function registerRequestPageRoutes(app: Hono<AppEnv>, pages: RequestPageS
   app.post(`${BASE}/wallet/logout`, async (c) => {
     const body = await formOr(c);
     if (body instanceof Response) return body;
+    pages.logout(walletCookie(c));
     clearWalletCookie(c, requestPagePath(id(c)));
     return c.redirect(requestPagePath(id(c)), 303);
   });

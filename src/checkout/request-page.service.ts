@@ -3,7 +3,7 @@ import type { ServicesWith } from '../module.types.js';
 import type { PaymentRequestService } from '../wallet/payment-requests.service.js';
 import type { CheckoutCustomer } from './checkout.model.js';
 import { NOTICES } from './checkout.model.js';
-import type { SessionSigner } from './checkout.session.js';
+import type { SessionStore } from './checkout.session.js';
 import { createWalletSessions, walletSubject } from './wallet-session.service.js';
 
 /** What the page uses of the wallet module's payment requests: it pays through the control API's own path. */
@@ -55,7 +55,7 @@ export interface RequestPageRequest {
  * The payer's side of a payment request (a sandbox addition; the real payer answers in the wallet app):
  * the request, the same wallet login as the invoice page, and Pay / Decline for the payer alone.
  */
-export function createRequestPageService(d: { services: ServicesWith<'identities'>; requests: RequestPageApi; sessions: SessionSigner }) {
+export function createRequestPageService(d: { services: ServicesWith<'identities'>; requests: RequestPageApi; sessions: SessionStore }) {
   const s = d.services;
   const logins = createWalletSessions(s, d.sessions);
   // Signed for this request alone: an invoice page's session never counts here.
@@ -100,6 +100,9 @@ export function createRequestPageService(d: { services: ServicesWith<'identities
       const tenant = row ? (s.identities.userById(row.payer_id)?.workspace_id ?? null) : undefined;
       return logins.login(walletSubject.paymentRequest(id), tenant, login, password);
     },
+
+    /** Log out: the session ends on the server. */
+    logout: (session: string | undefined) => logins.logout(session),
 
     /**
      * Pay or decline as the logged-in payer, through the same service call as the control API. A request

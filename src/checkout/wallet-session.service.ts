@@ -1,6 +1,6 @@
 import type { UserRow } from '../identities/identities.repo.js';
 import type { ServicesWith } from '../module.types.js';
-import { passwordMatches, SESSION_SECONDS, type SessionSigner } from './checkout.session.js';
+import { passwordMatches, SESSION_SECONDS, type SessionStore } from './checkout.session.js';
 
 /**
  * What a wallet session is for. Each hosted page signs its sessions for its own subject, kind and id
@@ -14,9 +14,9 @@ export const walletSubject = {
 
 /**
  * The wallet login of the hosted pages (an invoice's and a payment request's): who is logged in for a
- * subject, and logging a customer of one tenant in for it.
+ * subject, logging a customer of one tenant in for it, and logging out (the session ends on the server).
  */
-export function createWalletSessions(s: ServicesWith<'identities'>, sessions: SessionSigner) {
+export function createWalletSessions(s: ServicesWith<'identities'>, sessions: SessionStore) {
   return {
     /** The customer of a valid, unexpired session for this subject; otherwise null. */
     customer(subject: string, token: string | undefined): UserRow | null {
@@ -35,8 +35,16 @@ export function createWalletSessions(s: ServicesWith<'identities'>, sessions: Se
       // Compare even for an unknown login, so both failures take the same path.
       const matches = passwordMatches(password, customer?.password ?? null);
       if (!customer || !matches) return null;
-      return sessions.sign({ customerId: customer.id, subject, expiresAt: s.clock.now() + SESSION_SECONDS * 1_000_000 });
+      return sessions.open({
+        customerId: customer.id,
+        subject,
+        tenant: customer.workspace_id ?? null,
+        expiresAt: s.clock.now() + SESSION_SECONDS * 1_000_000,
+      });
     },
+
+    /** End the session of this token on the server: the cookie, if kept or copied, no longer counts. */
+    logout: (token: string | undefined) => sessions.end(token),
   };
 }
 

@@ -49,6 +49,16 @@ export function parseCommandArgs(
   opts: { positionals?: boolean } = {},
 ): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   const names = Object.keys(options);
+  // `--port -1`: a value that looks like a negative number is the flag's value (parseArgs would call it
+  // "ambiguous"), so that its own check can say what is wrong with it.
+  const given = args;
+  args = given.flatMap((arg, i) => {
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && /^-[\d.]/.test(given[i + 1] ?? '')) return [`${arg}=${given[i + 1]}`];
+    const before = given[i - 1] ?? '';
+    if (/^-[\d.]/.test(arg) && before.startsWith('--') && !before.includes('=') && options[before.slice(2)]?.type === 'string') return [];
+    return [arg];
+  });
   for (const arg of args) {
     if (arg === '--') break;
     if (!arg.startsWith('--')) continue;

@@ -66,10 +66,10 @@ describe('the paysandbox command line', () => {
     try {
       const second = await runCli(['start', '--port', '0', '--db', db]);
       expect(second.out).toBe(
-        `paysandbox: ${db} is in use by another process (a running sandbox keeps its database file locked); ` +
-          'stop that one, or start this one with --db :memory: (a throwaway database) or another --db path\n',
+        `paysandbox start: ${db} is in use by another process (a running sandbox keeps its database file locked); ` +
+          'stop that one, or start this one with --db :memory: (a throwaway database) or another --db path (paysandbox start --help)\n',
       );
-      expect(second.code).toBe(1);
+      expect(second.code).toBe(2); // bad usage, like every database path start cannot use
     } finally {
       await first.stop();
     }

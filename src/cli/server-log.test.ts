@@ -63,6 +63,15 @@ describe('the server log', () => {
     ]);
   });
 
+  it('says `fault` and the fault id on a request an injected fault answered, in text and JSON', () => {
+    const text = capture('text');
+    text.log.request('GET', '/v1/invoices/x', 503, `merchant:${'m'.repeat(32)}`, 1, 'f'.repeat(32));
+    expect(text.lines).toEqual([`10:11:12.345 GET    /v1/invoices/x 503 merchant:${'m'.repeat(32)} 1.0 ms fault ${'f'.repeat(32)}`]);
+    const json = capture('json');
+    json.log.request('GET', '/v1/invoices/x', 503, 'none', 1, 'f'.repeat(32));
+    expect(JSON.parse(json.lines[0]!)).toMatchObject({ type: 'request', status: 503, fault: 'f'.repeat(32) });
+  });
+
   it("leaves out the hosted page's status polls", () => {
     const { lines, log } = capture('text');
     log.request('GET', `/payment/invoice/${'a'.repeat(32)}/status`, 200, 'none', 0.2);

@@ -1,5 +1,6 @@
 import type { AttemptReport } from '../callbacks/delivery.dispatcher.js';
 import { attemptMessage } from '../callbacks/event-stream.js';
+import { CLIENT_CLOSED_STATUS } from '../http/client-closed.js';
 
 export type LogFormat = 'text' | 'json';
 
@@ -53,11 +54,20 @@ export function createServerLog(o: ServerLogOptions) {
   const time = () => new Date(nowMs()).toISOString().slice(11, 23);
   const json = (obj: Record<string, unknown>) => o.write(JSON.stringify({ type: obj.type, at: new Date(nowMs()).toISOString(), ...obj }));
 
-  function request(method: string, path: string, status: number, auth: string, durationMs: number): void {
+  /** One request; `fault` is the id of an injected fault that answered or delayed it (the line says `fault`). */
+  function request(method: string, path: string, status: number, auth: string, durationMs: number, fault: string | null = null): void {
     // The hosted page polls its invoice's status every 2 s while open: not worth a line each.
-    if (status === 200 && path.startsWith('/payment/') && path.endsWith('/status')) return;
-    if (o.format === 'json') return json({ type: 'request', method, path, status, auth, duration_ms: durationMs });
-    o.write(`${dim(c, time())} ${method.padEnd(6)} ${path} ${statusColor(status)(c, String(status))} ${dim(c, auth)} ${durationMs.toFixed(1)} ms`);
+    if (status === 200 && path.startsWith('/payment/') && path.endsWith('/status') && fault === null) return;
+    // 499: the client closed the connection before its request was complete (no answer was sent).
+    const closed = status === CLIENT_CLOSED_STATUS;
+    if (o.format === 'json') {
+      return json({ type: 'request', method, path, status, auth, duration_ms: durationMs, ...(closed && { aborted: true }), ...(fault === null ? {} : { fault }) });
+    }
+    const shown = closed ? `${status} aborted (client closed)` : String(status);
+    o.write(
+      `${dim(c, time())} ${method.padEnd(6)} ${path} ${statusColor(status)(c, shown)} ${dim(c, auth)} ${durationMs.toFixed(1)} ms` +
+        (fault === null ? '' : ` ${yellow(c, `fault ${fault}`)}`),
+    );
   }
 
   function attempt(r: AttemptReport): void {

@@ -1,6 +1,10 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { configFrom, type ConfigFlag } from '../config.js';
+import { DatabasePathError } from '../db/open.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
+import { UsageError } from './args.js';
 import { listen, type RunningServer } from '../server.js';
 import { createServerLog, wantsColor } from './server-log.js';
 import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
@@ -60,6 +64,41 @@ function boundHeapGrowth(env: Record<string, string | undefined>): void {
   setFlagsFromString('--heap-growing-percent=25');
 }
 
+/** A port that cannot be listened on, said in one line with the way out (exit 2), or undefined. */
+export function portProblem(err: { code?: string }, host: string, port: number): UsageError | undefined {
+  const where = `port ${port} on ${host}`;
+  if (err.code === 'EADDRINUSE') {
+    return new UsageError(`${where} is already in use (another paysandbox?); choose another with --port N, or --port 0 for any free port`);
+  }
+  if (err.code === 'EACCES') return new UsageError(`${where} needs privileges here; choose --port 1024 or above, or --port 0 for any free port`);
+  if (err.code === 'EADDRNOTAVAIL') return new UsageError(`${host} is not an address of this machine; choose another with --host (127.0.0.1 by default)`);
+  return undefined;
+}
+
+/**
+ * `--ready-file`: the base URL and a newline, written once the server answers (a CI step waits for the
+ * file instead of polling /healthz). Written beside, then renamed, so a reader never sees half of it.
+ */
+function writeReadyFile(file: string, url: string): void {
+  try {
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${url}\n`);
+    renameSync(tmp, file);
+  } catch (err) {
+    throw new UsageError(`cannot write the ready file ${file} (${(err as { code?: string }).code ?? (err as Error).message}); choose a writable path with --ready-file`);
+  }
+}
+
+/** Whether the port can be listened on, asked before the sandbox is built (a busy port is said at once). */
+function probePort(host: string, port: number): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: Error & { code?: string }) => reject(portProblem(err, host, port) ?? err));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
 export async function startCommand(
   flags: Partial<Record<ConfigFlag, string | boolean>>,
   env: Record<string, string | undefined>,
@@ -67,8 +106,16 @@ export async function startCommand(
   const t0 = performance.now();
   boundHeapGrowth(env);
   const config = configFrom(flags, env);
+  await probePort(config.host, config.port);
   const publicUrlGiven = flags['public-url'] !== undefined || Boolean(env.PAYSANDBOX_PUBLIC_URL);
-  const sandbox = createSandbox({ config });
+  let sandbox: Sandbox;
+  try {
+    sandbox = createSandbox({ config });
+  } catch (err) {
+    // A database path that cannot be used is bad usage: one line naming it and the way out, exit 2.
+    if (err instanceof DatabasePathError) throw new UsageError(err.message);
+    throw err;
+  }
   if (!config.quiet) {
     // A line per request and per callback attempt (--quiet: none, and nothing extra per request).
     const log = createServerLog({
@@ -79,7 +126,10 @@ export async function startCommand(
     sandbox.requestLog.setTap(log.request);
     sandbox.modules.callbacks.api.onAttempt(log.attempt);
   }
-  const server = await listen(sandbox);
+  const server = await listen(sandbox).catch(async (err: Error & { code?: string }) => {
+    await sandbox.close();
+    throw portProblem(err, config.host, config.port) ?? err;
+  });
   if (!publicUrlGiven) sandbox.config.publicUrl = server.url;
   sandbox.startBackground();
   // Handlers go in before the banner: whoever waits for the banner may signal at once.
@@ -93,6 +143,9 @@ export async function startCommand(
     await sandbox.close();
     process.exit(0);
   };
+  const readyFile = (flags['ready-file'] as string | undefined) ?? (env.PAYSANDBOX_READY_FILE || undefined);
+  if (readyFile) writeReadyFile(readyFile, server.url);
+  process.once('exit', () => readyFile && rmSync(readyFile, { force: true }));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   const startupMs = performance.now() - t0;

@@ -12,15 +12,20 @@ type ModuleServices = ServicesWith<'identities'>;
 export const DEFAULT_TOKEN_SECONDS = 3600;
 export const DEFAULT_TOKEN_SCOPE = 'read write';
 
-/** A token as the control API and the dashboard show it: RFC 6749 §5.1 fields, plus its expiry time. */
+/**
+ * A token as the control API and the dashboard show it: RFC 6749 §5.1 fields, plus its expiry time; an
+ * expired one (recorded, or reached and not yet recorded) says so, with 0 seconds left.
+ */
 export function appTokenView(row: AppTokenRow, now: number) {
+  const expired = row.expired_at !== null || row.expires_at <= now;
   return {
     access_token: row.access_token,
     token_type: 'Bearer' as const,
     // Rounded up: a live token never shows 0 seconds left.
-    expires_in: Math.max(0, Math.ceil((row.expires_at - now) / 1_000_000)),
+    expires_in: expired ? 0 : Math.max(0, Math.ceil((row.expires_at - now) / 1_000_000)),
     scope: row.scope,
     expires_at: formatTimestamp(row.expires_at),
+    ...(expired && { expired: true as const, expired_at: formatTimestamp(row.expired_at ?? row.expires_at) }),
   };
 }
 
@@ -45,12 +50,14 @@ export function appTokenHandlers(s: ModuleServices): Handlers {
         expires_at: now + (body?.expires_in_seconds ?? DEFAULT_TOKEN_SECONDS) * 1_000_000,
       };
       s.unitOfWork(() => s.identities.appTokens.insert(row));
-      return ok(appTokenView({ ...row, revoked_at: null }, now), 201);
+      return ok(appTokenView({ ...row, revoked_at: null, expired_at: null }, now), 201);
     },
-    listAppTokens: ({ params }) => {
+    listAppTokens: ({ params, query }) => {
       enabledApp(params.api_key);
       const now = s.clock.now();
-      return ok({ tokens: s.identities.appTokens.live(params.api_key, now).map((r) => appTokenView(r, now)) });
+      const tokens = s.identities.appTokens;
+      const rows = query.include === 'expired' ? tokens.unrevoked(params.api_key) : tokens.live(params.api_key, now);
+      return ok({ tokens: rows.map((r) => appTokenView(r, now)) });
     },
     revokeAppToken: ({ params }) => {
       enabledApp(params.api_key);

@@ -47,6 +47,31 @@ describe('OAuth2 access tokens of an app (control API)', () => {
     expect(res.body).toEqual(INVALID);
   });
 
+  it('an expired token stays expired when the clock moves back: refused and unlisted after advance + reset', async () => {
+    const tok = (await issue({ expires_in_seconds: 60 })).body.access_token;
+    const keep = (await issue({ expires_in_seconds: 3600 })).body.access_token;
+    expect((await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 61 } })).status).toBe(200);
+    expect((await t.request('POST', '/_sandbox/clock/reset')).status).toBe(200);
+    expect((await accounts(tok)).status).toBe(401);
+    expect((await list()).body.tokens.map((x: { access_token: string }) => x.access_token)).toEqual([keep]);
+    const row = t.db.prepare('SELECT expired_at, expires_at FROM app_access_tokens WHERE access_token = ?').get(tok) as Record<string, number>;
+    expect(row.expired_at).toBe(row.expires_at);
+    // Listed as expired when asked, never as live.
+    const all = (await t.request('GET', `/_sandbox/apps/${dev().app.api_key}/tokens?include=expired`)).body.tokens;
+    expect(all.map((x: Record<string, unknown>) => [x.access_token, x.expired ?? false, x.expires_in === 0])).toEqual([[tok, true, true], [keep, false, false]]);
+    expect(all[0].expired_at).toBe(all[0].expires_at);
+    expect((await t.request('GET', `/_sandbox/apps/${dev().app.api_key}/tokens?include=revoked`)).status).toBe(400);
+    expect((await t.request('DELETE', `/_sandbox/apps/${dev().app.api_key}/tokens/${tok}`)).status).toBe(404);
+    expect((await accounts(keep)).status).toBe(200);
+  });
+
+  it('a token whose expiry real time reached is recorded by the clock work before a reset moves time back', async () => {
+    const tok = (await issue({ expires_in_seconds: 60 })).body.access_token;
+    t.advance(61); // the offset moves with no clock work run (as between two background ticks)
+    expect((await t.request('POST', '/_sandbox/clock/reset')).status).toBe(200);
+    expect((await accounts(tok)).status).toBe(401);
+  });
+
   it('revokes a token: 204, then refused and gone from the list; a second revoke is 404', async () => {
     const keep = (await issue()).body.access_token;
     const tok = (await issue()).body.access_token;

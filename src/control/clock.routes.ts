@@ -19,8 +19,12 @@ export function clockHandlers(s: Services, sandbox: SandboxControls, onReset: ()
       sandbox.tick();
       return view();
     },
-    /** Back to real time; what already happened (expired invoices) stays as it is. */
+    /**
+     * Back to real time; what already happened (expired invoices, workspaces, tokens) stays as it is: the
+     * work due at the time being left is done first, so nothing that had expired comes back.
+     */
     resetClock: () => {
+      sandbox.tick();
       s.clock.setOffsetMicros(0);
       return view();
     },

@@ -92,7 +92,7 @@ describe('POST /_sandbox/reset (resetSandbox)', () => {
     await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.fully_paid' } });
     await t.request('POST', '/_sandbox/customers', { body: { email: 'gone@example.ph' } });
     await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 60 } });
-    await t.request('POST', '/_sandbox/faults', { body: { path: '/v9/**' } });
+    await t.request('POST', '/_sandbox/faults', { body: { path: '/v1/**' } });
     const res = await t.request('POST', '/_sandbox/reset');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ reset: true });

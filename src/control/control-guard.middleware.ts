@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.js';
 import { ApiError, renderError } from '../http/api-error.js';
 import type { AppEnv } from '../http/operation.js';
 import { headerReader } from '../http/request-url.js';
+import { foreignSource, ownOriginText, publicHost, requestHost } from '../http/same-origin.js';
 import { isLoopbackHost } from '../shared/ip-address.js';
 
 /**
@@ -40,20 +41,9 @@ function hostnameOf(host: string): string | null {
   }
 }
 
-function publicHost(publicUrl: string): { hostname: string; host: string } | null {
-  try {
-    const url = new URL(publicUrl);
-    return { hostname: url.hostname, host: url.host };
-  } catch {
-    return null;
-  }
-}
-
 function refusal(c: Context<AppEnv>, config: Parameters<typeof controlGuard>[0]): ApiError | null {
   const read = headerReader(c);
-  const forwarded = config.trustProxy ? read('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
-  // In-process requests (tests) have no Host header: the request URL's host stands in.
-  const host = (forwarded || read('host') || new URL(c.req.url).host).trim();
+  const host = requestHost(c, config.trustProxy, read);
   const pub = publicHost(config.publicUrl);
 
   if (config.controlToken === null && !config.allowedHosts.includes('*')) {
@@ -70,21 +60,13 @@ function refusal(c: Context<AppEnv>, config: Parameters<typeof controlGuard>[0])
     }
   }
 
-  const origin = read('origin');
+  const origin = foreignSource(c, config, { referer: false });
   if (origin !== undefined) {
-    let originHost: string | null = null;
-    try {
-      originHost = origin === 'null' ? null : new URL(origin).host;
-    } catch {
-      originHost = null;
-    }
-    if (originHost === null || (originHost !== host.toLowerCase() && originHost !== pub?.host)) {
-      return ApiError.general(
-        'origin_not_allowed',
-        `Cross-site request refused: Origin "${origin}" is not this sandbox (${pub ? `http(s)://${pub.host}` : host}). ` +
-          'Call the control API from the dashboard or from a client that sends no Origin.',
-      );
-    }
+    return ApiError.general(
+      'origin_not_allowed',
+      `Cross-site request refused: Origin "${origin}" is not this sandbox (${ownOriginText(c, config)}). ` +
+        'Call the control API from the dashboard or from a client that sends no Origin.',
+    );
   }
 
   if (WRITES.has(c.req.method)) {

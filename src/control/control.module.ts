@@ -1,6 +1,7 @@
 import type { DeliveryService } from '../callbacks/deliveries.service.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { SandboxModule } from '../module.types.js';
+import { formatTimestamp } from '../shared/clock.js';
 import type { ServicesWith } from '../module.types.js';
 import { appTokenHandlers } from './app-tokens.routes.js';
 import { createWorkspaces } from '../workspaces/workspaces.service.js';
@@ -34,6 +35,8 @@ export interface ControlDeps {
   random: () => number;
   /** The sandbox's tick and reset, for the clock calls. */
   sandbox: SandboxControls;
+  /** The route templates the sandbox serves (a fault's glob must match one of them). */
+  servedPaths?: () => readonly string[];
 }
 
 /** The control API (docs/design.md#control-api) beyond deliveries and orders, injected faults and the QA dashboard. */
@@ -43,9 +46,9 @@ export function createControlModule(d: ControlDeps) {
   const provisioning = createProvisioningService(s, repo);
   const invoiceControl = createInvoiceControlService(s, repo);
   const workspaces = createWorkspaces(s, provisioning);
-  const faults = createFaultStore(s.ids, d.random);
+  const faults = createFaultStore(s.ids, d.random, { now: () => formatTimestamp(s.clock.now()), servedPaths: d.servedPaths });
   const guard = controlGuard(s.config);
-  const injectFaults = faultMiddleware(faults);
+  const injectFaults = faultMiddleware(faults, s.identities, () => s.clock.now());
   return {
     handlers: {
       ...invoiceControlHandlers(s, invoiceControl),

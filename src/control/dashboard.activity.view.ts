@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { DeliveryResource } from '../callbacks/delivery.view.js';
 import { EVENT_NAMES } from '../events/outbox.repo.js';
+import { CLIENT_CLOSED_STATUS } from '../http/client-closed.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import { DELIVERY_STATUSES, type DashboardData } from './dashboard.data.js';
 import { invoiceLinks, liveRegion } from './dashboard.parts.js';
@@ -113,11 +114,13 @@ export function faultsSection(d: DashboardData) {
 </section>`;
 }
 
+const CLOSED_NOTE = html` <span class="muted">aborted (client closed)</span>`;
+
 function requestRow(r: RequestLogEntry) {
   return html`<tr data-testid="request-row"><td>${r.at}</td>
     <td><code>${r.method} ${r.path}${r.query ? `?${r.query}` : ''}</code>
       ${r.body_excerpt ? html`<br><span class="muted">body</span> <code class="excerpt">${r.body_excerpt}</code>` : ''}</td>
-    <td>${r.status}</td><td>${r.auth}</td><td class="nowrap">${r.duration_ms} ms</td></tr>`;
+    <td>${r.status}${r.status === CLIENT_CLOSED_STATUS ? CLOSED_NOTE : ''}</td><td>${r.auth}</td><td class="nowrap">${r.duration_ms} ms</td></tr>`;
 }
 
 /** The request log, filterable by path, status and auth; the hosted page's status polls hidden unless asked. */

@@ -170,7 +170,7 @@ describe('GET /_sandbox/ (QA dashboard)', () => {
     const s2 = await state();
     expect(s2.version).not.toBe(v1);
     expect(s2.offset_seconds).toBe(60);
-    await t.request('POST', '/_sandbox/faults', { body: { path: '/x' } });
+    await t.request('POST', '/_sandbox/faults', { body: { path: '/v1/invoices/x' } });
     expect((await state()).version).not.toBe(s2.version);
   });
 });

@@ -81,7 +81,7 @@ describe('faults', () => {
 
   it('delays by latency_ms; a latency-only fault then answers normally', async () => {
     t = createTestApp();
-    const res = await addFault({ path: '/v1/invoices/*', latency_ms: 5 });
+    const res = await addFault({ method: 'GET', path: '/v1/invoices/*', latency_ms: 5 });
     expect(res.body.fault.status).toBeUndefined();
     const slow = await getInvoice();
     expect(slow.status).toBe(404);

@@ -164,6 +164,22 @@ describe('POST /_sandbox/otc/payments (confirmCounterPayment)', () => {
     t.assertLedger();
   });
 
+  it('accepts the reference as the hosted page shows it: grouped with spaces, or with dashes', async () => {
+    const grouped = await reference(50);
+    const shown = grouped.ref.replace(/^(\d{4})(\d{4})(\d{5})$/, '$1 $2 $3');
+    expect(shown).toMatch(/^\d{4} \d{4} \d{5}$/);
+    const res = await t.request('POST', '/_sandbox/otc/payments', { body: { reference_number: ` ${shown}\u00a0` } });
+    expect(res.status).toBe(201);
+    expect(res.body.payment.reference_number).toBe(grouped.ref);
+    expect(res.body.invoice.status).toBe('fully_paid');
+    const dashed = await reference(50);
+    const withDashes = dashed.ref.replace(/^(\d{4})(\d{4})(\d{5})$/, '$1-$2-$3');
+    expect((await t.request('POST', '/_sandbox/otc/payments', { body: { reference_number: withDashes } })).status).toBe(201);
+    const spacesOnly = await t.request('POST', '/_sandbox/otc/payments', { body: { reference_number: ' - ' } });
+    expect(spacesOnly.status).toBe(404);
+    t.assertLedger();
+  });
+
   it('takes part payments against the same reference, then refuses once paid', async () => {
     const { ref } = await reference();
     const part = await t.request('POST', '/_sandbox/otc/payments', { body: { reference_number: ref, amount: 30 } });

@@ -1,10 +1,53 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { migrations } from './migrations/index.js';
 
 export type Db = Database.Database;
 export type Durability = 'normal' | 'full';
+
+/** A database path that cannot be used (said in one line: the path, the cause, the way out). */
+export class DatabasePathError extends Error {
+  override name = 'DatabasePathError';
+}
+
+const WAY_OUT = 'choose a writable place with --db PATH, or --db :memory: for a throwaway database';
+
+/**
+ * The directory of a database file, created level by level. Node's `mkdirSync(…, { recursive: true })`
+ * spins for a minute under `/proc` (`--db /proc/nope/x.db`), and a read-only directory is best said here,
+ * naming it, instead of SQLite's "unable to open database file".
+ */
+function ensureDirectory(file: string): void {
+  const dir = resolve(dirname(file));
+  const missing: string[] = [];
+  let at = dir;
+  for (;;) {
+    const st = statSync(at, { throwIfNoEntry: false });
+    if (st) {
+      if (!st.isDirectory()) throw new DatabasePathError(`cannot use the database ${file}: ${at} is not a directory; ${WAY_OUT}`);
+      break;
+    }
+    missing.unshift(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'EEXIST') continue;
+      throw new DatabasePathError(`cannot create the directory ${d} for the database ${file} (${code ?? (err as Error).message}); ${WAY_OUT}`);
+    }
+  }
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new DatabasePathError(`cannot write the database ${file}: the directory ${dir} is read-only; ${WAY_OUT}`);
+  }
+}
 
 export interface OpenOptions {
   durability?: Durability;
@@ -16,9 +59,16 @@ export interface OpenOptions {
  * exclusive lock on the file for as long as the connection is open.
  */
 export function openDatabase(path: string, opts: OpenOptions = {}): Db {
-  if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && !path.startsWith('file:')) ensureDirectory(path);
   // No busy wait while opening: a file another sandbox holds is said at once (busy_timeout is set below).
-  const db = new Database(path, { timeout: 0 });
+  let db: Db;
+  try {
+    db = new Database(path, { timeout: 0 });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY' && code !== 'SQLITE_PERM') throw err;
+    throw new DatabasePathError(`cannot open the database ${path} (${(err as Error).message}); ${WAY_OUT}`);
+  }
   if (path !== ':memory:') {
     // The file is this process's alone while it runs (one writer connection): with an exclusive lock,
     // SQLite keeps the WAL index in memory and takes no file lock per statement (two fcntl calls per
@@ -29,8 +79,12 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
       db.pragma('journal_mode = WAL');
     } catch (err) {
       db.close();
-      if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
-      throw new Error(
+      const code = (err as { code?: string }).code;
+      if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
+        throw new DatabasePathError(`cannot write the database ${path} (${(err as Error).message}); ${WAY_OUT}`);
+      }
+      if (code !== 'SQLITE_BUSY') throw err;
+      throw new DatabasePathError(
         `${path} is in use by another process (a running sandbox keeps its database file locked); ` +
           'stop that one, or start this one with --db :memory: (a throwaway database) or another --db path',
       );

@@ -39,6 +39,7 @@ export type ErrorCode =
   | 'injected_fault'
   | 'not_implemented'
   | 'internal_error'
+  | 'too_many_waiters'
   // Never in an envelope: the 2FA failure has the real service's own body (OtpError).
   | 'two_factor_invalid';
 
@@ -70,6 +71,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   injected_fault: 500,
   not_implemented: 501,
   internal_error: 500,
+  too_many_waiters: 503,
   two_factor_invalid: 422,
 };
 

@@ -7,7 +7,9 @@ import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
 import { ApiError, notFoundSurface, renderError, toApiError } from './api-error.js';
 import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
+import { clientClosed, clientClosedResponse } from './client-closed.js';
 import { registerDocs } from './docs.routes.js';
+import { registerFavicon } from './favicon.js';
 import { indexHandler } from './index.routes.js';
 import type { OperationId } from '../spec/operations.generated.js';
 import type { AnyHandler, AppEnv, Handlers } from './operation.js';
@@ -130,12 +132,15 @@ export function createApp(parts: AppParts) {
     }
   }
   registerDocs(app, spec, () => services.config.publicUrl);
+  registerFavicon(app);
   parts.routes?.(app);
 
   // Not through the request's error surface: Hono asks this handler first even for a known path with
   // the wrong method, whose 405 must keep its path's API shape.
   app.notFound((c) => renderError(c, ApiError.notFound(), { surface: notFoundSurface(c.req.path) }));
   app.onError((err, c) => {
+    // A client that went away mid-body: logged as 499, not as the sandbox's failure.
+    if (clientClosed(c, err)) return clientClosedResponse();
     const e = toApiError(err);
     if (e.status === 401 || e.code === 'invalid_nonce_format') c.set('authOutcome', e.code);
     if (e.code === 'internal_error' && e !== err) console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);

@@ -29,7 +29,7 @@ describe('the served document names the sandbox it comes from', () => {
     const s = await servedServers(server.url);
     expect(s.json).toEqual([{ url: server.url, description: 'This sandbox' }]);
     expect(s.yaml).toEqual(s.json);
-    expect(s.docsLoads).toBe('/openapi.json');
+    expect(s.docsLoads).toBe('/openapi.json?examples=unique');
   });
 
   it('with --public-url: that URL, whatever port it listens on', async () => {
@@ -50,6 +50,28 @@ describe('the served document names the sandbox it comes from', () => {
     const { servers: _b, ...restAfter } = after.body as Record<string, unknown>;
     expect(restAfter).toEqual(restBefore);
     expect(Object.keys(restAfter.paths as object).length).toBeGreaterThan(50);
+  });
+
+  it('gives /docs fresh external_transaction_id examples on every load ("Try it out" twice creates two invoices)', async () => {
+    t = createTestApp();
+    const example = (body: { paths: Record<string, any> }) =>
+      body.paths['/v1/invoices/'].post.requestBody.content['application/json'].example.external_transaction_id as string;
+    const plain = await t.request('GET', '/openapi.json', { operationId: false });
+    expect(example(plain.body)).toBe('order-1001');
+    const one = await t.request('GET', '/openapi.json?examples=unique', { operationId: false });
+    const two = await t.request('GET', '/openapi.json?examples=unique', { operationId: false });
+    expect(example(one.body)).toMatch(/^order-1001-[0-9a-f]{8}$/);
+    expect(example(two.body)).not.toBe(example(one.body));
+    expect(one.headers.get('cache-control')).toBe('no-store');
+    const created = [];
+    for (const doc of [one.body, two.body]) {
+      const body = doc.paths['/v1/invoices/'].post.requestBody.content['application/json'].example;
+      created.push((await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body })).status);
+    }
+    expect(created).toEqual([201, 201]);
+    const { paths: _p, ...restPlain } = plain.body as Record<string, unknown>;
+    const { paths: _q, ...restOne } = one.body as Record<string, unknown>;
+    expect(restOne).toEqual(restPlain);
   });
 
   it('replaces only the servers block of the YAML source', () => {

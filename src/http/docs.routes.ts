@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -24,6 +25,15 @@ export function yamlWithServers(yamlText: string, baseUrl: string): string {
 }
 
 /**
+ * The document's JSON with every `external_transaction_id` example made unique (`order-1001` →
+ * `order-1001-3f9a0c1e`): what `/docs` loads, so that "Try it out" twice, or after a reload, creates a
+ * new invoice instead of answering `duplicate_external_transaction_id`.
+ */
+export function withUniqueExamples(json: string, suffix: string): string {
+  return json.replace(/"external_transaction_id":"([^"\\]*)"/g, (_, id: string) => `"external_transaction_id":"${id}-${suffix}"`);
+}
+
+/**
  * `/openapi.json`, `/openapi.yaml` and `/docs`: the API reference served from local assets (no CDN).
  * The document's `servers` is `baseUrl()` (the public URL, which is the listening URL once the server
  * is up on a port chosen at start): each text is built once per base URL and kept, not per request.
@@ -40,7 +50,12 @@ export function registerDocs(app: Hono<AppEnv>, spec: LoadedSpec, baseUrl: () =>
     }
     return t;
   };
-  app.get('/openapi.json', (c) => c.body(textsFor(baseUrl()).json, 200, { 'content-type': 'application/json' }));
+  app.get('/openapi.json', (c) => {
+    const json = textsFor(baseUrl()).json;
+    // `?examples=unique` (the API reference's own load): fresh example ids per page load.
+    const body = c.req.query('examples') === 'unique' ? withUniqueExamples(json, randomBytes(4).toString('hex')) : json;
+    return c.body(body, 200, { 'content-type': 'application/json', ...(body === json ? {} : { 'cache-control': 'no-store' }) });
+  });
   // `yaml` only when there is no source text to serve (it is not loaded at start-up otherwise).
   const yaml = (url: string) =>
     spec.yamlText
@@ -67,7 +82,7 @@ export function registerDocs(app: Hono<AppEnv>, spec: LoadedSpec, baseUrl: () =>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>paysandbox API reference</title><link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
 <body><div id="api"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#api', deepLinking: true, tryItOutEnabled: false });</script>
+<script>window.ui = SwaggerUIBundle({ url: '/openapi.json?examples=unique', dom_id: '#api', deepLinking: true, tryItOutEnabled: false });</script>
 </body></html>`),
   );
 }

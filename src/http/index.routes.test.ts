@@ -35,6 +35,20 @@ describe('GET / leads somewhere useful', () => {
     }
     const curl = await t.request('GET', '/', { headers: { accept: '*/*' } });
     expect(curl.status).toBe(200);
+    expect(curl.text.endsWith('}\n'), 'curl $BASE/ ends with a newline').toBe(true);
     expect(curl.body.links.healthz).toMatch(/\/healthz$/);
+  });
+
+  it('serves /favicon.ico: a real 16×16 icon, cached, not in the request log', async () => {
+    t = createTestApp();
+    const res = await t.sandbox.app.request('http://localhost/favicon.ico');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    expect(res.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4)]).toEqual([0, 1, 1]); // ICO, one image
+    expect([bytes[6], bytes[7], bytes.readUInt16LE(12)]).toEqual([16, 16, 32]);
+    expect(bytes.readUInt32LE(14) + 22).toBe(bytes.length);
+    expect((await t.request('GET', '/_sandbox/requests')).body.requests).toEqual([]);
   });
 });

@@ -15,9 +15,7 @@ export function indexHandler(config: Pick<AppConfig, 'trustProxy'>, version: str
     const read = headerReader(c);
     if ((read('accept') ?? '').includes('text/html')) return { status: 302, headers: { location: DASHBOARD_PATH } };
     const base = new URL(requestUrl(c, config.trustProxy, read)).origin;
-    return {
-      status: 200,
-      body: {
+    const body = {
         name: 'paysandbox',
         version,
         links: {
@@ -28,7 +26,8 @@ export function indexHandler(config: Pick<AppConfig, 'trustProxy'>, version: str
           healthz: `${base}/healthz`,
           control_api: `${base}/_sandbox`,
         },
-      },
     };
+    // Indented and ending with a newline: read in a terminal (`curl $BASE/`), the prompt stays on its line.
+    return c.body(`${JSON.stringify(body, null, 2)}\n`, 200, { 'content-type': 'application/json' });
   };
 }

@@ -91,7 +91,7 @@ describe('deeply nested bodies → 400, never 500', () => {
   });
 
   it('refuses a deep fault body on the control API', async () => {
-    const res = await t.request('POST', '/_sandbox/faults', { raw: `{"path": "/v1/x", "body": ${nested(5000)}}` });
+    const res = await t.request('POST', '/_sandbox/faults', { raw: `{"path": "/v1/**", "body": ${nested(5000)}}` });
     expect(res.status).toBe(400);
     expect(errorCode(res.body)).toBe('validation_error');
     expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
@@ -142,7 +142,7 @@ describe('amounts written as JSON numbers with an exponent', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.invoice.amount).toBe('100.50000000');
-    const fault = await t.request('POST', '/_sandbox/faults', { raw: '{"path": "/v1/nothing", "latency_ms": 1e1, "status": 503}' });
+    const fault = await t.request('POST', '/_sandbox/faults', { raw: '{"path": "/v1/invoices/nothing", "latency_ms": 1e1, "status": 503}' });
     expect(fault.status).toBe(201);
     expect(fault.body.fault.latency_ms).toBe(10);
   });

@@ -10,6 +10,8 @@ export type AppEnv = {
   Variables: {
     authOutcome: string;
     operationId: string;
+    /** The injected fault that touched the request (its id), for the request log. */
+    fault?: string;
     /** The body an operation read, for the request log. */
     requestBody?: Buffer;
     /** The API of the operation being run: the shape of its error bodies (src/http/api-error.ts). */

@@ -41,7 +41,7 @@ it('keeps the newest entries once full, newest first, with offsets', async () =>
     [3, '/n/3'],
   ]);
   expect(all.items[0]!.at).toMatch(/^2023-11-14T22:13:20\.\d{6}Z$/);
-  expect(Object.keys(all.items[0]!)).toEqual(['id', 'at', 'method', 'path', 'operation_id', 'status', 'auth', 'duration_ms', 'query', 'body_excerpt']);
+  expect(Object.keys(all.items[0]!)).toEqual(['id', 'at', 'method', 'path', 'operation_id', 'status', 'auth', 'duration_ms', 'query', 'body_excerpt', 'fault']);
   expect(log.page(1, 1).items.map((e) => e.id)).toEqual([4]);
   expect(log.page(5, 3).items).toEqual([]);
 });

@@ -16,6 +16,8 @@ export interface RequestLogEntry {
   query: string | null;
   /** The start of the body an API operation read, cut to `EXCERPT_BYTES`; null without one. */
   body_excerpt: string | null;
+  /** The injected fault that answered (or delayed) the request, by id; null for none. */
+  fault: string | null;
 }
 
 /** Bytes kept per text field (path, auth outcome); a longer value is kept as a string instead. */
@@ -26,10 +28,10 @@ const NUMBERS = 4; // id, time (µs), status, duration (ms)
 const FIELDS = 4; // path, auth outcome (up to TEXT_SLOT, else overflow), query, body excerpt (cut)
 
 /**
- * Requests the log leaves out: the log's own reads, the API reference's assets, and the QA dashboard
+ * Requests the log leaves out: the log's own reads, the browsers' icon, the API reference's assets, and the QA dashboard
  * with its assets and its live poll (it polls every 2 s; logging that would drown what QA looks for).
  */
-const UNLOGGED = /^\/(docs\/assets|_sandbox\/?$|_sandbox\/requests\/?$|_sandbox\/dashboard\/)/;
+const UNLOGGED = /^\/(favicon\.ico$|docs\/assets|_sandbox\/?$|_sandbox\/requests\/?$|_sandbox\/dashboard\/)/;
 
 /** How many bytes of `bytes` end on a whole UTF-8 character, at most `max`. */
 function wholeChars(bytes: Uint8Array, max: number): number {
@@ -40,7 +42,7 @@ function wholeChars(bytes: Uint8Array, max: number): number {
 }
 
 /** Told of each logged request (the terminal log of `paysandbox start`); absent under --quiet. */
-export type RequestTap = (method: string, path: string, status: number, auth: string, durationMs: number) => void;
+export type RequestTap = (method: string, path: string, status: number, auth: string, durationMs: number, fault: string | null) => void;
 
 /**
  * Recent API requests with their auth outcome, kept in memory (`GET /_sandbox/requests`).
@@ -60,6 +62,7 @@ export function createRequestLog(capacity = 500) {
   const overflow: Array<string | undefined> = new Array(capacity * FIELDS).fill(undefined);
   const methods: string[] = new Array(capacity).fill('');
   const operations: Array<string | null> = new Array(capacity).fill(null);
+  const faults: Array<string | null> = new Array(capacity).fill(null);
   let seq = 0;
   let tap: RequestTap | null = null;
 
@@ -101,12 +104,14 @@ export function createRequestLog(capacity = 500) {
         numbers[slot * NUMBERS + 3] = durationMs;
         methods[slot] = c.req.method;
         operations[slot] = c.get('operationId') ?? null;
+        const fault = c.get('fault') ?? null;
+        faults[slot] = fault;
         const auth = c.get('authOutcome') ?? 'none';
         putText(slot * FIELDS, path);
         putText(slot * FIELDS + 1, auth);
         putExcerpt(slot * FIELDS + 2, rawQuery(c));
         putExcerpt(slot * FIELDS + 3, c.get('requestBody'));
-        if (tap !== null) tap(c.req.method, path, c.res.status, auth, durationMs);
+        if (tap !== null) tap(c.req.method, path, c.res.status, auth, durationMs, fault);
       };
     },
     /** Hear of every request as it is logged (one listener; null to stop). */
@@ -133,6 +138,7 @@ export function createRequestLog(capacity = 500) {
           duration_ms: numbers[slot * NUMBERS + 3]!,
           query: getExcerpt(slot * FIELDS + 2),
           body_excerpt: getExcerpt(slot * FIELDS + 3),
+          fault: faults[slot]!,
         });
       }
       return { total, items: out };

@@ -20,6 +20,9 @@ export type UserRow = User;
 const CACHE_LIMIT = 1000;
 
 export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()) {
+  const disableMerchants = db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?');
+  const disableApps = db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?');
+  const workspaceListeners: Array<(workspaceId: string) => void> = [];
   const merchantByToken = db.prepare(
     'SELECT * FROM merchants WHERE (merchant_api_token = ? OR bearer_token = ?) AND disabled = 0',
   );
@@ -153,9 +156,12 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     },
     disableWorkspace(workspaceId: string): void {
       forgetCached();
-      db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?').run(workspaceId);
-      db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?').run(workspaceId);
+      disableMerchants.run(workspaceId);
+      disableApps.run(workspaceId);
+      for (const listener of workspaceListeners) listener(workspaceId);
     },
+    /** Call `listener` when a workspace is disabled (deleted or expired): what a module keeps of its tenant ends. */
+    onWorkspaceDisabled: (listener: (workspaceId: string) => void) => void workspaceListeners.push(listener),
   };
 }
 

@@ -58,21 +58,29 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     });
   }
 
-  /** Expire every pending invoice whose `expires_at` has passed on the sandbox clock. */
+  /**
+   * Expire every pending invoice whose `expires_at` has passed on the sandbox clock: all of them, a
+   * batch (the repository's limit) per unit of work until none is due.
+   */
   function expireDue(): string[] {
     const now = d.clock.now();
-    const due = d.invoices.dueForExpiry(now);
-    if (!due.length) return [];
-    return d.unitOfWork(() =>
-      due.filter((id) => {
-        if (!d.invoices.expire(id)) return false;
-        if (d.expiryEvents()) {
-          const row = d.invoices.byId(id)!;
-          d.outbox.append('invoice.updated', row.merchant_id, eventBody('invoice.updated', row));
-        }
-        return true;
-      }),
-    );
+    const expired: string[] = [];
+    for (let due = d.invoices.dueForExpiry(now); due.length; due = d.invoices.dueForExpiry(now)) {
+      const batch = d.unitOfWork(() =>
+        due.filter((id) => {
+          if (!d.invoices.expire(id)) return false;
+          if (d.expiryEvents()) {
+            const row = d.invoices.byId(id)!;
+            d.outbox.append('invoice.updated', row.merchant_id, eventBody('invoice.updated', row));
+          }
+          return true;
+        }),
+      );
+      expired.push(...batch);
+      // A due row this batch could not expire (moved on meanwhile) would be selected again: stop.
+      if (batch.length < due.length) break;
+    }
+    return expired;
   }
 
   /** The invoice, expired first if its time has come: the one read every other module starts from. 404 when unknown. */

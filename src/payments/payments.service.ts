@@ -90,6 +90,11 @@ export function createPaymentService(d: PaymentServiceDeps) {
     return m.wallet_account_id;
   }
 
+  /** A reference number as a person types it → as issued: without spaces (any kind) and dashes. */
+  function typedReference(typed: string): string {
+    return typed.replace(/[\s\-\u2010-\u2015\u2212]/g, '');
+  }
+
   function newReference(): string {
     for (;;) {
       const ref = String(randomInt(1, 10)) + String(randomInt(0, 1e6)).padStart(6, '0') + String(randomInt(0, 1e6)).padStart(6, '0');
@@ -148,8 +153,12 @@ export function createPaymentService(d: PaymentServiceDeps) {
       });
     },
 
-    /** An outlet confirms cash received against a reference number. */
-    confirmCounterPayment(reference: string, amount?: bigint, collector?: string): PaymentOutcome {
+    /**
+     * An outlet confirms cash received against a reference number, typed as a person reads it: the
+     * spaces and dashes of the grouped form on the hosted page (`5009 8221 93139`) do not count.
+     */
+    confirmCounterPayment(typed: string, amount?: bigint, collector?: string): PaymentOutcome {
+      const reference = typedReference(typed);
       return d.unitOfWork(() => {
         const found = d.invoiceService.byReference(reference);
         if (!found) throw ApiError.notFound();

@@ -11,10 +11,10 @@ export interface Schemas {
     [key: string]: Array<string> | undefined;
   };
   SandboxDebug: {
-    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "two_factor_invalid";
+    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "two_factor_invalid";
   };
   MerchantError: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
     errors: Schemas["FieldErrors"];
     sandbox_debug?: Schemas["SandboxDebug"];
   };
@@ -23,7 +23,7 @@ export interface Schemas {
     sandbox_debug?: Schemas["SandboxDebug"];
   };
   ErrorEnvelope: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
     errors: {
       [key: string]: Array<string> | undefined;
     };
@@ -405,6 +405,8 @@ export interface Schemas {
     expires_in: number;
     scope: string;
     expires_at: string;
+    expired?: true;
+    expired_at?: string;
   };
   SandboxCustomer: {
     id: Schemas["Id"];
@@ -481,6 +483,11 @@ export interface Schemas {
   Fault: (Schemas["FaultInput"]) & ({
     id: Schemas["Id"];
     hits: number;
+    last_hit: (null) | ({
+      at: Schemas["Timestamp"];
+      method: string;
+      path: string;
+    });
   });
   LedgerInvariantReport: {
     ok: boolean;
@@ -504,6 +511,7 @@ export interface Schemas {
     duration_ms?: number;
     query: string | null;
     body_excerpt: string | null;
+    fault: string | null;
   };
 }
 
@@ -1386,12 +1394,15 @@ export interface Operations {
     params: {
       api_key: string;
     };
-    query: Record<string, never>;
+    query: {
+      include?: "expired";
+    };
     body: undefined;
     responses: {
       200: {
         tokens: Array<Schemas["AppAccessToken"]>;
       };
+      400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];
@@ -1656,6 +1667,7 @@ export interface Operations {
       400: Schemas["ErrorBody"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
+      503: Schemas["ErrorEnvelope"];
     };
   };
   getDelivery: {

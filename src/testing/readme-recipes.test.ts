@@ -85,6 +85,15 @@ describe('the README recipes', () => {
     expect(code, out.slice(-3000)).toBe(0);
     expect(ended.size).toBe(runnable.length);
   }, 10 * 60_000);
+
+  it('the Quick tour and the QA recipes run again on the same sandbox (unique ids per run)', async () => {
+    const again = recipes.filter((r) => !r.notRun && /^(BASE|B)=http/m.test(r.code) && /external_transaction_id/.test(r.code));
+    expect(again.length, 'the Quick tour and the QA recipes create invoices').toBeGreaterThanOrEqual(2);
+    for (let run = 1; run <= 2; run++) {
+      const { code, out } = await runBash(recipeScript(again, port), again.length * BLOCK_TIMEOUT_MS);
+      expect(code, `run ${run}:\n${out.slice(-2000)}`).toBe(0);
+    }
+  }, 5 * 60_000);
 });
 
 function runBash(script: string, timeoutMs: number): Promise<{ code: number | null; out: string; progress: string }> {

@@ -68,11 +68,18 @@ export function createWorkspaceService(s: ModuleServices, repo: WorkspaceReposit
       end(id, s.clock.now());
     },
 
-    /** Disable every workspace whose TTL has run out on the sandbox clock (called from the tick). */
+    /**
+     * Disable every workspace whose TTL has run out on the sandbox clock (called from the tick): all of
+     * them, a batch (the repository's limit) at a time until none is due.
+     */
     expireDue(): string[] {
-      const due = repo.dueForExpiry(s.clock.now());
-      for (const id of due) end(id, repo.byId(id)!.expires_at ?? s.clock.now());
-      return due;
+      const now = s.clock.now();
+      const ended: string[] = [];
+      for (let due = repo.dueForExpiry(now); due.length; due = repo.dueForExpiry(now)) {
+        for (const id of due) end(id, repo.byId(id)!.expires_at ?? now);
+        ended.push(...due);
+      }
+      return ended;
     },
   };
 }

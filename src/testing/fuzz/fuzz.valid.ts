@@ -151,8 +151,9 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
           { weight: 2, arbitrary: fc.constantFrom('/v1/invoices', '/v3/**', '/*/sellorder', '**') },
           // Globs that make a backtracking matcher explode on a long path, with as many wildcards as
           // the sandbox takes (16: more is a 400, which would leave no fault to match or delete).
-          { weight: 3, arbitrary: fc.constantFrom('**/' + '*a'.repeat(15) + 'b', '*/*/' + '*a'.repeat(13) + '*c', '**' + 'a*'.repeat(15) + 'z') },
-          { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 60 }) },
+          { weight: 3, arbitrary: fc.constantFrom('**/' + '*a'.repeat(15) + 'b', '/*/*/' + '*a'.repeat(13) + '*c', '/**/' + 'a*'.repeat(15) + 'z') },
+          // Any text as the last segment under a served path (a glob that matches no served path is a 400).
+          { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 60 }).map((s) => `/v1/invoices/${s.replace(/\//g, '')}`) },
         ),
       };
     case 'advanceClock':

@@ -1,0 +1,96 @@
+import { close, step, trimSlash, type Node } from './path-glob.js';
+
+/**
+ * Whether a fault's glob can match any path the sandbox serves (docs/faults.md#path-globs): a glob that
+ * matches none is refused with the nearest paths, instead of sitting there with `hits: 0`.
+ *
+ * A served path is a route template (`/v3/invoices/:invoice_id`, `/payment/invoice/:id`): a parameter
+ * is one non-empty segment. The glob and the template are intersected as two small automata (a
+ * breadth-first walk over pairs of states), over the characters either names plus one that neither does.
+ */
+
+/** A route template → nodes: `:name` / `{name}` is one or more characters but `/`, `*` any characters. */
+export function templateNodes(template: string): Node[] {
+  const out: Node[] = [];
+  for (const part of template.split(/(:[A-Za-z0-9_]+|\{[^}]+\}|\*)/)) {
+    if (!part) continue;
+    if (part === '*') out.push({ kind: 'any' });
+    else if (part.startsWith(':') || part.startsWith('{')) out.push({ kind: 'one' }, { kind: 'star' });
+    else for (let i = 0; i < part.length; i++) out.push({ kind: 'lit', code: part.charCodeAt(i) });
+  }
+  return out;
+}
+
+const OTHER = 0x1f; // a character no glob or template of ours names
+
+/** Whether some path is matched by both automata. */
+export function intersects(a: readonly Node[], b: readonly Node[]): boolean {
+  const symbols = new Set<number>([47, OTHER]);
+  for (const n of [...a, ...b]) if (n.kind === 'lit') symbols.add(n.code);
+  const width = b.length + 1;
+  const seen = new Uint8Array((a.length + 1) * width);
+  const queue: number[] = [];
+  const push = (sa: Uint8Array, sb: Uint8Array) => {
+    for (let i = 0; i <= a.length; i++) {
+      if (!sa[i]) continue;
+      for (let j = 0; j <= b.length; j++) {
+        if (!sb[j] || seen[i * width + j]) continue;
+        seen[i * width + j] = 1;
+        queue.push(i * width + j);
+      }
+    }
+  };
+  const closed = (nodes: readonly Node[], i: number) => {
+    const set = new Uint8Array(nodes.length + 1);
+    close(nodes, set, i);
+    return set;
+  };
+  push(closed(a, 0), closed(b, 0));
+  while (queue.length) {
+    const pair = queue.pop()!;
+    const i = Math.floor(pair / width);
+    const j = pair % width;
+    if (i === a.length && j === b.length) return true;
+    if (i === a.length || j === b.length) continue;
+    for (const c of symbols) {
+      const ti = step(a[i]!, i, c);
+      const tj = step(b[j]!, j, c);
+      if (ti >= 0 && tj >= 0) push(closed(a, ti), closed(b, tj));
+    }
+  }
+  return false;
+}
+
+function distance(x: string, y: string): number {
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[y.length]!;
+}
+
+/** A route as people read it: `/v3/invoices/{invoice_id}`. */
+const display = (template: string) => template.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/** Whether the glob (as nodes) matches some served path; the trailing slash is optional on both sides. */
+export function matchesSomePath(glob: readonly Node[], templates: readonly string[]): boolean {
+  return templates.some((t) => {
+    const nodes = templateNodes(trimSlash(t));
+    return intersects(glob, nodes) || intersects(glob, [...nodes, { kind: 'lit', code: 47 }]);
+  });
+}
+
+/** The `count` served paths nearest to the glob text (edit distance), as people read them. */
+export function nearestPaths(glob: string, templates: readonly string[], count = 3): string[] {
+  const unique = [...new Set(templates.map(display))];
+  return unique
+    // A parameter compares as the `*` a glob writes in its place.
+    .map((p) => ({ p, d: distance(glob, p.replace(/\{[^}]+\}/g, '*')) }))
+    .sort((x, y) => x.d - y.d || x.p.localeCompare(y.p))
+    .slice(0, count)
+    .map((x) => x.p);
+}

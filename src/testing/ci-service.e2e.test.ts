@@ -1,0 +1,88 @@
+/**
+ * The plain-shell recipe of docs/ci-service.md, run as written: examples/ci/sandbox-service.sh starts the
+ * built sandbox, waits for its ready file, creates a workspace, runs "the project's tests" (here a small
+ * script that creates an invoice with the workspace's token) and keeps the delivery log.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { builtCli, REPO_ROOT } from './built-cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'paysandbox-ci-service-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function runRecipe(testScript: string, out: string): Promise<{ code: number | null; log: string }> {
+  const tests = join(work, `tests-${out}.sh`);
+  writeFileSync(tests, testScript);
+  chmodSync(tests, 0o755);
+  return new Promise((resolve, reject) => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SANDBOX_') && !k.startsWith('PAYSANDBOX_')));
+    const child = spawn('bash', [join(REPO_ROOT, 'examples/ci/sandbox-service.sh')], {
+      cwd: work,
+      env: { ...env, PAYSANDBOX: `${process.execPath} ${builtCli()}`, TEST_COMMAND: tests, OUT: join(work, out) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout!.on('data', (d) => (log += d));
+    child.stderr!.on('data', (d) => (log += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, log });
+    });
+  });
+}
+
+const CREATE_INVOICE = `#!/usr/bin/env bash
+set -euo pipefail
+test -n "$API_KEY" && test -n "$API_SECRET"
+curl -sf -X POST "$SANDBOX_URL/v1/invoices/" -H "Authorization: Token $MERCHANT_TOKEN" -H 'content-type: application/json' \\
+  -d '{"amount": 20, "currency": "PHP", "external_transaction_id": "ci-1"}' > "$OUT/invoice.json"
+`;
+
+describe('the sandbox as a CI service, in a plain shell (examples/ci/sandbox-service.sh)', () => {
+  it("starts, waits for the ready file, gives the tests a workspace, keeps the delivery log, exits with the tests' status", async () => {
+    const { code, log } = await runRecipe(CREATE_INVOICE, 'ok');
+    expect(code, log).toBe(0);
+    const invoice = JSON.parse(readFileSync(join(work, 'ok', 'invoice.json'), 'utf8')).invoice;
+    const deliveries = JSON.parse(readFileSync(join(work, 'ok', 'deliveries.json'), 'utf8')).deliveries as Array<{ event: string; invoice_id: string }>;
+    expect(deliveries.some((d) => d.invoice_id === invoice.id && d.event === 'invoice.created')).toBe(true);
+    expect(readFileSync(join(work, 'ok', 'sandbox.log'), 'utf8')).toMatch(/paysandbox listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(existsSync(join(work, 'ok', 'sandbox.ready')), 'the sandbox stopped and removed its ready file').toBe(false);
+  }, 120_000);
+
+  it('failing tests: the same status out, the delivery log still kept', async () => {
+    const { code, log } = await runRecipe('#!/usr/bin/env bash\nexit 3\n', 'failing');
+    expect(code, log).toBe(3);
+    expect(existsSync(join(work, 'failing', 'deliveries.json'))).toBe(true);
+  }, 120_000);
+});
+
+describe('the GitHub Actions and GitLab CI recipes of docs/ci-service.md', () => {
+  const text = readFileSync(join(REPO_ROOT, 'docs', 'ci-service.md'), 'utf8');
+  const yaml = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+  it('parse, wait for readiness (ready file or /healthz), create a workspace, run the tests, keep the delivery log', () => {
+    const gha = parseYaml(yaml.find((y) => y.startsWith('name: tests-against-paysandbox'))!) as Record<string, any>;
+    const ghaText = JSON.stringify(gha);
+    expect(gha.permissions).toEqual({ contents: 'read' });
+    const gl = (parseYaml(yaml.find((y) => y.startsWith('test-against-paysandbox:'))!) as Record<string, any>)['test-against-paysandbox'];
+    const glText = JSON.stringify(gl);
+    expect(ghaText).toContain('--ready-file');
+    expect(glText).toContain('/healthz');
+    for (const t of [ghaText, glText]) {
+      expect(t).toContain('/_sandbox/workspaces');
+      expect(t).toContain('npm test');
+      expect(t).toContain('/_sandbox/deliveries');
+    }
+    const used = new Set([...glText.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]!));
+    const exported = new Set([...glText.matchAll(/export ([A-Z_]+)=/g)].map((m) => m[1]!));
+    for (const name of used) if (!name.startsWith('CI_') && !exported.has(name) && name !== 'WS') expect(Object.keys(gl.variables), name).toContain(name);
+    const service = parseYaml(yaml.find((y) => y.trimStart().startsWith('services:'))!) as Record<string, any>;
+    expect(service.services.paysandbox.ports).toEqual(['7070:7070']);
+  });
+});
