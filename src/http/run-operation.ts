@@ -8,6 +8,7 @@ import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validat
 import { ApiError, surfaceOfTags } from './api-error.js';
 import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
 import { parseJsonBody } from './json-body.js';
+import { jsonTextOf } from './json-text.js';
 import type { AnyHandler, AppEnv, RunnerContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
 
@@ -118,6 +119,9 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
     if (result instanceof Response) return result;
     if (result.headers) for (const [k, val] of Object.entries(result.headers)) c.header(k, val);
     if (result.status === 204 || result.body === undefined) return c.body(null, result.status as 204);
+    const text = jsonTextOf(result.body);
+    // The Content-Type `c.json` gives; a fresh object per response, as `c.json` makes one.
+    if (text !== undefined) return c.body(text, result.status as 200, { 'Content-Type': 'application/json' });
     return c.json(result.body as object, result.status as 200);
   };
 }

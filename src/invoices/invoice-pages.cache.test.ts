@@ -25,7 +25,11 @@ describe('the invoice page cache', () => {
     const later = cache.get('k', 2_500_000)!;
     expect(later.invoices.map((i) => i.expires_in_seconds)).toEqual(['7', null]);
     expect(first.expires_in_seconds).toBe('10');
-    expect(cache.get('k', 11_000_000)!.invoices[0]!.expires_in_seconds).toBe('0');
+    later.json = 'text of the answer at 7 s';
+    expect(cache.get('k', 2_900_000)!.json).toBe('text of the answer at 7 s');
+    const moved = cache.get('k', 11_000_000)!;
+    expect(moved.invoices[0]!.expires_in_seconds).toBe('0');
+    expect(moved.json).toBeUndefined();
   });
 });
 
@@ -40,6 +44,18 @@ describe('GET /v3/invoices/ with the page cache', () => {
   const create = async (ext: string) =>
     (await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: { amount: 20, currency: 'PHP', external_transaction_id: ext } }))
       .body.invoice;
+
+  it('answers a kept page with the same JSON, in the same Content-Type', async () => {
+    await create('cache-json');
+    const token = t.merchant.merchant_api_token;
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await t.request('GET', '/v3/invoices/?page=1&per_page=5', { token }));
+    for (const a of answers) expect(a.headers.get('content-type')).toBe(answers[0]!.headers.get('content-type'));
+    expect(answers[0]!.headers.get('content-type')).toMatch(/^application\/json/);
+    const strip = (b: { invoices: Array<Record<string, unknown>> }) =>
+      JSON.stringify({ ...b, invoices: b.invoices.map(({ expires_in_seconds: _, ...rest }) => rest) });
+    expect(strip(answers[2]!.body)).toBe(strip(answers[0]!.body));
+  });
 
   it('shows every write at once, whoever makes it: a create, a payment, a row changed by SQL, a moved clock', async () => {
     const a = await create('cache-a');

@@ -15,6 +15,8 @@ export interface CachedPage {
   invoices: InvoiceResource[];
   /** `expires_at` (sandbox micros) of each invoice that is pending, null for the others. */
   expiresAt: Array<number | null>;
+  /** The answer's JSON text as last sent, while no countdown has moved since (set by the caller). */
+  json?: string;
 }
 
 /** Pages kept at most (a merchant's first pages, a few filters); the whole cache is dropped past it. */
@@ -34,7 +36,10 @@ export function createInvoicePageCache(changes: () => number) {
   }
 
   return {
-    /** The page under `key`, its expiry countdowns at `nowMicros`; undefined when it must be read again. */
+    /**
+     * The page under `key`, its expiry countdowns at `nowMicros` (its `json` gone when one moved);
+     * undefined when it must be read again. The caller may set `json`; it never changes `invoices`.
+     */
     get(key: string, nowMicros: number): CachedPage | undefined {
       current();
       const page = pages.get(key);
@@ -44,10 +49,12 @@ export function createInvoicePageCache(changes: () => number) {
         const at = page.expiresAt[i];
         if (at === undefined || at === null) continue;
         const left = String(Math.max(0, Math.floor((at - nowMicros) / 1_000_000)));
+        if (invoices[i]!.expires_in_seconds === left) continue;
         // A new object when the countdown moved: a page handed out earlier is never changed.
-        if (invoices[i]!.expires_in_seconds !== left) invoices[i] = { ...invoices[i]!, expires_in_seconds: left };
+        invoices[i] = { ...invoices[i]!, expires_in_seconds: left };
+        page.json = undefined;
       }
-      return { total: page.total, invoices: invoices.slice(), expiresAt: page.expiresAt };
+      return page;
     },
     /** Keep a page read after `get` missed (nothing was written in between: one synchronous request). */
     set(key: string, page: CachedPage): void {

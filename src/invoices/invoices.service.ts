@@ -7,6 +7,7 @@ import { parseExpiry } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { AmountError, formatMoneyShort, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
+import { withJsonText } from '../http/json-text.js';
 import { createInvoicePageCache, type InvoicePageCache } from './invoice-pages.cache.js';
 import { eventBody, invoiceResource } from './invoice.view.js';
 import type { InvoiceRepository, InvoiceRow, InvoiceStatus, PaymentRow } from './invoices.repo.js';
@@ -195,7 +196,11 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       const publicUrl = d.publicUrl();
       const key = JSON.stringify([merchant.id, merchant.wallet_account_id, publicUrl, filter.status, filter.externalTransactionId, req.limit, req.offset]);
       const cached = pages.get(key, now);
-      if (cached) return { invoices: cached.invoices, meta: pageMeta(req, cached.total) };
+      if (cached) {
+        const answer = { invoices: cached.invoices.slice(), meta: pageMeta(req, cached.total) };
+        cached.json ??= JSON.stringify(answer);
+        return withJsonText(answer, cached.json);
+      }
       // One connection, synchronous calls: the count and the page read the same snapshot, so they
       // agree even while other requests insert.
       const total = d.invoices.count(filter);
