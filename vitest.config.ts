@@ -8,8 +8,9 @@ const ALL = ['src/**/*.test.ts', 'examples/**/*.test.ts', 'fixtures/**/*.test.ts
  * else (in-process apps, even on a loopback port) is `unit`, the inner loop (`npm run test:unit`).
  * A new test of that kind is named `*.browser.test.ts` or `*.e2e.test.ts`, or listed here.
  */
+const BROWSER = ['src/**/*.browser.test.ts'];
 const E2E = [
-  'src/**/*.browser.test.ts',
+  ...BROWSER,
   'src/**/*.e2e.test.ts',
   'src/server.test.ts',
   'src/callbacks/crash.test.ts',
@@ -24,6 +25,13 @@ const E2E = [
   'src/testing/readme-recipes.test.ts',
 ];
 
+/**
+ * The suite holds on a busy 2-core machine (README: Tests): tests wait for conditions, never for an
+ * amount of time, and their bounds are generous — a passing test takes only as long as it needs. The
+ * tests that start a child process or a browser get a minute, or two; Chromium tests run one file at a
+ * time (project `browser`: one Chromium per file, reused by its tests, after the other files), so no
+ * two browsers fight for the CPU.
+ */
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -33,7 +41,11 @@ export default defineConfig({
     outputFile: { junit: 'test-artifacts/junit.xml' },
     projects: [
       { extends: true, test: { name: 'unit', include: ALL, exclude: E2E, isolate: false } },
-      { extends: true, test: { name: 'e2e', include: E2E } },
+      { extends: true, test: { name: 'e2e', include: E2E, exclude: BROWSER, testTimeout: 90_000, hookTimeout: 90_000 } },
+      {
+        extends: true,
+        test: { name: 'browser', include: BROWSER, fileParallelism: false, maxWorkers: 1, testTimeout: 120_000, hookTimeout: 120_000 },
+      },
     ],
   },
 });

@@ -29,6 +29,40 @@ export const controlCases: ContractCase[] = [
     },
   },
   {
+    name: 'control: a workspace saved as a snapshot, exported, imported and restored into a new workspace',
+    tags: ['write', 'sandbox'],
+    async run(ctx) {
+      const ws = await ctx.control.createWorkspace({ ttl_seconds: 600 });
+      const auth = { authorization: `Token ${ws.merchant.merchant_api_token}`, 'content-type': 'application/json' };
+      const invoice = { amount: 20, currency: 'PHP', external_transaction_id: 'snapshot-1' };
+      ctx.expectStatus(await ctx.anon.send({ method: 'POST', path: '/v1/invoices/', headers: auth, body: invoice, operationId: 'createInvoiceV1' }), 201);
+      const taken = await ctx.control.request({ method: 'POST', path: `/_sandbox/workspaces/${ws.id}/snapshots`, operationId: 'createSnapshot' });
+      ctx.expectStatus(taken, 201);
+      const snapshot = (taken.body as { snapshot: { id: string } }).snapshot;
+      ctx.expectStatus(await ctx.control.request({ method: 'GET', path: `/_sandbox/workspaces/${ws.id}/snapshots`, operationId: 'listSnapshots' }), 200);
+      const exported = await ctx.control.request({ method: 'GET', path: `/_sandbox/snapshots/${snapshot.id}/export`, operationId: 'exportSnapshot' });
+      ctx.expectStatus(exported, 200);
+      const imported = await ctx.control.request({ method: 'POST', path: '/_sandbox/snapshots', body: exported.body, operationId: 'importSnapshot' });
+      ctx.expectStatus(imported, 201);
+      const from = (imported.body as { snapshot: { id: string } }).snapshot.id;
+      const made = await ctx.control.request({ method: 'POST', path: '/_sandbox/workspaces', body: { from_snapshot: from, ttl_seconds: 600 }, operationId: 'createWorkspace' });
+      ctx.expectStatus(made, 201);
+      const copy = (made.body as { workspace: { id: string; merchant: { merchant_api_token: string } } }).workspace;
+      ctx.check(copy.merchant.merchant_api_token !== ws.merchant.merchant_api_token, 'the copy kept the merchant token of the original', 'createWorkspace');
+      const list = await ctx.anon.send({
+        method: 'GET',
+        path: '/v3/invoices/',
+        headers: { authorization: `Token ${copy.merchant.merchant_api_token}` },
+        operationId: 'listInvoices',
+      });
+      ctx.expectStatus(list, 200);
+      const ids = (list.body as { invoices: Array<{ external_transaction_id: string }> }).invoices.map((i) => i.external_transaction_id);
+      ctx.check(ids.length === 1 && ids[0] === 'snapshot-1', `the copy lists ${JSON.stringify(ids)}, not the saved invoice`, 'listInvoices');
+      await ctx.control.deleteWorkspace(copy.id);
+      await ctx.control.deleteWorkspace(ws.id);
+    },
+  },
+  {
     name: 'control: every page of merchants, apps, customers and deliveries',
     tags: ['read', 'sandbox'],
     async run(ctx) {

@@ -7,6 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import { startMerchantReceiver, type MerchantReceiver } from '../../examples/merchant-callback/server.js';
 import { createSandbox } from '../sandbox.js';
 import { spawnServer, type SpawnedServer } from '../testing/spawn-server.js';
+import { waitUntil } from '../testing/wait.js';
 
 const PHP = 100_000_000n;
 const cleanups: Array<() => Promise<unknown> | void> = [];
@@ -54,12 +55,10 @@ async function control<T = any>(server: SpawnedServer, path: string, init?: Requ
 
 /** Poll the running server's delivery log until `ok` (bounded). */
 async function until(server: SpawnedServer, query: string, ok: (b: { deliveries: any[]; meta: { total_count: number } }) => boolean, what: string) {
-  for (let i = 0; i < 400; i++) {
-    const body = await control(server, `/_sandbox/deliveries?per_page=100&${query}`);
-    if (ok(body)) return body;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return waitUntil(what, async () => {
+    const body = await control<{ deliveries: any[]; meta: { total_count: number } }>(server, `/_sandbox/deliveries?per_page=100&${query}`);
+    return ok(body) && body;
+  }, { everyMs: 50 });
 }
 
 it('delivers every event, each at least once, after kill -9 with deliveries pending and in flight', { timeout: 90_000 }, async () => {

@@ -4,6 +4,7 @@ import { openSse, type SseMessage } from '../cli/sse-client.js';
 import { openDatabase } from '../db/open.js';
 import { createSandbox, sharedSpec, type Sandbox } from '../sandbox.js';
 import { listen, type RunningServer } from '../server.js';
+import { waitUntil } from '../testing/wait.js';
 
 const cleanups: Array<() => Promise<unknown> | void> = [];
 afterEach(async () => {
@@ -117,8 +118,7 @@ describe('GET /_sandbox/events/stream', () => {
     expect(state.attemptListener()).not.toBeNull();
     a.stream.stop();
     // The server notices the closed connection; wait for it (no fixed sleep).
-    for (let i = 0; i < 100 && state.attemptListener() !== null; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(state.attemptListener()).toBeNull();
+    await waitUntil('the listener to go', () => state.attemptListener() === null);
 
     const b = subscribe(`${server.url}/_sandbox/events/stream`);
     await b.next('ready');

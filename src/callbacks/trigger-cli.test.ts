@@ -68,7 +68,9 @@ describe('paysandbox trigger', () => {
 
   it('exits 1 at --timeout while the delivery is still retrying', async () => {
     const { server } = await serve({ receiver: { respond: () => ({ status: 503 }) } });
-    const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url, '--token', TOKEN, '--timeout', '1s']);
+    // The receiver never accepts, so the delivery is pending at any timeout: long enough for the first attempt
+    // of invoice.created to be made on a busy machine, short enough not to reach its retry 10 s later.
+    const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url, '--token', TOKEN, '--timeout', '6s']);
     // invoice.created failed first, so invoice.fully_paid waits for it (per-invoice order).
     expect(out).toMatch(/^delivery [0-9a-f]{32} pending after 0 attempt\(s\)/m);
     expect(out).toMatch(/^ {2}waiting for the earlier invoice\.created \(delivery [0-9a-f]{32}, pending, 1 attempt\(s\): receiver answered 503\)$/m);
@@ -78,7 +80,8 @@ describe('paysandbox trigger', () => {
 
   it('prints each attempt as it happens', async () => {
     const { server } = await serve({ receiver: { failFirst: 1 }, config: { retrySchedule: [0.2] } });
-    const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url, '--token', TOKEN, '--timeout', '10s']);
+    // The command ends as soon as the delivery is made; the timeout only bounds a failure.
+    const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url, '--token', TOKEN, '--timeout', '50s']);
     // The live lines come before the summary: the failed first attempt, its retry, then invoice.fully_paid.
     const live = out.split('\n').filter((l) => l.startsWith('→ '));
     expect(live[0]).toMatch(/^→ invoice\.created attempt 1 to http:\/\/127\.0\.0\.1:\d+\/callbacks: 500 in [\d.]+ ms \(receiver answered 500\), retry at \S+ \(sandbox clock\)$/);
@@ -95,7 +98,7 @@ describe('paysandbox trigger', () => {
     const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url, '--token', TOKEN, '--timeout', '10m']);
     expect(out).toMatch(/^→ invoice\.created attempt 1 .*: no answer .*ECONNREFUSED/m);
     expect(out).toMatch(/^stopped waiting: the receiver at http:\/\/127\.0\.0\.1:\d+\/callbacks refuses connections \(ECONNREFUSED\); is it running\?/m);
-    expect(code).toBe(1); // runCli would have killed it (25 s) long before a 10 min timeout
+    expect(code).toBe(1); // runCli would have killed it (60 s) long before a 10 min timeout
   });
 
   it('names an unknown event as such, with the known ones (exit 2, one line)', async () => {

@@ -21,8 +21,11 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-/** Upper bound of every wait in a browser test. */
-export const WAIT_MS = 20_000;
+/**
+ * Upper bound of every wait in a browser test (a condition: an element, a URL, a response). Generous: on
+ * a busy 2-core machine a page load under Chromium can take many seconds; a passing wait returns at once.
+ */
+export const WAIT_MS = 45_000;
 export const ARTIFACTS_DIR = join(process.cwd(), 'test-artifacts');
 
 export function launchBrowser(): Promise<Browser> {

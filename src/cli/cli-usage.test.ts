@@ -19,46 +19,51 @@ describe('the paysandbox command line', () => {
     expect(code).toBe(0);
   });
 
-  it("shows each command's own help with <command> --help", async () => {
-    const cases: Array<[string[], RegExp, RegExp]> = [
-      [['listen', '--help'], /^Usage: paysandbox listen \[--forward-to URL\]/, /--workspace ID/],
-      [['trigger', '-h'], /^Usage: paysandbox trigger <event>/, /Events: invoice\.created, invoice\.updated/],
-      [['start', '--help'], /^Usage: paysandbox \[start\] \[options\]/, /--log-format/],
-      [['check-receiver', '--help'], /^Usage: paysandbox check-receiver --url URL/, /MERCHANT_API_TOKEN/],
-      [['help', 'listen'], /^Usage: paysandbox listen/, /Ctrl-C stops/],
-      [['--help'], /^paysandbox — a local sandbox/, / {2}paysandbox listen \[--forward-to URL\][^\n]*\n {40}follow a merchant's events/],
-    ];
-    for (const [args, first, also] of cases) {
+  // One CLI run per test (each loads the sources through tsx: seconds on a busy machine).
+  const helps: Array<[string[], RegExp, RegExp]> = [
+    [['listen', '--help'], /^Usage: paysandbox listen \[--forward-to URL\]/, /--workspace ID/],
+    [['trigger', '-h'], /^Usage: paysandbox trigger <event>/, /Events: invoice\.created, invoice\.updated/],
+    [['start', '--help'], /^Usage: paysandbox \[start\] \[options\]/, /--log-format/],
+    [['check-receiver', '--help'], /^Usage: paysandbox check-receiver --url URL/, /MERCHANT_API_TOKEN/],
+    [['help', 'listen'], /^Usage: paysandbox listen/, /Ctrl-C stops/],
+    [['--help'], /^paysandbox — a local sandbox/, / {2}paysandbox listen \[--forward-to URL\][^\n]*\n {40}follow a merchant's events/],
+    [['workspace', '--help'], /^Usage:\n {2}paysandbox workspace create \[--from-snapshot ID \| --from-file scenario\.json\]/, /--out scenario\.json/],
+  ];
+  for (const [args, first, also] of helps) {
+    it(`shows each command's own help: paysandbox ${args.join(' ')}`, async () => {
       const { code, out } = await runCli(args);
       expect(out, args.join(' ')).toMatch(first);
       expect(out, args.join(' ')).toMatch(also);
       expect(code).toBe(0);
-    }
-  });
+    });
+  }
 
-  it('suggests the closest flag or command, exit 2, one line', async () => {
-    const prot = await runCli(['start', '--prot', '7071']);
-    expect(prot.out).toBe('paysandbox start: unknown flag --prot; did you mean --port? (paysandbox start --help)\n');
-    expect(prot.code).toBe(2);
-    const bare = await runCli(['--quite']); // start is the default command
-    expect(bare.out).toBe('paysandbox start: unknown flag --quite; did you mean --quiet? (paysandbox start --help)\n');
-    expect(bare.code).toBe(2);
-    const trig = await runCli(['trigger', 'invoice.created', '--timout', '5s']);
-    expect(trig.out).toMatch(/^paysandbox trigger: unknown flag --timout; did you mean --timeout\?/);
-    expect(trig.code).toBe(2);
-    const cmd = await runCli(['lisen']);
-    expect(cmd.out).toBe('paysandbox: unknown command "lisen"; did you mean listen? (paysandbox --help lists them)\n');
-    expect(cmd.code).toBe(2);
-  });
+  const typos: Array<[string[], string | RegExp]> = [
+    [['start', '--prot', '7071'], 'paysandbox start: unknown flag --prot; did you mean --port? (paysandbox start --help)\n'],
+    // start is the default command
+    [['--quite'], 'paysandbox start: unknown flag --quite; did you mean --quiet? (paysandbox start --help)\n'],
+    [['trigger', 'invoice.created', '--timout', '5s'], /^paysandbox trigger: unknown flag --timout; did you mean --timeout\?/],
+    [['lisen'], 'paysandbox: unknown command "lisen"; did you mean listen? (paysandbox --help lists them)\n'],
+    [['workspace', 'snapshot', 'x', '--outt', 'f'], /^paysandbox workspace: unknown flag --outt; did you mean --out\?/],
+  ];
+  for (const [args, said] of typos) {
+    it(`suggests the closest flag or command, exit 2, one line: paysandbox ${args.join(' ')}`, async () => {
+      const { code, out } = await runCli(args);
+      if (typeof said === 'string') expect(out).toBe(said);
+      else expect(out).toMatch(said);
+      expect(code).toBe(2);
+    });
+  }
 
-  it('refuses bad values as usage errors: exit 2, one line, no stack', async () => {
-    for (const args of [['start', '--port', 'abc'], ['start', '--log-format', 'xml'], ['start', '--port'], ['listen', '--forward-to', 'ftp://x/']]) {
+  const badValues = [['start', '--port', 'abc'], ['start', '--log-format', 'xml'], ['start', '--port'], ['listen', '--forward-to', 'ftp://x/'], ['workspace', 'create', '--ttl', 'soon']];
+  for (const args of badValues) {
+    it(`refuses a bad value as a usage error (exit 2, one line, no stack): paysandbox ${args.join(' ')}`, async () => {
       const { code, out } = await runCli(args);
       expect(out, args.join(' ')).toMatch(ONE_LINE);
       expect(out).toMatch(new RegExp(`^paysandbox ${args[0]}: `));
       expect(code, args.join(' ')).toBe(2);
-    }
-  });
+    });
+  }
 
   it('says at once which database file is locked by another sandbox, and what works instead', async () => {
     const db = join(dir, 'locked.db');

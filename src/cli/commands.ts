@@ -5,8 +5,9 @@ import { parityCommand } from './parity.js';
 import { recordCommand } from './record.js';
 import { replayCommand } from './replay.js';
 import { triggerCommand } from './trigger.js';
+import { workspaceCommand } from './workspace.js';
 
-/** Sub-commands beyond start and fixtures (listen, trigger, contract, check-receiver, parity, record, replay), each in its own module. */
+/** Sub-commands beyond start and fixtures (listen, trigger, contract, check-receiver, parity, record, replay, workspace), each in its own module. */
 export interface CliCommand {
   name: string;
   usage: string;
@@ -24,4 +25,5 @@ export const commands: CliCommand[] = [
   parityCommand,
   recordCommand,
   replayCommand,
+  workspaceCommand,
 ];

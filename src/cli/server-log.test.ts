@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AttemptReport } from '../callbacks/delivery.dispatcher.js';
 import { spawnServer, type SpawnedServer } from '../testing/spawn-server.js';
 import { createServerLog, failureKind, wantsColor } from './server-log.js';
+import { waitUntil } from '../testing/wait.js';
 
 const AT = Date.parse('2026-11-23T10:11:12.345Z');
 const body = JSON.stringify({ event: { name: 'invoice.fully_paid', data: { id: 'a'.repeat(32) } } });
@@ -127,7 +128,7 @@ describe('paysandbox start prints what happens', () => {
   });
 
   const waitForOutput = async (pattern: RegExp) => {
-    for (let i = 0; i < 200 && !pattern.test(server!.output()); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(`output matching ${pattern}`, () => pattern.test(server!.output())).catch(() => undefined);
     return server!.output();
   };
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/open.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { waitUntil } from '../testing/wait.js';
 
 /**
  * The sandbox clock as QA drives it, over HTTP: random sequences of advance, reset, real time passing and
@@ -33,10 +34,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Retries 30 s, 2 min, 10 min apart; the merchant's receiver always answers 500. */
 const refuse = async () => new Response('down', { status: 500 });
 
-async function until(what: string, done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(done(), what).toBe(true);
-}
+const until = (what: string, done: () => boolean) => waitUntil(what, done, { everyMs: 10 });
 
 describe('sandbox clock under advance, reset, passing time and restart', () => {
   it('advance 901 s, reset, advance 10 s: now is real time + 10 s, and retries still fire', async () => {

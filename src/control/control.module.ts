@@ -17,6 +17,7 @@ import { identityAdminHandlers } from './identity-admin.routes.js';
 import { createInvoiceControlService } from './invoice-control.service.js';
 import { invoiceControlHandlers } from './invoice-control.routes.js';
 import { createProvisioningService } from './provisioning.service.js';
+import { snapshotHandlers } from './snapshots.routes.js';
 import type { PaymentRequestService } from '../wallet/payment-requests.service.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -57,6 +58,7 @@ export function createControlModule(d: ControlDeps) {
       ...identityAdminHandlers(s, provisioning, workspaces),
       ...appTokenHandlers(s),
       ...diagnosticsHandlers(faults, d.requestLog),
+      ...snapshotHandlers(workspaces, d.sandbox),
     },
     // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.
     middleware: (c, next) => (isControlPath(c.req.path) ? guard(c, next) : injectFaults(c, next)),

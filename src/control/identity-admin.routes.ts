@@ -39,7 +39,7 @@ export function identityAdminHandlers(s: ModuleServices, provisioning: Provision
     createCustomer: ({ body }) => ok({ customer: sandboxCustomer(provisioning.createCustomer(body ?? {}), s.ledger) }, 201),
     getAccount: ({ params }) => ok({ account: sandboxAccount(provisioning.wallet(params.account_id)) }),
     fundAccount: ({ params, body }) => ok({ account: sandboxAccount(provisioning.fundAccount(params.account_id, body.amount)) }),
-    createWorkspace: ({ body }) => ok({ workspace: workspaces.create(body?.ttl_seconds) }, 201),
+    createWorkspace: ({ body }) => ok({ workspace: workspaces.create(body?.ttl_seconds, body?.from_snapshot) }, 201),
     deleteWorkspace: ({ params }) => {
       workspaces.delete(params.workspace_id);
       return { status: 204 };

@@ -160,8 +160,10 @@ export class ApiError extends Error {
     return new ApiError(code, { [field]: [message] });
   }
 
-  static payloadTooLarge(): ApiError {
-    return ApiError.general('payload_too_large', 'Request body is larger than 64 KiB.');
+  /** A body over `limitBytes` (64 KiB unless the path allows more). */
+  static payloadTooLarge(limitBytes = 64 * 1024): ApiError {
+    const size = limitBytes >= 1024 * 1024 ? `${limitBytes / (1024 * 1024)} MiB` : `${limitBytes / 1024} KiB`;
+    return ApiError.general('payload_too_large', `Request body is larger than ${size}.`);
   }
 
   static notFound(): ApiError {

@@ -5,6 +5,12 @@ import { headerReader } from './request-url.js';
 
 /** The largest request body accepted (413 past it). */
 export const MAX_BODY_BYTES = 64 * 1024;
+/** An imported snapshot document (`POST /_sandbox/snapshots`) may be larger: a whole workspace's state. */
+export const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
+const LARGE_BODY_PATH = /^\/_sandbox\/snapshots\/?$/;
+
+/** The body limit of a request path. */
+export const bodyLimitOf = (path: string) => (LARGE_BODY_PATH.test(path) ? MAX_IMPORT_BYTES : MAX_BODY_BYTES);
 
 // Requests whose size was judged on their Content-Length (nothing wraps their body).
 const DECLARED_LENGTH = new WeakSet<object>();
@@ -66,16 +72,23 @@ export async function readBodilessMethodBody(c: Context<AppEnv>, maxSize: number
  * (chunked uploads, in-process `app.request` bodies) goes through Hono's counting middleware.
  *
  * @example
- * app.use('*', cheapBodyLimit(64 * 1024, (c) => c.json({ error: 'too large' }, 413)))
+ * app.use('*', cheapBodyLimit(() => 64 * 1024, (c) => c.json({ error: 'too large' }, 413)))
  */
 export function cheapBodyLimit<E extends { Variables: object }>(
-  maxSize: number,
+  limitOf: (path: string) => number,
   onError: (c: Context<E>) => Response | Promise<Response>,
 ): MiddlewareHandler<E> {
-  const counting = bodyLimit({ maxSize, onError: onError as (c: Context) => Response | Promise<Response> }) as unknown as MiddlewareHandler<E>;
+  const countingBy = new Map<number, MiddlewareHandler<E>>();
+  const countingFor = (maxSize: number) => {
+    let m = countingBy.get(maxSize);
+    if (!m) countingBy.set(maxSize, (m = bodyLimit({ maxSize, onError: onError as (c: Context) => Response | Promise<Response> }) as unknown as MiddlewareHandler<E>));
+    return m;
+  };
   return (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
+    const maxSize = limitOf(c.req.path);
+    const counting = countingFor(maxSize);
     const read = headerReader(c as unknown as Context<AppEnv>);
     const length = read('content-length');
     if (length !== undefined && read('transfer-encoding') === undefined) {

@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
 import { ApiError, notFoundSurface, renderError, toApiError } from './api-error.js';
-import { cheapBodyLimit, MAX_BODY_BYTES } from './body-limit.js';
+import { bodyLimitOf, cheapBodyLimit } from './body-limit.js';
 import { clientClosed, clientClosedResponse } from './client-closed.js';
 import { registerDocs } from './docs.routes.js';
 import { registerFavicon } from './favicon.js';
@@ -102,7 +102,7 @@ export function createApp(parts: AppParts) {
   app.use('*', refuseDotSegments);
   app.use(
     '*',
-    cheapBodyLimit<AppEnv>(MAX_BODY_BYTES, (c) => renderError(c, ApiError.payloadTooLarge())),
+    cheapBodyLimit<AppEnv>(bodyLimitOf, (c) => renderError(c, ApiError.payloadTooLarge(bodyLimitOf(c.req.path)))),
   );
   app.use(
     '*',

@@ -112,7 +112,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         refuseBadBody();
         ctx.body = parsed;
       }
-      if (v.body && !v.body(ctx.body)) throw new ApiError('validation_error', toFieldErrors(v.body.errors));
+      if (v.body && !v.body(ctx.body)) throw new ApiError('validation_error', toFieldErrors(v.body.errors, op.fullFieldPaths));
     }
 
     const result = await handler(ctx);

@@ -28,6 +28,12 @@ export interface Operation {
   parameters: oas31.ParameterObject[];
   hasBody: boolean;
   bodyRequired: boolean;
+  /**
+   * `x-sandbox-field-paths: full` on the operation: a body error names the whole path of the field at
+   * fault (`tables.invoices[2].status`), not only its top-level field (a long document such as an
+   * imported snapshot).
+   */
+  fullFieldPaths: boolean;
   /** Response status codes the document lists. */
   statuses: string[];
 }
@@ -110,6 +116,7 @@ export function loadSpec(path = specPath(), opts: { precompiled?: boolean } = {}
         parameters: (op.parameters ?? []).map((x) => resolveRef<oas31.ParameterObject>(document, x)),
         hasBody: Boolean(body),
         bodyRequired: Boolean(body?.required),
+        fullFieldPaths: (op as Record<string, unknown>)['x-sandbox-field-paths'] === 'full',
         statuses: Object.keys(op.responses ?? {}),
       });
     }

@@ -437,6 +437,274 @@ export interface Schemas {
     merchant: Schemas["SandboxMerchant"];
     app: Schemas["SandboxApp"];
     customer: Schemas["SandboxCustomer"];
+    from_snapshot?: Schemas["Id"];
+  };
+  Snapshot: {
+    id: Schemas["Id"];
+    workspace_id: (Schemas["Id"]) | (null);
+    source: "workspace" | "import";
+    created_at: Schemas["Timestamp"];
+    taken_at: Schemas["Timestamp"];
+    counts: {
+      [key: string]: number | undefined;
+    };
+  };
+  SnapshotDocument: {
+    format: "paysandbox.snapshot";
+    version: 1;
+    taken_at: Schemas["Timestamp"];
+    source_workspace_id: string | null;
+    system_accounts: Array<{
+      id: string;
+      name: string;
+      currency: string;
+    }>;
+    tables: {
+      users: Array<Schemas["SnapshotUsersRow"]>;
+      accounts: Array<Schemas["SnapshotAccountsRow"]>;
+      merchants: Array<Schemas["SnapshotMerchantsRow"]>;
+      apps: Array<Schemas["SnapshotAppsRow"]>;
+      app_access_tokens: Array<Schemas["SnapshotAppAccessTokensRow"]>;
+      ledger_transactions: Array<Schemas["SnapshotLedgerTransactionsRow"]>;
+      ledger_entries: Array<Schemas["SnapshotLedgerEntriesRow"]>;
+      invoices: Array<Schemas["SnapshotInvoicesRow"]>;
+      payments: Array<Schemas["SnapshotPaymentsRow"]>;
+      outbox_events: Array<Schemas["SnapshotOutboxEventsRow"]>;
+      deliveries: Array<Schemas["SnapshotDeliveriesRow"]>;
+      delivery_attempts: Array<Schemas["SnapshotDeliveryAttemptsRow"]>;
+      sell_orders: Array<Schemas["SnapshotSellOrdersRow"]>;
+      buy_orders: Array<Schemas["SnapshotBuyOrdersRow"]>;
+      transfers: Array<Schemas["SnapshotTransfersRow"]>;
+      crypto_exchanges: Array<Schemas["SnapshotCryptoExchangesRow"]>;
+      crypto_payments: Array<Schemas["SnapshotCryptoPaymentsRow"]>;
+      payment_requests: Array<Schemas["SnapshotPaymentRequestsRow"]>;
+    };
+  };
+  SnapshotUsersRow: {
+    id: string;
+    kind: "customer" | "developer";
+    name: string;
+    email: string | null;
+    mobile_number: string | null;
+    password: string | null;
+    workspace_id: string;
+    created_at: string;
+  };
+  SnapshotAccountsRow: {
+    id: string;
+    owner_type: "merchant" | "user";
+    owner_id: string;
+    name: string;
+    currency: string;
+    balance: string;
+    pending_balance: string;
+    total_received: string;
+    default_address: string;
+    allow_negative: number;
+    created_at: string;
+  };
+  SnapshotMerchantsRow: {
+    id: string;
+    name: string;
+    merchant_api_token: string;
+    bearer_token: string | null;
+    callback_url: string | null;
+    redirect_url: string | null;
+    enabled_payment_collectors: string;
+    max_invoice_amount: string;
+    invoice_lifetime_seconds: number;
+    callback_auth: "https-only" | "always" | "never";
+    wallet_account_id: string;
+    workspace_id: string;
+    disabled: number;
+    created_at: string;
+  };
+  SnapshotAppsRow: {
+    api_key: string;
+    api_secret: string;
+    name: string;
+    owner_id: string;
+    mfa_whitelisted: number;
+    otp_secret: string;
+    last_nonce: string | null;
+    workspace_id: string;
+    disabled: number;
+    created_at: string;
+  };
+  SnapshotAppAccessTokensRow: {
+    access_token: string;
+    api_key: string;
+    scope: string;
+    created_at: string;
+    expires_at: string;
+    revoked_at: string | null;
+    expired_at: string | null;
+  };
+  SnapshotLedgerTransactionsRow: {
+    id: string;
+    kind: string;
+    reference: string | null;
+    created_at: string;
+  };
+  SnapshotLedgerEntriesRow: {
+    transaction_id: string;
+    account_id: string;
+    amount: string;
+    created_at: string;
+  };
+  SnapshotInvoicesRow: {
+    id: string;
+    merchant_id: string;
+    status: "pending" | "fully_paid" | "expired" | "canceled";
+    amount: string;
+    amount_received: string;
+    currency: string;
+    external_transaction_id: string;
+    description: string;
+    metadata: string;
+    supported_payment_collectors: string;
+    current_payment_reference_number: string | null;
+    current_payment_collector: string | null;
+    created_at: string;
+    updated_at: string;
+    expires_at: string;
+  };
+  SnapshotPaymentsRow: {
+    id: string;
+    invoice_id: string;
+    amount: string;
+    payment_collector: string;
+    reference_number: string | null;
+    payer_account_id: string | null;
+    ledger_transaction_id: string | null;
+    created_at: string;
+  };
+  SnapshotOutboxEventsRow: {
+    id: string;
+    name: string;
+    invoice_id: string;
+    merchant_id: string;
+    payload: string;
+    created_at: string;
+  };
+  SnapshotDeliveriesRow: {
+    id: string;
+    event_id: string;
+    event: string;
+    invoice_id: string;
+    merchant_id: string;
+    url: string | null;
+    body: string;
+    ordered: number;
+    redelivery_of: string | null;
+    status: "pending" | "delivering" | "delivered" | "failed";
+    attempts_count: number;
+    next_attempt_at: string | null;
+    last_error: string | null;
+    created_at: string;
+    updated_at: string;
+    delivered_at: string | null;
+  };
+  SnapshotDeliveryAttemptsRow: {
+    delivery_id: string;
+    attempt: number;
+    started_at: string;
+    url: string;
+    request_headers: string;
+    request_body: string;
+    status_code: number | null;
+    error: string | null;
+    response_excerpt: string | null;
+    duration_ms: number;
+  };
+  SnapshotSellOrdersRow: {
+    id: string;
+    owner_id: string;
+    account_id: string;
+    outlet_id: string;
+    amount: string;
+    fee: string;
+    currency: string;
+    delivery_status: "pending_payment" | "processing" | "completed" | "failed" | "canceled";
+    external_transaction_id: string | null;
+    target_address: string | null;
+    target_account_id: string | null;
+    fields: string;
+    debit_transaction_id: string | null;
+    auto_advance: number;
+    created_at: string;
+    status_changed_at: string;
+  };
+  SnapshotBuyOrdersRow: {
+    id: string;
+    owner_id: string;
+    account_id: string | null;
+    amount: string;
+    currency: string;
+    payment_method: string;
+    status: "pending_payment" | "payment_received" | "released" | "canceled" | "escrow_expired";
+    instructions: string | null;
+    auto_release: number;
+    credit_transaction_id: string | null;
+    created_at: string;
+    expires_at: string;
+    marked_paid_at: string | null;
+    canceled_at: string | null;
+    status_changed_at: string | null;
+  };
+  SnapshotTransfersRow: {
+    id: string;
+    owner_id: string;
+    account_id: string;
+    target_account_id: string | null;
+    target_address: string;
+    amount: string;
+    currency: string;
+    status: "pending" | "success" | "failed";
+    ledger_transaction_id: string | null;
+    created_at: string;
+  };
+  SnapshotCryptoExchangesRow: {
+    id: string;
+    owner_id: string;
+    source_account_id: string;
+    target_account_id: string;
+    rate: string;
+    source_amount: string;
+    target_amount: string;
+    source_currency: string;
+    target_currency: string;
+    owner_payment: string;
+    trader_payment: string;
+    status: string;
+    created_at: string;
+  };
+  SnapshotCryptoPaymentsRow: {
+    id: string;
+    owner_id: string;
+    account_id: string;
+    target_account_id: string;
+    target_address: string;
+    amount: string;
+    currency: string;
+    message: string;
+    status: "pending" | "success" | "failed";
+    created_at: string;
+  };
+  SnapshotPaymentRequestsRow: {
+    id: string;
+    owner_id: string;
+    receiving_account_id: string;
+    payer_id: string;
+    payer_contact_info: string;
+    amount: string;
+    currency: string;
+    message: string;
+    status: "pending" | "paid" | "declined" | "expired";
+    ledger_transaction_id: string | null;
+    created_at: string;
+    expires_at: string;
+    updated_at: string;
   };
   DeliveryStatus: "pending" | "delivering" | "delivered" | "failed";
   DeliveryAttempt: {
@@ -1776,6 +2044,7 @@ export interface Operations {
     query: Record<string, never>;
     body: {
       ttl_seconds?: number;
+      from_snapshot?: string;
     };
     responses: {
       201: {
@@ -1796,6 +2065,72 @@ export interface Operations {
     body: undefined;
     responses: {
       204: undefined;
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
+  listSnapshots: {
+    auth: "control";
+    params: {
+      workspace_id: string;
+    };
+    query: {
+      page?: number;
+      per_page?: number;
+    };
+    body: undefined;
+    responses: {
+      200: {
+        snapshots: Array<Schemas["Snapshot"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
+  createSnapshot: {
+    auth: "control";
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      201: {
+        snapshot: Schemas["Snapshot"];
+      };
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
+  importSnapshot: {
+    auth: "control";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: Schemas["SnapshotDocument"];
+    responses: {
+      201: {
+        snapshot: Schemas["Snapshot"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      413: Schemas["ErrorBody"];
+    };
+  };
+  exportSnapshot: {
+    auth: "control";
+    params: {
+      snapshot_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["SnapshotDocument"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];

@@ -248,27 +248,49 @@ function messageOf(e: ErrorObject): string {
   }
 }
 
-/** Ajv errors → `{"<field>": ["<message>"]}` in the wording of the real service (DRF style). */
-export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldErrors {
-  const out: FieldErrors = {};
+/**
+ * Ajv errors → `{"<field>": ["<message>"]}` in the wording of the real service (DRF style). `fullPaths`:
+ * the field is the whole path (`tables.invoices[2].status`) instead of its top-level name.
+ */
+export function toFieldErrors(errors: ErrorObject[] | null | undefined, fullPaths = false): FieldErrors {
+  // A Map, not an object: a field may be named `constructor` or `__proto__` by the client.
+  const out = new Map<string, string[]>();
+  const listOf = (field: string) => out.get(field) ?? out.set(field, []).get(field)!;
   for (const e of errors ?? []) {
     // Branch failures of oneOf/anyOf repeat what the branch errors already say.
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
     const segments = e.instancePath.split('/').filter(Boolean);
-    let field = segments[0]?.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (e.keyword === 'required' && segments.length === 0) field = String((e.params as { missingProperty: string }).missingProperty);
+    let field = fullPaths ? fullPath(segments) : segments[0]?.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (e.keyword === 'required' && (fullPaths || segments.length === 0)) {
+      const missing = String((e.params as { missingProperty: string }).missingProperty);
+      field = fullPaths && segments.length ? `${field}.${missing}` : missing;
+    }
+    if (fullPaths && e.keyword === 'additionalProperties') {
+      const extra = String((e.params as { additionalProperty: string }).additionalProperty);
+      field = segments.length ? `${field}.${extra}` : extra;
+    }
     if (!field) {
       field = 'non_field_errors';
       if (e.keyword === 'type') {
-        (out[field] ??= []).push('Invalid data. Expected a dictionary, but got ' + (Array.isArray(e.data) ? 'list' : typeof e.data) + '.');
+        listOf(field).push('Invalid data. Expected a dictionary, but got ' + (Array.isArray(e.data) ? 'list' : typeof e.data) + '.');
         continue;
       }
     }
     const msg = messageOf(e);
-    const list = (out[field] ??= []);
+    const list = listOf(field);
     if (!list.includes(msg)) list.push(msg);
   }
-  return out;
+  return Object.fromEntries(out);
+}
+
+/** JSON pointer segments as a field path: `tables.invoices[2].status`. */
+function fullPath(segments: string[]): string | undefined {
+  let out = '';
+  for (const raw of segments) {
+    const seg = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    out += /^\d+$/.test(seg) ? `[${seg}]` : `${out ? '.' : ''}${seg}`;
+  }
+  return out || undefined;
 }
 
 /** Turn raw query strings into the types the parameter schemas ask for, or a field message. */

@@ -53,7 +53,7 @@ describe('the README recipes', () => {
     server.stdout!.on('data', (d: Buffer) => (serverOutput += d.toString()));
     server.stderr!.on('data', (d: Buffer) => (serverOutput += d.toString()));
     port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the sandbox did not start:\n${serverOutput}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`the sandbox did not start:\n${serverOutput}`)), 60_000);
       const onData = () => {
         const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(serverOutput);
         if (!m) return;
@@ -63,7 +63,7 @@ describe('the README recipes', () => {
       server!.stdout!.on('data', onData);
       server!.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}:\n${serverOutput}`)));
     });
-  }, 30_000);
+  }, 90_000);
 
   afterAll(async () => {
     if (server && server.exitCode === null) {

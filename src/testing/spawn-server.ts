@@ -2,6 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+/**
+ * How long a child process (the CLI through tsx) may take to start or to finish: generous, because a busy
+ * 2-core machine takes many times longer than a laptop to load tsx and the sources; a test that passes
+ * waits only as long as the child needs.
+ */
+export const START_BOUND_MS = 60_000;
 
 export interface SpawnedServer {
   url: string;
@@ -29,8 +35,8 @@ export function spawnServer(args: string[], opts: { env?: Record<string, string>
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start within ${opts.timeoutMs ?? 20000} ms:\n${out}`));
-    }, opts.timeoutMs ?? 20_000);
+      reject(new Error(`server did not start within ${opts.timeoutMs ?? START_BOUND_MS} ms:\n${out}`));
+    }, opts.timeoutMs ?? START_BOUND_MS);
     const onData = () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (!m) return;
@@ -74,7 +80,7 @@ export function runCli(args: string[], opts: { env?: Record<string, string>; tim
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
-    const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 25_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? START_BOUND_MS);
     child.once('error', reject);
     child.once('exit', (code) => {
       clearTimeout(killer);
@@ -109,7 +115,7 @@ export function spawnCli(args: string[], opts: { env?: Record<string, string>; t
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 2 * START_BOUND_MS);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       clearTimeout(killer);
@@ -121,7 +127,7 @@ export function spawnCli(args: string[], opts: { env?: Record<string, string>; t
     child,
     output: () => out,
     exited,
-    waitFor(pattern, timeoutMs = 20_000) {
+    waitFor(pattern, timeoutMs = START_BOUND_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = pattern.exec(out);

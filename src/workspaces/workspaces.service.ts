@@ -3,6 +3,9 @@ import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
+import type { SnapshotDocument } from './snapshot.capture.js';
+import { createSnapshotRepository } from './snapshots.repo.js';
+import { createSnapshotService, type SnapshotService } from './snapshots.service.js';
 import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces.repo.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -27,7 +30,12 @@ export interface WorkspaceProvisioning {
  * so parallel CI jobs each take one instead of restarting the server. Isolation comes from the merchant
  * scoping of every invoice query; ending a workspace disables its credentials.
  */
-export function createWorkspaceService(s: ModuleServices, repo: WorkspaceRepository, provisioning: WorkspaceProvisioning) {
+export function createWorkspaceService(
+  s: ModuleServices,
+  repo: WorkspaceRepository,
+  provisioning: WorkspaceProvisioning,
+  snapshots: SnapshotService,
+) {
   function end(id: string, at: number): void {
     s.unitOfWork(() => {
       repo.markDeleted(id, at);
@@ -35,13 +43,33 @@ export function createWorkspaceService(s: ModuleServices, repo: WorkspaceReposit
     });
   }
 
+  /** The first merchant, application and customer of a restored document, as the workspace resource shows them. */
+  function restoredView(id: string, expiresAt: number, doc: SnapshotDocument, copyOf: (old: string) => string) {
+    const merchant = s.identities.merchantById(copyOf(doc.tables.merchants![0]!.id as string))!;
+    const app = s.identities.appByKey(copyOf(doc.tables.apps![0]!.api_key as string))!;
+    const customer = s.identities.userById(copyOf(doc.tables.users!.find((u) => u.kind === 'customer')!.id as string))!;
+    return {
+      id,
+      expires_at: formatTimestamp(expiresAt),
+      merchant: sandboxMerchant(merchant),
+      app: sandboxApp(app, s.identities.userById(app.owner_id)!, s.ledger),
+      customer: sandboxCustomer(customer, s.ledger),
+    };
+  }
+
   return {
-    create(ttlSeconds = DEFAULT_WORKSPACE_TTL_SECONDS) {
+    snapshots,
+
+    create(ttlSeconds = DEFAULT_WORKSPACE_TTL_SECONDS, fromSnapshot?: string) {
       return s.unitOfWork(() => {
         const id = s.ids();
         const now = s.clock.now();
         const expiresAt = now + ttlSeconds * 1_000_000;
         repo.insert(id, now, expiresAt);
+        if (fromSnapshot !== undefined) {
+          const { doc, copyOf } = snapshots.restoreInto(fromSnapshot, id);
+          return { ...restoredView(id, expiresAt, doc, copyOf), from_snapshot: fromSnapshot };
+        }
         const merchant = provisioning.createMerchant({ name: `Workspace ${id.slice(0, 8)} merchant` }, id);
         const { app, owner } = provisioning.createApp(
           { name: `Workspace ${id.slice(0, 8)} app`, mfa_whitelisted: true, balance: WORKSPACE_BALANCE },
@@ -88,5 +116,6 @@ export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
 
 /** Workspaces over their own repository, for the control module that serves them. */
 export function createWorkspaces(s: ModuleServices, provisioning: WorkspaceProvisioning) {
-  return createWorkspaceService(s, createWorkspaceRepository(s.db), provisioning);
+  const repo = createWorkspaceRepository(s.db);
+  return createWorkspaceService(s, repo, provisioning, createSnapshotService(s, createSnapshotRepository(s.db), repo));
 }

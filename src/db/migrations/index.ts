@@ -12,6 +12,7 @@ import { sql as appAccessTokens } from './015-app-access-tokens.js';
 import { sql as accountTotalReceived } from './016-account-total-received.js';
 import { sql as walletOperations } from './013-wallet-operations.js';
 import { sql as pendingCryptoExchangesIndex } from './017-pending-crypto-exchanges-index.js';
+import { sql as snapshots } from './019-snapshots.js';
 import { sql as appTokenExpiredAt } from './020-app-token-expired-at.js';
 import { sql as ledgerPerCurrency } from './021-ledger-per-currency.js';
 
@@ -34,6 +35,7 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 16, name: 'account-total-received', sql: accountTotalReceived },
   { version: 13, name: 'wallet-operations', sql: walletOperations },
   { version: 17, name: 'pending-crypto-exchanges-index', sql: pendingCryptoExchangesIndex },
+  { version: 19, name: 'snapshots', sql: snapshots },
   { version: 20, name: 'app-token-expired-at', sql: appTokenExpiredAt },
   { version: 21, name: 'ledger-per-currency', sql: ledgerPerCurrency },
 ].sort((a, b) => a.version - b.version);

@@ -33,6 +33,16 @@ export function fitQuery(op: Operation, world: FuzzWorld, pathParams: Record<str
  * accepts, a token revoked through the app that issued it.
  */
 export function fitDraft(op: Operation, world: FuzzWorld, pathParams: Record<string, string>, body: unknown): { pathParams: Record<string, string>; body: unknown } {
+  if (op.operationId === 'importSnapshot') {
+    // A document the schema allows is almost never a consistent workspace: import one the sandbox exported.
+    return { pathParams, body: world.snapshotDocument ?? body };
+  }
+  if (op.operationId === 'createWorkspace' && body && typeof body === 'object' && 'from_snapshot' in body) {
+    // From a snapshot of this run, or (none yet) a new empty workspace.
+    const [snapshot] = world.pool('snapshot').slice(-1);
+    const { from_snapshot: _, ...rest } = body as { from_snapshot?: string };
+    return { pathParams, body: snapshot ? { ...rest, from_snapshot: snapshot } : rest };
+  }
   if (op.operationId === 'revokeAppToken') {
     const app = world.tokenApp.get(pathParams.access_token ?? '');
     return { pathParams: app ? { ...pathParams, api_key: app } : pathParams, body };

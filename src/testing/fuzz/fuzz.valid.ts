@@ -56,6 +56,7 @@ const PATH_POOLS: Record<string, PoolName> = {
   crypto_payment_id: 'cryptoPayment',
   fault_id: 'fault',
   access_token: 'accessToken',
+  snapshot_id: 'snapshot',
 };
 
 function pathPool(op: Operation, name: string): PoolName {

@@ -19,7 +19,8 @@ export type PoolName =
   | 'cryptoExchange'
   | 'cryptoPayment'
   | 'fault'
-  | 'accessToken';
+  | 'accessToken'
+  | 'snapshot';
 
 const POOL_CAP = 200;
 
@@ -75,6 +76,8 @@ export class FuzzWorld {
   readonly invoiceDue = new Map<string, number>();
   /** The app (api key) that issued each access token of the run. */
   readonly tokenApp = new Map<string, string>();
+  /** The last snapshot document exported: what a valid import sends. */
+  snapshotDocument: unknown;
   /** The last nonce each key had accepted (2xx), for replays; forgotten when the key is reset. */
   readonly accepted = new Map<string, { nonce: string; method: string; path: string; body: string }>();
 
@@ -223,6 +226,11 @@ export class FuzzWorld {
       if (pool === 'invoice' && Array.isArray(o.supported_payment_collectors)) this.invoiceCollectors.set(id, o.supported_payment_collectors as string[]);
       if (pool === 'invoice' && typeof o.current_payment_reference_number === 'string') this.referenceInvoice.set(o.current_payment_reference_number, id);
     };
+    if (operationId === 'exportSnapshot') this.snapshotDocument = body;
+    if (operationId === 'createSnapshot' || operationId === 'importSnapshot') {
+      const id = (body as { snapshot?: { id?: unknown } }).snapshot?.id;
+      if (typeof id === 'string') this.add('snapshot', id);
+    }
     const walk = (v: unknown, parent: string) => {
       if (Array.isArray(v)) return v.forEach((x) => walk(x, parent));
       if (!v || typeof v !== 'object') return;

@@ -1,0 +1,149 @@
+import { randomInt } from 'node:crypto';
+import type { Db } from '../db/open.js';
+import { ApiError } from '../http/api-error.js';
+import { parseExpiry } from '../shared/clock.js';
+import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
+import type { IdFactory } from '../shared/ids.js';
+import type { SnapshotDocument, SnapshotValue } from './snapshot.capture.js';
+import { unitsOf } from './snapshot.check.js';
+import { SNAPSHOT_TABLES, type ColumnSpec, type TableSpec } from './snapshot.tables.js';
+
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+const randomToken = (length: number) => Array.from({ length }, () => BASE36[randomInt(36)]).join('');
+const randomDigits = (length: number) => String(randomInt(1, 10)) + Array.from({ length: length - 1 }, () => randomInt(10)).join('');
+const EMAIL = /[^\s"'<>(),;:]+@[^\s"'<>(),;:]+/g;
+const WORD = /[A-Za-z0-9_+-]+/g;
+const ALNUM = /[A-Za-z0-9]+/g;
+
+/**
+ * Replace, in `text`, every email, then every word (letters, digits, `_`, `-`, `+`) and, within a word
+ * that is not one, every run of letters and digits that `map` renews. Linear in the text, whatever the
+ * number of renewed values (a large document must not make a restore slow).
+ */
+function substitute(map: Map<string, string>, text: string): string {
+  const renew = (v: string) => map.get(v);
+  return text
+    .replace(EMAIL, (e) => renew(e) ?? e)
+    .replace(WORD, (w) => renew(w) ?? (w.length < 8 ? w : w.replace(ALNUM, (a) => renew(a) ?? a)));
+}
+
+export interface RestoreTarget {
+  workspaceId: string;
+  /** Added to every time of the document: the new workspace continues from the snapshot's moment. */
+  shiftMicros: number;
+  ids: IdFactory;
+}
+
+/**
+ * Write a checked document's rows as a new workspace's (docs/design.md#saved-states), inside the caller's
+ * unit of work. Ids and the credentials that must be unique are renewed, and every reference and every
+ * `mapped` text follows them; balances are rebuilt by replaying the ledger entries (so they are the
+ * sum of their entries by construction); the outbox keeps its order and deliveries in flight are due
+ * again. A constraint the document breaks is a 400 naming the row. Returns the copy of each id or credential.
+ */
+export function restoreDocument(db: Db, doc: SnapshotDocument, target: RestoreTarget): (oldId: string) => string {
+  const map = renewals(db, doc, target);
+  const accountExists = db.prepare('SELECT 1 FROM accounts WHERE id = ?').pluck();
+  // The ledger's own balance move (src/ledger/ledger.repo.ts): inside the bound, no total kept for a system account.
+  const moveBalance = db
+    .prepare(
+      `UPDATE accounts SET balance = balance + @amount,
+         total_received = CASE WHEN owner_type = 'system' THEN 0 ELSE total_received + max(@amount, 0) END
+       WHERE id = @id AND abs(balance + @amount) <= @limit
+         AND (owner_type = 'system' OR total_received + max(@amount, 0) <= @limit)
+       RETURNING currency`,
+    )
+    .pluck();
+  const nextSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox_events').pluck();
+
+  for (const a of doc.system_accounts) {
+    db.prepare(
+      `INSERT OR IGNORE INTO accounts (id, owner_type, owner_id, name, currency, default_address, allow_negative, created_at)
+       VALUES (?, 'system', 'sandbox', ?, ?, ?, 1, 0)`,
+    ).run(a.id, a.name, a.currency, a.id);
+  }
+
+  function value(t: TableSpec, col: string, c: ColumnSpec, v: SnapshotValue): unknown {
+    if (v === null) return null;
+    switch (c.kind) {
+      case 'ws':
+        return target.workspaceId;
+      case 'id': case 'secret': case 'email': case 'mobile': case 'reference':
+        return map.get(v as string);
+      case 'ref':
+        if (map.has(v as string)) return map.get(v as string);
+        // Outside the document: kept when this sandbox holds the row (a system account, an outlet), else forgotten.
+        return c.to[0] !== 'accounts' || accountExists.get(v) ? v : null;
+      case 'mapped':
+        return substitute(map, v as string);
+      case 'money':
+        return t.name === 'accounts' && col !== 'pending_balance' ? 0n : unitsOf(v as string);
+      case 'time':
+        return parseExpiry(v as string, 0)! + target.shiftMicros;
+      default:
+        return v;
+    }
+  }
+
+  for (const t of SNAPSHOT_TABLES) {
+    const cols = Object.keys(t.columns);
+    const extra = t.name === 'outbox_events' ? ['seq'] : [];
+    const insert = db.prepare(
+      `INSERT INTO ${t.name} (${[...cols, ...extra].join(', ')}) VALUES (${[...cols, ...extra].map((c) => `@${c}`).join(', ')})`,
+    );
+    doc.tables[t.name]!.forEach((row, i) => {
+      const values: Record<string, unknown> = {};
+      for (const col of cols) values[col] = value(t, col, t.columns[col]!, row[col] ?? null);
+      if (t.name === 'outbox_events') values.seq = nextSeq.get();
+      if (t.name === 'deliveries' && values.status === 'delivering') values.status = 'pending';
+      try {
+        insert.run(values);
+        if (t.name === 'ledger_entries' && moveBalance.get({ amount: values.amount, id: values.account_id, limit: MAX_ACCOUNT_UNITS }) === undefined) {
+          throw ApiError.field(`tables.${t.name}[${i}]`, `The entry would take account ${String(values.account_id)} past ${formatMoney(MAX_ACCOUNT_UNITS)}.`);
+        }
+      } catch (err) {
+        if ((err as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
+          throw ApiError.field(`tables.${t.name}[${i}]`, `The row breaks a rule of the sandbox's storage (${(err as Error).message}).`);
+        }
+        throw err;
+      }
+    });
+  }
+  return (oldId) => map.get(oldId)!;
+}
+
+/** Every id and unique credential of the document, with its renewal. */
+function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<string, string> {
+  const map = new Map<string, string>();
+  if (doc.source_workspace_id) map.set(doc.source_workspace_id, target.workspaceId);
+  const emails: Array<[string, string]> = [];
+  const mobileTaken = db.prepare('SELECT 1 FROM users WHERE mobile_number = ?').pluck();
+  const referenceTaken = db.prepare('SELECT 1 FROM invoices WHERE current_payment_reference_number = ?').pluck();
+  for (const t of SNAPSHOT_TABLES) {
+    for (const row of doc.tables[t.name]!) {
+      for (const [col, c] of Object.entries(t.columns)) {
+        const v = row[col];
+        if (typeof v !== 'string' || map.has(v)) continue;
+        if (c.kind === 'id') map.set(v, target.ids());
+        else if (c.kind === 'secret') map.set(v, randomToken(Math.max(v.length, 16)));
+        else if (c.kind === 'email') emails.push([v, v]);
+        else if (c.kind === 'mobile') map.set(v, unique(() => `+639${String(randomInt(0, 1e9)).padStart(9, '0')}`, mobileTaken));
+        else if (c.kind === 'reference') map.set(v, unique(() => randomDigits(Math.max(v.length, 10)), referenceTaken));
+      }
+    }
+  }
+  // Emails last: one that names a renewed id (`ws-<id>@…`) follows it, any other gets a tag of the new workspace.
+  for (const [email] of emails) {
+    const renamed = substitute(map, email);
+    const at = email.lastIndexOf('@');
+    map.set(email, renamed !== email ? renamed : `${email.slice(0, at)}+${target.workspaceId.slice(0, 8)}${email.slice(at)}`);
+  }
+  return map;
+}
+
+function unique(make: () => string, taken: { get(v: string): unknown }): string {
+  for (;;) {
+    const v = make();
+    if (!taken.get(v)) return v;
+  }
+}

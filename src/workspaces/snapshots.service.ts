@@ -1,0 +1,101 @@
+import { ApiError } from '../http/api-error.js';
+import type { ServicesWith } from '../module.types.js';
+import { formatTimestamp, parseExpiry } from '../shared/clock.js';
+import type { PageRequest } from '../shared/pagination.js';
+import { captureWorkspace, countRows, type SnapshotDocument } from './snapshot.capture.js';
+import { checkDocument } from './snapshot.check.js';
+import { restoreDocument } from './snapshot.restore.js';
+import type { SnapshotRecord, SnapshotRepository } from './snapshots.repo.js';
+import type { WorkspaceRepository } from './workspaces.repo.js';
+
+type ModuleServices = ServicesWith<never>;
+
+/** The snapshot resource of the control API. */
+export function snapshotView(r: Omit<SnapshotRecord, 'document'>) {
+  return {
+    id: r.id,
+    workspace_id: r.workspace_id,
+    source: r.source,
+    created_at: formatTimestamp(r.created_at),
+    taken_at: formatTimestamp(r.taken_at),
+    counts: JSON.parse(r.counts) as Record<string, number>,
+  };
+}
+
+/** Thrown inside a trial restore to roll it back once it has proved the document restorable. */
+const TRIAL_DONE = Symbol('trial restore done');
+
+/**
+ * Saved states of workspaces (docs/design.md#saved-states): take one, list them, export one as its
+ * versioned JSON document, import a document, and restore one into a new workspace.
+ */
+export function createSnapshotService(s: ModuleServices, repo: SnapshotRepository, workspaces: WorkspaceRepository) {
+  function store(doc: SnapshotDocument, workspaceId: string | null, source: SnapshotRecord['source']) {
+    const record: SnapshotRecord = {
+      id: s.ids(),
+      workspace_id: workspaceId,
+      source,
+      created_at: s.clock.now(),
+      taken_at: parseExpiry(doc.taken_at, 0)!,
+      counts: JSON.stringify(countRows(doc)),
+      document: JSON.stringify(doc),
+    };
+    s.unitOfWork(() => repo.insert(record));
+    return snapshotView(record);
+  }
+
+  function liveWorkspace(id: string) {
+    const ws = workspaces.byId(id);
+    if (!ws || ws.deleted_at !== null) throw ApiError.notFound();
+    return ws;
+  }
+
+  return {
+    take(workspaceId: string) {
+      liveWorkspace(workspaceId);
+      return store(captureWorkspace(s.db, workspaceId, s.clock.now()), workspaceId, 'workspace');
+    },
+
+    list(workspaceId: string, req: PageRequest) {
+      liveWorkspace(workspaceId);
+      return { snapshots: repo.page(workspaceId, req.limit, req.offset).map(snapshotView), total: repo.count(workspaceId) };
+    },
+
+    export(id: string): SnapshotDocument {
+      const r = repo.byId(id);
+      if (!r) throw ApiError.notFound();
+      return JSON.parse(r.document) as SnapshotDocument;
+    },
+
+    /** Store a document (already valid against its schema) once a trial restore has proved it whole. */
+    import(doc: SnapshotDocument) {
+      checkDocument(s.db, doc);
+      try {
+        s.unitOfWork(() => {
+          const trial = s.ids();
+          workspaces.insert(trial, s.clock.now(), s.clock.now());
+          restoreDocument(s.db, doc, { workspaceId: trial, shiftMicros: 0, ids: s.ids });
+          throw TRIAL_DONE;
+        });
+      } catch (err) {
+        if (err !== TRIAL_DONE) throw err;
+      }
+      return store(doc, null, 'import');
+    },
+
+    /**
+     * Restore snapshot `id` into the new workspace `workspaceId` (inside the caller's unit of work):
+     * times move by the sandbox time passed since the snapshot's moment, so every window keeps the
+     * time it had left. Returns the copy of each id of the document.
+     */
+    restoreInto(id: string, workspaceId: string) {
+      const r = repo.byId(id);
+      if (!r) throw ApiError.field('from_snapshot', 'No snapshot has this id.');
+      const doc = JSON.parse(r.document) as SnapshotDocument;
+      const copyOf = restoreDocument(s.db, doc, { workspaceId, shiftMicros: s.clock.now() - r.taken_at, ids: s.ids });
+      return { doc, copyOf };
+    },
+  };
+}
+
+export type SnapshotService = ReturnType<typeof createSnapshotService>;
