@@ -1,9 +1,9 @@
 import type { Hono, MiddlewareHandler } from 'hono';
-import type { SectionLoader } from './fixtures/load.js';
+import type { Fixtures } from './fixtures/fixture-types.js';
 import type { AppEnv, Handlers } from './http/operation.js';
-import type { IdentityRepository } from './identities/identities.repo.js';
+import type { IdentitiesApi } from './identities/identities.api.js';
 import type { InvoiceService } from './invoices/invoices.service.js';
-import type { LedgerRepository } from './ledger/ledger.repo.js';
+import type { LedgerApi } from './ledger/ledger.api.js';
 import type { PaymentService } from './payments/payments.service.js';
 import type { Services } from './services.js';
 
@@ -21,7 +21,10 @@ export interface SandboxModule<Api = undefined> {
   middleware?: MiddlewareHandler<AppEnv>;
   /** Fixture sections this module owns, loaded in the fixture transaction. */
   fixtureSections?: SectionLoader[];
-  /** Work due on the sandbox clock: every second in the background and after each clock move. */
+  /**
+   * Background work run every second and after each clock move. Work that falls due on the clock is
+   * registered with the due-work registry instead (`services.dueWork`, docs/design.md#the-clock).
+   */
   tick?: () => void;
   /** Start background work; return a function that stops it. */
   start?: () => (() => Promise<void> | void) | void;
@@ -35,10 +38,13 @@ export interface SandboxModule<Api = undefined> {
  * plus the apis it names, never the whole set.
  */
 export interface CoreApis {
-  identities: IdentityRepository;
-  ledger: LedgerRepository;
+  identities: IdentitiesApi;
+  ledger: LedgerApi;
   invoices: InvoiceService;
   payments: PaymentService;
 }
 
 export type ServicesWith<K extends keyof CoreApis> = Services & Pick<CoreApis, K>;
+
+/** Loaders of extra fixture sections (orders, transfers), registered by the modules that own them. */
+export type SectionLoader = (s: ServicesWith<'identities' | 'ledger'>, fx: Fixtures) => void;

@@ -65,7 +65,7 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
     sandbox: o.sandbox,
     servedPaths: o.servedPaths,
   });
-  const checkout = createCheckoutModule(all, wallet.api.requests);
+  const checkout = createCheckoutModule(all, wallet.api.requests, outlets.api);
   return {
     services: s,
     // The order in which their middleware, routes, fixture sections and clock work run.

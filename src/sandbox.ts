@@ -7,6 +7,7 @@ import { createApp } from './http/create-app.js';
 import { createRequestLog, type RequestLog } from './http/request-log.js';
 import type { AppEnv, Handlers } from './http/operation.js';
 import type { Services } from './services.js';
+import { createTenantClocks, tenantAwareClock } from './clock/tenant-clocks.js';
 import { createClock, type Clock } from './shared/clock.js';
 import { newId, type IdFactory } from './shared/ids.js';
 import { loadSpec, type LoadedSpec } from './spec/load.js';
@@ -41,7 +42,7 @@ export interface Sandbox {
   requestLog: RequestLog;
   /** Drop all data, reload fixtures, reset the clock. */
   reset(): void;
-  /** Run the work that is due on the sandbox clock now (expiry, retries, order progress). */
+  /** Run the work that is due now, each on its tenant's clock (expiry, retries, order progress). */
   tick(): void;
   /** Start background work (a tick every second, callback dispatch). */
   startBackground(): void;
@@ -63,15 +64,18 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const db = opts.db ?? openDatabase(config.db, { durability: config.durability });
   const storedOffset = db.prepare("SELECT value FROM meta WHERE key = 'clock_offset'").get() as { value: string } | undefined;
   const setOffset = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('clock_offset', ?)");
-  const clock: Clock = createClock({
+  const sandboxClock: Clock = createClock({
     realNowMs: opts.realNowMs,
     initialOffsetMicros: storedOffset ? Number(storedOffset.value) : 0,
     onOffsetChange: (o) => setOffset.run(String(o)),
   });
+  // Every module reads the current tenant's time: the sandbox clock plus its workspace's offset.
+  const tenants = createTenantClocks(db, sandboxClock);
+  const clock = tenantAwareClock(tenants);
   const { spec, validators } = opts.spec ?? sharedSpec();
   const fixtures = opts.fixtures ?? readFixtures(config.fixtures || defaultFixturesPath());
   const requestLog = createRequestLog();
-  const { services, modules } = createModules({ db, clock, ids: opts.ids ?? newId, config }, {
+  const { services, modules } = createModules({ db, clock, tenants, ids: opts.ids ?? newId, config }, {
     requestLog,
     // Called only once the sandbox below exists (a request or the background runs them).
     sandbox: { tick: () => sandbox.tick(), reset: () => sandbox.reset() },
@@ -113,9 +117,12 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       modules.identities.api.forgetCached();
       wipe(db);
       clock.setOffsetMicros(0);
+      tenants.reload();
+      services.dueWork.invalidate();
       loadFixtures(fixtureDeps, fixtures, sections);
     },
     tick() {
+      services.dueWork.runAll();
       for (const m of list) m.tick?.();
     },
     startBackground() {

@@ -35,6 +35,8 @@ export const controlAdminCases: ContractCase[] = [
     async run(ctx) {
       const path = `/v1/invoices/ct-fault-${ctx.info.runId}`;
       const { fault } = await control<{ fault: { id: string; hits: number } }>(ctx, { method: 'POST', path: '/_sandbox/faults', body: { method: 'GET', path, status: 502, count: 1 }, operationId: 'createFault' }, 201);
+      // Nothing left behind on a shared sandbox, even when the case fails before the fault is used up.
+      ctx.defer(async () => void (await ctx.control.request({ method: 'DELETE', path: `/_sandbox/faults/${fault.id}`, operationId: 'deleteFault' })));
       const { faults } = await control<{ faults: Array<{ id: string }> }>(ctx, { method: 'GET', path: '/_sandbox/faults', operationId: 'listFaults' }, 200);
       ctx.check(faults.some((f) => f.id === fault.id), 'the new fault is not listed', 'listFaults');
       ctx.expectError(await ctx.anon.send({ method: 'GET', path }), 502, 'injected_fault');

@@ -3,8 +3,8 @@ import type { CaseContext, ContractCase } from '../harness/case.context.js';
 import { sameJson } from '../harness/compare.js';
 import { walkOffsets, walkPages } from '../harness/page.walker.js';
 
-const controlList = (ctx: CaseContext, path: string, operationId: string, key: string) =>
-  walkPages(ctx, { key, perPage: 2, fetch: (page, per_page) => ctx.control.request({ method: 'GET', path, query: { page, per_page }, operationId }) });
+const controlList = (ctx: CaseContext, path: string, operationId: string, key: string, scope: Record<string, string> = {}) =>
+  walkPages(ctx, { key, perPage: 2, fetch: (page, per_page) => ctx.control.request({ method: 'GET', path, query: { page, per_page, ...scope }, operationId }) });
 
 /** The control API itself (docs/design.md#control-api): workspaces, lists, nonce reset, clock, buy orders. */
 export const controlCases: ContractCase[] = [
@@ -66,10 +66,14 @@ export const controlCases: ContractCase[] = [
     name: 'control: every page of merchants, apps, customers and deliveries',
     tags: ['read', 'sandbox'],
     async run(ctx) {
-      await controlList(ctx, '/_sandbox/merchants', 'listMerchants', 'merchants');
-      await controlList(ctx, '/_sandbox/apps', 'listApps', 'apps');
-      await controlList(ctx, '/_sandbox/customers', 'listCustomers', 'customers');
-      await controlList(ctx, '/_sandbox/deliveries', 'listDeliveries', 'deliveries');
+      // A sandbox behind a URL may be shared with other runs, whose workspaces come and go while we walk:
+      // there the run walks its own workspace's lists and its own merchant's deliveries.
+      const ws = ctx.info.kind === 'url' ? ctx.info.workspaceId : undefined;
+      const own: Record<string, string> = ws ? { workspace_id: ws } : {};
+      await controlList(ctx, '/_sandbox/merchants', 'listMerchants', 'merchants', own);
+      await controlList(ctx, '/_sandbox/apps', 'listApps', 'apps', own);
+      await controlList(ctx, '/_sandbox/customers', 'listCustomers', 'customers', own);
+      await controlList(ctx, '/_sandbox/deliveries', 'listDeliveries', 'deliveries', ws && ctx.creds.merchantId ? { merchant_id: ctx.creds.merchantId } : {});
     },
   },
   {
@@ -96,6 +100,27 @@ export const controlCases: ContractCase[] = [
         const res = await ctx.control.request({ method: 'POST', path: '/_sandbox/clock/advance', body: { seconds }, operationId: 'advanceClock' });
         ctx.expectError(res, 400, 'validation_error', 'seconds');
       }
+    },
+  },
+  {
+    name: "control: the run's workspace has its own clock; an advance moves it alone",
+    tags: ['read', 'sandbox'],
+    needs: (t) => (t.info.workspaceId ? undefined : 'the credentials are not a workspace of this run'),
+    async run(ctx) {
+      const ws = ctx.info.workspaceId!;
+      const before = await ctx.control.getClock();
+      const own = await ctx.control.getWorkspaceClock(ws);
+      ctx.check(Number.isFinite(own.offset_seconds) && own.offset_seconds >= 0, `offset_seconds ${own.offset_seconds}`, 'getWorkspaceClock');
+      const moved = await ctx.control.advanceWorkspaceClock(ws, 1);
+      ctx.check(moved.offset_seconds === own.offset_seconds + 1, `offset ${own.offset_seconds} became ${moved.offset_seconds}`, 'advanceWorkspaceClock');
+      const after = await ctx.control.getClock();
+      ctx.check(after.offset_seconds === before.offset_seconds, `the sandbox clock moved: ${before.offset_seconds} → ${after.offset_seconds}`, 'getClock');
+      for (const seconds of [0, -5]) {
+        const res = await ctx.control.request({ method: 'POST', path: `/_sandbox/workspaces/${ws}/clock/advance`, body: { seconds }, operationId: 'advanceWorkspaceClock' });
+        ctx.expectError(res, 400, 'validation_error', 'seconds');
+      }
+      const unknown = await ctx.control.request({ method: 'GET', path: `/_sandbox/workspaces/${'0'.repeat(32)}/clock`, operationId: 'getWorkspaceClock' });
+      ctx.expectError(unknown, 404, 'not_found');
     },
   },
   {

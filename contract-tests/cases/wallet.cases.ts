@@ -96,9 +96,11 @@ export const walletCases: ContractCase[] = [
     name: 'wallet: the control API settles a pending conversion into the target account, or fails it and gives the source back',
     tags: ['money', 'sandbox'],
     async run(ctx) {
-      // A workspace's application owns only a peso wallet: convert as an application whose owner also holds BTC.
-      const app = (await ctx.control.listApps({ per_page: 100 })).apps.find((a) => a.mfa_whitelisted && a.owner.accounts.some((x) => x.currency === 'BTC'));
-      ctx.check(Boolean(app), 'no whitelisted application whose owner holds a BTC account', 'listApps');
+      // A workspace's application owns only a peso wallet: convert as an application of the run's own whose
+      // owner also holds BTC (a new app's owner has a funded peso wallet and a BTC one), so that runs
+      // sharing the sandbox never convert in the same wallets.
+      const app = await ctx.control.createApp({ name: `ct-${ctx.info.runId}-conversion`, mfa_whitelisted: true });
+      ctx.check(app.owner.accounts.some((x) => x.currency === 'BTC'), 'a new application\'s owner holds no BTC account', 'createApp');
       const dev = ctx.devFor(app!.api_key, app!.api_secret);
       const [peso, btc] = ['PHP', 'BTC'].map((c) => app!.owner.accounts.find((x) => x.currency === c)!.id);
       const balances = async () => [(await ctx.control.getAccount(peso!)).balance, (await ctx.control.getAccount(btc!)).balance];

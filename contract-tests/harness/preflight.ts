@@ -84,6 +84,10 @@ function notTheApi(base: string, what: string, a: Answer): string | undefined {
  * Run the checks in order; the first failure throws a PreflightError with its one line.
  * A configuration error (missing variable, production host, a URL with a path) is one too.
  */
+/** Tries of a nonce refused by a concurrent run's (time-based nonces pass each other in milliseconds). */
+const NONCE_RETRIES = 5;
+const NONCE_RETRY_MS = 200;
+
 export async function preflight(env: Record<string, string | undefined>, fetchFn: typeof fetch = globalThis.fetch): Promise<PreflightResult> {
   let config: UrlTargetConfig;
   try {
@@ -123,7 +127,14 @@ export async function preflight(env: Record<string, string | undefined>, fetchFn
   // The HMAC key and secret, with a signed read.
   const signer = createHmacSigner({ apiKey: config.creds.apiKey, apiSecret: config.creds.apiSecret, nonceStart: config.creds.nonceStart });
   const accounts = `${base}/v3/crypto-accounts/?currency=PBTC&per_page=1`;
-  const h = await ask(fetchFn, accounts, signer.sign(accounts));
+  let h = await ask(fetchFn, accounts, signer.sign(accounts));
+  // Runs started side by side on one key (several CI jobs, each preflighting the same credentials)
+  // race on its nonce: a refused nonce is tried again a little later, when ours has passed theirs. A key
+  // locked to a huge nonce is still refused every time.
+  for (let retry = 0; retry < NONCE_RETRIES && errorCodesOf(h.body).includes('invalid_nonce'); retry++) {
+    await new Promise((r) => setTimeout(r, NONCE_RETRY_MS));
+    h = await ask(fetchFn, accounts, signer.sign(accounts));
+  }
   const lastNonce = signer.nonces.last();
   const codes = errorCodesOf(h.body);
   if (h.status === 200) return { config, lastNonce };

@@ -1,33 +1,8 @@
-import { createControlClient, createHmacSigner, PaySandboxApiError, type ControlClient, type Workspace } from '../../src/client/index.js';
+import { createControlClient, createHmacSigner } from '../../src/client/index.js';
 import type { Fixtures } from '../../src/fixtures/fixture-types.js';
+import { takeRunWorkspaces, workspaceCredentials } from './run.workspace.js';
 import { newRunId } from './target.safety.js';
 import type { Credentials, Target, TargetOptions } from './target.types.js';
-
-/** Two isolated tenants (the second merchant is for scoping checks), or undefined when the call is not available. */
-async function takeWorkspaces(control: ControlClient): Promise<[Workspace, Workspace] | undefined> {
-  try {
-    const first = await control.createWorkspace({ ttl_seconds: 3600 });
-    const second = await control.createWorkspace({ ttl_seconds: 3600 });
-    return [first, second];
-  } catch (err) {
-    if (err instanceof PaySandboxApiError) return undefined; // 501 before the control API lands: fixtures instead
-    throw err;
-  }
-}
-
-function workspaceCredentials([ws, other]: [Workspace, Workspace]): Credentials {
-  return {
-    merchantToken: ws.merchant.merchant_api_token,
-    merchantBearer: ws.merchant.bearer_token ?? undefined,
-    merchantToken2: other.merchant.merchant_api_token,
-    merchantId: ws.merchant.id,
-    apiKey: ws.app.api_key,
-    apiSecret: ws.app.api_secret,
-    otpSecret: ws.app.otp_secret,
-    transferTarget: ws.customer.email,
-    customer: ws.customer.email,
-  };
-}
 
 function fixtureCredentials(fx: Fixtures, merchantIndex = 0): Credentials {
   const merchant = fx.merchants[merchantIndex]!;
@@ -61,7 +36,9 @@ export async function createSandboxTarget(opts: TargetOptions = {}): Promise<Tar
   const server = await listen(sandbox);
   sandbox.config.publicUrl = server.url;
   sandbox.startBackground();
+  let releaseWorkspaces: () => Promise<void> = async () => undefined;
   const close = async () => {
+    await releaseWorkspaces();
     await server.stop();
     await sandbox.close();
   };
@@ -70,7 +47,8 @@ export async function createSandboxTarget(opts: TargetOptions = {}): Promise<Tar
     const control = createControlClient({ baseUrl: server.url, fetch: fetchFn, retry: false });
     const hasControl = await control.available();
     const fixtureMerchant = opts.fixtureMerchant;
-    const workspaces = hasControl && fixtureMerchant === undefined ? await takeWorkspaces(control) : undefined;
+    const workspaces = hasControl && fixtureMerchant === undefined ? await takeRunWorkspaces(control) : undefined;
+    if (workspaces) releaseWorkspaces = workspaces.release;
     const creds = workspaces ? workspaceCredentials(workspaces) : fixtureCredentials(sandbox.fixtures, fixtureMerchant);
     return {
       info: {
@@ -81,6 +59,7 @@ export async function createSandboxTarget(opts: TargetOptions = {}): Promise<Tar
         allowWrite: true,
         runId: opts.runId ?? newRunId(),
         credentialSource: workspaces ? 'workspace' : 'fixtures',
+        workspaceId: workspaces?.main.id,
         loopback: true,
       },
       creds,

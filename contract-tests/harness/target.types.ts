@@ -40,6 +40,11 @@ export interface TargetInfo {
   runId: string;
   /** Where the credentials came from. */
   credentialSource: 'workspace' | 'fixtures' | 'env';
+  /**
+   * The run's own workspace, on a target with the control API: the credentials are its, and the cases
+   * move only its clock (docs/contract-tests.md#sharing-a-sandbox). Deleted when the run ends.
+   */
+  workspaceId?: string;
   /** The target runs on this machine (a callback receiver on 127.0.0.1 is reachable from it). */
   loopback: boolean;
 }

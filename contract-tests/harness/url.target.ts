@@ -1,4 +1,5 @@
 import { createControlClient, createHmacSigner, type ControlClient } from '../../src/client/index.js';
+import { takeRunWorkspaces, workspaceCredentials } from './run.workspace.js';
 import { createSandboxTarget } from './sandbox.target.js';
 import { assertNotProduction, flag, intFromEnv, isLoopbackHost, newRunId, pacedFetch } from './target.safety.js';
 import type { Credentials, Target, TargetOptions } from './target.types.js';
@@ -83,10 +84,14 @@ export async function createUrlTarget(config: UrlTargetConfig, opts: TargetOptio
   const fetchFn = pacedFetch(opts.fetch ?? globalThis.fetch, config.minIntervalMs);
   const control = createControlClient({ baseUrl: config.baseUrl, fetch: fetchFn, controlToken: config.controlToken });
   const hasControl = await control.available();
-  const creds = { ...config.creds };
+  // A sandbox behind the URL: the run takes its own workspaces and works in them alone, so that runs
+  // side by side share nothing and nothing global changes (the clock, faults, the fixture merchants).
+  const workspaces = hasControl ? await takeRunWorkspaces(control) : undefined;
+  const creds = workspaces ? workspaceCredentials(workspaces) : { ...config.creds };
   if (hasControl && !creds.merchantId) creds.merchantId = await merchantIdOf(control, creds.merchantToken);
   const signer = createHmacSigner({ apiKey: creds.apiKey, apiSecret: creds.apiSecret, nonceStart: creds.nonceStart });
-  // The preflight (another process) already spent a nonce on this key: start above it.
+  // The preflight (another process) already spent a nonce on the given key: start above it (harmless on
+  // a workspace's fresh key).
   if (opts.nonceFloor) signer.nonces.advancePast(opts.nonceFloor);
   return {
     info: {
@@ -96,14 +101,15 @@ export async function createUrlTarget(config: UrlTargetConfig, opts: TargetOptio
       allowMoney: config.allowMoney,
       allowWrite: config.allowWrite,
       runId: opts.runId ?? newRunId(),
-      credentialSource: 'env',
+      credentialSource: workspaces ? 'workspace' : 'env',
+      workspaceId: workspaces?.main.id,
       loopback: isLoopbackHost(new URL(config.baseUrl).hostname),
     },
     creds,
     fetch: fetchFn,
     signer,
     controlToken: config.controlToken,
-    close: async () => undefined,
+    close: async () => workspaces?.release(),
   };
 }
 

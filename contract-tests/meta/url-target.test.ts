@@ -79,11 +79,19 @@ describe('the url target', () => {
         CONTRACT_MERCHANT_TOKEN_2: fx.merchants[1]!.merchant_api_token,
         CONTRACT_TRANSFER_TARGET: fx.customers[0]!.email,
       });
+      const merchantsBefore = await (await fetch(`${baseUrl}/_sandbox/merchants?per_page=100`)).json();
       const code = await run.exited;
       const summaryFile = join(out, 'summary.json');
       expect(existsSync(summaryFile), `no summary written; output:\n${run.output().slice(-4000)}`).toBe(true);
       const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
-      expect(summary.target).toMatchObject({ kind: 'url', baseUrl, hasControl: true, credentialSource: 'env' });
+      // The run worked in workspaces of its own (docs/contract-tests.md#sharing-a-sandbox): nothing global
+      // changed, and its workspace is gone.
+      expect(summary.target).toMatchObject({ kind: 'url', baseUrl, hasControl: true, credentialSource: 'workspace' });
+      const get = async (path: string) => fetch(`${baseUrl}${path}`).then(async (r) => ({ status: r.status, body: await r.json() }));
+      expect((await get('/_sandbox/clock')).body.offset_seconds).toBe(0);
+      expect((await get('/_sandbox/faults')).body.faults).toEqual([]);
+      expect((await get('/_sandbox/merchants?per_page=100')).body.merchants.slice(0, fx.merchants.length)).toEqual(merchantsBefore.merchants.slice(0, fx.merchants.length));
+      expect((await get(`/_sandbox/workspaces/${summary.target.workspaceId}/clock`)).status).toBe(404);
       expect(summary.skipped, 'no case may be skipped against a sandbox').toEqual([]);
       expect(summary.failedOther, `cases failed for reasons other than a 501:\n${run.output().slice(-6000)}`).toEqual([]);
       expect(code === 0 || summary.failedOn501.length > 0, `exit code ${code}`).toBe(true);

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, IdentityRepository, MerchantRow } from '../identities/identities.repo.js';
+import { ApiError, NonceTooLowError } from '../shared/api-error.js';
+import type { App, IdentitiesApi, Merchant } from '../identities/identities.api.js';
 import { parseNonce, sha256Hex, signatureMatches, signRequest } from './hmac.js';
 
 type HeaderReader = (name: string) => string | undefined;
@@ -8,7 +8,7 @@ type HeaderReader = (name: string) => string | undefined;
 const TOKEN_HEADER = /^(token|bearer)\s+(\S+)\s*$/i;
 
 /** `Authorization: Token <t>` or `Bearer <t>`, on v1 and v3 alike (docs/design.md#authentication). */
-export function authenticateMerchant(identities: IdentityRepository, authorization: string | undefined): MerchantRow {
+export function authenticateMerchant(identities: IdentitiesApi, authorization: string | undefined): Merchant {
   const m = authorization ? TOKEN_HEADER.exec(authorization) : null;
   const merchant = m ? identities.merchantByToken(m[2]!) : undefined;
   if (!merchant) throw ApiError.general('invalid_token', 'Invalid token.');
@@ -20,11 +20,13 @@ const BEARER = /^bearer\s+(\S+)\s*$/i;
 
 /**
  * The OAuth2 alternative on a developer (HMAC) operation: the `Authorization: Bearer` value to check, or
- * undefined when the request is to be checked as HMAC. When any HMAC header is present HMAC wins (a
- * documented fact of the real service), so a request carrying both is judged by its signature alone.
+ * undefined when the request is to be checked as HMAC. When an HMAC credential (the key or the signature)
+ * is present HMAC wins (a documented fact of the real service), so a request carrying both is judged by
+ * its signature alone. A lone `ACCESS_NONCE` beside a Bearer token is an OAuth call: the official OAuth
+ * examples send one, and the token is what authenticates (the nonce is ignored).
  */
 export function developerBearer(read: HeaderReader): string | undefined {
-  if (hmacHeader(read, 'KEY') ?? hmacHeader(read, 'SIGNATURE') ?? hmacHeader(read, 'NONCE')) return undefined;
+  if (hmacHeader(read, 'KEY') ?? hmacHeader(read, 'SIGNATURE')) return undefined;
   const authorization = read('authorization');
   return authorization !== undefined && BEARER_SCHEME.test(authorization) ? authorization : undefined;
 }
@@ -33,7 +35,7 @@ export function developerBearer(read: HeaderReader): string | undefined {
  * The app of a live OAuth2 access token (not expired on the sandbox clock `now`, not revoked, its app
  * enabled); anything else is the same 401 as a wrong merchant token. No nonce is involved.
  */
-export function authenticateBearerApp(identities: IdentityRepository, authorization: string, now: number): AppRow {
+export function authenticateBearerApp(identities: IdentitiesApi, authorization: string, now: number): App {
   const m = BEARER.exec(authorization);
   const app = m ? identities.appTokens.appOfToken(m[1]!, now) : undefined;
   if (!app) throw ApiError.general('invalid_token', 'Invalid token.');
@@ -52,12 +54,12 @@ function hmacHeader(read: HeaderReader, name: 'KEY' | 'SIGNATURE' | 'NONCE'): st
  * and a badly signed request never burns a key.
  */
 export function authenticateHmac(
-  identities: IdentityRepository,
+  identities: IdentitiesApi,
   read: HeaderReader,
   url: string,
   rawBody: Buffer,
   opts: { debugErrors: boolean; beforeNonce?: () => void },
-): AppRow {
+): App {
   const key = hmacHeader(read, 'KEY');
   const signature = hmacHeader(read, 'SIGNATURE');
   const nonceText = hmacHeader(read, 'NONCE');
@@ -99,7 +101,7 @@ export function authenticateHmac(
   if (!identities.advanceNonce(key, nonce)) {
     // Stryker disable next-line OptionalChaining,StringLiteral: the app was found enabled earlier in this synchronous call, so the update only fails against a stored nonce
     const last = identities.appByKey(key)?.last_nonce ?? '0';
-    throw ApiError.general('invalid_nonce', `Nonce value ${last} is higher than ${nonce}`);
+    throw new NonceTooLowError(last);
   }
   return { ...app, last_nonce: nonce };
 }

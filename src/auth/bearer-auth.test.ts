@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, otpDeveloper, otpNow, whitelistedDeveloper } from '../orders/developer.test-support.js';
+import { as, balanceOf, otpDeveloper, otpNow, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { sharedSpec } from '../sandbox.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { OTP_INVALID, developerError, errorCode, merchantError } from '../testing/error-code.js';
@@ -127,9 +127,9 @@ describe('Authorization: Bearer on the developer API', () => {
     expect(invoices.body).toEqual(merchantError('invalid_token', { non_field_errors: ['Invalid token.'] }));
   });
 
-  it('judges a request as HMAC as soon as any one HMAC header is sent, in either spelling, even with a good token', async () => {
+  it('judges a request as HMAC as soon as the key or the signature is sent, in either spelling, even with a good token', async () => {
     const tok = await tokenOf(whitelistedDeveloper(t).app.api_key);
-    for (const header of ['ACCESS_KEY', 'ACCESS_SIGNATURE', 'ACCESS_NONCE', 'Access-Key', 'Access-Signature', 'Access-Nonce']) {
+    for (const header of ['ACCESS_KEY', 'ACCESS_SIGNATURE', 'Access-Key', 'Access-Signature']) {
       const res = await t.request('GET', '/v3/crypto-accounts/', bearer(tok, { headers: { [header]: '1' } }));
       expect(res.status, header).toBe(401);
       expect(errorCode(res.body), header).toBe('missing_credentials');
@@ -140,6 +140,32 @@ describe('Authorization: Bearer on the developer API', () => {
       expect(res.status, authorization).toBe(401);
       expect(errorCode(res.body), authorization).toBe('missing_credentials');
     }
+  });
+
+  it('takes Bearer plus a lone ACCESS_NONCE (the official OAuth examples) as an OAuth call; the nonce is ignored', async () => {
+    const dev = whitelistedDeveloper(t);
+    const tok = await tokenOf(dev.app.api_key);
+    const nonceBefore = t.services.identities.appByKey(dev.app.api_key)!.last_nonce;
+    const signed = await t.signed('GET', '/v3/crypto-accounts/', as(dev));
+    for (const header of ['ACCESS_NONCE', 'Access-Nonce']) {
+      for (const nonce of ['1', String(Date.UTC(2030, 0)), 'not-a-number']) {
+        const res = await t.request('GET', '/v3/crypto-accounts/', bearer(tok, { headers: { [header]: nonce } }));
+        expect(res.status, `${header}: ${nonce}`).toBe(200);
+        expect(res.body).toEqual(signed.body);
+      }
+    }
+    const sold = await t.request('POST', '/v1/sellorder', bearer(tok, { body: { outlet_id: 'bpi', amount: 100 }, headers: { ACCESS_NONCE: '5' } }));
+    expect(sold.status).toBe(201);
+    // The nonce of an OAuth call is not an HMAC nonce: it neither moves nor is checked against the key's.
+    expect(t.services.identities.appByKey(dev.app.api_key)!.last_nonce).not.toBe('5');
+    expect(BigInt(t.services.identities.appByKey(dev.app.api_key)!.last_nonce ?? '0')).toBeGreaterThanOrEqual(BigInt(nonceBefore ?? '0'));
+    // A bad token with a lone nonce is the Bearer 401, not HMAC's missing credentials.
+    const bad = await t.request('GET', '/v3/crypto-accounts/', bearer('nope', { headers: { ACCESS_NONCE: '9' } }));
+    expect(bad.status).toBe(401);
+    expect(bad.body).toEqual(INVALID);
+    // A lone nonce without any Authorization is still an incomplete HMAC request.
+    const alone = await t.request('GET', '/v3/crypto-accounts/', { headers: { ACCESS_NONCE: '9' } });
+    expect(errorCode(alone.body)).toBe('missing_credentials');
   });
 
   it('uses no nonce: Bearer calls leave the app’s nonce where it was', async () => {

@@ -126,14 +126,21 @@ describe('HMAC authentication', () => {
     expect(res.body).toEqual(developerError('invalid_nonce_format', { nonce: ['Nonce must be a non-negative integer below 1e309, in decimal or exponent form (e.g. 1700000000000 or 1.7e+25).'] }));
   });
 
-  it('refuses a nonce that is not strictly greater, in the real wording', async () => {
+  it('refuses a nonce that is not strictly greater, in the real recorded body (a string, meta.error_codes)', async () => {
     expect((await t.signed('GET', PATH, { nonce: '1000' })).status).toBe(200);
     const same = await t.signed('GET', PATH, { nonce: '1000' });
     expect(same.status).toBe(401);
-    expect(same.body).toEqual(developerError('invalid_nonce', { non_field_errors: ['Nonce value 1000 is higher than 1000'] }));
+    expect(same.body).toEqual({
+      errors: { non_field_errors: "NONCE is too low.  Last value '1000'" },
+      meta: { error_codes: ['unauthorized'] },
+      sandbox_debug: { code: 'invalid_nonce' },
+    });
     const lower = await t.signed('GET', PATH, { nonce: '999' });
-    expect(lower.body.errors.non_field_errors).toEqual(['Nonce value 1000 is higher than 999']);
-    expect((await t.signed('GET', PATH, { nonce: '1001' })).status).toBe(200);
+    expect(lower.body.errors.non_field_errors).toBe("NONCE is too low.  Last value '1000'");
+    // The last value is the whole decimal integer, as recorded, even after an exponent-form nonce.
+    const big = await t.signed('GET', PATH, { nonce: '1.5e+30' });
+    expect(big.status, JSON.stringify(big.body)).toBe(200);
+    expect((await t.signed('GET', PATH, { nonce: '1e30' })).body.errors.non_field_errors).toBe(`NONCE is too low.  Last value '15${'0'.repeat(29)}'`);
   });
 
   it('does not advance the nonce for a badly signed request', async () => {

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { LookupFunction } from 'node:net';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { PinnedAddress } from './callback-target.guard.js';
 
 /** Bytes of a receiver's answer kept in the delivery log; the rest is never read. */
@@ -25,7 +25,7 @@ export interface CallbackOutcome {
 }
 
 /** Whether the merchant token goes with a callback to `url` (docs/design.md#callbacks, merchant `callback_auth`). */
-export function sendsToken(mode: MerchantRow['callback_auth'], url: string): boolean {
+export function sendsToken(mode: Merchant['callback_auth'], url: string): boolean {
   if (mode === 'always') return true;
   if (mode === 'never') return false;
   return /^https:/i.test(url);
@@ -38,7 +38,7 @@ export function sendsToken(mode: MerchantRow['callback_auth'], url: string): boo
  */
 export function buildCallbackRequest(
   delivery: { event_id: string; body: string },
-  merchant: Pick<MerchantRow, 'callback_auth' | 'merchant_api_token'>,
+  merchant: Pick<Merchant, 'callback_auth' | 'merchant_api_token'>,
   url: string,
   attempt: number,
 ): CallbackRequest {

@@ -78,7 +78,9 @@ export function createCallbacksModule({ services: s, injectedFetch, pendingWritt
       const nowMs = () => performance.now(); // real milliseconds, for attempt durations only
       const running = createDispatcher({
         repo,
-        clock: s.clock,
+        // Background work of every merchant: the sandbox clock, each retry on its merchant's workspace clock.
+        clock: s.tenants.sandbox,
+        nowOf: s.tenants.nowOf,
         config: s.config,
         merchantById: s.identities.merchantById,
         // node:http with keep-alive agents, unless a test injected a fetch (used as given).
@@ -103,7 +105,9 @@ export function createCallbacksModule({ services: s, injectedFetch, pendingWritt
         await running.stop();
       };
     },
-    // Due retries run as soon as the sandbox clock says so (every second, and right after an advance).
+    // Due retries run as soon as their merchant's clock says so (every second, right after an advance, and
+    // on the dispatcher's own timer).
+    // Not a job of src/clock/due-work.ts: the dispatcher keeps its own timer and sends asynchronously.
     tick: () => void dispatcher?.pump(),
     api,
   } satisfies SandboxModule<unknown>;

@@ -4,7 +4,7 @@ import { sql as initial } from '../db/migrations/001-initial.js';
 import { migrations } from '../db/migrations/index.js';
 import { migrate, openDatabase } from '../db/open.js';
 import { createOutbox, type EventBody } from '../events/outbox.repo.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import { createClock } from '../shared/clock.js';
 import { createEventDeliveryWriter } from './event-delivery.writer.js';
 
@@ -20,7 +20,7 @@ describe('deliveries are written with their outbox event', () => {
 
   it('creates one pending delivery per event in the same transaction, and none when it rolls back', () => {
     const db = openDatabase(':memory:');
-    const merchant = { id: 'm'.repeat(32), callback_url: 'http://127.0.0.1:9/cb', disabled: 0 } as MerchantRow;
+    const merchant = { id: 'm'.repeat(32), callback_url: 'http://127.0.0.1:9/cb', disabled: 0 } as Merchant;
     let n = 0;
     const ids = () => (++n).toString(16).padStart(32, '0');
     const clock = createClock({ realNowMs: () => 1_000 });

@@ -1,7 +1,9 @@
 import type { Db } from '../db/open.js';
 import type { EventName } from '../events/outbox.repo.js';
+import { merchantWorkspaceSql } from '../identities/tenant.sql.js';
+import type { DeliveryFilter, DeliveryStatus } from './callbacks.api.js';
 
-export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed';
+export type { DeliveryFilter, DeliveryStatus };
 
 export interface DeliveryRow {
   seq: number;
@@ -58,12 +60,6 @@ export interface AttemptRow {
   duration_ms: number;
 }
 
-export interface DeliveryFilter {
-  invoice_id?: string;
-  event?: string;
-  status?: DeliveryStatus;
-}
-
 export type NewDelivery = Pick<
   DeliveryRow,
   'id' | 'event_id' | 'event' | 'invoice_id' | 'merchant_id' | 'url' | 'body' | 'redelivery_of' | 'created_at'
@@ -80,7 +76,7 @@ export interface AttemptEnd {
   next: { status: 'pending' | 'delivered' | 'failed'; next_attempt_at: number | null; at: number };
 }
 
-const FILTER_KEYS = ['invoice_id', 'event', 'status'] as const;
+const FILTER_KEYS = ['invoice_id', 'merchant_id', 'event', 'status'] as const;
 
 /** Deliveries and their attempts (docs/design.md#callbacks). SQL only; the rules live in the dispatcher. */
 export function createDeliveryRepository(db: Db) {
@@ -98,7 +94,8 @@ export function createDeliveryRepository(db: Db) {
   // each call (measured ~20x slower with 2,000 pending); the partial index walks due rows in order.
   const due = db.prepare(
     `SELECT d.seq, d.id, d.event_id, d.merchant_id, d.url, d.body, d.attempts_count FROM deliveries d INDEXED BY deliveries_due
-     WHERE d.status = 'pending' AND d.next_attempt_at <= @now
+     WHERE d.status = 'pending' AND d.next_attempt_at <= @now + ws_max_offset()
+       AND d.next_attempt_at <= @now + ws_offset(${merchantWorkspaceSql('d.merchant_id')})
        AND (d.ordered = 0 OR NOT EXISTS (
          SELECT 1 FROM deliveries e
          WHERE e.invoice_id = d.invoice_id AND e.seq < d.seq AND e.ordered = 1 AND e.status IN ('pending', 'delivering')))

@@ -1,6 +1,6 @@
 import type { EventName } from '../events/outbox.repo.js';
 import { ok, type Handlers } from '../http/operation.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { WAITERS_RETRY_AFTER_SECONDS, type DeliveryListQuery, type DeliveryService } from './deliveries.service.js';
 
 /** listDeliveries, getDelivery, redeliverDelivery, fireInvoiceCallback (openapi.yaml, tag `sandbox`). */

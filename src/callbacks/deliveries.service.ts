@@ -1,8 +1,8 @@
 import type { EventName } from '../events/outbox.repo.js';
-import { ApiError } from '../http/api-error.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { Merchant } from '../identities/identities.api.js';
 import { eventBody } from '../invoices/invoice.view.js';
-import type { InvoiceRow } from '../invoices/invoices.repo.js';
+import type { Invoice } from '../invoices/invoices.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
@@ -15,8 +15,8 @@ export interface DeliveryServiceDeps {
   clock: Clock;
   ids: IdFactory;
   notifier: DeliveryNotifier;
-  invoiceById: (id: string) => InvoiceRow | undefined;
-  merchantById: (id: string) => MerchantRow | undefined;
+  invoiceById: (id: string) => Invoice | undefined;
+  merchantById: (id: string) => Merchant | undefined;
   /** Ask the dispatcher (when it runs) to send what is due. */
   wake: () => void;
 }
@@ -49,7 +49,7 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
 
   /** Long-poll until a delivery matches: one shared check per change for every waiter on this filter. */
   async function waitFor(filter: DeliveryFilter, seconds: number, signal?: AbortSignal): Promise<void> {
-    const key = JSON.stringify([filter.invoice_id ?? null, filter.event ?? null, filter.status ?? null]);
+    const key = JSON.stringify([filter.invoice_id ?? null, filter.merchant_id ?? null, filter.event ?? null, filter.status ?? null]);
     try {
       await d.notifier.waitUntil(key, () => d.repo.any(filter), seconds * 1000, signal);
     } catch (err) {
@@ -67,7 +67,7 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
 
     /** Newest first; with `wait`, answers as soon as one delivery matches (or after `wait` seconds). */
     async list(query: DeliveryListQuery, signal?: AbortSignal) {
-      const filter: DeliveryFilter = { invoice_id: query.invoice_id, event: query.event, status: query.status };
+      const filter: DeliveryFilter = { invoice_id: query.invoice_id, merchant_id: query.merchant_id, event: query.event, status: query.status };
       if (query.wait) await waitFor(filter, query.wait, signal);
       const req = pageRequest(query);
       const total = d.repo.count(filter);

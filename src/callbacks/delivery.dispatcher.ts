@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { Clock } from '../shared/clock.js';
 import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
 import { callbackUrlProblem, checkCallbackTarget, type Lookup, type TargetCheck } from './callback-target.guard.js';
@@ -13,9 +13,15 @@ const MAX_TIMER_MS = 3_600_000;
 
 export interface DispatcherDeps {
   repo: DeliveryRepository;
+  /** The sandbox clock (not a tenant's): the dispatcher works for every merchant. */
   clock: Clock;
+  /**
+   * A tenant's time (src/clock/tenant-clocks.ts): a retry is scheduled on its merchant's workspace clock
+   * (docs/design.md#the-clock). Without it, the sandbox clock.
+   */
+  nowOf?: (workspaceId: string | null | undefined) => number;
   config: Pick<AppConfig, 'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks'>;
-  merchantById: (id: string) => MerchantRow | undefined;
+  merchantById: (id: string) => Merchant | undefined;
   /** Outbound HTTP (node:http with keep-alive in the sandbox, an injected fetch in some tests); closed by `stop`. */
   transport: CallbackTransport;
   lookup: Lookup;
@@ -109,7 +115,7 @@ export function createDispatcher(d: DispatcherDeps) {
       : await d.transport.send(req, d.config.callbackTimeoutMs, check.pinned);
     // Stopping: leave the row in flight; stop() closes the attempt as interrupted and requeues it.
     if (stopping) return;
-    const next = nextStep(n, outcome, d.clock.now());
+    const next = nextStep(n, outcome, d.nowOf ? d.nowOf(d.merchantById(row.merchant_id)?.workspace_id) : d.clock.now());
     ended.push({
       seq: row.seq,
       delivery_id: row.id,
@@ -185,7 +191,7 @@ export function createDispatcher(d: DispatcherDeps) {
    * Claim up to `room` due deliveries in one transaction (failing at once those with nowhere to go)
    * and start their requests. Returns false when there was nothing to do.
    */
-  function claimDue(now: number, room: number, merchants: Map<string, MerchantRow | undefined>): boolean {
+  function claimDue(now: number, room: number, merchants: Map<string, Merchant | undefined>): boolean {
     const rows = d.repo.due(now, room);
     if (!rows.length) return false;
     const claims: Claim[] = [];
@@ -196,14 +202,16 @@ export function createDispatcher(d: DispatcherDeps) {
       let merchant = merchants.get(row.merchant_id);
       if (merchant === undefined && !merchants.has(row.merchant_id)) merchants.set(row.merchant_id, (merchant = d.merchantById(row.merchant_id)));
       const reason = noTarget(merchant);
-      if (reason !== null) {
-        fails.push({ seq: row.seq, url: merchant?.callback_url ?? row.url, error: reason });
+      const target = merchant?.callback_url;
+      // noTarget names a reason whenever there is no merchant or no URL; the checks narrow the types.
+      if (reason !== null || !merchant || !target) {
+        fails.push({ seq: row.seq, url: target ?? row.url, error: reason ?? 'no callback URL' });
         continue;
       }
-      const m = merchant!;
+      const m = merchant;
       // The merchant's current URL and auth mode: a fixed setting takes effect on the next retry.
       const n = row.attempts_count + 1;
-      const req = buildCallbackRequest(row, m, m.callback_url!, n);
+      const req = buildCallbackRequest(row, m, target, n);
       claims.push({
         seq: row.seq,
         delivery_id: row.id,
@@ -251,7 +259,7 @@ export function createDispatcher(d: DispatcherDeps) {
     try {
       recordEnded();
       let now = d.clock.now();
-      const merchants = new Map<string, MerchantRow | undefined>();
+      const merchants = new Map<string, Merchant | undefined>();
       while (inFlight.size < limit && claimDue(now, limit - inFlight.size, merchants)) now = d.clock.now();
       armTimer(now);
     } catch (err) {

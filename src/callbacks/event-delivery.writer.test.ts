@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboxEventRow } from '../events/outbox.repo.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { createEventDeliveryWriter } from './event-delivery.writer.js';
 
@@ -12,10 +12,10 @@ afterEach(() => t.close());
 
 describe('the delivery writer counts the deliveries the dispatcher will send', () => {
   it('counts a pending delivery, not one failed at once for a merchant with nowhere to send', () => {
-    const merchant = t.services.identities.merchantById(t.merchant.id)!;
+    const merchant = t.services.identities.merchantById(t.merchant.id) as Merchant;
     const inv = t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: 'writer-count' });
     const event = t.db.prepare('SELECT * FROM outbox_events WHERE invoice_id = ?').get(inv.id) as OutboxEventRow;
-    let target: MerchantRow = { ...merchant, callback_url: null };
+    let target: Merchant = { ...merchant, callback_url: null };
     const write = createEventDeliveryWriter({ db: t.db, ids: t.services.ids, merchantById: () => target });
     write(event);
     expect(write.pendingWritten()).toBe(0);

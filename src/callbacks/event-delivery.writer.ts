@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.js';
 import type { OutboxEventRow } from '../events/outbox.repo.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { IdFactory } from '../shared/ids.js';
 
 export const MERCHANT_DISABLED = 'the merchant is disabled (its workspace was deleted)';
@@ -10,7 +10,7 @@ export const NO_CALLBACK_URL = 'the merchant has no callback_url; set one, then 
  * Why no callback can be sent to this merchant at all, or null. Such a delivery fails at once, without
  * an attempt, rather than retrying for days: set a URL (or re-enable the merchant) and redeliver.
  */
-export function noTarget(merchant: MerchantRow | undefined): string | null {
+export function noTarget(merchant: Merchant | undefined): string | null {
   if (!merchant) return 'the merchant no longer exists';
   // A deleted workspace's merchant: its CI receiver is gone; do not hammer it for two days.
   if (merchant.disabled) return MERCHANT_DISABLED;
@@ -21,7 +21,7 @@ export function noTarget(merchant: MerchantRow | undefined): string | null {
 export interface EventDeliveryDeps {
   db: Db;
   ids: IdFactory;
-  merchantById: (id: string) => MerchantRow | undefined;
+  merchantById: (id: string) => Merchant | undefined;
 }
 
 /**

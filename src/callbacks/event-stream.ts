@@ -1,7 +1,7 @@
 import { EVENT_NAMES, type EventName, type OutboxEventRow } from '../events/outbox.repo.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { Handlers } from '../http/operation.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 import type { AttemptReport } from './delivery.dispatcher.js';
@@ -48,7 +48,7 @@ function eventMessage(e: OutboxEventRow) {
   return { id: e.id, name: e.name, invoice_id: e.invoice_id, merchant_id: e.merchant_id, created_at: formatTimestamp(e.created_at), body: e.payload };
 }
 
-function merchantMessage(m: MerchantRow) {
+function merchantMessage(m: Merchant) {
   return {
     id: m.id,
     name: m.name,
@@ -79,7 +79,7 @@ export function createStreamRegistry() {
 
 export type StreamRegistry = ReturnType<typeof createStreamRegistry>;
 
-function chooseMerchant(s: ModuleServices, query: Record<string, unknown>): MerchantRow {
+function chooseMerchant(s: ModuleServices, query: Record<string, unknown>): Merchant {
   const merchantId = query.merchant_id as string | undefined;
   const workspaceId = query.workspace_id as string | undefined;
   const invoiceId = query.invoice_id as string | undefined;
@@ -93,9 +93,7 @@ function chooseMerchant(s: ModuleServices, query: Record<string, unknown>): Merc
     return m;
   }
   if (workspaceId) {
-    const m = s.db.prepare('SELECT * FROM merchants WHERE workspace_id = ? AND disabled = 0 ORDER BY created_at LIMIT 1').get(workspaceId) as
-      | MerchantRow
-      | undefined;
+    const m = s.identities.merchantOfWorkspace(workspaceId);
     if (!m) throw new ApiError('validation_error', { workspace_id: ['No live workspace with this id.'] });
     return m;
   }

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { SESSION_COOKIE } from './checkout.routes.js';
 import { createSessionStore } from './checkout.session.js';
 import { walletSubject } from './wallet-session.service.js';
-import { balanceOf, createInvoice, getPage, postForm, testIds, textOf } from './checkout.test-support.js';
+import { balanceOf, createInvoice, getPage, postForm, testIds, textOf } from '../testing/checkout.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import type { InvoiceStatus } from '../invoices/invoices.repo.js';
+import type { InvoiceStatus } from '../invoices/invoices.api.js';
 import { formatMoney } from '../shared/money.js';
 
 /**

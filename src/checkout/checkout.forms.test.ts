@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { createInvoice } from './checkout.test-support.js';
+import { createInvoice } from '../testing/checkout.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {

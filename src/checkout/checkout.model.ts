@@ -1,5 +1,13 @@
-import type { InvoiceStatus } from '../invoices/invoices.repo.js';
-import type { PayinOutlet } from './checkout.repo.js';
+import type { InvoiceStatus } from '../invoices/invoices.api.js';
+
+/** An over-the-counter outlet as the page offers it (the outlets module's pay-in outlets). */
+export interface PayinOutlet {
+  id: string;
+  name: string;
+  /** The payment collector code an outlet pays through (`seven_connect_deposit`, …). */
+  collector: string;
+  instructions: string;
+}
 
 export type PayMethod = 'wallet' | 'counter';
 export type SandboxOutcome = 'full' | 'part' | 'expire';

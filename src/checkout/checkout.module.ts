@@ -1,8 +1,7 @@
 import type { SandboxModule } from '../module.types.js';
 import type { ServicesWith } from '../module.types.js';
-import { createCheckoutRepository } from './checkout.repo.js';
 import { refuseCrossSiteForms, registerCheckoutRoutes } from './checkout.routes.js';
-import { createCheckoutService } from './checkout.service.js';
+import { createCheckoutService, type CheckoutDeps } from './checkout.service.js';
 import { createSessionStore } from './checkout.session.js';
 import { registerRequestPageRoutes } from './request-page.routes.js';
 import { createRequestPageService, type RequestPageApi } from './request-page.service.js';
@@ -16,13 +15,17 @@ type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payme
  * Beside it, the payer's page of a payment request, with the same wallet login (the wallet module's `requests`).
  * Wallet sessions are kept on the server (checkout.session.ts): logout and a deleted workspace end them.
  */
-export function createCheckoutModule(services: ModuleServices, requests: RequestPageApi): SandboxModule {
+export function createCheckoutModule(
+  services: ModuleServices,
+  requests: RequestPageApi,
+  payins: CheckoutDeps['payins'],
+): SandboxModule {
   const sessions = createSessionStore();
   // A deleted (or expired) workspace logs its customers out of every hosted page.
   services.identities.onWorkspaceDisabled((workspaceId) => sessions.endTenant(workspaceId));
   const checkout = createCheckoutService({
     services,
-    repo: createCheckoutRepository(services.db),
+    payins,
     sessions,
     sandboxChooser: () => !services.config.controlToken,
   });

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ApiError, renderError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { clientClosed } from '../http/client-closed.js';
+import { renderError } from '../http/render-error.js';
 import type { AppEnv } from '../http/operation.js';
 import { foreignSource, type OriginConfig } from '../http/same-origin.js';
 import { pageUrl } from './checkout.format.js';

@@ -1,11 +1,10 @@
-import { ApiError } from '../http/api-error.js';
-import type { InvoiceRow } from '../invoices/invoices.repo.js';
-import type { UserRow } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { Invoice } from '../invoices/invoices.api.js';
+import type { User } from '../identities/identities.api.js';
 import { accepts, amountDue, collectorsOf, counterCollector, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import type { ServicesWith } from '../module.types.js';
 import { barcodeSvg } from './checkout.barcode.js';
-import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayMethod, SandboxOutcome } from './checkout.model.js';
-import type { CheckoutRepository, PayinOutlet } from './checkout.repo.js';
+import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayinOutlet, PayMethod, SandboxOutcome } from './checkout.model.js';
 import type { SessionStore } from './checkout.session.js';
 import { createWalletSessions, walletSubject } from './wallet-session.service.js';
 
@@ -14,7 +13,8 @@ type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payme
 
 export interface CheckoutDeps {
   services: ModuleServices;
-  repo: CheckoutRepository;
+  /** The outlets module's over-the-counter outlets, in fixture order. */
+  payins: { payinOutlets(): PayinOutlet[] };
   sessions: SessionStore;
   /** Show the outcome chooser (off when the control API is token-protected: it pays without credentials). */
   sandboxChooser: () => boolean;
@@ -31,15 +31,15 @@ export function createCheckoutService(d: CheckoutDeps) {
   const s = d.services;
   const logins = createWalletSessions(s, d.sessions);
 
-  function invoice(id: string): InvoiceRow | undefined {
+  function invoice(id: string): Invoice | undefined {
     return s.invoices.find(id);
   }
 
-  function supportedOutlets(row: InvoiceRow): PayinOutlet[] {
-    return d.repo.payinOutlets().filter((o) => accepts(row, o.collector));
+  function supportedOutlets(row: Invoice): PayinOutlet[] {
+    return d.payins.payinOutlets().filter((o) => accepts(row, o.collector));
   }
 
-  function methodsOf(row: InvoiceRow, outlets: PayinOutlet[]): PayMethod[] {
+  function methodsOf(row: Invoice, outlets: PayinOutlet[]): PayMethod[] {
     const methods: PayMethod[] = [];
     if (collectorsOf(row).includes(WALLET_COLLECTOR)) methods.push('wallet');
     if (outlets.length) methods.push('counter');
@@ -47,18 +47,18 @@ export function createCheckoutService(d: CheckoutDeps) {
   }
 
   /** The invoice's tenant: its merchant's workspace, null for the base data. */
-  function tenantOf(row: InvoiceRow): string | null {
+  function tenantOf(row: Invoice): string | null {
     return s.identities.merchantById(row.merchant_id)?.workspace_id ?? null;
   }
 
 
   /** The merchant's `redirect_url?invoice_id=<id>` once the invoice is paid or expired (never after a cancel). */
-  function redirectTo(row: InvoiceRow): string | null {
+  function redirectTo(row: Invoice): string | null {
     return row.status === 'fully_paid' || row.status === 'expired' ? returnUrl(row) : null;
   }
 
   /** Only http(s) merchant URLs are followed: a `javascript:` redirect_url must never run here. */
-  function returnUrl(row: InvoiceRow): string | null {
+  function returnUrl(row: Invoice): string | null {
     const raw = s.identities.merchantById(row.merchant_id)?.redirect_url;
     if (!raw) return null;
     let url: URL;
@@ -73,15 +73,15 @@ export function createCheckoutService(d: CheckoutDeps) {
   }
 
   /** Signed for this invoice alone: a payment request page's session never counts here. */
-  function sessionCustomer(invoiceId: string, token: string | undefined): UserRow | null {
+  function sessionCustomer(invoiceId: string, token: string | undefined): User | null {
     return logins.customer(walletSubject.invoice(invoiceId), token);
   }
 
-  function walletOf(customer: UserRow, currency: string) {
+  function walletOf(customer: User, currency: string) {
     return s.ledger.byOwner('user', customer.id).find((a) => a.currency === currency);
   }
 
-  function pick(methods: PayMethod[], asked: string | undefined, row: InvoiceRow, loggedIn: boolean): PayMethod | null {
+  function pick(methods: PayMethod[], asked: string | undefined, row: Invoice, loggedIn: boolean): PayMethod | null {
     if (asked && methods.includes(asked as PayMethod)) return asked as PayMethod;
     if (methods.length === 1) return methods[0]!;
     if (loggedIn && methods.includes('wallet')) return 'wallet';

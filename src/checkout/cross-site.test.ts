@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { as, newDeveloper } from '../orders/developer.test-support.js';
+import { as, newDeveloper } from '../testing/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { balanceOf, createInvoice, testIds } from './checkout.test-support.js';
+import { balanceOf, createInvoice, testIds } from '../testing/checkout.test-support.js';
 
 // Form posts of the hosted pages from another site are refused (403 page, nothing done); the page's own
 // posts (same Origin, or a same-origin Referer, or no browser headers at all) go through.

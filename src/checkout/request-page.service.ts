@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { ServicesWith } from '../module.types.js';
 import type { PaymentRequestService } from '../wallet/payment-requests.service.js';
 import type { CheckoutCustomer } from './checkout.model.js';
@@ -9,7 +9,7 @@ import { createWalletSessions, walletSubject } from './wallet-session.service.js
 /** What the page uses of the wallet module's payment requests: it pays through the control API's own path. */
 export type RequestPageApi = Pick<PaymentRequestService, 'find' | 'payerWallet' | 'setStatus'>;
 
-export type RequestStatus = 'pending' | 'paid' | 'declined' | 'expired';
+export type RequestStatus = 'pending' | 'paid' | 'declined' | 'expired' | 'canceled';
 
 /** Messages the request page can show after an action; every wording in one place. */
 export const REQUEST_NOTICES = {

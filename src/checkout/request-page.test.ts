@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fund } from '../fixtures/load.js';
 import { parseYamlDocument, specPath } from '../spec/load.js';
-import { as, newDeveloper } from '../orders/developer.test-support.js';
+import { as, newDeveloper } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { SESSION_COOKIE } from './checkout.routes.js';
-import { balanceOf, createInvoice, getPage, postForm, testIds, textOf } from './checkout.test-support.js';
+import { balanceOf, createInvoice, getPage, postForm, testIds, textOf } from '../testing/checkout.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -49,7 +49,7 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
     expect(textOf(page.html, 'request-message')).toBe('Dinner on Friday');
     expect(textOf(page.html, 'request-payer')).toBe(customer(RICH).email);
     expect(page.html).toMatch(/data-testid="request-status" data-status="pending">Awaiting your answer</);
-    const expires = new Date(t.services.clock.now() / 1000 + 7 * 86_400_000).toISOString().slice(0, 16).replace('T', ' ');
+    const expires = new Date(t.services.clock.now() / 1000 + 365 * 86_400_000).toISOString().slice(0, 16).replace('T', ' ');
     expect(textOf(page.html, 'request-expiry')).toBe(`${expires} UTC`);
     expect(testIds(page.html)).toContain('login-submit');
     expect(testIds(page.html)).not.toContain('request-pay');

@@ -4,12 +4,13 @@ import { Layout } from './checkout.layout.js';
 import { REQUEST_NOTICES, type RequestNotice, type RequestPage, type RequestStatus } from './request-page.service.js';
 import { WalletBalance, WalletLoginFields } from './wallet-login.view.js';
 
-const STATUS_LABEL: Record<RequestStatus, string> = { pending: 'Awaiting your answer', paid: 'Paid', declined: 'Declined', expired: 'Expired' };
+const STATUS_LABEL: Record<RequestStatus, string> = { pending: 'Awaiting your answer', paid: 'Paid', declined: 'Declined', expired: 'Expired', canceled: 'Canceled' };
 
 const STATE_TEXT: Record<Exclude<RequestStatus, 'pending'>, string> = {
   paid: 'Paid. The money was sent from your wallet.',
   declined: 'Declined. No money was sent.',
   expired: 'This request has expired and can no longer be paid.',
+  canceled: 'The requester canceled this request: it can no longer be paid.',
 };
 
 const NOTICE_TITLE: Record<RequestNotice, string> = {

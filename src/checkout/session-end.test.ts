@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { balanceOf, createInvoice, postForm, testIds } from './checkout.test-support.js';
+import { balanceOf, createInvoice, postForm, testIds } from '../testing/checkout.test-support.js';
 
 // A wallet session ends on the server: a cookie kept (or copied) after logout, or opened before its
 // workspace was deleted, no longer pays an invoice or a payment request.

@@ -1,4 +1,4 @@
-import type { UserRow } from '../identities/identities.repo.js';
+import type { User } from '../identities/identities.api.js';
 import type { ServicesWith } from '../module.types.js';
 import { passwordMatches, SESSION_SECONDS, type SessionStore } from './checkout.session.js';
 
@@ -19,7 +19,7 @@ export const walletSubject = {
 export function createWalletSessions(s: ServicesWith<'identities'>, sessions: SessionStore) {
   return {
     /** The customer of a valid, unexpired session for this subject; otherwise null. */
-    customer(subject: string, token: string | undefined): UserRow | null {
+    customer(subject: string, token: string | undefined): User | null {
       const id = sessions.verify(token, subject, s.clock.now());
       const user = id ? s.identities.userById(id) : undefined;
       return user && user.kind === 'customer' ? user : null;

@@ -2,7 +2,7 @@ import { parseDuration } from '../config.js';
 import { formatReport } from '../receiver-check/receiver-check.report.js';
 import { checkReceiver, DEFAULT_TIMEOUT_MS, type ReceiverCheckOptions } from '../receiver-check/receiver-check.service.js';
 import { parseCommandArgs } from './args.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.types.js';
 
 const USAGE = 'check-receiver --url URL --token T [--timeout 10s] [--json]';
 

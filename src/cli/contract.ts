@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../spec/load.js';
 import { isLoopbackHost } from '../shared/ip-address.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.types.js';
 
 /** Credentials a url target needs (docs/contract-tests.md lists the optional ones). */
 export const CONTRACT_REQUIRED_ENV = ['CONTRACT_API_KEY', 'CONTRACT_API_SECRET', 'CONTRACT_MERCHANT_TOKEN'] as const;

@@ -1,8 +1,8 @@
 import { buildCallbackRequest, createHttpTransport } from '../callbacks/callback.transport.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.types.js';
 import type { AttemptMessage } from '../callbacks/event-stream.js';
 import { openSse, type SseEnd, type SseMessage } from './sse-client.js';
 
@@ -41,7 +41,7 @@ const OPTIONS = {
 const RECONNECT_MS = 2000;
 
 interface ReadyMessage {
-  merchant: Pick<MerchantRow, 'id' | 'name' | 'callback_url' | 'callback_auth' | 'merchant_api_token'>;
+  merchant: Pick<Merchant, 'id' | 'name' | 'callback_url' | 'callback_auth' | 'merchant_api_token'>;
   events: string[];
 }
 interface EventMessage {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliOutput } from './check-receiver.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.types.js';
 import { assertNotProduction } from './contract.js';
 
 const USAGE = 'parity [--har FILE…] [--base-url URL] [--junit FILE] [--json] [--docs FILE] [--all]';

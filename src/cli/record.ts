@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { createHmacSigner } from '../client/hmac.signer.js';
 import { packageVersion, parseCommandArgs, UsageError } from './args.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.types.js';
 import { assertNotProduction } from './contract.js';
 
 const USAGE = 'record --upstream URL [--port 7080] [--host H] --out FILE [--mask-pii] [--resign]';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createHmacSigner } from '../client/hmac.signer.js';
 import type { Credentials } from '../parity/target.js';
 import { parseCommandArgs, UsageError } from './args.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.types.js';
 import { assertNotProduction } from './contract.js';
 
 const USAGE = 'replay --har FILE --base-url URL [--junit FILE] [--json]';

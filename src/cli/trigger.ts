@@ -1,7 +1,7 @@
 import { parseDuration } from '../config.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.types.js';
 import type { AttemptMessage } from '../callbacks/event-stream.js';
 import { openSse } from './sse-client.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandArgs, UsageError } from './args.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.types.js';
 
 const USAGE = 'workspace create|snapshot …';
 const HELP = `Usage:

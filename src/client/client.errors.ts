@@ -1,4 +1,4 @@
-import type { ApiResponse } from './client.transport.js';
+import type { ApiResponse } from './client.transport.types.js';
 import type { ErrorEnvelope } from './client.types.js';
 
 function isEnvelope(body: unknown): body is ErrorEnvelope {

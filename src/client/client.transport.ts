@@ -1,21 +1,7 @@
 import { PaySandboxApiError } from './client.errors.js';
+import type { ApiResponse } from './client.transport.types.js';
 
-/** One answer of the API, whatever its status. */
-export interface ApiResponse<T = unknown> {
-  /** The operationId of the document the call was meant for, when the client knows it. */
-  operationId?: string;
-  method: string;
-  /** The full URL as sent (and signed). */
-  url: string;
-  status: number;
-  headers: Headers;
-  text: string;
-  /** Parsed JSON when the response says it is JSON (and parses), else the text. */
-  body: T;
-  request: { headers: Record<string, string>; body?: string };
-  /** 1 unless the request was repeated after a 429/503 with Retry-After. */
-  attempts: number;
-}
+export type { ApiResponse } from './client.transport.types.js';
 
 export type QueryValue = string | number | boolean | null | undefined;
 

@@ -159,18 +159,23 @@ export interface SellOrderCreateInput {
   otp?: string;
 }
 
+/** An amount as the developer API writes it, without padding ("5", "0.00205"). */
+export type Decimal = string;
+
 export interface SellOrder {
-  id: string;
-  amount: Money;
-  currency: string;
-  fee?: Money;
-  total?: Money;
-  delivery_status: SellOrderStatus;
-  external_transaction_id: string | null;
-  fields: Record<string, unknown>;
-  payment_outlet: { id: string; name: string };
+  /** Unpadded, as the real service writes it ("5"). */
+  amount: Decimal;
   /** Epoch seconds, as a string. */
   created_time: string;
+  currency: string;
+  delivery_status: SellOrderStatus;
+  external_transaction_id: string | null;
+  /** The outlet fields as sent, the payout destination `target_address` among them. */
+  fields: Record<string, unknown>;
+  id: string;
+  payment_outlet: { id: string; name: string; payment_outlet_provider_id: null };
+  /** Each field of the outlet's category that the order carries, with its legend. */
+  required_fields: Array<{ legend: string; name: string; value: string }>;
 }
 
 export interface SellOrderPage {
@@ -181,22 +186,24 @@ export interface SellOrderPage {
 export type BuyOrderStatus = 'pending_payment' | 'payment_received' | 'released' | 'canceled' | 'escrow_expired';
 
 export interface BuyOrder {
-  id: string;
-  status: BuyOrderStatus;
-  payment_method: string;
-  currency: string;
-  currency_amount: Money;
-  /** What the wallet receives when released (currency_amount × rate; the sandbox rate is 1). */
-  btc_amount: Money;
-  rate: Money;
-  instructions: string;
-  wallet_address: string | null;
+  /** What the wallet receives when released (currency_amount × rate; the sandbox rate is 1), unpadded. */
+  btc_amount: Decimal;
+  /** What the wallet has received: "0" until released. */
+  btc_released: Decimal;
+  /** Epoch seconds, as a string; null until it happens. */
+  canceled_time: string | null;
   /** Epoch seconds, as a string. */
   created_at: string;
+  currency_amount: Decimal;
   expiration_time: string;
+  id: string;
+  instructions: string;
   /** Epoch seconds, as a string; null until it happens. */
   marked_paid_time: string | null;
-  canceled_time: string | null;
+  payment_method: string;
+  rate: Decimal;
+  status: BuyOrderStatus;
+  wallet_address: string | null;
 }
 
 export interface BuyOrderPage {

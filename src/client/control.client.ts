@@ -27,6 +27,11 @@ export interface ControlClient {
   getClock(): Promise<Clock>;
   advanceClock(seconds: number): Promise<Clock>;
   resetClock(): Promise<Clock>;
+  /** A workspace's own clock (docs/design.md#the-clock): its time and offset; 404 when unknown or deleted. */
+  getWorkspaceClock(workspaceId: string): Promise<Clock>;
+  /** Move one workspace's clock forward; its due work runs at once, nobody else's time moves. */
+  advanceWorkspaceClock(workspaceId: string, seconds: number): Promise<Clock>;
+  resetWorkspaceClock(workspaceId: string): Promise<Clock>;
   createWorkspace(input?: { ttl_seconds?: number }): Promise<Workspace>;
   deleteWorkspace(id: string): Promise<void>;
   listMerchants(query?: PageQuery): Promise<{ merchants: SandboxMerchant[]; meta: PageMeta }>;
@@ -81,6 +86,9 @@ export function createControlClient(opts: ControlClientOptions): ControlClient {
     getClock: () => call({ method: 'GET', path: '/_sandbox/clock', operationId: 'getClock' }),
     advanceClock: (seconds) => post('/_sandbox/clock/advance', 'advanceClock', { seconds }),
     resetClock: () => post('/_sandbox/clock/reset', 'resetClock'),
+    getWorkspaceClock: (ws) => call({ method: 'GET', path: `/_sandbox/workspaces/${id(ws)}/clock`, operationId: 'getWorkspaceClock' }),
+    advanceWorkspaceClock: (ws, seconds) => post(`/_sandbox/workspaces/${id(ws)}/clock/advance`, 'advanceWorkspaceClock', { seconds }),
+    resetWorkspaceClock: (ws) => post(`/_sandbox/workspaces/${id(ws)}/clock/reset`, 'resetWorkspaceClock'),
     createWorkspace: async (input = {}) => (await post<{ workspace: Workspace }>('/_sandbox/workspaces', 'createWorkspace', input)).workspace,
     async deleteWorkspace(v) {
       await call({ method: 'DELETE', path: `/_sandbox/workspaces/${id(v)}`, operationId: 'deleteWorkspace' });

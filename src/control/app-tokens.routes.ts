@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
-import type { AppTokenRow } from '../identities/app-tokens.repo.js';
+import type { AppToken } from '../identities/identities.api.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 
@@ -16,7 +16,7 @@ export const DEFAULT_TOKEN_SCOPE = 'read write';
  * A token as the control API and the dashboard show it: RFC 6749 §5.1 fields, plus its expiry time; an
  * expired one (recorded, or reached and not yet recorded) says so, with 0 seconds left.
  */
-export function appTokenView(row: AppTokenRow, now: number) {
+export function appTokenView(row: AppToken, now: number) {
   const expired = row.expired_at !== null || row.expires_at <= now;
   return {
     access_token: row.access_token,
@@ -34,8 +34,11 @@ export function appTokenView(row: AppTokenRow, now: number) {
  * accepted as `Authorization: Bearer` on every developer operation (src/http/run-operation.ts).
  */
 export function appTokenHandlers(s: ModuleServices): Handlers {
+  // The app's tokens live on its workspace's clock.
   const enabledApp = (apiKey: string) => {
-    if (!s.identities.appByKey(apiKey)) throw ApiError.notFound();
+    const app = s.identities.appByKey(apiKey);
+    if (!app) throw ApiError.notFound();
+    s.tenants.enter(app.workspace_id);
   };
   return {
     createAppToken: ({ params, body }) => {

@@ -1,21 +1,30 @@
 import { ok, type Handlers } from '../http/operation.js';
 import type { Services } from '../services.js';
 import { formatTimestamp } from '../shared/clock.js';
+import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 
-/** getClock, advanceClock, resetClock, resetSandbox: sandbox time and a fresh start (docs/design.md#control-api). */
+/**
+ * getClock, advanceClock, resetClock, resetSandbox: sandbox time and a fresh start; and each workspace's
+ * own clock (docs/design.md#the-clock).
 /** The sandbox's own `tick` and `reset`, which the clock calls run. */
 export interface SandboxControls {
   tick(): void;
   reset(): void;
 }
 
-export function clockHandlers(s: Services, sandbox: SandboxControls, onReset: () => void): Handlers {
-  const view = () => ok({ now: formatTimestamp(s.clock.now()), offset_seconds: s.clock.offsetMicros() / 1_000_000 });
+export function clockHandlers(
+  s: Services,
+  sandbox: SandboxControls,
+  workspaces: Pick<WorkspaceService, 'clock' | 'advanceClock' | 'resetClock'>,
+  onReset: () => void,
+): Handlers {
+  const sandboxClock = s.tenants.sandbox;
+  const view = () => ok({ now: formatTimestamp(sandboxClock.now()), offset_seconds: sandboxClock.offsetMicros() / 1_000_000 });
   return {
     getClock: view,
-    /** Moves the persisted offset, then runs the due work at once: expiry, retries, workspace TTLs. */
+    /** Moves the persisted offset (every tenant's time with it), then runs the due work at once: expiry, retries, workspace TTLs. */
     advanceClock: ({ body }) => {
-      s.clock.setOffsetMicros(s.clock.offsetMicros() + Math.round((body.seconds as number) * 1_000_000));
+      sandboxClock.setOffsetMicros(sandboxClock.offsetMicros() + Math.round(body.seconds * 1_000_000));
       sandbox.tick();
       return view();
     },
@@ -25,9 +34,17 @@ export function clockHandlers(s: Services, sandbox: SandboxControls, onReset: ()
      */
     resetClock: () => {
       sandbox.tick();
-      s.clock.setOffsetMicros(0);
+      sandboxClock.setOffsetMicros(0);
       return view();
     },
+    getWorkspaceClock: ({ params }) => ok(workspaces.clock(params.workspace_id)),
+    /** One workspace's time moves; the due work runs at once, and only this workspace's has newly fallen due. */
+    advanceWorkspaceClock: ({ params, body }) => {
+      const clock = workspaces.advanceClock(params.workspace_id, body.seconds);
+      sandbox.tick();
+      return ok(clock);
+    },
+    resetWorkspaceClock: ({ params }) => ok(workspaces.resetClock(params.workspace_id)),
     resetSandbox: () => {
       sandbox.reset();
       onReset();

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppConfig } from '../config.js';
-import { ApiError, renderError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
+import { renderError } from '../http/render-error.js';
 import type { AppEnv } from '../http/operation.js';
 import { headerReader } from '../http/request-url.js';
 import { foreignSource, ownOriginText, publicHost, requestHost } from '../http/same-origin.js';

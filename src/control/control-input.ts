@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { AmountError, formatMoneyShort, parseAmount, UNITS_PER_PESO } from '../shared/money.js';
 
 /**

@@ -6,7 +6,7 @@ import type { ServicesWith } from '../module.types.js';
 import { appTokenHandlers } from './app-tokens.routes.js';
 import { createWorkspaces } from '../workspaces/workspaces.service.js';
 import { clockHandlers, type SandboxControls } from './clock.routes.js';
-import { createControlRepository } from './control.repo.js';
+import { createControlReads } from './control.reads.js';
 import { registerDashboard } from './dashboard.routes.js';
 import { diagnosticsHandlers } from './diagnostics.routes.js';
 import { controlGuard } from './control-guard.middleware.js';
@@ -43,17 +43,18 @@ export interface ControlDeps {
 /** The control API (docs/design.md#control-api) beyond deliveries and orders, injected faults and the QA dashboard. */
 export function createControlModule(d: ControlDeps) {
   const s = d.services;
-  const repo = createControlRepository(s.db);
+  const repo = createControlReads(s.db, s.identities, s.invoices);
   const provisioning = createProvisioningService(s, repo);
   const invoiceControl = createInvoiceControlService(s, repo);
   const workspaces = createWorkspaces(s, provisioning);
   const faults = createFaultStore(s.ids, d.random, { now: () => formatTimestamp(s.clock.now()), servedPaths: d.servedPaths });
+  s.dueWork.register(workspaces.dueJob());
   const guard = controlGuard(s.config);
   const injectFaults = faultMiddleware(faults, s.identities, () => s.clock.now());
   return {
     handlers: {
       ...invoiceControlHandlers(s, invoiceControl),
-      ...clockHandlers(s, d.sandbox, () => faults.clear()),
+      ...clockHandlers(s, d.sandbox, workspaces, () => faults.clear()),
       ...identityListHandlers(s),
       ...identityAdminHandlers(s, provisioning, workspaces),
       ...appTokenHandlers(s),
@@ -63,7 +64,6 @@ export function createControlModule(d: ControlDeps) {
     // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.
     middleware: (c, next) => (isControlPath(c.req.path) ? guard(c, next) : injectFaults(c, next)),
     routes: (app) => registerDashboard(app, s, { requestLog: d.requestLog, deliveries: d.deliveries, paymentRequests: d.paymentRequests }, repo, faults),
-    tick: () => workspaces.expireDue(),
     api: { provisioning, invoiceControl, workspaces, faults },
   } satisfies SandboxModule<unknown>;
 }

@@ -1,5 +1,5 @@
 import type { DeliveryService } from '../callbacks/deliveries.service.js';
-import type { DeliveryFilter, DeliveryStatus } from '../callbacks/deliveries.repo.js';
+import type { DeliveryFilter, DeliveryStatus } from '../callbacks/callbacks.api.js';
 import type { DeliveryResource } from '../callbacks/delivery.view.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import type { RequestLogEntry } from '../http/request-log.js';
@@ -12,7 +12,7 @@ import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
 import { paymentRequestPageUrl, type PaymentRequestService } from '../wallet/payment-requests.service.js';
 import { appTokenView } from './app-tokens.routes.js';
-import type { ControlRepository } from './control.repo.js';
+import type { ControlReads } from './control.reads.js';
 import type { Fault, FaultStore } from './faults.service.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -26,6 +26,8 @@ const STATUS_POLL = /^\/payment\/invoice\/[^/]+\/status\/?$/;
 export interface DashboardInvoice {
   invoice: InvoiceResource;
   merchantName: string;
+  /** Its merchant's workspace time, or null for the base data (on the sandbox clock). */
+  tenantClock: TenantClockView | null;
   /** Half the amount due, pre-filled in the "pay part" field. */
   suggestedPart: string;
   wallet: boolean;
@@ -40,6 +42,13 @@ export interface DashboardFilters {
   problems: string[];
 }
 
+/** A workspace's time beside its objects (docs/design.md#the-clock). */
+export interface TenantClockView {
+  workspaceId: string;
+  now: string;
+  offsetSeconds: number;
+}
+
 export interface DashboardData {
   /** Sent back as X-Sandbox-Token by the page's fetch calls; null when no token is configured. */
   token: string | null;
@@ -48,9 +57,9 @@ export interface DashboardData {
   /** Changes whenever anything the page shows changes (see `dashboardVersion`). */
   version: string;
   clock: { now: string; offsetSeconds: number };
-  merchants: Array<ReturnType<typeof sandboxMerchant>>;
-  /** Each app with its live OAuth2 access tokens. */
-  apps: Array<ReturnType<typeof sandboxApp> & { tokens: Array<ReturnType<typeof appTokenView>> }>;
+  merchants: Array<ReturnType<typeof sandboxMerchant> & { tenantClock: TenantClockView | null }>;
+  /** Each app with its live OAuth2 access tokens (on its tenant's clock). */
+  apps: Array<ReturnType<typeof sandboxApp> & { tokens: Array<ReturnType<typeof appTokenView>>; tenantClock: TenantClockView | null }>;
   customers: Array<ReturnType<typeof sandboxCustomer>>;
   invoices: DashboardInvoice[];
   /** The newest payment requests of every owner, each with its payer page. */
@@ -90,9 +99,11 @@ export interface DashboardSources {
   paymentRequests: Pick<PaymentRequestService, 'recent'>;
 }
 
-export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): string {
+export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlReads, faults: FaultStore): string {
   const faultMark = faults.list().map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`).join(',');
-  return [repo.writes(), ctx.requestLog.latestId(), s.clock.offsetMicros(), faultMark].join('.');
+  let workspaceClocks = 0;
+  for (const o of s.tenants.advanced().values()) workspaceClocks += o;
+  return [repo.writes(), ctx.requestLog.latestId(), s.clock.offsetMicros(), workspaceClocks, faultMark].join('.');
 }
 
 function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boolean {
@@ -106,18 +117,22 @@ function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boo
 export async function collectData(
   s: ModuleServices,
   ctx: DashboardSources,
-  repo: ControlRepository,
+  repo: ControlReads,
   faults: FaultStore,
   token: string | null,
   filters: DashboardFilters,
 ): Promise<DashboardData> {
-  s.invoices.expireDue();
+  // Each workspace's time, beside its objects; each object viewed on its own tenant's clock.
+  const tenantClock = (ws: string | null | undefined): TenantClockView | null =>
+    ws ? { workspaceId: ws, now: formatTimestamp(s.tenants.nowOf(ws)), offsetSeconds: s.tenants.offsetOf(ws) / 1_000_000 } : null;
   const invoices: DashboardInvoice[] = repo.recentInvoiceIds(LIST_SIZE).map((id) => {
     const row = s.invoices.byId(id)!;
     const due = amountDue(row);
+    const merchant = s.identities.merchantById(row.merchant_id);
     return {
-      invoice: s.invoices.view(row),
-      merchantName: s.identities.merchantById(row.merchant_id)?.name ?? '',
+      invoice: s.tenants.within(merchant?.workspace_id, () => s.invoices.view(row, merchant)),
+      merchantName: merchant?.name ?? '',
+      tenantClock: tenantClock(merchant?.workspace_id),
       suggestedPart: formatMoney(due > 1n ? due / 2n : due),
       wallet: collectorsOf(row).includes(WALLET_COLLECTOR),
       counter: collectorsOf(row).find((c) => COUNTER_COLLECTORS.includes(c)) ?? null,
@@ -144,12 +159,16 @@ export async function collectData(
     token,
     baseUrl: s.config.publicUrl,
     version: dashboardVersion(s, ctx, repo, faults),
-    clock: { now: formatTimestamp(s.clock.now()), offsetSeconds: s.clock.offsetMicros() / 1_000_000 },
-    merchants: s.identities.merchantsPage(LIST_SIZE, 0).map(sandboxMerchant),
-    apps: s.identities.appsPage(LIST_SIZE, 0).map((a) => ({
-      ...sandboxApp(a, s.identities.userById(a.owner_id)!, s.ledger),
-      tokens: s.identities.appTokens.live(a.api_key, now).map((r) => appTokenView(r, now)),
-    })),
+    clock: { now: formatTimestamp(now), offsetSeconds: s.clock.offsetMicros() / 1_000_000 },
+    merchants: s.identities.merchantsPage(LIST_SIZE, 0).map((m) => ({ ...sandboxMerchant(m), tenantClock: tenantClock(m.workspace_id) })),
+    apps: s.identities.appsPage(LIST_SIZE, 0).map((a) => {
+      const appNow = now + s.tenants.offsetOf(a.workspace_id);
+      return {
+        ...sandboxApp(a, s.identities.userById(a.owner_id)!, s.ledger),
+        tokens: s.identities.appTokens.live(a.api_key, appNow).map((r) => appTokenView(r, appNow)),
+        tenantClock: tenantClock(a.workspace_id),
+      };
+    }),
     customers: s.identities.customersPage(LIST_SIZE, 0).map((u) => sandboxCustomer(u, s.ledger)),
     invoices,
     paymentRequests: ctx.paymentRequests.recent(LIST_SIZE).map((r) => ({ ...r, page_url: paymentRequestPageUrl(s.config.publicUrl, r.id) })),

@@ -1,10 +1,11 @@
 import type { Context, Hono } from 'hono';
 import { authenticateControl } from '../auth/authenticate.js';
-import { ApiError, renderError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
+import { renderError } from '../http/render-error.js';
 import type { AppEnv } from '../http/operation.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
-import type { ControlRepository } from './control.repo.js';
+import type { ControlReads } from './control.reads.js';
 import { DASHBOARD_SCRIPT_PATH, DASHBOARD_STYLE, DASHBOARD_STYLE_PATH } from './dashboard.assets.js';
 import { collectData, dashboardVersion, parseFilters, type DashboardSources } from './dashboard.data.js';
 import { DASHBOARD_SCRIPT } from './dashboard.script.js';
@@ -43,7 +44,7 @@ function refused(c: Context<AppEnv>, expected: string | null): ApiError | null {
  * version that moves whenever the page would show something else, and the sandbox clock);
  * `GET /_sandbox/dashboard/dashboard.{css,js}`: its style and script (no secrets, no token needed).
  */
-export function registerDashboard(app: Hono<AppEnv>, s: ModuleServices, ctx: DashboardSources, repo: ControlRepository, faults: FaultStore): void {
+export function registerDashboard(app: Hono<AppEnv>, s: ModuleServices, ctx: DashboardSources, repo: ControlReads, faults: FaultStore): void {
   app.get('/_sandbox', async (c) => {
     secure(c);
     if (refused(c, s.config.controlToken)) return c.html(tokenRequiredPage(), 401);

@@ -4,14 +4,14 @@ import { deliveriesSection, faultsSection, requestsSection } from './dashboard.a
 import { DASHBOARD_SCRIPT_PATH, DASHBOARD_STYLE_PATH } from './dashboard.assets.js';
 import { createInvoiceCurl, getInvoiceCurl, payInvoiceCurl } from './dashboard.curl.js';
 import { curlBlock, invoiceLinks, liveRegion } from './dashboard.parts.js';
-import type { DashboardData, DashboardInvoice } from './dashboard.data.js';
+import type { DashboardData, DashboardInvoice, TenantClockView } from './dashboard.data.js';
 
 export type { DashboardData, DashboardInvoice } from './dashboard.data.js';
 
 const balances = (accounts: Array<{ currency: string; balance: string }>) => accounts.map((a) => `${a.balance} ${a.currency}`).join(', ');
 
 function invoiceRow(d: DashboardData) {
-  return ({ invoice: i, merchantName, suggestedPart, wallet, counter }: DashboardInvoice) => {
+  return ({ invoice: i, merchantName, tenantClock, suggestedPart, wallet, counter }: DashboardInvoice) => {
     // External ids are unique per merchant only: the id's tail keeps each row's button names apart.
     const name = `${i.external_transaction_id} (…${i.id.slice(-8)})`;
     const partCollector = wallet ? WALLET_COLLECTOR : (counter ?? '');
@@ -28,7 +28,7 @@ function invoiceRow(d: DashboardData) {
         ${curlBlock(`curl-pay-${i.id}`, 'curl: pay', `invoice ${name}`, payInvoiceCurl(d.baseUrl, d.token, i.id, partCollector))}`
         : html`<span class="muted">no actions</span>`;
     return html`<tr data-testid="invoice-row" data-invoice-id="${i.id}">
-    <td class="id">${invoiceLinks(i.id, i.payment_url)}<br><span class="muted">${merchantName} · ${i.external_transaction_id}</span>
+    <td class="id">${invoiceLinks(i.id, i.payment_url)}<br><span class="muted">${merchantName} · ${i.external_transaction_id}</span>${tenantClockNote(tenantClock)}
       ${curlBlock(`curl-get-${i.id}`, 'curl: read', `invoice ${name}`, getInvoiceCurl(d.baseUrl, d.token, i.id))}</td>
     <td><span class="status ${i.status}" data-testid="invoice-status">${i.status}</span></td>
     <td>${i.amount}<br><span class="muted">due ${i.amount_due} · received ${i.amount_received}</span></td>
@@ -59,6 +59,12 @@ function paymentRequestsSection(d: DashboardData) {
 </section>`;
 }
 
+/** A workspace's time beside its object; nothing for the base data (it runs on the sandbox clock shown above). */
+function tenantClockNote(c: TenantClockView | null) {
+  if (!c) return '';
+  return html`<br><small class="muted" data-testid="workspace-clock">workspace time ${c.now} (offset ${c.offsetSeconds} s)</small>`;
+}
+
 /** An app's live access tokens, or how to issue one. */
 function appTokens(a: DashboardData['apps'][number]) {
   if (!a.tokens.length) return html`none; issue one with <code>POST /_sandbox/apps/${a.api_key}/tokens</code>`;
@@ -68,11 +74,11 @@ function appTokens(a: DashboardData['apps'][number]) {
 function identitiesSections(d: DashboardData) {
   return html`<section aria-labelledby="m-h"><h2 id="m-h">Merchants</h2>${liveRegion('live-merchants', 'Merchants table', html`<table>
   <thead><tr><th>Name</th><th>merchant_api_token</th><th>bearer_token</th><th>Callback URL</th><th>Wallet</th></tr></thead>
-  <tbody>${d.merchants.map((m) => html`<tr><td>${m.name}</td><td><code>${m.merchant_api_token}</code></td><td><code>${m.bearer_token ?? '—'}</code></td>
+  <tbody>${d.merchants.map((m) => html`<tr><td>${m.name}${tenantClockNote(m.tenantClock)}</td><td><code>${m.merchant_api_token}</code></td><td><code>${m.bearer_token ?? '—'}</code></td>
     <td>${m.callback_url ?? '—'}</td><td><code>${m.wallet_account_id}</code></td></tr>`)}</tbody></table>`)}</section>
 <section aria-labelledby="a-h"><h2 id="a-h">HMAC applications</h2>${liveRegion('live-apps', 'HMAC applications table', html`<table>
   <thead><tr><th>Name</th><th>api_key</th><th>api_secret</th><th>OTP</th><th>OAuth2 tokens (Bearer)</th><th>Owner balances</th></tr></thead>
-  <tbody>${d.apps.map((a) => html`<tr><td>${a.name}</td><td><code>${a.api_key}</code></td><td><code>${a.api_secret}</code></td>
+  <tbody>${d.apps.map((a) => html`<tr><td>${a.name}${tenantClockNote(a.tenantClock)}</td><td><code>${a.api_key}</code></td><td><code>${a.api_secret}</code></td>
     <td>${a.mfa_whitelisted ? 'whitelisted' : html`secret <code>${a.otp_secret}</code>`}</td><td>${appTokens(a)}</td><td>${balances(a.owner.accounts)}</td></tr>`)}</tbody></table>`)}</section>
 <section aria-labelledby="c-h"><h2 id="c-h">Customers</h2>${liveRegion('live-customers', 'Customers table', html`<table>
   <thead><tr><th>Email</th><th>Password</th><th>Mobile</th><th>Balances</th></tr></thead>

@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { developerBearer } from '../auth/authenticate.js';
-import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { IdentitiesApi } from '../identities/identities.api.js';
 import { readBody } from '../http/body-limit.js';
-import { surfaceOfPath } from '../http/api-error.js';
 import type { AppEnv } from '../http/operation.js';
 import { rawPath } from '../http/request-url.js';
+import { surfaceOfPath } from '../shared/api-error.js';
 import { INJECTED_FAULT, type FaultStore } from './faults.service.js';
 
 const NO_BODY = new Set([204, 205, 304]);
@@ -16,7 +16,7 @@ const BODY_PEEK = 4096;
  * The `auth` the request log would have shown had no fault answered (docs/faults.md#the-request-log):
  * whose token it is, or whose HMAC key, without checking a signature or using up a nonce.
  */
-export function wouldBeAuth(identities: IdentityRepository, read: (name: string) => string | undefined, now: number): string {
+export function wouldBeAuth(identities: IdentitiesApi, read: (name: string) => string | undefined, now: number): string {
   const key = read('access_key') ?? read('access-key');
   if (key !== undefined && developerBearer(read) === undefined) {
     return identities.appForAuth(key) ? `hmac:${key} (signature not checked)` : 'invalid_access_key';
@@ -47,7 +47,7 @@ async function bodyExcerpt(c: Context<AppEnv>): Promise<Buffer | undefined> {
  * purpose: it is what a client under test must survive. A fault that answers marks the request for the
  * request log: which fault, the `auth` it would have had, the start of its body.
  */
-export function faultMiddleware(store: FaultStore, identities: IdentityRepository, now: () => number): MiddlewareHandler<AppEnv> {
+export function faultMiddleware(store: FaultStore, identities: IdentitiesApi, now: () => number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const hit = store.take(c.req.method, c.req.path, rawPath(c));
     if (!hit) return next();

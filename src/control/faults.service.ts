@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { IdFactory } from '../shared/ids.js';
 import type { Schemas } from '../spec/operations.generated.js';
 import { matchesSomePath, nearestPaths } from './faults.paths.js';

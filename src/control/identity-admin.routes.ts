@@ -1,8 +1,8 @@
 import { currentOtp } from '../auth/otp.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
-import { sandboxAccount } from '../ledger/accounts.service.js';
+import { sandboxAccount } from '../ledger/accounts.view.js';
 import type { ServicesWith } from '../module.types.js';
 import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 import type { ProvisioningService } from './provisioning.service.js';
@@ -29,11 +29,11 @@ export function identityAdminHandlers(s: ModuleServices, provisioning: Provision
       s.identities.resetNonce(params.api_key);
       return ok({ app: appView(params.api_key) });
     },
-    /** The code valid now on the sandbox clock (which may be ahead of real time). */
+    /** The code valid now on the app's clock (its workspace's, which may be ahead of the sandbox's and of real time). */
     getAppOtp: ({ params }) => {
       const app = s.identities.appByKey(params.api_key);
       if (!app) throw ApiError.notFound();
-      const { otp, expiresInSeconds } = currentOtp(app.otp_secret, Math.floor(s.clock.now() / 1000));
+      const { otp, expiresInSeconds } = currentOtp(app.otp_secret, Math.floor(s.tenants.nowOf(app.workspace_id) / 1000));
       return ok({ otp, expires_in_seconds: expiresInSeconds });
     },
     createCustomer: ({ body }) => ok({ customer: sandboxCustomer(provisioning.createCustomer(body ?? {}), s.ledger) }, 201),

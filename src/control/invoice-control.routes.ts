@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
 import type { ServicesWith } from '../module.types.js';
 import { amountInput } from './control-input.js';

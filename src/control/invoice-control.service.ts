@@ -1,13 +1,13 @@
 import type { EventName } from '../events/outbox.repo.js';
-import { ApiError } from '../http/api-error.js';
-import type { UserRow } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { User } from '../identities/identities.api.js';
 import type { InvoiceResource } from '../invoices/invoice.view.js';
-import type { InvoiceRow } from '../invoices/invoices.repo.js';
+import type { Invoice } from '../invoices/invoices.api.js';
 import { amountDue, COUNTER_COLLECTORS, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import type { PaymentOutcome } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatMoney, UNITS_PER_PESO } from '../shared/money.js';
-import type { ControlRepository } from './control.repo.js';
+import type { ControlReads } from './control.reads.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payments'>;
@@ -22,22 +22,22 @@ export interface TriggerOutcome {
 }
 
 /** QA moves an invoice through its lifecycle (docs/design.md#control-api): pay, trigger events. */
-export function createInvoiceControlService(s: ModuleServices, repo: ControlRepository) {
+export function createInvoiceControlService(s: ModuleServices, repo: ControlReads) {
   /**
    * Who pays when the caller names nobody: the workspace's own customer for a workspace invoice (so
    * parallel CI jobs never drain one shared wallet), otherwise the first fixture customer.
    */
-  function payer(inv: InvoiceRow, login?: string): UserRow {
+  function payer(inv: Invoice, login?: string): User {
     // A named customer is looked up in the invoice's tenant only: workspaces never pay each other.
     const workspaceId = s.identities.merchantById(inv.merchant_id)?.workspace_id ?? null;
     return s.payments.customer(login, workspaceId);
   }
 
-  function existing(invoiceId: string): InvoiceRow {
+  function existing(invoiceId: string): Invoice {
     return s.invoices.load(invoiceId);
   }
 
-  function pending(invoiceId: string): InvoiceRow {
+  function pending(invoiceId: string): Invoice {
     const inv = existing(invoiceId);
     if (inv.status !== 'pending') throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
     return inv;
@@ -48,7 +48,7 @@ export function createInvoiceControlService(s: ModuleServices, repo: ControlRepo
    * Pay `amount` the way that is sure to work: from the payer's wallet when the invoice takes it and
    * the balance covers it, else over the counter, else the wallet again so the caller hears why not.
    */
-  function autoPay(inv: InvoiceRow, amount: bigint): PaymentOutcome {
+  function autoPay(inv: Invoice, amount: bigint): PaymentOutcome {
     const collectors = collectorsOf(inv);
     const customer = payer(inv);
     if (collectors.includes(WALLET_COLLECTOR)) {

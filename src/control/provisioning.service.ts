@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { newOtpSecret } from '../auth/otp.js';
 import { fund } from '../fixtures/load.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, MerchantRow, MerchantSetting, UserRow } from '../identities/identities.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, Merchant, MerchantSetting, User } from '../identities/identities.api.js';
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
 import { UNITS_PER_PESO } from '../shared/money.js';
 import { amountInput, collectFieldErrors, httpUrlOrNull, MAX_MERCHANT_LIMIT_UNITS } from './control-input.js';
-import type { ControlRepository } from './control.repo.js';
+import type { ControlReads } from './control.reads.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger'>;
@@ -18,7 +18,7 @@ export interface MerchantInput {
   callback_url?: string | null;
   redirect_url?: string | null;
   enabled_payment_collectors?: string[];
-  callback_auth?: MerchantRow['callback_auth'];
+  callback_auth?: Merchant['callback_auth'];
   max_invoice_amount?: unknown;
   invoice_lifetime_seconds?: number;
 }
@@ -49,20 +49,20 @@ function randomToken(length: number): string {
 }
 
 /** Merchants, developer applications and customers made through the control API (docs/design.md#control-api). */
-export function createProvisioningService(s: ModuleServices, repo: ControlRepository) {
+export function createProvisioningService(s: ModuleServices, repo: ControlReads) {
   function phpWallet(ownerType: 'merchant' | 'user', ownerId: string, name: string): string {
     return s.ledger.createAccount({ ownerType, ownerId, name, currency: 'PHP' });
   }
 
   /** Validate the fields present in a merchant input; returns the columns they set. */
-  function merchantColumns(input: MerchantInput): Partial<Pick<MerchantRow, MerchantSetting>> {
+  function merchantColumns(input: MerchantInput): Partial<Pick<Merchant, MerchantSetting>> {
     const checked = collectFieldErrors({
       callback_url: () => (input.callback_url === undefined ? undefined : httpUrlOrNull(input.callback_url, 'callback_url')),
       redirect_url: () => (input.redirect_url === undefined ? undefined : httpUrlOrNull(input.redirect_url, 'redirect_url')),
       max_invoice_amount: () =>
         input.max_invoice_amount === undefined ? undefined : amountInput(input.max_invoice_amount, 'max_invoice_amount', MAX_MERCHANT_LIMIT_UNITS),
     });
-    const cols: Partial<Pick<MerchantRow, MerchantSetting>> = {};
+    const cols: Partial<Pick<Merchant, MerchantSetting>> = {};
     if (input.name !== undefined) cols.name = input.name;
     if (checked.callback_url !== undefined) cols.callback_url = checked.callback_url;
     if (checked.redirect_url !== undefined) cols.redirect_url = checked.redirect_url;
@@ -82,7 +82,7 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReposi
 
   const service = {
     /** Defaults: every collector, 10000 PHP maximum, 15-minute invoices, `https-only` callback auth. */
-    createMerchant(input: MerchantInput, workspaceId: string | null = null): MerchantRow {
+    createMerchant(input: MerchantInput, workspaceId: string | null = null): Merchant {
       const cols = merchantColumns(input);
       return s.unitOfWork(() => {
         const id = s.ids();
@@ -106,7 +106,7 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReposi
       });
     },
 
-    updateMerchant(id: string, input: MerchantInput): MerchantRow {
+    updateMerchant(id: string, input: MerchantInput): Merchant {
       const merchant = s.identities.merchantById(id);
       if (!merchant || merchant.disabled) throw ApiError.notFound();
       const cols = merchantColumns(input);
@@ -115,11 +115,11 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReposi
     },
 
     /** A developer application with a new owner whose PHP wallet is funded (and an empty BTC wallet). */
-    createApp(input: AppInput, workspaceId: string | null = null): { app: AppRow; owner: UserRow } {
+    createApp(input: AppInput, workspaceId: string | null = null): { app: App; owner: User } {
       const balance = input.balance === undefined ? DEFAULT_APP_BALANCE : amountInput(input.balance, 'balance');
       return s.unitOfWork(() => {
         const ownerId = s.ids();
-        const owner: UserRow = {
+        const owner: User = {
           id: ownerId,
           kind: 'developer',
           name: `Developer ${ownerId.slice(0, 6)}`,
@@ -151,7 +151,7 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReposi
     },
 
     /** A wallet customer; whatever login detail is missing is generated. */
-    createCustomer(input: CustomerInput, workspaceId: string | null = null, emailHint?: string): UserRow {
+    createCustomer(input: CustomerInput, workspaceId: string | null = null, emailHint?: string): User {
       const balance = input.balance === undefined ? DEFAULT_CUSTOMER_BALANCE : amountInput(input.balance, 'balance');
       return s.unitOfWork(() => {
         const id = s.ids();
@@ -162,7 +162,7 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReposi
           errors.mobile_number = ['A user with this mobile number already exists.'];
         }
         if (Object.keys(errors).length) throw new ApiError('validation_error', errors);
-        const user: UserRow = {
+        const user: User = {
           id,
           kind: 'customer',
           name: `Customer ${id.slice(0, 6)}`,

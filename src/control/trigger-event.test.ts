@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { invoiceControlHelpers } from './invoice-control.test-support.js';
+import { invoiceControlHelpers } from '../testing/invoice-control.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {

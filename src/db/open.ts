@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { migrations } from './migrations/index.js';
+import { installTenantSql } from './tenant-sql.js';
 
 export type Db = Database.Database;
 export type Durability = 'normal' | 'full';
@@ -109,6 +110,7 @@ function connectionSettings(db: Db): Db {
   // Each unit of work of a group commit runs in a SAVEPOINT (src/db/unit-of-work.ts), whose
   // sub-journal otherwise spills to a temporary file past 64 KiB: two pwrites per journaled page.
   db.pragma('temp_store = MEMORY');
+  installTenantSql(db);
   migrate(db);
   return db;
 }

@@ -1,12 +1,13 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { WriteBatch } from '../db/unit-of-work.js';
-import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { IdentitiesApi } from '../identities/identities.api.js';
 import type { Services } from '../services.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { SpecValidators } from '../spec/validators.js';
-import { ApiError, notFoundSurface, renderError, toApiError } from './api-error.js';
+import { ApiError, notFoundSurface, toApiError } from '../shared/api-error.js';
 import { bodyLimitOf, cheapBodyLimit } from './body-limit.js';
+import { renderError } from './render-error.js';
 import { clientClosed, clientClosedResponse } from './client-closed.js';
 import { registerDocs } from './docs.routes.js';
 import { registerFavicon } from './favicon.js';
@@ -21,7 +22,7 @@ import { operationRunner } from './run-operation.js';
 export interface AppParts {
   services: Services;
   /** Who a request's credentials belong to (the identities module's api), for authentication. */
-  identities: IdentityRepository;
+  identities: IdentitiesApi;
   spec: LoadedSpec;
   validators: SpecValidators;
   /** Handlers by operationId, from the feature modules (src/modules.ts). */
@@ -99,6 +100,14 @@ export function createApp(parts: AppParts) {
   });
   app.use('*', requestLog.middleware(services.clock));
   app.use('*', commitBarrier(services.writeBatch));
+  // Each request on its own tenant's clock (entered once its owner is known), after the clock's due
+  // work: the one catch-up of the sandbox (src/clock/due-work.ts), a comparison when nothing is due.
+  app.use('*', (c, next) =>
+    services.tenants.scope(() => {
+      services.dueWork.runIfDue();
+      return next();
+    }),
+  );
   app.use('*', refuseDotSegments);
   app.use(
     '*',
@@ -120,7 +129,7 @@ export function createApp(parts: AppParts) {
   const registered = new Set<string>();
   for (const op of spec.operations) {
     const run = operationRunner(
-      { config: services.config, identities: parts.identities, clock: services.clock, validators },
+      { config: services.config, identities: parts.identities, clock: services.clock, tenants: services.tenants, validators },
       op,
       (handlers[op.operationId as OperationId] as AnyHandler | undefined) ?? notImplemented,
     );

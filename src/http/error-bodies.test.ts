@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { ApiError, notFoundSurface, OtpError, surfaceOfPath } from './api-error.js';
+import { ApiError, notFoundSurface, OtpError, surfaceOfPath } from '../shared/api-error.js';
 
 /**
  * Error bodies per surface, as the real service sends them: merchant `{"error_codes": [], "errors"}`

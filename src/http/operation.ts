@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { App, Merchant } from '../identities/identities.api.js';
 import type { Operation } from '../spec/load.js';
-import type { ErrorSurface } from './api-error.js';
+import type { ErrorSurface } from '../shared/api-error.js';
 import type { OperationId, Operations } from '../spec/operations.generated.js';
 
 export type AppEnv = {
@@ -14,7 +14,7 @@ export type AppEnv = {
     fault?: string;
     /** The body an operation read, for the request log. */
     requestBody?: Buffer;
-    /** The API of the operation being run: the shape of its error bodies (src/http/api-error.ts). */
+    /** The API of the operation being run: the shape of its error bodies (src/shared/api-error.ts). */
     errorSurface?: ErrorSurface;
     /** `sandbox_debug` in error bodies (off with `--no-debug-errors`). */
     debugErrors?: boolean;

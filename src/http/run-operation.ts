@@ -1,13 +1,15 @@
 import type { Context } from 'hono';
 import { authenticateBearerApp, authenticateControl, authenticateHmac, authenticateMerchant, developerBearer } from '../auth/authenticate.js';
 import type { AppConfig } from '../config.js';
-import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { IdentitiesApi } from '../identities/identities.api.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { Clock } from '../shared/clock.js';
 import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
-import { ApiError, surfaceOfTags } from './api-error.js';
+import { ApiError, surfaceOfTags } from '../shared/api-error.js';
 import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
-import { parseJsonBody } from './json-body.js';
+import { isFormBody, parseFormBody } from './form-body.js';
+import { parseJsonBody } from '../shared/json-body.js';
 import { jsonTextOf } from './json-text.js';
 import type { AnyHandler, AppEnv, RunnerContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
@@ -16,9 +18,11 @@ const EMPTY = Buffer.alloc(0);
 
 export interface RunnerDeps {
   config: AppConfig;
-  identities: IdentityRepository;
-  /** The sandbox clock, on which OAuth2 access tokens expire. */
+  identities: IdentitiesApi;
+  /** The clock, on which OAuth2 access tokens expire (each on its app's tenant clock). */
   clock: Clock;
+  /** Whose clock the request is on: the authenticated merchant's or app's workspace. */
+  tenants: Pick<TenantClocks, 'enter'>;
   validators: SpecValidators;
 }
 
@@ -50,7 +54,10 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
     let bodyError: ApiError | undefined;
     if (op.hasBody && rawBody.length > 0) {
       try {
-        parsed = parseJsonBody(rawBody.toString('utf8'));
+        // A developer write also takes a form-encoded body (signed as sent, like JSON); the merchant and
+        // control APIs take JSON only.
+        const form = op.auth === 'hmac' && isFormBody(c.req.header('content-type'));
+        parsed = form ? parseFormBody(rawBody.toString('utf8'), op.bodyTypes) : parseJsonBody(rawBody.toString('utf8'));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         bodyError = err;
@@ -71,6 +78,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
           break;
         }
         ctx.merchant = authenticateMerchant(deps.identities, header('authorization'));
+        deps.tenants.enter(ctx.merchant.workspace_id);
         c.set('authOutcome', `merchant:${ctx.merchant.id}`);
         break;
       case 'hmac': {
@@ -78,6 +86,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         const bearer = developerBearer(header);
         if (bearer !== undefined) {
           ctx.app = authenticateBearerApp(deps.identities, bearer, deps.clock.now());
+          deps.tenants.enter(ctx.app.workspace_id);
           c.set('authOutcome', `bearer:${ctx.app.api_key}`);
           break;
         }
@@ -85,6 +94,7 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
           debugErrors: deps.config.debugErrors,
           beforeNonce: refuseBadBody,
         });
+        deps.tenants.enter(ctx.app.workspace_id);
         c.set('authOutcome', `hmac:${ctx.app.api_key}`);
         break;
       }

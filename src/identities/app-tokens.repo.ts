@@ -1,17 +1,7 @@
 import type { Db } from '../db/open.js';
-import type { AppRow } from './identities.repo.js';
+import type { App, AppToken, AppTokensApi } from './identities.api.js';
 
-export interface AppTokenRow {
-  access_token: string;
-  api_key: string;
-  scope: string;
-  /** Sandbox-clock microseconds, like every timestamp of the database. */
-  created_at: number;
-  expires_at: number;
-  revoked_at: number | null;
-  /** When it expired, recorded by the clock's due work: never live again, whatever the clock does after. */
-  expired_at: number | null;
-}
+type AppTokenRow = AppToken;
 
 /**
  * OAuth2 access tokens of HMAC apps. SQL only; no rules. A token is live while it is not revoked, its
@@ -19,7 +9,10 @@ export interface AppTokenRow {
  * moved back revives nothing), and its app is enabled (a deleted workspace disables its apps, and so
  * their tokens).
  */
-export function createAppTokenRepository(db: Db) {
+/** The workspace of a token's app, in SQL (the token rows' own table is `app_access_tokens`). */
+const APP_WORKSPACE = '(SELECT workspace_id FROM apps WHERE apps.api_key = app_access_tokens.api_key)';
+
+export function createAppTokenRepository(db: Db): AppTokensApi {
   const insert = db.prepare(
     `INSERT INTO app_access_tokens (access_token, api_key, scope, created_at, expires_at)
      VALUES (@access_token, @api_key, @scope, @created_at, @expires_at)`,
@@ -37,13 +30,17 @@ export function createAppTokenRepository(db: Db) {
   );
   const appOfToken = db.prepare(
     `SELECT a.* FROM app_access_tokens t JOIN apps a ON a.api_key = t.api_key
-       WHERE t.access_token = ? AND t.revoked_at IS NULL AND t.expired_at IS NULL AND t.expires_at > ? AND a.disabled = 0`,
+       WHERE t.access_token = ? AND t.revoked_at IS NULL AND t.expired_at IS NULL AND t.expires_at > ? + ws_offset(a.workspace_id)
+         AND a.disabled = 0`,
   );
+  // Each token expires on its app's workspace clock (docs/design.md#the-clock): `?` is the sandbox time.
   const markExpired = db.prepare(
-    'UPDATE app_access_tokens SET expired_at = expires_at WHERE expired_at IS NULL AND revoked_at IS NULL AND expires_at <= ?',
+    `UPDATE app_access_tokens SET expired_at = expires_at WHERE expired_at IS NULL AND revoked_at IS NULL
+       AND expires_at <= @now + ws_max_offset() AND expires_at <= @now + ws_offset(${APP_WORKSPACE})`,
   );
   const anyDue = db.prepare(
-    'SELECT 1 FROM app_access_tokens WHERE expired_at IS NULL AND revoked_at IS NULL AND expires_at <= ? LIMIT 1',
+    `SELECT 1 FROM app_access_tokens WHERE expired_at IS NULL AND revoked_at IS NULL
+       AND expires_at <= @now + ws_max_offset() AND expires_at <= @now + ws_offset(${APP_WORKSPACE}) LIMIT 1`,
   );
   return {
     insert: (row: Omit<AppTokenRow, 'revoked_at' | 'expired_at'>) => void insert.run(row),
@@ -53,13 +50,11 @@ export function createAppTokenRepository(db: Db) {
     unrevoked: (apiKey: string) => unrevoked.all(apiKey) as AppTokenRow[],
     /** True when a live token of this app was revoked now. */
     revoke: (apiKey: string, token: string, now: number) => revoke.run({ key: apiKey, token, now }).changes === 1,
-    /** The enabled app a live token belongs to. */
-    appOfToken: (token: string, now: number) => appOfToken.get(token, now) as AppRow | undefined,
-    /** Record every token whose expiry `now` has reached as expired (at its `expires_at`); how many. */
-    markExpired: (now: number) => markExpired.run(now).changes,
+    /** The enabled app a live token belongs to; `now` is the sandbox time, each token expires on its app's clock. */
+    appOfToken: (token: string, now: number) => appOfToken.get(token, now) as App | undefined,
+    /** Record every token whose expiry its app's clock has reached as expired (at its `expires_at`); `now` is the sandbox time; how many. */
+    markExpired: (now: number) => markExpired.run({ now }).changes,
     /** True when some token has reached its expiry without being recorded as expired yet (a read only). */
-    anyDue: (now: number) => anyDue.get(now) !== undefined,
+    anyDue: (now: number) => anyDue.get({ now }) !== undefined,
   };
 }
-
-export type AppTokenRepository = ReturnType<typeof createAppTokenRepository>;

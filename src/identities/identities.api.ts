@@ -58,3 +58,82 @@ export interface User {
   workspace_id: string | null;
   created_at: number;
 }
+
+/** An OAuth2 access token of an app (the Bearer alternative to HMAC on the developer API). */
+export interface AppToken {
+  access_token: string;
+  api_key: string;
+  scope: string;
+  /** Sandbox-clock microseconds, like every timestamp of the database. */
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  /** When it expired, recorded by the clock's due work: never live again, whatever the clock does after. */
+  expired_at: number | null;
+}
+
+/** The apps' OAuth2 access tokens: live while not revoked, not expired on the sandbox clock, app enabled. */
+export interface AppTokensApi {
+  insert(token: Omit<AppToken, 'revoked_at' | 'expired_at'>): void;
+  /** The app's live tokens, oldest first. */
+  live(apiKey: string, now: number): AppToken[];
+  /** The app's tokens that were not revoked, live and expired alike, oldest first. */
+  unrevoked(apiKey: string): AppToken[];
+  /** True when a live token of this app was revoked now. */
+  revoke(apiKey: string, token: string, now: number): boolean;
+  /** The enabled app a live token belongs to. */
+  appOfToken(token: string, now: number): App | undefined;
+  /** Record every token whose expiry `now` has reached as expired (at its `expires_at`); how many. */
+  markExpired(now: number): number;
+  /** True when some token has reached its expiry without being recorded as expired yet (a read only). */
+  anyDue(now: number): boolean;
+}
+
+/**
+ * What other modules, the CLI and tests may ask of the identities module. Listings and "the first"
+ * merchant or customer follow insertion order (the fixtures' own order first).
+ */
+export interface IdentitiesApi {
+  /** Drop the credential caches (after a rollback of the write batch, and on reset). */
+  forgetCached(): void;
+  appTokens: AppTokensApi;
+  /** An enabled merchant by its API token or bearer token. */
+  merchantByToken(token: string): Merchant | undefined;
+  merchantById(id: string): Merchant | undefined;
+  firstMerchant(): Merchant | undefined;
+  merchantsPage(limit: number, offset: number, workspaceId?: string): Merchant[];
+  merchantsCount(workspaceId?: string): number;
+  insertMerchant(m: Omit<Merchant, 'disabled'>): void;
+  /** Change a merchant's settings; identity columns (id, tokens, wallet) are never updatable. */
+  updateMerchant(id: string, fields: Partial<Pick<Merchant, MerchantSetting>>): void;
+  appByKey(key: string): App | undefined;
+  /** The app of an access key for signature checks (cached: its `last_nonce` may be older than stored). */
+  appForAuth(key: string): App | undefined;
+  appsPage(limit: number, offset: number, workspaceId?: string): App[];
+  appsCount(workspaceId?: string): number;
+  insertApp(a: Omit<App, 'last_nonce' | 'disabled'>): void;
+  /** True when the nonce was strictly greater than the last one and is now recorded. */
+  advanceNonce(key: string, nonce: string): boolean;
+  resetNonce(key: string): boolean;
+  userById(id: string): User | undefined;
+  /** A customer by email, mobile number or id, within one tenant (`null`: the base data). */
+  customerByLogin(login: string, workspaceId: string | null): User | undefined;
+  /** The oldest customer of a tenant (`null`: the base data). */
+  firstCustomer(workspaceId?: string | null): User | undefined;
+  /** The tenant of an account's owner: a workspace id, null for the base data, undefined for system accounts. */
+  workspaceOfOwner(ownerType: string, ownerId: string): string | null | undefined;
+  customersPage(limit: number, offset: number, workspaceId?: string): User[];
+  customersCount(workspaceId?: string): number;
+  /** Any wallet user (a customer or an application's owner) by email, mobile number or id, in a tenant: who a send can reach. */
+  walletUserByAddress(login: string, workspaceId: string | null): User | undefined;
+  /** Whether any user has this email (case-insensitive) or this mobile number. */
+  emailTaken(email: string): boolean;
+  mobileTaken(mobile: string): boolean;
+  /** The first enabled merchant of a workspace (a deleted workspace has none). */
+  merchantOfWorkspace(workspaceId: string): Merchant | undefined;
+  insertUser(u: User): void;
+  /** Disable a deleted workspace's merchants and apps (and so their tokens). */
+  disableWorkspace(workspaceId: string): void;
+  /** Call `listener` when a workspace is disabled (deleted or expired): what a module keeps of its tenant ends. */
+  onWorkspaceDisabled(listener: (workspaceId: string) => void): void;
+}

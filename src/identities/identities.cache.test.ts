@@ -53,7 +53,7 @@ describe('credential lookups (cached)', () => {
     expect((await t.signed('GET', '/v3/crypto-accounts/', { nonce: '2000' })).status).toBe(200);
     const replay = await t.signed('GET', '/v3/crypto-accounts/', { nonce: '1500' });
     expect(replay.status).toBe(401);
-    expect(replay.body.errors.non_field_errors[0]).toBe('Nonce value 2000 is higher than 1500');
+    expect(replay.body.errors.non_field_errors).toBe("NONCE is too low.  Last value '2000'");
   });
 
   it('starts from the fixtures again after a reset', async () => {

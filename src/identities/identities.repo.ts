@@ -1,11 +1,11 @@
 import type { Db } from '../db/open.js';
 import { createAppTokenRepository } from './app-tokens.repo.js';
-import { MERCHANT_SETTINGS, type App, type Merchant, type MerchantSetting, type User } from './identities.api.js';
+import { MERCHANT_SETTINGS, type App, type IdentitiesApi, type Merchant, type MerchantSetting, type User } from './identities.api.js';
 
-export { MERCHANT_SETTINGS, type MerchantSetting };
-export type MerchantRow = Merchant;
-export type AppRow = App;
-export type UserRow = User;
+// The rows of this module's tables are its domain types (identities.api.ts) column for column.
+type MerchantRow = Merchant;
+type AppRow = App;
+type UserRow = User;
 
 /** Merchants, HMAC applications and users (customers and developers). SQL only; no rules. */
 /**
@@ -19,7 +19,7 @@ export type UserRow = User;
  */
 const CACHE_LIMIT = 1000;
 
-export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()) {
+export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()): IdentitiesApi {
   const disableMerchants = db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?');
   const disableApps = db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?');
   const workspaceListeners: Array<(workspaceId: string) => void> = [];
@@ -29,6 +29,9 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
   const merchantById = db.prepare('SELECT * FROM merchants WHERE id = ?');
   const merchantsPage = db.prepare('SELECT * FROM merchants WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?');
   const merchantsCount = db.prepare('SELECT COUNT(*) AS n FROM merchants WHERE disabled = 0');
+  // One workspace's identities (a contract run sharing the sandbox walks its own lists).
+  const merchantsOfPage = db.prepare('SELECT * FROM merchants WHERE disabled = 0 AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?');
+  const merchantsOfCount = db.prepare('SELECT COUNT(*) AS n FROM merchants WHERE disabled = 0 AND workspace_id = ?');
   const firstMerchant = db.prepare('SELECT * FROM merchants WHERE disabled = 0 AND workspace_id IS NULL ORDER BY rowid LIMIT 1');
   const insertMerchant = db.prepare(
     `INSERT INTO merchants (id, name, merchant_api_token, bearer_token, callback_url, redirect_url, enabled_payment_collectors,
@@ -39,6 +42,8 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
   const appByKey = db.prepare('SELECT * FROM apps WHERE api_key = ? AND disabled = 0');
   const appsPage = db.prepare('SELECT * FROM apps WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?');
   const appsCount = db.prepare('SELECT COUNT(*) AS n FROM apps WHERE disabled = 0');
+  const appsOfPage = db.prepare('SELECT * FROM apps WHERE disabled = 0 AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?');
+  const appsOfCount = db.prepare('SELECT COUNT(*) AS n FROM apps WHERE disabled = 0 AND workspace_id = ?');
   const insertApp = db.prepare(
     `INSERT INTO apps (api_key, api_secret, name, owner_id, mfa_whitelisted, otp_secret, last_nonce, workspace_id, created_at)
      VALUES (@api_key, @api_secret, @name, @owner_id, @mfa_whitelisted, @otp_secret, NULL, @workspace_id, @created_at)`,
@@ -56,10 +61,22 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
        AND workspace_id IS @workspace
        AND (workspace_id IS NULL OR workspace_id IN (SELECT id FROM workspaces WHERE deleted_at IS NULL))`,
   );
+  // Any wallet user (a customer or an application's owner) by email, mobile number or id: who a send can reach.
+  const walletUserByAddress = db.prepare(
+    `SELECT * FROM users WHERE (email = @login COLLATE NOCASE OR mobile_number = @login OR id = @login)
+       AND workspace_id IS @workspace
+       AND (workspace_id IS NULL OR workspace_id IN (SELECT id FROM workspaces WHERE deleted_at IS NULL))
+     ORDER BY kind = 'customer' DESC LIMIT 1`,
+  );
   const customersPage = db.prepare(
     "SELECT * FROM users WHERE kind = 'customer' ORDER BY rowid LIMIT ? OFFSET ?",
   );
   const customersCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer'");
+  const customersOfPage = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?");
+  const customersOfCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer' AND workspace_id = ?");
+  const emailTaken = db.prepare('SELECT 1 FROM users WHERE email = ? COLLATE NOCASE');
+  const mobileTaken = db.prepare('SELECT 1 FROM users WHERE mobile_number = ?');
+  const merchantOfWorkspace = db.prepare('SELECT * FROM merchants WHERE workspace_id = ? AND disabled = 0 ORDER BY created_at LIMIT 1');
   const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS ? ORDER BY rowid LIMIT 1");
   const insertUser = db.prepare(
     `INSERT INTO users (id, kind, name, email, mobile_number, password, workspace_id, created_at)
@@ -98,8 +115,11 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     merchantById: (id: string) =>
       merchantsById.get(id) ?? remember(merchantsById, id, merchantById.get(id) as MerchantRow | undefined),
     firstMerchant: () => firstMerchant.get() as MerchantRow | undefined,
-    merchantsPage: (limit: number, offset: number) => merchantsPage.all(limit, offset) as MerchantRow[],
-    merchantsCount: () => (merchantsCount.get() as { n: number }).n,
+    /** Enabled merchants in creation order; of one workspace when `workspaceId` is given. */
+    merchantsPage: (limit: number, offset: number, workspaceId?: string) =>
+      (workspaceId === undefined ? merchantsPage.all(limit, offset) : merchantsOfPage.all(workspaceId, limit, offset)) as MerchantRow[],
+    merchantsCount: (workspaceId?: string) =>
+      ((workspaceId === undefined ? merchantsCount.get() : merchantsOfCount.get(workspaceId)) as { n: number }).n,
     insertMerchant: (m: Omit<MerchantRow, 'disabled'>) => {
       forgetCached();
       insertMerchant.run(m);
@@ -119,8 +139,9 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
      * than the database's (the nonce is checked by `advanceNonce`; read `appByKey` for the current one).
      */
     appForAuth: (key: string) => appsByKey.get(key) ?? remember(appsByKey, key, appByKey.get(key) as AppRow | undefined),
-    appsPage: (limit: number, offset: number) => appsPage.all(limit, offset) as AppRow[],
-    appsCount: () => (appsCount.get() as { n: number }).n,
+    appsPage: (limit: number, offset: number, workspaceId?: string) =>
+      (workspaceId === undefined ? appsPage.all(limit, offset) : appsOfPage.all(workspaceId, limit, offset)) as AppRow[],
+    appsCount: (workspaceId?: string) => ((workspaceId === undefined ? appsCount.get() : appsOfCount.get(workspaceId)) as { n: number }).n,
     insertApp: (a: Omit<AppRow, 'last_nonce' | 'disabled'>) => {
       forgetCached();
       insertApp.run(a);
@@ -134,6 +155,11 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
      * another workspace is as unknown as one that does not exist.
      */
     customerByLogin: (login: string, workspaceId: string | null) => userByLogin.get({ login, workspace: workspaceId }) as UserRow | undefined,
+    /**
+     * The wallet user a send names (`target_address`): a customer or a developer (an application's
+     * owner), by email, mobile number or id, within one tenant, as the real service finds any wallet user.
+     */
+    walletUserByAddress: (login: string, workspaceId: string | null) => walletUserByAddress.get({ login, workspace: workspaceId }) as UserRow | undefined,
     /** The oldest customer of a tenant (`null`: the base data). */
     firstCustomer(workspaceId: string | null = null): UserRow | undefined {
       if (firstCustomers.has(workspaceId)) return firstCustomers.get(workspaceId);
@@ -148,8 +174,13 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
       if (ownerType === 'merchant') return (merchantById.get(ownerId) as MerchantRow | undefined)?.workspace_id;
       return undefined;
     },
-    customersPage: (limit: number, offset: number) => customersPage.all(limit, offset) as UserRow[],
-    customersCount: () => (customersCount.get() as { n: number }).n,
+    customersPage: (limit: number, offset: number, workspaceId?: string) =>
+      (workspaceId === undefined ? customersPage.all(limit, offset) : customersOfPage.all(workspaceId, limit, offset)) as UserRow[],
+    customersCount: (workspaceId?: string) =>
+      ((workspaceId === undefined ? customersCount.get() : customersOfCount.get(workspaceId)) as { n: number }).n,
+    emailTaken: (email) => emailTaken.get(email) !== undefined,
+    mobileTaken: (mobile) => mobileTaken.get(mobile) !== undefined,
+    merchantOfWorkspace: (workspaceId) => merchantOfWorkspace.get(workspaceId) as MerchantRow | undefined,
     insertUser: (u: UserRow) => {
       firstCustomers.clear();
       insertUser.run(u);
@@ -164,5 +195,3 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     onWorkspaceDisabled: (listener: (workspaceId: string) => void) => void workspaceListeners.push(listener),
   };
 }
-
-export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

@@ -1,11 +1,11 @@
-import { accountSummary } from '../ledger/accounts.service.js';
-import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import { accountSummary } from '../ledger/accounts.view.js';
+import type { LedgerApi } from '../ledger/ledger.api.js';
 import { formatMoney } from '../shared/money.js';
 import type { Schemas } from '../spec/operations.generated.js';
-import type { AppRow, MerchantRow, UserRow } from './identities.repo.js';
+import type { App, Merchant, User } from './identities.api.js';
 
 /** Control API shapes of merchants, applications and customers (docs/design.md#control-api). */
-export function sandboxMerchant(m: MerchantRow) {
+export function sandboxMerchant(m: Merchant) {
   return {
     id: m.id,
     name: m.name,
@@ -21,7 +21,7 @@ export function sandboxMerchant(m: MerchantRow) {
   };
 }
 
-export function sandboxApp(a: AppRow, owner: UserRow, ledger: LedgerRepository) {
+export function sandboxApp(a: App, owner: User, ledger: LedgerApi) {
   return {
     api_key: a.api_key,
     api_secret: a.api_secret,
@@ -38,7 +38,7 @@ export function sandboxApp(a: AppRow, owner: UserRow, ledger: LedgerRepository) 
   };
 }
 
-export function sandboxCustomer(u: UserRow, ledger: LedgerRepository) {
+export function sandboxCustomer(u: User, ledger: LedgerApi) {
   return {
     id: u.id,
     name: u.name,

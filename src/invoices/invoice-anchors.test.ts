@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../testing/test-app.js';
 import { ANCHOR_EVERY } from './invoice-anchors.repo.js';
-import type { InvoiceStatus } from './invoices.repo.js';
+import type { InvoiceStatus } from './invoices.api.js';
 
 const t = createTestApp();
 afterAll(() => t.close());

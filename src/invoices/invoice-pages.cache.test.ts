@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { createInvoicePageCache } from './invoice-pages.cache.js';
+import type { Merchant } from '../identities/identities.api.js';
+import { createInvoicePageCache, type CachedPage } from './invoice-pages.cache.js';
 import type { InvoiceResource } from './invoice.view.js';
 
 describe('the invoice page cache', () => {
@@ -22,13 +23,13 @@ describe('the invoice page cache', () => {
     const cache = createInvoicePageCache(() => 1);
     const first = resource('a', '10');
     cache.set('k', { total: 2, invoices: [first, resource('b', null)], expiresAt: [10_000_000, null] });
-    const later = cache.get('k', 2_500_000)!;
+    const later = cache.get('k', 2_500_000) as CachedPage;
     expect(later.invoices.map((i) => i.expires_in_seconds)).toEqual(['7', null]);
     expect(first.expires_in_seconds).toBe('10');
     later.json = 'text of the answer at 7 s';
-    expect(cache.get('k', 2_900_000)!.json).toBe('text of the answer at 7 s');
-    const moved = cache.get('k', 11_000_000)!;
-    expect(moved.invoices[0]!.expires_in_seconds).toBe('0');
+    expect(cache.get('k', 2_900_000)?.json).toBe('text of the answer at 7 s');
+    const moved = cache.get('k', 11_000_000) as CachedPage;
+    expect(moved.invoices[0]?.expires_in_seconds).toBe('0');
     expect(moved.json).toBeUndefined();
   });
 });
@@ -48,13 +49,17 @@ describe('GET /v3/invoices/ with the page cache', () => {
   it('answers a kept page with the same JSON, in the same Content-Type', async () => {
     await create('cache-json');
     const token = t.merchant.merchant_api_token;
-    const answers = [];
+    type Answer = Awaited<ReturnType<TestApp['request']>>;
+    const answers: Answer[] = [];
     for (let i = 0; i < 3; i++) answers.push(await t.request('GET', '/v3/invoices/?page=1&per_page=5', { token }));
-    for (const a of answers) expect(a.headers.get('content-type')).toBe(answers[0]!.headers.get('content-type'));
-    expect(answers[0]!.headers.get('content-type')).toMatch(/^application\/json/);
-    const strip = (b: { invoices: Array<Record<string, unknown>> }) =>
-      JSON.stringify({ ...b, invoices: b.invoices.map(({ expires_in_seconds: _, ...rest }) => rest) });
-    expect(strip(answers[2]!.body)).toBe(strip(answers[0]!.body));
+    const [first, , third] = answers as [Answer, Answer, Answer];
+    for (const a of answers) expect(a.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(first.headers.get('content-type')).toMatch(/^application\/json/);
+    const strip = (body: unknown) => {
+      const b = body as { invoices: Array<Record<string, unknown>> };
+      return JSON.stringify({ ...b, invoices: b.invoices.map(({ expires_in_seconds: _, ...rest }) => rest) });
+    };
+    expect(strip(third.body)).toBe(strip(first.body));
   });
 
   it('shows every write at once, whoever makes it: a create, a payment, a row changed by SQL, a moved clock', async () => {
@@ -80,8 +85,9 @@ describe('GET /v3/invoices/ with the page cache', () => {
 
   it('forgets a page rendered from writes that a failed group commit took back', async () => {
     await create('cache-c');
-    const merchant = t.services.identities.merchantById(t.merchant.id)!;
-    const described = () => t.services.invoices.list(merchant, {}).invoices.find((i) => i.external_transaction_id === 'cache-c')!.description;
+    const merchant = t.services.identities.merchantById(t.merchant.id) as Merchant;
+    const described = () =>
+      t.services.invoices.list(merchant, {}).invoices.find((i) => i.external_transaction_id === 'cache-c')?.description;
     expect(described()).toBe('');
     // A write in the open batch and a page rendered from it; then SQLite drops the whole transaction
     // (as on a full disk) and the batch fails: the write is gone, and so must the page be.

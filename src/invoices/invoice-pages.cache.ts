@@ -44,16 +44,15 @@ export function createInvoicePageCache(changes: () => number) {
       current();
       const page = pages.get(key);
       if (!page) return undefined;
-      const invoices = page.invoices;
-      for (let i = 0; i < invoices.length; i++) {
+      page.invoices.forEach((invoice, i) => {
         const at = page.expiresAt[i];
-        if (at === undefined || at === null) continue;
+        if (at === undefined || at === null) return;
         const left = String(Math.max(0, Math.floor((at - nowMicros) / 1_000_000)));
-        if (invoices[i]!.expires_in_seconds === left) continue;
+        if (invoice.expires_in_seconds === left) return;
         // A new object when the countdown moved: a page handed out earlier is never changed.
-        invoices[i] = { ...invoices[i]!, expires_in_seconds: left };
+        page.invoices[i] = { ...invoice, expires_in_seconds: left };
         page.json = undefined;
-      }
+      });
       return page;
     },
     /** Keep a page read after `get` missed (nothing was written in between: one synchronous request). */

@@ -49,7 +49,7 @@ export function invoiceResource(
     description: row.description,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     payment_url: `${ctx.publicUrl}/payment/invoice/${row.id}`,
-    supported_payment_collectors: [...collectorsOf(row)],
+    supported_payment_collectors: [...row.supported_payment_collectors],
     current_payment_reference_number: row.current_payment_reference_number,
     payments: payments.map(paymentResource),
     receiver: ctx.receiver,

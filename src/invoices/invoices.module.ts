@@ -1,4 +1,4 @@
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
 import type { SandboxModule } from '../module.types.js';
 import type { Services } from '../services.js';
 import { createInvoicePageCache } from './invoice-pages.cache.js';
@@ -6,10 +6,10 @@ import { createInvoiceRepository, type InvoiceRepository } from './invoices.repo
 import { createInvoiceService, type InvoiceService } from './invoices.service.js';
 import { invoiceHandlers } from './invoices.routes.js';
 
-/** Merchant invoices: the create, retrieve and list operations, and expiry on the sandbox clock. */
+/** Merchant invoices: the create, retrieve and list operations, and expiry on each merchant's clock. */
 export function createInvoicesModule(
   s: Services,
-  identities: { merchantById: (id: string) => MerchantRow | undefined },
+  identities: { merchantById: (id: string) => Merchant | undefined },
 ): SandboxModule<InvoiceService> & { repo: InvoiceRepository } {
   const repo = createInvoiceRepository(s.db);
   const pages = createInvoicePageCache(repo.totalChanges);
@@ -24,10 +24,12 @@ export function createInvoicesModule(
     merchantById: identities.merchantById,
     expiryEvents: () => s.config.expiryEvents,
     pages,
+    dueWork: s.dueWork,
+    tenants: s.tenants,
   });
+  s.dueWork.register({ name: 'invoices.expiry', run: () => void invoices.expireDue(), earliest: invoices.nextExpiry });
   return {
     handlers: invoiceHandlers(invoices),
-    tick: () => invoices.expireDue(),
     api: invoices,
     /** The invoice rows: payments record against them (and tests seed them directly). */
     repo,

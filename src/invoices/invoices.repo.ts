@@ -1,37 +1,21 @@
 import type { Db } from '../db/open.js';
+import { merchantsOfWorkspaceSql, merchantWorkspaceSql } from '../identities/tenant.sql.js';
 import { ANCHOR_EVERY, createInvoiceAnchors } from './invoice-anchors.repo.js';
+import { parseCollectors } from './invoice.model.js';
+import type { Invoice, InvoiceStatus, Payment } from './invoices.api.js';
 
-export type InvoiceStatus = 'pending' | 'fully_paid' | 'expired' | 'canceled';
+// The invoices module's own files use these names for its domain types (invoices.api.ts). A stored
+// invoice differs in one column: its collectors are a JSON list, parsed as the row is read.
+export type InvoiceRow = Invoice;
+export type PaymentRow = Payment;
+type StoredInvoice = Omit<Invoice, 'supported_payment_collectors'> & { supported_payment_collectors: string | readonly string[] };
 
-export interface InvoiceRow {
-  id: string;
-  merchant_id: string;
-  status: InvoiceStatus;
-  amount: bigint;
-  amount_received: bigint;
-  currency: string;
-  external_transaction_id: string;
-  description: string;
-  metadata: string;
-  supported_payment_collectors: string;
-  current_payment_reference_number: string | null;
-  /** The counter collector the reference was issued for. */
-  current_payment_collector: string | null;
-  created_at: bigint;
-  updated_at: bigint;
-  expires_at: bigint;
+/** The invoice of a stored row: the row itself, its collector list parsed in place (no copy). */
+function toInvoice(row: StoredInvoice | undefined): Invoice | undefined {
+  if (row && typeof row.supported_payment_collectors === 'string') row.supported_payment_collectors = parseCollectors(row.supported_payment_collectors);
+  return row as Invoice | undefined;
 }
-
-export interface PaymentRow {
-  id: string;
-  invoice_id: string;
-  amount: bigint;
-  payment_collector: string;
-  reference_number: string | null;
-  payer_account_id: string | null;
-  ledger_transaction_id: string | null;
-  created_at: bigint;
-}
+const toInvoices = (rows: unknown[]) => (rows as StoredInvoice[]).map((r) => toInvoice(r) as Invoice);
 
 export interface InvoiceFilter {
   merchantId: string;
@@ -94,15 +78,25 @@ export function createInvoiceRepository(db: Db) {
     'SELECT rowid AS r FROM invoices WHERE merchant_id = ? AND status = ? ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?',
     'ASC',
   );
-  const dueExpiry = db.prepare("SELECT id FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT 500");
-  const expire = db.prepare("UPDATE invoices SET status = 'expired', updated_at = expires_at WHERE id = ? AND status = 'pending'");
-  const nextExpiry = db.prepare("SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending'");
-  const setStatus = db.prepare('UPDATE invoices SET status = ?, updated_at = ? WHERE id = ?');
-  const addReceived = db.prepare(
-    'UPDATE invoices SET amount_received = amount_received + @amount, status = @status, updated_at = @now WHERE id = @id',
+  // Each invoice expires on its merchant's tenant clock: the index bounds the range by the largest offset.
+  const dueExpiry = db.prepare(
+    `SELECT id FROM invoices WHERE status = 'pending' AND expires_at <= @now + ws_max_offset()
+       AND expires_at <= @now + ws_offset(${merchantWorkspaceSql('invoices.merchant_id')})
+     ORDER BY expires_at LIMIT 500`,
   );
-  const setReference = db.prepare(
-    'UPDATE invoices SET current_payment_reference_number = ?, current_payment_collector = ?, updated_at = ? WHERE id = ?',
+  const expire = db.prepare("UPDATE invoices SET status = 'expired', updated_at = expires_at WHERE id = ? AND status = 'pending'");
+  // Across merchants, for the dashboard: newest first, like every list.
+  const recent = db.prepare('SELECT id FROM invoices ORDER BY created_at DESC, id DESC LIMIT ?').pluck();
+  const nextExpiry = db.prepare("SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending'");
+  const nextExpiryOf = db.prepare(
+    `SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending' AND merchant_id IN (${merchantsOfWorkspaceSql})`,
+  );
+  const setStatus = db.prepare('UPDATE invoices SET status = ?, updated_at = ? WHERE id = ?');
+  // What a state change (invoice.model.ts) may change; the rest of an invoice is written once.
+  const save = db.prepare(
+    `UPDATE invoices SET status = @status, amount_received = @amount_received, updated_at = @updated_at,
+       current_payment_reference_number = @current_payment_reference_number, current_payment_collector = @current_payment_collector
+     WHERE id = @id`,
   );
   const totalChanges = db.prepare('SELECT total_changes()').pluck();
   const insertPayment = db.prepare(
@@ -125,7 +119,7 @@ export function createInvoiceRepository(db: Db) {
       external_transaction_id: row.external_transaction_id,
       description: row.description,
       metadata: row.metadata,
-      supported_payment_collectors: row.supported_payment_collectors,
+      supported_payment_collectors: parseCollectors(row.supported_payment_collectors),
       current_payment_reference_number: null,
       created_at: BigInt(row.created_at),
       updated_at: BigInt(row.created_at),
@@ -134,10 +128,10 @@ export function createInvoiceRepository(db: Db) {
     }),
     /** Rows inserted, updated or deleted on this connection so far, in any table (invoice-pages.cache.ts). */
     totalChanges: () => totalChanges.get() as number,
-    byId: (id: string) => byId.get(id) as InvoiceRow | undefined,
-    forMerchant: (id: string, merchantId: string) => byMerchantAndId.get(id, merchantId) as InvoiceRow | undefined,
+    byId: (id: string) => toInvoice(byId.get(id) as StoredInvoice | undefined),
+    forMerchant: (id: string, merchantId: string) => toInvoice(byMerchantAndId.get(id, merchantId) as StoredInvoice | undefined),
     externalIdTaken: (merchantId: string, ext: string) => byExternalId.get(merchantId, ext) !== undefined,
-    byReference: (ref: string) => byReference.get(ref) as InvoiceRow | undefined,
+    byReference: (ref: string) => toInvoice(byReference.get(ref) as StoredInvoice | undefined),
     payments: (invoiceId: string) => paymentsOf.all(invoiceId) as PaymentRow[],
     count(f: InvoiceFilter): number {
       if (f.externalTransactionId !== undefined) {
@@ -152,31 +146,45 @@ export function createInvoiceRepository(db: Db) {
     page(f: InvoiceFilter, limit: number, offset: number): InvoiceRow[] {
       if (f.externalTransactionId !== undefined) {
         const row = byExternalId.get(f.merchantId, f.externalTransactionId) as { id: string } | undefined;
-        const found = row && offset === 0 ? (byId.get(row.id) as InvoiceRow) : undefined;
+        const found = row && offset === 0 ? toInvoice(byId.get(row.id) as StoredInvoice) : undefined;
         return found && (!f.status || found.status === f.status) ? [found] : [];
       }
       if (!f.status) {
         const at = offset >= ANCHOR_EVERY ? anchors.seek(f.merchantId, offset) : { key: null, skip: offset };
         if (!at) return [];
-        return (at.key ? pageAllFrom.all(f.merchantId, at.key.created_at, at.key.id, limit, at.skip) : pageAll.all(f.merchantId, limit, offset)) as InvoiceRow[];
+        return toInvoices(at.key ? pageAllFrom.all(f.merchantId, at.key.created_at, at.key.id, limit, at.skip) : pageAll.all(f.merchantId, limit, offset));
       }
       const total = offset >= ANCHOR_EVERY ? (countStatus.get(f.merchantId, f.status) as { n: number }).n : Infinity;
       if (offset >= total) return [];
       // Oldest-first position of the page's last row: when it is nearer than `offset`, walk from that end.
       const fromOldest = total - offset - limit;
       if (fromOldest < offset) {
-        const rows = pageStatusOldestFirst.all(f.merchantId, f.status, Math.min(limit, total - offset), Math.max(0, fromOldest)) as InvoiceRow[];
+        const rows = toInvoices(pageStatusOldestFirst.all(f.merchantId, f.status, Math.min(limit, total - offset), Math.max(0, fromOldest)));
         return rows.reverse();
       }
-      return pageStatus.all(f.merchantId, f.status, limit, offset) as InvoiceRow[];
+      return toInvoices(pageStatus.all(f.merchantId, f.status, limit, offset));
     },
-    dueForExpiry: (now: number) => (dueExpiry.all(now) as Array<{ id: string }>).map((r) => r.id),
+    /** Pending invoices past their expiry on their own tenant's clock; `now` is the sandbox time. */
+    dueForExpiry: (now: number) => (dueExpiry.all({ now }) as Array<{ id: string }>).map((r) => r.id),
+    /** The earliest expiry of a pending invoice (on its tenant's clock): of all, or of one workspace's. */
+    nextExpiry: (workspaceId: string | null) => {
+      const r = (workspaceId === null ? nextExpiry.get() : nextExpiryOf.get({ ws: workspaceId })) as { t: number | bigint | null };
+      return r.t === null ? null : Number(r.t);
+    },
     expire: (id: string) => expire.run(id).changes === 1,
-    nextExpiry: () => (nextExpiry.get() as { t: number | null }).t,
+    recentIds: (limit: number) => recent.all(limit) as string[],
     setStatus: (id: string, status: InvoiceStatus, now: number) => void setStatus.run(status, now, id),
-    addReceived: (id: string, amount: bigint, status: InvoiceStatus, now: number) => void addReceived.run({ id, amount, status, now }),
-    setReference: (id: string, ref: string, collector: string, now: number) => void setReference.run(ref, collector, now, id),
-    insertPayment: (p: Omit<PaymentRow, 'created_at'> & { created_at: number }) => void insertPayment.run(p),
+    /** Write the changeable columns of an invoice as a state change left them. */
+    save: (inv: InvoiceRow) =>
+      void save.run({
+        id: inv.id,
+        status: inv.status,
+        amount_received: inv.amount_received,
+        updated_at: inv.updated_at,
+        current_payment_reference_number: inv.current_payment_reference_number,
+        current_payment_collector: inv.current_payment_collector,
+      }),
+    insertPayment: (p: PaymentRow) => void insertPayment.run(p),
   };
 }
 

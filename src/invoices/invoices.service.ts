@@ -1,7 +1,9 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Outbox } from '../events/outbox.repo.js';
-import type { MerchantRow } from '../identities/identities.repo.js';
+import type { Merchant } from '../identities/identities.api.js';
+import type { DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { Clock } from '../shared/clock.js';
 import { parseExpiry } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -9,8 +11,10 @@ import { AmountError, formatMoneyShort, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { withJsonText } from '../http/json-text.js';
 import { createInvoicePageCache, type InvoicePageCache } from './invoice-pages.cache.js';
+import type { InvoiceChange } from './invoice.model.js';
 import { eventBody, invoiceResource } from './invoice.view.js';
-import type { InvoiceRepository, InvoiceRow, InvoiceStatus, PaymentRow } from './invoices.repo.js';
+import type { InvoiceStatus } from './invoices.api.js';
+import type { InvoiceRepository, InvoiceRow, PaymentRow } from './invoices.repo.js';
 
 export interface CreateInvoiceInput {
   amount: unknown;
@@ -30,7 +34,11 @@ export interface InvoiceServiceDeps {
   ids: IdFactory;
   /** Read on every use: the listening port is known only after start-up. */
   publicUrl: () => string;
-  merchantById: (id: string) => MerchantRow | undefined;
+  merchantById: (id: string) => Merchant | undefined;
+  /** The registry of due work, told when a new invoice will expire. */
+  dueWork: Pick<DueWork, 'expect'>;
+  /** A request that loads an invoice is on its merchant's clock (a control call, the hosted page). */
+  tenants: Pick<TenantClocks, 'enter'>;
   /** Emit `invoice.updated` when an invoice expires (off by default: the real service sends none). */
   expiryEvents: () => boolean;
   /** Rendered list pages, kept while the database is unchanged (none kept without it). */
@@ -60,8 +68,9 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
   }
 
   /**
-   * Expire every pending invoice whose `expires_at` has passed on the sandbox clock: all of them, a
-   * batch (the repository's limit) per unit of work until none is due.
+   * Expire every pending invoice whose `expires_at` has passed on its merchant's clock: the due work
+   * registered with src/clock/due-work.ts, which runs it before every request and in the tick; all of
+   * them, a batch (the repository's limit) per unit of work until none is due.
    */
   function expireDue(): string[] {
     const now = d.clock.now();
@@ -84,11 +93,17 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     return expired;
   }
 
-  /** The invoice, expired first if its time has come: the one read every other module starts from. 404 when unknown. */
+  /** The invoice (expired already if its time has come): the one read every other module starts from. 404 when unknown. */
   function load(id: string): InvoiceRow {
-    expireDue();
-    const row = d.invoices.byId(id);
+    const row = find(id);
     if (!row) throw ApiError.notFound();
+    return row;
+  }
+
+  /** The invoice or undefined; the request is on its merchant's clock from here on. */
+  function find(id: string): InvoiceRow | undefined {
+    const row = d.invoices.byId(id);
+    if (row) d.tenants.enter(d.merchantById(row.merchant_id)?.workspace_id ?? null);
     return row;
   }
 
@@ -97,23 +112,30 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     expireDue,
     load,
     /** `load`, or undefined when there is no such invoice (the hosted page shows its own 404). */
-    find(id: string): InvoiceRow | undefined {
-      expireDue();
-      return d.invoices.byId(id);
-    },
-    /** The stored row as it is, without the expiry check (for a caller that has just run `expireDue`). */
+    find,
+    /** The stored row, without entering its merchant's clock (a caller inside the invoice's own work). */
     byId: (id: string) => d.invoices.byId(id),
+    /** The earliest expiry still waiting, on its tenant's clock (the guard of the due work). */
+    nextExpiry: (workspaceId: string | null) => d.invoices.nextExpiry(workspaceId),
+    /** The ids of the newest invoices of every merchant (the dashboard's list). */
+    recentIds: (limit: number) => d.invoices.recentIds(limit),
     /** The invoice with this over-the-counter reference number, or undefined. */
     byReference: (reference: string) => d.invoices.byReference(reference),
     /**
-     * What a payment writes on an invoice, inside the caller's transaction: the payments module records
-     * through these, never through this module's repository or tables.
+     * Apply a state change computed by invoice.model.ts (`receivePayment`, `issueReference`, `close`):
+     * the payment it records, the invoice as it becomes and the event it raises, in one unit of work
+     * (the caller's, when it has one). Returns the invoice as written, without reading it back. The
+     * payments module changes invoices only through this.
      */
-    recordPayment: (payment: Parameters<InvoiceRepository['insertPayment']>[0]) => d.invoices.insertPayment(payment),
-    addReceived: (...args: Parameters<InvoiceRepository['addReceived']>) => d.invoices.addReceived(...args),
-    setReference: (...args: Parameters<InvoiceRepository['setReference']>) => d.invoices.setReference(...args),
-    setStatus: (...args: Parameters<InvoiceRepository['setStatus']>) => d.invoices.setStatus(...args),
-    create(merchant: MerchantRow, input: CreateInvoiceInput) {
+    apply(change: InvoiceChange): InvoiceRow {
+      return d.unitOfWork(() => {
+        if (change.payment) d.invoices.insertPayment(change.payment);
+        d.invoices.save(change.invoice);
+        if (change.event) d.outbox.append(change.event, change.invoice.merchant_id, eventBody(change.event, change.invoice));
+        return change.invoice;
+      });
+    },
+    create(merchant: Merchant, input: CreateInvoiceInput) {
       const errors: Record<string, string[]> = {};
       let amount = 0n;
       try {
@@ -167,6 +189,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
           expires_at: expiresAt,
         };
         d.invoices.insert(fields);
+        d.dueWork.expect(expiresAt);
         // The row as the insert wrote it (the repository's defaults), without reading it back.
         const created = d.invoices.inserted(fields);
         d.outbox.append('invoice.created', merchant.id, eventBody('invoice.created', created));
@@ -175,8 +198,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       return view(row, merchant);
     },
     /** Another merchant's invoice is a 404, never its data. */
-    get(merchant: MerchantRow, id: string) {
-      expireDue();
+    get(merchant: Merchant, id: string) {
       const row = d.invoices.forMerchant(id, merchant.id);
       if (!row) throw ApiError.notFound();
       return view(row, merchant);
@@ -188,13 +210,20 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     getPublic(id: string) {
       return view(load(id));
     },
-    list(merchant: MerchantRow, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
-      expireDue();
+    list(merchant: Merchant, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
       const req = pageRequest(query);
       const filter = { merchantId: merchant.id, status: query.status, externalTransactionId: query.external_transaction_id };
       const now = d.clock.now();
       const publicUrl = d.publicUrl();
-      const key = JSON.stringify([merchant.id, merchant.wallet_account_id, publicUrl, filter.status, filter.externalTransactionId, req.limit, req.offset]);
+      const key = JSON.stringify([
+        merchant.id,
+        merchant.wallet_account_id,
+        publicUrl,
+        filter.status,
+        filter.externalTransactionId,
+        req.limit,
+        req.offset,
+      ]);
       const cached = pages.get(key, now);
       if (cached) {
         const answer = { invoices: cached.invoices.slice(), meta: pageMeta(req, cached.total) };
@@ -206,7 +235,8 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       const total = d.invoices.count(filter);
       const rows = d.invoices.page(filter, req.limit, req.offset);
       const invoices = rows.map((row) => view(row, merchant));
-      pages.set(key, { total, invoices: invoices.slice(), expiresAt: rows.map((r) => (r.status === 'pending' ? Number(r.expires_at) : null)) });
+      const expiresAt = rows.map((r) => (r.status === 'pending' ? Number(r.expires_at) : null));
+      pages.set(key, { total, invoices: invoices.slice(), expiresAt });
       return { invoices, meta: pageMeta(req, total) };
     },
   };

@@ -1,12 +1,12 @@
 import type { SandboxModule } from '../module.types.js';
 import { accountHandlers } from './accounts.routes.js';
 import { createAccountService } from './accounts.service.js';
-import type { LedgerRepository } from './ledger.repo.js';
+import type { LedgerApi } from './ledger.api.js';
 
 export type AccountService = ReturnType<typeof createAccountService>;
 
-/** Wallet accounts of the developer API (`GET /v3/crypto-accounts/`). */
-export function createAccountsModule(ledger: LedgerRepository): SandboxModule<AccountService> {
+/** Wallet accounts of the developer API (`GET /v3/crypto-accounts/`) and their monthly statements. */
+export function createAccountsModule(ledger: LedgerApi): SandboxModule<AccountService> {
   const accounts = createAccountService({ ledger });
-  return { handlers: accountHandlers(accounts), api: accounts };
+  return { handlers: accountHandlers(accounts, ledger), api: accounts };
 }

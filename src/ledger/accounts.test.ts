@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/open.js';
 import { createClock } from '../shared/clock.js';
-import { accountSummary, createAccountService, cryptoAccountResource, sandboxAccount } from './accounts.service.js';
-import { createLedgerRepository, type LedgerRepository } from './ledger.repo.js';
+import { createAccountService } from './accounts.service.js';
+import { accountSummary, cryptoAccountResource, sandboxAccount } from './accounts.view.js';
+import type { LedgerApi } from './ledger.api.js';
+import { createLedgerRepository } from './ledger.repo.js';
 
 let db: Db;
-let ledger: LedgerRepository;
+let ledger: LedgerApi;
 let seq = 0;
 beforeEach(() => {
   db = openDatabase(':memory:');

@@ -3,10 +3,12 @@ import { openDatabase, type Db } from '../db/open.js';
 import { createClock } from '../shared/clock.js';
 import { MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import { assertLedgerInvariants, checkLedgerInvariants } from './invariants.js';
-import { createLedgerRepository, LedgerImbalanceError, SYSTEM_ACCOUNTS, type LedgerRepository } from './ledger.repo.js';
+import type { LedgerApi } from './ledger.api.js';
+import { createLedgerRepository, LedgerImbalanceError } from './ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from './system-accounts.js';
 
 let db: Db;
-let ledger: LedgerRepository;
+let ledger: LedgerApi;
 let seq = 0;
 beforeEach(() => {
   db = openDatabase(':memory:');

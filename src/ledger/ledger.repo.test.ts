@@ -2,10 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/open.js';
 import { createClock } from '../shared/clock.js';
 import { assertLedgerInvariants } from './invariants.js';
-import { createLedgerRepository, LedgerImbalanceError, SYSTEM_ACCOUNTS, type LedgerRepository } from './ledger.repo.js';
+import type { LedgerApi } from './ledger.api.js';
+import { SYSTEM_ACCOUNTS } from './system-accounts.js';
+import { createLedgerRepository, LedgerImbalanceError } from './ledger.repo.js';
 
 let db: Db;
-let ledger: LedgerRepository;
+let ledger: LedgerApi;
 let seq = 0;
 // A fixed real time, so created_at values are known; the clock still makes every reading strictly larger.
 const T0_MS = 1_763_800_000_000;

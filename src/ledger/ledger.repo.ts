@@ -1,58 +1,20 @@
 import type { Db } from '../db/open.js';
 import type { Clock } from '../shared/clock.js';
-import { ApiError } from '../http/api-error.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoneyShort, MAX_ACCOUNT_UNITS } from '../shared/money.js';
+import { MAX_ACCOUNT_UNITS } from '../shared/money.js';
+import { BalanceLimitError, LedgerImbalanceError, type Account, type LedgerApi, type NewAccount } from './ledger.api.js';
 import { SYSTEM_ACCOUNTS, systemAccountId, type SystemAccount } from './system-accounts.js';
 
-// Re-exported for older imports; other modules import them from ./system-accounts.js.
-export { SYSTEM_ACCOUNTS };
+export { BalanceLimitError, LedgerImbalanceError };
 
-export type OwnerType = 'merchant' | 'user' | 'system';
-
-export interface AccountRow {
-  id: string;
-  owner_type: OwnerType;
-  owner_id: string;
-  name: string;
-  currency: string;
-  balance: bigint;
-  pending_balance: bigint;
-  /** Everything ever credited to the account (cached like `balance`). */
-  total_received: bigint;
-  default_address: string;
-  allow_negative: number;
-  created_at: number;
-}
-
-export interface Posting {
-  accountId: string;
-  /** Signed units: positive credits the account, negative debits it. */
-  amount: bigint;
-}
-
-
-/** A programming error: a transaction that does not balance, or that mixes currencies. */
-export class LedgerImbalanceError extends Error {}
-
-/**
- * The 400 of a posting that would take an account's figures past MAX_ACCOUNT_UNITS
- * (docs/design.md#money-bounds). The clock's own work catches it: a send that cannot be credited fails
- * and gives the money back, a buy order that cannot be released is canceled.
- */
-export class BalanceLimitError extends ApiError {
-  constructor(account: Pick<AccountRow, 'owner_type' | 'currency'> | undefined) {
-    const whose = account?.owner_type === 'system' ? `the sandbox's ${account.currency} system account` : 'the account';
-    const limit = `${formatMoneyShort(MAX_ACCOUNT_UNITS)}${account ? ` ${account.currency}` : ''}`;
-    super('validation_error', { amount: [`This would take ${whose} past ${limit}, the most the sandbox keeps exact.`] });
-  }
-}
+// An account row is the api's Account column for column (balances read as BigInt).
+type AccountRow = Account;
 
 /**
  * Accounts and double-entry postings. Entries are append-only (a trigger refuses UPDATE/DELETE);
  * the cached balance on each account moves in the same statement batch as its entries.
  */
-export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
+export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): LedgerApi {
   const insertAccount = db.prepare(
     `INSERT INTO accounts (id, owner_type, owner_id, name, currency, balance, pending_balance, default_address, allow_negative, created_at)
      VALUES (@id, @owner_type, @owner_id, @name, @currency, 0, 0, @default_address, @allow_negative, @created_at)`,
@@ -79,12 +41,21 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
     )
     .pluck();
 
+  const statementEntries = db
+    .prepare(
+      `SELECT e.transaction_id, t.kind, t.reference, e.amount, e.created_at FROM ledger_entries e
+         JOIN ledger_transactions t ON t.id = e.transaction_id
+       WHERE e.account_id = ? AND e.created_at >= ? AND e.created_at < ? ORDER BY e.created_at, e.id`,
+    )
+    .safeIntegers(true);
+  const balanceBefore = db.prepare('SELECT COALESCE(SUM(amount), 0) AS b FROM ledger_entries WHERE account_id = ? AND created_at < ?').safeIntegers(true);
+
   const normalize = (row: Record<string, unknown> | undefined): AccountRow | undefined =>
     row ? ({ ...row, created_at: Number(row.created_at), allow_negative: Number(row.allow_negative) } as AccountRow) : undefined;
 
   const get = (id: string) => normalize(getAccount.get(id) as Record<string, unknown> | undefined);
 
-  function createAccount(a: { ownerType: OwnerType; ownerId: string; name: string; currency: string; id?: string; allowNegative?: boolean }): string {
+  function createAccount(a: NewAccount): string {
     const id = a.id ?? ids();
     insertAccount.run({
       id,
@@ -117,26 +88,31 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
     ensureSystemAccounts(): void {
       for (const purpose of Object.keys(SYSTEM_ACCOUNTS) as SystemAccount[]) systemAccount(purpose, 'PHP');
     },
+    /** An account's entries in [from, to) (sandbox microseconds), oldest first, with their transaction's kind and reference. */
+    entriesBetween: (accountId: string, from: number, to: number) =>
+      statementEntries.all(accountId, from, to) as Array<{ transaction_id: string; kind: string; reference: string | null; amount: bigint; created_at: bigint }>,
+    /** An account's balance from its entries before `at`. */
+    balanceAt: (accountId: string, at: number) => (balanceBefore.get(accountId, at) as { b: bigint }).b,
     systemAccount,
     /**
      * Refuse, before anything is written, a send whose destination could not be credited `amount` when it
      * settles (its balance or total received would pass MAX_ACCOUNT_UNITS).
      */
-    requireRoom(accountId: string, amount: bigint): void {
+    requireRoom(accountId, amount) {
       const a = get(accountId);
       if (!a) return;
       const past = (v: bigint) => v + amount > MAX_ACCOUNT_UNITS;
       if (past(a.balance) || (a.owner_type !== 'system' && past(a.total_received))) throw new BalanceLimitError(a);
     },
     get,
-    byOwner: (ownerType: OwnerType, ownerId: string) =>
+    byOwner: (ownerType, ownerId) =>
       (byOwner.all(ownerType, ownerId) as Record<string, unknown>[]).map((r) => normalize(r)!),
     /**
      * Record one balanced transaction in one currency. Must run inside the caller's transaction (a
      * throw rolls back what it moved): throws when it does not balance, mixes currencies, takes an
      * account past MAX_ACCOUNT_UNITS (a 400 on `amount`) or a wallet below zero.
      */
-    post(kind: string, reference: string | null, postings: Posting[]): string {
+    post(kind, reference, postings) {
       const sum = postings.reduce((s, p) => s + p.amount, 0n);
       if (sum !== 0n || postings.length < 2) throw new LedgerImbalanceError(`unbalanced ${kind}: ${sum}`);
       const txId = ids();
@@ -162,5 +138,3 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory) {
     },
   };
 }
-
-export type LedgerRepository = ReturnType<typeof createLedgerRepository>;

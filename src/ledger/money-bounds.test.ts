@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js';
+import { as, balanceOf, newDeveloper } from '../testing/developer.test-support.js';
 import { formatMoney, MAX_ACCOUNT_UNITS, MAX_AMOUNT_UNITS } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { checkLedgerInvariants } from './invariants.js';

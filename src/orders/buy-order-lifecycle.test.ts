@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { as, balanceOf, newDeveloper } from './developer.test-support.js';
+import { as, balanceOf, newDeveloper } from '../testing/developer.test-support.js';
 import { errorCode, developerError } from '../testing/error-code.js';
 
 let t: TestApp;
@@ -25,16 +25,21 @@ describe('buy order lifecycle', () => {
   it('is created pending_payment with the real fields, and listed on v1 and v2', async () => {
     t = createTestApp();
     const { dev, order } = await placed();
-    expect(order).toMatchObject({
-      status: 'pending_payment',
-      payment_method: 'cash_payment',
-      currency: 'PHP',
-      currency_amount: '1500.00000000',
-      btc_amount: '1500.00000000',
-      rate: '1.00000000',
-      wallet_address: t.services.ledger.get(dev.php)!.default_address,
-      marked_paid_time: null,
+    // The recorded buy order's keys, exactly (parity/recorded buyorders.har), amounts unpadded.
+    expect(order).toEqual({
+      btc_amount: '1500',
+      btc_released: '0',
       canceled_time: null,
+      created_at: order.created_at,
+      currency_amount: '1500',
+      expiration_time: order.expiration_time,
+      id: order.id,
+      instructions: order.instructions,
+      marked_paid_time: null,
+      payment_method: 'cash_payment',
+      rate: '1',
+      status: 'pending_payment',
+      wallet_address: t.services.ledger.get(dev.php)!.default_address,
     });
     expect(order.instructions).toBe(`Pay 1500 PHP in cash at 7-Eleven, M Lhuillier, Cebuana Lhuillier or Bayad Center. Reference number: ${order.id}.`);
     expect(Number(order.expiration_time) - Number(order.created_at)).toBe(86400);
@@ -49,11 +54,17 @@ describe('buy order lifecycle', () => {
     t = createTestApp();
     const seven = t.fixtures.payin_outlets.find((o) => o.collector === 'seven_connect_deposit')!;
     const byId = await placed({ amount: 250, payment_method: seven.id, currency: 'PBTC' });
-    expect(byId.order).toMatchObject({ payment_method: 'seven_connect_deposit', currency: 'PHP', currency_amount: '250.00000000' });
+    expect(byId.order).toMatchObject({ payment_method: 'seven_connect_deposit', currency_amount: '250', wallet_address: t.services.ledger.get(byId.dev.php)!.default_address });
     expect(byId.order.instructions).toContain(seven.instructions);
     expect(byId.order.instructions).toContain(`Reference number: ${byId.order.id}.`);
     const both = await placed({ currency_amount: '10', btc_amount: '10.0', payment_method: 'bayad_deposit' });
-    expect(both.order).toMatchObject({ payment_method: 'bayad_deposit', btc_amount: '10.00000000' });
+    expect(both.order).toMatchObject({ payment_method: 'bayad_deposit', btc_amount: '10' });
+    // The recorded buy orders' bank deposits are payment methods too.
+    for (const method of ['bdo_deposit', 'bpi_deposit']) {
+      const bank = await placed({ currency_amount: '624', payment_method: method, currency: 'PHP' });
+      expect(bank.order).toMatchObject({ payment_method: method, currency_amount: '624', status: 'pending_payment' });
+      expect(bank.order.instructions).toMatch(/^Deposit 624 PHP to our BPI|^Deposit 624 PHP to our BDO/);
+    }
   });
 
   it('refuses bad input with 400 and creates nothing', async () => {

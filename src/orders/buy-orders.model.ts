@@ -1,6 +1,6 @@
 import { CASH_PAYMENT_COLLECTORS } from '../invoices/invoice.model.js';
 import { formatMoneyShort } from '../shared/money.js';
-import type { BuyOrderStatus, PayinOutletRow } from './orders.repo.js';
+import type { BuyOrderStatus } from './orders.repo.js';
 
 /** How long a new buy order waits for payment before its escrow expires. */
 export const BUY_ORDER_LIFETIME_SECONDS = 24 * 3600;
@@ -17,6 +17,22 @@ export const BUY_ORDER_TRANSITIONS: Record<BuyOrderStatus, BuyOrderStatus[]> = {
   escrow_expired: [],
 };
 
+/**
+ * The bank-deposit payment methods of the real service's recorded buy orders and buy quotes
+ * (`bdo_deposit`, `bpi_deposit` …): accepted as `payment_method`, paid by a deposit at that bank.
+ */
+export const BANK_DEPOSIT_METHODS: Readonly<Record<string, string>> = {
+  bdo_deposit: 'BDO',
+  'bdo-online_deposit': 'BDO Online Banking',
+  bdoatm_deposit: 'BDO 24-hour ATM Deposit',
+  bpi_deposit: 'BPI',
+  bpie_deposit: 'BPI Express Deposit',
+  citibank_deposit: 'Citibank',
+  metrobank_deposit: 'Metrobank',
+  securitybank_deposit: 'Security Bank',
+  unionbank_deposit: 'UnionBank',
+};
+
 /** The collector that stands for any of the over-the-counter outlets. */
 export const CASH_PAYMENT = 'cash_payment';
 
@@ -31,11 +47,13 @@ export function walletCurrency(input: string | undefined): string {
  * always with the order id as the reference to give at the counter (the real text is not public).
  */
 export function instructionsFor(
-  method: { collector: string; outlet?: PayinOutletRow; cashOutlets: string[] },
+  method: { collector: string; outlet?: { name: string; instructions: string }; cashOutlets: string[] },
   order: { id: string; amount: bigint; currency: string },
 ): string {
   const pay = `Pay ${formatMoneyShort(order.amount)} ${order.currency}`;
   const ref = `Reference number: ${order.id}.`;
+  const bank = BANK_DEPOSIT_METHODS[method.collector];
+  if (bank) return `Deposit ${formatMoneyShort(order.amount)} ${order.currency} to our ${bank} bank account. ${ref}`;
   if (method.outlet) return `${pay} at ${method.outlet.name}. ${method.outlet.instructions} ${ref}`;
   const names = method.cashOutlets;
   const where = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'a pay-in outlet');

@@ -1,12 +1,14 @@
+import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
-import { BalanceLimitError, type LedgerRepository } from '../ledger/ledger.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, IdentitiesApi } from '../identities/identities.api.js';
+import { BalanceLimitError, type LedgerApi } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { MAX_ACCOUNT_UNITS, parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
 import {
+  BANK_DEPOSIT_METHODS,
   BUY_ORDER_LIFETIME_SECONDS,
   BUY_ORDER_TRANSITIONS,
   CASH_PAYMENT,
@@ -14,20 +16,28 @@ import {
   instructionsFor,
   walletCurrency,
 } from './buy-orders.model.js';
-import type { BuyOrderRow, BuyOrderStatus, OrderRepository } from './orders.repo.js';
+import type { OutletService } from '../outlets/outlets.service.js';
+import type { OrderRepository } from './orders.references.js';
+import type { BuyOrderRow, BuyOrderStatus } from './orders.repo.js';
 import { buyOrderResource } from './orders.view.js';
 
 export { BUY_ORDER_LIFETIME_SECONDS };
 
 export interface BuyOrderDeps {
   orders: OrderRepository;
-  identities: IdentityRepository;
-  ledger: LedgerRepository;
+  /** The outlets module's pay-in outlets (a payment method names one). */
+  payins: Pick<OutletService, 'payinOutlet' | 'payinNames'>;
+  identities: IdentitiesApi;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
-  /** Seconds on the sandbox clock from marked paid to released (0 = only the control API releases). */
+  /** Seconds on the owner's clock from marked paid to released (0 = only the control API releases). */
   releaseSeconds: () => number;
+  /** Told when an order's expiry or release falls due. */
+  dueWork: Pick<DueWork, 'expect'>;
+  /** A control call on an order is on its owner's clock (docs/design.md#the-clock). */
+  enterOwner: (ownerId: string) => void;
 }
 
 export interface BuyOrderPlaceBody {
@@ -52,9 +62,9 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
   function paymentMethodOf(value: string | undefined) {
     if (value === undefined) throw ApiError.field('payment_method', 'This field is required.');
-    const cashOutlets = d.orders.payinNames(CASH_PAYMENT_COLLECTORS);
-    if (value === CASH_PAYMENT) return { collector: CASH_PAYMENT, cashOutlets };
-    const outlet = d.orders.payinOutlet(value);
+    const cashOutlets = d.payins.payinNames(CASH_PAYMENT_COLLECTORS);
+    if (value === CASH_PAYMENT || Object.hasOwn(BANK_DEPOSIT_METHODS, value)) return { collector: value, cashOutlets };
+    const outlet = d.payins.payinOutlet(value);
     if (!outlet) throw ApiError.field('payment_method', `"${value}" is not a valid choice.`);
     return { collector: outlet.collector, outlet, cashOutlets };
   }
@@ -90,7 +100,15 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       expires_at: now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000,
       status_changed_at: now,
     });
+    if (o.status === 'pending_payment') d.dueWork.expect(now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000);
+    if (o.status === 'payment_received') expectRelease(now);
     return buyOrderResource(d.orders.buyById(id)!);
+  }
+
+  const releaseMicros = () => Math.round(d.releaseSeconds() * 1_000_000);
+  /** An order of the clock marked paid at `at` is released a delay later. */
+  function expectRelease(at: number): void {
+    if (releaseMicros() > 0) d.dueWork.expect(at + releaseMicros());
   }
 
   /** One step of the lifecycle, compare-and-set on the status; the release credits the wallet. */
@@ -98,6 +116,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     if (!BUY_ORDER_TRANSITIONS[row.status].includes(to) || !d.orders.setBuyStatus(row.id, row.status, to, at)) {
       throw ApiError.general('invalid_state_transition', `Buy order is ${row.status} and cannot move to ${to}.`);
     }
+    if (to === 'payment_received' && row.auto_release) expectRelease(at);
     if (to === 'released') {
       const wallet = row.account_id ?? walletOf(row.owner_id, row.currency)?.id;
       if (!wallet) throw ApiError.general('invalid_state_transition', `The owner has no ${row.currency} wallet to release the buy order into.`);
@@ -137,9 +156,9 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     return row;
   }
 
-  return {
+  const api = {
     /** `POST /v2/buyorder`: a buy order of the signing application's owner, waiting for payment. */
-    place(app: AppRow, body: BuyOrderPlaceBody) {
+    place(app: App, body: BuyOrderPlaceBody) {
       const amount = amountOf(body);
       const method = paymentMethodOf(body.payment_method);
       return d.unitOfWork(() => insert(app.owner_id, { amount, currency: walletCurrency(body.currency), status: 'pending_payment', method }));
@@ -151,6 +170,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       if (!app) throw ApiError.general('not_found', `No application with api_key "${body.api_key}".`);
       const method = paymentMethodOf(body.payment_method ?? CASH_PAYMENT);
       const currency = walletCurrency(body.currency);
+      d.enterOwner(app.owner_id);
       return d.unitOfWork(() => insert(app.owner_id, { amount: parseAmount(body.amount), currency, status: body.status ?? 'pending_payment', method }));
     },
 
@@ -168,6 +188,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       return d.unitOfWork(() => {
         const row = d.orders.buyById(id);
         if (!row) throw ApiError.notFound();
+        d.enterOwner(row.owner_id);
         return buyOrderResource(move(row, to, d.clock.now()));
       });
     },
@@ -191,7 +212,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
         d.unitOfWork(() => due.forEach((row) => move(row, 'escrow_expired', Number(row.expires_at))));
         moved += due.length;
       }
-      const delay = Math.round(d.releaseSeconds() * 1_000_000);
+      const delay = releaseMicros();
       if (delay <= 0) return moved;
       for (let due = d.orders.dueRelease(d.clock.now() - delay); due.length; due = d.orders.dueRelease(d.clock.now() - delay)) {
         d.unitOfWork(() => due.forEach((row) => release(row, Number(row.marked_paid_at) + delay)));
@@ -199,6 +220,20 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       }
       return moved;
     },
+  };
+  return {
+    ...api,
+    /** The clock's expiries and releases as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: {
+      name: 'buy-orders.expiry-and-release',
+      run: () => void api.advanceDue(),
+      earliest(ws) {
+        const expiry = d.orders.earliestExpiry(ws);
+        const paid = releaseMicros() > 0 ? d.orders.earliestRelease(ws) : null;
+        const release = paid === null ? null : paid + releaseMicros();
+        return expiry === null ? release : release === null ? expiry : Math.min(expiry, release);
+      },
+    } satisfies DueJob,
   };
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatMoney, parseAmount } from '../shared/money.js';
+import { formatDecimal, parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { as, otpDeveloper, whitelistedDeveloper } from './developer.test-support.js';
+import { as, otpDeveloper, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import type { FixtureBuyOrder } from './orders.fixtures.js';
 import { developerError } from '../testing/error-code.js';
 
@@ -21,7 +21,7 @@ describe('buy orders', () => {
     expect(res.status).toBe(201);
     const order = res.body.order;
     expect(res.body.success).toBe(true);
-    expect(order).toMatchObject({ status: 'pending_payment', payment_method: 'cash_payment', currency: 'PHP', currency_amount: '1500.25000000' });
+    expect(order).toMatchObject({ status: 'pending_payment', payment_method: 'cash_payment', currency_amount: '1500.25', btc_released: '0' });
     expect(Number(order.expiration_time) - Number(order.created_at)).toBe(86400);
     const got = await t.signed('GET', `/v1/buyorder/${order.id}`, { spelling: 'dash' });
     expect(got.status).toBe(200);
@@ -37,7 +37,8 @@ describe('buy orders', () => {
         body: { api_key: dev.app.api_key, amount: 10, status, payment_method: 'seven_connect_deposit', currency: 'btc' },
       });
       expect(res.status).toBe(201);
-      expect(res.body.order).toMatchObject({ status, payment_method: 'seven_connect_deposit', currency: 'BTC' });
+      const btc = dev.accounts.find((a) => a.currency === 'BTC')!.id;
+      expect(res.body.order).toMatchObject({ status, payment_method: 'seven_connect_deposit', wallet_address: t.services.ledger.get(btc)!.default_address });
     }
   });
 
@@ -62,7 +63,7 @@ describe('buy orders', () => {
     expect(res.body).toEqual(developerError('not_found', { non_field_errors: ['Not found.'] }));
     const own = await t.signed('GET', `/v1/buyorder/${theirs.id}/`, as(otpDeveloper(t)));
     expect(own.status).toBe(200);
-    expect(own.body.order).toMatchObject({ id: theirs.id, status: theirs.status, currency_amount: formatMoney(parseAmount(theirs.amount)) });
+    expect(own.body.order).toMatchObject({ id: theirs.id, status: theirs.status, currency_amount: formatDecimal(parseAmount(theirs.amount)) });
   });
 
   it('gives fixture history the real fields, and the control API releases a paid fixture order into the wallet', async () => {
@@ -70,7 +71,8 @@ describe('buy orders', () => {
     const wallet = dev.accounts.find((a) => a.currency === 'PHP')!.id;
     const all = (await t.signed('GET', '/v1/buyorder?limit=100')).body.orders as Array<Record<string, string | null>>;
     for (const o of all) {
-      expect(o.rate).toBe('1.00000000');
+      expect(o.rate).toBe('1');
+      expect(o.btc_released).toBe(o.status === 'released' ? o.btc_amount : '0');
       expect(o.btc_amount).toBe(o.currency_amount);
       expect(o.instructions).toContain(`Reference number: ${o.id}.`);
       expect(o.marked_paid_time === null).toBe(!['payment_received', 'released'].includes(o.status!));

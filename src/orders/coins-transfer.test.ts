@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAmount } from '../shared/money.js';
 import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { as, balanceOf, newDeveloper } from './developer.test-support.js';
+import { as, balanceOf, newDeveloper } from '../testing/developer.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -31,13 +31,20 @@ describe('sell orders through coins_transfer pay into a wallet', () => {
     const res = await sell(dev, { target_address: customer().email });
     expect(res.status).toBe(201);
     const order = res.body.order;
-    expect(order).toMatchObject({
+    // The cash-out tutorial's body, key for key (parity/recorded sellorders.har #2).
+    expect(order).toEqual({
+      amount: '2500',
+      created_time: order.created_time,
+      currency: 'PHP',
       delivery_status: 'pending_payment',
-      target_address: customer().email,
-      payment_outlet: { id: 'coins_transfer', name: 'Coins.ph wallet' },
-      fee: '0.00000000',
-      total: '2500.00000000',
+      external_transaction_id: null,
+      fields: { target_address: customer().email },
+      id: order.id,
+      payment_outlet: { id: 'coins_transfer', name: 'Coins Transfer', payment_outlet_provider_id: null },
+      required_fields: [{ legend: 'Target Address', name: 'target_address', value: customer().email }],
     });
+    expect(order.created_time).toMatch(/^\d+$/);
+    expect([res.headers.get('x-sandbox-fee'), res.headers.get('x-sandbox-total')]).toEqual(['0', '2500']);
     expect(balanceOf(t, dev.php)).toBe(parseAmount('500'));
     expect(balanceOf(t, target)).toBe(before);
     t.assertLedger();

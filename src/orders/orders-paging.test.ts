@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { as, newDeveloper } from './developer.test-support.js';
+import { as, newDeveloper } from '../testing/developer.test-support.js';
 import { developerError } from '../testing/error-code.js';
 
 /** Offset paging over HTTP on both order lists (docs/design.md#pagination): `limit`/`offset`, `meta.pagination`. */

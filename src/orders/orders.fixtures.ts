@@ -4,7 +4,8 @@ import { fund } from '../fixtures/load.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatMoney, fractionOf, parseAmount } from '../shared/money.js';
 import { CASH_PAYMENT_COLLECTORS, instructionsFor } from './buy-orders.model.js';
-import type { BuyOrderStatus, OrderRepository, SellOrderStatus } from './orders.repo.js';
+import type { OrderRepository } from './orders.references.js';
+import type { BuyOrderStatus, SellOrderStatus } from './orders.repo.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'ledger'>;

@@ -4,7 +4,8 @@ import type { ServicesWith } from '../module.types.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import { createBuyOrderService, type BuyOrderService } from './buy-orders.service.js';
 import { loadOrderFixtures } from './orders.fixtures.js';
-import { createOrderRepository, type OrderRepository } from './orders.repo.js';
+import { withReferences, type OrderRepository } from './orders.references.js';
+import { createOrderRepository } from './orders.repo.js';
 import { orderHandlers } from './orders.routes.js';
 import { createSellOrderService, type SellOrderService } from './sell-orders.service.js';
 
@@ -22,7 +23,12 @@ export function createOrdersModule(
   outlets: OutletService,
   transfers: Pick<TransferService, 'resolveTarget'>,
 ): SandboxModule<OrdersApi> & { repo: OrderRepository } {
-  const repo = createOrderRepository(s.db);
+  const enterOwner = (ownerId: string) => s.tenants.enter(s.identities.userById(ownerId)?.workspace_id ?? null);
+  const repo = withReferences(createOrderRepository(s.db), {
+    outletName: outlets.outletName,
+    outletCategory: outlets.outletCategory,
+    walletAddress: (accountId) => s.ledger.get(accountId)?.default_address ?? null,
+  });
   const sell = createSellOrderService({
     orders: repo,
     outlets,
@@ -32,23 +38,27 @@ export function createOrdersModule(
     clock: s.clock,
     ids: s.ids,
     autoAdvanceSeconds: () => s.config.sellOrderAutoAdvanceSeconds,
+    dueWork: s.dueWork,
+    enterOwner,
   });
   const buy = createBuyOrderService({
     orders: repo,
+    payins: outlets,
     identities: s.identities,
     ledger: s.ledger,
     unitOfWork: s.unitOfWork,
     clock: s.clock,
     ids: s.ids,
     releaseSeconds: () => s.config.buyOrderReleaseSeconds,
+    dueWork: s.dueWork,
+    enterOwner,
   });
+  // Orders move as soon as their owner's clock says so (src/clock/due-work.ts).
+  s.dueWork.register(sell.dueJob);
+  s.dueWork.register(buy.dueJob);
   return {
     handlers: orderHandlers(sell, buy),
     fixtureSections: [(core, fx) => loadOrderFixtures(core, repo, fx)],
-    tick: () => {
-      sell.advanceDue();
-      buy.advanceDue();
-    },
     api: { sell, buy },
     /** For tests that seed rows directly. */
     repo,

@@ -1,4 +1,6 @@
 import type { Db } from '../db/open.js';
+import { dueOnTenantClock, earliestOf } from '../db/tenant-sql.js';
+import { usersOfWorkspaceSql, userWorkspaceSql } from '../identities/tenant.sql.js';
 
 export type SellOrderStatus = 'pending_payment' | 'processing' | 'completed' | 'failed' | 'canceled';
 export type BuyOrderStatus = 'pending_payment' | 'payment_received' | 'released' | 'canceled' | 'escrow_expired';
@@ -23,12 +25,18 @@ export interface SellOrderRecord {
   status_changed_at: number;
 }
 
-/** A stored sell order with its outlet's name; integers come back as BigInt. */
-export interface SellOrderRow extends Omit<SellOrderRecord, 'auto_advance' | 'created_at' | 'status_changed_at'> {
+/** A stored sell order; integers come back as BigInt. */
+export interface StoredSellOrder extends Omit<SellOrderRecord, 'auto_advance' | 'created_at' | 'status_changed_at'> {
   auto_advance: bigint;
   created_at: bigint;
   status_changed_at: bigint;
+}
+
+/** A sell order with its outlet's name (from the outlets module). */
+export interface SellOrderRow extends StoredSellOrder {
   outlet_name: string;
+  /** The outlet's category: which fields its orders list in `required_fields`. */
+  outlet_category: string | null;
 }
 
 export interface BuyOrderRecord {
@@ -50,8 +58,8 @@ export interface BuyOrderRecord {
   status_changed_at: number;
 }
 
-/** A stored buy order with its wallet's address; integers come back as BigInt. */
-export interface BuyOrderRow extends Omit<BuyOrderRecord, 'marked_paid_at' | 'canceled_at' | 'auto_release' | 'created_at' | 'expires_at' | 'status_changed_at'> {
+/** A stored buy order; integers come back as BigInt. */
+export interface StoredBuyOrder extends Omit<BuyOrderRecord, 'marked_paid_at' | 'canceled_at' | 'auto_release' | 'created_at' | 'expires_at' | 'status_changed_at'> {
   marked_paid_at: bigint | null;
   canceled_at: bigint | null;
   auto_release: bigint;
@@ -59,6 +67,10 @@ export interface BuyOrderRow extends Omit<BuyOrderRecord, 'marked_paid_at' | 'ca
   expires_at: bigint;
   status_changed_at: bigint | null;
   credit_transaction_id: string | null;
+}
+
+/** A buy order with its wallet's address (from the ledger). */
+export interface BuyOrderRow extends StoredBuyOrder {
   wallet_address: string | null;
 }
 
@@ -70,8 +82,10 @@ export interface PayinOutletRow {
   instructions: string;
 }
 
-const BUY = 'SELECT b.*, a.default_address AS wallet_address FROM buy_orders b LEFT JOIN accounts a ON a.id = b.account_id';
-const SELL = 'SELECT s.*, o.name AS outlet_name FROM sell_orders s JOIN outlets o ON o.id = s.outlet_id';
+// This module's tables only: the outlet's name and the wallet's address come from their modules' apis
+// (orders.references.ts).
+const BUY = 'SELECT b.* FROM buy_orders b';
+const SELL = 'SELECT s.* FROM sell_orders s';
 
 /** Sell and buy orders. SQL only; every list is one owner's, newest first, ties broken by id. */
 export function createOrderRepository(db: Db) {
@@ -93,7 +107,8 @@ export function createOrderRepository(db: Db) {
   );
   const dueSell = db
     .prepare(
-      `${SELL} WHERE s.auto_advance = 1 AND s.delivery_status IN ('pending_payment', 'processing') AND s.status_changed_at <= ?
+      `${SELL} WHERE s.auto_advance = 1 AND s.delivery_status IN ('pending_payment', 'processing')
+         AND ${dueOnTenantClock('s.status_changed_at', userWorkspaceSql('s.owner_id'))}
        ORDER BY s.status_changed_at, s.id LIMIT 500`,
     )
     .safeIntegers(true);
@@ -119,44 +134,49 @@ export function createOrderRepository(db: Db) {
   );
   const setBuyCredit = db.prepare('UPDATE buy_orders SET credit_transaction_id = ? WHERE id = ?');
   const dueExpiry = db
-    .prepare(`${BUY} WHERE b.status = 'pending_payment' AND b.expires_at <= ? ORDER BY b.expires_at, b.id LIMIT 500`)
+    .prepare(
+      `${BUY} WHERE b.status = 'pending_payment' AND ${dueOnTenantClock('b.expires_at', userWorkspaceSql('b.owner_id'))}
+       ORDER BY b.expires_at, b.id LIMIT 500`,
+    )
     .safeIntegers(true);
   const dueRelease = db
     .prepare(
-      `${BUY} WHERE b.status = 'payment_received' AND b.auto_release = 1 AND b.marked_paid_at <= ? ORDER BY b.marked_paid_at, b.id LIMIT 500`,
+      `${BUY} WHERE b.status = 'payment_received' AND b.auto_release = 1
+         AND ${dueOnTenantClock('b.marked_paid_at', userWorkspaceSql('b.owner_id'))} ORDER BY b.marked_paid_at, b.id LIMIT 500`,
     )
     .safeIntegers(true);
-  // Pay-in outlets are reference data the fixtures load (kind 'payin'); named by id or by collector.
-  const payinOutlet = db.prepare(
-    "SELECT id, name, collector, instructions FROM outlets WHERE kind = 'payin' AND (id = @v OR collector = @v) ORDER BY position LIMIT 1",
-  );
-  const payinNames = db.prepare("SELECT name FROM outlets WHERE kind = 'payin' AND collector IN (SELECT value FROM json_each(?)) ORDER BY position");
+
 
   return {
     insertSell: (r: SellOrderRecord) => void insertSell.run(r),
-    sellById: (id: string) => sellById.get(id) as SellOrderRow | undefined,
-    sellForOwner: (id: string, ownerId: string) => sellForOwner.get(id, ownerId) as SellOrderRow | undefined,
+    sellById: (id: string) => sellById.get(id) as StoredSellOrder | undefined,
+    sellForOwner: (id: string, ownerId: string) => sellForOwner.get(id, ownerId) as StoredSellOrder | undefined,
     sellCount: (ownerId: string) => (sellCount.get(ownerId) as { n: number }).n,
-    sellPage: (ownerId: string, limit: number, offset: number) => sellPage.all(ownerId, limit, offset) as SellOrderRow[],
+    sellPage: (ownerId: string, limit: number, offset: number) => sellPage.all(ownerId, limit, offset) as StoredSellOrder[],
     setSellStatus: (id: string, from: SellOrderStatus, to: SellOrderStatus, at: number) =>
       setSellStatus.run({ id, from, to, at }).changes === 1,
     /** In-flight orders of the clock whose current status began at or before `before`. */
-    dueSell: (before: number) => dueSell.all(before) as SellOrderRow[],
+    dueSell: (before: number) => dueSell.all({ at: before }) as StoredSellOrder[],
+    /** The earliest status change of an in-flight order of the clock (of all, or of one workspace). */
+    earliestSell: earliestOf(db, 'sell_orders', 'status_changed_at',
+      "auto_advance = 1 AND delivery_status IN ('pending_payment', 'processing')", `owner_id IN (${usersOfWorkspaceSql})`),
     insertBuy: (r: BuyOrderRecord) => void insertBuy.run(r),
-    buyById: (id: string) => buyById.get(id) as BuyOrderRow | undefined,
-    buyForOwner: (id: string, ownerId: string) => buyForOwner.get(id, ownerId) as BuyOrderRow | undefined,
+    buyById: (id: string) => buyById.get(id) as StoredBuyOrder | undefined,
+    buyForOwner: (id: string, ownerId: string) => buyForOwner.get(id, ownerId) as StoredBuyOrder | undefined,
     setBuyStatus: (id: string, from: BuyOrderStatus, to: BuyOrderStatus, at: number) => setBuyStatus.run({ id, from, to, at }).changes === 1,
     setBuyCredit: (id: string, transactionId: string) => void setBuyCredit.run(transactionId, id),
     /** Orders still waiting for payment whose expiration time is at or before `now`. */
-    dueExpiry: (now: number) => dueExpiry.all(now) as BuyOrderRow[],
+    dueExpiry: (now: number) => dueExpiry.all({ at: now }) as StoredBuyOrder[],
+    /** The earliest expiration time of an unpaid order (of all, or of one workspace). */
+    earliestExpiry: earliestOf(db, 'buy_orders', 'expires_at', "status = 'pending_payment'", `owner_id IN (${usersOfWorkspaceSql})`),
     /** Paid orders of the clock marked paid at or before `before`. */
-    dueRelease: (before: number) => dueRelease.all(before) as BuyOrderRow[],
-    payinOutlet: (idOrCollector: string) => payinOutlet.get({ v: idOrCollector }) as PayinOutletRow | undefined,
-    /** Names of the pay-in outlets of these collectors, in outlet order. */
-    payinNames: (collectors: string[]) => (payinNames.all(JSON.stringify(collectors)) as Array<{ name: string }>).map((r) => r.name),
+    dueRelease: (before: number) => dueRelease.all({ at: before }) as StoredBuyOrder[],
+    /** The earliest time a paid order of the clock was marked paid (of all, or of one workspace). */
+    earliestRelease: earliestOf(db, 'buy_orders', 'marked_paid_at',
+      "status = 'payment_received' AND auto_release = 1", `owner_id IN (${usersOfWorkspaceSql})`),
     buyCount: (ownerId: string) => (buyCount.get(ownerId) as { n: number }).n,
-    buyPage: (ownerId: string, limit: number, offset: number) => buyPage.all(ownerId, limit, offset) as BuyOrderRow[],
+    buyPage: (ownerId: string, limit: number, offset: number) => buyPage.all(ownerId, limit, offset) as StoredBuyOrder[],
   };
 }
 
-export type OrderRepository = ReturnType<typeof createOrderRepository>;
+

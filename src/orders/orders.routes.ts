@@ -1,7 +1,14 @@
 import { ok, type Handlers } from '../http/operation.js';
 import type { BuyOrderService } from './buy-orders.service.js';
 import { sellOrderInput } from './sell-order-input.js';
+import type { SellOrderRow } from './orders.repo.js';
+import { sellOrderHeaders, sellOrderResource } from './orders.view.js';
 import type { SellOrderService } from './sell-orders.service.js';
+
+/** One sell order in the real body, with the sandbox's fee and total beside it in `X-Sandbox-*` headers. */
+function sold<S extends 200 | 201>(row: SellOrderRow, status: S) {
+  return { status, body: { order: sellOrderResource(row), success: true as const }, headers: sellOrderHeaders(row) };
+}
 
 /**
  * Sell and buy orders of the developer API (HMAC; scoped to the signing application's owner), also at the
@@ -10,11 +17,11 @@ import type { SellOrderService } from './sell-orders.service.js';
  */
 export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Handlers {
   return {
-    createSellOrder: ({ app, body, c }) => ok({ order: sell.create(app, sellOrderInput(body), c.req.header('access-otp')), success: true as const }, 201),
+    createSellOrder: ({ app, body, c }) => sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201),
     // The v2 create, the v1 list and the v2 retrieve are the same operations at the paths the public clients call.
-    createSellOrderV2: ({ app, body, c }) => ok({ order: sell.create(app, sellOrderInput(body), c.req.header('access-otp')), success: true as const }, 201),
-    getSellOrder: ({ app, params }) => ok({ order: sell.get(app.owner_id, params.order_id), success: true as const }),
-    getSellOrderV2: ({ app, params }) => ok({ order: sell.get(app.owner_id, params.order_id), success: true as const }),
+    createSellOrderV2: ({ app, body, c }) => sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201),
+    getSellOrder: ({ app, params }) => sold(sell.get(app.owner_id, params.order_id), 200),
+    getSellOrderV2: ({ app, params }) => sold(sell.get(app.owner_id, params.order_id), 200),
     listSellOrders: ({ app, query }) => ok(sell.list(app.owner_id, query)),
     listSellOrdersV1: ({ app, query }) => ok(sell.list(app.owner_id, query)),
     placeBuyOrder: ({ app, body }) => ok({ order: buy.place(app, body), success: true as const }, 201),

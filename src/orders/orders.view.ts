@@ -1,51 +1,64 @@
-import { formatMoney } from '../shared/money.js';
+import { categoryOf } from '../outlets/outlets.catalog.js';
+import { formatDecimal } from '../shared/money.js';
 import type { BuyOrderRow, SellOrderRow } from './orders.repo.js';
 
 const epochSeconds = (micros: bigint) => String(micros / 1_000_000n);
 
 /**
- * The sell order resource in the real shape (real-api-facts, Developer API resources): `created_time`
- * is epoch seconds as a string. `fee` and `total` (amount + fee, what the wallet was debited) are
- * sandbox additions the document lists as optional.
+ * The sell order resource as the real service writes it (the cash-out tutorial's body, recorded in
+ * `parity/recorded`): unpadded amount, `created_time` in epoch seconds as a string, the outlet fields
+ * (the payout destination `target_address` included) under `fields`, and `required_fields` naming each
+ * field of the outlet's category with its legend and value. The fee and the debited total are not in
+ * the real body: the sandbox sends them as `X-Sandbox-Fee` / `X-Sandbox-Total` (sellOrderHeaders).
  */
 export function sellOrderResource(r: SellOrderRow) {
+  const fields: Record<string, unknown> = { ...(JSON.parse(r.fields) as Record<string, unknown>) };
+  if (r.target_address !== null) fields.target_address = r.target_address;
+  const category = categoryOf(r.outlet_category ?? '');
+  const known = category?.fields.filter((f) => fields[f.id] !== undefined) ?? [];
   return {
-    id: r.id,
-    amount: formatMoney(r.amount),
+    amount: formatDecimal(r.amount),
+    created_time: epochSeconds(r.created_at),
     currency: r.currency,
-    fee: formatMoney(r.fee),
-    total: formatMoney(r.amount + r.fee),
     delivery_status: r.delivery_status,
     external_transaction_id: r.external_transaction_id,
-    target_address: r.target_address,
-    fields: JSON.parse(r.fields) as Record<string, unknown>,
-    payment_outlet: { id: r.outlet_id, name: r.outlet_name },
-    created_time: epochSeconds(r.created_at),
+    fields,
+    id: r.id,
+    payment_outlet: { id: r.outlet_id, name: r.outlet_name, payment_outlet_provider_id: null },
+    required_fields: known.map((f) => ({ legend: f.name, name: f.id, value: String(fields[f.id]) })),
   };
+}
+
+/** The sandbox's own figures of a sell order, beside the real body: the fee and amount + fee (what the wallet paid). */
+export function sellOrderHeaders(r: { fee: bigint; amount: bigint }): Record<string, string> {
+  return { 'X-Sandbox-Fee': formatDecimal(r.fee), 'X-Sandbox-Total': formatDecimal(r.amount + r.fee) };
 }
 
 /** The sandbox's exchange rate for buy orders: each buys into a wallet of its own currency. */
 const BUY_RATE = 100_000_000n;
 
 /**
- * The buy order resource in the real shape: `created_at`, `expiration_time`, `marked_paid_time` and
- * `canceled_time` are epoch seconds strings (null until they happen); `btc_amount` is what the wallet
- * receives at `rate` 1; `wallet_address` is the credited wallet's address.
+ * The buy order resource in the real shape (the recorded buy orders, key for key): amounts unpadded
+ * ("624", "0.025"); `created_at`, `expiration_time`, `marked_paid_time` and `canceled_time` are epoch
+ * seconds strings (null until they happen); `btc_amount` is what the wallet receives at `rate` 1 and
+ * `btc_released` what it has received ("0" until released); `wallet_address` is the credited wallet's
+ * address. The real body names no currency: the wallet the order credits decides it.
  */
 export function buyOrderResource(r: BuyOrderRow) {
+  const btc = (r.amount * BUY_RATE) / 100_000_000n;
   return {
-    id: r.id,
-    status: r.status,
-    payment_method: r.payment_method,
-    currency: r.currency,
-    currency_amount: formatMoney(r.amount),
-    btc_amount: formatMoney((r.amount * BUY_RATE) / 100_000_000n),
-    rate: formatMoney(BUY_RATE),
-    instructions: r.instructions ?? '',
-    wallet_address: r.wallet_address,
-    created_at: epochSeconds(r.created_at),
-    expiration_time: epochSeconds(r.expires_at),
-    marked_paid_time: r.marked_paid_at === null ? null : epochSeconds(r.marked_paid_at),
+    btc_amount: formatDecimal(btc),
+    btc_released: formatDecimal(r.status === 'released' ? btc : 0n),
     canceled_time: r.canceled_at === null ? null : epochSeconds(r.canceled_at),
+    created_at: epochSeconds(r.created_at),
+    currency_amount: formatDecimal(r.amount),
+    expiration_time: epochSeconds(r.expires_at),
+    id: r.id,
+    instructions: r.instructions ?? '',
+    marked_paid_time: r.marked_paid_at === null ? null : epochSeconds(r.marked_paid_at),
+    payment_method: r.payment_method,
+    rate: formatDecimal(BUY_RATE),
+    status: r.status,
+    wallet_address: r.wallet_address,
   };
 }

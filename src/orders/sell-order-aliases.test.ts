@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAmount } from '../shared/money.js';
 import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { as, balanceOf, newDeveloper, otpDeveloper } from './developer.test-support.js';
+import { as, balanceOf, newDeveloper, otpDeveloper } from '../testing/developer.test-support.js';
 import { OTP_INVALID, developerError } from '../testing/error-code.js';
 
 let t: TestApp;
@@ -20,8 +20,8 @@ describe('sell orders at the clients’ paths', () => {
     const res = await t.signed('POST', '/api/v2/sellorder/', { ...as(dev), body: { payment_outlet: bpi(), amount: '500', currency: 'PHP', pay_with_wallet: 'PBTC' } });
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
-    expect(res.body.order).toMatchObject({ amount: '500.00000000', delivery_status: 'pending_payment', payment_outlet: { id: bpi() } });
-    expect(balanceOf(t, dev.php)).toBe(parseAmount('5000') - parseAmount(res.body.order.total));
+    expect(res.body.order).toMatchObject({ amount: '500', delivery_status: 'pending_payment', payment_outlet: { id: bpi() } });
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('5000') - parseAmount(res.headers.get('x-sandbox-total')!));
     t.assertLedger();
     // The same order through the other two paths.
     const got = await t.signed('GET', `/api/v2/sellorder/${res.body.order.id}/?sellorder_id=${res.body.order.id}`, as(dev));
@@ -66,8 +66,8 @@ describe('sell orders at the clients’ paths', () => {
     const body = { payment_outlet: bpi(), btc_amount: '1500', currency: 'PHP', bank_account_name: 'Juan dela Cruz', bank_account_number: '1234567890' };
     const res = await t.signed('POST', '/api/v2/sellorder', { ...as(dev), body });
     expect(res.status).toBe(201);
-    expect(res.body.order).toMatchObject({ amount: '1500.00000000', fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' } });
-    expect(balanceOf(t, dev.php)).toBe(parseAmount('5000') - parseAmount(res.body.order.total));
+    expect(res.body.order).toMatchObject({ amount: '1500', fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' } });
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('5000') - parseAmount(res.headers.get('x-sandbox-total')!));
     t.assertLedger();
     // Explicit `fields` win over the older bank fields.
     const both = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { ...body, btc_amount: undefined, amount: '10', fields: { account_name: 'Maria Santos' } } });

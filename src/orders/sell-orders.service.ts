@@ -1,16 +1,19 @@
+import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow } from '../identities/identities.repo.js';
-import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App } from '../identities/identities.api.js';
+import type { Account, LedgerApi } from '../ledger/ledger.api.js';
+import { FIELD_RULES } from '../outlets/outlets.catalog.js';
 import type { OutletService } from '../outlets/outlets.service.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
-import type { OrderRepository, SellOrderRow, SellOrderStatus } from './orders.repo.js';
+import type { OrderRepository } from './orders.references.js';
+import type { SellOrderRow, SellOrderStatus } from './orders.repo.js';
 import { sellOrderResource } from './orders.view.js';
-import { requireOtp } from './otp.guard.js';
+import { requireOtp } from '../auth/otp.guard.js';
 
 /** Where each delivery status may go (docs/design.md#public-api); terminal statuses go nowhere. */
 export const SELL_ORDER_TRANSITIONS: Record<SellOrderStatus, SellOrderStatus[]> = {
@@ -46,18 +49,25 @@ export interface SellOrderDeps {
   outlets: OutletService;
   /** Finds the wallet a `coins_transfer` order sends to, exactly as a transfer finds its target. */
   sendTargets: Pick<TransferService, 'resolveTarget'>;
-  ledger: LedgerRepository;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
-  /** Seconds on the sandbox clock per automatic step (0 = only the control API moves orders). */
+  /** Seconds on the owner's clock per automatic step (0 = only the control API moves orders). */
   autoAdvanceSeconds: () => number;
+  /** Told when an order's next automatic step falls due. */
+  dueWork: Pick<DueWork, 'expect'>;
+  /** A control call on an order is on its owner's clock (docs/design.md#the-clock). */
+  enterOwner: (ownerId: string) => void;
 }
 
 /** The owner's oldest wallet in a currency: the one fixtures and workspaces fund. */
-function walletOf(ledger: LedgerRepository, ownerId: string, currency: string): AccountRow | undefined {
+function walletOf(ledger: LedgerApi, ownerId: string, currency: string): Account | undefined {
   return ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
 }
+
+/** The payout category of prepaid mobile load (`load-globe` …). */
+const MOBILE_LOAD = 'mobile-load';
 
 /** The payout category that sends to a wallet in the sandbox instead of out of it. */
 const WALLET_PAYOUT = 'coins_transfer';
@@ -79,10 +89,17 @@ export function createSellOrderService(d: SellOrderDeps) {
     return d.outlets.requirePayoutOutlet(body.outlet_id ?? body.payment_outlet, field);
   }
 
+  const delayMicros = () => Math.round(d.autoAdvanceSeconds() * 1_000_000);
+  /** An order of the clock entered a step at `at`: its next one falls due a delay later. */
+  function expectStep(to: SellOrderStatus, at: number): void {
+    if ((to === 'pending_payment' || to === 'processing') && delayMicros() > 0) d.dueWork.expect(at + delayMicros());
+  }
+
   function move(row: SellOrderRow, to: SellOrderStatus, at: number): SellOrderRow {
     if (!SELL_ORDER_TRANSITIONS[row.delivery_status].includes(to) || !d.orders.setSellStatus(row.id, row.delivery_status, to, at)) {
       throw ApiError.general('invalid_state_transition', `Sell order is ${row.delivery_status} and cannot move to ${to}.`);
     }
+    if (row.auto_advance) expectStep(to, at);
     // Pre-settled fixture history has no debit, so there is nothing to give back or pay out.
     if (row.debit_transaction_id) {
       if (to === 'failed' || to === 'canceled') {
@@ -101,15 +118,24 @@ export function createSellOrderService(d: SellOrderDeps) {
     return d.orders.sellById(row.id)!;
   }
 
+  /** A prepaid-load order names the phone to load (`phone_number_load`, a Philippine mobile number). */
+  function requireLoadPhone(outlet: PayoutOutlet, body: SellOrderCreateBody): void {
+    if (outlet.category !== MOBILE_LOAD) return;
+    const phone = body.fields?.phone_number_load;
+    if (phone === undefined) throw ApiError.field('phone_number_load', 'This field is required.');
+    const rule = FIELD_RULES.phone_number_load!;
+    if (typeof phone !== 'string' || rule.check(phone) === null) throw ApiError.field('phone_number_load', rule.message);
+  }
+
   /** The wallet a `coins_transfer` order pays into (same tenant, same 400s as transfers); none for other outlets. */
-  function payoutWallet(app: AppRow, outlet: PayoutOutlet, body: SellOrderCreateBody): AccountRow | undefined {
+  function payoutWallet(app: App, outlet: PayoutOutlet, body: SellOrderCreateBody): Account | undefined {
     if (outlet.category !== WALLET_PAYOUT) return undefined;
     if (body.target_address === undefined) throw ApiError.field('target_address', 'This field is required.');
     return d.sendTargets.resolveTarget(app, body.target_address, outlet.currency);
   }
 
-  return {
-    create(app: AppRow, body: SellOrderCreateBody, headerOtp: string | undefined) {
+  const api = {
+    create(app: App, body: SellOrderCreateBody, headerOtp: string | undefined): SellOrderRow {
       requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const outlet = outletOf(body);
       const currency = body.currency ?? outlet.currency;
@@ -117,6 +143,7 @@ export function createSellOrderService(d: SellOrderDeps) {
       if (body.pay_with_wallet !== undefined && !PESO_WALLET_NAMES.includes(body.pay_with_wallet.toUpperCase())) {
         throw ApiError.field('pay_with_wallet', `"${body.pay_with_wallet}" is not a valid choice.`);
       }
+      requireLoadPhone(outlet, body);
       const target = payoutWallet(app, outlet, body);
       const quote = d.outlets.quote(outlet, parseAmount(body.amount));
       return d.unitOfWork(() => {
@@ -149,14 +176,16 @@ export function createSellOrderService(d: SellOrderDeps) {
           created_at: now,
           status_changed_at: now,
         });
-        return sellOrderResource(d.orders.sellById(id)!);
+        expectStep('pending_payment', now);
+        return d.orders.sellById(id)!;
       });
     },
 
-    get(ownerId: string, id: string) {
+    /** The caller's own order (the stored row: the routes write its body and the sandbox's fee headers). */
+    get(ownerId: string, id: string): SellOrderRow {
       const row = d.orders.sellForOwner(id, ownerId);
       if (!row) throw ApiError.notFound();
-      return sellOrderResource(row);
+      return row;
     },
 
     list(ownerId: string, query: { limit?: number; offset?: number }) {
@@ -169,6 +198,7 @@ export function createSellOrderService(d: SellOrderDeps) {
       return d.unitOfWork(() => {
         const row = d.orders.sellById(id);
         if (!row) throw ApiError.notFound();
+        d.enterOwner(row.owner_id);
         return sellOrderResource(move(row, to, d.clock.now()));
       });
     },
@@ -178,7 +208,7 @@ export function createSellOrderService(d: SellOrderDeps) {
      * so a clock moved by two delays at once completes an order just as waiting would have.
      */
     advanceDue(): number {
-      const delay = Math.round(d.autoAdvanceSeconds() * 1_000_000);
+      const delay = delayMicros();
       if (delay <= 0) return 0;
       let moved = 0;
       for (;;) {
@@ -190,6 +220,18 @@ export function createSellOrderService(d: SellOrderDeps) {
         moved += due.length;
       }
     },
+  };
+  return {
+    ...api,
+    /** The clock's progress as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: {
+      name: 'sell-orders.progress',
+      run: () => void api.advanceDue(),
+      earliest(ws) {
+        const t = delayMicros() > 0 ? d.orders.earliestSell(ws) : null;
+        return t === null ? null : t + delayMicros();
+      },
+    } satisfies DueJob,
   };
 }
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signRequest } from '../auth/hmac.js';
-import { SYSTEM_ACCOUNTS } from '../ledger/ledger.repo.js';
+import { SYSTEM_ACCOUNTS } from '../ledger/system-accounts.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from './developer.test-support.js';
+import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { OTP_INVALID, developerError, errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
@@ -38,17 +38,19 @@ describe('create sell order', () => {
     const order = res.body.order;
     expect(res.body.success).toBe(true);
     // 1234.56789012 × 1.5 % = 18.5185183518 → 18.51851835, plus the bracket's 10
-    expect(order).toMatchObject({
+    expect(order).toEqual({
       amount: '1234.56789012',
+      created_time: order.created_time,
       currency: 'PHP',
-      fee: '28.51851835',
-      total: '1263.08640847',
       delivery_status: 'pending_payment',
       external_transaction_id: 'payout-1',
-      target_address: '001234567890',
-      fields: {},
-      payment_outlet: { id: outlet, name: t.fixtures.payout_outlets.find((o) => o.id === outlet)!.name },
+      fields: { target_address: '001234567890' },
+      id: order.id,
+      payment_outlet: { id: outlet, name: t.fixtures.payout_outlets.find((o) => o.id === outlet)!.name, payment_outlet_provider_id: null },
+      required_fields: [],
     });
+    // The fee and the debited total are not in the real body: the sandbox names them in headers.
+    expect([res.headers.get('x-sandbox-fee'), res.headers.get('x-sandbox-total')]).toEqual(['28.51851835', '1263.08640847']);
     expect(order.id).toMatch(/^[0-9a-f]{32}$/);
     const nowSeconds = Math.floor(t.services.clock.now() / 1_000_000);
     expect(Math.abs(Number(order.created_time) - nowSeconds)).toBeLessThanOrEqual(1);
@@ -76,7 +78,7 @@ describe('create sell order', () => {
     const outlet = t.fixtures.payout_outlets.find((o) => o.fees[2]!.fee_percent === '0.0075')!.id;
     // 0.000002 × 0.0075 = 0.000000015 → 1.5 units → 2 units
     const res = await t.signed('POST', '/v1/sellorder', { body: { outlet_id: outlet, amount: '50000.000002' } });
-    expect(res.body.order.fee).toBe('375.00000002');
+    expect(res.headers.get('x-sandbox-fee')).toBe('375.00000002');
     t.assertLedger();
   });
 

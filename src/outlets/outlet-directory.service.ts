@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { FIELD_RULES, OUTLET_CATEGORIES, categoryOf } from './outlets.catalog.js';
 import type { OutletRepository } from './outlets.repo.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { whitelistedDeveloper } from '../orders/developer.test-support.js';
+import { whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { feePercentText } from './outlets.service.js';
+import { feePercentText } from './outlets.view.js';
 import { errorCode } from '../testing/error-code.js';
 
 let t: TestApp;
@@ -11,7 +11,7 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const ids = (items: Array<{ id: string }>) => items.map((o) => o.id);
-const payoutIds = () => [...t.fixtures.payout_outlets.map((o) => o.id), 'coins_transfer'];
+const payoutIds = () => [...t.fixtures.payout_outlets.map((o) => o.id), 'coins_transfer', 'load-globe', 'load-smart', 'load-sun'];
 const collectors = () => t.fixtures.payin_outlets.map((o) => o.collector);
 
 describe('one payout outlet', () => {
@@ -40,7 +40,7 @@ describe('one payout outlet', () => {
     expect(res.body['payout-outlet']).toMatchObject({
       id: 'coins_transfer',
       outlet_category: 'coins_transfer',
-      fields: [{ id: 'target_address', name: 'Wallet address, email or mobile number', field_type: '', help_text: '', help_link: '' }],
+      fields: [{ id: 'target_address', name: 'Target Address', field_type: '', help_text: 'Wallet address, email or mobile number', help_link: '' }],
     });
     const q = await t.signed('GET', '/v2/sellquote?payment_outlet=coins_transfer&amount=2500');
     expect(q.body.quote).toMatchObject({ fee: '0.00000000', total: '2500.00000000', fee_percent: '0.00' });
@@ -52,7 +52,8 @@ describe('one payout outlet', () => {
       body: { payment_outlet: 'coins_transfer', amount: '2500', currency: 'PHP', target_address: t.fixtures.customers[0]!.email },
     });
     expect(order.status).toBe(201);
-    expect(order.body.order).toMatchObject({ payment_outlet: { id: 'coins_transfer', name: 'Coins.ph wallet' }, fee: '0.00000000', total: '2500.00000000' });
+    expect(order.body.order).toMatchObject({ payment_outlet: { id: 'coins_transfer', name: 'Coins Transfer', payment_outlet_provider_id: null } });
+    expect([order.headers.get('x-sandbox-fee'), order.headers.get('x-sandbox-total')]).toEqual(['0', '2500']);
     t.assertLedger();
   });
 
@@ -77,10 +78,10 @@ describe('v4 payout outlets', () => {
   it('pages with page/per_page, clamps per_page above 1000 and refuses bad parameters', async () => {
     const p2 = await t.signed('GET', '/v4/payout-outlets?page=2&per_page=4');
     expect(ids(p2.body['payout-outlets'])).toEqual(payoutIds().slice(4, 8));
-    expect(p2.body.meta).toEqual({ total_count: 9, next_page: 3, previous_page: 1 });
+    expect(p2.body.meta).toEqual({ total_count: 12, next_page: 3, previous_page: 1 });
     const huge = await t.signed('GET', '/v4/payout-outlets?per_page=100000');
     expect(huge.status).toBe(200);
-    expect(huge.body['payout-outlets']).toHaveLength(9);
+    expect(huge.body['payout-outlets']).toHaveLength(12);
     for (const q of ['per_page=0', 'page=0', 'per_page=x', `language=${'e'.repeat(17)}`]) {
       const bad = await t.signed('GET', `/v4/payout-outlets?${q}`);
       expect(bad.status, q).toBe(400);
@@ -99,6 +100,7 @@ describe('payout outlet fees and categories', () => {
     expect(res.body['payout-outlet-fees'].map((b: { payment_outlet: string; fee_percent: string }) => ({ payment_outlet: b.payment_outlet, fee_percent: b.fee_percent }))).toEqual([
       ...fx,
       { payment_outlet: 'coins_transfer', fee_percent: '0.00' },
+      ...['load-globe', 'load-smart', 'load-sun'].map((id) => ({ payment_outlet: id, fee_percent: '0.00' })),
     ]);
     const one = await t.signed('GET', '/v1/payout-outlet-fees/?outlet_id=gcash');
     expect(one.body.meta.total_count).toBe(3);
@@ -109,7 +111,7 @@ describe('payout outlet fees and categories', () => {
     const res = await t.signed('GET', '/d/api/payout-outlet-categories/');
     expect(res.status).toBe(200);
     const cats = res.body['payout-outlet-categories'] as Array<{ id: string; outlets: string[]; fields: Array<{ id: string }> }>;
-    expect(ids(cats)).toEqual(['bank', 'e-wallet', 'remittance', 'coins_transfer']);
+    expect(ids(cats)).toEqual(['bank', 'e-wallet', 'remittance', 'coins_transfer', 'mobile-load']);
     expect(cats.flatMap((c) => c.outlets).sort()).toEqual(payoutIds().sort());
     const all = await t.signed('GET', '/v4/payout-outlets/?per_page=1000');
     for (const o of all.body['payout-outlets'] as Array<{ id: string; outlet_category: string; fields: unknown }>) {
@@ -117,7 +119,7 @@ describe('payout outlet fees and categories', () => {
       expect(cat.id).toBe(o.outlet_category);
       expect(cat.fields).toEqual(o.fields);
     }
-    expect(res.body.meta).toEqual({ total_count: 4, next_page: null, previous_page: null });
+    expect(res.body.meta).toEqual({ total_count: 5, next_page: null, previous_page: null });
   });
 });
 

@@ -47,7 +47,9 @@ export const OUTLET_CATEGORIES: OutletCategory[] = [
     ],
     payout_duration: 'Within 1 hour',
   },
-  { id: 'coins_transfer', name: 'Coins.ph wallet', kind: 'payout', fields: [field('target_address', 'Wallet address, email or mobile number')], payout_duration: 'Instant' },
+  { id: 'coins_transfer', name: 'Coins Transfer', kind: 'payout', fields: [field('target_address', 'Target Address', 'Wallet address, email or mobile number')], payout_duration: 'Instant' },
+  // Prepaid mobile load (`load-globe` …), as the real service's older docs and a public client sell it.
+  { id: 'mobile-load', name: 'Mobile Load', kind: 'payout', fields: [field('phone_number_load', 'Phone Number', 'Philippine mobile number (09XXXXXXXXX)')], payout_duration: 'Instant' },
   // The real service's name for over-the-counter non-bank pay-in outlets.
   { id: 'nonbank-otc', name: 'Non-bank OTC', kind: 'payin', fields: [], payout_duration: '' },
 ];
@@ -63,6 +65,13 @@ export const FIELD_RULES: Record<string, FieldRule> = {
   recipient_full_name: {
     check: (v) => (/^[\p{L}][\p{L}.'-]*(?: [\p{L}][\p{L}.'-]*)+$/u.test(v.trim()) && v.trim().length <= 100 ? v.trim() : null),
     message: 'Enter the first name and surname of the recipient.',
+  },
+  phone_number_load: {
+    check: (v) => {
+      const m = MOBILE.exec(digits(v));
+      return m ? `+63${m[1]}` : null;
+    },
+    message: 'Enter a valid Philippine mobile number (09XXXXXXXXX or +639XXXXXXXXX).',
   },
   mobile_number: {
     check: (v) => {
@@ -85,7 +94,17 @@ export const FIELD_RULES: Record<string, FieldRule> = {
 export const categoryOf = (id: string): OutletCategory | undefined => OUTLET_CATEGORIES.find((c) => c.id === id);
 
 /** The built-in payout outlet that sends pesos to another wallet (not part of the generated fixtures). */
-export const COINS_TRANSFER = { id: 'coins_transfer', name: 'Coins.ph wallet', category: 'coins_transfer', currency: 'PHP' } as const;
+export const COINS_TRANSFER = { id: 'coins_transfer', name: 'Coins Transfer', category: 'coins_transfer', currency: 'PHP' } as const;
+
+/**
+ * The built-in prepaid-load outlets (the real ids and names of the older docs' `send-load` example and a
+ * public client); a sell order through one names the phone in `phone_number_load`.
+ */
+export const MOBILE_LOAD_OUTLETS = [
+  { id: 'load-globe', name: 'Globe / TM Prepaid', category: 'mobile-load', currency: 'PHP' },
+  { id: 'load-smart', name: 'Smart / TNT Prepaid', category: 'mobile-load', currency: 'PHP' },
+  { id: 'load-sun', name: 'Sun Cellular Prepaid', category: 'mobile-load', currency: 'PHP' },
+] as const;
 
 /** Pay-in amount limits: the real service's over-the-counter outlets show a minimum of 15 PHP. */
 export const PAYIN_LIMITS = { minimum: '15', maximum: '100000000' } as const;

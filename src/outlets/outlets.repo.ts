@@ -64,7 +64,18 @@ export function createOutletRepository(db: Db) {
   );
   const nextPosition = db.prepare("SELECT COALESCE(MAX(position) + 1, 0) AS p FROM outlets WHERE kind = 'payout'");
   const nextFeePosition = db.prepare('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM payout_outlet_fees');
+  const nameOf = db.prepare('SELECT name FROM outlets WHERE id = ?').pluck();
+  const categoryOf = db.prepare('SELECT category FROM outlets WHERE id = ?').pluck();
+  // Pay-in outlets are named by id or by collector (a buy order's payment method).
+  const payinOutlet = db.prepare(
+    "SELECT id, name, collector, currency, instructions FROM outlets WHERE kind = 'payin' AND (id = @v OR collector = @v) ORDER BY position LIMIT 1",
+  );
   return {
+    /** Any outlet's name (a sell order shows its outlet's). */
+    outletName: (id: string) => nameOf.get(id) as string | undefined,
+    /** Any outlet's category (a sell order's wire fields depend on it). */
+    outletCategory: (id: string) => categoryOf.get(id) as string | undefined,
+    payinOutlet: (idOrCollector: string) => payinOutlet.get({ v: idOrCollector }) as PayinOutletRow | undefined,
     payinOutlets: () => payinOutlets.all() as PayinOutletRow[],
     allPayoutOutlets: () => allPayout.all() as PayoutOutletRow[],
     /** The amounts an outlet's fee brackets cover, or undefined when it has none. */

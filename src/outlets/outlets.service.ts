@@ -1,38 +1,11 @@
-import { ApiError } from '../http/api-error.js';
-import { formatMoney, formatMoneyShort, fractionOf } from '../shared/money.js';
+import { ApiError } from '../shared/api-error.js';
+import { formatMoneyShort, fractionOf } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { FeeBracketRow, OutletRepository, PayoutOutletRow } from './outlets.repo.js';
-import { payoutOutletResource } from './outlets.view.js';
+import type { FeeQuote } from './outlets.types.js';
+import { feeBracketResource, feeQuoteResource, payoutOutletResource } from './outlets.view.js';
 
-/**
- * `fee_percent` as written on the wire: the fraction as a decimal with at least two fractional digits
- * ("0" → "0.00", "0.01" stays, "0.0075" stays).
- */
-export function feePercentText(p: string): string {
-  const [whole, frac = ''] = p.split('.');
-  return `${whole}.${frac.padEnd(2, '0')}`;
-}
-
-/** `payout-outlet-fees` item (real-api-facts: payment_outlet, currency, from/until, fee_amount, fee_percent). */
-export function feeBracketResource(b: FeeBracketRow) {
-  return {
-    id: b.id,
-    payment_outlet: b.outlet_id,
-    currency: b.currency,
-    from_amount: formatMoney(b.from_amount),
-    until_amount: formatMoney(b.until_amount),
-    fee_amount: formatMoney(b.fee_amount),
-    fee_percent: feePercentText(b.fee_percent),
-  };
-}
-
-export interface FeeQuote {
-  outlet: PayoutOutletRow;
-  bracket: FeeBracketRow;
-  amount: bigint;
-  fee: bigint;
-  total: bigint;
-}
+export type { FeeQuote };
 
 /**
  * Payout outlets, their fee brackets and fee quotes (docs/design.md#public-api). The fee of an amount is
@@ -63,6 +36,16 @@ export function createOutletService(repo: OutletRepository) {
   return {
     requirePayoutOutlet,
     quote,
+    /** An outlet's name ('' for an id no outlet has: an order keeps its outlet id whatever happens). */
+    outletName: (id: string) => repo.outletName(id) ?? '',
+    /** An outlet's category (null for an id no outlet has). */
+    outletCategory: (id: string) => repo.outletCategory(id) ?? null,
+    /** The over-the-counter (pay-in) outlets, in fixture order. */
+    payinOutlets: () => repo.payinOutlets(),
+    /** A pay-in outlet by its id or its collector code. */
+    payinOutlet: (idOrCollector: string) => repo.payinOutlet(idOrCollector),
+    /** Names of the pay-in outlets of these collectors, in outlet order. */
+    payinNames: (collectors: readonly string[]) => repo.payinOutlets().filter((o) => collectors.includes(o.collector)).map((o) => o.name),
     /** One page of payout outlets; `maxPerPage` is 100 on v1 and 1000 on v4 (its clients ask for 1000). */
     listPayoutOutlets(query: { page?: number; per_page?: number }, maxPerPage = 100) {
       const req = pageRequest({ page: query.page });
@@ -88,9 +71,7 @@ export function createOutletService(repo: OutletRepository) {
         meta: pageMeta(req, repo.feesCount(query.outlet_id)),
       };
     },
-    quoteResource(q: FeeQuote) {
-      return { ...feeBracketResource(q.bracket), amount: formatMoney(q.amount), fee: formatMoney(q.fee), total: formatMoney(q.total) };
-    },
+    quoteResource: feeQuoteResource,
   };
 }
 

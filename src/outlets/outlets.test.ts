@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { as, otpDeveloper } from '../orders/developer.test-support.js';
+import { MOBILE_LOAD_OUTLETS } from './outlets.catalog.js';
+import { as, otpDeveloper } from '../testing/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { feePercentText } from './outlets.service.js';
+import { feePercentText } from './outlets.view.js';
 import { errorCode, developerError } from '../testing/error-code.js';
 
 let t: TestApp;
@@ -14,8 +15,8 @@ const FEES = '/v3/partner-payout-outlet-fees';
 
 describe('payout outlets', () => {
   it('lists every payout outlet in fixture order, page-based, on either header spelling', async () => {
-    // The fixtures' outlets, then the built-in coins_transfer (send to a wallet).
-    const outlets = [...t.fixtures.payout_outlets, { id: 'coins_transfer', name: 'Coins.ph wallet', category: 'coins_transfer', currency: 'PHP' }];
+    // The fixtures' outlets, then the built-in coins_transfer (send to a wallet) and the prepaid-load outlets.
+    const outlets = [...t.fixtures.payout_outlets, { id: 'coins_transfer', name: 'Coins Transfer', category: 'coins_transfer', currency: 'PHP' }, ...MOBILE_LOAD_OUTLETS];
     for (const spelling of ['underscore', 'dash'] as const) {
       const res = await t.signed('GET', '/v1/payout-outlets/?per_page=100', { spelling });
       expect(res.status).toBe(200);
@@ -35,9 +36,12 @@ describe('partner payout outlet fees', () => {
     const all = t.fixtures.payout_outlets.flatMap((o) => o.fees.map((b) => ({ outlet: o.id, ...b })));
     const res = await t.signed('GET', `${FEES}?per_page=100`);
     expect(res.status).toBe(200);
-    // The fixtures' brackets, then the one of the built-in coins_transfer.
-    expect(res.body.meta).toEqual({ total_count: all.length + 1, next_page: null, previous_page: null });
-    expect(res.body['partner-payout-outlet-fees'].at(-1).payment_outlet).toBe('coins_transfer');
+    // The fixtures' brackets, then the ones of the built-in coins_transfer and prepaid-load outlets.
+    expect(res.body.meta).toEqual({ total_count: all.length + 1 + MOBILE_LOAD_OUTLETS.length, next_page: null, previous_page: null });
+    expect(res.body['partner-payout-outlet-fees'].slice(all.length).map((b: { payment_outlet: string }) => b.payment_outlet)).toEqual([
+      'coins_transfer',
+      ...MOBILE_LOAD_OUTLETS.map((o) => o.id),
+    ]);
     expect(res.body['partner-payout-outlet-fees'][0]).toEqual({
       id: all[0]!.id,
       payment_outlet: all[0]!.outlet,

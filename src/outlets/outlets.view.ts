@@ -1,6 +1,7 @@
 import { formatMoney, formatMoneyShort } from '../shared/money.js';
 import { PAYIN_LIMITS, categoryOf, type OutletCategory } from './outlets.catalog.js';
-import type { AmountRange, PayinOutletRow, PayoutOutletRow } from './outlets.repo.js';
+import type { AmountRange, FeeBracketRow, PayinOutletRow, PayoutOutletRow } from './outlets.repo.js';
+import type { FeeQuote } from './outlets.types.js';
 
 /** The sandbox keeps amounts to 8 decimals, so that is the step an outlet accepts. */
 const INCREMENT = 0.00000001;
@@ -96,4 +97,31 @@ export function payinFeeResource(o: PayinOutletRow) {
     fee_amount: formatMoney(0n),
     fee_percent: '0.00',
   };
+}
+
+/**
+ * `fee_percent` as written on the wire: the fraction as a decimal with at least two fractional digits
+ * ("0" → "0.00", "0.01" stays, "0.0075" stays).
+ */
+export function feePercentText(p: string): string {
+  const [whole, frac = ''] = p.split('.');
+  return `${whole}.${frac.padEnd(2, '0')}`;
+}
+
+/** `payout-outlet-fees` item (real-api-facts: payment_outlet, currency, from/until, fee_amount, fee_percent). */
+export function feeBracketResource(b: FeeBracketRow) {
+  return {
+    id: b.id,
+    payment_outlet: b.outlet_id,
+    currency: b.currency,
+    from_amount: formatMoney(b.from_amount),
+    until_amount: formatMoney(b.until_amount),
+    fee_amount: formatMoney(b.fee_amount),
+    fee_percent: feePercentText(b.fee_percent),
+  };
+}
+
+/** A fee quote: its bracket, with the amount, the fee and the total. */
+export function feeQuoteResource(q: FeeQuote) {
+  return { ...feeBracketResource(q.bracket), amount: formatMoney(q.amount), fee: formatMoney(q.fee), total: formatMoney(q.total) };
 }

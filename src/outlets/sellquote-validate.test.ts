@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { balanceOf, whitelistedDeveloper } from '../orders/developer.test-support.js';
+import { balanceOf, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { developerError } from '../testing/error-code.js';
 

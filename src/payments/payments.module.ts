@@ -1,6 +1,6 @@
-import type { IdentityRepository } from '../identities/identities.repo.js';
+import type { IdentitiesApi } from '../identities/identities.api.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
-import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import type { LedgerApi } from '../ledger/ledger.api.js';
 import type { SandboxModule } from '../module.types.js';
 import type { Services } from '../services.js';
 import { createPaymentService, type PaymentService } from './payments.service.js';
@@ -8,8 +8,8 @@ import { createPaymentService, type PaymentService } from './payments.service.js
 export interface PaymentsModuleDeps {
   /** The invoices module's api (reads, expiry and the writes a payment makes on an invoice). */
   invoices: InvoiceService;
-  ledger: LedgerRepository;
-  identities: IdentityRepository;
+  ledger: LedgerApi;
+  identities: IdentitiesApi;
 }
 
 /** Payments of invoices: wallet and counter payments, expiry and cancellation, settled through the ledger. */
@@ -18,7 +18,6 @@ export function createPaymentsModule(s: Services, d: PaymentsModuleDeps): Sandbo
     invoiceService: d.invoices,
     ledger: d.ledger,
     identities: d.identities,
-    outbox: s.outbox,
     unitOfWork: s.unitOfWork,
     clock: s.clock,
     ids: s.ids,

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlRepository } from '../control/control.repo.js';
+import { createControlReads } from '../control/control.reads.js';
 import { createProvisioningService } from '../control/provisioning.service.js';
-import { ApiError } from '../http/api-error.js';
-import type { InvoiceStatus } from '../invoices/invoices.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { InvoiceStatus } from '../invoices/invoices.api.js';
 import { assertLedgerInvariants } from '../ledger/invariants.js';
 import { formatMoney } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
@@ -89,7 +89,7 @@ async function runSteps(steps: Step[]): Promise<void> {
     runsOnSandbox = 1;
   }
   const s = t.services;
-  const provisioning = createProvisioningService(s, createControlRepository(s.db));
+  const provisioning = createProvisioningService(s, createControlReads(s.db, s.identities, s.invoices));
   const merchant = provisioning.createMerchant({});
   const customer = provisioning.createCustomer({ balance: '1000000' });
   const customerWallet = s.ledger.byOwner('user', customer.id)[0]!.id;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UserRow } from '../identities/identities.repo.js';
+import type { User } from '../identities/identities.api.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 // The payment service called directly: the rules behind the HTTP routes, including the paths a route
@@ -27,9 +27,9 @@ const lastEvent = (invoiceId: string) =>
 const apiError = (code: string, errors: Record<string, string[]>) => expect.objectContaining({ code, errors });
 
 /** A customer with only the wallets given (newest last), each funded with `units`. */
-function customerWith(currencies: string[], units = 10_000_000_000n): UserRow {
+function customerWith(currencies: string[], units = 10_000_000_000n): User {
   const id = `cust-${++ext}`;
-  const user: UserRow = { id, kind: 'customer', name: 'C', email: `${id}@example.test`, mobile_number: null, password: null, workspace_id: null, created_at: t.services.clock.now() };
+  const user: User = { id, kind: 'customer', name: 'C', email: `${id}@example.test`, mobile_number: null, password: null, workspace_id: null, created_at: t.services.clock.now() };
   t.services.identities.insertUser(user);
   for (const currency of currencies) {
     const wallet = t.services.ledger.createAccount({ ownerType: 'user', ownerId: id, name: currency, currency });

@@ -1,13 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { Outbox } from '../events/outbox.repo.js';
-import { ApiError } from '../http/api-error.js';
-import type { IdentityRepository, UserRow } from '../identities/identities.repo.js';
-import { accepts, amountDue, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
-import { eventBody, paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
-import type { InvoiceRow, InvoiceStatus } from '../invoices/invoices.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import type { IdentitiesApi, User } from '../identities/identities.api.js';
+import { accepts, amountDue, close, collectorsOf, issueReference, receivePayment, statusAt, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
+import { paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
+import type { Invoice } from '../invoices/invoices.api.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
-import type { LedgerRepository } from '../ledger/ledger.repo.js';
+import type { LedgerApi } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 
@@ -17,9 +16,8 @@ export { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.
 export interface PaymentServiceDeps {
   /** The invoices module's api: reads, expiry, and the writes a payment makes on an invoice. */
   invoiceService: InvoiceService;
-  ledger: LedgerRepository;
-  identities: IdentityRepository;
-  outbox: Outbox;
+  ledger: LedgerApi;
+  identities: IdentitiesApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
   ids: IdFactory;
@@ -35,55 +33,46 @@ export interface PaymentOutcome {
 /**
  * The invoice lifecycle (docs/design.md#invoice-lifecycle-and-events): wallet and counter payments, partial and over-payment,
  * expiry and cancellation. Every settlement credits the merchant wallet through the ledger in the same
- * immediate transaction as the status change and the outbox events.
+ * immediate transaction as the status change and the outbox events. The invoice's state changes are
+ * pure functions of the model (invoice.model.ts) that the invoices module applies.
  */
 export function createPaymentService(d: PaymentServiceDeps) {
-  function payable(invoiceId: string): InvoiceRow {
+  function payable(invoiceId: string): Invoice {
     return pendingOnly(d.invoiceService.load(invoiceId));
   }
 
-  function pendingOnly(inv: InvoiceRow): InvoiceRow {
-    if (inv.status !== 'pending') {
-      throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
+  function pendingOnly(inv: Invoice): Invoice {
+    const status = statusAt(inv, d.clock.now());
+    if (status !== 'pending') {
+      throw ApiError.general('invoice_not_payable', `Invoice is ${status} and cannot be paid.`);
     }
     return inv;
   }
 
-  function requireCollector(inv: InvoiceRow, collector: string): void {
+  function requireCollector(inv: Invoice, collector: string): void {
     if (!accepts(inv, collector)) {
       throw ApiError.field('collector', `"${collector}" is not a payment option of this invoice (${collectorsOf(inv).join(', ')}).`);
     }
   }
 
-  /** Record a settled payment; raise `invoice.updated` or `invoice.fully_paid`. Inside a transaction. */
-  function settle(inv: InvoiceRow, amount: bigint, collector: string, ref: string | null, payer: string | null, ledgerTx: string) {
-    const now = d.clock.now();
-    const id = d.ids();
+  /** Record a settled payment (invoice.model.ts `receivePayment`), inside the caller's unit of work. */
+  function settle(inv: Invoice, amount: bigint, collector: string, ref: string | null, payer: string | null, ledgerTx: string) {
     const payment = {
-      id,
-      invoice_id: inv.id,
+      id: d.ids(),
       amount,
       payment_collector: collector,
       reference_number: ref,
       payer_account_id: payer,
       ledger_transaction_id: ledgerTx,
-      created_at: now,
     };
-    d.invoiceService.recordPayment(payment);
-    const received = inv.amount_received + amount;
-    const status: InvoiceStatus = received >= inv.amount ? 'fully_paid' : 'pending';
-    d.invoiceService.addReceived(inv.id, amount, status, now);
-    // The row as the update left it: what was read, plus what was just written (no second read).
-    const after: InvoiceRow = { ...inv, amount_received: received, status, updated_at: BigInt(now) };
-    const name = status === 'fully_paid' ? 'invoice.fully_paid' : 'invoice.updated';
-    d.outbox.append(name, inv.merchant_id, eventBody(name, after));
-    const row = { ...payment, created_at: BigInt(now) };
+    const change = receivePayment(inv, payment, d.clock.now());
+    const after = d.invoiceService.apply(change);
     // The first payment of an invoice is its only one: no need to read the payments back.
-    const known = inv.amount_received === 0n ? [row] : undefined;
-    return { payment: paymentResource(row), invoice: d.invoiceService.view(after, undefined, known) };
+    const known = inv.amount_received === 0n ? [change.payment] : undefined;
+    return { payment: paymentResource(change.payment), invoice: d.invoiceService.view(after, undefined, known) };
   }
 
-  function merchantWallet(inv: InvoiceRow): string {
+  function merchantWallet(inv: Invoice): string {
     const m = d.identities.merchantById(inv.merchant_id);
     // Stryker disable next-line all: invoices.merchant_id is a foreign key, so an invoice's merchant always exists
     if (!m) throw new Error(`invoice ${inv.id} has no merchant`);
@@ -106,14 +95,14 @@ export function createPaymentService(d: PaymentServiceDeps) {
   const service = {
     /** Find a customer by id, email or mobile number (or the first fixture customer). */
     /** A customer of the invoice's tenant (`workspaceId` null: the base data), by login or the first one. */
-    customer(login?: string, workspaceId: string | null = null): UserRow {
+    customer(login?: string, workspaceId: string | null = null): User {
       const c = login ? d.identities.customerByLogin(login, workspaceId) : d.identities.firstCustomer(workspaceId);
       if (!c) throw ApiError.field('customer', login ? `No customer "${login}".` : 'There is no customer to pay with.', 'validation_error');
       return c;
     },
 
     /** The customer pays from their peso wallet: debit and credit at once (docs/design.md#hosted-payment-page). */
-    payFromWallet(invoiceId: string, customer: UserRow, amount?: bigint, loaded?: InvoiceRow): PaymentOutcome {
+    payFromWallet(invoiceId: string, customer: User, amount?: bigint, loaded?: Invoice): PaymentOutcome {
       return d.unitOfWork(() => {
         // `loaded`: the row the caller read in this same synchronous call (nothing ran in between).
         const inv = loaded?.id === invoiceId ? pendingOnly(loaded) : payable(invoiceId);
@@ -142,13 +131,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
           return { reference_number: inv.current_payment_reference_number, invoice: d.invoiceService.view(inv) };
         }
         const ref = newReference();
-        d.invoiceService.setReference(inv.id, ref, collector, d.clock.now());
-        const after = d.invoiceService.byId(inv.id)!;
-        d.outbox.append(
-          'invoice.payment_reference_number_generated',
-          inv.merchant_id,
-          eventBody('invoice.payment_reference_number_generated', after),
-        );
+        const after = d.invoiceService.apply(issueReference(inv, ref, collector, d.clock.now()));
         return { reference_number: ref, invoice: d.invoiceService.view(after) };
       });
     },
@@ -195,10 +178,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
         if (inv.status !== 'pending') {
           throw ApiError.general('invalid_state_transition', `Invoice is ${inv.status}; only a pending invoice can become ${status}.`);
         }
-        d.invoiceService.setStatus(inv.id, status, d.clock.now());
-        const after = d.invoiceService.byId(inv.id)!;
-        if (d.expiryEvents()) d.outbox.append('invoice.updated', inv.merchant_id, eventBody('invoice.updated', after));
-        return d.invoiceService.view(after);
+        return d.invoiceService.view(d.invoiceService.apply(close(inv, status, d.clock.now(), d.expiryEvents())));
       });
     },
   };

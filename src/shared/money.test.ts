@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AmountError, formatMoney, formatMoneyShort, fractionOf, parseAmount } from './money.js';
+import { AmountError, formatDecimal, formatMoney, formatMoneyShort, fractionOf, parseAmount } from './money.js';
 
 describe('money', () => {
   it.each([
@@ -38,6 +38,14 @@ describe('money', () => {
     expect(formatMoney(-5n)).toBe('-0.00000005');
     expect(formatMoneyShort(1_000_000_000_000n)).toBe('10000');
     expect(formatMoneyShort(150_000_000n)).toBe('1.5');
+  });
+
+  it('writes developer-API decimals unpadded, as the real service does ("5", "0.00205", "0")', () => {
+    expect(formatDecimal(500_000_000n)).toBe('5');
+    expect(formatDecimal(205_000n)).toBe('0.00205');
+    expect(formatDecimal(0n)).toBe('0');
+    expect(formatDecimal(1_000_000_000n)).toBe('10');
+    expect(formatDecimal(123_456_789_012n)).toBe('1234.56789012');
   });
 
   it('takes zero only when allowed', () => {

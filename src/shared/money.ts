@@ -101,6 +101,12 @@ export function formatMoneyShort(units: bigint | number): string {
 }
 
 /**
+ * An amount as the real developer API writes it: the stored decimal without padding ("5", "0.00205",
+ * "0"), as in the recorded sell orders, buy orders and transfers (docs/design.md#wire-conventions).
+ */
+export const formatDecimal = formatMoneyShort;
+
+/**
  * units × fraction (a decimal string such as "0.015", meaning 1.5 %: how the real service writes
  * `fee_percent`), rounded half up to a unit.
  */

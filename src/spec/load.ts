@@ -34,6 +34,11 @@ export interface Operation {
    * imported snapshot).
    */
   fullFieldPaths: boolean;
+  /**
+   * The JSON type of each top-level body property whose schema names exactly one (`integer`, `number`,
+   * `boolean` …): how a form-encoded body's text values become the same fields as JSON.
+   */
+  bodyTypes: Record<string, string>;
   /** Response status codes the document lists. */
   statuses: string[];
 }
@@ -73,6 +78,18 @@ function resolveRef<T>(doc: oas31.OpenAPIObject, value: T | oas31.ReferenceObjec
     return cur as T;
   }
   return value as T;
+}
+
+/** Top-level property types of a JSON request body (see `Operation.bodyTypes`). */
+function bodyTypesOf(doc: oas31.OpenAPIObject, body: oas31.RequestBodyObject | undefined): Record<string, string> {
+  const raw = body?.content?.['application/json']?.schema;
+  const schema = raw ? resolveRef<oas31.SchemaObject>(doc, raw) : undefined;
+  const types: Record<string, string> = {};
+  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+    const type = resolveRef<oas31.SchemaObject>(doc, prop).type;
+    if (typeof type === 'string') types[name] = type;
+  }
+  return types;
 }
 
 /** The kind of caller an operation's security list admits (the generated operation types carry it too). */
@@ -117,6 +134,7 @@ export function loadSpec(path = specPath(), opts: { precompiled?: boolean } = {}
         hasBody: Boolean(body),
         bodyRequired: Boolean(body?.required),
         fullFieldPaths: (op as Record<string, unknown>)['x-sandbox-field-paths'] === 'full',
+        bodyTypes: bodyTypesOf(document, body),
         statuses: Object.keys(op.responses ?? {}),
       });
     }

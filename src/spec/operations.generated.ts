@@ -4,6 +4,7 @@
 export interface Schemas {
   Id: string;
   Money: string;
+  Decimal: string;
   AmountInput: number | string;
   Timestamp: string;
   ErrorBody: (Schemas["MerchantError"]) | (Schemas["DeveloperError"]) | (Schemas["ErrorEnvelope"]);
@@ -20,6 +21,15 @@ export interface Schemas {
   };
   DeveloperError: {
     errors: Schemas["FieldErrors"];
+    sandbox_debug?: Schemas["SandboxDebug"];
+  };
+  NonceTooLowError: {
+    errors: {
+      non_field_errors: string;
+    };
+    meta: {
+      error_codes: Array<"unauthorized">;
+    };
     sandbox_debug?: Schemas["SandboxDebug"];
   };
   ErrorEnvelope: {
@@ -124,6 +134,8 @@ export interface Schemas {
     btc_amount?: Schemas["AmountInput"];
     bank_account_name?: string;
     bank_account_number?: string;
+    phone_number_load?: string;
+    currency_amount_locked?: (Schemas["AmountInput"]);
     currency?: string;
     pay_with_wallet?: string;
     target_address?: string;
@@ -135,22 +147,25 @@ export interface Schemas {
     code?: string;
   };
   SellOrder: {
-    id: Schemas["Id"];
-    amount: Schemas["Money"];
+    amount: Schemas["Decimal"];
+    created_time: string;
     currency: string;
-    fee?: Schemas["Money"];
-    total?: Schemas["Money"];
     delivery_status: Schemas["SellOrderStatus"];
     external_transaction_id: string | null;
-    target_address?: string | null;
     fields: {
       [key: string]: unknown;
     };
+    id: Schemas["Id"];
     payment_outlet: {
       id: string;
       name: string;
+      payment_outlet_provider_id: null;
     };
-    created_time: string;
+    required_fields: Array<{
+      legend: string;
+      name: string;
+      value: string;
+    }>;
   };
   SellOrderPage: {
     orders: Array<Schemas["SellOrder"]>;
@@ -169,19 +184,19 @@ export interface Schemas {
     currency?: string;
   };
   BuyOrder: {
-    id: Schemas["Id"];
-    status: Schemas["BuyOrderStatus"];
-    payment_method: string;
-    currency: string;
-    currency_amount: Schemas["Money"];
-    btc_amount: Schemas["Money"];
-    rate: Schemas["Money"];
-    instructions: string;
-    wallet_address: string | null;
-    created_at: string;
-    expiration_time: string;
-    marked_paid_time: string | null;
+    btc_amount: Schemas["Decimal"];
+    btc_released: Schemas["Decimal"];
     canceled_time: string | null;
+    created_at: string;
+    currency_amount: Schemas["Decimal"];
+    expiration_time: string;
+    id: Schemas["Id"];
+    instructions: string;
+    marked_paid_time: string | null;
+    payment_method: string;
+    rate: Schemas["Decimal"];
+    status: Schemas["BuyOrderStatus"];
+    wallet_address: string | null;
   };
   BuyOrderPage: {
     orders: Array<Schemas["BuyOrder"]>;
@@ -245,8 +260,11 @@ export interface Schemas {
   CryptoPayment: {
     id: Schemas["Id"];
     account: Schemas["Id"];
+    tx_id: string;
     target_address: string;
+    entry_type: "outgoing" | "incoming";
     amount: Schemas["Money"];
+    fee_amount: Schemas["Money"];
     currency: string;
     message: string;
     status: "pending" | "success" | "failed";
@@ -258,18 +276,30 @@ export interface Schemas {
     amount: Schemas["AmountInput"];
     message?: string;
     expires_in_seconds?: number;
+    expires_at?: string;
   };
   PaymentRequest: {
     id: Schemas["Id"];
     payer_contact_info: string;
-    receiving_account: Schemas["Id"];
+    payer_contact_info_type: "email" | "mobile";
+    payer_email: string | null;
     amount: Schemas["Money"];
     currency: string;
     message: string;
-    status: "pending" | "paid" | "declined" | "expired";
+    message_scope: "private";
+    status: "pending" | "paid" | "declined" | "expired" | "canceled";
+    receiving_account: Schemas["Id"];
+    payment_url: string;
     created_at: Schemas["Timestamp"];
-    expires_at: Schemas["Timestamp"];
     updated_at: Schemas["Timestamp"];
+    expires_at: Schemas["Timestamp"];
+  };
+  MarketV1: {
+    symbol: string;
+    currency: string;
+    product: string;
+    bid: string;
+    ask: string;
   };
   PayoutOutlet: {
     id: string;
@@ -818,6 +848,47 @@ export interface Operations {
       };
     };
   };
+  listMarketsV1: {
+    auth: "none";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: {
+        meta: Schemas["PageMeta"];
+        markets: Array<Schemas["MarketV1"]>;
+      };
+    };
+  };
+  getMarketV1: {
+    auth: "none";
+    params: {
+      symbol: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: {
+        market: Schemas["MarketV1"];
+      };
+      404: Schemas["ErrorBody"];
+    };
+  };
+  listMarketsV2: {
+    auth: "none";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: {
+        markets: Array<(Schemas["MarketV1"]) & ({
+          bid?: string;
+          ask?: string;
+          expires_in_seconds: number;
+        })>;
+      };
+    };
+  };
   createInvoiceV1: {
     auth: "merchant";
     params: Record<string, never>;
@@ -902,7 +973,22 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+    };
+  };
+  getBalanceStatement: {
+    auth: "hmac";
+    params: Record<string, never>;
+    query: {
+      month: number;
+      year: number;
+      currency?: string;
+    };
+    body: undefined;
+    responses: {
+      200: undefined;
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listSellOrdersV1: {
@@ -916,7 +1002,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderPage"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createSellOrder: {
@@ -927,7 +1013,7 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -942,7 +1028,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -960,7 +1046,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createSellOrderV2: {
@@ -971,7 +1057,7 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -988,7 +1074,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1003,7 +1089,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderPage"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   getBuyOrder: {
@@ -1016,7 +1102,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1032,7 +1118,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
@@ -1052,7 +1138,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   placeBuyOrder: {
@@ -1063,7 +1149,7 @@ export interface Operations {
     responses: {
       201: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1077,7 +1163,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1094,7 +1180,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1112,7 +1198,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listCryptoExchanges: {
@@ -1129,7 +1215,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createCryptoExchange: {
@@ -1142,7 +1228,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1160,7 +1246,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1174,7 +1260,7 @@ export interface Operations {
         "crypto-routes": Array<Schemas["CryptoRoute"]>;
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listCryptoPayments: {
@@ -1191,7 +1277,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createCryptoPayment: {
@@ -1204,7 +1290,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1223,7 +1309,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1241,7 +1327,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   createPaymentRequest: {
@@ -1254,7 +1340,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1272,8 +1358,24 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
+    };
+  };
+  cancelPaymentRequest: {
+    auth: "hmac";
+    params: {
+      payment_request_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: {
+        "payment-request": Schemas["PaymentRequest"];
+      };
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
     };
   };
   getPaymentRequests: {
@@ -1290,7 +1392,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   getPaymentRequestsItem: {
@@ -1307,7 +1409,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1325,7 +1427,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPartnerPayoutOutletFees: {
@@ -1343,7 +1445,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   quotePartnerPayoutOutletFee: {
@@ -1363,7 +1465,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1379,7 +1481,7 @@ export interface Operations {
         "payout-outlet": Schemas["PayoutOutlet"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1398,7 +1500,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayoutOutletFees: {
@@ -1416,7 +1518,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayoutOutletCategories: {
@@ -1433,7 +1535,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayinOutlets: {
@@ -1452,7 +1554,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayinOutletFees: {
@@ -1470,7 +1572,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   listPayinOutletCategories: {
@@ -1487,7 +1589,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   getSellQuote: {
@@ -1509,7 +1611,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
     };
   };
   validateOutletField: {
@@ -1532,7 +1634,7 @@ export interface Operations {
         };
       };
       400: Schemas["ErrorBody"];
-      401: Schemas["DeveloperError"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1542,6 +1644,7 @@ export interface Operations {
     query: {
       page?: number;
       per_page?: number;
+      workspace_id?: string;
     };
     body: undefined;
     responses: {
@@ -1593,6 +1696,7 @@ export interface Operations {
     query: {
       page?: number;
       per_page?: number;
+      workspace_id?: string;
     };
     body: undefined;
     responses: {
@@ -1716,6 +1820,7 @@ export interface Operations {
     query: {
       page?: number;
       per_page?: number;
+      workspace_id?: string;
     };
     body: undefined;
     responses: {
@@ -1922,6 +2027,7 @@ export interface Operations {
       page?: number;
       per_page?: number;
       invoice_id?: string;
+      merchant_id?: string;
       event?: Schemas["EventName"];
       status?: Schemas["DeliveryStatus"];
       wait?: number;
@@ -2131,6 +2237,52 @@ export interface Operations {
     body: undefined;
     responses: {
       200: Schemas["SnapshotDocument"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
+  getWorkspaceClock: {
+    auth: "control";
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["Clock"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
+  advanceWorkspaceClock: {
+    auth: "control";
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      seconds: number;
+    };
+    responses: {
+      200: Schemas["Clock"];
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
+    };
+  };
+  resetWorkspaceClock: {
+    auth: "control";
+    params: {
+      workspace_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["Clock"];
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, CodeKeywordDefinition, ErrorObject, KeywordCxt, Name, ValidateFunction } from 'ajv/dist/2020.js';
-import type { FieldErrors } from '../http/api-error.js';
-import { numberSourceOf } from '../http/json-body.js';
+import type { FieldErrors } from '../shared/api-error.js';
+import { numberSourceOf } from '../shared/json-body.js';
 import { AmountError, parseAmount } from '../shared/money.js';
 import type { LoadedSpec, Operation } from './load.js';
 import { loadPrecompiledValidators, sha256 } from './precompiled.js';
@@ -32,7 +32,7 @@ function anchorRefs(schema: unknown): unknown {
  * `x-amount`: a money input must parse exactly (no exponent, sign, >8 decimals, zero). Null when it does.
  * A JSON number is judged by the text the client wrote when `JSON.parse` may not have kept it (`1e2`,
  * `12345678.123456789`, `1.0000000000000001`), exactly as the same text in a string: the body parser
- * remembers that text by its container and key (src/http/json-body.ts).
+ * remembers that text by its container and key (src/shared/json-body.ts).
  */
 export function amountProblem(data: unknown, parent?: unknown, key?: unknown): string | null {
   const source = typeof data === 'number' ? numberSourceOf(parent, key) : undefined;

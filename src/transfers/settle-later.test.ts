@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BalanceLimitError } from '../ledger/ledger.repo.js';
+import { BalanceLimitError } from '../ledger/ledger.api.js';
 import { settleDue } from './transfers.settle-later.js';
 
 describe('settleDue', () => {
   it('fails a due send whose destination cannot take it, settles the others, and never stalls', () => {
-    const pending = [{ id: 'a' }, { id: 'full' }, { id: 'b' }];
+    const pending = [{ id: 'a', tenant: null }, { id: 'full', tenant: null }, { id: 'b', tenant: null }];
     const outcome: Record<string, string> = {};
     const settled = settleDue({
       unitOfWork: <T>(work: () => T) => work(),
       clock: { now: () => 10_000_000 } as never,
+      tenants: { within: (_tenant, work) => work() },
       settleSeconds: () => 1,
       duePending: () => pending.splice(0),
       settle: (row) => {
@@ -26,8 +27,9 @@ describe('settleDue', () => {
       settleDue({
         unitOfWork: <T>(work: () => T) => work(),
         clock: { now: () => 10_000_000 } as never,
+        tenants: { within: (_tenant, work) => work() },
         settleSeconds: () => 1,
-        duePending: () => [{ id: 'x' }],
+        duePending: () => [{ id: 'x', tenant: null }],
         settle: () => {
           throw new Error('boom');
         },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { balanceOf, otpDeveloper, whitelistedDeveloper } from '../orders/developer.test-support.js';
+import { balanceOf, otpDeveloper, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { as, newDeveloper } from '../orders/developer.test-support.js';
+import { as, newDeveloper } from '../testing/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { developerError } from '../testing/error-code.js';
 

@@ -17,14 +17,16 @@ export function createTransfersModule(s: ModuleServices): SandboxModule<Transfer
     identities: s.identities,
     unitOfWork: s.unitOfWork,
     clock: s.clock,
+    tenants: s.tenants,
+    dueWork: s.dueWork,
     ids: s.ids,
     settleSeconds: () => s.config.transferSettleSeconds,
   });
+  // Pending transfers settle as soon as their owner's clock says so (src/clock/due-work.ts).
+  s.dueWork.register(service.dueJob);
   return {
     handlers: transferHandlers(service),
     fixtureSections: [(core, fx) => loadTransferFixtures(core.clock.now(), repo, fx)],
-    // Pending transfers settle as soon as the sandbox clock says so (every second, and right after an advance).
-    tick: () => void service.settleDue(),
     api: service,
     /** For tests that seed rows directly. */
     repo,

@@ -10,6 +10,6 @@ export function transferHandlers(transfers: TransferService): Handlers {
     createTransfer: ({ app, body, c }) => ok({ transfer: transfers.create(app, body, c.req.header('access-otp')) }, 201),
     getTransfer: ({ app, params }) => ok({ transfer: transfers.get(app.owner_id, params.transfer_id) }),
     listTransfers: ({ app, query }) => ok(transfers.list(app.owner_id, query)),
-    setTransferStatus: ({ params, body }) => ok({ transfer: transfers.setStatus(params.transfer_id!, body.status) }),
+    setTransferStatus: ({ params, body }) => ok({ transfer: transfers.setStatus(params.transfer_id, body.status) }),
   };
 }

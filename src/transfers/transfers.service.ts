@@ -1,26 +1,17 @@
+import type { DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, IdentityRepository } from '../identities/identities.repo.js';
-import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
-import { requireOtp } from '../orders/otp.guard.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, IdentitiesApi } from '../identities/identities.api.js';
+import type { Account, LedgerApi } from '../ledger/ledger.api.js';
+import { requireOtp } from '../auth/otp.guard.js';
+import type { Clock } from '../shared/clock.js';
 import { ID_PATTERN, type IdFactory } from '../shared/ids.js';
-import { formatMoney, parseAmount } from '../shared/money.js';
+import { parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { TransferRepository, TransferRow } from './transfers.repo.js';
-import { setPendingStatus, settleDue, type Outcome } from './transfers.settle-later.js';
-
-/** The transfer resource (real-api-facts: id, account, amount, target_address, status, created_at). */
-export function transferResource(t: TransferRow) {
-  return {
-    id: t.id,
-    account: t.account_id,
-    amount: formatMoney(t.amount),
-    target_address: t.target_address,
-    status: t.status,
-    created_at: formatTimestamp(Number(t.created_at)),
-  };
-}
+import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from './transfers.settle-later.js';
+import { transferResource } from './transfers.view.js';
 
 /** Philippine mobile numbers as customers type them (`09…`, `639…`) in the stored `+639…` form. */
 export function normalizeMobile(text: string): string {
@@ -33,23 +24,26 @@ export function normalizeMobile(text: string): string {
  * Refuse a send the source cannot cover, with the real body: `Insufficient balance.` under
  * `non_field_errors` (as sell orders answer it). Call it inside the unit of work that debits.
  */
-export function requireBalance(ledger: LedgerRepository, accountId: string, amount: bigint): void {
+export function requireBalance(ledger: LedgerApi, accountId: string, amount: bigint): void {
   if (ledger.get(accountId)!.balance < amount) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
 }
 
 export interface TransferDeps {
   transfers: TransferRepository;
-  ledger: LedgerRepository;
-  identities: IdentityRepository;
+  ledger: LedgerApi;
+  identities: IdentitiesApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
+  /** Settlements are written on the owner's tenant clock; new sends tell the due work when they settle. */
+  tenants: Pick<TenantClocks, 'within'>;
+  dueWork: Pick<DueWork, 'expect'>;
   ids: IdFactory;
   /** Seconds on the sandbox clock before a pending transfer settles by itself (0: only by the control API). */
   settleSeconds: () => number;
 }
 
 /** The system account that holds a pending transfer's money, one per currency (made on first use). */
-function clearingAccount(ledger: LedgerRepository, currency: string): string {
+function clearingAccount(ledger: LedgerApi, currency: string): string {
   const id = `system-transfer-clearing-${currency.toLowerCase()}`;
   if (!ledger.get(id)) ledger.createAccount({ id, ownerType: 'system', ownerId: 'sandbox', name: `Transfers in flight (${currency})`, currency, allowNegative: true });
   return id;
@@ -67,7 +61,7 @@ export function createTransferService(d: TransferDeps) {
    * The account to credit, within the app's tenant only (base data or its workspace): an account or
    * customer of another tenant answers exactly as an unknown one, so nothing leaks across tenants.
    */
-  function target(address: string, currency: string, workspaceId: string | null): AccountRow {
+  function target(address: string, currency: string, workspaceId: string | null): Account {
     const text = address.trim();
     const found = ID_PATTERN.test(text) ? d.ledger.get(text) : undefined;
     const account = found && d.identities.workspaceOfOwner(found.owner_type, found.owner_id) === workspaceId ? found : undefined;
@@ -77,7 +71,8 @@ export function createTransferService(d: TransferDeps) {
       }
       return account;
     }
-    const customer = d.identities.customerByLogin(normalizeMobile(text), workspaceId);
+    // Any wallet user of the tenant: a customer, or a developer (an application's owner), as on the real service.
+    const customer = d.identities.walletUserByAddress(normalizeMobile(text), workspaceId);
     // The customer's oldest wallet in the currency: the one fixtures and the control API fund.
     const wallet = customer && d.ledger.byOwner('user', customer.id).filter((a) => a.currency === currency).at(-1);
     if (customer && !wallet) throw ApiError.field('target_address', `The recipient has no ${currency} wallet.`, 'unknown_target');
@@ -103,10 +98,10 @@ export function createTransferService(d: TransferDeps) {
    * OTP rule, that `account` is one of the app owner's, the amount, and the target within the tenant.
    */
   function prepareSend(
-    app: AppRow,
+    app: App,
     body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string },
     headerOtp: string | undefined,
-  ): { source: AccountRow; amount: bigint; to: AccountRow } {
+  ): { source: Account; amount: bigint; to: Account } {
     requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
     const source = d.ledger.get(body.account);
     if (!source || source.owner_type !== 'user' || source.owner_id !== app.owner_id) {
@@ -118,8 +113,13 @@ export function createTransferService(d: TransferDeps) {
     return { source, amount, to };
   }
 
-  const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.transfers.duePending, settle: (row: TransferRow) => finish(row, 'success'), fail: (row: TransferRow) => finish(row, 'failed') });
+  const settling = {
+    ...d,
+    duePending: d.transfers.duePending,
+    settle: (row: TransferRow) => finish(row, 'success'),
+    fail: (row: TransferRow) => finish(row, 'failed'),
+  };
+  const settleDueNow = (): number => settleDue(settling);
 
   return {
     prepareSend,
@@ -129,14 +129,15 @@ export function createTransferService(d: TransferDeps) {
      * tenant, in `currency`; refused with the very 400 a transfer gives. Sell orders through
      * `coins_transfer` send to it.
      */
-    resolveTarget: (app: AppRow, address: string, currency: string): AccountRow => target(address, currency, app.workspace_id),
+    resolveTarget: (app: App, address: string, currency: string): Account => target(address, currency, app.workspace_id),
 
-    create(app: AppRow, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
+    create(app: App, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
       const { source, amount, to } = prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
         d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
+        const createdAt = d.clock.now();
         const tx = d.ledger.post('transfer', id, [
           { accountId: source.id, amount: -amount },
           { accountId: clearingAccount(d.ledger, source.currency), amount },
@@ -151,19 +152,22 @@ export function createTransferService(d: TransferDeps) {
           currency: source.currency,
           status: 'pending',
           ledger_transaction_id: tx,
-          created_at: d.clock.now(),
+          created_at: createdAt,
         });
+        expectSettlement(d, createdAt);
         return transferResource(d.transfers.forOwner(id, app.owner_id)!);
       });
     },
 
     /** `POST /_sandbox/transfers/{id}/status`: settle (`success`) or fail a pending transfer now. */
     setStatus(id: string, to: Outcome) {
-      return transferResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish, settleDue: settleDueNow }, id, to));
+      return transferResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish }, id, to));
     },
 
     /** The clock's own progress: every pending transfer older than the delay settles. */
     settleDue: settleDueNow,
+    /** The same as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: settleLaterJob('transfers.settlement', { ...settling, earliestPending: d.transfers.earliestPending }),
 
     get(ownerId: string, id: string) {
       const row = d.transfers.forOwner(id, ownerId);

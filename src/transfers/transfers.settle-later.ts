@@ -1,12 +1,15 @@
+import type { DueJob, DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import { BalanceLimitError } from '../ledger/ledger.repo.js';
+import { ApiError } from '../shared/api-error.js';
+import { BalanceLimitError } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
 
 /**
  * The one settle-later mechanism of the sandbox's sends (transfers, crypto payments, conversions). Each
  * is created `pending` with its money held in a clearing account, and is finished later: by the sandbox
- * clock once `--transfer-delay` has passed (`settleDue`, `success`), or at once through the control API
+ * clock of its owner's tenant once `--transfer-delay` has passed (`settleDue`, `success`: due work registered
+ * with src/clock/due-work.ts through `settleLaterJob`), or at once through the control API
  * (`setPendingStatus`, `success` or `failed`). What "finish" moves in the ledger is the caller's; when it
  * happens, and that only a pending send finishes, is decided here for all of them.
  */
@@ -20,10 +23,15 @@ interface PendingRow {
 export interface SettleDueDeps<R> {
   unitOfWork: UnitOfWork;
   clock: Clock;
-  /** Sandbox seconds before a pending send settles by itself (0: only through the control API). */
+  /** Each settlement is written on its owner's tenant clock. */
+  tenants: Pick<TenantClocks, 'within'>;
+  /** Seconds (on the owner's clock) before a pending send settles by itself (0: only through the control API). */
   settleSeconds: () => number;
-  /** Pending rows created at or before `createdBy` (sandbox micros), oldest first, a bounded batch. */
-  duePending: (createdBy: number) => R[];
+  /**
+   * Pending rows created at or before `createdBy` on their tenant's clock (`createdBy` is the sandbox time
+   * minus the delay), oldest first, a bounded batch, each with its tenant.
+   */
+  duePending: (createdBy: number) => Array<R & { tenant: string | null }>;
   /** Moves the held money to its destination and records `success`. */
   settle: (row: R) => void;
   /** Gives the held money back and records `failed`: for a send whose destination cannot take it. */
@@ -44,17 +52,41 @@ function settleOrFail<R>(d: SettleDueDeps<R>, row: R): void {
   }
 }
 
+const delayMicros = (d: { settleSeconds: () => number }) => Math.round(d.settleSeconds() * 1_000_000);
+
 /** The clock's own progress: every pending send older than the delay settles; returns how many did. */
 export function settleDue<R>(d: SettleDueDeps<R>): number {
-  const delay = Math.round(d.settleSeconds() * 1_000_000);
+  const delay = delayMicros(d);
   if (delay <= 0) return 0;
   let settled = 0;
   for (;;) {
     const due = d.duePending(d.clock.now() - delay);
     if (!due.length) return settled;
-    d.unitOfWork(() => due.forEach((row) => settleOrFail(d, row)));
+    d.unitOfWork(() => due.forEach((row) => d.tenants.within(row.tenant, () => settleOrFail(d, row))));
     settled += due.length;
   }
+}
+
+/**
+ * One kind of send as due work: it settles `settleSeconds` after its creation; `earliestPending` is the
+ * oldest pending creation time (of all, or of one workspace), on its tenant's clock.
+ */
+export function settleLaterJob<R>(name: string, d: SettleDueDeps<R> & { earliestPending: (ws: string | null) => number | null }): DueJob {
+  return {
+    name,
+    run: () => void settleDue(d),
+    earliest(ws) {
+      const delay = delayMicros(d);
+      const t = delay > 0 ? d.earliestPending(ws) : null;
+      return t === null ? null : t + delay;
+    },
+  };
+}
+
+/** A send created now (on the current tenant's clock) will settle after the delay: tell the due work. */
+export function expectSettlement(d: { dueWork: Pick<DueWork, 'expect'>; settleSeconds: () => number }, createdAt: number): void {
+  const delay = delayMicros(d);
+  if (delay > 0) d.dueWork.expect(createdAt + delay);
 }
 
 export interface SetPendingStatusDeps<R extends PendingRow> {
@@ -64,8 +96,6 @@ export interface SetPendingStatusDeps<R extends PendingRow> {
   byId: (id: string) => R | undefined;
   /** Moves the held money on (to the destination on `success`, back on `failed`) and records the status. */
   finish: (row: R, to: Outcome) => void;
-  /** The clock's due settlements, run first: a send already due has settled and can no longer fail. */
-  settleDue: () => number;
 }
 
 /**
@@ -73,8 +103,8 @@ export interface SetPendingStatusDeps<R extends PendingRow> {
  * unless it is still pending (one past its delay has settled first). Returns the row as it is afterwards.
  */
 export function setPendingStatus<R extends PendingRow>(d: SetPendingStatusDeps<R>, id: string, to: Outcome): R {
-  // As a read does: whether the clock's tick or the control call comes first must not change the answer.
-  d.settleDue();
+  // A send already due has settled before this request's handler ran (the due work runs first), so it
+  // can no longer fail: whether the tick or the control call comes first does not change the answer.
   return d.unitOfWork(() => {
     const row = d.byId(id);
     if (!row) throw ApiError.notFound();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from '../orders/developer.test-support.js';
+import { as, balanceOf, newDeveloper, otpDeveloper, otpNow, whitelistedDeveloper } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import type { FixtureTransfer } from './transfers.fixtures.js';
@@ -22,6 +22,18 @@ const settle = () => {
 };
 
 describe('create transfer', () => {
+  it("reaches a developer (an application's owner) by email, as a customer, into their wallet of the currency", async () => {
+    const from = walletOf(whitelistedDeveloper(t));
+    const owner = newDeveloper(t, { php: '0' });
+    const email = t.services.identities.userById(owner.id)!.email!;
+    const res = await send({ account: from, target_address: email.toUpperCase(), amount: '25' });
+    expect(res.status).toBe(201);
+    expect(res.body.transfer).toMatchObject({ target_address: email.toUpperCase(), status: 'pending' });
+    settle();
+    expect(balanceOf(t, owner.php)).toBe(parseAmount('25'));
+    t.assertLedger();
+  });
+
   it('is created pending with the amount held, and settles into the target after the delay on the sandbox clock', async () => {
     const from = walletOf(whitelistedDeveloper(t));
     const to = walletOf(otpDeveloper(t));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
-import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js';
+import { as, balanceOf, newDeveloper } from '../testing/developer.test-support.js';
 import { formatMoney } from '../shared/money.js';
 import { PESOS_PER_COIN } from '../shared/rates.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';

@@ -1,29 +1,20 @@
+import type { DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow } from '../identities/identities.repo.js';
-import { developerCurrency } from '../ledger/accounts.service.js';
-import type { AccountRow, LedgerRepository } from '../ledger/ledger.repo.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App } from '../identities/identities.api.js';
+import { developerCurrency } from '../ledger/accounts.view.js';
+import type { Account, LedgerApi } from '../ledger/ledger.api.js';
+import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoney, formatMoneyShort, MAX_AMOUNT_UNITS, parseAmount } from '../shared/money.js';
+import { formatMoneyShort, MAX_AMOUNT_UNITS, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance } from '../transfers/transfers.service.js';
-import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfers.settle-later.js';
+import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoExchangeRecord, CryptoExchangeRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 import { coinUnitsBought, PESOS_PER_COIN } from '../shared/rates.js';
-
-/** Every route of the table, both ways between the peso wallet and each coin (developer currency codes). */
-export function cryptoRoutes() {
-  return Object.entries(PESOS_PER_COIN).flatMap(([coin, price]) =>
-    (
-      [
-        ['PBTC', coin],
-        [coin, 'PBTC'],
-      ] as const
-    ).map(([source, target]) => ({ id: `${source}-${target}`, source_currency: source, target_currency: target, rate: price.toString() })),
-  );
-}
+import { cryptoExchangeResource } from './wallet.view.js';
 
 /**
  * The converted amount in 1e-8 units. Pesos to a coin round down to a unit, in the house's favour: the
@@ -37,30 +28,14 @@ export function convert(units: bigint, from: string, to: string): { rate: bigint
   return undefined;
 }
 
-/** The `crypto-exchange` resource, field for field as the real service answers a conversion. */
-export function cryptoExchangeResource(r: Row<CryptoExchangeRecord>) {
-  return {
-    id: r.id,
-    source_account: r.source_account_id,
-    target_account: r.target_account_id,
-    rate: r.rate,
-    source_amount: formatMoney(r.source_amount),
-    target_amount: formatMoney(r.target_amount),
-    source_currency: developerCurrency(r.source_currency),
-    target_currency: developerCurrency(r.target_currency),
-    owner_payment: r.owner_payment,
-    trader_payment: r.trader_payment,
-    reference: {},
-    status: r.status,
-    created_at: formatTimestamp(Number(r.created_at)),
-  };
-}
-
 export interface CryptoExchangeDeps {
   exchanges: CryptoExchangeRepository;
-  ledger: LedgerRepository;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
+  /** Settlements are written on the owner's tenant clock; new sends tell the due work when they settle. */
+  tenants: Pick<TenantClocks, 'within'>;
+  dueWork: Pick<DueWork, 'expect'>;
   ids: IdFactory;
   /** Sandbox seconds before a pending conversion settles (the transfers' `--transfer-delay`; 0: never by itself). */
   settleSeconds: () => number;
@@ -76,7 +51,7 @@ export interface CryptoExchangeDeps {
  * amount back to where it came from.
  */
 export function createCryptoExchangeService(d: CryptoExchangeDeps) {
-  function ownAccount(app: AppRow, id: string, field: string): AccountRow {
+  function ownAccount(app: App, id: string, field: string): Account {
     const account = d.ledger.get(id);
     if (!account || account.owner_type !== 'user' || account.owner_id !== app.owner_id) {
       throw ApiError.field(field, `Account "${id}" is not one of your accounts.`);
@@ -101,12 +76,16 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
     d.exchanges.setStatus(row.id, to);
   }
 
-  // Reads run it too, so what is due never shows `pending` between two ticks of the background clock.
-  const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.exchanges.duePending, settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success'), fail: (row: Row<CryptoExchangeRecord>) => finish(row, 'failed') });
+  const settling = {
+    ...d,
+    duePending: d.exchanges.duePending,
+    settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success'),
+    fail: (row: Row<CryptoExchangeRecord>) => finish(row, 'failed'),
+  };
+  const settleDueNow = (): number => settleDue(settling);
 
   return {
-    create(app: AppRow, body: { source_account: string; target_account: string; amount: number | string }) {
+    create(app: App, body: { source_account: string; target_account: string; amount: number | string }) {
       const source = ownAccount(app, body.source_account, 'source_account');
       const target = ownAccount(app, body.target_account, 'target_account');
       if (source.currency === target.currency) {
@@ -124,6 +103,7 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
         requireBalance(d.ledger, source.id, amount);
         d.ledger.requireRoom(target.id, route.amount);
         const id = d.ids();
+        const createdAt = d.clock.now();
         const ownerPayment = d.ledger.post('crypto_exchange', id, [
           { accountId: source.id, amount: -amount },
           { accountId: inFlight(source.currency), amount },
@@ -145,30 +125,31 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
           owner_payment: ownerPayment,
           trader_payment: traderPayment,
           status: 'pending',
-          created_at: d.clock.now(),
+          created_at: createdAt,
         });
+        expectSettlement(d, createdAt);
         return cryptoExchangeResource(d.exchanges.byId(id)!);
       });
     },
 
     /** `POST /_sandbox/crypto-exchanges/{id}/status`: settle (`success`) or fail a pending conversion now. */
     setStatus(id: string, to: Outcome) {
-      return cryptoExchangeResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish, settleDue: settleDueNow }, id, to));
+      return cryptoExchangeResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish }, id, to));
     },
 
     /** The clock's own progress: every pending conversion older than the delay settles. */
     settleDue: settleDueNow,
+    /** The same as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: settleLaterJob('conversions.settlement', { ...settling, earliestPending: d.exchanges.earliestPending }),
 
     /** One conversion of the owner (anyone else's answers as unknown), after the clock's due settlements. */
     get(ownerId: string, id: string) {
-      settleDueNow();
       const row = d.exchanges.forOwner(id, ownerId);
       if (!row) throw ApiError.notFound();
       return cryptoExchangeResource(row);
     },
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
-      settleDueNow();
       const req = pageRequest(query);
       return {
         'crypto-exchanges': d.exchanges.page(ownerId, req.limit, req.offset).map(cryptoExchangeResource),

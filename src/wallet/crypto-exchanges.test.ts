@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js';
+import { as, balanceOf, newDeveloper } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { errorCode } from '../testing/error-code.js';

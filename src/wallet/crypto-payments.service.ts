@@ -1,38 +1,28 @@
+import type { DueWork } from '../clock/due-work.js';
+import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../http/api-error.js';
-import type { AppRow } from '../identities/identities.repo.js';
-import { developerCurrency } from '../ledger/accounts.service.js';
-import type { LedgerRepository } from '../ledger/ledger.repo.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App } from '../identities/identities.api.js';
+import type { LedgerApi } from '../ledger/ledger.api.js';
+import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { formatMoney } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance, type TransferService } from '../transfers/transfers.service.js';
-import { setPendingStatus, settleDue, type Outcome } from '../transfers/transfers.settle-later.js';
+import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from '../transfers/transfers.settle-later.js';
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
-
-/** The `crypto-payment` resource: the transfer's fields plus the currency and the sender's message. */
-export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
-  return {
-    id: r.id,
-    account: r.account_id,
-    target_address: r.target_address,
-    amount: formatMoney(r.amount),
-    currency: developerCurrency(r.currency),
-    message: r.message,
-    status: r.status,
-    created_at: formatTimestamp(Number(r.created_at)),
-  };
-}
+import { cryptoPaymentResource } from './wallet.view.js';
 
 export interface CryptoPaymentDeps {
   payments: CryptoPaymentRepository;
   /** Resolves the address exactly as a transfer's `target_address` (same tenant rules). */
   transfers: Pick<TransferService, 'prepareSend'>;
-  ledger: LedgerRepository;
+  ledger: LedgerApi;
   unitOfWork: UnitOfWork;
   clock: Clock;
+  /** Settlements are written on the owner's tenant clock; new sends tell the due work when they settle. */
+  tenants: Pick<TenantClocks, 'within'>;
+  dueWork: Pick<DueWork, 'expect'>;
   ids: IdFactory;
   /** Sandbox seconds before a pending payment settles (the transfers' `--transfer-delay`; 0: never by itself). */
   settleSeconds: () => number;
@@ -54,13 +44,17 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
     d.payments.setStatus(row.id, to);
   }
 
-  // Reads run it too, so what is due never shows `pending` between two ticks of the background clock.
-  const settleDueNow = (): number =>
-    settleDue({ ...d, duePending: d.payments.duePending, settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success'), fail: (row: Row<CryptoPaymentRecord>) => finish(row, 'failed') });
+  const settling = {
+    ...d,
+    duePending: d.payments.duePending,
+    settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success'),
+    fail: (row: Row<CryptoPaymentRecord>) => finish(row, 'failed'),
+  };
+  const settleDueNow = (): number => settleDue(settling);
 
   return {
     create(
-      app: AppRow,
+      app: App,
       body: { account: string; target_address: string; amount: number | string; message?: string; otp?: string; code?: string },
       headerOtp: string | undefined,
     ) {
@@ -69,6 +63,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
         requireBalance(d.ledger, source.id, amount);
         d.ledger.requireRoom(to.id, amount);
         const id = d.ids();
+        const createdAt = d.clock.now();
         d.ledger.post('crypto_payment', id, [
           { accountId: source.id, amount: -amount },
           { accountId: walletSystemAccount(d.ledger, 'payment-clearing', source.currency), amount },
@@ -83,30 +78,31 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
           currency: source.currency,
           message: body.message ?? '',
           status: 'pending',
-          created_at: d.clock.now(),
+          created_at: createdAt,
         });
+        expectSettlement(d, createdAt);
         return cryptoPaymentResource(d.payments.byId(id)!);
       });
     },
 
     /** `POST /_sandbox/crypto-payments/{id}/status`: settle (`success`) or fail a pending payment now. */
     setStatus(id: string, to: Outcome) {
-      return cryptoPaymentResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish, settleDue: settleDueNow }, id, to));
+      return cryptoPaymentResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish }, id, to));
     },
 
     /** The clock's own progress: every pending payment older than the delay settles. */
     settleDue: settleDueNow,
+    /** The same as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: settleLaterJob('crypto-payments.settlement', { ...settling, earliestPending: d.payments.earliestPending }),
 
     /** One payment of the owner (anyone else's answers as unknown), after the clock's due settlements. */
     get(ownerId: string, id: string) {
-      settleDueNow();
       const row = d.payments.forOwner(id, ownerId);
       if (!row) throw ApiError.notFound();
       return cryptoPaymentResource(row);
     },
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
-      settleDueNow();
       const req = pageRequest(query);
       return { 'crypto-payments': d.payments.page(ownerId, req.limit, req.offset).map(cryptoPaymentResource), meta: pageMeta(req, d.payments.count(ownerId)) };
     },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, newDeveloper, otpDeveloper, otpNow } from '../orders/developer.test-support.js';
+import { as, balanceOf, newDeveloper, otpDeveloper, otpNow } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { OTP_INVALID, errorCode } from '../testing/error-code.js';
@@ -19,7 +19,19 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     const res = await pay(dev, { account: dev.php, target_address: customer.email, amount: '120.5', message: 'lunch' });
     expect(res.status).toBe(201);
     const payment = res.body['crypto-payment'];
-    expect(payment).toMatchObject({ account: dev.php, target_address: customer.email, amount: '120.50000000', currency: 'PBTC', message: 'lunch', status: 'pending' });
+    expect(payment).toEqual({
+      id: payment.id,
+      account: dev.php,
+      tx_id: '',
+      target_address: customer.email,
+      entry_type: 'outgoing',
+      amount: '120.50000000',
+      fee_amount: '0.00000000',
+      currency: 'PBTC',
+      message: 'lunch',
+      status: 'pending',
+      created_at: payment.created_at,
+    });
     expect(balanceOf(t, dev.php)).toBe(parseAmount('379.5'));
     expect(balanceOf(t, wallet)).toBe(before);
     t.assertLedger();
@@ -28,6 +40,18 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     expect(list.body['crypto-payments']).toEqual([{ ...payment, status: 'success' }]);
     expect(list.body.meta).toEqual({ total_count: 1, next_page: null, previous_page: null });
     expect(balanceOf(t, wallet)).toBe(before + parseAmount('120.5'));
+    t.assertLedger();
+  });
+
+  it("sends to a developer's (an application owner's) email like a customer's", async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '500' });
+    const owner = newDeveloper(t, { php: '0' });
+    const email = t.services.identities.userById(owner.id)!.email!;
+    const res = await pay(dev, { account: dev.php, target_address: email, amount: '7' });
+    expect(res.status).toBe(201);
+    await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 10 } });
+    expect(balanceOf(t, owner.php)).toBe(parseAmount('7'));
     t.assertLedger();
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, newDeveloper } from '../orders/developer.test-support.js';
+import { as, balanceOf, newDeveloper } from '../testing/developer.test-support.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
 import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
@@ -29,8 +29,24 @@ describe('payment requests (createPaymentRequest, listPaymentRequests, getPaymen
   it('creates a pending request that moves nothing, listed under both list paths', async () => {
     t = createTestApp();
     const { dev, wallet, before, request } = await pendingRequest();
-    expect(request).toMatchObject({ receiving_account: dev.php, amount: '75.00000000', currency: 'PBTC', message: 'invoice 42', status: 'pending' });
-    expect(Date.parse(request.expires_at) - Date.parse(request.created_at)).toBe(7 * 86_400_000);
+    // The recorded request's keys (parity/recorded payment-requests.har) but `invoice`; a year's lifetime as recorded.
+    expect(request).toEqual({
+      id: request.id,
+      payer_contact_info: payer().email,
+      payer_contact_info_type: 'email',
+      payer_email: payer().email,
+      amount: '75.00000000',
+      currency: 'PBTC',
+      message: 'invoice 42',
+      message_scope: 'private',
+      status: 'pending',
+      receiving_account: dev.php,
+      payment_url: `http://localhost/payment/request/${request.id}`,
+      created_at: request.created_at,
+      updated_at: request.created_at,
+      expires_at: request.expires_at,
+    });
+    expect(Date.parse(request.expires_at) - Date.parse(request.created_at)).toBe(365 * 86_400_000);
     expect(balanceOf(t, wallet)).toBe(before);
     const list = await t.signed('GET', '/v3/payment-requests/', as(dev));
     expect(list.body).toEqual({ 'payment-requests': [request], meta: { total_count: 1, next_page: null, previous_page: null } });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { as, newDeveloper } from '../orders/developer.test-support.js';
+import { as, newDeveloper } from '../testing/developer.test-support.js';
 import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { parseAmount } from '../shared/money.js';

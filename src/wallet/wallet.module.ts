@@ -12,7 +12,7 @@ type ModuleServices = ServicesWith<'identities' | 'ledger'>;
 
 /** Wallet operations: conversions, crypto payments and payment requests (docs/fidelity.md lists their sources). */
 export function createWalletModule(s: ModuleServices, transfers: Pick<TransferService, 'prepareSend'>) {
-  const common = { ledger: s.ledger, unitOfWork: s.unitOfWork, clock: s.clock, ids: s.ids };
+  const common = { ledger: s.ledger, unitOfWork: s.unitOfWork, clock: s.clock, tenants: s.tenants, dueWork: s.dueWork, ids: s.ids };
   const exchanges = createCryptoExchangeService({
     ...common,
     exchanges: createCryptoExchangeRepository(s.db),
@@ -24,16 +24,17 @@ export function createWalletModule(s: ModuleServices, transfers: Pick<TransferSe
     transfers,
     settleSeconds: () => s.config.transferSettleSeconds,
   });
-  const requests = createPaymentRequestService({ ...common, identities: s.identities, requests: createPaymentRequestRepository(s.db) });
+  const requests = createPaymentRequestService({
+    ...common,
+    identities: s.identities,
+    requests: createPaymentRequestRepository(s.db),
+    publicUrl: () => s.config.publicUrl,
+  });
   const api = { exchanges, payments, requests };
+  // Conversions and payments settle and requests expire as soon as their owner's clock says so.
+  for (const job of [exchanges.dueJob, payments.dueJob, requests.dueJob]) s.dueWork.register(job);
   return {
     handlers: walletHandlers(api, () => s.config.publicUrl),
-    // Conversions and payments settle and requests expire as soon as the sandbox clock says so.
-    tick: () => {
-      exchanges.settleDue();
-      payments.settleDue();
-      requests.expireDue();
-    },
     api,
   } satisfies SandboxModule<typeof api>;
 }

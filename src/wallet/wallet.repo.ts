@@ -1,4 +1,6 @@
 import type { Db } from '../db/open.js';
+import { dueOnTenantClock, earliestOf } from '../db/tenant-sql.js';
+import { usersOfWorkspaceSql, userWorkspaceSql } from '../identities/tenant.sql.js';
 
 export interface CryptoExchangeRecord {
   id: string;
@@ -15,6 +17,9 @@ export interface CryptoExchangeRecord {
   status: CryptoExchangeStatus;
   created_at: number;
 }
+
+/** A row of a due query, with the workspace (or null) whose clock it runs on. */
+export type Tenanted<R> = R & { tenant: string | null };
 
 export type CryptoExchangeStatus = 'pending' | 'success' | 'failed';
 
@@ -33,7 +38,7 @@ export interface CryptoPaymentRecord {
   created_at: number;
 }
 
-export type PaymentRequestStatus = 'pending' | 'paid' | 'declined' | 'expired';
+export type PaymentRequestStatus = 'pending' | 'paid' | 'declined' | 'expired' | 'canceled';
 
 export interface PaymentRequestRecord {
   id: string;
@@ -76,13 +81,19 @@ export function createCryptoExchangeRepository(db: Db) {
     'source_currency', 'target_currency', 'owner_payment', 'trader_payment', 'status', 'created_at',
   ]);
   const due = db
-    .prepare("SELECT * FROM crypto_exchanges INDEXED BY crypto_exchanges_pending WHERE status = 'pending' AND created_at <= ? ORDER BY created_at, id LIMIT 500")
+    .prepare(
+      `SELECT *, ${userWorkspaceSql('owner_id')} AS tenant FROM crypto_exchanges INDEXED BY crypto_exchanges_pending
+       WHERE status = 'pending' AND ${dueOnTenantClock('created_at', userWorkspaceSql('owner_id'))} ORDER BY created_at, id LIMIT 500`,
+    )
     .safeIntegers(true);
+  const earliest = earliestOf(db, 'crypto_exchanges', 'created_at', "status = 'pending'", `owner_id IN (${usersOfWorkspaceSql})`);
   const setStatus = db.prepare('UPDATE crypto_exchanges SET status = ? WHERE id = ?');
   return {
     ...table,
-    /** Pending conversions created at or before `createdBy` (sandbox micros), oldest first, a bounded batch. */
-    duePending: (createdBy: number) => due.all(createdBy) as Array<Row<CryptoExchangeRecord>>,
+    /** Pending conversions created at or before `createdBy` on their tenant's clock (`createdBy`: sandbox micros), oldest first, a bounded batch. */
+    duePending: (createdBy: number) => due.all({ at: createdBy }) as Array<Tenanted<Row<CryptoExchangeRecord>>>,
+    /** The oldest pending conversion's creation time (of all, or of one workspace). */
+    earliestPending: earliest,
     /** Records the outcome of a pending conversion (which leaves the pending index with it). */
     setStatus: (id: string, status: Exclude<CryptoExchangeStatus, 'pending'>) => void setStatus.run(status, id),
   };
@@ -90,23 +101,33 @@ export function createCryptoExchangeRepository(db: Db) {
 
 export function createCryptoPaymentRepository(db: Db) {
   const due = db
-    .prepare("SELECT * FROM crypto_payments INDEXED BY crypto_payments_pending WHERE status = 'pending' AND created_at <= ? ORDER BY created_at, id LIMIT 500")
+    .prepare(
+      `SELECT *, ${userWorkspaceSql('owner_id')} AS tenant FROM crypto_payments INDEXED BY crypto_payments_pending
+       WHERE status = 'pending' AND ${dueOnTenantClock('created_at', userWorkspaceSql('owner_id'))} ORDER BY created_at, id LIMIT 500`,
+    )
     .safeIntegers(true);
+  const earliest = earliestOf(db, 'crypto_payments', 'created_at', "status = 'pending'", `owner_id IN (${usersOfWorkspaceSql})`);
   const setStatus = db.prepare('UPDATE crypto_payments SET status = ? WHERE id = ?');
   return {
     ...ownedTable<CryptoPaymentRecord>(db, 'crypto_payments', [
       'id', 'owner_id', 'account_id', 'target_account_id', 'target_address', 'amount', 'currency', 'message', 'status', 'created_at',
     ]),
-    /** Pending payments created at or before `createdBy` (sandbox micros), oldest first, a bounded batch. */
-    duePending: (createdBy: number) => due.all(createdBy) as Array<Row<CryptoPaymentRecord>>,
+    /** Pending payments created at or before `createdBy` on their tenant's clock (`createdBy`: sandbox micros), oldest first, a bounded batch. */
+    duePending: (createdBy: number) => due.all({ at: createdBy }) as Array<Tenanted<Row<CryptoPaymentRecord>>>,
+    /** The oldest pending payment's creation time (of all, or of one workspace). */
+    earliestPending: earliest,
     setStatus: (id: string, status: CryptoPaymentStatus) => void setStatus.run(status, id),
   };
 }
 
 export function createPaymentRequestRepository(db: Db) {
   const due = db
-    .prepare("SELECT * FROM payment_requests INDEXED BY payment_requests_pending WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id LIMIT 500")
+    .prepare(
+      `SELECT *, ${userWorkspaceSql('owner_id')} AS tenant FROM payment_requests INDEXED BY payment_requests_pending
+       WHERE status = 'pending' AND ${dueOnTenantClock('expires_at', userWorkspaceSql('owner_id'))} ORDER BY expires_at, id LIMIT 500`,
+    )
     .safeIntegers(true);
+  const earliest = earliestOf(db, 'payment_requests', 'expires_at', "status = 'pending'", `owner_id IN (${usersOfWorkspaceSql})`);
   const setStatus = db.prepare('UPDATE payment_requests SET status = ?, ledger_transaction_id = ?, updated_at = ? WHERE id = ?');
   const recent = db.prepare('SELECT * FROM payment_requests ORDER BY created_at DESC, id DESC LIMIT ?').safeIntegers(true);
   return {
@@ -114,8 +135,10 @@ export function createPaymentRequestRepository(db: Db) {
       'id', 'owner_id', 'receiving_account_id', 'payer_id', 'payer_contact_info', 'amount', 'currency', 'message',
       'status', 'ledger_transaction_id', 'created_at', 'expires_at', 'updated_at',
     ]),
-    /** Pending requests whose expiry is at or before `now` (sandbox micros), a bounded batch. */
-    dueExpiry: (now: number) => due.all(now) as Array<Row<PaymentRequestRecord>>,
+    /** Pending requests whose expiry is at or before `now` (sandbox micros) on their tenant's clock, a bounded batch. */
+    dueExpiry: (now: number) => due.all({ at: now }) as Array<Tenanted<Row<PaymentRequestRecord>>>,
+    /** The earliest expiry of a pending request (of all, or of one workspace). */
+    earliestExpiry: earliest,
     setStatus: (id: string, status: PaymentRequestStatus, tx: string | null, now: number) => void setStatus.run(status, tx, now, id),
     /** The newest requests of every owner (the QA dashboard's list). */
     recent: (limit: number) => recent.all(limit) as Array<Row<PaymentRequestRecord>>,

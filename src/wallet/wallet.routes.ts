@@ -1,6 +1,8 @@
 import { ok, type Handlers } from '../http/operation.js';
-import { cryptoRoutes, type CryptoExchangeService } from './crypto-exchanges.service.js';
+import type { CryptoExchangeService } from './crypto-exchanges.service.js';
+import { cryptoRoutes } from './wallet.view.js';
 import type { CryptoPaymentService } from './crypto-payments.service.js';
+import { marketsApi } from './markets.js';
 import { paymentRequestPageUrl, type PaymentRequestService } from './payment-requests.service.js';
 
 /**
@@ -15,7 +17,7 @@ export function walletHandlers(
 ): Handlers {
   return {
     createCryptoExchange: ({ app, body }) => ok({ 'crypto-exchange': s.exchanges.create(app, body) }, 201),
-    setCryptoExchangeStatus: ({ params, body }) => ok({ 'crypto-exchange': s.exchanges.setStatus(params.crypto_exchange_id!, body.status) }),
+    setCryptoExchangeStatus: ({ params, body }) => ok({ 'crypto-exchange': s.exchanges.setStatus(params.crypto_exchange_id, body.status) }),
     listCryptoExchanges: ({ app, query }) => ok(s.exchanges.list(app.owner_id, query)),
     getCryptoExchange: ({ app, params, query }) =>
       ok({ 'crypto-exchange': s.exchanges.get(app.owner_id, params.crypto_exchange_id) }),
@@ -24,7 +26,7 @@ export function walletHandlers(
     listCryptoPayments: ({ app, query }) => ok(s.payments.list(app.owner_id, query)),
     getCryptoPayment: ({ app, params, query }) =>
       ok({ 'crypto-payment': s.payments.get(app.owner_id, params.crypto_payment_id) }),
-    setCryptoPaymentStatus: ({ params, body }) => ok({ 'crypto-payment': s.payments.setStatus(params.crypto_payment_id!, body.status) }),
+    setCryptoPaymentStatus: ({ params, body }) => ok({ 'crypto-payment': s.payments.setStatus(params.crypto_payment_id, body.status) }),
     createPaymentRequest: ({ app, body }) => {
       const request = s.requests.create(app, body);
       return { status: 201, body: { 'payment-request': request }, headers: { 'X-Sandbox-Payment-Url': paymentRequestPageUrl(publicUrl(), request.id) } };
@@ -35,6 +37,10 @@ export function walletHandlers(
       ok({ 'payment-request': s.requests.get(app.owner_id, params.payment_request_id) }),
     getPaymentRequestsItem: ({ app, params, query }) =>
       ok({ 'payment-request': s.requests.get(app.owner_id, params.payment_request_id) }),
-    setPaymentRequestStatus: ({ params, body }) => ok({ 'payment-request': s.requests.setStatus(params.payment_request_id!, body.status) }),
+    cancelPaymentRequest: ({ app, params }) => ok({ 'payment-request': s.requests.cancel(app.owner_id, params.payment_request_id) }),
+    listMarketsV1: () => ok(marketsApi.listV1()),
+    getMarketV1: ({ params }) => ok(marketsApi.getV1(params.symbol)),
+    listMarketsV2: () => ok(marketsApi.listV2()),
+    setPaymentRequestStatus: ({ params, body }) => ok({ 'payment-request': s.requests.setStatus(params.payment_request_id, body.status) }),
   };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/open.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import type { SnapshotDocument } from './snapshot.capture.js';
 import { keyColumn, SNAPSHOT_TABLES } from './snapshot.tables.js';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/open.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { parseExpiry } from '../shared/clock.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import type { IdFactory } from '../shared/ids.js';

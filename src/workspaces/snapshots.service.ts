@@ -1,26 +1,15 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { ServicesWith } from '../module.types.js';
-import { formatTimestamp, parseExpiry } from '../shared/clock.js';
+import { parseExpiry } from '../shared/clock.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { captureWorkspace, countRows, type SnapshotDocument } from './snapshot.capture.js';
 import { checkDocument } from './snapshot.check.js';
 import { restoreDocument } from './snapshot.restore.js';
 import type { SnapshotRecord, SnapshotRepository } from './snapshots.repo.js';
 import type { WorkspaceRepository } from './workspaces.repo.js';
+import { snapshotView } from './workspaces.view.js';
 
 type ModuleServices = ServicesWith<never>;
-
-/** The snapshot resource of the control API. */
-export function snapshotView(r: Omit<SnapshotRecord, 'document'>) {
-  return {
-    id: r.id,
-    workspace_id: r.workspace_id,
-    source: r.source,
-    created_at: formatTimestamp(r.created_at),
-    taken_at: formatTimestamp(r.taken_at),
-    counts: JSON.parse(r.counts) as Record<string, number>,
-  };
-}
 
 /** Thrown inside a trial restore to roll it back once it has proved the document restorable. */
 const TRIAL_DONE = Symbol('trial restore done');

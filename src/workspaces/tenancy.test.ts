@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { postForm } from '../checkout/checkout.test-support.js';
+import { postForm } from '../testing/checkout.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { developerError } from '../testing/error-code.js';
 
@@ -12,7 +12,7 @@ afterEach(() => t.close());
 interface Workspace {
   id: string;
   merchant: { merchant_api_token: string; wallet_account_id: string };
-  app: { api_key: string; api_secret: string; owner: { accounts: Array<{ id: string; currency: string }> } };
+  app: { api_key: string; api_secret: string; owner: { email?: string; accounts: Array<{ id: string; currency: string }> } };
   customer: { id: string; email: string; mobile_number: string; password: string; accounts: Array<{ id: string }> };
 }
 
@@ -52,6 +52,9 @@ describe('tenants stay apart for money (transfers)', () => {
       other.customer.email,
       other.customer.accounts[0]!.id,
       other.merchant.wallet_account_id,
+      // Developers (app owners) are wallet users too, and as tenant-bound as customers.
+      t.fixtures.developers[0]!.email,
+      other.app.owner.email!,
     ];
     for (const target of foreign) {
       const res = await transfer(ws.app, from, target);

@@ -1,12 +1,12 @@
-import { ApiError } from '../http/api-error.js';
-import type { AppRow, MerchantRow, UserRow } from '../identities/identities.repo.js';
-import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
+import { ApiError } from '../shared/api-error.js';
+import type { App, Merchant, User } from '../identities/identities.api.js';
+import type { DueJob } from '../clock/due-work.js';
 import type { ServicesWith } from '../module.types.js';
-import { formatTimestamp } from '../shared/clock.js';
 import type { SnapshotDocument } from './snapshot.capture.js';
 import { createSnapshotRepository } from './snapshots.repo.js';
 import { createSnapshotService, type SnapshotService } from './snapshots.service.js';
 import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces.repo.js';
+import { workspaceClockResource, workspaceResource } from './workspaces.view.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger'>;
@@ -20,9 +20,9 @@ const WORKSPACE_BALANCE = '100000';
  * (declared here so that workspaces do not depend on the control module that serves them).
  */
 export interface WorkspaceProvisioning {
-  createMerchant(input: { name: string }, workspaceId: string): MerchantRow;
-  createApp(input: { name: string; mfa_whitelisted: boolean; balance: string }, workspaceId: string): { app: AppRow; owner: UserRow };
-  createCustomer(input: { balance: string }, workspaceId: string, emailHint: string): UserRow;
+  createMerchant(input: { name: string }, workspaceId: string): Merchant;
+  createApp(input: { name: string; mfa_whitelisted: boolean; balance: string }, workspaceId: string): { app: App; owner: User };
+  createCustomer(input: { balance: string }, workspaceId: string, emailHint: string): User;
 }
 
 /**
@@ -40,30 +40,38 @@ export function createWorkspaceService(
     s.unitOfWork(() => {
       repo.markDeleted(id, at);
       s.identities.disableWorkspace(id);
+      // Its objects fall back to the sandbox time, never ahead of its own: nothing expired comes back.
+      s.tenants.setOffset(id, s.tenants.offsetOf(id), false);
     });
   }
+
+  /** A live workspace, or the control API's 404. */
+  function live(id: string) {
+    const row = repo.byId(id);
+    if (!row || row.deleted_at !== null) throw ApiError.notFound();
+    return row;
+  }
+
+  const clockView = (id: string) => workspaceClockResource(s.tenants.nowOf(id), s.tenants.offsetOf(id));
+
 
   /** The first merchant, application and customer of a restored document, as the workspace resource shows them. */
   function restoredView(id: string, expiresAt: number, doc: SnapshotDocument, copyOf: (old: string) => string) {
     const merchant = s.identities.merchantById(copyOf(doc.tables.merchants![0]!.id as string))!;
     const app = s.identities.appByKey(copyOf(doc.tables.apps![0]!.api_key as string))!;
     const customer = s.identities.userById(copyOf(doc.tables.users!.find((u) => u.kind === 'customer')!.id as string))!;
-    return {
-      id,
-      expires_at: formatTimestamp(expiresAt),
-      merchant: sandboxMerchant(merchant),
-      app: sandboxApp(app, s.identities.userById(app.owner_id)!, s.ledger),
-      customer: sandboxCustomer(customer, s.ledger),
-    };
+    const owner = s.identities.userById(app.owner_id)!;
+    return workspaceResource({ id, expiresAt, merchant, app, owner, customer }, s.ledger);
   }
 
-  return {
+  const service = {
     snapshots,
 
     create(ttlSeconds = DEFAULT_WORKSPACE_TTL_SECONDS, fromSnapshot?: string) {
       return s.unitOfWork(() => {
         const id = s.ids();
-        const now = s.clock.now();
+        // A workspace's TTL is the sandbox's housekeeping: on the sandbox clock, whatever its own says.
+        const now = s.tenants.sandbox.now();
         const expiresAt = now + ttlSeconds * 1_000_000;
         repo.insert(id, now, expiresAt);
         if (fromSnapshot !== undefined) {
@@ -80,28 +88,22 @@ export function createWorkspaceService(
           id,
           `ws-${id}@customer.example.ph`,
         );
-        return {
-          id,
-          expires_at: formatTimestamp(expiresAt),
-          merchant: sandboxMerchant(merchant),
-          app: sandboxApp(app, owner, s.ledger),
-          customer: sandboxCustomer(customer, s.ledger),
-        };
+        return workspaceResource({ id, expiresAt, merchant, app, owner, customer }, s.ledger);
       });
     },
 
     /** Idempotent for a known workspace (a CI clean-up after the TTL still gets 204); unknown → 404. */
     delete(id: string): void {
       if (!repo.byId(id)) throw ApiError.notFound();
-      end(id, s.clock.now());
+      end(id, s.tenants.sandbox.now());
     },
 
     /**
-     * Disable every workspace whose TTL has run out on the sandbox clock (called from the tick): all of
-     * them, a batch (the repository's limit) at a time until none is due.
+     * Disable every workspace whose TTL has run out on the sandbox clock (due work, src/clock/due-work.ts):
+     * all of them, a batch (the repository's limit) at a time until none is due.
      */
     expireDue(): string[] {
-      const now = s.clock.now();
+      const now = s.tenants.sandbox.now();
       const ended: string[] = [];
       for (let due = repo.dueForExpiry(now); due.length; due = repo.dueForExpiry(now)) {
         for (const id of due) end(id, repo.byId(id)!.expires_at ?? now);
@@ -109,7 +111,38 @@ export function createWorkspaceService(
       }
       return ended;
     },
+
+    /** The TTLs as due work: on the sandbox clock, so no workspace's own offset applies. */
+    dueJob: (): DueJob => ({
+      name: 'workspaces.ttl',
+      run: () => void service.expireDue(),
+      earliest: (ws) => (ws === null ? repo.nextExpiry() : null),
+    }),
+
+    /** `GET /_sandbox/workspaces/{id}/clock`: its own time and offset; 404 unless live. */
+    clock(id: string) {
+      live(id);
+      return clockView(id);
+    },
+
+    /**
+     * Move one workspace's clock forward (the caller then runs the due work: only this workspace's has
+     * newly fallen due). Nobody else's time moves.
+     */
+    advanceClock(id: string, seconds: number) {
+      live(id);
+      s.unitOfWork(() => s.tenants.setOffset(id, s.tenants.offsetOf(id) + Math.round(seconds * 1_000_000)));
+      return clockView(id);
+    },
+
+    /** Back on the sandbox time; what already happened (an expired invoice) stays as it is. */
+    resetClock(id: string) {
+      live(id);
+      s.unitOfWork(() => s.tenants.setOffset(id, 0));
+      return clockView(id);
+    },
   };
+  return service;
 }
 
 export type WorkspaceService = ReturnType<typeof createWorkspaceService>;

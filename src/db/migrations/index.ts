@@ -12,9 +12,11 @@ import { sql as appAccessTokens } from './015-app-access-tokens.js';
 import { sql as accountTotalReceived } from './016-account-total-received.js';
 import { sql as walletOperations } from './013-wallet-operations.js';
 import { sql as pendingCryptoExchangesIndex } from './017-pending-crypto-exchanges-index.js';
+import { sql as paymentRequestCanceled } from './018-payment-request-canceled.js';
 import { sql as snapshots } from './019-snapshots.js';
 import { sql as appTokenExpiredAt } from './020-app-token-expired-at.js';
 import { sql as ledgerPerCurrency } from './021-ledger-per-currency.js';
+import { sql as workspaceClock } from './023-workspace-clock.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -35,7 +37,9 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 16, name: 'account-total-received', sql: accountTotalReceived },
   { version: 13, name: 'wallet-operations', sql: walletOperations },
   { version: 17, name: 'pending-crypto-exchanges-index', sql: pendingCryptoExchangesIndex },
+  { version: 18, name: 'payment-request-canceled', sql: paymentRequestCanceled },
   { version: 19, name: 'snapshots', sql: snapshots },
   { version: 20, name: 'app-token-expired-at', sql: appTokenExpiredAt },
   { version: 21, name: 'ledger-per-currency', sql: ledgerPerCurrency },
+  { version: 23, name: 'workspace-clock', sql: workspaceClock },
 ].sort((a, b) => a.version - b.version);

@@ -74,10 +74,10 @@ export function bodySchemaOf(spec: LoadedSpec, op: Operation): Schema | undefine
 
 /** Whether the document lists a `text/event-stream` answer for the operation and status. */
 function streamsOf(spec: LoadedSpec): StreamsDocumented {
-  return (operationId, status) => {
+  return (operationId, status, type = 'text/event-stream') => {
     const op = spec.byId.get(operationId);
     const responses = op && (spec.document.paths?.[op.path]?.[op.method]?.responses as Record<string, { content?: Record<string, unknown> }> | undefined);
-    return Boolean(responses?.[String(status)]?.content?.['text/event-stream']);
+    return Boolean(responses?.[String(status)]?.content?.[type]);
   };
 }
 

@@ -39,6 +39,7 @@ const MOVABLE_FIRST = new Set([
   'setCryptoExchangeStatus',
   'setCryptoPaymentStatus',
   'setPaymentRequestStatus',
+  'cancelPaymentRequest',
   'setSellOrderStatus',
   'setBuyOrderStatus',
 ]);
@@ -62,6 +63,7 @@ const PATH_POOLS: Record<string, PoolName> = {
 function pathPool(op: Operation, name: string): PoolName {
   if (name === 'order_id') return /buyorder/i.test(op.operationId) ? 'buyOrder' : 'sellOrder';
   if (name === 'id' && op.operationId === 'getPayoutOutlet') return 'outlet';
+  if (name === 'symbol') return 'market';
   return PATH_POOLS[name] ?? 'invoice';
 }
 
@@ -87,6 +89,9 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         amount: validAmount(2000),
         // The example scripts' alias of `amount`: both at once is a 400 by design.
         btc_amount: fc.constant(undefined),
+        // A load order's amount, also an alias of `amount` (both at once is a 400 by design).
+        currency_amount_locked: fc.constant(undefined),
+        phone_number_load: fc.constant(undefined),
         currency: fc.constant('PHP'),
         pay_with_wallet: fc.constantFrom(undefined, 'PHP'),
         otp: fc.constant(undefined),
@@ -107,7 +112,13 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
       return { source_account: fc.constant(world.ownAccount), target_account: fc.constant(world.ownBtcAccount), amount: validAmount(500) };
     case 'createPaymentRequest':
       // A payer who exists (an unknown one is a 400 by design; the invalid generator covers it).
-      return { payer_contact_info: fc.constantFrom(...world.pool('email')), receiving_account: fc.constant(world.ownAccount), amount: validAmount(100) };
+      // `expires_at` must be a date in the future (any other text is a 400 by design).
+      return {
+        payer_contact_info: fc.constantFrom(...world.pool('email')),
+        receiving_account: fc.constant(world.ownAccount),
+        amount: validAmount(100),
+        expires_at: fc.constant(undefined),
+      };
     case 'validateOutletField':
       return { payment_outlet: fc.constant('bpi'), outlet_id: fc.constant(undefined), field: fc.constant('account_number'), value: fc.constantFrom('1234567890', '001234567890') };
     case 'quotePartnerPayoutOutletFee':

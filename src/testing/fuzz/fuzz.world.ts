@@ -15,6 +15,7 @@ export type PoolName =
   | 'reference'
   | 'email'
   | 'outlet'
+  | 'market'
   | 'paymentRequest'
   | 'cryptoExchange'
   | 'cryptoPayment'
@@ -125,6 +126,8 @@ export class FuzzWorld {
     this.add('account', ...fixtures.merchants.map((m) => m.wallet_account_id));
     this.add('email', ...fixtures.customers.flatMap((c) => [c.email, c.mobile_number]));
     this.add('outlet', ...fixtures.payout_outlets.map((o) => o.id));
+    // The quote service's markets (one per coin of the sandbox's rate table).
+    this.add('market', 'BTC-PHP', 'ETH-PHP');
   }
 
   add(pool: PoolName, ...values: string[]): void {

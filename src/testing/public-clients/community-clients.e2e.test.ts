@@ -46,6 +46,24 @@ describe('the PHP client', () => {
     expect(unknownPayer.status).toBe(400);
     expect(typeof unknownPayer.body.errors).toBe('object');
   });
+
+  it('asks with an ISO 8601 expires_at, cancels the pending request with DELETE /api/v3/payment-requests/{id}/, not twice', async () => {
+    const php = phpCommunityClient(credentials());
+    const wallet = walletOf(env.ws, 'PHP');
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const created = await php.paymentRequest({ payer_contact_info: env.ws.customer.email, receiving_account: wallet, amount: '80', message: 'Order 3', expires_at: expiresAt });
+    expectAccepted(created, 201);
+    // The ISO 8601 expires_at it sends is honoured (the server clock runs as the test's, in whole milliseconds here).
+    expect(created.body['payment-request'].expires_at).toBe(expiresAt.replace('Z', '000Z'));
+    const id = created.body['payment-request'].id;
+    const canceled = await php.cancelPaymentRequest(id);
+    expectAccepted(canceled, 200);
+    expect(canceled.body['payment-request']).toMatchObject({ id, status: 'canceled', amount: '80.00000000' });
+    const again = await php.cancelPaymentRequest(id);
+    expect(again.status).toBe(409);
+    expect(typeof again.body.errors).toBe('object');
+    expect(await env.server.balance(wallet)).toBe(units('100000'));
+  });
 });
 
 describe('the Ruby client', () => {

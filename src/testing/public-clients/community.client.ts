@@ -2,7 +2,8 @@ import { hmacHex as hmac, microsecondNonce, nextMillisecond, sendRaw, type Crede
 
 /**
  * A community PHP client (Guzzle): `ACCESS_*` headers, JSON content type on every call, µs nonces; it
- * reads the peso wallet with a percent-encoded comma list, lists pay-in outlets and asks for payments.
+ * reads the peso wallet with a percent-encoded comma list, lists pay-in outlets, asks for payments (with an
+ * ISO 8601 `expires_at`) and cancels them.
  */
 export function phpCommunityClient(c: Credentials) {
   async function call(method: string, pathAndQuery: string, body?: Record<string, unknown>): Promise<WireResponse> {
@@ -20,8 +21,10 @@ export function phpCommunityClient(c: Credentials) {
   return {
     cryptoAccounts: (currencyList: string) => call('GET', `/api/v3/crypto-accounts/?currency=${encodeURIComponent(currencyList)}`),
     payinOutlets: () => call('GET', '/d/api/payin-outlets/?region=PH&is_enabled=1'),
-    paymentRequest: (body: { payer_contact_info: string; receiving_account: string; amount: string; message: string }) =>
+    paymentRequest: (body: { payer_contact_info: string; receiving_account: string; amount: string; message: string; expires_at?: string }) =>
       call('POST', '/api/v3/payment-requests/', body),
+    /** Cancels a pending request. */
+    cancelPaymentRequest: (id: string) => call('DELETE', `/api/v3/payment-requests/${id}/`),
   };
 }
 

@@ -42,3 +42,19 @@ export function phpExampleScript(c: Credentials) {
     cryptoAccounts: (currency: string) => get(`/api/v3/crypto-accounts/?currency=${currency}`),
   };
 }
+
+/**
+ * The official docs' OAuth example (Python requests): `Authorization: Bearer <token>` plus an
+ * `ACCESS_NONCE` and no key or signature, the body a dict sent with `data=`, i.e. form-encoded
+ * (`application/x-www-form-urlencoded`), to `/v1/sellorder`.
+ */
+export function pythonOAuthExample(base: string, token: string) {
+  return {
+    sellOrder: async (body: Record<string, string>): Promise<WireResponse> =>
+      sendRaw('POST', `${base}/v1/sellorder`, {
+        Authorization: `Bearer ${token}`,
+        ACCESS_NONCE: await microsecondNonce(),
+        'Content-Type': 'application/x-www-form-urlencoded',
+      }, new URLSearchParams(body).toString()),
+  };
+}

@@ -26,7 +26,7 @@ describe('the eload client (Authorization: Bearer)', () => {
     expect(sells.body).toEqual({ orders: [sell.body.order], meta: { pagination: { total: 1, limit: 10, offset: 0 } } });
     const one = await eload.buyOrder(buy.id);
     expectAccepted(one, 200);
-    expect(one.body.order).toMatchObject({ id: buy.id, currency_amount: '300.00000000' });
+    expect(one.body.order).toMatchObject({ id: buy.id, currency_amount: '300' });
 
     const outlet = await eload.payoutOutlet('bpi');
     expectAccepted(outlet, 200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phpExampleScript, pythonExampleScript } from './example-scripts.client.js';
+import { phpExampleScript, pythonExampleScript, pythonOAuthExample } from './example-scripts.client.js';
 import { expectAccepted, expectRefused, units, walletOf, useWorkspaceServer } from './workspace.support.js';
 
 /**
@@ -16,11 +16,13 @@ describe('the Python example scripts', () => {
     const py = pythonExampleScript(credentials());
     const byAmount = await py.sellOrder({ payment_outlet: 'bpi', amount: '1500', currency: 'PHP', pay_with_wallet: 'PBTC', ...BANK });
     expectAccepted(byAmount, 201);
-    expect(byAmount.body.order).toMatchObject({ amount: '1500.00000000', fee: '17.50000000', fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' } });
+    expect(byAmount.body.order).toMatchObject({ amount: '1500', fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' } });
+    expect(byAmount.headers['x-sandbox-fee']).toBe('17.5');
     const byBtc = await py.sellOrder({ payment_outlet: 'bpi', btc_amount: '800', currency: 'PHP', pay_with_wallet: 'PBTC', ...BANK });
     expectAccepted(byBtc, 201);
     // 800 is in the first bracket (fee 10 PHP flat); 1500 in the second (10 PHP + 0.5 %).
-    expect(byBtc.body.order).toMatchObject({ amount: '800.00000000', fee: '10.00000000' });
+    expect(byBtc.body.order).toMatchObject({ amount: '800' });
+    expect(byBtc.headers['x-sandbox-fee']).toBe('10');
     const wallet = walletOf(env.ws, 'PHP');
     expect(await env.server.balance(wallet)).toBe(units('100000') - units('1517.5') - units('810'));
     const log = await env.server.control('GET', '/requests?per_page=100');
@@ -47,6 +49,22 @@ describe('the Python example scripts', () => {
     expect(await env.server.balance(walletOf(env.ws, 'PHP'))).toBe(units('100000') - units('42.5'));
     await env.server.advance(11);
     expect(await env.server.balance(target)).toBe(before + units('42.5'));
+  });
+});
+
+describe('the OAuth example of the docs', () => {
+  it('creates a sell order with Bearer, a lone ACCESS_NONCE and a form-encoded body (data=)', async () => {
+    const oauth = pythonOAuthExample(env.server.base, await env.server.bearerToken(env.ws.app.api_key));
+    const res = await oauth.sellOrder({ payment_outlet: 'coins_transfer', amount: '5', currency: 'PHP', pay_with_wallet: 'PBTC', target_address: env.ws.customer.email, external_transaction_id: '001' });
+    expectAccepted(res, 201);
+    expect(res.body.order).toMatchObject({
+      amount: '5',
+      external_transaction_id: '001',
+      fields: { target_address: env.ws.customer.email },
+      payment_outlet: { id: 'coins_transfer', name: 'Coins Transfer', payment_outlet_provider_id: null },
+      required_fields: [{ legend: 'Target Address', name: 'target_address', value: env.ws.customer.email }],
+    });
+    expect(await env.server.balance(walletOf(env.ws, 'PHP'))).toBe(units('100000') - units('5'));
   });
 });
 

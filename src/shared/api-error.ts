@@ -1,8 +1,6 @@
-import type { Context } from 'hono';
-
 /**
- * The one error family. Services throw an ApiError; `renderError` is the one place that turns it into
- * a response, with the status of its code from `STATUS_OF` and nowhere else, and the body the real
+ * The one error family. Services throw an ApiError; `renderError` (src/http/render-error.ts) is the one
+ * place that turns it into a response, with the status of its code from `STATUS_OF` and nowhere else, and the body the real
  * service gives on that surface (docs/design.md#wire-conventions):
  * - merchant API (invoices, and any path the sandbox does not know): `{"error_codes": [...], "errors": {...}}`,
  *   with `"error_codes": []` for the errors whose real body is known to carry none (`Invalid token.`,
@@ -191,20 +189,22 @@ export class OtpError extends ApiError {
 }
 
 /**
- * The one renderer of errors, for the API, the hosted page, the control guard and the dashboard
- * (like Hono's `HTTPException.getResponse()`, but through the context so headers set earlier stay).
- * Anything that is not an ApiError is the sandbox's own failure: a 500 that says nothing more.
+ * A nonce not above the key's last one, in the real service's recorded body (2018, the newest evidence):
+ * 401 `{"errors": {"non_field_errors": "NONCE is too low.  Last value '<n>'"}, "meta": {"error_codes":
+ * ["unauthorized"]}}`: a string, not a list, two spaces after the full stop, and the last nonce accepted
+ * as a whole decimal integer.
  */
-export function renderError(
-  c: Context,
-  err: unknown,
-  opts: { headers?: Record<string, string>; surface?: ErrorSurface } = {},
-): Response {
-  const e = toApiError(err);
-  const vars = c.var as { errorSurface?: ErrorSurface; debugErrors?: boolean };
-  // The operation's API once routed; before that (or for a path no operation has) the caller's or the path's.
-  const surface = opts.surface ?? vars.errorSurface ?? surfaceOfPath(c.req.path);
-  return c.json(e.body(surface, vars.debugErrors ?? true), e.status as 400, opts.headers);
+export class NonceTooLowError extends ApiError {
+  constructor(readonly lastNonce: string) {
+    super('invalid_nonce', { non_field_errors: [NonceTooLowError.message(lastNonce)] });
+  }
+  static message(lastNonce: string): string {
+    return `NONCE is too low.  Last value '${lastNonce}'`;
+  }
+  override body(_surface?: ErrorSurface, withDebug = true) {
+    const body = { errors: { non_field_errors: NonceTooLowError.message(this.lastNonce) }, meta: { error_codes: ['unauthorized'] } };
+    return withDebug ? { ...body, sandbox_debug: this.sandboxDebug() } : body;
+  }
 }
 
 /** What an error thrown anywhere means to the client. */

@@ -1,6 +1,6 @@
-import { otpIsValid } from '../auth/otp.js';
-import { OtpError } from '../http/api-error.js';
-import type { AppRow } from '../identities/identities.repo.js';
+import { otpIsValid } from './otp.js';
+import { OtpError } from '../shared/api-error.js';
+import type { App } from '../identities/identities.api.js';
 
 /**
  * The MFA rule of money-moving developer calls (docs/design.md#authentication: `POST /v1/sellorder`,
@@ -11,7 +11,7 @@ import type { AppRow } from '../identities/identities.repo.js';
  * @example
  * requireOtp(app, [body.otp, c.req.header('access-otp')], clock.now());
  */
-export function requireOtp(app: AppRow, candidates: Array<string | undefined>, nowMicros: number): void {
+export function requireOtp(app: App, candidates: Array<string | undefined>, nowMicros: number): void {
   if (app.mfa_whitelisted === 1) return;
   const nowMs = Math.floor(nowMicros / 1000);
   const given = candidates.filter((c): c is string => typeof c === 'string' && c.length > 0);

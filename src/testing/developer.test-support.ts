@@ -1,7 +1,7 @@
 import { currentOtp } from '../auth/otp.js';
 import { fund } from '../fixtures/load.js';
 import { parseAmount } from '../shared/money.js';
-import type { TestApp } from '../testing/test-app.js';
+import type { TestApp } from './test-app.js';
 
 /** Test support for developer-API tests (imported by *.test.ts only). */
 

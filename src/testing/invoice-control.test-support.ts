@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { TestApp } from '../testing/test-app.js';
+import type { TestApp } from './test-app.js';
 
 /** Helpers of the invoice control tests (invoice-control.test.ts, trigger-event.test.ts), on the test's current app. */
 export function invoiceControlHelpers(app: () => TestApp) {

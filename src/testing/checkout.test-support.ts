@@ -1,4 +1,4 @@
-import type { TestApp } from '../testing/test-app.js';
+import type { TestApp } from './test-app.js';
 
 /** Test support for the hosted page (imported by *.test.ts only). */
 

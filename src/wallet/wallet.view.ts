@@ -1,0 +1,83 @@
+/** The wire shapes of the wallet module's resources (conversions, crypto payments, payment requests). */
+import { developerCurrency } from '../ledger/accounts.view.js';
+import { formatTimestamp } from '../shared/clock.js';
+import { formatMoney } from '../shared/money.js';
+import { PESOS_PER_COIN } from '../shared/rates.js';
+import type { CryptoExchangeRecord, CryptoPaymentRecord, PaymentRequestRecord, Row } from './wallet.repo.js';
+
+/** Every route of the table, both ways between the peso wallet and each coin (developer currency codes). */
+export function cryptoRoutes() {
+  return Object.entries(PESOS_PER_COIN).flatMap(([coin, price]) =>
+    (
+      [
+        ['PBTC', coin],
+        [coin, 'PBTC'],
+      ] as const
+    ).map(([source, target]) => ({ id: `${source}-${target}`, source_currency: source, target_currency: target, rate: price.toString() })),
+  );
+}
+
+/** The `crypto-exchange` resource, field for field as the real service answers a conversion. */
+export function cryptoExchangeResource(r: Row<CryptoExchangeRecord>) {
+  return {
+    id: r.id,
+    source_account: r.source_account_id,
+    target_account: r.target_account_id,
+    rate: r.rate,
+    source_amount: formatMoney(r.source_amount),
+    target_amount: formatMoney(r.target_amount),
+    source_currency: developerCurrency(r.source_currency),
+    target_currency: developerCurrency(r.target_currency),
+    owner_payment: r.owner_payment,
+    trader_payment: r.trader_payment,
+    reference: {},
+    status: r.status,
+    created_at: formatTimestamp(Number(r.created_at)),
+  };
+}
+
+/**
+ * The `crypto-payment` resource: the recorded body's keys (`tx_id` "" as there is no chain in the sandbox,
+ * `entry_type` `outgoing` for the sender, `fee_amount` "0.00000000": a wallet-to-wallet send is free), plus
+ * the currency and the sender's message.
+ */
+export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
+  return {
+    id: r.id,
+    account: r.account_id,
+    tx_id: '',
+    target_address: r.target_address,
+    entry_type: 'outgoing' as const,
+    amount: formatMoney(r.amount),
+    fee_amount: formatMoney(0n),
+    currency: developerCurrency(r.currency),
+    message: r.message,
+    status: r.status,
+    created_at: formatTimestamp(Number(r.created_at)),
+  };
+}
+
+/**
+ * The `payment-request` resource with the recorded body's keys: the payer as sent and its kind
+ * (`payer_contact_info_type`), the payer's email, `message_scope` `private`, and `payment_url`, the
+ * payer's page (`/payment/request/<id>`, as on the real service, here under the sandbox's public URL).
+ * The recorded body's `invoice` (the invoice behind the request) has no counterpart in the sandbox.
+ */
+export function paymentRequestResource(r: Row<PaymentRequestRecord>, more: { paymentUrl: string; payerEmail: string | null }) {
+  return {
+    id: r.id,
+    payer_contact_info: r.payer_contact_info,
+    payer_contact_info_type: r.payer_contact_info.includes('@') ? ('email' as const) : ('mobile' as const),
+    payer_email: more.payerEmail,
+    amount: formatMoney(r.amount),
+    currency: developerCurrency(r.currency),
+    message: r.message,
+    message_scope: 'private' as const,
+    status: r.status,
+    receiving_account: r.receiving_account_id,
+    payment_url: more.paymentUrl,
+    created_at: formatTimestamp(Number(r.created_at)),
+    updated_at: formatTimestamp(Number(r.updated_at)),
+    expires_at: formatTimestamp(Number(r.expires_at)),
+  };
+}
