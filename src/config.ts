@@ -1,5 +1,6 @@
 import type { Durability } from './db/open.js';
 import { isLoopbackHost } from './shared/ip-address.js';
+import { selfUrl } from './shared/sandbox-url.js';
 
 /** Everything the sandbox can be told. `main.ts`/the CLI fill it from flags, then env, then defaults. */
 export interface AppConfig {
@@ -8,6 +9,11 @@ export interface AppConfig {
   db: string;
   fixtures: string;
   publicUrl: string;
+  /**
+   * Where the sandbox reaches itself (http://127.0.0.1:<the port it listens on>): its own callbacks to
+   * the example receiver go here. Set by `listen` once the port is known.
+   */
+  internalUrl: string;
   durability: Durability;
   /** `sandbox_debug` on signature mismatches (on by default). */
   debugErrors: boolean;
@@ -67,6 +73,7 @@ export function defaultConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     db: '.paysandbox/sandbox.db',
     fixtures: '',
     publicUrl: listeningUrl(host, port),
+    internalUrl: selfUrl(host, port),
     durability: 'normal',
     debugErrors: true,
     expiryEvents: false,

@@ -59,6 +59,7 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
   const control = createControlModule({
     services: all,
     deliveries: callbacks.api.service,
+    inbox: callbacks.api.inbox,
     paymentRequests: wallet.api.requests,
     requestLog: o.requestLog,
     random: o.random,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { isLoopback, listeningUrl } from './config.js';
 import type { Sandbox } from './sandbox.js';
+import { selfUrl } from './shared/sandbox-url.js';
 
 export interface RunningServer {
   url: string;
@@ -26,6 +27,8 @@ export async function listen(sandbox: Sandbox): Promise<RunningServer> {
   });
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
+  // The sandbox's own callbacks (the example receiver) go to the port it really got (--port 0 included).
+  config.internalUrl = selfUrl(config.host, port);
   return {
     url: listeningUrl(config.host, port),
     port,

@@ -47,6 +47,38 @@ export const callbackCases: ContractCase[] = [
     },
   },
   {
+    name: 'callbacks: the manual send of invoice.fully_paid for an unpaid invoice is refused (409) unless forced, and queues in order',
+    tags: ['write', 'sandbox'],
+    async run(ctx) {
+      const inv = await ctx.merchant.createInvoice({ amount: '5', currency: 'PHP', external_transaction_id: ctx.ref('manual-send') });
+      const path = `/_sandbox/invoices/${inv.id}/callbacks`;
+      const refused = await ctx.control.request({ method: 'POST', path, body: { event: 'invoice.fully_paid' }, operationId: 'fireInvoiceCallback' });
+      ctx.expectStatus(refused, 409);
+      const codes = (refused.body as { error_codes?: string[] }).error_codes;
+      ctx.check(codes?.[0] === 'invalid_state_transition', `error_codes ${JSON.stringify(codes)}`, 'fireInvoiceCallback');
+      const forced = await ctx.control.request({ method: 'POST', path, body: { event: 'invoice.fully_paid', force: true }, operationId: 'fireInvoiceCallback' });
+      ctx.expectStatus(forced, 201);
+      const d = (forced.body as { delivery: Delivery }).delivery;
+      ctx.check(d.kind === 'manual' && d.invoice_id === inv.id, `forced delivery ${JSON.stringify(d).slice(0, 200)}`, 'fireInvoiceCallback');
+      ctx.check(d.status === 'delivered' || d.status === 'failed' || typeof d.waiting_reason === 'string', `a delivery not finished says why it waits: ${JSON.stringify(d.waiting_reason)}`, 'fireInvoiceCallback');
+    },
+  },
+  {
+    name: 'callbacks: the example receiver records a callback with its Authorization verdict and lists it',
+    tags: ['write', 'sandbox'],
+    async run(ctx) {
+      const id = ctx.creds.merchantId!;
+      const body = { event: { name: 'invoice.created', data: { id: 'c'.repeat(32), currency: 'PHP', amount: '1.00000000', amount_received: '0.00000000', external_transaction_id: ctx.ref('inbox') } } };
+      const got = await ctx.control.request({ method: 'POST', path: `/_sandbox/inbox/${id}`, body, headers: { Authorization: 'Token not-the-merchant-token' }, operationId: 'receiveInboxCallback' });
+      ctx.expectStatus(got, 200);
+      const entry = (got.body as { entry: { authorization: string; merchant_id: string } }).entry;
+      ctx.check(entry.authorization === 'invalid' && entry.merchant_id === id, `entry ${JSON.stringify(entry).slice(0, 200)}`, 'receiveInboxCallback');
+      const list = await ctx.control.request({ method: 'GET', path: `/_sandbox/inbox?merchant_id=${id}&invoice_id=${'c'.repeat(32)}`, operationId: 'listInbox' });
+      ctx.expectStatus(list, 200);
+      ctx.check((list.body as { callbacks: unknown[] }).callbacks.length >= 1, 'the received callback is not listed', 'listInbox');
+    },
+  },
+  {
     name: 'callbacks: a counter reference number is issued once, and paid at the outlet it settles the invoice',
     tags: ['write', 'sandbox'],
     async run(ctx) {

@@ -2,7 +2,9 @@ import type { SandboxModule } from '../module.types.js';
 import type { ServicesWith } from '../module.types.js';
 import { createHttpTransport, fetchTransport } from './callback.transport.js';
 import { systemLookup } from './callback-target.guard.js';
-import { createDeliveryRepository } from './deliveries.repo.js';
+import { createDeliveryRepository, type DeliveryRow } from './deliveries.repo.js';
+import { createInbox, inboxHandlers } from './inbox.js';
+import { registerThankYouPage } from './thank-you.page.js';
 import { deliveryHandlers } from './deliveries.routes.js';
 import { createDeliveryService } from './deliveries.service.js';
 import { createDispatcher, type AttemptReport, type Dispatcher } from './delivery.dispatcher.js';
@@ -13,6 +15,8 @@ import { createStreamRegistry, eventStreamHandlers } from './event-stream.js';
 type ModuleServices = ServicesWith<'identities' | 'invoices'>;
 
 type AttemptListener = (r: AttemptReport) => void;
+/** Told of a delivery sent on demand (a redelivery or a manual send), after its row is committed. */
+export type ResendListener = (delivery: DeliveryRow, kind: 'redelivery' | 'manual') => void;
 
 export interface CallbacksDeps {
   services: ModuleServices;
@@ -27,6 +31,20 @@ export function createCallbacksModule({ services: s, injectedFetch, pendingWritt
   const repo = createDeliveryRepository(s.db);
   const notifier = createDeliveryNotifier({ maxWaiters: s.config.maxWaiters });
   const attemptListeners = new Set<AttemptListener>();
+  const resendListeners = new Set<ResendListener>();
+  const tellResend: ResendListener = (row, kind) => {
+    for (const l of resendListeners) l(row, kind);
+  };
+  /** Run `fn` once the writes made so far are committed (never when their commit failed). */
+  const afterCommit = (fn: () => void) => {
+    const batch = s.writeBatch;
+    const settled = batch.settled();
+    if (!settled) return fn();
+    const generation = batch.generation();
+    void settled.then(() => {
+      if (batch.failedGeneration() < generation) fn();
+    });
+  };
   const tellAll: AttemptListener = (r) => {
     for (const l of attemptListeners) l(r);
   };
@@ -40,7 +58,10 @@ export function createCallbacksModule({ services: s, injectedFetch, pendingWritt
     invoiceById: s.invoices.find,
     merchantById: s.identities.merchantById,
     wake: () => dispatcher?.wake(),
+    retrySchedule: s.config.retrySchedule,
+    onResend: (row, kind) => afterCommit(() => tellResend(row, kind)),
   });
+  const inbox = createInbox({ clock: s.clock, merchantById: s.identities.merchantById, knownEvent: repo.hasEvent });
   const api = {
     service,
     /** Open event streams (`GET /_sandbox/events/stream`), ended when the sandbox stops. */
@@ -50,6 +71,13 @@ export function createCallbacksModule({ services: s, injectedFetch, pendingWritt
       attemptListeners.add(listener);
       return () => attemptListeners.delete(listener);
     },
+    /** Hear of every redelivery and manual send once committed (the event stream); returns the unsubscribe. */
+    onResend(listener: ResendListener): () => void {
+      resendListeners.add(listener);
+      return () => resendListeners.delete(listener);
+    },
+    /** The built-in example receiver (`/_sandbox/inbox`). */
+    inbox,
     /** For the dispatcher: null while nobody listens, so an attempt then costs nothing more. */
     attemptListener: (): AttemptListener | null => (attemptListeners.size ? tellAll : null),
     /** Open long-polls of the delivery list, the change version, and how many shared checks ran. */
@@ -73,7 +101,12 @@ export function createCallbacksModule({ services: s, injectedFetch, pendingWritt
   });
 
   return {
-    handlers: { ...deliveryHandlers(service), ...eventStreamHandlers({ services: s, onAttempt: api.onAttempt }, api.streams) },
+    handlers: {
+      ...deliveryHandlers(service),
+      ...inboxHandlers(inbox),
+      ...eventStreamHandlers({ services: s, onAttempt: api.onAttempt, onResend: api.onResend }, api.streams),
+    },
+    routes: (app) => registerThankYouPage(app, { merchantById: s.identities.merchantById, invoiceById: s.invoices.find, inbox }),
     start: () => {
       const nowMs = () => performance.now(); // real milliseconds, for attempt durations only
       const running = createDispatcher({

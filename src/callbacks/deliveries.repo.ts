@@ -62,8 +62,11 @@ export interface AttemptRow {
 
 export type NewDelivery = Pick<
   DeliveryRow,
-  'id' | 'event_id' | 'event' | 'invoice_id' | 'merchant_id' | 'url' | 'body' | 'redelivery_of' | 'created_at'
+  'id' | 'event_id' | 'event' | 'invoice_id' | 'merchant_id' | 'url' | 'body' | 'ordered' | 'redelivery_of' | 'created_at'
 >;
+
+/** The earlier delivery of the same invoice a pending one waits for (per-invoice order). */
+export type Blocker = Pick<DeliveryRow, 'id' | 'event' | 'status' | 'attempts_count' | 'last_error' | 'next_attempt_at'>;
 
 export type NewAttempt = Omit<AttemptRow, 'status_code' | 'error' | 'response_excerpt' | 'duration_ms'>;
 
@@ -85,11 +88,12 @@ export function createDeliveryRepository(db: Db) {
   const insert = db.prepare(
     `INSERT INTO deliveries (id, event_id, event, invoice_id, merchant_id, url, body, ordered, redelivery_of, status,
        next_attempt_at, created_at, updated_at)
-     VALUES (@id, @event_id, @event, @invoice_id, @merchant_id, @url, @body, 0, @redelivery_of, 'pending',
+     VALUES (@id, @event_id, @event, @invoice_id, @merchant_id, @url, @body, @ordered, @redelivery_of, 'pending',
        @created_at, @created_at, @created_at)`,
   );
-  // Per-invoice order: an outbox delivery waits while an earlier outbox delivery of the same invoice is
-  // still pending or in flight. Fired and redelivered ones (ordered = 0) neither wait nor hold others.
+  // Per-invoice order: an ordered delivery (an outbox event's, or a manual send) waits while an earlier
+  // ordered delivery of the same invoice is still pending or in flight. Redeliveries (ordered = 0)
+  // neither wait nor hold others.
   // INDEXED BY: left alone, the planner picks the (status, seq) index and sorts every pending row on
   // each call (measured ~20x slower with 2,000 pending); the partial index walks due rows in order.
   const due = db.prepare(
@@ -101,6 +105,13 @@ export function createDeliveryRepository(db: Db) {
          WHERE e.invoice_id = d.invoice_id AND e.seq < d.seq AND e.ordered = 1 AND e.status IN ('pending', 'delivering')))
      ORDER BY d.next_attempt_at, d.seq LIMIT @limit`,
   );
+  const blockerOf = db.prepare(
+    `SELECT id, event, status, attempts_count, last_error, next_attempt_at FROM deliveries
+     WHERE invoice_id = ? AND seq < ? AND ordered = 1 AND status IN ('pending', 'delivering') ORDER BY seq LIMIT 1`,
+  );
+  // Through the invoice's index: there is no index on event_id alone.
+  const hasEvent = db.prepare('SELECT 1 FROM deliveries WHERE invoice_id = ? AND event_id = ? LIMIT 1').pluck();
+  const fromOutbox = db.prepare('SELECT 1 FROM outbox_events WHERE id = ?').pluck();
   const nextDue = db.prepare(
     "SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_due WHERE status = 'pending' AND next_attempt_at > ?",
   );
@@ -203,6 +214,13 @@ export function createDeliveryRepository(db: Db) {
     byId: (id: string) => byId.get(id) as DeliveryRow | undefined,
     attempts: (deliveryId: string) => attemptsOf.all(deliveryId) as AttemptRow[],
     insert: (d: NewDelivery) => void insert.run(d),
+    /** The earlier delivery an ordered pending one waits for, or undefined when it waits for none. */
+    blocker: (row: Pick<DeliveryRow, 'invoice_id' | 'seq' | 'ordered'>) =>
+      row.ordered ? (blockerOf.get(row.invoice_id, row.seq) as Blocker | undefined) : undefined,
+    /** Whether `eventId` is an outbox event's (an event that happened), rather than a manual send's. */
+    isOutboxEvent: (eventId: string) => fromOutbox.get(eventId) !== undefined,
+    /** Whether this sandbox has any delivery of the event id (the example receiver's provenance check). */
+    hasEvent: (invoiceId: string, eventId: string) => hasEvent.get(invoiceId, eventId) !== undefined,
     /** Due deliveries in dispatch order (per-invoice order respected), at most `limit`. */
     due: (now: number, limit: number) => due.all({ now, limit }) as DueRow[],
     /** The next time (sandbox micros) a pending delivery becomes due after `now`, or null. */

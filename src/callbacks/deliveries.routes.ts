@@ -20,7 +20,9 @@ export function deliveryHandlers(deliveries: DeliveryService): Handlers {
     },
     getDelivery: ({ params }) => ok({ delivery: deliveries.get(params.delivery_id) }),
     redeliverDelivery: ({ params }) => ok({ delivery: deliveries.redeliver(params.delivery_id) }, 202),
-    fireInvoiceCallback: ({ params, body }) =>
-      ok({ delivery: deliveries.fire(params.invoice_id, (body as { event: EventName }).event) }, 201),
+    fireInvoiceCallback: ({ params, body }) => {
+      const b = body as { event: EventName; force?: boolean };
+      return ok({ delivery: deliveries.fire(params.invoice_id, b.event, { force: b.force }) }, 201);
+    },
   };
 }

@@ -6,9 +6,10 @@ import type { Invoice } from '../invoices/invoices.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
-import type { DeliveryFilter, DeliveryRepository, DeliveryRow } from './deliveries.repo.js';
+import type { DeliveryFilter, DeliveryRepository, DeliveryRow, NewDelivery } from './deliveries.repo.js';
 import { TooManyWaiters, type DeliveryNotifier } from './delivery.notifier.js';
-import { deliveryResource } from './delivery.view.js';
+import { deliveryResource, type DeliveryKind } from './delivery.view.js';
+import { waitingReason } from './waiting-reason.js';
 
 export interface DeliveryServiceDeps {
   repo: DeliveryRepository;
@@ -19,6 +20,10 @@ export interface DeliveryServiceDeps {
   merchantById: (id: string) => Merchant | undefined;
   /** Ask the dispatcher (when it runs) to send what is due. */
   wake: () => void;
+  /** The retry delays (seconds): a delivery has `length + 1` attempts. */
+  retrySchedule: readonly number[];
+  /** Told of each delivery sent on demand (redelivery, manual send) once its row is written. */
+  onResend?: (delivery: DeliveryRow, kind: Exclude<DeliveryKind, 'event'>) => void;
 }
 
 export interface DeliveryListQuery extends DeliveryFilter {
@@ -33,17 +38,29 @@ export const WAITERS_RETRY_AFTER_SECONDS = 1;
 
 /** The delivery log and the control calls on it (docs/design.md#control-api, tag `sandbox`). */
 export function createDeliveryService(d: DeliveryServiceDeps) {
+  function kindOf(row: DeliveryRow): DeliveryKind {
+    if (row.redelivery_of !== null) return 'redelivery';
+    return d.repo.isOutboxEvent(row.event_id) ? 'event' : 'manual';
+  }
+
+  function view(row: DeliveryRow, withAttempts = false) {
+    const waiting = waitingReason(row, d.repo.blocker(row), d.clock.now(), d.retrySchedule.length + 1);
+    return deliveryResource(row, { kind: kindOf(row), waiting_reason: waiting }, withAttempts ? d.repo.attempts(row.id) : undefined);
+  }
+
   function get(id: string) {
     const row = d.repo.byId(id);
     if (!row) throw ApiError.notFound();
-    return deliveryResource(row, d.repo.attempts(id));
+    return view(row, true);
   }
 
-  /** A delivery sent on demand: not in per-invoice order, due now. */
-  function enqueue(row: Omit<DeliveryRow, 'seq' | 'ordered' | 'status' | 'attempts_count' | 'next_attempt_at' | 'last_error' | 'updated_at' | 'delivered_at'>) {
+  /** A delivery sent on demand, due now (a manual send in per-invoice order, a redelivery out of it). */
+  function enqueue(row: NewDelivery, kind: Exclude<DeliveryKind, 'event'>) {
     d.repo.insert(row);
     d.notifier.notify();
     d.wake();
+    const stored = d.repo.byId(row.id)!;
+    d.onResend?.(stored, kind);
     return get(row.id);
   }
 
@@ -71,7 +88,7 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
       if (query.wait) await waitFor(filter, query.wait, signal);
       const req = pageRequest(query);
       const total = d.repo.count(filter);
-      return { deliveries: d.repo.list(filter, req.limit, req.offset).map((r) => deliveryResource(r)), meta: pageMeta(req, total) };
+      return { deliveries: d.repo.list(filter, req.limit, req.offset).map((r) => view(r)), meta: pageMeta(req, total) };
     },
 
     /**
@@ -90,15 +107,28 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
         merchant_id: original.merchant_id,
         url: d.merchantById(original.merchant_id)?.callback_url ?? original.url,
         body: original.body,
+        ordered: 0,
         redelivery_of: original.id,
         created_at: d.clock.now(),
-      });
+      }, 'redelivery');
     },
 
-    /** Send `event` now with the invoice's current data; no state changes, no outbox event (a new event id). */
-    fire(invoiceId: string, event: EventName) {
+    /**
+     * Send `event` with the invoice's current data; no state changes, no outbox event (a new event id).
+     * In per-invoice order: it goes after any earlier delivery of the invoice still pending, and later
+     * ones wait for it. `invoice.fully_paid` for an invoice that is not fully paid needs `force`: the
+     * real service never sends it.
+     */
+    fire(invoiceId: string, event: EventName, opts: { force?: boolean } = {}) {
       const invoice = d.invoiceById(invoiceId);
       if (!invoice) throw ApiError.notFound();
+      if (event === 'invoice.fully_paid' && invoice.status !== 'fully_paid' && opts.force !== true) {
+        throw ApiError.general(
+          'invalid_state_transition',
+          `The invoice is ${invoice.status}, not fully_paid: the real service never sends invoice.fully_paid for it. ` +
+            'Pay it first (POST /_sandbox/invoices/{id}/payments), or send {"force": true} to test how your handler copes.',
+        );
+      }
       return enqueue({
         id: d.ids(),
         event_id: d.ids(),
@@ -107,9 +137,10 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
         merchant_id: invoice.merchant_id,
         url: d.merchantById(invoice.merchant_id)?.callback_url ?? null,
         body: JSON.stringify(eventBody(event, invoice)),
+        ordered: 1,
         redelivery_of: null,
         created_at: d.clock.now(),
-      });
+      }, 'manual');
     },
   };
 }

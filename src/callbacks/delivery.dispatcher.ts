@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
 import { callbackUrlProblem, checkCallbackTarget, type Lookup, type TargetCheck } from './callback-target.guard.js';
 import { noTarget } from './event-delivery.writer.js';
+import { isInboxPath, resolveSandboxUrl } from '../shared/sandbox-url.js';
 import type { AttemptEnd, Claim, DeliveryRepository, DueRow, Ended, FailNow } from './deliveries.repo.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -20,7 +21,7 @@ export interface DispatcherDeps {
    * (docs/design.md#the-clock). Without it, the sandbox clock.
    */
   nowOf?: (workspaceId: string | null | undefined) => number;
-  config: Pick<AppConfig, 'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks'>;
+  config: Pick<AppConfig, 'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks' | 'internalUrl'>;
   merchantById: (id: string) => Merchant | undefined;
   /** Outbound HTTP (node:http with keep-alive in the sandbox, an injected fetch in some tests); closed by `stop`. */
   transport: CallbackTransport;
@@ -107,8 +108,18 @@ export function createDispatcher(d: DispatcherDeps) {
     return { problem };
   }
 
-  async function attempt(row: DueRow, n: number, req: CallbackRequest): Promise<void> {
-    const pending = targetCheck(req.url);
+  /**
+   * The URL to send to: a merchant URL that is a path of the sandbox (its example receiver) is resolved
+   * against the sandbox's own address now, so it follows the port the sandbox listens on.
+   */
+  function targetOf(callbackUrl: string): { url: string; own: boolean } {
+    return isInboxPath(callbackUrl) ? { url: resolveSandboxUrl(callbackUrl, d.config.internalUrl), own: true } : { url: callbackUrl, own: false };
+  }
+
+  async function attempt(row: DueRow, n: number, req: CallbackRequest, own: boolean): Promise<void> {
+    // The sandbox's own example receiver is always allowed: it is the sandbox itself, not a URL a
+    // merchant could point at a private address (--block-private-callbacks still refuses those).
+    const pending: TargetCheck | Promise<TargetCheck> = own ? { problem: null } : targetCheck(req.url);
     const check = pending instanceof Promise ? await pending : pending;
     const outcome: CallbackOutcome = check.problem !== null
       ? { delivered: false, statusCode: null, excerpt: null, error: check.problem, durationMs: 0 }
@@ -168,17 +179,17 @@ export function createDispatcher(d: DispatcherDeps) {
     }
   }
 
-  function send(claim: Claim, row: DueRow, req: CallbackRequest): void {
+  function send(claim: Claim, row: DueRow, req: CallbackRequest, own: boolean): void {
     const commit = d.committed?.() ?? null;
     const started = commit
       ? commit.then((ok) => {
-          if (ok) return attempt(row, claim.attempt, req);
+          if (ok) return attempt(row, claim.attempt, req, own);
           // The claim (or the event itself) was rolled back with its batch: nothing to send; the row,
           // if it exists, is still pending and is claimed again.
           inFlight.delete(row.id);
           wake();
         })
-      : attempt(row, claim.attempt, req);
+      : attempt(row, claim.attempt, req, own);
     const done = started.catch((err) => {
       log(`callback delivery ${row.id} failed unexpectedly:`, err);
       inFlight.delete(row.id);
@@ -196,22 +207,25 @@ export function createDispatcher(d: DispatcherDeps) {
     if (!rows.length) return false;
     const claims: Claim[] = [];
     const requests: CallbackRequest[] = [];
+    const own: boolean[] = [];
     const claimedRows: DueRow[] = [];
     const fails: FailNow[] = [];
     for (const row of rows) {
       let merchant = merchants.get(row.merchant_id);
       if (merchant === undefined && !merchants.has(row.merchant_id)) merchants.set(row.merchant_id, (merchant = d.merchantById(row.merchant_id)));
       const reason = noTarget(merchant);
-      const target = merchant?.callback_url;
+      const url = merchant?.callback_url;
       // noTarget names a reason whenever there is no merchant or no URL; the checks narrow the types.
-      if (reason !== null || !merchant || !target) {
-        fails.push({ seq: row.seq, url: target ?? row.url, error: reason ?? 'no callback URL' });
+      if (reason !== null || !merchant || !url) {
+        fails.push({ seq: row.seq, url: url ?? row.url, error: reason ?? 'no callback URL' });
         continue;
       }
       const m = merchant;
       // The merchant's current URL and auth mode: a fixed setting takes effect on the next retry.
       const n = row.attempts_count + 1;
-      const req = buildCallbackRequest(row, m, target, n);
+      const target = targetOf(url);
+      const req = buildCallbackRequest(row, m, target.url, n);
+      own.push(target.own);
       claims.push({
         seq: row.seq,
         delivery_id: row.id,
@@ -228,7 +242,7 @@ export function createDispatcher(d: DispatcherDeps) {
     let started = 0;
     for (let i = 0; i < claims.length; i++) {
       if (!claimed[i]) continue;
-      send(claims[i]!, claimedRows[i]!, requests[i]!);
+      send(claims[i]!, claimedRows[i]!, requests[i]!, own[i]!);
       started += 1;
     }
     if (started + failed === 0) return false;

@@ -16,8 +16,17 @@ export function attemptResource(a: AttemptRow) {
   };
 }
 
+/** What made a delivery (schema `Delivery.kind`). */
+export type DeliveryKind = 'event' | 'redelivery' | 'manual';
+
+/** What the view needs besides the row: why it waits, and what made it. */
+export interface DeliveryContext {
+  kind: DeliveryKind;
+  waiting_reason: string | null;
+}
+
 /** A delivery (schema `Delivery`); `attempts` only when they were read. */
-export function deliveryResource(d: DeliveryRow, attempts?: AttemptRow[]) {
+export function deliveryResource(d: DeliveryRow, ctx: DeliveryContext, attempts?: AttemptRow[]) {
   return {
     id: d.id,
     event_id: d.event_id,
@@ -32,6 +41,8 @@ export function deliveryResource(d: DeliveryRow, attempts?: AttemptRow[]) {
     delivered_at: d.delivered_at === null ? null : formatTimestamp(d.delivered_at),
     last_error: d.last_error,
     redelivery_of: d.redelivery_of,
+    kind: ctx.kind,
+    waiting_reason: ctx.waiting_reason,
     body: JSON.parse(d.body) as Record<string, unknown>,
     ...(attempts ? { attempts: attempts.map(attemptResource) } : {}),
   };

@@ -4,6 +4,7 @@ import type { Handlers } from '../http/operation.js';
 import type { Merchant } from '../identities/identities.api.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
+import type { DeliveryRow } from './deliveries.repo.js';
 import type { AttemptReport } from './delivery.dispatcher.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -63,6 +64,23 @@ export interface EventStreamDeps {
   services: ModuleServices;
   /** Subscribe to recorded delivery attempts; returns the unsubscribe function. */
   onAttempt: (listener: (r: AttemptReport) => void) => () => void;
+  /** Subscribe to redeliveries and manual sends (committed); returns the unsubscribe function. */
+  onResend: (listener: (d: DeliveryRow, kind: 'redelivery' | 'manual') => void) => () => void;
+}
+
+/** The `resend` message: a delivery sent on demand, with the body it sends (so `listen` can forward it). */
+function resendMessage(d: DeliveryRow, kind: 'redelivery' | 'manual') {
+  return {
+    delivery_id: d.id,
+    kind,
+    event_id: d.event_id,
+    event: d.event,
+    invoice_id: d.invoice_id,
+    merchant_id: d.merchant_id,
+    redelivery_of: d.redelivery_of,
+    created_at: formatTimestamp(d.created_at),
+    body: d.body,
+  };
 }
 
 /** Open streams, so a closing sandbox can end them with a last message rather than a cut connection. */
@@ -118,8 +136,8 @@ function chooseEvents(query: Record<string, unknown>): Set<string> {
 
 /**
  * `GET /_sandbox/events/stream` (streamEvents): server-sent events for one merchant (or one invoice) — `ready` first,
- * then one `event` per outbox event as it commits and one `attempt` per callback attempt as it is
- * recorded, a comment line every 15 s, and `close` when the sandbox stops. Nothing is replayed: a
+ * then one `event` per outbox event as it commits, one `resend` per redelivery or manual send as it
+ * commits, and one `attempt` per callback attempt as it is recorded, a comment line every 15 s, and `close` when the sandbox stops. Nothing is replayed: a
  * client sees what happens while it listens (the delivery log has the past).
  */
 export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry): Handlers {
@@ -156,7 +174,12 @@ export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry
           const offAttempt = d.onAttempt((r) => {
             if (r.merchant_id !== merchant.id) return;
             const m = attemptMessage(r);
-            if (events.has(m.event) && (invoiceId === null || m.invoice_id === invoiceId)) send('attempt', m);
+            // The body too: a client forwards a retry (attempt 2 and later) as the sandbox sent it.
+            if (events.has(m.event) && (invoiceId === null || m.invoice_id === invoiceId)) send('attempt', { ...m, body: r.body });
+          });
+          const offResend = d.onResend((row, kind) => {
+            if (row.merchant_id !== merchant.id || !events.has(row.event)) return;
+            if (invoiceId === null || row.invoice_id === invoiceId) send('resend', resendMessage(row, kind), row.event_id);
           });
           const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
           heartbeat.unref();
@@ -166,6 +189,7 @@ export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry
             clearInterval(heartbeat);
             offEvent();
             offAttempt();
+            offResend();
             registry.delete(end);
             c.req.raw.signal.removeEventListener('abort', stop);
           };

@@ -32,6 +32,19 @@ async function serve(o: { config?: Partial<AppConfig>; receiver?: Partial<Receiv
 const trigger = (args: string[]) => runCli(['trigger', ...args], { env: { SANDBOX_CONTROL_TOKEN: '' } });
 
 describe('paysandbox trigger', () => {
+  it('works out of the box: the first merchant callbacks land in the example receiver of this sandbox (exit 0)', async () => {
+    const sandbox = createSandbox({ db: openDatabase(':memory:'), spec: sharedSpec(), config: { db: ':memory:', port: 0, quiet: true } });
+    const server = await listen(sandbox);
+    sandbox.startBackground();
+    cleanups.push(() => sandbox.close(), () => server.stop());
+    const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url]);
+    const merchantId = sandbox.fixtures.merchants[0]!.id;
+    expect(out).toMatch(new RegExp(`^delivery [0-9a-f]{32} delivered after 1 attempt\\(s\\) to http://127\\.0\\.0\\.1:${server.port}/_sandbox/inbox/${merchantId}$`, 'm'));
+    expect(code).toBe(0);
+    const inbox = sandbox.modules.callbacks.api.inbox.list({ merchant_id: merchantId });
+    expect(inbox.map((e) => e.event)).toEqual(['invoice.fully_paid', 'invoice.created']);
+  });
+
   it('makes invoice.fully_paid happen, waits for the callback and prints the receiver answer', async () => {
     const { server, receiver } = await serve();
     const { code, out } = await trigger(['invoice.fully_paid', '--url', server.url, '--token', TOKEN]);

@@ -15,6 +15,8 @@ afterEach(() => {
 });
 
 const path = (id: string) => `/payment/invoice/${id}`;
+/** The first merchant's redirect_url (the example thank-you page, a path) as the browser is sent to it. */
+const redirectUrl = () => new URL(t.merchant.redirect_url!, t.sandbox.config.publicUrl).href;
 const rich = () => t.fixtures.customers[0]!;
 const poor = () => t.fixtures.customers.find((c) => Number(c.accounts[0]!.balance) < 100)!;
 
@@ -44,7 +46,7 @@ describe('wallet', () => {
     const paid = await postForm(t, `${path(inv.id)}/wallet/confirm`, {}, res.cookie);
     // the payment completes the invoice: straight back to the merchant, no paid page with a timer
     expect(paid.status).toBe(303);
-    expect(paid.headers.get('location')).toBe(`${t.merchant.redirect_url}?invoice_id=${inv.id}`);
+    expect(paid.headers.get('location')).toBe(`${redirectUrl()}?invoice_id=${inv.id}`);
     expect(balanceOf(t, wallet)).toBe(before.customer - 20n * 100_000_000n);
     expect(balanceOf(t, t.merchant.wallet_account_id)).toBe(before.merchant + 20n * 100_000_000n);
     const after = await getPage(t, `${path(inv.id)}?method=wallet`, res.cookie);
@@ -170,7 +172,7 @@ describe('sandbox outcome chooser', () => {
     expect(textOf(page.html, 'invoice-amount-received')).toBe('PHP 15.00');
     expect(textOf(page.html, 'invoice-amount-due')).toBe('PHP 15.00');
     const full = await postForm(t, `${path(inv.id)}/sandbox`, { outcome: 'full' });
-    expect(full.headers.get('location')).toBe(`${t.merchant.redirect_url}?invoice_id=${inv.id}`);
+    expect(full.headers.get('location')).toBe(`${redirectUrl()}?invoice_id=${inv.id}`);
     page = await getPage(t, path(inv.id));
     expect(page.html).toMatch(/data-status="fully_paid"/);
     expect(t.services.invoiceRepo.payments(inv.id).map((p) => p.amount)).toEqual([15n * 100_000_000n, 15n * 100_000_000n]);

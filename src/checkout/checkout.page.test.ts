@@ -9,6 +9,8 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const path = (id: string) => `/payment/invoice/${id}`;
+/** The first merchant's redirect_url (the example thank-you page, a path) as the browser is sent to it. */
+const redirectUrl = () => new URL(t.merchant.redirect_url!, t.sandbox.config.publicUrl).href;
 
 describe('GET /payment/invoice/{id} (pending)', () => {
   it('is the payment_url: self-contained, accessible HTML with the summary and a live countdown', async () => {
@@ -116,7 +118,7 @@ describe('paid, expired and canceled invoices', () => {
     expect(res.status).toBe(200);
     expect(res.html).toMatch(/data-testid="invoice-status" data-status="fully_paid">Paid</);
     noOptions(res.html);
-    const target = `${t.merchant.redirect_url}?invoice_id=${inv.id}`;
+    const target = `${redirectUrl()}?invoice_id=${inv.id}`;
     // opened later: the state and a link back, never a timed refresh
     expect(res.html).not.toContain('http-equiv="refresh"');
     expect(res.html).toContain(`href="${target}" class="button" data-testid="merchant-redirect">Return to ${t.merchant.name}</a>`);
@@ -132,7 +134,7 @@ describe('paid, expired and canceled invoices', () => {
     expect(res.html).toMatch(/data-status="expired">Expired</);
     noOptions(res.html);
     expect(res.html).not.toContain('http-equiv="refresh"');
-    expect(res.html).toContain(`href="${t.merchant.redirect_url}?invoice_id=${inv.id}"`);
+    expect(res.html).toContain(`href="${redirectUrl()}?invoice_id=${inv.id}"`);
     expect(res.html).toContain(`<title>Expired — ${t.merchant.name}, PHP 20.00</title>`);
   });
 
@@ -203,14 +205,14 @@ describe('phone-first and accessible', () => {
     const res = await getPage(t, `${path(inv.id)}?method=wallet`);
     const html = res.html;
     // a form post may end on the merchant's page (payment complete): the CSP lets that one origin in
-    expect(res.headers.get('content-security-policy')).toContain(`form-action 'self' ${new URL(t.merchant.redirect_url!).origin};`);
+    expect(res.headers.get('content-security-policy')).toContain(`form-action 'self' ${new URL(redirectUrl()).origin};`);
     expect(html).toContain('html{font:100%/1.5 ');
     expect(html).not.toMatch(/html\{[^}]*\d+px/);
     expect(html).toMatch(/<input id="login" name="login" type="text" autocomplete="username"/);
     expect(html).not.toContain('inputmode');
     // nothing navigates on a timer; the pending page knows where to go once its poll sees payment
     expect(html).not.toContain('http-equiv="refresh"');
-    expect(html).toContain(`data-return="${t.merchant.redirect_url}?invoice_id=${inv.id}"`);
+    expect(html).toContain(`data-return="${redirectUrl()}?invoice_id=${inv.id}"`);
   });
 
   it('after a payment that completes the invoice, goes back to the page when the merchant has no redirect_url', async () => {

@@ -7,6 +7,7 @@ import { barcodeSvg } from './checkout.barcode.js';
 import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayinOutlet, PayMethod, SandboxOutcome } from './checkout.model.js';
 import type { SessionStore } from './checkout.session.js';
 import { createWalletSessions, walletSubject } from './wallet-session.service.js';
+import { resolveSandboxUrl } from '../shared/sandbox-url.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices' | 'payments'>;
@@ -63,7 +64,8 @@ export function createCheckoutService(d: CheckoutDeps) {
     if (!raw) return null;
     let url: URL;
     try {
-      url = new URL(raw);
+      // A path is a page of the sandbox itself (the example merchant's thank-you page), for the browser.
+      url = new URL(resolveSandboxUrl(raw, s.config.publicUrl));
     } catch {
       return null;
     }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMerchantReceiver } from '../../examples/merchant-callback/server.js';
+import { startMerchantReceiver, type ReceiverOptions } from '../../examples/merchant-callback/server.js';
 import { openDatabase } from '../db/open.js';
 import { createSandbox, sharedSpec } from '../sandbox.js';
 import { listen } from '../server.js';
@@ -12,10 +12,10 @@ afterEach(async () => {
 });
 
 /** A real sandbox server with its dispatcher, the merchant's own receiver, and a "local app" receiver. */
-async function setup() {
+async function setup(respond?: ReceiverOptions['respond']) {
   const sandbox = createSandbox({ db: openDatabase(':memory:'), spec: sharedSpec(), config: { db: ':memory:', port: 0, quiet: true, controlToken: TOKEN } });
   const merchant = sandbox.fixtures.merchants[0]!;
-  const merchantReceiver = await startMerchantReceiver({ token: merchant.merchant_api_token, port: 0 });
+  const merchantReceiver = await startMerchantReceiver({ token: merchant.merchant_api_token, port: 0, respond });
   const local = await startMerchantReceiver({ token: merchant.merchant_api_token, port: 0, path: '/callback' });
   sandbox.modules.identities.api.updateMerchant(merchant.id, { callback_url: merchantReceiver.url });
   const server = await listen(sandbox);
@@ -65,7 +65,10 @@ describe('paysandbox listen', () => {
     const out = await cli.waitFor(/attempt  invoice\.fully_paid .*#1 \[200\] [\d.]+ ms delivered/);
     expect(out[0]).toContain(`→ ${merchantReceiver.url}`);
     expect(cli.output()).toMatch(new RegExp(`event {4}invoice\\.fully_paid +invoice=${invoiceId} event_id=${original.eventId}`));
-    expect(cli.output()).toMatch(new RegExp(`forward  invoice\\.fully_paid +→ ${local.url.replace(/[.]/g, '\\.')}  \\[200\\]`));
+    expect(cli.output()).toMatch(
+      new RegExp(`forward  invoice\\.fully_paid +invoice=${invoiceId} \\(first delivery\\) → ${local.url.replace(/[.]/g, '\\.')}  \\[200\\]`),
+    );
+    expect(cli.output()).toMatch(new RegExp(`attempt  invoice\\.fully_paid +invoice=${invoiceId} → `));
     expect(cli.output()).not.toMatch(/invoice\.created/);
 
     // Listening changed nothing about the merchant.
@@ -74,6 +77,53 @@ describe('paysandbox listen', () => {
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
     expect(cli.output()).toMatch(/paysandbox listen: stopped\n$/);
+  });
+
+  it('forwards every send: a redelivery, a manual send and a retry reach --forward-to, each line naming the invoice', async () => {
+    let failOnce = false;
+    const { server, local, trigger } = await setup(() => (failOnce ? ((failOnce = false), { status: 500 }) : undefined));
+    const cli = startListen(['--forward-to', local.url, '--url', server.url, '--control-token', TOKEN, '--events', 'invoice.fully_paid']);
+    await cli.waitFor(/Ready: /);
+    const id = (await trigger('invoice.fully_paid')).body.invoice.id;
+    const first = await local.waitFor((cb) => cb.event?.event.name === 'invoice.fully_paid');
+    const control = (path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-sandbox-token': TOKEN, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { delivery: { id: string; event_id: string } } }));
+    const list = await fetch(`${server.url}/_sandbox/deliveries?invoice_id=${id}&event=invoice.fully_paid&status=delivered&wait=10`, {
+      headers: { 'x-sandbox-token': TOKEN },
+    }).then((r) => r.json() as Promise<{ deliveries: Array<{ id: string }> }>);
+
+    // Redeliver (the dashboard's button calls the same endpoint): the same event id reaches the local app again.
+    const again = await control(`/_sandbox/deliveries/${list.deliveries[0]!.id}/redeliver`);
+    expect(again.status).toBe(202);
+    await local.waitFor((cb) => cb.event?.event.name === 'invoice.fully_paid' && cb !== first);
+    expect(local.received.filter((r) => r.eventId === first.eventId)).toHaveLength(2);
+    await cli.waitFor(new RegExp(`resend   invoice\\.fully_paid +invoice=${id} event_id=${first.eventId} \\(redelivery of ${list.deliveries[0]!.id}\\)`));
+    await cli.waitFor(new RegExp(`forward  invoice\\.fully_paid +invoice=${id} \\(redelivery\\) → .*\\[200\\]`));
+
+    // A manual send: a new event id, forwarded too.
+    const manual = await control(`/_sandbox/invoices/${id}/callbacks`, { event: 'invoice.fully_paid' });
+    expect(manual.status).toBe(201);
+    await local.waitFor((cb) => cb.eventId === manual.body.delivery.event_id);
+    await cli.waitFor(new RegExp(`forward  invoice\\.fully_paid +invoice=${id} \\(manual send\\) → .*\\[200\\]`));
+
+    // A retry of the merchant's delivery is a send as well: forwarded with its attempt number.
+    failOnce = true;
+    const retried = await control(`/_sandbox/invoices/${id}/callbacks`, { event: 'invoice.fully_paid' });
+    await cli.waitFor(/attempt  invoice\.fully_paid .*#1 \[500\]/);
+    await fetch(`${server.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'x-sandbox-token': TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 10 }),
+    });
+    const retry = await local.waitFor((cb) => cb.eventId === retried.body.delivery.event_id && cb.headers['x-sandbox-delivery-attempt'] === '2');
+    expect(retry.headers['x-sandbox-forwarded']).toBe('1');
+    await cli.waitFor(new RegExp(`forward  invoice\\.fully_paid +invoice=${id} \\(retry #2\\) → .*\\[200\\]`));
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
   });
 
   it('prints one JSON object per line with --json', async () => {

@@ -10,7 +10,8 @@ const USAGE = 'listen [--forward-to URL] [--merchant ID | --workspace ID] [--eve
 const HELP = `Usage: paysandbox ${USAGE}
 
 Print every invoice event of one merchant and every callback attempt as they happen on a running
-sandbox, and forward each event to a local URL with the body and headers the sandbox sends
+sandbox, and forward every send of an event (its first delivery, each retry, a redelivery, a manual
+send) to a local URL with the body and headers the sandbox sends
 (Content-Type, X-Sandbox-Event-Id, X-Sandbox-Delivery-Attempt, Authorization per the merchant's
 callback_auth, plus X-Sandbox-Forwarded: 1). The merchant's settings are not changed: its own
 callbacks go on as before. Ctrl-C stops (exit 0).
@@ -43,6 +44,17 @@ const RECONNECT_MS = 2000;
 interface ReadyMessage {
   merchant: Pick<Merchant, 'id' | 'name' | 'callback_url' | 'callback_auth' | 'merchant_api_token'>;
   events: string[];
+}
+interface ResendMessage {
+  delivery_id: string;
+  kind: 'redelivery' | 'manual';
+  event_id: string;
+  event: string;
+  invoice_id: string;
+  merchant_id: string;
+  redelivery_of: string | null;
+  created_at: string;
+  body: string;
 }
 interface EventMessage {
   id: string;
@@ -108,19 +120,25 @@ export async function runListen(args: string[], env: Record<string, string | und
   // Forwarded one at a time, in the order the events happened (the receiver sees the sandbox's order).
   let forwarding: Promise<void> = Promise.resolve();
 
-  const forward = (e: EventMessage) => {
+  /**
+   * POST one send of an event to --forward-to: its first delivery (`event`), a redelivery or manual send
+   * (`resend`), or a retry (an `attempt` message, forwarded with its attempt number).
+   */
+  const forward = (e: { event_id: string; event: string; invoice_id: string; body: string }, attempt: number, why: string) => {
     if (!o.forwardTo || !merchant) return;
     const target = o.forwardTo;
-    const req = buildCallbackRequest({ event_id: e.id, body: e.body }, merchant, target, 1);
+    const req = buildCallbackRequest({ event_id: e.event_id, body: e.body }, merchant, target, attempt);
     req.headers['X-Sandbox-Forwarded'] = '1';
     forwarding = forwarding.then(async () => {
       const out = await transport.send(req, o.forwardTimeoutMs);
       const answer = out.statusCode === null ? `failed: ${out.error}` : `[${out.statusCode}]`;
-      print(`forward  ${e.name.padEnd(42)} → ${target}  ${answer} ${out.durationMs.toFixed(1)} ms`, {
+      print(`forward  ${e.event.padEnd(42)} invoice=${e.invoice_id} (${why}) → ${target}  ${answer} ${out.durationMs.toFixed(1)} ms`, {
         type: 'forward',
-        event_id: e.id,
-        event: e.name,
+        send: why,
+        event_id: e.event_id,
+        event: e.event,
         invoice_id: e.invoice_id,
+        attempt,
         url: target,
         status_code: out.statusCode,
         error: out.error,
@@ -148,15 +166,23 @@ export async function runListen(args: string[], env: Record<string, string | und
     } else if (m.event === 'event') {
       const e = data as EventMessage;
       print(`event    ${e.name.padEnd(42)} invoice=${e.invoice_id} event_id=${e.id}`, { type: 'event', event_id: e.id, event: e.name, invoice_id: e.invoice_id, merchant_id: e.merchant_id, created_at: e.created_at, body: e.body });
-      forward(e);
+      forward({ event_id: e.id, event: e.name, invoice_id: e.invoice_id, body: e.body }, 1, 'first delivery');
+    } else if (m.event === 'resend') {
+      const r = data as ResendMessage;
+      const what = r.kind === 'redelivery' ? `redelivery of ${r.redelivery_of}` : 'manual send';
+      print(`resend   ${r.event.padEnd(42)} invoice=${r.invoice_id} event_id=${r.event_id} (${what})`, { type: 'resend', ...r });
+      forward(r, 1, r.kind === 'redelivery' ? 'redelivery' : 'manual send');
     } else if (m.event === 'attempt') {
-      const a = data as AttemptMessage;
+      const a = data as AttemptMessage & { body?: string };
       const answer = a.status_code === null ? 'no answer' : `[${a.status_code}]`;
       const next = a.status === 'pending' ? `retry at ${a.next_attempt_at}` : a.status;
-      print(`attempt  ${a.event.padEnd(42)} → ${a.url}  #${a.attempt} ${answer} ${a.duration_ms.toFixed(1)} ms ${next}${a.error && a.status !== 'delivered' ? ` (${a.error})` : ''}`, {
+      const { body, ...shown } = a;
+      print(`attempt  ${a.event.padEnd(42)} invoice=${a.invoice_id} → ${a.url}  #${a.attempt} ${answer} ${a.duration_ms.toFixed(1)} ms ${next}${a.error && a.status !== 'delivered' ? ` (${a.error})` : ''}`, {
         type: 'attempt',
-        ...a,
+        ...shown,
       });
+      // A retry is a send of the event too: forwarded with its attempt number.
+      if (a.attempt > 1 && body !== undefined) forward({ ...a, body }, a.attempt, `retry #${a.attempt}`);
     }
   };
 

@@ -35,6 +35,8 @@ export function banner(sandbox: Sandbox, url: string, startupMs: number): string
   // Fixture order, first one first: the one the README and the trigger use is the one to start with.
   for (const [i, m] of s.identities.merchantsPage(100, 0).filter((x) => !x.workspace_id).entries()) {
     lines.push(`  ${m.name}${i === 0 ? '   (start here: the README examples and the trigger use it)' : ''}`, `    merchant_api_token ${m.merchant_api_token}`, `    bearer_token       ${m.bearer_token ?? '-'}`);
+    // Where its callbacks go, when that is the sandbox's own example receiver (a path, resolved here).
+    if (m.callback_url?.startsWith('/')) lines.push(`    callbacks          ${url}${m.callback_url}  (the example receiver: GET ${url}/_sandbox/inbox)`);
   }
   lines.push('', 'HMAC applications (ACCESS_KEY / secret):');
   for (const [i, a] of s.identities.appsPage(100, 0).filter((x) => !x.workspace_id).entries()) {

@@ -121,6 +121,10 @@ export interface Delivery {
   attempts_count: number;
   next_attempt_at: Timestamp | null;
   created_at: Timestamp;
+  /** What made this send: the event happening, a redelivery, or a manual send. */
+  kind?: 'event' | 'redelivery' | 'manual';
+  /** Why a delivery that is not finished waits (queued behind another, or its next attempt). */
+  waiting_reason?: string | null;
   body?: Record<string, unknown>;
   attempts?: DeliveryAttempt[];
 }

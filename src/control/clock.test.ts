@@ -93,12 +93,15 @@ describe('POST /_sandbox/reset (resetSandbox)', () => {
     await t.request('POST', '/_sandbox/customers', { body: { email: 'gone@example.ph' } });
     await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 60 } });
     await t.request('POST', '/_sandbox/faults', { body: { path: '/v1/**' } });
+    await t.request('POST', `/_sandbox/inbox/${t.merchant.id}`, { body: { event: { name: 'invoice.created' } } });
+    expect((await t.request('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(1);
     const res = await t.request('POST', '/_sandbox/reset');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ reset: true });
     expect((t.db.prepare('SELECT COUNT(*) AS n FROM invoices').get() as { n: number }).n).toBe(0);
     expect((await t.request('GET', '/_sandbox/clock')).body.offset_seconds).toBe(0);
     expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
+    expect((await t.request('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(0);
     const customers = await t.request('GET', '/_sandbox/customers?per_page=100');
     expect(customers.body.meta.total_count).toBe(t.fixtures.customers.length);
     const account = await t.request('GET', `/_sandbox/accounts/${t.fixtures.customers[0]!.accounts[0]!.id}`);

@@ -1,5 +1,6 @@
 import { ApiError } from '../shared/api-error.js';
 import { AmountError, formatMoneyShort, parseAmount, UNITS_PER_PESO } from '../shared/money.js';
+import { INBOX_PREFIX, isInboxPath, isSandboxPath } from '../shared/sandbox-url.js';
 
 /**
  * Ceilings for amounts the control API accepts. The generic input ceiling (1e12 pesos = 1e20 units)
@@ -22,8 +23,21 @@ export function amountInput(value: unknown, field: string, max = MAX_CONTROL_AMO
   return units;
 }
 
-/** Callback and redirect URLs: absolute http(s), or null to clear them. */
-export function httpUrlOrNull(value: unknown, field: string): string | null {
+/**
+ * A merchant's `callback_url` or `redirect_url`: an absolute http(s) URL, null, or a path on the sandbox
+ * itself (src/shared/sandbox-url.ts), resolved when used — for callbacks only the example receiver
+ * (`/_sandbox/inbox/<merchant id>`), for redirects any page of the sandbox.
+ */
+const URL_HINT = {
+  callback_url: `Enter an absolute http:// or https:// URL, the example receiver ${INBOX_PREFIX}<merchant id>, or null.`,
+  redirect_url: 'Enter an absolute http:// or https:// URL, a path on this sandbox (/…), or null.',
+};
+
+export function merchantUrl(value: unknown, field: 'callback_url' | 'redirect_url'): string | null {
+  if (typeof value === 'string' && isSandboxPath(value)) {
+    if (field === 'redirect_url' || isInboxPath(value)) return value;
+    throw ApiError.field(field, `On the sandbox itself a callback_url can only be its example receiver, ${INBOX_PREFIX}<merchant id>.`);
+  }
   if (value === null) return null;
   let url: URL | null = null;
   try {
@@ -32,7 +46,7 @@ export function httpUrlOrNull(value: unknown, field: string): string | null {
     url = null;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw ApiError.field(field, 'Enter an absolute http:// or https:// URL, or null.');
+    throw ApiError.field(field, URL_HINT[field]);
   }
   return value as string;
 }

@@ -1,4 +1,5 @@
 import type { DeliveryService } from '../callbacks/deliveries.service.js';
+import type { Inbox } from '../callbacks/inbox.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { SandboxModule } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
@@ -29,6 +30,8 @@ export interface ControlDeps {
   services: ModuleServices;
   /** The delivery log (the callbacks module's api), for the dashboard. */
   deliveries: DeliveryService;
+  /** The example receiver (the callbacks module's), for the dashboard. */
+  inbox: Pick<Inbox, 'list' | 'clear'>;
   /** The wallet module's payment requests, listed on the dashboard with their payer pages. */
   paymentRequests: Pick<PaymentRequestService, 'recent'>;
   requestLog: RequestLog;
@@ -54,7 +57,11 @@ export function createControlModule(d: ControlDeps) {
   return {
     handlers: {
       ...invoiceControlHandlers(s, invoiceControl),
-      ...clockHandlers(s, d.sandbox, workspaces, () => faults.clear()),
+      // A reset forgets the faults and what the example receiver got, as it forgets everything else.
+      ...clockHandlers(s, d.sandbox, workspaces, () => {
+        faults.clear();
+        d.inbox.clear();
+      }),
       ...identityListHandlers(s),
       ...identityAdminHandlers(s, provisioning, workspaces),
       ...appTokenHandlers(s),
@@ -63,7 +70,7 @@ export function createControlModule(d: ControlDeps) {
     },
     // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.
     middleware: (c, next) => (isControlPath(c.req.path) ? guard(c, next) : injectFaults(c, next)),
-    routes: (app) => registerDashboard(app, s, { requestLog: d.requestLog, deliveries: d.deliveries, paymentRequests: d.paymentRequests }, repo, faults),
+    routes: (app) => registerDashboard(app, s, { requestLog: d.requestLog, deliveries: d.deliveries, paymentRequests: d.paymentRequests, inbox: d.inbox }, repo, faults),
     api: { provisioning, invoiceControl, workspaces, faults },
   } satisfies SandboxModule<unknown>;
 }

@@ -57,7 +57,7 @@ function deliveryRow(d: DashboardData) {
     <td class="url"><code>${dl.url ?? '—'}</code></td>
     <td><span class="status ${dl.status}" data-testid="delivery-status">${dl.status}</span>
       ${dl.last_error ? html`<br><span class="muted">${dl.last_error}</span>` : ''}
-      ${dl.next_attempt_at && dl.status === 'pending' ? html`<br><span class="muted">next ${dl.next_attempt_at}</span>` : ''}</td>
+      ${dl.waiting_reason ? html`<br><span class="muted" data-testid="delivery-waiting">${dl.waiting_reason}</span>` : ''}</td>
     <td><button id="redeliver-${dl.id}" data-action="redeliver" data-delivery="${dl.id}" data-testid="redeliver" aria-label="Redeliver delivery ${shortId(dl.id)} (${dl.event})">Redeliver</button></td>
     <td class="attempts">${attempts(dl)}</td>
   </tr>`;

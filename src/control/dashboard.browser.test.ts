@@ -64,6 +64,12 @@ describe('QA dashboard in Chromium', () => {
     expect(paid.status).toBe(201);
     await page.locator(`tr[data-invoice-id="${inv.id}"] .status.fully_paid`).waitFor();
     await deliveryRow(inv.id, 'invoice.fully_paid').locator('.status.delivered').waitFor();
+    // The paid invoice's send button: a manual send of invoice.fully_paid reaches the receiver again.
+    const sent = receiver.received.length;
+    await page.getByRole('button', { name: new RegExp(`^Send invoice\\.fully_paid again: invoice .*${inv.id.slice(-8)}\\)$`) }).click();
+    await expect.poll(() => receiver.received.length, { timeout: WAIT_MS }).toBe(sent + 1);
+    expect(JSON.parse(receiver.received[sent]!.body).event.name).toBe('invoice.fully_paid');
+    await expect.poll(() => deliveryRow(inv.id, 'invoice.fully_paid').count(), { timeout: WAIT_MS }).toBe(2);
     // An open copy-as-curl disclosure stays open while the list around it changes.
     await page.locator(`#d-curl-get-${inv.id} summary`).click();
     const other = await h.createInvoice();

@@ -1,6 +1,7 @@
 import type { DeliveryService } from '../callbacks/deliveries.service.js';
 import type { DeliveryFilter, DeliveryStatus } from '../callbacks/callbacks.api.js';
 import type { DeliveryResource } from '../callbacks/delivery.view.js';
+import type { Inbox, InboxEntry } from '../callbacks/inbox.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
@@ -65,6 +66,8 @@ export interface DashboardData {
   /** The newest payment requests of every owner, each with its payer page. */
   paymentRequests: Array<ReturnType<PaymentRequestService['recent']>[number] & { page_url: string }>;
   deliveries: { items: DeliveryResource[]; total: number };
+  /** What the example receiver got, newest first. */
+  inbox: { items: InboxEntry[]; total: number };
   faults: Fault[];
   requests: { items: RequestLogEntry[]; matched: number; hiddenPolls: number };
   filters: DashboardFilters;
@@ -97,13 +100,15 @@ export interface DashboardSources {
   requestLog: RequestLog;
   deliveries: DeliveryService;
   paymentRequests: Pick<PaymentRequestService, 'recent'>;
+  /** The built-in example receiver (the callbacks module's). */
+  inbox: Pick<Inbox, 'list'>;
 }
 
 export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlReads, faults: FaultStore): string {
   const faultMark = faults.list().map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`).join(',');
   let workspaceClocks = 0;
   for (const o of s.tenants.advanced().values()) workspaceClocks += o;
-  return [repo.writes(), ctx.requestLog.latestId(), s.clock.offsetMicros(), workspaceClocks, faultMark].join('.');
+  return [repo.writes(), ctx.requestLog.latestId(), s.clock.offsetMicros(), workspaceClocks, faultMark, ctx.inbox.list()[0]?.id ?? 0].join('.');
 }
 
 function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boolean {
@@ -155,6 +160,7 @@ export async function collectData(
   });
 
   const now = s.clock.now();
+  const inboxItems = ctx.inbox.list();
   return {
     token,
     baseUrl: s.config.publicUrl,
@@ -173,6 +179,7 @@ export async function collectData(
     invoices,
     paymentRequests: ctx.paymentRequests.recent(LIST_SIZE).map((r) => ({ ...r, page_url: paymentRequestPageUrl(s.config.publicUrl, r.id) })),
     deliveries: { items: deliveries, total: deliveryPage.meta.total_count },
+    inbox: { items: inboxItems.slice(0, LIST_SIZE), total: inboxItems.length },
     faults: faults.list(),
     requests: { items: matching.slice(0, LIST_SIZE), matched: matching.length, hiddenPolls },
     filters,

@@ -114,6 +114,8 @@ export const DASHBOARD_SCRIPT = `
     'expire': function (b) { return call('POST', inv(b.dataset.invoice) + '/expire'); },
     'cancel': function (b) { return call('POST', inv(b.dataset.invoice) + '/cancel'); },
     'trigger': function (b) { return call('POST', '/_sandbox/trigger', { event: b.dataset.event }); },
+    'send-callback': function (b) { return call('POST', inv(b.dataset.invoice) + '/callbacks', { event: b.dataset.event }); },
+    'clear-inbox': function () { return call('DELETE', '/_sandbox/inbox'); },
     'redeliver': function (b) { return call('POST', '/_sandbox/deliveries/' + encodeURIComponent(b.dataset.delivery) + '/redeliver'); },
     'delete-fault': function (b) { return call('DELETE', '/_sandbox/faults/' + encodeURIComponent(b.dataset.fault)); },
     'clock-reset': function () { return call('POST', '/_sandbox/clock/reset'); },

@@ -47,6 +47,25 @@ describe('GET /_sandbox/ (QA dashboard)', () => {
     const f = row(paid.body.invoice.id);
     expect(f).toContain('fully_paid');
     expect(f).not.toContain('data-action="pay"');
+    // A paid invoice offers the manual send of its invoice.fully_paid (a pending one does not).
+    expect(f).toContain(`data-action="send-callback" data-invoice="${paid.body.invoice.id}" data-event="invoice.fully_paid"`);
+    expect(p).not.toContain('data-action="send-callback"');
+  });
+
+  it('shows what the example receiver got, and why a pending delivery waits', async () => {
+    const m = t.merchant;
+    await t.request('POST', `/_sandbox/inbox/${m.id}`, {
+      body: { event: { name: 'invoice.created', data: { id: 'f'.repeat(32) } } },
+      headers: { authorization: 'Token wrong', 'x-sandbox-delivery-attempt': '1' },
+    });
+    const inv = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.created' } });
+    await t.request('POST', `/_sandbox/invoices/${inv.body.invoice.id}/callbacks`, { body: { event: 'invoice.updated' } });
+    const html = await page();
+    const inbox = html.slice(html.indexOf('id="inbox"'), html.indexOf('</section>', html.indexOf('id="inbox"')));
+    expect(inbox).toContain('data-testid="inbox-row" data-authorization="invalid"');
+    expect(inbox).toContain('wrong token (a merchant answers 401)');
+    expect(inbox).toContain('f'.repeat(32));
+    expect(html).toMatch(/data-testid="delivery-waiting">queued behind delivery [0-9a-f]{32} \(invoice\.created\), which has not been sent yet</);
   });
 
   it('shows active faults with their hits, and recent requests', async () => {

@@ -3,6 +3,7 @@ import { WALLET_COLLECTOR } from '../payments/payments.service.js';
 import { deliveriesSection, faultsSection, requestsSection } from './dashboard.activity.view.js';
 import { DASHBOARD_SCRIPT_PATH, DASHBOARD_STYLE_PATH } from './dashboard.assets.js';
 import { createInvoiceCurl, getInvoiceCurl, payInvoiceCurl } from './dashboard.curl.js';
+import { inboxSection } from './dashboard.inbox.view.js';
 import { curlBlock, invoiceLinks, liveRegion } from './dashboard.parts.js';
 import type { DashboardData, DashboardInvoice, TenantClockView } from './dashboard.data.js';
 
@@ -26,7 +27,10 @@ function invoiceRow(d: DashboardData) {
           <button id="cancel-${i.id}" data-action="cancel" data-invoice="${i.id}" data-testid="cancel" aria-label="Cancel invoice ${name}">Cancel</button>
         </div>
         ${curlBlock(`curl-pay-${i.id}`, 'curl: pay', `invoice ${name}`, payInvoiceCurl(d.baseUrl, d.token, i.id, partCollector))}`
-        : html`<span class="muted">no actions</span>`;
+        : i.status === 'fully_paid'
+          ? html`<div class="actions"><button id="send-paid-${i.id}" data-action="send-callback" data-invoice="${i.id}" data-event="invoice.fully_paid" data-testid="send-fully-paid" aria-label="Send invoice.fully_paid again: invoice ${name}">Send invoice.fully_paid</button></div>
+            <span class="muted">a manual send (new event id; Redeliver below repeats one with its own)</span>`
+          : html`<span class="muted">no actions</span>`;
     return html`<tr data-testid="invoice-row" data-invoice-id="${i.id}">
     <td class="id">${invoiceLinks(i.id, i.payment_url)}<br><span class="muted">${merchantName} · ${i.external_transaction_id}</span>${tenantClockNote(tenantClock)}
       ${curlBlock(`curl-get-${i.id}`, 'curl: read', `invoice ${name}`, getInvoiceCurl(d.baseUrl, d.token, i.id))}</td>
@@ -122,6 +126,7 @@ export function dashboardPage(d: DashboardData) {
 </section>
 ${paymentRequestsSection(d)}
 ${deliveriesSection(d)}
+${inboxSection(d)}
 ${faultsSection(d)}
 ${requestsSection(d)}
 ${identitiesSections(d)}

@@ -8,6 +8,8 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
+const CALLBACK_HINT = 'Enter an absolute http:// or https:// URL, the example receiver /_sandbox/inbox/<merchant id>, or null.';
+
 const createInvoice = (token: string, over: Record<string, unknown> = {}) =>
   t.request('POST', '/v1/invoices/', { token, body: { amount: 10, currency: 'PHP', external_transaction_id: `x-${t.services.ids()}`, ...over } });
 
@@ -57,9 +59,12 @@ describe('merchants', () => {
   });
 
   it.each([
-    [{ callback_url: 'ftp://x.example/' }, 'callback_url', 'Enter an absolute http:// or https:// URL, or null.'],
-    [{ callback_url: 'not a url' }, 'callback_url', 'Enter an absolute http:// or https:// URL, or null.'],
-    [{ redirect_url: 'javascript:alert(1)' }, 'redirect_url', 'Enter an absolute http:// or https:// URL, or null.'],
+    [{ callback_url: 'ftp://x.example/' }, 'callback_url', CALLBACK_HINT],
+    [{ callback_url: 'not a url' }, 'callback_url', CALLBACK_HINT],
+    [{ callback_url: '/_sandbox/reset' }, 'callback_url', 'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>.'],
+    [{ callback_url: '/_sandbox/inbox/../reset' }, 'callback_url', 'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>.'],
+    [{ callback_url: '//evil.example/x' }, 'callback_url', CALLBACK_HINT],
+    [{ redirect_url: 'javascript:alert(1)' }, 'redirect_url', 'Enter an absolute http:// or https:// URL, a path on this sandbox (/…), or null.'],
     [{ enabled_payment_collectors: ['bitcoin'] }, 'enabled_payment_collectors', '"bitcoin" is not a valid choice.'],
     [{ enabled_payment_collectors: [] }, 'enabled_payment_collectors', 'This list may not be empty.'],
     [{ callback_auth: 'sometimes' }, 'callback_auth', '"sometimes" is not a valid choice.'],
@@ -96,7 +101,7 @@ describe('merchants', () => {
   it('PATCH refuses bad URLs with 400 (nothing changes) and unknown merchants with 404', async () => {
     const bad = await t.request('PATCH', `/_sandbox/merchants/${t.merchant.id}`, { body: { callback_url: 'mailto:x@y', name: 'Renamed' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.callback_url).toEqual(['Enter an absolute http:// or https:// URL, or null.']);
+    expect(bad.body.errors.callback_url).toEqual([CALLBACK_HINT]);
     const list = await t.request('GET', '/_sandbox/merchants?per_page=100');
     expect(list.body.merchants.find((m: { id: string }) => m.id === t.merchant.id).name).toBe(t.merchant.name);
     const unknown = await t.request('PATCH', `/_sandbox/merchants/${'0'.repeat(32)}`, { body: { name: 'x' } });

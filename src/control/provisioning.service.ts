@@ -6,7 +6,7 @@ import type { App, Merchant, MerchantSetting, User } from '../identities/identit
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
 import { UNITS_PER_PESO } from '../shared/money.js';
-import { amountInput, collectFieldErrors, httpUrlOrNull, MAX_MERCHANT_LIMIT_UNITS } from './control-input.js';
+import { amountInput, collectFieldErrors, MAX_MERCHANT_LIMIT_UNITS, merchantUrl } from './control-input.js';
 import type { ControlReads } from './control.reads.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -57,8 +57,8 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
   /** Validate the fields present in a merchant input; returns the columns they set. */
   function merchantColumns(input: MerchantInput): Partial<Pick<Merchant, MerchantSetting>> {
     const checked = collectFieldErrors({
-      callback_url: () => (input.callback_url === undefined ? undefined : httpUrlOrNull(input.callback_url, 'callback_url')),
-      redirect_url: () => (input.redirect_url === undefined ? undefined : httpUrlOrNull(input.redirect_url, 'redirect_url')),
+      callback_url: () => (input.callback_url === undefined ? undefined : merchantUrl(input.callback_url, 'callback_url')),
+      redirect_url: () => (input.redirect_url === undefined ? undefined : merchantUrl(input.redirect_url, 'redirect_url')),
       max_invoice_amount: () =>
         input.max_invoice_amount === undefined ? undefined : amountInput(input.max_invoice_amount, 'max_invoice_amount', MAX_MERCHANT_LIMIT_UNITS),
     });

@@ -13,7 +13,7 @@ export interface HistoryRow {
 
 /** The operations docs/parity.md accounts for: every operation of the document but the control API's. */
 export function apiOperations(spec: LoadedSpec): string[] {
-  return spec.operations.filter((o) => o.auth !== 'control').map((o) => o.operationId);
+  return spec.operations.filter((o) => o.auth !== 'control' && !o.tags.includes('sandbox')).map((o) => o.operationId);
 }
 
 export function committedHistory(root = packageRoot()): HistoryRow[] {

@@ -764,10 +764,28 @@ export interface Schemas {
     delivered_at?: (Schemas["Timestamp"]) | (null);
     last_error?: string | null;
     redelivery_of?: (Schemas["Id"]) | (null);
+    kind?: "event" | "redelivery" | "manual";
+    waiting_reason?: string | null;
     body?: {
       [key: string]: unknown;
     };
     attempts?: Array<Schemas["DeliveryAttempt"]>;
+  };
+  InboxEntry: {
+    id: number;
+    received_at: Schemas["Timestamp"];
+    merchant_id: string;
+    event_id: string | null;
+    event: string | null;
+    invoice_id: string | null;
+    delivery_attempt: number | null;
+    headers: {
+      [key: string]: string | undefined;
+    };
+    body: string;
+    authorization: "valid" | "invalid" | "missing" | "not_sent";
+    authorization_note: string;
+    from_this_sandbox: boolean;
   };
   FaultInput: {
     method?: string;
@@ -1986,6 +2004,7 @@ export interface Operations {
     query: Record<string, never>;
     body: {
       event: Schemas["EventName"];
+      force?: boolean;
     };
     responses: {
       201: {
@@ -1995,6 +2014,7 @@ export interface Operations {
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
     };
   };
@@ -2092,6 +2112,57 @@ export interface Operations {
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       406: Schemas["ErrorEnvelope"];
+    };
+  };
+  listInbox: {
+    auth: "control";
+    params: Record<string, never>;
+    query: {
+      page?: number;
+      per_page?: number;
+      merchant_id?: string;
+      invoice_id?: string;
+    };
+    body: undefined;
+    responses: {
+      200: {
+        callbacks: Array<Schemas["InboxEntry"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
+  };
+  clearInbox: {
+    auth: "control";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      204: undefined;
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
+  };
+  receiveInboxCallback: {
+    auth: "none";
+    params: {
+      merchant_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      [key: string]: unknown;
+    };
+    responses: {
+      200: {
+        received: true;
+        entry: Schemas["InboxEntry"];
+      };
+      400: Schemas["ErrorBody"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
     };
   };
   getClock: {
