@@ -54,7 +54,7 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
   // Sell orders through coins_transfer send to a wallet found as a transfer finds its target.
   const orders = createOrdersModule({ ...s, ...base }, outlets.api, transfers.api);
   const wallet = createWalletModule({ ...s, ...base }, transfers.api);
-  const callbacks = createCallbacksModule({ services: { ...s, identities: identities.api, invoices: invoices.api }, injectedFetch: o.injectedFetch });
+  const callbacks = createCallbacksModule({ services: { ...s, identities: identities.api, invoices: invoices.api }, injectedFetch: o.injectedFetch, pendingWritten: writeDelivery.pendingWritten });
   const all = { ...s, ...base, invoices: invoices.api, payments: payments.api };
   const control = createControlModule({
     services: all,

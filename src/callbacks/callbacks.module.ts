@@ -22,10 +22,12 @@ export interface CallbacksDeps {
   services: ModuleServices;
   /** The fetch a test injected (`SandboxOptions.fetch`); without it callbacks go out over node:http. */
   injectedFetch?: typeof fetch;
+  /** Pending deliveries written with events so far (event-delivery.writer.ts); without it every commit wakes the dispatcher. */
+  pendingWritten?: () => number;
 }
 
 /** Callback delivery (docs/design.md#callbacks) and the delivery rows of the control API (docs/design.md#control-api). */
-export function createCallbacksModule({ services: s, injectedFetch }: CallbacksDeps) {
+export function createCallbacksModule({ services: s, injectedFetch, pendingWritten }: CallbacksDeps) {
   const repo = createDeliveryRepository(s.db);
   const notifier = createDeliveryNotifier({ maxWaiters: s.config.maxWaiters });
   const attemptListeners = new Set<AttemptListener>();
@@ -85,8 +87,16 @@ export function createCallbacksModule({ services: s, injectedFetch }: CallbacksD
   };
   // Each committed outbox event already has its delivery row (written by `outbox.append` in the same
   // transaction); this only makes the dispatcher and the long-polls look now rather than later.
+  // Events whose deliveries were all failed at once (a merchant with no callback URL) give the
+  // dispatcher nothing to send: it is not woken for them (its due query costs ~4% of such a create).
+  let pendingSeen = -1;
   s.outbox.onAppend(() => {
     notifier.notify();
+    if (pendingWritten) {
+      const written = pendingWritten();
+      if (written === pendingSeen) return;
+      pendingSeen = written;
+    }
     dispatcher?.wake();
   });
 

@@ -31,16 +31,27 @@ export interface EventDeliveryDeps {
  * failed at once with the reason the dispatcher would give, instead of pending and failed in a second
  * write. An event whose merchant row is gone stays pending: the dispatcher says so on its first turn.
  */
-export function createEventDeliveryWriter(d: EventDeliveryDeps): (event: OutboxEventRow) => void {
+export interface EventDeliveryWriter {
+  (event: OutboxEventRow): void;
+  /**
+   * How many pending deliveries (ones the dispatcher will send) were written so far, committed or not:
+   * the dispatcher need not look after a commit whose events only got deliveries failed at once.
+   */
+  pendingWritten(): number;
+}
+
+export function createEventDeliveryWriter(d: EventDeliveryDeps): EventDeliveryWriter {
   const insert = d.db.prepare(
     `INSERT INTO deliveries (id, event_id, event, invoice_id, merchant_id, url, body, ordered, status,
        next_attempt_at, last_error, created_at, updated_at)
      VALUES (@id, @event_id, @event, @invoice_id, @merchant_id, @url, @body, 1, @status,
        @next_attempt_at, @last_error, @created_at, @created_at)`,
   );
-  return (event) => {
+  let pending = 0;
+  const write = (event: OutboxEventRow) => {
     const merchant = d.merchantById(event.merchant_id);
     const reason = merchant ? noTarget(merchant) : null;
+    if (!reason) pending++;
     insert.run({
       id: d.ids(),
       event_id: event.id,
@@ -55,4 +66,5 @@ export function createEventDeliveryWriter(d: EventDeliveryDeps): (event: OutboxE
       created_at: event.created_at,
     });
   };
+  return Object.assign(write, { pendingWritten: () => pending });
 }

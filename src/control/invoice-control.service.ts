@@ -77,7 +77,7 @@ export function createInvoiceControlService(s: ModuleServices, repo: ControlRead
     /** payInvoice: `coins_peso_wallet`, `cash_payment` or an outlet collector; default amount = amount due. */
     pay(invoiceId: string, collector: string, amount?: bigint, customer?: string): PaymentOutcome {
       const inv = existing(invoiceId);
-      if (collector === WALLET_COLLECTOR) return s.payments.payFromWallet(inv.id, payer(inv, customer), amount);
+      if (collector === WALLET_COLLECTOR) return s.payments.payFromWallet(inv.id, payer(inv, customer), amount, inv);
       if (COUNTER_COLLECTORS.includes(collector)) return s.payments.payOverCounter(inv.id, collector, amount);
       throw ApiError.field(
         'collector',

@@ -10,6 +10,7 @@ import { ApiError, surfaceOfTags } from '../shared/api-error.js';
 import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
 import { isFormBody, parseFormBody } from './form-body.js';
 import { parseJsonBody } from '../shared/json-body.js';
+import { jsonTextOf } from './json-text.js';
 import type { AnyHandler, AppEnv, RunnerContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
 
@@ -128,6 +129,9 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
     if (result instanceof Response) return result;
     if (result.headers) for (const [k, val] of Object.entries(result.headers)) c.header(k, val);
     if (result.status === 204 || result.body === undefined) return c.body(null, result.status as 204);
+    const text = jsonTextOf(result.body);
+    // The Content-Type `c.json` gives; a fresh object per response, as `c.json` makes one.
+    if (text !== undefined) return c.body(text, result.status as 200, { 'Content-Type': 'application/json' });
     return c.json(result.body as object, result.status as 200);
   };
 }

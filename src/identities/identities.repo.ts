@@ -87,11 +87,17 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
   // lookup here). Found rows only (a miss is asked again), at most CACHE_LIMIT of each. Emptied by
   // every write to merchants or apps through this repository and by `forgetCached`, which the write
   // batch calls on every rollback and the sandbox on reset; no other code writes these tables.
+  // By id too (every payment and every event's delivery row asks for its merchant), and the first
+  // customer of each tenant (users are written only here: `insertUser` empties it).
   const merchantsByToken = new Map<string, MerchantRow>();
+  const merchantsById = new Map<string, MerchantRow>();
   const appsByKey = new Map<string, AppRow>();
+  const firstCustomers = new Map<string | null, UserRow | undefined>();
   const forgetCached = () => {
     merchantsByToken.clear();
+    merchantsById.clear();
     appsByKey.clear();
+    firstCustomers.clear();
   };
   const remember = <T>(cache: Map<string, T>, key: string, row: T | undefined): T | undefined => {
     if (row === undefined) return undefined;
@@ -106,7 +112,8 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     appTokens: createAppTokenRepository(db),
     merchantByToken: (token: string) =>
       merchantsByToken.get(token) ?? remember(merchantsByToken, token, merchantByToken.get(token, token) as MerchantRow | undefined),
-    merchantById: (id: string) => merchantById.get(id) as MerchantRow | undefined,
+    merchantById: (id: string) =>
+      merchantsById.get(id) ?? remember(merchantsById, id, merchantById.get(id) as MerchantRow | undefined),
     firstMerchant: () => firstMerchant.get() as MerchantRow | undefined,
     /** Enabled merchants in creation order; of one workspace when `workspaceId` is given. */
     merchantsPage: (limit: number, offset: number, workspaceId?: string) =>
@@ -154,7 +161,13 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
      */
     walletUserByAddress: (login: string, workspaceId: string | null) => walletUserByAddress.get({ login, workspace: workspaceId }) as UserRow | undefined,
     /** The oldest customer of a tenant (`null`: the base data). */
-    firstCustomer: (workspaceId: string | null = null) => firstCustomer.get(workspaceId) as UserRow | undefined,
+    firstCustomer(workspaceId: string | null = null): UserRow | undefined {
+      if (firstCustomers.has(workspaceId)) return firstCustomers.get(workspaceId);
+      const row = firstCustomer.get(workspaceId) as UserRow | undefined;
+      if (firstCustomers.size >= CACHE_LIMIT) firstCustomers.clear();
+      firstCustomers.set(workspaceId, row);
+      return row;
+    },
     /** The tenant of an account's owner: a workspace id, null for the base data, undefined for system accounts. */
     workspaceOfOwner(ownerType: string, ownerId: string): string | null | undefined {
       if (ownerType === 'user') return (userById.get(ownerId) as UserRow | undefined)?.workspace_id;
@@ -168,7 +181,10 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     emailTaken: (email) => emailTaken.get(email) !== undefined,
     mobileTaken: (mobile) => mobileTaken.get(mobile) !== undefined,
     merchantOfWorkspace: (workspaceId) => merchantOfWorkspace.get(workspaceId) as MerchantRow | undefined,
-    insertUser: (u: UserRow) => void insertUser.run(u),
+    insertUser: (u: UserRow) => {
+      firstCustomers.clear();
+      insertUser.run(u);
+    },
     disableWorkspace(workspaceId: string): void {
       forgetCached();
       disableMerchants.run(workspaceId);

@@ -1,6 +1,7 @@
 import type { Merchant } from '../identities/identities.api.js';
 import type { SandboxModule } from '../module.types.js';
 import type { Services } from '../services.js';
+import { createInvoicePageCache } from './invoice-pages.cache.js';
 import { createInvoiceRepository, type InvoiceRepository } from './invoices.repo.js';
 import { createInvoiceService, type InvoiceService } from './invoices.service.js';
 import { invoiceHandlers } from './invoices.routes.js';
@@ -11,6 +12,8 @@ export function createInvoicesModule(
   identities: { merchantById: (id: string) => Merchant | undefined },
 ): SandboxModule<InvoiceService> & { repo: InvoiceRepository } {
   const repo = createInvoiceRepository(s.db);
+  const pages = createInvoicePageCache(repo.totalChanges);
+  s.writeBatch.onRollback(pages.forget);
   const invoices = createInvoiceService({
     invoices: repo,
     outbox: s.outbox,
@@ -20,6 +23,7 @@ export function createInvoicesModule(
     publicUrl: () => s.config.publicUrl,
     merchantById: identities.merchantById,
     expiryEvents: () => s.config.expiryEvents,
+    pages,
     dueWork: s.dueWork,
     tenants: s.tenants,
   });

@@ -23,6 +23,20 @@ export interface InvoiceFilter {
   externalTransactionId?: string;
 }
 
+/** What a create writes; the rest of the row is the insert's defaults (`inserted`). */
+export interface InsertRow {
+  id: string;
+  merchant_id: string;
+  amount: bigint;
+  currency: string;
+  external_transaction_id: string;
+  description: string;
+  metadata: string;
+  supported_payment_collectors: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** Invoices and their payments. Money and times come back as BigInt (exact). */
 export function createInvoiceRepository(db: Db) {
   const insert = db.prepare(
@@ -84,26 +98,36 @@ export function createInvoiceRepository(db: Db) {
        current_payment_reference_number = @current_payment_reference_number, current_payment_collector = @current_payment_collector
      WHERE id = @id`,
   );
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
   const insertPayment = db.prepare(
     `INSERT INTO payments (id, invoice_id, amount, payment_collector, reference_number, payer_account_id, ledger_transaction_id, created_at)
      VALUES (@id, @invoice_id, @amount, @payment_collector, @reference_number, @payer_account_id, @ledger_transaction_id, @created_at)`,
   );
 
   return {
-    insert(row: {
-      id: string;
-      merchant_id: string;
-      amount: bigint;
-      currency: string;
-      external_transaction_id: string;
-      description: string;
-      metadata: string;
-      supported_payment_collectors: string;
-      created_at: number;
-      expires_at: number;
-    }): void {
+    insert(row: InsertRow): void {
       insert.run(row);
     },
+    /** The row `insert(row)` writes, as `byId` would read it back (same defaults, BigInt money and times). */
+    inserted: (row: InsertRow): InvoiceRow => ({
+      id: row.id,
+      merchant_id: row.merchant_id,
+      status: 'pending',
+      amount: row.amount,
+      amount_received: 0n,
+      currency: row.currency,
+      external_transaction_id: row.external_transaction_id,
+      description: row.description,
+      metadata: row.metadata,
+      supported_payment_collectors: parseCollectors(row.supported_payment_collectors),
+      current_payment_reference_number: null,
+      created_at: BigInt(row.created_at),
+      updated_at: BigInt(row.created_at),
+      expires_at: BigInt(row.expires_at),
+      current_payment_collector: null,
+    }),
+    /** Rows inserted, updated or deleted on this connection so far, in any table (invoice-pages.cache.ts). */
+    totalChanges: () => totalChanges.get() as number,
     byId: (id: string) => toInvoice(byId.get(id) as StoredInvoice | undefined),
     forMerchant: (id: string, merchantId: string) => toInvoice(byMerchantAndId.get(id, merchantId) as StoredInvoice | undefined),
     externalIdTaken: (merchantId: string, ext: string) => byExternalId.get(merchantId, ext) !== undefined,

@@ -9,10 +9,12 @@ import { parseExpiry } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { AmountError, formatMoneyShort, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
+import { withJsonText } from '../http/json-text.js';
+import { createInvoicePageCache, type InvoicePageCache } from './invoice-pages.cache.js';
 import type { InvoiceChange } from './invoice.model.js';
 import { eventBody, invoiceResource } from './invoice.view.js';
 import type { InvoiceStatus } from './invoices.api.js';
-import type { InvoiceRepository, InvoiceRow } from './invoices.repo.js';
+import type { InvoiceRepository, InvoiceRow, PaymentRow } from './invoices.repo.js';
 
 export interface CreateInvoiceInput {
   amount: unknown;
@@ -39,6 +41,8 @@ export interface InvoiceServiceDeps {
   tenants: Pick<TenantClocks, 'enter'>;
   /** Emit `invoice.updated` when an invoice expires (off by default: the real service sends none). */
   expiryEvents: () => boolean;
+  /** Rendered list pages, kept while the database is unchanged (none kept without it). */
+  pages?: InvoicePageCache;
 }
 
 /** Maps an amount problem to the field error the API answers with. */
@@ -49,10 +53,13 @@ export function amountFieldError(err: unknown, field = 'amount'): ApiError {
 
 /** Merchant invoices: create, retrieve, list, and expiry on the sandbox clock (docs/design.md#public-api, #invoice-lifecycle-and-events). */
 export function createInvoiceService(d: InvoiceServiceDeps) {
+  let never = 0;
+  const pages = d.pages ?? createInvoicePageCache(() => never++); // a new count each time: nothing kept
   /** `merchant` is passed by callers that already hold it (a list page looks it up once, not per row). */
-  function view(row: InvoiceRow, merchant = d.merchantById(row.merchant_id)) {
+  function view(row: InvoiceRow, merchant = d.merchantById(row.merchant_id), known?: PaymentRow[]) {
     // Every payment adds a positive amount to amount_received: nothing received, no payments to read.
-    const payments = row.amount_received > 0n ? d.invoices.payments(row.id) : [];
+    // `known`: the invoice's payments, when the caller has just written them (no read back).
+    const payments = known ?? (row.amount_received > 0n ? d.invoices.payments(row.id) : []);
     return invoiceResource(row, payments, {
       receiver: merchant?.wallet_account_id ?? '',
       publicUrl: d.publicUrl(),
@@ -169,7 +176,7 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
             'duplicate_external_transaction_id',
           );
         }
-        d.invoices.insert({
+        const fields = {
           id,
           merchant_id: merchant.id,
           amount,
@@ -180,9 +187,11 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
           supported_payment_collectors: JSON.stringify(collectors),
           created_at: now,
           expires_at: expiresAt,
-        });
+        };
+        d.invoices.insert(fields);
         d.dueWork.expect(expiresAt);
-        const created = d.invoices.byId(id)!;
+        // The row as the insert wrote it (the repository's defaults), without reading it back.
+        const created = d.invoices.inserted(fields);
         d.outbox.append('invoice.created', merchant.id, eventBody('invoice.created', created));
         return created;
       });
@@ -204,11 +213,31 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     list(merchant: Merchant, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
       const req = pageRequest(query);
       const filter = { merchantId: merchant.id, status: query.status, externalTransactionId: query.external_transaction_id };
+      const now = d.clock.now();
+      const publicUrl = d.publicUrl();
+      const key = JSON.stringify([
+        merchant.id,
+        merchant.wallet_account_id,
+        publicUrl,
+        filter.status,
+        filter.externalTransactionId,
+        req.limit,
+        req.offset,
+      ]);
+      const cached = pages.get(key, now);
+      if (cached) {
+        const answer = { invoices: cached.invoices.slice(), meta: pageMeta(req, cached.total) };
+        cached.json ??= JSON.stringify(answer);
+        return withJsonText(answer, cached.json);
+      }
       // One connection, synchronous calls: the count and the page read the same snapshot, so they
       // agree even while other requests insert.
       const total = d.invoices.count(filter);
       const rows = d.invoices.page(filter, req.limit, req.offset);
-      return { invoices: rows.map((row) => view(row, merchant)), meta: pageMeta(req, total) };
+      const invoices = rows.map((row) => view(row, merchant));
+      const expiresAt = rows.map((r) => (r.status === 'pending' ? Number(r.expires_at) : null));
+      pages.set(key, { total, invoices: invoices.slice(), expiresAt });
+      return { invoices, meta: pageMeta(req, total) };
     },
   };
 }

@@ -38,7 +38,10 @@ export interface PaymentOutcome {
  */
 export function createPaymentService(d: PaymentServiceDeps) {
   function payable(invoiceId: string): Invoice {
-    const inv = d.invoiceService.load(invoiceId);
+    return pendingOnly(d.invoiceService.load(invoiceId));
+  }
+
+  function pendingOnly(inv: Invoice): Invoice {
     const status = statusAt(inv, d.clock.now());
     if (status !== 'pending') {
       throw ApiError.general('invoice_not_payable', `Invoice is ${status} and cannot be paid.`);
@@ -64,7 +67,9 @@ export function createPaymentService(d: PaymentServiceDeps) {
     };
     const change = receivePayment(inv, payment, d.clock.now());
     const after = d.invoiceService.apply(change);
-    return { payment: paymentResource(change.payment), invoice: d.invoiceService.view(after) };
+    // The first payment of an invoice is its only one: no need to read the payments back.
+    const known = inv.amount_received === 0n ? [change.payment] : undefined;
+    return { payment: paymentResource(change.payment), invoice: d.invoiceService.view(after, undefined, known) };
   }
 
   function merchantWallet(inv: Invoice): string {
@@ -97,9 +102,10 @@ export function createPaymentService(d: PaymentServiceDeps) {
     },
 
     /** The customer pays from their peso wallet: debit and credit at once (docs/design.md#hosted-payment-page). */
-    payFromWallet(invoiceId: string, customer: User, amount?: bigint): PaymentOutcome {
+    payFromWallet(invoiceId: string, customer: User, amount?: bigint, loaded?: Invoice): PaymentOutcome {
       return d.unitOfWork(() => {
-        const inv = payable(invoiceId);
+        // `loaded`: the row the caller read in this same synchronous call (nothing ran in between).
+        const inv = loaded?.id === invoiceId ? pendingOnly(loaded) : payable(invoiceId);
         requireCollector(inv, WALLET_COLLECTOR);
         const value = amount ?? amountDue(inv);
         const wallet = d.ledger.byOwner('user', customer.id).find((a) => a.currency === inv.currency);
