@@ -39,7 +39,8 @@ module.exports = {
     {
       name: 'services-is-infrastructure',
       severity: 'error',
-      comment: 'src/services.ts holds only the shared infrastructure; feature modules are built by their factories in src/modules.ts.',
+      comment:
+        'src/services.ts holds only the shared infrastructure; feature modules are built by their factories in src/modules.ts.',
       from: { path: `${SRC}services\\.js$` },
       to: { path: FEATURES },
     },

@@ -41,10 +41,26 @@ export default defineConfig({
     outputFile: { junit: 'test-artifacts/junit.xml' },
     projects: [
       { extends: true, test: { name: 'unit', include: ALL, exclude: E2E, isolate: false } },
-      { extends: true, test: { name: 'e2e', include: E2E, exclude: BROWSER, testTimeout: 90_000, hookTimeout: 90_000 } },
       {
         extends: true,
-        test: { name: 'browser', include: BROWSER, fileParallelism: false, maxWorkers: 1, testTimeout: 120_000, hookTimeout: 120_000 },
+        test: {
+          name: 'e2e',
+          include: E2E,
+          exclude: BROWSER,
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: BROWSER,
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
       },
     ],
   },

@@ -11,4 +11,5 @@ const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) =
   console.log(`baseline listening on http://127.0.0.1:${info.port}`);
 });
 server.keepAliveTimeout = 65_000;
-for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => server.close(() => process.exit(0)));
+for (const signal of ['SIGTERM', 'SIGINT'])
+  process.once(signal, () => server.close(() => process.exit(0)));

@@ -19,5 +19,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 65_000;
-server.listen(port, '127.0.0.1', () => console.log(`receiver listening on http://127.0.0.1:${server.address().port}`));
+server.listen(port, '127.0.0.1', () =>
+  console.log(`receiver listening on http://127.0.0.1:${server.address().port}`),
+);
 for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => process.exit(0));

@@ -16,9 +16,13 @@ import { renderSummary, reportsDir, summarize, writeSummary } from './harness/ru
 import { createTargetFromEnv } from './harness/url.target.js';
 
 const started = performance.now();
-const target = await createTargetFromEnv(process.env, { nonceFloor: inject('contractNonceFloor') || undefined });
+const target = await createTargetFromEnv(process.env, {
+  nonceFloor: inject('contractNonceFloor') || undefined,
+});
 const contract = contractSpec();
-const recorder = createRecorder(createChecker(contract, new URL(target.info.baseUrl).pathname.replace(/\/$/, '')));
+const recorder = createRecorder(
+  createChecker(contract, new URL(target.info.baseUrl).pathname.replace(/\/$/, '')),
+);
 const results: CaseResult[] = [];
 
 afterAll(async () => {
@@ -30,8 +34,17 @@ afterAll(async () => {
     const { md, json } = writeDriftReport(dir, drift);
     reports.push(md, json);
   }
-  reports.push(writeJunit(dir, { target: target.info, results, areaOf, areas: caseGroups.map((g) => g.area) }));
-  const summary = summarize(allCases, results, target.info, performance.now() - started, drift, reports);
+  reports.push(
+    writeJunit(dir, { target: target.info, results, areaOf, areas: caseGroups.map((g) => g.area) }),
+  );
+  const summary = summarize(
+    allCases,
+    results,
+    target.info,
+    performance.now() - started,
+    drift,
+    reports,
+  );
   reports.push(writeSummary(dir, summary));
   console.log(renderSummary(summary));
 });
@@ -40,14 +53,26 @@ for (const group of caseGroups) {
   describe(group.area, () => {
     for (const c of group.cases) {
       const reason = skipReason(c, target);
-      if (reason) results.push({ name: c.name, tags: c.tags, state: 'skip', message: reason, notImplemented: [], durationMs: 0 });
+      if (reason)
+        results.push({
+          name: c.name,
+          tags: c.tags,
+          state: 'skip',
+          message: reason,
+          notImplemented: [],
+          durationMs: 0,
+        });
       const title = reason ? `${c.name} — skipped on this target: ${reason}` : c.name;
-      it.skipIf(Boolean(reason))(title, { tags: c.tags, timeout: CASE_TIMEOUT_MS + 5_000 }, async (test) => {
-        const result = await runCase(c, target, recorder);
-        results.push(result);
-        if (result.state === 'skip') test.skip(result.message);
-        if (result.state === 'fail') throw new ContractFailure(result.message);
-      });
+      it.skipIf(Boolean(reason))(
+        title,
+        { tags: c.tags, timeout: CASE_TIMEOUT_MS + 5_000 },
+        async (test) => {
+          const result = await runCase(c, target, recorder);
+          results.push(result);
+          if (result.state === 'skip') test.skip(result.message);
+          if (result.state === 'fail') throw new ContractFailure(result.message);
+        },
+      );
     }
   });
 }

@@ -22,7 +22,10 @@ export default defineConfig({
     tags: [
       { name: 'read', description: 'safe anywhere: reads, and requests that must be refused' },
       { name: 'write', description: 'creates invoices' },
-      { name: 'money', description: 'moves money; only with CONTRACT_ALLOW_MONEY=1 outside the sandbox' },
+      {
+        name: 'money',
+        description: 'moves money; only with CONTRACT_ALLOW_MONEY=1 outside the sandbox',
+      },
       { name: 'sandbox', description: 'needs the control API (/_sandbox); skipped elsewhere' },
     ],
   },

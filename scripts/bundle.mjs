@@ -27,7 +27,10 @@ if (dirname(OUT) !== dirname(ENTRY)) throw new Error('--out must be in dist/src/
 const TMP = join(DIST_SRC, 'cli', 'main.bundle.tmp.js');
 
 /** Dynamic imports of dist modules (`await import('../fixtures/generate.js')`, the parity engine) stay separate modules. */
-const LAZY = new Set([join(DIST_SRC, 'fixtures', 'generate.js'), join(DIST_SRC, 'parity', 'index.js')]);
+const LAZY = new Set([
+  join(DIST_SRC, 'fixtures', 'generate.js'),
+  join(DIST_SRC, 'parity', 'index.js'),
+]);
 
 const moduleUrls = {
   name: 'module-urls',
@@ -35,7 +38,10 @@ const moduleUrls = {
     b.onResolve({ filter: /^\./ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const target = join(args.resolveDir, args.path);
-      if (!LAZY.has(target)) throw new Error(`bundle: unexpected dynamic import ${args.path} in ${args.importer}: add it to LAZY`);
+      if (!LAZY.has(target))
+        throw new Error(
+          `bundle: unexpected dynamic import ${args.path} in ${args.importer}: add it to LAZY`,
+        );
       // Same directory as the entry, so the relative specifier stays valid from the bundle.
       return { path: args.path, external: true };
     });
@@ -50,9 +56,12 @@ const moduleUrls = {
   },
 };
 
-const BANNER = "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);";
+const BANNER =
+  "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);";
 if ((await readFile(ENTRY, 'utf8')).includes(BANNER)) {
-  throw new Error(`${relative(ROOT, ENTRY)} is already a bundle: run tsc first (npm run build does both)`);
+  throw new Error(
+    `${relative(ROOT, ENTRY)} is already a bundle: run tsc first (npm run build does both)`,
+  );
 }
 
 const result = await build({
@@ -76,10 +85,15 @@ const result = await build({
 });
 const inputs = Object.keys(result.metafile.inputs).length;
 const name = OUT.slice(dirname(OUT).length + 1);
-const code = (await readFile(TMP, 'utf8')).replace(/\/\/# sourceMappingURL=.*$/m, `//# sourceMappingURL=${name}.map`);
+const code = (await readFile(TMP, 'utf8')).replace(
+  /\/\/# sourceMappingURL=.*$/m,
+  `//# sourceMappingURL=${name}.map`,
+);
 const map = JSON.parse(await readFile(`${TMP}.map`, 'utf8'));
 await writeFile(`${OUT}.map`, JSON.stringify({ ...map, file: name }));
 await writeFile(OUT, code);
 await rm(TMP, { force: true });
 await rm(`${TMP}.map`, { force: true });
-console.log(`bundled ${inputs} modules into ${relative(ROOT, OUT)} (${(code.length / 1024).toFixed(0)} KiB)`);
+console.log(
+  `bundled ${inputs} modules into ${relative(ROOT, OUT)} (${(code.length / 1024).toFixed(0)} KiB)`,
+);

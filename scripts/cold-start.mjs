@@ -18,7 +18,11 @@ import { parseArgs } from 'node:util';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '15' }, entry: { type: 'string', multiple: true }, 'no-baseline': { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '15' },
+    entry: { type: 'string', multiple: true },
+    'no-baseline': { type: 'boolean', default: false },
+  },
 });
 const runs = Number(values.runs);
 const entries = (values.entry ?? ['dist/src/cli/main.js']).map((e) => resolve(ROOT, e));
@@ -51,7 +55,11 @@ async function once(args, { untilExit = false } = {}) {
   const port = await freePort();
   const argv = args(port, join(dir, 'sandbox.db'));
   const started = performance.now();
-  const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, argv, {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -81,7 +89,10 @@ async function once(args, { untilExit = false } = {}) {
 }
 
 const targets = [
-  ...entries.map((e) => ({ name: `sandbox ${e.slice(ROOT.length + 1)}`, args: (p, db) => [e, 'start', '--port', String(p), '--db', db, '--quiet'] })),
+  ...entries.map((e) => ({
+    name: `sandbox ${e.slice(ROOT.length + 1)}`,
+    args: (p, db) => [e, 'start', '--port', String(p), '--db', db, '--quiet'],
+  })),
   ...(values['no-baseline']
     ? []
     : [

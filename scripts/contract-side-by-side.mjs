@@ -18,7 +18,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
-const { values } = parseArgs({ options: { runs: { type: 'string' }, tags: { type: 'string' }, timeout: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string' }, tags: { type: 'string' }, timeout: { type: 'string' } },
+});
 const runs = Number(values.runs ?? 4);
 const timeoutMs = Number(values.timeout ?? 900) * 1000;
 const children = [];
@@ -39,9 +41,17 @@ const freePort = () =>
     });
   });
 
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONTRACT_')));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) => !k.startsWith('VITEST') && !k.startsWith('CONTRACT_'),
+  ),
+);
 function cli(args, extraEnv = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: root,
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -52,9 +62,24 @@ function cli(args, extraEnv = {}) {
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const server = cli(['start', '--db', ':memory:', '--host', '127.0.0.1', '--port', String(port), '--quiet']);
+const server = cli([
+  'start',
+  '--db',
+  ':memory:',
+  '--host',
+  '127.0.0.1',
+  '--port',
+  String(port),
+  '--quiet',
+]);
 for (let i = 0; ; i++) {
-  if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+  if (
+    await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   if (i > 150) throw new Error('the sandbox did not start');
   await new Promise((r) => setTimeout(r, 200));
 }
@@ -68,13 +93,26 @@ const started = performance.now();
 const tagArgs = values.tags ? ['--tags', values.tags] : [];
 const all = Array.from({ length: runs }, (_, i) => {
   const t0 = performance.now();
-  const run = cli(['contract', '--base-url', base, '--reports', join(dir, `run-${i}`), '--allow-money', '--min-interval', '0', ...tagArgs], {
-    CONTRACT_API_KEY: dev.app.api_key,
-    CONTRACT_API_SECRET: dev.app.api_secret,
-    CONTRACT_MERCHANT_TOKEN: fx.merchants[0].merchant_api_token,
-    CONTRACT_MERCHANT_TOKEN_2: fx.merchants[1].merchant_api_token,
-    CONTRACT_TRANSFER_TARGET: fx.customers[0].email,
-  });
+  const run = cli(
+    [
+      'contract',
+      '--base-url',
+      base,
+      '--reports',
+      join(dir, `run-${i}`),
+      '--allow-money',
+      '--min-interval',
+      '0',
+      ...tagArgs,
+    ],
+    {
+      CONTRACT_API_KEY: dev.app.api_key,
+      CONTRACT_API_SECRET: dev.app.api_secret,
+      CONTRACT_MERCHANT_TOKEN: fx.merchants[0].merchant_api_token,
+      CONTRACT_MERCHANT_TOKEN_2: fx.merchants[1].merchant_api_token,
+      CONTRACT_TRANSFER_TARGET: fx.customers[0].email,
+    },
+  );
   return run.exited.then((code) => ({ i, code, seconds: (performance.now() - t0) / 1000, run }));
 });
 const results = await Promise.all(all);
@@ -92,8 +130,13 @@ for (const r of results) {
   } catch {
     s = undefined;
   }
-  console.log(`run ${r.i}: exit ${r.code}, ${s ? `${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped of ${s.cases}` : 'no summary'}, ${r.seconds.toFixed(1)} s`);
-  check(r.code === 0 && s?.target?.credentialSource === 'workspace', `run ${r.i} passed in its own workspace`);
+  console.log(
+    `run ${r.i}: exit ${r.code}, ${s ? `${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped of ${s.cases}` : 'no summary'}, ${r.seconds.toFixed(1)} s`,
+  );
+  check(
+    r.code === 0 && s?.target?.credentialSource === 'workspace',
+    `run ${r.i} passed in its own workspace`,
+  );
   if (r.code !== 0) console.log(r.run.output().slice(-3000));
   if (s?.target?.workspaceId) {
     const res = await fetch(`${base}/_sandbox/workspaces/${s.target.workspaceId}/clock`);
@@ -101,10 +144,18 @@ for (const r of results) {
   }
 }
 const clock = await get('/_sandbox/clock');
-check(clock.offset_seconds === 0, `the sandbox clock did not move (offset ${clock.offset_seconds})`);
+check(
+  clock.offset_seconds === 0,
+  `the sandbox clock did not move (offset ${clock.offset_seconds})`,
+);
 const faults = await get('/_sandbox/faults');
 check(faults.faults.length === 0, `no fault left behind (${faults.faults.length})`);
-check(JSON.stringify((await get('/_sandbox/merchants?per_page=100')).merchants.slice(0, fx.merchants.length)) === JSON.stringify(JSON.parse(merchantsBefore).slice(0, fx.merchants.length)), "the fixture merchants' settings are unchanged");
+check(
+  JSON.stringify(
+    (await get('/_sandbox/merchants?per_page=100')).merchants.slice(0, fx.merchants.length),
+  ) === JSON.stringify(JSON.parse(merchantsBefore).slice(0, fx.merchants.length)),
+  "the fixture merchants' settings are unchanged",
+);
 console.log(`${runs} runs at once: ${wall.toFixed(1)} s wall`);
 
 clearTimeout(deadline);

@@ -10,21 +10,27 @@ import { transformSync } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, '.lint-deps');
 // What ships (tsconfig.build.json): no tests, no test support, nothing of src/testing.
-const skipped = (path: string) => /\.test(-support)?\.tsx?$/.test(path) || path.startsWith(join(root, 'src', 'testing'));
+const skipped = (path: string) =>
+  /\.test(-support)?\.tsx?$/.test(path) || path.startsWith(join(root, 'src', 'testing'));
 
 /** The source with every type-only import and re-export written as a value one. */
 export function keepTypeImports(code: string): string {
   return code
     .replace(/^(\s*import)\s+type\s+(?=[{*\w])/gm, '$1 ')
     .replace(/^(\s*export)\s+type\s+(?=[{*])/gm, '$1 ')
-    .replace(/(import|export)\s*\{([^}]*)\}\s*from/g, (_, kw: string, names: string) => `${kw} {${names.replace(/(^|,)(\s*)type\s+/g, '$1$2')}} from`);
+    .replace(
+      /(import|export)\s*\{([^}]*)\}\s*from/g,
+      (_, kw: string, names: string) =>
+        `${kw} {${names.replace(/(^|,)(\s*)type\s+/g, '$1$2')}} from`,
+    );
 }
 
 function* sources(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* sources(path);
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !skipped(path)) yield path;
+    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !skipped(path))
+      yield path;
   }
 }
 
@@ -33,7 +39,13 @@ export function toJsKeepingImports(source: string, tsx = false): string {
   return transformSync(keepTypeImports(source), {
     loader: tsx ? 'tsx' : 'ts',
     format: 'esm',
-    tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, jsx: 'react-jsx', jsxImportSource: 'hono/jsx' } },
+    tsconfigRaw: {
+      compilerOptions: {
+        verbatimModuleSyntax: true,
+        jsx: 'react-jsx',
+        jsxImportSource: 'hono/jsx',
+      },
+    },
   }).code;
 }
 
@@ -46,5 +58,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     writeFileSync(target, toJsKeepingImports(readFileSync(path, 'utf8'), path.endsWith('.tsx')));
     n++;
   }
-  console.log(`lint-deps: ${n} files of src/ with their type imports kept, in ${relative(root, out)}/`);
+  console.log(
+    `lint-deps: ${n} files of src/ with their type imports kept, in ${relative(root, out)}/`,
+  );
 }

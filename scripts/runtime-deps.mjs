@@ -50,9 +50,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
   const root = lock.packages[''];
   const keep = closure(lock, [...Object.keys(root.dependencies ?? {}), ...extra]);
-  const drop = Object.keys(lock.packages).filter((p) => p.startsWith('node_modules/') && !keep.has(p) && !lock.packages[p].link);
+  const drop = Object.keys(lock.packages).filter(
+    (p) => p.startsWith('node_modules/') && !keep.has(p) && !lock.packages[p].link,
+  );
   // Outermost first: removing node_modules/a also removes node_modules/a/node_modules/b.
   const dropped = drop.filter((p) => !drop.some((q) => p !== q && p.startsWith(`${q}/`)));
   for (const p of dropped) if (!dryRun) rmSync(join(p), { recursive: true, force: true });
-  console.log(`runtime-deps: kept ${keep.size} packages, removed ${drop.length}${dryRun ? ' (dry run)' : ''}`);
+  console.log(
+    `runtime-deps: kept ${keep.size} packages, removed ${drop.length}${dryRun ? ' (dry run)' : ''}`,
+  );
 }

@@ -39,7 +39,11 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
   // before `writeDelivery` below exists (fixtures load after this function returns).
   const s = createServices(core, (event: OutboxEventRow) => writeDelivery(event));
   const identities = createIdentitiesModule(s);
-  const writeDelivery = createEventDeliveryWriter({ db: s.db, ids: s.ids, merchantById: identities.api.merchantById });
+  const writeDelivery = createEventDeliveryWriter({
+    db: s.db,
+    ids: s.ids,
+    merchantById: identities.api.merchantById,
+  });
   const ledger = createLedgerModule(s);
   const invoices = createInvoicesModule(s, identities.api);
   const payments = createPaymentsModule(s, {
@@ -54,7 +58,11 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
   // Sell orders through coins_transfer send to a wallet found as a transfer finds its target.
   const orders = createOrdersModule({ ...s, ...base }, outlets.api, transfers.api);
   const wallet = createWalletModule({ ...s, ...base }, transfers.api);
-  const callbacks = createCallbacksModule({ services: { ...s, identities: identities.api, invoices: invoices.api }, injectedFetch: o.injectedFetch, pendingWritten: writeDelivery.pendingWritten });
+  const callbacks = createCallbacksModule({
+    services: { ...s, identities: identities.api, invoices: invoices.api },
+    injectedFetch: o.injectedFetch,
+    pendingWritten: writeDelivery.pendingWritten,
+  });
   const all = { ...s, ...base, invoices: invoices.api, payments: payments.api };
   const control = createControlModule({
     services: all,
@@ -70,7 +78,20 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
   return {
     services: s,
     // The order in which their middleware, routes, fixture sections and clock work run.
-    modules: { identities, ledger, invoices, payments, accounts, control, outlets, orders, transfers, wallet, checkout, callbacks },
+    modules: {
+      identities,
+      ledger,
+      invoices,
+      payments,
+      accounts,
+      control,
+      outlets,
+      orders,
+      transfers,
+      wallet,
+      checkout,
+      callbacks,
+    },
   };
 }
 

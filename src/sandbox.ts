@@ -1,7 +1,12 @@
 import type { Hono } from 'hono';
 import { defaultConfig, type AppConfig } from './config.js';
 import { openDatabase, wipe, type Db } from './db/open.js';
-import { defaultFixturesPath, fixturesLoaded, loadFixtures, readFixtures } from './fixtures/load.js';
+import {
+  defaultFixturesPath,
+  fixturesLoaded,
+  loadFixtures,
+  readFixtures,
+} from './fixtures/load.js';
 import type { Fixtures } from './fixtures/fixture-types.js';
 import { createApp } from './http/create-app.js';
 import { createRequestLog, type RequestLog } from './http/request-log.js';
@@ -62,8 +67,11 @@ export function sharedSpec(): { spec: LoadedSpec; validators: SpecValidators } {
 export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const config = defaultConfig(opts.config);
   const db = opts.db ?? openDatabase(config.db, { durability: config.durability });
-  const storedOffset = db.prepare("SELECT value FROM meta WHERE key = 'clock_offset'").get() as { value: string } | undefined;
-  const setOffset = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('clock_offset', ?)");
+  const storedOffset = db.prepare("SELECT value FROM meta WHERE key = 'clock_offset'").get() as
+    { value: string } | undefined;
+  const setOffset = db.prepare(
+    "INSERT OR REPLACE INTO meta (key, value) VALUES ('clock_offset', ?)",
+  );
   const sandboxClock: Clock = createClock({
     realNowMs: opts.realNowMs,
     initialOffsetMicros: storedOffset ? Number(storedOffset.value) : 0,
@@ -75,19 +83,26 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const { spec, validators } = opts.spec ?? sharedSpec();
   const fixtures = opts.fixtures ?? readFixtures(config.fixtures || defaultFixturesPath());
   const requestLog = createRequestLog();
-  const { services, modules } = createModules({ db, clock, tenants, ids: opts.ids ?? newId, config }, {
-    requestLog,
-    // Called only once the sandbox below exists (a request or the background runs them).
-    sandbox: { tick: () => sandbox.tick(), reset: () => sandbox.reset() },
-    injectedFetch: opts.fetch,
-    random: opts.random ?? Math.random,
-    // Asked for only once a fault is added, after the app below exists.
-    servedPaths: () => app.routes.filter((r) => r.method !== 'ALL').map((r) => r.path),
-  });
+  const { services, modules } = createModules(
+    { db, clock, tenants, ids: opts.ids ?? newId, config },
+    {
+      requestLog,
+      // Called only once the sandbox below exists (a request or the background runs them).
+      sandbox: { tick: () => sandbox.tick(), reset: () => sandbox.reset() },
+      injectedFetch: opts.fetch,
+      random: opts.random ?? Math.random,
+      // Asked for only once a fault is added, after the app below exists.
+      servedPaths: () => app.routes.filter((r) => r.method !== 'ALL').map((r) => r.path),
+    },
+  );
   const list = moduleList(modules);
   const sections = list.flatMap((m) => m.fixtureSections ?? []);
   // The fixture loader creates merchants and funds their accounts: it uses those two modules' apis.
-  const fixtureDeps = { ...services, identities: modules.identities.api, ledger: modules.ledger.api };
+  const fixtureDeps = {
+    ...services,
+    identities: modules.identities.api,
+    ledger: modules.ledger.api,
+  };
   if (!fixturesLoaded(services)) loadFixtures(fixtureDeps, fixtures, sections);
 
   const stops: Array<() => Promise<void> | void> = [];

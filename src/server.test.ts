@@ -16,9 +16,15 @@ describe('the URL the server prints and links with', () => {
   });
 
   it('is what payment_url uses when the server listens on every address without --public-url', () => {
-    expect(configFrom({ host: '0.0.0.0', port: '7070' }, {}).publicUrl).toBe('http://localhost:7070');
-    expect(configFrom({}, { PAYSANDBOX_HOST: '0.0.0.0', PAYSANDBOX_PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
-    expect(configFrom({ host: '0.0.0.0', 'public-url': 'https://pay.example.test/' }, {}).publicUrl).toBe('https://pay.example.test');
+    expect(configFrom({ host: '0.0.0.0', port: '7070' }, {}).publicUrl).toBe(
+      'http://localhost:7070',
+    );
+    expect(configFrom({}, { PAYSANDBOX_HOST: '0.0.0.0', PAYSANDBOX_PORT: '8080' }).publicUrl).toBe(
+      'http://localhost:8080',
+    );
+    expect(
+      configFrom({ host: '0.0.0.0', 'public-url': 'https://pay.example.test/' }, {}).publicUrl,
+    ).toBe('https://pay.example.test');
   });
 
   it('is the address itself otherwise, IPv6 in brackets', () => {
@@ -42,7 +48,10 @@ describe('the Docker image', () => {
 
   function run(cmd: string[], env: Record<string, string>): Promise<number | null> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, cmd.slice(1), { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+      const child = spawn(process.execPath, cmd.slice(1), {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: 'ignore',
+      });
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       child.once('exit', (code) => {
         clearTimeout(timer);
@@ -56,7 +65,9 @@ describe('the Docker image', () => {
     expect(cmd[0]).toBe('node');
     expect(dockerfile).toMatch(/PAYSANDBOX_PORT=7070/);
     const server = createServer((req, res) => {
-      res.writeHead(req.url === '/healthz' ? 200 : 404, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      res
+        .writeHead(req.url === '/healthz' ? 200 : 404, { 'content-type': 'application/json' })
+        .end('{"status":"ok"}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
@@ -69,9 +80,22 @@ describe('the Docker image', () => {
   });
 
   it('leaves dependencies, git, local databases, build output and reports out of the build context', () => {
-    const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
-    for (const entry of ['node_modules', '.git', '.paysandbox', 'dist', 'test-artifacts', 'contract-tests/reports']) expect(ignored).toContain(entry);
+    const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
+    for (const entry of [
+      'node_modules',
+      '.git',
+      '.paysandbox',
+      'dist',
+      'test-artifacts',
+      'contract-tests/reports',
+    ])
+      expect(ignored).toContain(entry);
     // …but not what the build stage copies.
-    for (const copied of [...dockerfile.matchAll(/^COPY (?!--from)(.+) \.\/?\S*$/gm)].flatMap((m) => m[1]!.split(/\s+/))) expect(ignored).not.toContain(copied);
+    for (const copied of [...dockerfile.matchAll(/^COPY (?!--from)(.+) \.\/?\S*$/gm)].flatMap((m) =>
+      m[1]!.split(/\s+/),
+    ))
+      expect(ignored).not.toContain(copied);
   });
 });

@@ -22,7 +22,9 @@ export async function listen(sandbox: Sandbox): Promise<RunningServer> {
     );
   }
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: sandbox.app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
+    const s = serve({ fetch: sandbox.app.fetch, port: config.port, hostname: config.host }, () =>
+      resolve(s as Server),
+    );
     (s as Server).once('error', reject);
   });
   server.keepAliveTimeout = 65_000;

@@ -13,8 +13,16 @@ export function signingKey(apiKey: string, apiSecret: string): SigningKey {
 }
 
 /** Headers of one signed request (docs/design.md#authentication): HMAC-SHA256(secret, nonce + full URL + raw body), hex. */
-export function signedHeaders(key: SigningKey, fullUrl: string, body: string): Record<string, string> {
+export function signedHeaders(
+  key: SigningKey,
+  fullUrl: string,
+  body: string,
+): Record<string, string> {
   const nonce = String(++key.nonce);
-  const signature = createHmac('sha256', key.apiSecret).update(nonce).update(fullUrl).update(body).digest('hex');
+  const signature = createHmac('sha256', key.apiSecret)
+    .update(nonce)
+    .update(fullUrl)
+    .update(body)
+    .digest('hex');
   return { ACCESS_KEY: key.apiKey, ACCESS_NONCE: nonce, ACCESS_SIGNATURE: signature };
 }

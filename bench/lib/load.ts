@@ -57,7 +57,8 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
         if (err) return reject(err);
         const sorted = times.subarray(0, n).sort();
         const statuses: Record<string, number> = {};
-        for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = Number(s.count);
+        for (const [code, s] of Object.entries(r.statusCodeStats ?? {}))
+          statuses[code] = Number(s.count);
         const durationSec = (r.finish.getTime() - r.start.getTime()) / 1000 || r.duration;
         resolve({
           requests: n,
@@ -71,14 +72,17 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
         });
       },
     );
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
-      if (n === times.length) {
-        const bigger = new Float64Array(times.length * 2);
-        bigger.set(times);
-        times = bigger;
-      }
-      times[n++] = responseTime;
-    });
+    instance.on(
+      'response',
+      (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+        if (n === times.length) {
+          const bigger = new Float64Array(times.length * 2);
+          bigger.set(times);
+          times = bigger;
+        }
+        times[n++] = responseTime;
+      },
+    );
     // autocannon stops by itself; this only guards against a hung server.
     const guard = setTimeout(() => instance.stop(), (o.durationSec + 30) * 1000);
   });

@@ -30,18 +30,27 @@ export function probe(url: string, timeoutMs = 1000): Promise<number> {
 }
 
 /** Poll `url` every `everyMs` until it answers 200; rejects after `timeoutMs` or when `gone()` says the process died. */
-export async function waitFor200(url: string, opts: { timeoutMs?: number; everyMs?: number; gone?: () => boolean } = {}): Promise<void> {
+export async function waitFor200(
+  url: string,
+  opts: { timeoutMs?: number; everyMs?: number; gone?: () => boolean } = {},
+): Promise<void> {
   const deadline = performance.now() + (opts.timeoutMs ?? 30_000);
   for (;;) {
     if ((await probe(url)) === 200) return;
     if (opts.gone?.()) throw new Error(`the process behind ${url} exited`);
-    if (performance.now() > deadline) throw new Error(`${url} did not answer 200 within ${opts.timeoutMs ?? 30_000} ms`);
+    if (performance.now() > deadline)
+      throw new Error(`${url} did not answer 200 within ${opts.timeoutMs ?? 30_000} ms`);
     await new Promise((r) => setTimeout(r, opts.everyMs ?? 20));
   }
 }
 
 /** JSON over HTTP with fetch; throws with the body when the status is not the expected one. */
-export async function json<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+export async function json<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(url, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -67,7 +76,9 @@ export function peakRssMiB(pid: number): number | null {
     /* not Linux */
   }
   try {
-    const kb = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+    const kb = Number(
+      execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim(),
+    );
     return Number.isFinite(kb) && kb > 0 ? kb / 1024 : null;
   } catch {
     return null;

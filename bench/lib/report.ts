@@ -50,7 +50,14 @@ export interface TargetCheck {
 export interface BenchReport {
   quick: boolean;
   machine: Machine;
-  settings: { connections: number; durationSec: number; warmupSec: number; invoices: number; deepPage: number; nodeFlags: string[] };
+  settings: {
+    connections: number;
+    durationSec: number;
+    warmupSec: number;
+    invoices: number;
+    deepPage: number;
+    nodeFlags: string[];
+  };
   seedMs: number;
   baselineRps: number;
   scenarios: ScenarioResult[];
@@ -59,7 +66,14 @@ export interface BenchReport {
   peakRssMiB: number | null;
   /** VmHWM, VmRSS, RssAnon, RssFile of the sandbox at the end of the load scenarios. */
   memoryMiB?: Record<string, number> | null;
-  callbacks: { status: string; deliveriesPerSecond?: number; p50Ms?: number; p99Ms?: number; errors?: number; events?: number };
+  callbacks: {
+    status: string;
+    deliveriesPerSecond?: number;
+    p50Ms?: number;
+    p99Ms?: number;
+    errors?: number;
+    events?: number;
+  };
   hostedPage: { status: string; results?: unknown[] };
   targets: TargetCheck[];
 }
@@ -85,20 +99,35 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
-const ms = (n: number | undefined) => (n === undefined ? '–' : n < 10 ? n.toFixed(2) : n.toFixed(1));
+const fmt = (n: number | undefined, digits = 0) =>
+  n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits);
+const ms = (n: number | undefined) =>
+  n === undefined ? '–' : n < 10 ? n.toFixed(2) : n.toFixed(1);
 
 /** The checks of issue 7, from one run. */
 export function checkTargets(r: Omit<BenchReport, 'targets'>): TargetCheck[] {
   const by = (id: string) => r.scenarios.find((s) => s.id === id && s.status === 'ok');
   const ratio = (id: string, goal: number, label: string): TargetCheck => {
     const s = by(id);
-    return { target: label, measured: s?.ratio !== undefined ? `${s.ratio.toFixed(2)} ×` : 'not measured', goal: `≥ ${goal} ×`, met: s?.ratio !== undefined ? s.ratio >= goal : null };
+    return {
+      target: label,
+      measured: s?.ratio !== undefined ? `${s.ratio.toFixed(2)} ×` : 'not measured',
+      goal: `≥ ${goal} ×`,
+      met: s?.ratio !== undefined ? s.ratio >= goal : null,
+    };
   };
-  const checks: TargetCheck[] = [ratio('hmac-get', 0.4, 'HMAC signed GET vs baseline'), ratio('invoice-create', 0.3, 'Token invoice create vs baseline')];
+  const checks: TargetCheck[] = [
+    ratio('hmac-get', 0.4, 'HMAC signed GET vs baseline'),
+    ratio('invoice-create', 0.3, 'Token invoice create vs baseline'),
+  ];
   const sandbox = r.scenarios.filter((s) => s.target === 'sandbox' && s.status === 'ok');
   const errors = sandbox.reduce((n, s) => n + (s.errors ?? 0), 0);
-  checks.push({ target: 'errors (all sandbox scenarios)', measured: String(errors), goal: '0', met: errors === 0 });
+  checks.push({
+    target: 'errors (all sandbox scenarios)',
+    measured: String(errors),
+    goal: '0',
+    met: errors === 0,
+  });
   const fixed = by('list-deep-fixed');
   checks.push({
     target: `deep page p99 at ${fixed?.overallRate ?? 100} req/s`,
@@ -109,7 +138,12 @@ export function checkTargets(r: Omit<BenchReport, 'targets'>): TargetCheck[] {
   const deep = by('list-deep');
   const first = by('list-page-1');
   const depthRatio = deep?.rps && first?.rps ? deep.rps / first.rps : undefined;
-  checks.push({ target: 'deep page req/s vs page 1', measured: depthRatio !== undefined ? `${depthRatio.toFixed(2)} ×` : 'not measured', goal: '≥ 0.5 ×', met: depthRatio !== undefined ? depthRatio >= 0.5 : null });
+  checks.push({
+    target: 'deep page req/s vs page 1',
+    measured: depthRatio !== undefined ? `${depthRatio.toFixed(2)} ×` : 'not measured',
+    goal: '≥ 0.5 ×',
+    met: depthRatio !== undefined ? depthRatio >= 0.5 : null,
+  });
   checks.push({
     target: 'cold start (median of 5)',
     measured: r.coldStart ? `${fmt(r.coldStart.medianMs)} ms` : 'not measured',
@@ -118,13 +152,22 @@ export function checkTargets(r: Omit<BenchReport, 'targets'>): TargetCheck[] {
   });
   checks.push({
     target: 'callback deliveries',
-    measured: r.callbacks.deliveriesPerSecond !== undefined ? `${fmt(r.callbacks.deliveriesPerSecond)} /s` : r.callbacks.status,
+    measured:
+      r.callbacks.deliveriesPerSecond !== undefined
+        ? `${fmt(r.callbacks.deliveriesPerSecond)} /s`
+        : r.callbacks.status,
     goal: '≥ 1,000 /s',
-    met: r.callbacks.deliveriesPerSecond !== undefined ? r.callbacks.deliveriesPerSecond >= 1000 : null,
+    met:
+      r.callbacks.deliveriesPerSecond !== undefined
+        ? r.callbacks.deliveriesPerSecond >= 1000
+        : null,
   });
   checks.push({
     target: 'peak RSS under load',
-    measured: r.peakRssMiB !== null ? `${fmt(r.peakRssMiB)} MiB (${fmt(r.peakRssMiB * 1.048576)} MB)` : 'not measured',
+    measured:
+      r.peakRssMiB !== null
+        ? `${fmt(r.peakRssMiB)} MiB (${fmt(r.peakRssMiB * 1.048576)} MB)`
+        : 'not measured',
     goal: '< 150 MB',
     met: r.peakRssMiB !== null ? r.peakRssMiB * 1.048576 < 150 : null,
   });
@@ -137,7 +180,12 @@ export function checkTargets(r: Omit<BenchReport, 'targets'>): TargetCheck[] {
     const x = p?.status === 'ok' && p.rps && o?.rps ? o.rps / p.rps : undefined;
     checks.push({
       target: `vs Prism: ${o?.title ?? own}`,
-      measured: x !== undefined ? `${x.toFixed(1)} ×` : p ? `Prism: ${p.status}${p.note ? ` (${p.note})` : ''}` : 'not measured (run with --with-prism)',
+      measured:
+        x !== undefined
+          ? `${x.toFixed(1)} ×`
+          : p
+            ? `Prism: ${p.status}${p.note ? ` (${p.note})` : ''}`
+            : 'not measured (run with --with-prism)',
       goal: '≥ 5 ×',
       met: x !== undefined ? x >= 5 : null,
     });
@@ -152,7 +200,9 @@ function scenarioRows(list: ScenarioResult[]): string[] {
   ];
   for (const s of list) {
     if (s.status !== 'ok') {
-      rows.push(`| ${s.title} | ${s.target} | ${s.status}${s.note ? `: ${s.note.replaceAll('|', '\\|')}` : ''} | | | | | | |`);
+      rows.push(
+        `| ${s.title} | ${s.target} | ${s.status}${s.note ? `: ${s.note.replaceAll('|', '\\|')}` : ''} | | | | | | |`,
+      );
       continue;
     }
     const rate = s.overallRate ? ` (fixed ${s.overallRate}/s)` : '';
@@ -180,7 +230,10 @@ export function toMarkdown(r: BenchReport): string {
     '',
     '| target | measured | goal | met |',
     '|---|--:|--:|:-:|',
-    ...r.targets.map((t) => `| ${t.target} | ${t.measured} | ${t.goal} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`),
+    ...r.targets.map(
+      (t) =>
+        `| ${t.target} | ${t.measured} | ${t.goal} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`,
+    ),
     '',
     '### Load scenarios',
     '',
@@ -190,9 +243,13 @@ export function toMarkdown(r: BenchReport): string {
     '',
     `- Cold start (spawn → first 200 from \`/healthz\`, fresh database, default fixtures): median **${fmt(r.coldStart?.medianMs)} ms** ` +
       `(runs: ${r.coldStart?.runsMs.map((x) => fmt(x)).join(', ') ?? '–'}; the banner's own "ready in": ${r.coldStart?.bannerMs.map((x) => fmt(x)).join(', ') ?? '–'} ms).` +
-      (r.baselineColdStart ? ` The bare Hono app, same measure: median ${fmt(r.baselineColdStart.medianMs)} ms.` : ''),
+      (r.baselineColdStart
+        ? ` The bare Hono app, same measure: median ${fmt(r.baselineColdStart.medianMs)} ms.`
+        : ''),
     `- Peak RSS of the sandbox process over the whole run (VmHWM): **${fmt(r.peakRssMiB ?? undefined)} MiB**` +
-      (r.memoryMiB ? ` (at the end: RSS ${fmt(r.memoryMiB.VmRSS)} MiB = ${fmt(r.memoryMiB.RssAnon)} anonymous + ${fmt(r.memoryMiB.RssFile)} file-backed, mostly the node binary).` : '.'),
+      (r.memoryMiB
+        ? ` (at the end: RSS ${fmt(r.memoryMiB.VmRSS)} MiB = ${fmt(r.memoryMiB.RssAnon)} anonymous + ${fmt(r.memoryMiB.RssFile)} file-backed, mostly the node binary).`
+        : '.'),
     `- Callback dispatch: ${
       r.callbacks.deliveriesPerSecond !== undefined
         ? `${r.callbacks.events ?? ''} events → **${fmt(r.callbacks.deliveriesPerSecond)} deliveries/s**, commit → receipt p50 ${ms(r.callbacks.p50Ms)} ms, p99 ${ms(r.callbacks.p99Ms)} ms, errors ${r.callbacks.errors ?? 0}`
@@ -217,10 +274,14 @@ export function toConsole(r: BenchReport): string {
   const lines: string[] = [];
   const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
   const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
-  lines.push(`${pad('scenario', 52)}${pad('target', 9)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('× base', 8)}${lpad('CPU µs/req', 12)}`);
+  lines.push(
+    `${pad('scenario', 52)}${pad('target', 9)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('× base', 8)}${lpad('CPU µs/req', 12)}`,
+  );
   for (const s of r.scenarios) {
     if (s.status !== 'ok') {
-      lines.push(`${pad(s.title, 52)}${pad(s.target, 9)}  ${s.status}${s.note ? `: ${s.note}` : ''}`);
+      lines.push(
+        `${pad(s.title, 52)}${pad(s.target, 9)}  ${s.status}${s.note ? `: ${s.note}` : ''}`,
+      );
       continue;
     }
     lines.push(
@@ -228,6 +289,9 @@ export function toConsole(r: BenchReport): string {
     );
   }
   lines.push('');
-  for (const t of r.targets) lines.push(`${t.met === null ? '  –  ' : t.met ? ' ok  ' : ' MISS'} ${pad(t.target, 44)} ${pad(t.measured, 22)} goal ${t.goal}`);
+  for (const t of r.targets)
+    lines.push(
+      `${t.met === null ? '  –  ' : t.met ? ' ok  ' : ' MISS'} ${pad(t.target, 44)} ${pad(t.measured, 22)} goal ${t.goal}`,
+    );
   return lines.join('\n');
 }

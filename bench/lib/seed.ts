@@ -41,11 +41,19 @@ export async function seedDatabase(o: {
   benchApps: number;
 }): Promise<Seeded> {
   const started = performance.now();
-  const sandboxModule = (await import(pathToFileURL(join(o.root, 'dist/src/sandbox.js')).href)) as SandboxModule;
-  const fixturesModule = (await import(pathToFileURL(join(o.root, 'dist/src/fixtures/load.js')).href)) as FixturesModule;
+  const sandboxModule = (await import(
+    pathToFileURL(join(o.root, 'dist/src/sandbox.js')).href
+  )) as SandboxModule;
+  const fixturesModule = (await import(
+    pathToFileURL(join(o.root, 'dist/src/fixtures/load.js')).href
+  )) as FixturesModule;
   const sandbox = sandboxModule.createSandbox({ config: { db: o.db, quiet: true } });
   try {
-    const s = { ...sandbox.services, identities: sandbox.modules.identities.api, ledger: sandbox.modules.ledger.api };
+    const s = {
+      ...sandbox.services,
+      identities: sandbox.modules.identities.api,
+      ledger: sandbox.modules.ledger.api,
+    };
     const merchant = sandbox.fixtures.merchants[0];
     if (!merchant) throw new Error('the fixtures have no merchant');
     // The first merchant's callbacks go to the bench's receiver; the second has none (its invoices still
@@ -81,7 +89,10 @@ export async function seedDatabase(o: {
     const customer = s.identities.firstCustomer();
     if (customer) {
       for (const a of s.ledger.byOwner('user', customer.id)) {
-        if (a.currency === 'PHP') s.unitOfWork(() => fixturesModule.fund(s, a.id, 10_000_000n * UNITS_PER_PESO, 'bench_funding'));
+        if (a.currency === 'PHP')
+          s.unitOfWork(() =>
+            fixturesModule.fund(s, a.id, 10_000_000n * UNITS_PER_PESO, 'bench_funding'),
+          );
       }
     }
 
@@ -102,9 +113,17 @@ export async function seedDatabase(o: {
             workspace_id: null,
             created_at: s.clock.now(),
           });
-          const wallet = s.ledger.createAccount({ ownerType: 'user', ownerId, name: 'PHP Wallet', currency: 'PHP' });
+          const wallet = s.ledger.createAccount({
+            ownerType: 'user',
+            ownerId,
+            name: 'PHP Wallet',
+            currency: 'PHP',
+          });
           fixturesModule.fund(s, wallet, 100_000_000n * UNITS_PER_PESO, 'bench_funding');
-          const app = { api_key: randomBytes(16).toString('hex'), api_secret: randomBytes(24).toString('hex') };
+          const app = {
+            api_key: randomBytes(16).toString('hex'),
+            api_secret: randomBytes(24).toString('hex'),
+          };
           s.identities.insertApp({
             ...app,
             name: `Bench app ${i}`,

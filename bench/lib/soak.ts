@@ -53,11 +53,23 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const work = mkdtempSync(join(tmpdir(), 'paysandbox-soak-'));
   const servers: Server[] = [];
   try {
-    const receiver = await startScript({ root: o.root, script: 'receiver.mjs', nodeFlags: [], readyPath: '/count' });
+    const receiver = await startScript({
+      root: o.root,
+      script: 'receiver.mjs',
+      nodeFlags: [],
+      readyPath: '/count',
+    });
     servers.push(receiver);
-    const sandbox = await startSandbox({ root: o.root, db: join(work, 'sandbox.db'), nodeFlags: o.nodeFlags, extraArgs: ['--durability', o.durability] });
+    const sandbox = await startSandbox({
+      root: o.root,
+      db: join(work, 'sandbox.db'),
+      nodeFlags: o.nodeFlags,
+      extraArgs: ['--durability', o.durability],
+    });
     servers.push(sandbox);
-    o.log(`soak: sandbox ${sandbox.url} (pid ${sandbox.child.pid}), ${o.workers} workers, ${o.seconds} s (warm-up ${o.warmupSec} s)`);
+    o.log(
+      `soak: sandbox ${sandbox.url} (pid ${sandbox.child.pid}), ${o.workers} workers, ${o.seconds} s (warm-up ${o.warmupSec} s)`,
+    );
     const contexts = await prepare(sandbox.url, `${receiver.url}/callbacks`, o.root, o.workers);
 
     const counters: SoakCounters = { requests: 0, flows: {}, errors: 0, errorSamples: [] };
@@ -65,9 +77,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const started = performance.now();
     const sampler = setInterval(() => {
       samples.push(rssMiB(sandbox.child.pid) ?? 0);
-      if (samples.length % 10 === 0) o.log(`soak: ${samples.length} s, RSS ${samples.at(-1)!.toFixed(1)} MiB, ${counters.requests} requests, ${counters.errors} errors`);
+      if (samples.length % 10 === 0)
+        o.log(
+          `soak: ${samples.length} s, RSS ${samples.at(-1)!.toFixed(1)} MiB, ${counters.requests} requests, ${counters.errors} errors`,
+        );
     }, 1000);
-    await Promise.all(contexts.map((ctx) => soakWorker(ctx, counters, started + o.seconds * 1000))).finally(() => clearInterval(sampler));
+    await Promise.all(
+      contexts.map((ctx) => soakWorker(ctx, counters, started + o.seconds * 1000)),
+    ).finally(() => clearInterval(sampler));
 
     const after = samples.slice(o.warmupSec, o.warmupSec + 10);
     const rssAfterWarmupMiB = median(after.length ? after : samples);
@@ -78,8 +95,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const memoryAtEndMiB = memoryMiB(sandbox.child.pid);
     const problems: string[] = [];
     if (counters.errors) problems.push(`${counters.errors} errors`);
-    if (growthMiB > allowedGrowthMiB) problems.push(`RSS grew ${growthMiB.toFixed(1)} MiB after warm-up (allowed ${allowedGrowthMiB.toFixed(1)})`);
-    if (samples.length < o.warmupSec + 10) problems.push(`only ${samples.length} samples: run longer than the warm-up + 10 s`);
+    if (growthMiB > allowedGrowthMiB)
+      problems.push(
+        `RSS grew ${growthMiB.toFixed(1)} MiB after warm-up (allowed ${allowedGrowthMiB.toFixed(1)})`,
+      );
+    if (samples.length < o.warmupSec + 10)
+      problems.push(`only ${samples.length} samples: run longer than the warm-up + 10 s`);
     const { root: _root, log: _log, ...settings } = o;
     return {
       machine: { ...m, loadAverageAtEnd: loadavg().map((x) => +x.toFixed(2)) },
@@ -96,7 +117,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       memoryAtEndMiB,
       callbacksReceived: body.received,
       passed: problems.length === 0,
-      verdict: problems.length ? problems.join('; ') : `no error; RSS grew ${growthMiB.toFixed(1)} MiB after warm-up (allowed ${allowedGrowthMiB.toFixed(1)})`,
+      verdict: problems.length
+        ? problems.join('; ')
+        : `no error; RSS grew ${growthMiB.toFixed(1)} MiB after warm-up (allowed ${allowedGrowthMiB.toFixed(1)})`,
     };
   } finally {
     for (const s of servers.reverse()) await s.stop().catch(() => undefined);
@@ -105,19 +128,44 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
 }
 
 /** One whitelisted, funded app per worker; the first merchant's callbacks go to the local receiver. */
-async function prepare(base: string, callbackUrl: string, root: string, workers: number): Promise<SoakContext[]> {
+async function prepare(
+  base: string,
+  callbackUrl: string,
+  root: string,
+  workers: number,
+): Promise<SoakContext[]> {
   const fx = JSON.parse(readFileSync(join(root, 'fixtures', 'sandbox.json'), 'utf8'));
   const merchant = fx.merchants[0];
   const customer = fx.customers[0];
   const expectStatus = (r: { status: number; body: unknown }, status: number, what: string) => {
-    if (r.status !== status) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
+    if (r.status !== status)
+      throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
   };
-  expectStatus(await json('PATCH', `${base}/_sandbox/merchants/${merchant.id}`, { callback_url: callbackUrl, callback_auth: 'always' }), 200, 'PATCH merchant');
-  const customerAccount = customer.accounts.find((a: { currency: string }) => a.currency === 'PHP').id;
-  expectStatus(await json('POST', `${base}/_sandbox/accounts/${customerAccount}/fund`, { amount: '1000000' }), 200, 'fund customer');
+  expectStatus(
+    await json('PATCH', `${base}/_sandbox/merchants/${merchant.id}`, {
+      callback_url: callbackUrl,
+      callback_auth: 'always',
+    }),
+    200,
+    'PATCH merchant',
+  );
+  const customerAccount = customer.accounts.find(
+    (a: { currency: string }) => a.currency === 'PHP',
+  ).id;
+  expectStatus(
+    await json('POST', `${base}/_sandbox/accounts/${customerAccount}/fund`, { amount: '1000000' }),
+    200,
+    'fund customer',
+  );
   const out: SoakContext[] = [];
   for (let i = 0; i < workers; i++) {
-    const r = await json<{ app: { api_key: string; api_secret: string; owner: { accounts: Array<{ id: string; currency: string }> } } }>('POST', `${base}/_sandbox/apps`, {
+    const r = await json<{
+      app: {
+        api_key: string;
+        api_secret: string;
+        owner: { accounts: Array<{ id: string; currency: string }> };
+      };
+    }>('POST', `${base}/_sandbox/apps`, {
       name: `soak ${i}`,
       mfa_whitelisted: true,
       balance: '10000000',
@@ -137,10 +185,18 @@ async function prepare(base: string, callbackUrl: string, root: string, workers:
 }
 
 export function printSoak(r: SoakResult, log: (m: string) => void): void {
-  const flows = Object.entries(r.flows).map(([k, n]) => `${k} ×${n}`).join(', ');
-  log(`soak: ${r.requests} requests in ${r.settings.seconds} s (${(r.requests / r.settings.seconds).toFixed(0)}/s), ${r.errors} errors; flows: ${flows}`);
-  log(`soak: RSS after warm-up ${r.rssAfterWarmupMiB.toFixed(1)} MiB, at the end ${r.rssAtEndMiB.toFixed(1)} MiB, max ${Math.max(...r.rssMiB).toFixed(1)} MiB; growth ${r.growthMiB.toFixed(1)} MiB (allowed ${r.allowedGrowthMiB.toFixed(1)})`);
-  log(`soak: callbacks received ${r.callbacksReceived}; memory at the end ${JSON.stringify(r.memoryAtEndMiB)}`);
+  const flows = Object.entries(r.flows)
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ');
+  log(
+    `soak: ${r.requests} requests in ${r.settings.seconds} s (${(r.requests / r.settings.seconds).toFixed(0)}/s), ${r.errors} errors; flows: ${flows}`,
+  );
+  log(
+    `soak: RSS after warm-up ${r.rssAfterWarmupMiB.toFixed(1)} MiB, at the end ${r.rssAtEndMiB.toFixed(1)} MiB, max ${Math.max(...r.rssMiB).toFixed(1)} MiB; growth ${r.growthMiB.toFixed(1)} MiB (allowed ${r.allowedGrowthMiB.toFixed(1)})`,
+  );
+  log(
+    `soak: callbacks received ${r.callbacksReceived}; memory at the end ${JSON.stringify(r.memoryAtEndMiB)}`,
+  );
   for (const e of r.errorSamples) log(`soak: error: ${e}`);
   log(`soak: ${r.passed ? 'PASSED' : 'FAILED'}: ${r.verdict}`);
 }

@@ -44,7 +44,13 @@ export function baselineScenario(baseUrl: string, connections: number): LoadScen
   };
 }
 
-function get(c: ScenarioContext, id: string, title: string, path: string, extra: Partial<LoadScenario> = {}): LoadScenario {
+function get(
+  c: ScenarioContext,
+  id: string,
+  title: string,
+  path: string,
+  extra: Partial<LoadScenario> = {},
+): LoadScenario {
   const headers = { authorization: `Token ${c.merchantToken}` };
   return {
     id,
@@ -58,7 +64,12 @@ function get(c: ScenarioContext, id: string, title: string, path: string, extra:
 
 /** The body of an invoice create; a unique external_transaction_id per request. */
 function invoiceBody(ext: string): string {
-  return JSON.stringify({ amount: '100.50', currency: 'PHP', external_transaction_id: ext, description: 'bench order' });
+  return JSON.stringify({
+    amount: '100.50',
+    currency: 'PHP',
+    external_transaction_id: ext,
+    description: 'bench order',
+  });
 }
 
 function invoiceCreate(
@@ -80,12 +91,25 @@ function invoiceCreate(
         setupRequest: (req) => ({ ...req, body: invoiceBody(`bench-${c.runId}-${id}-${++n}`) }),
       },
     ],
-    preflight: () => json('POST', `${c.baseUrl}/v1/invoices/`, JSON.parse(invoiceBody(`bench-${c.runId}-${id}-pre`)), headers),
+    preflight: () =>
+      json(
+        'POST',
+        `${c.baseUrl}/v1/invoices/`,
+        JSON.parse(invoiceBody(`bench-${c.runId}-${id}-pre`)),
+        headers,
+      ),
   };
 }
 
 /** An HMAC-signed request: one key per connection, each with strictly increasing nonces. */
-function signed(c: ScenarioContext, id: string, title: string, method: string, path: string, body: () => string): LoadScenario {
+function signed(
+  c: ScenarioContext,
+  id: string,
+  title: string,
+  method: string,
+  path: string,
+  body: () => string,
+): LoadScenario {
   let next = 0;
   const keyFor = () => c.keys[next++ % c.keys.length]!;
   const request = (key: SigningKey): RequestSpec => ({
@@ -108,18 +132,28 @@ function signed(c: ScenarioContext, id: string, title: string, method: string, p
     async preflight() {
       const key = c.keys[0]!;
       const text = body();
-      return json(method, c.baseUrl + path, text ? JSON.parse(text) : undefined, signedHeaders(key, c.baseUrl + path, text));
+      return json(
+        method,
+        c.baseUrl + path,
+        text ? JSON.parse(text) : undefined,
+        signedHeaders(key, c.baseUrl + path, text),
+      );
     },
   };
 }
 
 /** Every load scenario against the sandbox, in the order they run (reads before the writes that change them). */
-export function sandboxScenarios(c: ScenarioContext, opts: { deepPage: number; deepRate: number }): LoadScenario[] {
+export function sandboxScenarios(
+  c: ScenarioContext,
+  opts: { deepPage: number; deepRate: number },
+): LoadScenario[] {
   const deepPath = `/v3/invoices/?page=${opts.deepPage}&per_page=10`;
   const deepCheck = (body: unknown): string | null => {
     const b = body as { invoices?: unknown[]; meta?: { total_count?: number } };
-    if (b.invoices?.length !== 10) return `the deep page has ${b.invoices?.length ?? 0} invoices, not 10`;
-    if ((b.meta?.total_count ?? 0) < opts.deepPage * 10) return `only ${b.meta?.total_count} invoices: page ${opts.deepPage} is not deep`;
+    if (b.invoices?.length !== 10)
+      return `the deep page has ${b.invoices?.length ?? 0} invoices, not 10`;
+    if ((b.meta?.total_count ?? 0) < opts.deepPage * 10)
+      return `only ${b.meta?.total_count} invoices: page ${opts.deepPage} is not deep`;
     return null;
   };
   // GET one invoice: the newest thousand seeded invoices in turn (the payments scenario pays the oldest).
@@ -144,24 +178,53 @@ export function sandboxScenarios(c: ScenarioContext, opts: { deepPage: number; d
         method: 'POST',
         headers: json201,
         body: JSON.stringify({ collector: 'coins_peso_wallet' }),
-        setupRequest: (req) => ({ ...req, path: `/_sandbox/invoices/${c.invoiceIds[p++ % c.invoiceIds.length]}/payments` }),
+        setupRequest: (req) => ({
+          ...req,
+          path: `/_sandbox/invoices/${c.invoiceIds[p++ % c.invoiceIds.length]}/payments`,
+        }),
       },
     ],
-    preflight: () => json('POST', `${c.baseUrl}/_sandbox/invoices/${c.invoiceIds[p++]}/payments`, { collector: 'coins_peso_wallet' }),
+    preflight: () =>
+      json('POST', `${c.baseUrl}/_sandbox/invoices/${c.invoiceIds[p++]}/payments`, {
+        collector: 'coins_peso_wallet',
+      }),
   };
   return [
     get(c, 'healthz', 'GET /healthz', '/healthz'),
     get(c, 'list-page-1', 'GET /v3/invoices/ page 1 (of 100k)', '/v3/invoices/?page=1&per_page=10'),
-    get(c, 'list-deep', `GET /v3/invoices/ page ${opts.deepPage} (saturated)`, deepPath, { check: deepCheck }),
-    get(c, 'list-deep-fixed', `GET /v3/invoices/ page ${opts.deepPage} at ${opts.deepRate} req/s`, deepPath, {
+    get(c, 'list-deep', `GET /v3/invoices/ page ${opts.deepPage} (saturated)`, deepPath, {
       check: deepCheck,
-      overallRate: opts.deepRate,
-      connections: 2,
     }),
+    get(
+      c,
+      'list-deep-fixed',
+      `GET /v3/invoices/ page ${opts.deepPage} at ${opts.deepRate} req/s`,
+      deepPath,
+      {
+        check: deepCheck,
+        overallRate: opts.deepRate,
+        connections: 2,
+      },
+    ),
     getOne,
-    signed(c, 'hmac-get', 'GET /v3/crypto-accounts/ (HMAC)', 'GET', '/v3/crypto-accounts/', () => ''),
-    invoiceCreate({ ...c, merchantToken: c.quietMerchantToken }, 'invoice-create', 'POST /v1/invoices/ (Token; merchant without callback URL)'),
-    invoiceCreate(c, 'invoice-create-callbacks', 'POST /v1/invoices/ (Token; callback sent to a live receiver)'),
+    signed(
+      c,
+      'hmac-get',
+      'GET /v3/crypto-accounts/ (HMAC)',
+      'GET',
+      '/v3/crypto-accounts/',
+      () => '',
+    ),
+    invoiceCreate(
+      { ...c, merchantToken: c.quietMerchantToken },
+      'invoice-create',
+      'POST /v1/invoices/ (Token; merchant without callback URL)',
+    ),
+    invoiceCreate(
+      c,
+      'invoice-create-callbacks',
+      'POST /v1/invoices/ (Token; callback sent to a live receiver)',
+    ),
     signed(c, 'sellorder', 'POST /v1/sellorder (HMAC)', 'POST', '/v1/sellorder', () =>
       JSON.stringify({ outlet_id: 'bpi', amount: '100', currency: 'PHP' }),
     ),
@@ -170,7 +233,12 @@ export function sandboxScenarios(c: ScenarioContext, opts: { deepPage: number; d
 }
 
 /** The operations a user could also point at Prism: same requests, same Token. */
-export function peerScenarios(c: { baseUrl: string; connections: number; merchantToken: string; runId: string }): LoadScenario[] {
+export function peerScenarios(c: {
+  baseUrl: string;
+  connections: number;
+  merchantToken: string;
+  runId: string;
+}): LoadScenario[] {
   const headers = { authorization: `Token ${c.merchantToken}` };
   return [
     invoiceCreate(c, 'peer-invoice-create'),
@@ -179,7 +247,8 @@ export function peerScenarios(c: { baseUrl: string; connections: number; merchan
       title: 'GET /v3/invoices/ page 1',
       connections: c.connections,
       requests: [{ method: 'GET', path: '/v3/invoices/?page=1&per_page=10', headers }],
-      preflight: () => json('GET', `${c.baseUrl}/v3/invoices/?page=1&per_page=10`, undefined, headers),
+      preflight: () =>
+        json('GET', `${c.baseUrl}/v3/invoices/?page=1&per_page=10`, undefined, headers),
     },
   ];
 }

@@ -39,7 +39,9 @@ const BATCH = 50;
 const DEADLINE_MS = 120_000;
 
 function quantile(sorted: number[], q: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : NaN;
+  return sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
+    : NaN;
 }
 
 /** `db: 'file'` puts the database in a temporary file (WAL, synchronous=NORMAL) instead of memory. */
@@ -77,7 +79,11 @@ export async function runCallbackScenario(opts: {
     spec: sharedSpec(),
     config: { db: dbPath, quiet: true, retrySchedule: [1, 1, 1] },
   });
-  const s = { ...sandbox.services, identities: sandbox.modules.identities.api, invoices: sandbox.modules.invoices.api };
+  const s = {
+    ...sandbox.services,
+    identities: sandbox.modules.identities.api,
+    invoices: sandbox.modules.invoices.api,
+  };
   const merchantId = sandbox.fixtures.merchants[0]!.id;
   s.identities.updateMerchant(merchantId, { callback_url: url });
   const merchant = s.identities.merchantById(merchantId)!;
@@ -90,7 +96,11 @@ export async function runCallbackScenario(opts: {
   const started = performance.now();
   for (let i = 0; i < events; i++) {
     const c0 = process.cpuUsage();
-    s.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: `bench-${i}` });
+    s.invoices.create(merchant, {
+      amount: '20',
+      currency: 'PHP',
+      external_transaction_id: `bench-${i}`,
+    });
     const c = process.cpuUsage(c0);
     createCpuUs += c.user + c.system;
     if (opts.ratePerSecond) {
@@ -104,10 +114,19 @@ export async function runCallbackScenario(opts: {
   const cpu = process.cpuUsage(cpu0);
   const finished = Math.max(...receivedAt.values(), started);
   // The receiver has answered the last callbacks; let the sandbox record those answers.
-  const unsettled = s.db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'delivering')");
-  for (let i = 0; i < 200 && (unsettled.get() as { n: number }).n > 0; i++) await new Promise((r) => setTimeout(r, 10));
-  const failed = (s.db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE status <> 'delivered'").get() as { n: number }).n;
-  const latencies = [...receivedAt].map(([id, at]) => at - (committedAt.get(id) ?? at)).sort((a, b) => a - b);
+  const unsettled = s.db.prepare(
+    "SELECT COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'delivering')",
+  );
+  for (let i = 0; i < 200 && (unsettled.get() as { n: number }).n > 0; i++)
+    await new Promise((r) => setTimeout(r, 10));
+  const failed = (
+    s.db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE status <> 'delivered'").get() as {
+      n: number;
+    }
+  ).n;
+  const latencies = [...receivedAt]
+    .map(([id, at]) => at - (committedAt.get(id) ?? at))
+    .sort((a, b) => a - b);
   await sandbox.close();
   await new Promise<void>((r) => {
     receiver.close(() => r());
@@ -127,17 +146,28 @@ export async function runCallbackScenario(opts: {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({
-    options: { events: { type: 'string', default: '2000' }, db: { type: 'string', default: ':memory:' }, rate: { type: 'string' } },
+    options: {
+      events: { type: 'string', default: '2000' },
+      db: { type: 'string', default: ':memory:' },
+      rate: { type: 'string' },
+    },
   });
   const events = Number(values.events);
-  if (!Number.isInteger(events) || events < 1) throw new Error('--events must be a positive integer');
-  if (values.db !== ':memory:' && values.db !== 'file') throw new Error('--db must be :memory: or file');
+  if (!Number.isInteger(events) || events < 1)
+    throw new Error('--events must be a positive integer');
+  if (values.db !== ':memory:' && values.db !== 'file')
+    throw new Error('--db must be :memory: or file');
   const rate = values.rate === undefined ? undefined : Number(values.rate);
-  if (rate !== undefined && !(rate > 0)) throw new Error('--rate must be a positive number of events per second');
+  if (rate !== undefined && !(rate > 0))
+    throw new Error('--rate must be a positive number of events per second');
   const r = await runCallbackScenario({ events, db: values.db, ratePerSecond: rate });
-  console.log(`callbacks: ${events} events to a local receiver (db ${values.db}${rate ? `, ${rate} commits/s` : ', burst'})`);
+  console.log(
+    `callbacks: ${events} events to a local receiver (db ${values.db}${rate ? `, ${rate} commits/s` : ', burst'})`,
+  );
   console.log(`  deliveries/s ${r.deliveriesPerSecond}`);
   console.log(`  commit→receipt p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`);
   console.log(`  errors ${r.errors}`);
-  console.log(`  CPU per event ${r.cpuUsPerEvent} µs (invoice create ${r.createCpuUsPerEvent} µs, the rest dispatch and receipt)`);
+  console.log(
+    `  CPU per event ${r.cpuUsPerEvent} µs (invoice create ${r.createCpuUsPerEvent} µs, the rest dispatch and receipt)`,
+  );
 }

@@ -14,16 +14,29 @@ import { createSandbox, sharedSpec } from '../../src/sandbox.js';
 
 const { values } = parseArgs({ options: { renders: { type: 'string', default: '200' } } });
 const renders = Number(values.renders);
-if (!Number.isInteger(renders) || renders < 1) throw new Error('--renders must be a positive integer');
+if (!Number.isInteger(renders) || renders < 1)
+  throw new Error('--renders must be a positive integer');
 
-const sandbox = createSandbox({ db: openDatabase(':memory:'), spec: sharedSpec(), config: { db: ':memory:', quiet: true } });
+const sandbox = createSandbox({
+  db: openDatabase(':memory:'),
+  spec: sharedSpec(),
+  config: { db: ':memory:', quiet: true },
+});
 const merchant = sandbox.fixtures.merchants[0]!;
 
 async function createInvoice(ext: string): Promise<string> {
   const res = await sandbox.app.request('http://localhost/v1/invoices/', {
     method: 'POST',
-    headers: { authorization: `Token ${merchant.merchant_api_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ amount: '1250.75', currency: 'PHP', external_transaction_id: ext, description: 'Order 1042: two coffees' }),
+    headers: {
+      authorization: `Token ${merchant.merchant_api_token}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      amount: '1250.75',
+      currency: 'PHP',
+      external_transaction_id: ext,
+      description: 'Order 1042: two coffees',
+    }),
   });
   return ((await res.json()) as { invoice: { id: string } }).invoice.id;
 }
@@ -67,9 +80,14 @@ sandbox.modules.payments.api.issueReference(counter, outlet.collector);
 
 const results = [
   await measure('pending invoice (first view)', `/payment/invoice/${pending}`),
-  await measure('counter step (reference + Code 128 SVG)', `/payment/invoice/${counter}?method=counter&outlet=${outlet.id}`),
+  await measure(
+    'counter step (reference + Code 128 SVG)',
+    `/payment/invoice/${counter}?method=counter&outlet=${outlet.id}`,
+  ),
 ];
-console.log(`hosted payment page, node ${process.version}, ${renders} renders each via app.request\n`);
+console.log(
+  `hosted payment page, node ${process.version}, ${renders} renders each via app.request\n`,
+);
 console.table(results);
 console.log(JSON.stringify({ scenario: 'hosted-page', results }));
 await sandbox.close();

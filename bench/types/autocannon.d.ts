@@ -7,8 +7,16 @@ declare module 'autocannon' {
     body?: string | Buffer;
   }
   export interface RequestSpec extends RawRequest {
-    setupRequest?: (req: RawRequest, context: Record<string, unknown>) => RawRequest | undefined | null;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+    setupRequest?: (
+      req: RawRequest,
+      context: Record<string, unknown>,
+    ) => RawRequest | undefined | null;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void;
   }
   export interface Histogram {
     average: number;
@@ -55,7 +63,15 @@ declare module 'autocannon' {
   }
   export interface Instance extends NodeJS.EventEmitter {
     stop(): void;
-    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+    on(
+      event: 'response',
+      listener: (
+        client: unknown,
+        statusCode: number,
+        resBytes: number,
+        responseTime: number,
+      ) => void,
+    ): this;
     on(event: string, listener: (...args: any[]) => void): this;
   }
   function autocannon(opts: Options, cb: (err: Error | null, result: Result) => void): Instance;

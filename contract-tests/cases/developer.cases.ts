@@ -32,10 +32,19 @@ export const developerCases: ContractCase[] = [
       const currencies = [...new Set(all['crypto-accounts'].map((a) => a.currency))];
       for (const currency of currencies) {
         const page = await ctx.dev.listCryptoAccounts({ currency, per_page: 100 });
-        ctx.check(page['crypto-accounts'].length > 0 && page['crypto-accounts'].every((a) => a.currency === currency), `currency=${currency} returned other currencies`, 'listCryptoAccounts');
+        ctx.check(
+          page['crypto-accounts'].length > 0 &&
+            page['crypto-accounts'].every((a) => a.currency === currency),
+          `currency=${currency} returned other currencies`,
+          'listCryptoAccounts',
+        );
       }
       const none = await ctx.dev.listCryptoAccounts({ currency: 'XQZ' });
-      ctx.check(none['crypto-accounts'].length === 0 && none.meta.total_count === 0, 'currency=XQZ returned accounts', 'listCryptoAccounts');
+      ctx.check(
+        none['crypto-accounts'].length === 0 && none.meta.total_count === 0,
+        'currency=XQZ returned accounts',
+        'listCryptoAccounts',
+      );
     },
   },
   {
@@ -43,19 +52,37 @@ export const developerCases: ContractCase[] = [
     tags: ['read'],
     async run(ctx) {
       const brackets = await allFeeBrackets(ctx);
-      ctx.check(brackets.length > 0, 'no partner payout outlet fee brackets to quote', 'listPartnerPayoutOutletFees');
-      const sample = [...new Map(brackets.map((b) => [`${b.payment_outlet} ${b.fee_percent !== '0.00'}`, b])).values()].slice(0, 4);
+      ctx.check(
+        brackets.length > 0,
+        'no partner payout outlet fee brackets to quote',
+        'listPartnerPayoutOutletFees',
+      );
+      const sample = [
+        ...new Map(
+          brackets.map((b) => [`${b.payment_outlet} ${b.fee_percent !== '0.00'}`, b]),
+        ).values(),
+      ].slice(0, 4);
       for (const b of sample) {
         const amount = amountIn(b);
-        const q = await ctx.dev.quotePartnerPayoutOutletFee({ outlet_id: b.payment_outlet, amount });
+        const q = await ctx.dev.quotePartnerPayoutOutletFee({
+          outlet_id: b.payment_outlet,
+          amount,
+        });
         const at = `quote of ${amount} at ${b.payment_outlet}`;
-        const c = (ok: boolean, msg: string) => ctx.check(ok, `${at}: ${msg}`, 'quotePartnerPayoutOutletFee');
+        const c = (ok: boolean, msg: string) =>
+          ctx.check(ok, `${at}: ${msg}`, 'quotePartnerPayoutOutletFee');
         c(q.payment_outlet === b.payment_outlet, `payment_outlet is ${q.payment_outlet}`);
-        c(q.from_amount === b.from_amount && q.until_amount === b.until_amount, `bracket ${q.from_amount}–${q.until_amount}, listed ${b.from_amount}–${b.until_amount}`);
+        c(
+          q.from_amount === b.from_amount && q.until_amount === b.until_amount,
+          `bracket ${q.from_amount}–${q.until_amount}, listed ${b.from_amount}–${b.until_amount}`,
+        );
         c(q.amount === amount, `amount came back as ${q.amount}`);
         const pct = fractionOf(units(amount), q.fee_percent);
         const fee = units(q.fee);
-        const ok = pct.exact ? fee === pct.floor + units(q.fee_amount) : fee - pct.floor - units(q.fee_amount) <= 1n && fee - pct.floor - units(q.fee_amount) >= 0n;
+        const ok = pct.exact
+          ? fee === pct.floor + units(q.fee_amount)
+          : fee - pct.floor - units(q.fee_amount) <= 1n &&
+            fee - pct.floor - units(q.fee_amount) >= 0n;
         c(ok, `fee ${q.fee} ≠ ${amount} × ${q.fee_percent} + ${q.fee_amount}`);
         c(units(q.total) === units(amount) + fee, `total ${q.total} ≠ amount + fee`);
       }
@@ -68,12 +95,34 @@ export const developerCases: ContractCase[] = [
       const brackets = await allFeeBrackets(ctx);
       const outlet = brackets[0]?.payment_outlet;
       ctx.check(Boolean(outlet), 'no fee brackets listed', 'listPartnerPayoutOutletFees');
-      const top = brackets.filter((b) => b.payment_outlet === outlet).reduce((m, b) => (units(b.until_amount) > m ? units(b.until_amount) : m), 0n);
+      const top = brackets
+        .filter((b) => b.payment_outlet === outlet)
+        .reduce((m, b) => (units(b.until_amount) > m ? units(b.until_amount) : m), 0n);
       const quote = (body: Record<string, unknown>) =>
-        ctx.dev.request({ method: 'POST', path: '/v3/partner-payout-outlet-fees', body, operationId: 'quotePartnerPayoutOutletFee' });
-      ctx.expectError(await quote({ outlet_id: outlet, amount: money(top + 100_000_000n) }), 400, 'amount_outside_fee_brackets', 'amount');
-      ctx.expectError(await quote({ outlet_id: `ct-no-such-outlet-${ctx.info.runId}`, amount: '100' }), 400, 'validation_error', 'outlet_id');
-      ctx.expectError(await quote({ outlet_id: outlet, amount: '-1' }), 400, 'validation_error', 'amount');
+        ctx.dev.request({
+          method: 'POST',
+          path: '/v3/partner-payout-outlet-fees',
+          body,
+          operationId: 'quotePartnerPayoutOutletFee',
+        });
+      ctx.expectError(
+        await quote({ outlet_id: outlet, amount: money(top + 100_000_000n) }),
+        400,
+        'amount_outside_fee_brackets',
+        'amount',
+      );
+      ctx.expectError(
+        await quote({ outlet_id: `ct-no-such-outlet-${ctx.info.runId}`, amount: '100' }),
+        400,
+        'validation_error',
+        'outlet_id',
+      );
+      ctx.expectError(
+        await quote({ outlet_id: outlet, amount: '-1' }),
+        400,
+        'validation_error',
+        'amount',
+      );
       ctx.expectError(await quote({ outlet_id: outlet }), 400, 'validation_error', 'amount');
     },
   },
@@ -92,11 +141,26 @@ export const developerCases: ContractCase[] = [
     tags: ['read'],
     async run(ctx) {
       const sell = (await ctx.dev.listSellOrders({ limit: 1 })).orders[0];
-      if (sell) ctx.check(sameJson(await ctx.dev.getSellOrder(sell.id), sell), `sell order ${sell.id} differs from its list item`, 'getSellOrder');
+      if (sell)
+        ctx.check(
+          sameJson(await ctx.dev.getSellOrder(sell.id), sell),
+          `sell order ${sell.id} differs from its list item`,
+          'getSellOrder',
+        );
       const buy = (await ctx.dev.listBuyOrders({ limit: 1 })).orders[0];
-      if (buy) ctx.check(sameJson(await ctx.dev.getBuyOrder(buy.id), buy), `buy order ${buy.id} differs from its list item`, 'getBuyOrder');
+      if (buy)
+        ctx.check(
+          sameJson(await ctx.dev.getBuyOrder(buy.id), buy),
+          `buy order ${buy.id} differs from its list item`,
+          'getBuyOrder',
+        );
       const transfer = (await ctx.dev.listTransfers({ per_page: 1 })).transfers[0];
-      if (transfer) ctx.check(sameJson(await ctx.dev.getTransfer(transfer.id), transfer), `transfer ${transfer.id} differs from its list item`, 'getTransfer');
+      if (transfer)
+        ctx.check(
+          sameJson(await ctx.dev.getTransfer(transfer.id), transfer),
+          `transfer ${transfer.id} differs from its list item`,
+          'getTransfer',
+        );
     },
   },
 ];

@@ -26,21 +26,51 @@ export interface CaseGroup {
 export const caseGroups: CaseGroup[] = [
   { area: 'auth', title: 'merchant token and HMAC authentication, routing', cases: authCases },
   { area: 'invoices', title: 'invoice create, retrieve and errors', cases: invoiceCases },
-  { area: 'invoice-inputs', title: 'invoice inputs, list filters and merchant scoping', cases: invoiceInputCases },
-  { area: 'developer', title: 'wallet accounts, fees, orders and lookups of the developer API', cases: developerCases },
-  { area: 'outlets', title: 'payout and pay-in outlets, fees, categories, sell quote, field validation', cases: outletCases },
+  {
+    area: 'invoice-inputs',
+    title: 'invoice inputs, list filters and merchant scoping',
+    cases: invoiceInputCases,
+  },
+  {
+    area: 'developer',
+    title: 'wallet accounts, fees, orders and lookups of the developer API',
+    cases: developerCases,
+  },
+  {
+    area: 'outlets',
+    title: 'payout and pay-in outlets, fees, categories, sell quote, field validation',
+    cases: outletCases,
+  },
   { area: 'money', title: 'transfers, sell orders and OTP', cases: moneyCases },
-  { area: 'orders', title: 'sell and buy orders at the public clients\' paths', cases: orderCases },
-  { area: 'wallet', title: 'conversions, crypto payments and payment requests', cases: walletCases },
+  { area: 'orders', title: "sell and buy orders at the public clients' paths", cases: orderCases },
+  {
+    area: 'wallet',
+    title: 'conversions, crypto payments and payment requests',
+    cases: walletCases,
+  },
   { area: 'paging', title: 'every page of every list', cases: paginationCases },
-  { area: 'lifecycle', title: 'payments, expiry and cancellation of an invoice', cases: lifecycleCases },
+  {
+    area: 'lifecycle',
+    title: 'payments, expiry and cancellation of an invoice',
+    cases: lifecycleCases,
+  },
   { area: 'callbacks', title: 'callback deliveries and counter payments', cases: callbackCases },
-  { area: 'control', title: 'the sandbox control API', cases: [...controlCases, ...controlAdminCases] },
-  { area: 'oauth', title: 'OAuth2 Bearer tokens of an app on the developer API', cases: oauthCases },
+  {
+    area: 'control',
+    title: 'the sandbox control API',
+    cases: [...controlCases, ...controlAdminCases],
+  },
+  {
+    area: 'oauth',
+    title: 'OAuth2 Bearer tokens of an app on the developer API',
+    cases: oauthCases,
+  },
 ];
 
 /** The area of a case, by its name. */
-export const areaOf = new Map(caseGroups.flatMap((g) => g.cases.map((c) => [c.name, g.area] as const)));
+export const areaOf = new Map(
+  caseGroups.flatMap((g) => g.cases.map((c) => [c.name, g.area] as const)),
+);
 
 export const allCases: ContractCase[] = caseGroups.flatMap((g) => g.cases);
 

@@ -15,11 +15,23 @@ const BAD_BODIES: Array<[string, Record<string, unknown>, string]> = [
   ['currency USD', { currency: 'USD' }, 'currency'],
   ['currency missing', { currency: undefined }, 'currency'],
   ['external_transaction_id blank', { external_transaction_id: '' }, 'external_transaction_id'],
-  ['external_transaction_id of 256 characters', { external_transaction_id: 'x'.repeat(256) }, 'external_transaction_id'],
-  ['external_transaction_id missing', { external_transaction_id: undefined }, 'external_transaction_id'],
+  [
+    'external_transaction_id of 256 characters',
+    { external_transaction_id: 'x'.repeat(256) },
+    'external_transaction_id',
+  ],
+  [
+    'external_transaction_id missing',
+    { external_transaction_id: undefined },
+    'external_transaction_id',
+  ],
   ['description of 1001 characters', { description: 'd'.repeat(1001) }, 'description'],
   ['metadata a list', { metadata: [1] }, 'metadata'],
-  ['unknown payment collector', { supported_payment_collectors: ['ct_no_such_collector'] }, 'supported_payment_collectors'],
+  [
+    'unknown payment collector',
+    { supported_payment_collectors: ['ct_no_such_collector'] },
+    'supported_payment_collectors',
+  ],
 ];
 
 /** Invoice inputs, list parameters and merchant scoping (docs/design.md#authentication, #public-api, #pagination, #limits-and-bad-input). */
@@ -33,13 +45,26 @@ export const invoiceInputCases: ContractCase[] = [
         const ext = ctx.ref('bad');
         refs.push(ext);
         const body = { ...valid(), external_transaction_id: ext, ...patch };
-        const res = await ctx.merchant.request({ method: 'POST', path: '/v1/invoices/', body, operationId: 'createInvoiceV1' });
-        ctx.check(res.status === 400, `${what}: expected 400, observed ${res.status}`, 'createInvoiceV1');
+        const res = await ctx.merchant.request({
+          method: 'POST',
+          path: '/v1/invoices/',
+          body,
+          operationId: 'createInvoiceV1',
+        });
+        ctx.check(
+          res.status === 400,
+          `${what}: expected 400, observed ${res.status}`,
+          'createInvoiceV1',
+        );
         ctx.expectError(res, 400, 'validation_error', field);
       }
       for (const ext of [refs[0]!, refs.at(-1)!]) {
         const leaked = await ctx.merchant.listInvoices({ external_transaction_id: ext });
-        ctx.check(leaked.meta.total_count === 0, `a refused create left invoice ${ext} behind`, 'listInvoices');
+        ctx.check(
+          leaked.meta.total_count === 0,
+          `a refused create left invoice ${ext} behind`,
+          'listInvoices',
+        );
       }
     },
   },
@@ -47,11 +72,27 @@ export const invoiceInputCases: ContractCase[] = [
     name: 'invoices: malformed JSON is 400 malformed_json, a non-object body is 400',
     tags: ['write'],
     async run(ctx) {
-      const broken = await ctx.merchant.request({ method: 'POST', path: '/v1/invoices/', rawBody: '{"amount": 20, "currency": ', operationId: 'createInvoiceV1' });
+      const broken = await ctx.merchant.request({
+        method: 'POST',
+        path: '/v1/invoices/',
+        rawBody: '{"amount": 20, "currency": ',
+        operationId: 'createInvoiceV1',
+      });
       ctx.expectError(broken, 400, 'malformed_json');
-      const list = await ctx.merchant.request({ method: 'POST', path: '/v3/invoices/', rawBody: '[1, 2]', operationId: 'createInvoiceV3' });
+      const list = await ctx.merchant.request({
+        method: 'POST',
+        path: '/v3/invoices/',
+        rawBody: '[1, 2]',
+        operationId: 'createInvoiceV3',
+      });
       ctx.expectError(list, 400, 'validation_error', 'non_field_errors');
-      const empty = await ctx.merchant.request({ method: 'POST', path: '/v1/invoices/', rawBody: '', headers: { 'content-type': 'application/json' }, operationId: 'createInvoiceV1' });
+      const empty = await ctx.merchant.request({
+        method: 'POST',
+        path: '/v1/invoices/',
+        rawBody: '',
+        headers: { 'content-type': 'application/json' },
+        operationId: 'createInvoiceV1',
+      });
       ctx.expectStatus(empty, 400);
     },
   },
@@ -60,13 +101,30 @@ export const invoiceInputCases: ContractCase[] = [
     tags: ['write'],
     async run(ctx) {
       const ext = ctx.ref('filter');
-      const inv = await ctx.merchant.createInvoice({ amount: 2, currency: 'PHP', external_transaction_id: ext });
+      const inv = await ctx.merchant.createInvoice({
+        amount: 2,
+        currency: 'PHP',
+        external_transaction_id: ext,
+      });
       const one = await ctx.merchantV3.listInvoices({ external_transaction_id: ext });
-      ctx.check(one.invoices.length === 1 && one.invoices[0]!.id === inv.id, `filter by external_transaction_id found ${one.invoices.length}`, 'listInvoices');
-      ctx.check(JSON.stringify(one.meta) === JSON.stringify({ total_count: 1, next_page: null, previous_page: null }), `meta ${JSON.stringify(one.meta)}`, 'listInvoices');
+      ctx.check(
+        one.invoices.length === 1 && one.invoices[0]!.id === inv.id,
+        `filter by external_transaction_id found ${one.invoices.length}`,
+        'listInvoices',
+      );
+      ctx.check(
+        JSON.stringify(one.meta) ===
+          JSON.stringify({ total_count: 1, next_page: null, previous_page: null }),
+        `meta ${JSON.stringify(one.meta)}`,
+        'listInvoices',
+      );
       for (const status of ['pending', 'expired', 'fully_paid', 'canceled'] as const) {
         const page = await ctx.merchant.listInvoices({ status, per_page: 100 });
-        ctx.check(page.invoices.every((i) => i.status === status), `status=${status} returned ${[...new Set(page.invoices.map((i) => i.status))].join(', ')}`, 'listInvoices');
+        ctx.check(
+          page.invoices.every((i) => i.status === status),
+          `status=${status} returned ${[...new Set(page.invoices.map((i) => i.status))].join(', ')}`,
+          'listInvoices',
+        );
       }
     },
   },
@@ -82,7 +140,12 @@ export const invoiceInputCases: ContractCase[] = [
         [{ per_page: -1 }, 'per_page'],
         [{ status: 'ct-not-a-status' }, 'status'],
       ] as const) {
-        const res = await ctx.merchant.request({ method: 'GET', path: '/v3/invoices/', query, operationId: 'listInvoices' });
+        const res = await ctx.merchant.request({
+          method: 'GET',
+          path: '/v3/invoices/',
+          query,
+          operationId: 'listInvoices',
+        });
         ctx.expectError(res, 400, 'validation_error', field);
       }
     },
@@ -93,8 +156,16 @@ export const invoiceInputCases: ContractCase[] = [
     async run(ctx) {
       const page = await ctx.merchant.listInvoices({ per_page: 500 });
       const total = page.meta.total_count;
-      ctx.check(page.invoices.length === Math.min(100, total), `per_page=500 returned ${page.invoices.length} of ${total}`, 'listInvoices');
-      ctx.check(page.meta.next_page === (total > 100 ? 2 : null), `next_page ${page.meta.next_page} with per_page clamped to 100 and ${total} items`, 'listInvoices');
+      ctx.check(
+        page.invoices.length === Math.min(100, total),
+        `per_page=500 returned ${page.invoices.length} of ${total}`,
+        'listInvoices',
+      );
+      ctx.check(
+        page.meta.next_page === (total > 100 ? 2 : null),
+        `next_page ${page.meta.next_page} with per_page clamped to 100 and ${total} items`,
+        'listInvoices',
+      );
     },
   },
   {
@@ -104,28 +175,54 @@ export const invoiceInputCases: ContractCase[] = [
       const ext = `ct-${ctx.info.runId}-never-used`;
       for (const page of [1, 2]) {
         const res = await ctx.merchant.listInvoices({ external_transaction_id: ext, page });
-        ctx.check(res.invoices.length === 0, `page ${page} of an empty result has items`, 'listInvoices');
-        ctx.check(JSON.stringify(res.meta) === JSON.stringify({ total_count: 0, next_page: null, previous_page: null }), `page ${page}: meta ${JSON.stringify(res.meta)}`, 'listInvoices');
+        ctx.check(
+          res.invoices.length === 0,
+          `page ${page} of an empty result has items`,
+          'listInvoices',
+        );
+        ctx.check(
+          JSON.stringify(res.meta) ===
+            JSON.stringify({ total_count: 0, next_page: null, previous_page: null }),
+          `page ${page}: meta ${JSON.stringify(res.meta)}`,
+          'listInvoices',
+        );
       }
     },
   },
   {
     name: "scoping: another merchant's invoice is 404 on v1 and v3, and absent from its list",
     tags: ['write'],
-    needs: (t) => (t.creds.merchantToken2 ? undefined : 'needs a second merchant: set CONTRACT_MERCHANT_TOKEN_2'),
+    needs: (t) =>
+      t.creds.merchantToken2 ? undefined : 'needs a second merchant: set CONTRACT_MERCHANT_TOKEN_2',
     async run(ctx) {
       const other = ctx.merchant2!;
       const ext = ctx.ref('scoped');
-      const inv = await ctx.merchant.createInvoice({ amount: 11, currency: 'PHP', external_transaction_id: ext });
+      const inv = await ctx.merchant.createInvoice({
+        amount: 11,
+        currency: 'PHP',
+        external_transaction_id: ext,
+      });
       for (const version of ['v1', 'v3'] as const) {
         const err = await ctx.rejects(other.getInvoice(inv.id, { version }), 404, 'not_found');
         ctx.check(!err.response.text.includes(ext), 'the 404 leaks the invoice');
       }
       const page = await other.listInvoices({ external_transaction_id: ext });
-      ctx.check(page.meta.total_count === 0 && page.invoices.length === 0, "the other merchant's list shows the invoice", 'listInvoices');
+      ctx.check(
+        page.meta.total_count === 0 && page.invoices.length === 0,
+        "the other merchant's list shows the invoice",
+        'listInvoices',
+      );
       // The same external_transaction_id is free for the other merchant (unique per merchant).
-      const mine = await other.createInvoice({ amount: 11, currency: 'PHP', external_transaction_id: ext });
-      ctx.check(mine.id !== inv.id, 'the other merchant got the same invoice back', 'createInvoiceV1');
+      const mine = await other.createInvoice({
+        amount: 11,
+        currency: 'PHP',
+        external_transaction_id: ext,
+      });
+      ctx.check(
+        mine.id !== inv.id,
+        'the other merchant got the same invoice back',
+        'createInvoiceV1',
+      );
     },
   },
 ];

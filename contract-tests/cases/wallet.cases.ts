@@ -6,8 +6,13 @@ import { units } from '../harness/decimal.js';
 type Body = Record<string, any>;
 
 /** A signed call of the developer API by path (the typed client has no wallet-operation methods). */
-const signed = (ctx: CaseContext, method: string, path: string, operationId: string, body?: unknown): Promise<ApiResponse<Body>> =>
-  ctx.dev.request<Body>({ method, path, body, operationId });
+const signed = (
+  ctx: CaseContext,
+  method: string,
+  path: string,
+  operationId: string,
+  body?: unknown,
+): Promise<ApiResponse<Body>> => ctx.dev.request<Body>({ method, path, body, operationId });
 
 async function accountIn(ctx: CaseContext, currency: string) {
   const page = await ctx.dev.listCryptoAccounts({ currency, per_page: 100 });
@@ -32,12 +37,21 @@ const ITEMS: Array<[string, string, string]> = [
  * Reads one item back by id as the published clients do (`<id>/?id=<id>`): the same resource under the
  * create's key, except for a status it may have moved to since (`moved`).
  */
-async function readBack(ctx: CaseContext, path: string, operationId: string, key: string, created: Body, moved: string[]) {
+async function readBack(
+  ctx: CaseContext,
+  path: string,
+  operationId: string,
+  key: string,
+  created: Body,
+  moved: string[],
+) {
   const res = await signed(ctx, 'GET', `${path}${created.id}/?id=${created.id}`, operationId);
   ctx.expectStatus(res, 200);
   const item = res.body[key] as Body | undefined;
   ctx.check(
-    Boolean(item) && sameJson({ ...item, status: created.status }, created) && [created.status, ...moved].includes(item!.status),
+    Boolean(item) &&
+      sameJson({ ...item, status: created.status }, created) &&
+      [created.status, ...moved].includes(item!.status),
     `${path}${created.id}/ reads differently from how it was created: ${res.text}`,
     operationId,
   );
@@ -51,17 +65,31 @@ export const walletCases: ContractCase[] = [
     async run(ctx) {
       const routes = await signed(ctx, 'GET', '/v3/crypto-routes/', 'listCryptoRoutes');
       ctx.expectStatus(routes, 200);
-      const pbtcBtc = (routes.body['crypto-routes'] as Body[]).find((r) => r.source_currency === 'PBTC' && r.target_currency === 'BTC');
-      ctx.check(Boolean(pbtcBtc) && /^\d+(\.\d+)?$/.test(pbtcBtc!.rate), `no PBTC→BTC route with a numeric rate: ${routes.text}`, 'listCryptoRoutes');
+      const pbtcBtc = (routes.body['crypto-routes'] as Body[]).find(
+        (r) => r.source_currency === 'PBTC' && r.target_currency === 'BTC',
+      );
+      ctx.check(
+        Boolean(pbtcBtc) && /^\d+(\.\d+)?$/.test(pbtcBtc!.rate),
+        `no PBTC→BTC route with a numeric rate: ${routes.text}`,
+        'listCryptoRoutes',
+      );
       for (const [path, operationId, key] of LISTS) {
         const res = await signed(ctx, 'GET', `${path}?per_page=2`, operationId);
         ctx.expectStatus(res, 200);
-        ctx.check(Array.isArray(res.body[key]) && typeof res.body.meta?.total_count === 'number', `${path} answered ${res.text}`, operationId);
+        ctx.check(
+          Array.isArray(res.body[key]) && typeof res.body.meta?.total_count === 'number',
+          `${path} answered ${res.text}`,
+          operationId,
+        );
       }
       // An id that is nobody's (in the sandbox, also anyone else's) answers as the real service's `Not found.`.
       for (const [path, operationId] of ITEMS) {
         const missing = '0'.repeat(32);
-        ctx.expectError(await signed(ctx, 'GET', `${path}${missing}/?id=${missing}`, operationId), 404, 'not_found');
+        ctx.expectError(
+          await signed(ctx, 'GET', `${path}${missing}/?id=${missing}`, operationId),
+          404,
+          'not_found',
+        );
       }
     },
   },
@@ -70,25 +98,60 @@ export const walletCases: ContractCase[] = [
     tags: ['money'],
     async run(ctx) {
       const peso = (await accountIn(ctx, 'PBTC'))!;
-      const same = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', { source_account: peso.id, target_account: peso.id, amount: '1' });
+      const same = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', {
+        source_account: peso.id,
+        target_account: peso.id,
+        amount: '1',
+      });
       ctx.expectError(same, 400, 'validation_error', 'target_account');
-      const unknown = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', { source_account: peso.id, target_account: '0'.repeat(32), amount: '1' });
+      const unknown = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', {
+        source_account: peso.id,
+        target_account: '0'.repeat(32),
+        amount: '1',
+      });
       ctx.expectError(unknown, 400, 'validation_error', 'target_account');
       // An application made by the control API (a workspace's) owns only a peso wallet: nothing to convert into.
       const btc = await accountIn(ctx, 'BTC');
       if (!btc) return;
-      const res = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', { source_account: peso.id, target_account: btc.id, amount: '200' });
+      const res = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', {
+        source_account: peso.id,
+        target_account: btc.id,
+        amount: '200',
+      });
       ctx.expectStatus(res, 201);
       const x = res.body['crypto-exchange'] as Body;
-      ctx.check(x.source_amount === '200.00000000' && x.source_currency === 'PBTC' && x.target_currency === 'BTC', `conversion came back as ${res.text}`, 'createCryptoExchange');
+      ctx.check(
+        x.source_amount === '200.00000000' &&
+          x.source_currency === 'PBTC' &&
+          x.target_currency === 'BTC',
+        `conversion came back as ${res.text}`,
+        'createCryptoExchange',
+      );
       // The real service answered a recorded conversion `pending`; it settles later.
-      ctx.check(x.status === 'pending', `a new conversion is ${x.status}, expected pending`, 'createCryptoExchange');
-      const listed = (await signed(ctx, 'GET', '/v3/crypto-exchanges/?per_page=1', 'listCryptoExchanges')).body['crypto-exchanges'][0] as Body;
-      ctx.check(sameJson({ ...listed, status: x.status }, x) && ['pending', 'success'].includes(listed.status), 'the newest listed conversion is not the one just made', 'listCryptoExchanges');
-      await readBack(ctx, '/v3/crypto-exchanges/', 'getCryptoExchange', 'crypto-exchange', x, ['success']);
+      ctx.check(
+        x.status === 'pending',
+        `a new conversion is ${x.status}, expected pending`,
+        'createCryptoExchange',
+      );
+      const listed = (
+        await signed(ctx, 'GET', '/v3/crypto-exchanges/?per_page=1', 'listCryptoExchanges')
+      ).body['crypto-exchanges'][0] as Body;
+      ctx.check(
+        sameJson({ ...listed, status: x.status }, x) &&
+          ['pending', 'success'].includes(listed.status),
+        'the newest listed conversion is not the one just made',
+        'listCryptoExchanges',
+      );
+      await readBack(ctx, '/v3/crypto-exchanges/', 'getCryptoExchange', 'crypto-exchange', x, [
+        'success',
+      ]);
       if (ctx.info.kind === 'sandbox') {
         const p = await accountIn(ctx, 'PBTC');
-        ctx.check(units(peso.balance) - units(p!.balance) === units('200'), `the peso wallet went from ${peso.balance} to ${p!.balance}`, 'createCryptoExchange');
+        ctx.check(
+          units(peso.balance) - units(p!.balance) === units('200'),
+          `the peso wallet went from ${peso.balance} to ${p!.balance}`,
+          'createCryptoExchange',
+        );
       }
     },
   },
@@ -99,84 +162,188 @@ export const walletCases: ContractCase[] = [
       // A workspace's application owns only a peso wallet: convert as an application of the run's own whose
       // owner also holds BTC (a new app's owner has a funded peso wallet and a BTC one), so that runs
       // sharing the sandbox never convert in the same wallets.
-      const app = await ctx.control.createApp({ name: `ct-${ctx.info.runId}-conversion`, mfa_whitelisted: true });
-      ctx.check(app.owner.accounts.some((x) => x.currency === 'BTC'), 'a new application\'s owner holds no BTC account', 'createApp');
+      const app = await ctx.control.createApp({
+        name: `ct-${ctx.info.runId}-conversion`,
+        mfa_whitelisted: true,
+      });
+      ctx.check(
+        app.owner.accounts.some((x) => x.currency === 'BTC'),
+        "a new application's owner holds no BTC account",
+        'createApp',
+      );
       const dev = ctx.devFor(app!.api_key, app!.api_secret);
-      const [peso, btc] = ['PHP', 'BTC'].map((c) => app!.owner.accounts.find((x) => x.currency === c)!.id);
-      const balances = async () => [(await ctx.control.getAccount(peso!)).balance, (await ctx.control.getAccount(btc!)).balance];
+      const [peso, btc] = ['PHP', 'BTC'].map(
+        (c) => app!.owner.accounts.find((x) => x.currency === c)!.id,
+      );
+      const balances = async () => [
+        (await ctx.control.getAccount(peso!)).balance,
+        (await ctx.control.getAccount(btc!)).balance,
+      ];
       const before = await balances();
       const move = async (status: 'success' | 'failed') => {
-        const res = await dev.request<Body>({ method: 'POST', path: '/v3/crypto-exchanges/', body: { source_account: peso, target_account: btc, amount: '100' }, operationId: 'createCryptoExchange' });
+        const res = await dev.request<Body>({
+          method: 'POST',
+          path: '/v3/crypto-exchanges/',
+          body: { source_account: peso, target_account: btc, amount: '100' },
+          operationId: 'createCryptoExchange',
+        });
         ctx.expectStatus(res, 201);
         const x = res.body['crypto-exchange'] as Body;
-        ctx.check(x.status === 'pending', `a new conversion is ${x.status}, expected pending`, 'createCryptoExchange');
-        const moved = await ctx.control.request<Body>({ method: 'POST', path: `/_sandbox/crypto-exchanges/${x.id}/status`, body: { status }, operationId: 'setCryptoExchangeStatus' });
+        ctx.check(
+          x.status === 'pending',
+          `a new conversion is ${x.status}, expected pending`,
+          'createCryptoExchange',
+        );
+        const moved = await ctx.control.request<Body>({
+          method: 'POST',
+          path: `/_sandbox/crypto-exchanges/${x.id}/status`,
+          body: { status },
+          operationId: 'setCryptoExchangeStatus',
+        });
         ctx.expectStatus(moved, 200);
-        ctx.check(moved.body['crypto-exchange']?.status === status, `the conversion did not become ${status}: ${moved.text}`, 'setCryptoExchangeStatus');
+        ctx.check(
+          moved.body['crypto-exchange']?.status === status,
+          `the conversion did not become ${status}: ${moved.text}`,
+          'setCryptoExchangeStatus',
+        );
         return x;
       };
       const settled = await move('success');
       await move('failed');
       // One settled, one failed and given back: down exactly one source amount, up exactly one target amount.
       const after = await balances();
-      ctx.check(units(before[0]!) - units(after[0]!) === units('100'), `the peso wallet went from ${before[0]} to ${after[0]}, expected −100`, 'setCryptoExchangeStatus');
-      ctx.check(units(after[1]!) - units(before[1]!) === units(settled.target_amount), `the BTC account went from ${before[1]} to ${after[1]}`, 'setCryptoExchangeStatus');
-      const again = await ctx.control.request({ method: 'POST', path: `/_sandbox/crypto-exchanges/${settled.id}/status`, body: { status: 'failed' }, operationId: 'setCryptoExchangeStatus' });
+      ctx.check(
+        units(before[0]!) - units(after[0]!) === units('100'),
+        `the peso wallet went from ${before[0]} to ${after[0]}, expected −100`,
+        'setCryptoExchangeStatus',
+      );
+      ctx.check(
+        units(after[1]!) - units(before[1]!) === units(settled.target_amount),
+        `the BTC account went from ${before[1]} to ${after[1]}`,
+        'setCryptoExchangeStatus',
+      );
+      const again = await ctx.control.request({
+        method: 'POST',
+        path: `/_sandbox/crypto-exchanges/${settled.id}/status`,
+        body: { status: 'failed' },
+        operationId: 'setCryptoExchangeStatus',
+      });
       ctx.expectError(again, 409, 'invalid_state_transition');
     },
   },
   {
     name: 'wallet: a crypto payment is created pending, listed first, and the wallet is debited at once',
     tags: ['money'],
-    needs: (t) => (t.creds.transferTarget ? undefined : 'needs someone to receive the payment: set CONTRACT_TRANSFER_TARGET'),
+    needs: (t) =>
+      t.creds.transferTarget
+        ? undefined
+        : 'needs someone to receive the payment: set CONTRACT_TRANSFER_TARGET',
     async run(ctx) {
       const peso = (await accountIn(ctx, 'PBTC'))!;
       const otp = await ctx.otp();
-      const body = { account: peso.id, target_address: ctx.creds.transferTarget!, amount: '0.75', message: 'contract', ...(otp ? { otp } : {}) };
+      const body = {
+        account: peso.id,
+        target_address: ctx.creds.transferTarget!,
+        amount: '0.75',
+        message: 'contract',
+        ...(otp ? { otp } : {}),
+      };
       const res = await signed(ctx, 'POST', '/v3/crypto-payments/', 'createCryptoPayment', body);
       ctx.expectStatus(res, 201);
       const p = res.body['crypto-payment'] as Body;
-      ctx.check(p.status === 'pending' && p.amount === '0.75000000' && p.account === peso.id, `payment came back as ${res.text}`, 'createCryptoPayment');
-      const listed = (await signed(ctx, 'GET', '/v3/crypto-payments/?per_page=1', 'listCryptoPayments')).body['crypto-payments'][0] as Body;
-      ctx.check(listed?.id === p.id && ['pending', 'success'].includes(listed.status), `the newest listed payment is ${JSON.stringify(listed)}`, 'listCryptoPayments');
-      await readBack(ctx, '/v3/crypto-payments/', 'getCryptoPayment', 'crypto-payment', p, ['success']);
+      ctx.check(
+        p.status === 'pending' && p.amount === '0.75000000' && p.account === peso.id,
+        `payment came back as ${res.text}`,
+        'createCryptoPayment',
+      );
+      const listed = (
+        await signed(ctx, 'GET', '/v3/crypto-payments/?per_page=1', 'listCryptoPayments')
+      ).body['crypto-payments'][0] as Body;
+      ctx.check(
+        listed?.id === p.id && ['pending', 'success'].includes(listed.status),
+        `the newest listed payment is ${JSON.stringify(listed)}`,
+        'listCryptoPayments',
+      );
+      await readBack(ctx, '/v3/crypto-payments/', 'getCryptoPayment', 'crypto-payment', p, [
+        'success',
+      ]);
       if (ctx.info.kind === 'sandbox') {
         const after = (await accountIn(ctx, 'PBTC'))!;
-        ctx.check(units(peso.balance) - units(after.balance) === units('0.75'), `balance went from ${peso.balance} to ${after.balance}`, 'createCryptoPayment');
+        ctx.check(
+          units(peso.balance) - units(after.balance) === units('0.75'),
+          `balance went from ${peso.balance} to ${after.balance}`,
+          'createCryptoPayment',
+        );
       }
     },
   },
   {
     name: 'wallet: the control API settles a pending crypto payment, or fails it and gives the amount back',
     tags: ['money', 'sandbox'],
-    needs: (t) => (t.creds.transferTarget ? undefined : 'needs someone to receive the payment: set CONTRACT_TRANSFER_TARGET'),
+    needs: (t) =>
+      t.creds.transferTarget
+        ? undefined
+        : 'needs someone to receive the payment: set CONTRACT_TRANSFER_TARGET',
     async run(ctx) {
       const before = (await accountIn(ctx, 'PBTC'))!;
       const move = async (status: 'success' | 'failed') => {
         const otp = await ctx.otp();
-        const body = { account: before.id, target_address: ctx.creds.transferTarget!, amount: '0.5', ...(otp ? { otp } : {}) };
+        const body = {
+          account: before.id,
+          target_address: ctx.creds.transferTarget!,
+          amount: '0.5',
+          ...(otp ? { otp } : {}),
+        };
         const res = await signed(ctx, 'POST', '/v3/crypto-payments/', 'createCryptoPayment', body);
         ctx.expectStatus(res, 201);
         const p = res.body['crypto-payment'] as Body;
-        const moved = await ctx.control.request<Body>({ method: 'POST', path: `/_sandbox/crypto-payments/${p.id}/status`, body: { status }, operationId: 'setCryptoPaymentStatus' });
+        const moved = await ctx.control.request<Body>({
+          method: 'POST',
+          path: `/_sandbox/crypto-payments/${p.id}/status`,
+          body: { status },
+          operationId: 'setCryptoPaymentStatus',
+        });
         ctx.expectStatus(moved, 200);
-        ctx.check(moved.body['crypto-payment']?.status === status, `the payment did not become ${status}: ${moved.text}`, 'setCryptoPaymentStatus');
-        await readBack(ctx, '/v3/crypto-payments/', 'getCryptoPayment', 'crypto-payment', { ...p, status }, []);
+        ctx.check(
+          moved.body['crypto-payment']?.status === status,
+          `the payment did not become ${status}: ${moved.text}`,
+          'setCryptoPaymentStatus',
+        );
+        await readBack(
+          ctx,
+          '/v3/crypto-payments/',
+          'getCryptoPayment',
+          'crypto-payment',
+          { ...p, status },
+          [],
+        );
         return p;
       };
       const settled = await move('success');
       await move('failed');
       // One settled, one failed and given back: the wallet is down by exactly the settled amount.
       const after = (await accountIn(ctx, 'PBTC'))!;
-      ctx.check(units(before.balance) - units(after.balance) === units('0.5'), `the peso wallet went from ${before.balance} to ${after.balance}, expected −0.5`, 'setCryptoPaymentStatus');
-      const again = await ctx.control.request({ method: 'POST', path: `/_sandbox/crypto-payments/${settled.id}/status`, body: { status: 'failed' }, operationId: 'setCryptoPaymentStatus' });
+      ctx.check(
+        units(before.balance) - units(after.balance) === units('0.5'),
+        `the peso wallet went from ${before.balance} to ${after.balance}, expected −0.5`,
+        'setCryptoPaymentStatus',
+      );
+      const again = await ctx.control.request({
+        method: 'POST',
+        path: `/_sandbox/crypto-payments/${settled.id}/status`,
+        body: { status: 'failed' },
+        operationId: 'setCryptoPaymentStatus',
+      });
       ctx.expectError(again, 409, 'invalid_state_transition');
     },
   },
   {
     name: 'wallet: a payment request is pending, names its payer page, is listed under both paths; the control API has it paid into the wallet',
     tags: ['write', 'sandbox'],
-    needs: (t) => (t.creds.customer ?? t.creds.transferTarget ? undefined : 'needs a customer to ask: set CONTRACT_TRANSFER_TARGET to their email or mobile number'),
+    needs: (t) =>
+      (t.creds.customer ?? t.creds.transferTarget)
+        ? undefined
+        : 'needs a customer to ask: set CONTRACT_TRANSFER_TARGET to their email or mobile number',
     async run(ctx) {
       const peso = (await accountIn(ctx, 'PBTC'))!;
       const res = await signed(ctx, 'POST', '/v3/payment-requests/', 'createPaymentRequest', {
@@ -187,22 +354,56 @@ export const walletCases: ContractCase[] = [
       });
       ctx.expectStatus(res, 201);
       const r = res.body['payment-request'] as Body;
-      ctx.check(r.status === 'pending' && r.amount === '2.50000000', `request came back as ${res.text}`, 'createPaymentRequest');
+      ctx.check(
+        r.status === 'pending' && r.amount === '2.50000000',
+        `request came back as ${res.text}`,
+        'createPaymentRequest',
+      );
       const pageUrl = res.headers.get('x-sandbox-payment-url') ?? '';
-      ctx.check(pageUrl.endsWith(`/payment/request/${r.id}`), `X-Sandbox-Payment-Url is ${JSON.stringify(pageUrl)}, not the request's payer page`, 'createPaymentRequest');
-      for (const [path, operationId] of [['/v3/payment-requests/', 'listPaymentRequests'], ['/v3/getpayment-requests/', 'getPaymentRequests']] as const) {
-        const first = (await signed(ctx, 'GET', `${path}?per_page=1`, operationId)).body['payment-requests'][0];
+      ctx.check(
+        pageUrl.endsWith(`/payment/request/${r.id}`),
+        `X-Sandbox-Payment-Url is ${JSON.stringify(pageUrl)}, not the request's payer page`,
+        'createPaymentRequest',
+      );
+      for (const [path, operationId] of [
+        ['/v3/payment-requests/', 'listPaymentRequests'],
+        ['/v3/getpayment-requests/', 'getPaymentRequests'],
+      ] as const) {
+        const first = (await signed(ctx, 'GET', `${path}?per_page=1`, operationId)).body[
+          'payment-requests'
+        ][0];
         ctx.check(sameJson(first, r), `${path} does not list the new request first`, operationId);
       }
-      for (const [path, operationId] of [['/v3/payment-requests/', 'getPaymentRequest'], ['/v3/getpayment-requests/', 'getPaymentRequestsItem']] as const) {
+      for (const [path, operationId] of [
+        ['/v3/payment-requests/', 'getPaymentRequest'],
+        ['/v3/getpayment-requests/', 'getPaymentRequestsItem'],
+      ] as const) {
         await readBack(ctx, path, operationId, 'payment-request', r, []);
       }
-      const paid = await ctx.control.request<Body>({ method: 'POST', path: `/_sandbox/payment-requests/${r.id}/status`, body: { status: 'paid' }, operationId: 'setPaymentRequestStatus' });
+      const paid = await ctx.control.request<Body>({
+        method: 'POST',
+        path: `/_sandbox/payment-requests/${r.id}/status`,
+        body: { status: 'paid' },
+        operationId: 'setPaymentRequestStatus',
+      });
       ctx.expectStatus(paid, 200);
-      ctx.check(paid.body['payment-request']?.status === 'paid', `the request did not become paid: ${paid.text}`, 'setPaymentRequestStatus');
+      ctx.check(
+        paid.body['payment-request']?.status === 'paid',
+        `the request did not become paid: ${paid.text}`,
+        'setPaymentRequestStatus',
+      );
       const after = (await accountIn(ctx, 'PBTC'))!;
-      ctx.check(units(after.balance) - units(peso.balance) === units('2.5'), `balance went from ${peso.balance} to ${after.balance}, expected +2.5`, 'setPaymentRequestStatus');
-      const again = await ctx.control.request({ method: 'POST', path: `/_sandbox/payment-requests/${r.id}/status`, body: { status: 'declined' }, operationId: 'setPaymentRequestStatus' });
+      ctx.check(
+        units(after.balance) - units(peso.balance) === units('2.5'),
+        `balance went from ${peso.balance} to ${after.balance}, expected +2.5`,
+        'setPaymentRequestStatus',
+      );
+      const again = await ctx.control.request({
+        method: 'POST',
+        path: `/_sandbox/payment-requests/${r.id}/status`,
+        body: { status: 'declined' },
+        operationId: 'setPaymentRequestStatus',
+      });
       ctx.expectError(again, 409, 'invalid_state_transition');
     },
   },

@@ -59,8 +59,16 @@ export async function startCallbackReceiver(label: string): Promise<CallbackRece
         };
         const timer = setTimeout(() => {
           cleanup();
-          const names = received.map((c) => (c.body as { event?: { name?: string } } | undefined)?.event?.name ?? c.text.slice(0, 40));
-          reject(new Error(`no matching callback within ${timeoutMs} ms; received ${received.length}: ${JSON.stringify(names)}`));
+          const names = received.map(
+            (c) =>
+              (c.body as { event?: { name?: string } } | undefined)?.event?.name ??
+              c.text.slice(0, 40),
+          );
+          reject(
+            new Error(
+              `no matching callback within ${timeoutMs} ms; received ${received.length}: ${JSON.stringify(names)}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);

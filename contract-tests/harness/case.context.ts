@@ -51,7 +51,12 @@ export interface CaseContext {
    */
   expectError(res: ApiResponse, status: number, code: string, field?: string): void;
   /** A typed call must fail like this; returns the error. */
-  rejects(call: Promise<unknown>, status: number, code?: string, field?: string): Promise<PaySandboxApiError>;
+  rejects(
+    call: Promise<unknown>,
+    status: number,
+    code?: string,
+    field?: string,
+  ): Promise<PaySandboxApiError>;
   /** A condition on the last response (of `operationId`, when given); a false one is drift. */
   check(condition: boolean, message: string, operationId?: string): void;
   /** The most recent response of this case (of `operationId`, when given). */
@@ -76,7 +81,8 @@ export interface ContractCase {
 const signersByTarget = new WeakMap<Target, Map<string, HmacSigner>>();
 function signerFor(target: Target, apiKey: string, apiSecret: string): HmacSigner {
   let signers = signersByTarget.get(target);
-  if (!signers) signersByTarget.set(target, (signers = new Map([[target.signer.apiKey, target.signer]])));
+  if (!signers)
+    signersByTarget.set(target, (signers = new Map([[target.signer.apiKey, target.signer]])));
   let signer = signers.get(apiKey);
   if (!signer) signers.set(apiKey, (signer = createHmacSigner({ apiKey, apiSecret })));
   return signer;
@@ -104,10 +110,20 @@ export function buildCaseContext(target: Target, recorder: Recorder, name: strin
     recorder.observe(res, name);
   };
   // Retry-After: honour short waits; a longer one ends the case with the 429/503 as its finding.
-  const common = { baseUrl: info.baseUrl, fetch: target.fetch, onResponse, retry: { retries: 3, maxWaitMs: 30_000 }, timeoutMs: 20_000 };
+  const common = {
+    baseUrl: info.baseUrl,
+    fetch: target.fetch,
+    onResponse,
+    retry: { retries: 3, maxWaitMs: 30_000 },
+    timeoutMs: 20_000,
+  };
   const cleanups: Array<() => Promise<void> | void> = [];
   // Plumbing (OTP lookup) is not part of the contract under test: no checker on it.
-  const quietControl = createControlClient({ ...common, onResponse: undefined, controlToken: target.controlToken });
+  const quietControl = createControlClient({
+    ...common,
+    onResponse: undefined,
+    controlToken: target.controlToken,
+  });
   const makeRef = refMaker(target);
 
   function fail(res: ApiResponse | undefined, message: string): never {
@@ -123,10 +139,18 @@ export function buildCaseContext(target: Target, recorder: Recorder, name: strin
     info,
     creds,
     merchant: createMerchantClient({ ...common, token: creds.merchantToken }),
-    merchantV3: createMerchantClient({ ...common, token: creds.merchantBearer ?? creds.merchantToken, scheme: 'Bearer', version: 'v3' }),
-    merchant2: creds.merchantToken2 ? createMerchantClient({ ...common, token: creds.merchantToken2 }) : undefined,
+    merchantV3: createMerchantClient({
+      ...common,
+      token: creds.merchantBearer ?? creds.merchantToken,
+      scheme: 'Bearer',
+      version: 'v3',
+    }),
+    merchant2: creds.merchantToken2
+      ? createMerchantClient({ ...common, token: creds.merchantToken2 })
+      : undefined,
     dev: createDeveloperClient({ ...common, signer: target.signer }),
-    devFor: (apiKey, apiSecret) => createDeveloperClient({ ...common, signer: signerFor(target, apiKey, apiSecret) }),
+    devFor: (apiKey, apiSecret) =>
+      createDeveloperClient({ ...common, signer: signerFor(target, apiKey, apiSecret) }),
     control: createControlClient({ ...common, controlToken: target.controlToken }),
     anon: createTransport({ ...common }),
     ref: (label) => makeRef(label),
@@ -137,11 +161,17 @@ export function buildCaseContext(target: Target, recorder: Recorder, name: strin
     expectError(res, status, code, field) {
       recorder.expected(res, status);
       const want = `${status} ${code}${field ? ` on "${field}"` : ''}`;
-      if (res.status !== status) fail(res, `expected ${want}, observed ${res.status} ${JSON.stringify(codesOf(res))}`);
+      if (res.status !== status)
+        fail(res, `expected ${want}, observed ${res.status} ${JSON.stringify(codesOf(res))}`);
       const codes = codesOf(res);
-      if (codes.length > 0 && !codes.includes(code)) fail(res, `expected ${want}, observed codes ${JSON.stringify(codes)}`);
+      if (codes.length > 0 && !codes.includes(code))
+        fail(res, `expected ${want}, observed codes ${JSON.stringify(codes)}`);
       const errors = (res.body as { errors?: Record<string, unknown> } | null)?.errors;
-      if (field && !(errors && field in errors)) fail(res, `expected ${want}, observed errors on ${JSON.stringify(Object.keys(errors ?? {}))}`);
+      if (field && !(errors && field in errors))
+        fail(
+          res,
+          `expected ${want}, observed errors on ${JSON.stringify(Object.keys(errors ?? {}))}`,
+        );
     },
     async rejects(call, status, code, field) {
       let outcome: unknown;
@@ -153,12 +183,16 @@ export function buildCaseContext(target: Target, recorder: Recorder, name: strin
         else ctx.expectStatus(err.response, status);
         return err;
       }
-      return fail(responses.at(-1), `expected ${status}${code ? ` ${code}` : ''}, the call succeeded: ${JSON.stringify(outcome)?.slice(0, 160)}`);
+      return fail(
+        responses.at(-1),
+        `expected ${status}${code ? ` ${code}` : ''}, the call succeeded: ${JSON.stringify(outcome)?.slice(0, 160)}`,
+      );
     },
     check(condition, message, operationId) {
       if (!condition) fail(ctx.lastResponse(operationId), message);
     },
-    lastResponse: (operationId) => [...responses].reverse().find((r) => !operationId || r.operationId === operationId),
+    lastResponse: (operationId) =>
+      [...responses].reverse().find((r) => !operationId || r.operationId === operationId),
     async otp() {
       if (info.hasControl) {
         const res = await quietControl.getAppOtp(creds.apiKey).catch(() => undefined);
@@ -177,7 +211,8 @@ export function buildCaseContext(target: Target, recorder: Recorder, name: strin
   return {
     ctx,
     async cleanup() {
-      for (const fn of cleanups.splice(0).reverse()) await Promise.resolve(fn()).catch(() => undefined);
+      for (const fn of cleanups.splice(0).reverse())
+        await Promise.resolve(fn()).catch(() => undefined);
     },
   };
 }

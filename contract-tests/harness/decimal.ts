@@ -7,7 +7,8 @@ export function units(text: string): bigint {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(text.trim());
   if (!m) throw new Error(`not a plain decimal: ${JSON.stringify(text)}`);
   const frac = (m[2] ?? '').padEnd(SCALE, '0');
-  if (frac.length > SCALE && /[1-9]/.test(frac.slice(SCALE))) throw new Error(`more than ${SCALE} decimals: ${text}`);
+  if (frac.length > SCALE && /[1-9]/.test(frac.slice(SCALE)))
+    throw new Error(`more than ${SCALE} decimals: ${text}`);
   return BigInt(m[1]!) * 10n ** BigInt(SCALE) + BigInt(frac.slice(0, SCALE) || '0');
 }
 
@@ -21,7 +22,10 @@ export function money(u: bigint): string {
  * amount × fraction (`fee_percent`, "0.01" = 1 %), exact: returns the floor in units and whether it was
  * exact, so a check can accept either rounding of an inexact fee (the document does not fix one).
  */
-export function fractionOf(amountUnits: bigint, fractionText: string): { floor: bigint; exact: boolean } {
+export function fractionOf(
+  amountUnits: bigint,
+  fractionText: string,
+): { floor: bigint; exact: boolean } {
   const [whole, frac = ''] = fractionText.split('.');
   const denominator = 10n ** BigInt(frac.length);
   const numerator = amountUnits * BigInt(`${whole}${frac}`);

@@ -37,13 +37,29 @@ export interface OperationDrift {
 
 export interface DriftReport {
   generated_at: string;
-  target: { kind: string; base_url: string; run_id: string; credentials: string; control_api: boolean };
-  summary: { responses: number; operations_exercised: number; operations_with_drift: number; not_exercised: string[] };
+  target: {
+    kind: string;
+    base_url: string;
+    run_id: string;
+    credentials: string;
+    control_api: boolean;
+  };
+  summary: {
+    responses: number;
+    operations_exercised: number;
+    operations_with_drift: number;
+    not_exercised: string[];
+  };
   operations: OperationDrift[];
 }
 
 /** Aggregate the observations of a run by operation. */
-export function buildDriftReport(spec: LoadedSpec, recorder: Recorder, info: TargetInfo, now = new Date()): DriftReport {
+export function buildDriftReport(
+  spec: LoadedSpec,
+  recorder: Recorder,
+  info: TargetInfo,
+  now = new Date(),
+): DriftReport {
   const groups = new Map<string, ReturnType<Recorder['all']>>();
   for (const o of recorder.all()) {
     const key = o.operationId ?? `${o.method} ${o.path}`;
@@ -60,18 +76,32 @@ export function buildDriftReport(spec: LoadedSpec, recorder: Recorder, info: Tar
       observed[o.status] = (observed[o.status] ?? 0) + 1;
       for (const f of o.findings) {
         const id = `${f.kind} ${o.status} ${f.message}`;
-        const s = findings.get(id) ?? { kind: f.kind, message: f.message, status: o.status, count: 0, cases: [] };
+        const s = findings.get(id) ?? {
+          kind: f.kind,
+          message: f.message,
+          status: o.status,
+          count: 0,
+          cases: [],
+        };
         s.count += 1;
         if (!s.cases.includes(o.caseName)) s.cases.push(o.caseName);
         findings.set(id, s);
       }
       if (op && o.shape.length) {
         const doc = documentedShape(spec, responseSchema(spec, op, o.status));
-        const cmp = (shapes[o.status] ??= { documented_required: doc.required, missing_required: [], undocumented: [], observed: [] });
+        const cmp = (shapes[o.status] ??= {
+          documented_required: doc.required,
+          missing_required: [],
+          undocumented: [],
+          observed: [],
+        });
         const paths = o.shape.map((e) => e.slice(0, e.lastIndexOf(':')));
         for (const e of o.shape) if (!cmp.observed.includes(e)) cmp.observed.push(e);
-        for (const r of doc.required) if (!paths.includes(r) && !cmp.missing_required.includes(r)) cmp.missing_required.push(r);
-        for (const p of paths) if (doc.known.length && !doc.known.includes(p) && !cmp.undocumented.includes(p)) cmp.undocumented.push(p);
+        for (const r of doc.required)
+          if (!paths.includes(r) && !cmp.missing_required.includes(r)) cmp.missing_required.push(r);
+        for (const p of paths)
+          if (doc.known.length && !doc.known.includes(p) && !cmp.undocumented.includes(p))
+            cmp.undocumented.push(p);
       }
     }
     for (const s of Object.values(shapes)) s.observed.sort();
@@ -88,12 +118,20 @@ export function buildDriftReport(spec: LoadedSpec, recorder: Recorder, info: Tar
       drift: findings.size > 0 || Object.values(shapes).some((s) => s.missing_required.length > 0),
     });
   }
-  operations.sort((a, b) => Number(b.drift) - Number(a.drift) || a.operation_id.localeCompare(b.operation_id));
+  operations.sort(
+    (a, b) => Number(b.drift) - Number(a.drift) || a.operation_id.localeCompare(b.operation_id),
+  );
   const seen = new Set(operations.map((o) => o.operation_id));
   const publicOps = spec.operations.filter((o) => info.hasControl || !o.tags.includes('sandbox'));
   return {
     generated_at: now.toISOString(),
-    target: { kind: info.kind, base_url: info.baseUrl, run_id: info.runId, credentials: info.credentialSource, control_api: info.hasControl },
+    target: {
+      kind: info.kind,
+      base_url: info.baseUrl,
+      run_id: info.runId,
+      credentials: info.credentialSource,
+      control_api: info.hasControl,
+    },
     summary: {
       responses: recorder.all().length,
       operations_exercised: operations.length,
@@ -120,17 +158,30 @@ export function renderDriftMarkdown(r: DriftReport): string {
     '| Operation | Documented | Expected by cases | Observed | Drift |',
     '|---|---|---|---|---|',
     ...r.operations.map(
-      (o) => `| ${o.operation_id} \`${o.method} ${o.path}\` | ${o.documented_statuses.join(', ') || '—'} | ${o.expected_statuses.join(', ') || '—'} | ${statuses(o)} | ${o.drift ? '**yes**' : 'no'} |`,
+      (o) =>
+        `| ${o.operation_id} \`${o.method} ${o.path}\` | ${o.documented_statuses.join(', ') || '—'} | ${o.expected_statuses.join(', ') || '—'} | ${statuses(o)} | ${o.drift ? '**yes**' : 'no'} |`,
     ),
   ];
-  if (r.summary.not_exercised.length) lines.push('', `Not exercised: ${r.summary.not_exercised.join(', ')}.`);
+  if (r.summary.not_exercised.length)
+    lines.push('', `Not exercised: ${r.summary.not_exercised.join(', ')}.`);
   for (const o of r.operations.filter((x) => x.drift)) {
     lines.push('', `## ${o.operation_id} — ${o.method} ${o.path}`, '');
-    lines.push(`- documented statuses: ${o.documented_statuses.join(', ') || '—'}; expected by cases: ${o.expected_statuses.join(', ') || '—'}; observed: ${statuses(o)}`);
-    for (const f of o.findings) lines.push(`- [${f.kind}] (${f.status}, ${f.count}×) ${f.message} — cases: ${f.cases.map((c) => `"${c}"`).join(', ')}`);
+    lines.push(
+      `- documented statuses: ${o.documented_statuses.join(', ') || '—'}; expected by cases: ${o.expected_statuses.join(', ') || '—'}; observed: ${statuses(o)}`,
+    );
+    for (const f of o.findings)
+      lines.push(
+        `- [${f.kind}] (${f.status}, ${f.count}×) ${f.message} — cases: ${f.cases.map((c) => `"${c}"`).join(', ')}`,
+      );
     for (const [status, s] of Object.entries(o.shapes)) {
-      if (s.missing_required.length) lines.push(`- shape of ${status}: missing required ${s.missing_required.map((p) => `\`${p}\``).join(', ')}`);
-      if (s.undocumented.length) lines.push(`- shape of ${status}: undocumented fields ${s.undocumented.map((p) => `\`${p}\``).join(', ')}`);
+      if (s.missing_required.length)
+        lines.push(
+          `- shape of ${status}: missing required ${s.missing_required.map((p) => `\`${p}\``).join(', ')}`,
+        );
+      if (s.undocumented.length)
+        lines.push(
+          `- shape of ${status}: undocumented fields ${s.undocumented.map((p) => `\`${p}\``).join(', ')}`,
+        );
     }
   }
   return lines.join('\n') + '\n';

@@ -35,7 +35,8 @@ export function renderJunit({ target, results, areaOf, areas }: JunitInput): str
     if (!byArea.has(area)) byArea.set(area, []);
     byArea.get(area)!.push(r);
   }
-  const count = (rs: CaseResult[], state: CaseResult['state']) => rs.filter((r) => r.state === state).length;
+  const count = (rs: CaseResult[], state: CaseResult['state']) =>
+    rs.filter((r) => r.state === state).length;
   const total = (rs: CaseResult[]) => rs.reduce((t, r) => t + r.durationMs, 0);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -43,14 +44,25 @@ export function renderJunit({ target, results, areaOf, areas }: JunitInput): str
   ];
   for (const [area, rs] of byArea) {
     if (rs.length === 0) continue;
-    lines.push(`  <testsuite name="${xml(area)}" tests="${rs.length}" failures="${count(rs, 'fail')}" skipped="${count(rs, 'skip')}" errors="0" time="${seconds(total(rs))}">`);
+    lines.push(
+      `  <testsuite name="${xml(area)}" tests="${rs.length}" failures="${count(rs, 'fail')}" skipped="${count(rs, 'skip')}" errors="0" time="${seconds(total(rs))}">`,
+    );
     for (const r of rs) {
       const open = `    <testcase classname="${xml(area)}" name="${xml(r.name)}" time="${seconds(r.durationMs)}"`;
       if (r.state === 'pass') lines.push(`${open}/>`);
-      else if (r.state === 'skip') lines.push(`${open}>`, `      <skipped message="${xml(r.message ?? '')}"/>`, '    </testcase>');
+      else if (r.state === 'skip')
+        lines.push(
+          `${open}>`,
+          `      <skipped message="${xml(r.message ?? '')}"/>`,
+          '    </testcase>',
+        );
       else {
         const message = r.message ?? 'failed';
-        lines.push(`${open}>`, `      <failure message="${xml(message.split('\n')[0]!)}" type="ContractFailure">${xml(message)}</failure>`, '    </testcase>');
+        lines.push(
+          `${open}>`,
+          `      <failure message="${xml(message.split('\n')[0]!)}" type="ContractFailure">${xml(message)}</failure>`,
+          '    </testcase>',
+        );
       }
     }
     lines.push('  </testsuite>');
@@ -64,16 +76,18 @@ export function renderJunit({ target, results, areaOf, areas }: JunitInput): str
  * preflight's line, so that a CI test view shows why nothing ran (instead of an old file, or none).
  */
 export function renderPreflightJunit(baseUrl: string, line: string): string {
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(`paysandbox contract url ${baseUrl}`)}" tests="1" failures="1" skipped="0" errors="0" time="0.000">`,
-    '  <testsuite name="preflight" tests="1" failures="1" skipped="0" errors="0" time="0.000">',
-    `    <testcase classname="preflight" name="${xml(`preflight of ${baseUrl}`)}" time="0.000">`,
-    `      <failure message="${xml(line)}" type="PreflightFailure">${xml(line)}</failure>`,
-    '    </testcase>',
-    '  </testsuite>',
-    '</testsuites>',
-  ].join('\n') + '\n';
+  return (
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      `<testsuites name="${xml(`paysandbox contract url ${baseUrl}`)}" tests="1" failures="1" skipped="0" errors="0" time="0.000">`,
+      '  <testsuite name="preflight" tests="1" failures="1" skipped="0" errors="0" time="0.000">',
+      `    <testcase classname="preflight" name="${xml(`preflight of ${baseUrl}`)}" time="0.000">`,
+      `      <failure message="${xml(line)}" type="PreflightFailure">${xml(line)}</failure>`,
+      '    </testcase>',
+      '  </testsuite>',
+      '</testsuites>',
+    ].join('\n') + '\n'
+  );
 }
 
 export function writePreflightJunit(dir: string, baseUrl: string, line: string): string {

@@ -45,17 +45,26 @@ const NETWORK_ERRORS: Record<string, string> = {
 
 const causeOf = (err: unknown): string => {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no answer within ${PREFLIGHT_TIMEOUT_MS / 1000} s`;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return `no answer within ${PREFLIGHT_TIMEOUT_MS / 1000} s`;
   const code = e?.cause?.code;
   if (code && NETWORK_ERRORS[code]) return `${NETWORK_ERRORS[code]} (${code})`;
   if (code) return `${e.cause?.message ?? code} (${code})`;
   return e?.cause?.message ?? e?.message ?? String(err);
 };
 
-async function ask(fetchFn: typeof fetch, url: string, headers: Record<string, string>): Promise<Answer> {
+async function ask(
+  fetchFn: typeof fetch,
+  url: string,
+  headers: Record<string, string>,
+): Promise<Answer> {
   let res: Response;
   try {
-    res = await fetchFn(url, { headers: { accept: 'application/json', ...headers }, redirect: 'manual', signal: AbortSignal.timeout(PREFLIGHT_TIMEOUT_MS) });
+    res = await fetchFn(url, {
+      headers: { accept: 'application/json', ...headers },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(PREFLIGHT_TIMEOUT_MS),
+    });
   } catch (err) {
     throw new PreflightError(`cannot reach ${new URL(url).origin}: ${causeOf(err)}`);
   }
@@ -88,7 +97,10 @@ function notTheApi(base: string, what: string, a: Answer): string | undefined {
 const NONCE_RETRIES = 5;
 const NONCE_RETRY_MS = 200;
 
-export async function preflight(env: Record<string, string | undefined>, fetchFn: typeof fetch = globalThis.fetch): Promise<PreflightResult> {
+export async function preflight(
+  env: Record<string, string | undefined>,
+  fetchFn: typeof fetch = globalThis.fetch,
+): Promise<PreflightResult> {
   let config: UrlTargetConfig;
   try {
     config = urlTargetConfigFromEnv(env);
@@ -102,20 +114,36 @@ export async function preflight(env: Record<string, string | undefined>, fetchFn
   const m = await ask(fetchFn, invoices, { authorization: `Token ${config.creds.merchantToken}` });
   const wrongBase = notTheApi(base, 'GET /v3/invoices/', m);
   if (wrongBase) throw new PreflightError(wrongBase);
-  if (m.status === 401 || m.status === 403) throw new PreflightError(`CONTRACT_MERCHANT_TOKEN is refused by ${base}: GET /v3/invoices/ answered ${describe(m)}`);
-  if (m.status !== 200) throw new PreflightError(`${base} is not ready: GET /v3/invoices/ with CONTRACT_MERCHANT_TOKEN answered ${describe(m)}`);
+  if (m.status === 401 || m.status === 403)
+    throw new PreflightError(
+      `CONTRACT_MERCHANT_TOKEN is refused by ${base}: GET /v3/invoices/ answered ${describe(m)}`,
+    );
+  if (m.status !== 200)
+    throw new PreflightError(
+      `${base} is not ready: GET /v3/invoices/ with CONTRACT_MERCHANT_TOKEN answered ${describe(m)}`,
+    );
 
   // The second merchant (scoping), when given: another merchant, and a working token.
   const token2 = config.creds.merchantToken2;
-  if (token2 === config.creds.merchantToken) throw new PreflightError('CONTRACT_MERCHANT_TOKEN_2 is CONTRACT_MERCHANT_TOKEN: the scoping case needs another merchant (or leave it unset)');
+  if (token2 === config.creds.merchantToken)
+    throw new PreflightError(
+      'CONTRACT_MERCHANT_TOKEN_2 is CONTRACT_MERCHANT_TOKEN: the scoping case needs another merchant (or leave it unset)',
+    );
   if (token2) {
     const m2 = await ask(fetchFn, invoices, { authorization: `Token ${token2}` });
-    if (m2.status !== 200) throw new PreflightError(`CONTRACT_MERCHANT_TOKEN_2 is refused by ${base}: GET /v3/invoices/ answered ${describe(m2)}`);
+    if (m2.status !== 200)
+      throw new PreflightError(
+        `CONTRACT_MERCHANT_TOKEN_2 is refused by ${base}: GET /v3/invoices/ answered ${describe(m2)}`,
+      );
   }
 
   // A sandbox that guards its control API: the token must be given, and right. (Any other answer —
   // a 404 from a service without /_sandbox — is for the run to see.)
-  const control = await ask(fetchFn, `${base}/_sandbox/clock`, config.controlToken ? { 'x-sandbox-token': config.controlToken } : {});
+  const control = await ask(
+    fetchFn,
+    `${base}/_sandbox/clock`,
+    config.controlToken ? { 'x-sandbox-token': config.controlToken } : {},
+  );
   if (control.status === 401 && errorCodesOf(control.body).includes('control_token_required')) {
     throw new PreflightError(
       config.controlToken
@@ -125,13 +153,21 @@ export async function preflight(env: Record<string, string | undefined>, fetchFn
   }
 
   // The HMAC key and secret, with a signed read.
-  const signer = createHmacSigner({ apiKey: config.creds.apiKey, apiSecret: config.creds.apiSecret, nonceStart: config.creds.nonceStart });
+  const signer = createHmacSigner({
+    apiKey: config.creds.apiKey,
+    apiSecret: config.creds.apiSecret,
+    nonceStart: config.creds.nonceStart,
+  });
   const accounts = `${base}/v3/crypto-accounts/?currency=PBTC&per_page=1`;
   let h = await ask(fetchFn, accounts, signer.sign(accounts));
   // Runs started side by side on one key (several CI jobs, each preflighting the same credentials)
   // race on its nonce: a refused nonce is tried again a little later, when ours has passed theirs. A key
   // locked to a huge nonce is still refused every time.
-  for (let retry = 0; retry < NONCE_RETRIES && errorCodesOf(h.body).includes('invalid_nonce'); retry++) {
+  for (
+    let retry = 0;
+    retry < NONCE_RETRIES && errorCodesOf(h.body).includes('invalid_nonce');
+    retry++
+  ) {
     await new Promise((r) => setTimeout(r, NONCE_RETRY_MS));
     h = await ask(fetchFn, accounts, signer.sign(accounts));
   }
@@ -139,8 +175,17 @@ export async function preflight(env: Record<string, string | undefined>, fetchFn
   const codes = errorCodesOf(h.body);
   if (h.status === 200) return { config, lastNonce };
   const what = `a signed GET /v3/crypto-accounts/ answered ${describe(h)}`;
-  if (codes.includes('invalid_access_key')) throw new PreflightError(`CONTRACT_API_KEY is not known to ${base}: ${what}`);
-  if (codes.includes('invalid_signature')) throw new PreflightError(`CONTRACT_API_SECRET does not match CONTRACT_API_KEY on ${base}: ${what}`);
-  if (codes.includes('invalid_nonce')) throw new PreflightError(`the key has seen a larger nonce than ours: ${what} — set CONTRACT_NONCE_START above it (e.g. 1.8e+262)`);
-  throw new PreflightError(`the HMAC credentials (CONTRACT_API_KEY, CONTRACT_API_SECRET) do not work on ${base}: ${what}`);
+  if (codes.includes('invalid_access_key'))
+    throw new PreflightError(`CONTRACT_API_KEY is not known to ${base}: ${what}`);
+  if (codes.includes('invalid_signature'))
+    throw new PreflightError(
+      `CONTRACT_API_SECRET does not match CONTRACT_API_KEY on ${base}: ${what}`,
+    );
+  if (codes.includes('invalid_nonce'))
+    throw new PreflightError(
+      `the key has seen a larger nonce than ours: ${what} — set CONTRACT_NONCE_START above it (e.g. 1.8e+262)`,
+    );
+  throw new PreflightError(
+    `the HMAC credentials (CONTRACT_API_KEY, CONTRACT_API_SECRET) do not work on ${base}: ${what}`,
+  );
 }

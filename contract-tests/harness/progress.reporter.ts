@@ -7,7 +7,10 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
  * the skip reason under a skipped one, then the suite's own summary. Colors only on a terminal
  * (and never with NO_COLOR); plain text when piped.
  */
-export function useColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined> = process.env): boolean {
+export function useColor(
+  stream: { isTTY?: boolean },
+  env: Record<string, string | undefined> = process.env,
+): boolean {
   if ('NO_COLOR' in env) return false;
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0';
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';
@@ -29,13 +32,19 @@ export interface ProgressLine {
 export function formatProgress(line: ProgressLine, color: boolean): string {
   const paint = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[39m` : s);
   const dim = (s: string) => (color ? `\u001b[2m${s}\u001b[22m` : s);
-  const label = { pass: paint(32, 'pass'), fail: paint(31, 'FAIL'), skip: paint(33, 'skip') }[line.state];
-  const time = line.durationMs !== undefined && line.state !== 'skip' ? dim(`  (${Math.round(line.durationMs)} ms)`) : '';
+  const label = { pass: paint(32, 'pass'), fail: paint(31, 'FAIL'), skip: paint(33, 'skip') }[
+    line.state
+  ];
+  const time =
+    line.durationMs !== undefined && line.state !== 'skip'
+      ? dim(`  (${Math.round(line.durationMs)} ms)`)
+      : '';
   const out = [`  ${label}  ${dim(line.area)}  ${line.name}${time}`];
   if (line.detail) {
     const lines = line.detail.split('\n');
     const shown = lines.slice(0, MAX_FAILURE_LINES);
-    if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines in the reports`);
+    if (lines.length > shown.length)
+      shown.push(`… ${lines.length - shown.length} more lines in the reports`);
     out.push(...shown.map((l) => `        ${line.state === 'skip' ? l : dim(l)}`));
   }
   return out.join('\n');
@@ -65,19 +74,30 @@ export default class ProgressReporter implements Reporter {
   onTestCaseResult(test: TestCase): void {
     const result = test.result();
     if (result.state !== 'failed') this.takeLogs(test.id);
-    const area = test.parent.type === 'suite' ? test.parent.name : relative(this.root, test.module.moduleId);
+    const area =
+      test.parent.type === 'suite' ? test.parent.name : relative(this.root, test.module.moduleId);
     const durationMs = test.diagnostic()?.duration;
     if (result.state === 'passed') {
       this.counts.pass++;
-      this.write(formatProgress({ state: 'pass', area, name: test.name, durationMs }, this.color) + '\n');
+      this.write(
+        formatProgress({ state: 'pass', area, name: test.name, durationMs }, this.color) + '\n',
+      );
     } else if (result.state === 'failed') {
       this.counts.fail++;
-      const detail = result.errors.map((e) => (e.name === 'ContractFailure' ? e.message : (e.stack ?? `${e.name}: ${e.message}`))).join('\n');
-      this.write(formatProgress({ state: 'fail', area, name: test.name, durationMs, detail }, this.color) + '\n');
+      const detail = result.errors
+        .map((e) =>
+          e.name === 'ContractFailure' ? e.message : (e.stack ?? `${e.name}: ${e.message}`),
+        )
+        .join('\n');
+      this.write(
+        formatProgress({ state: 'fail', area, name: test.name, durationMs, detail }, this.color) +
+          '\n',
+      );
       for (const t of this.takeLogs(test.id)) this.write(t.replace(/^/gm, '        '));
     } else if (result.state === 'skipped') {
       const at = test.name.indexOf(SKIPPED_ON_TARGET);
-      const reason = result.note ?? (at >= 0 ? test.name.slice(at + SKIPPED_ON_TARGET.length) : undefined);
+      const reason =
+        result.note ?? (at >= 0 ? test.name.slice(at + SKIPPED_ON_TARGET.length) : undefined);
       // Left out by a tags filter: not part of this run, so no line for it.
       if (!reason) return void this.counts.notSelected++;
       this.counts.skip++;
@@ -107,15 +127,23 @@ export default class ProgressReporter implements Reporter {
     for (const t of this.takeLogs(module.id)) this.write(t);
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ name?: string; message?: string; stack?: string }>): void {
+  onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandled: ReadonlyArray<{ name?: string; message?: string; stack?: string }>,
+  ): void {
     // What is left of a file's own output (ids of tests and suites have `_`; a test's output went, or
     // was dropped, with its result).
-    for (const [id, texts] of this.logs) if (!id.includes('_')) for (const t of texts) this.write(t);
+    for (const [id, texts] of this.logs)
+      if (!id.includes('_')) for (const t of texts) this.write(t);
     this.logs.clear();
     for (const m of modules) {
-      for (const e of m.errors()) this.write(`ERROR  ${relative(this.root, m.moduleId)}: ${e.name ?? 'Error'}: ${e.message}\n${e.stack ?? ''}\n`);
+      for (const e of m.errors())
+        this.write(
+          `ERROR  ${relative(this.root, m.moduleId)}: ${e.name ?? 'Error'}: ${e.message}\n${e.stack ?? ''}\n`,
+        );
     }
-    for (const e of unhandled) this.write(`ERROR  unhandled ${e.name ?? 'error'}: ${e.message ?? ''}\n${e.stack ?? ''}\n`);
+    for (const e of unhandled)
+      this.write(`ERROR  unhandled ${e.name ?? 'error'}: ${e.message ?? ''}\n${e.stack ?? ''}\n`);
     const c = this.counts;
     const parts = [`${c.pass} passed`, `${c.fail} failed`, `${c.skip} skipped`];
     if (c.notSelected) parts.push(`${c.notSelected} not selected`);

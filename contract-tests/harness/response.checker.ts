@@ -49,8 +49,14 @@ export function contractSpec(): ContractSpec {
 const LEGACY = /^\/(?:api\/(v[23])|d\/api)(?=\/)/;
 
 /** The operation a request was for: by method and path, legacy prefixes and trailing slashes included. */
-export function matchOperation(spec: LoadedSpec, method: string, pathname: string): Operation | undefined {
-  const clean = pathname.replace(LEGACY, (_m, v: string | undefined) => (v ? `/${v}` : '/v1')).replace(/(.)\/$/, '$1');
+export function matchOperation(
+  spec: LoadedSpec,
+  method: string,
+  pathname: string,
+): Operation | undefined {
+  const clean = pathname
+    .replace(LEGACY, (_m, v: string | undefined) => (v ? `/${v}` : '/v1'))
+    .replace(/(.)\/$/, '$1');
   const m = method.toLowerCase();
   return spec.operations.find((o) => {
     if (o.method !== m) return false;
@@ -82,7 +88,9 @@ function formatAjvError(e: ErrorObject): string {
 }
 
 export function schemaMessages(errors: ErrorObject[] | null | undefined, max = 8): string[] {
-  const msgs = (errors ?? []).filter((e) => !['oneOf', 'anyOf', 'allOf', 'if'].includes(e.keyword)).map(formatAjvError);
+  const msgs = (errors ?? [])
+    .filter((e) => !['oneOf', 'anyOf', 'allOf', 'if'].includes(e.keyword))
+    .map(formatAjvError);
   return [...new Set(msgs)].slice(0, max);
 }
 
@@ -91,10 +99,18 @@ export function schemaMessages(errors: ErrorObject[] | null | undefined, max = 8
  * the real merchant API's always do (docs/fidelity.md). The 2FA failure has its own body.
  */
 function surfaceMismatch(op: Operation, res: ApiResponse): string | undefined {
-  if (res.status < 400 || typeof res.body !== 'object' || res.body === null || 'success' in res.body) return undefined;
+  if (
+    res.status < 400 ||
+    typeof res.body !== 'object' ||
+    res.body === null ||
+    'success' in res.body
+  )
+    return undefined;
   const has = 'error_codes' in res.body;
-  if (op.tags.includes('developer') && has) return `a developer-API error carries "error_codes"; the real body is {"errors": …} alone`;
-  if (op.tags.includes('invoices') && !has) return `a merchant-API error lacks "error_codes"; the real body always has it ([] when it names no code)`;
+  if (op.tags.includes('developer') && has)
+    return `a developer-API error carries "error_codes"; the real body is {"errors": …} alone`;
+  if (op.tags.includes('invoices') && !has)
+    return `a merchant-API error lacks "error_codes"; the real body always has it ([] when it names no code)`;
   return undefined;
 }
 
@@ -109,11 +125,15 @@ export function createChecker(contract: ContractSpec = contractSpec(), basePath 
 
   return function check(res: ApiResponse, caseName: string): Observation {
     let pathname = new URL(res.url).pathname;
-    if (basePath && pathname.startsWith(basePath)) pathname = pathname.slice(basePath.length) || '/';
+    if (basePath && pathname.startsWith(basePath))
+      pathname = pathname.slice(basePath.length) || '/';
     // An injected fault answers for the sandbox (`X-Sandbox-Fault`), not for the operation: its status
     // and body are what the fault was told to send, not something the document promises.
     const injected = res.headers.get('x-sandbox-fault') !== null;
-    const op = injected ? undefined : ((res.operationId ? spec.byId.get(res.operationId) : undefined) ?? matchOperation(spec, res.method, pathname));
+    const op = injected
+      ? undefined
+      : ((res.operationId ? spec.byId.get(res.operationId) : undefined) ??
+        matchOperation(spec, res.method, pathname));
     const contentType = res.headers.get('content-type');
     const findings: Finding[] = [];
     const isJson = typeof res.body === 'object' && res.body !== null;
@@ -122,24 +142,46 @@ export function createChecker(contract: ContractSpec = contractSpec(), basePath 
     if (op) {
       const documented = op.statuses.includes(String(res.status));
       if (res.status === 501 && errorCodesOf(res.body).includes('not_implemented')) {
-        add('not-implemented', `answered 501 not_implemented: ${op.operationId} is not implemented on this target yet`);
+        add(
+          'not-implemented',
+          `answered 501 not_implemented: ${op.operationId} is not implemented on this target yet`,
+        );
       } else if (!documented) {
-        add('status', `status ${res.status} is not documented for ${op.operationId} (documented: ${op.statuses.join(', ')})`);
+        add(
+          'status',
+          `status ${res.status} is not documented for ${op.operationId} (documented: ${op.statuses.join(', ')})`,
+        );
       }
       const validate = documented ? validators.response(op.operationId, res.status) : undefined;
       if (validate) {
-        if (!/^application\/json\b/i.test(contentType ?? '')) add('content-type', `Content-Type is ${JSON.stringify(contentType)}, the document says application/json`);
+        if (!/^application\/json\b/i.test(contentType ?? ''))
+          add(
+            'content-type',
+            `Content-Type is ${JSON.stringify(contentType)}, the document says application/json`,
+          );
         if (!isJson) add('schema', `body is not JSON: ${JSON.stringify(res.text.slice(0, 80))}`);
-        else if (!validate(res.body)) for (const m of schemaMessages(validate.errors)) add('schema', m);
+        else if (!validate(res.body))
+          for (const m of schemaMessages(validate.errors)) add('schema', m);
       } else if (documented && res.text.length > 0) {
-        add('schema', `the document has no body for ${res.status}, got ${JSON.stringify(res.text.slice(0, 80))}`);
+        add(
+          'schema',
+          `the document has no body for ${res.status}, got ${JSON.stringify(res.text.slice(0, 80))}`,
+        );
       }
       const surface = surfaceMismatch(op, res);
       if (surface) add('schema', surface);
     } else if (res.status >= 400) {
       // Not an operation of the document (unknown path, wrong method): still the one error envelope.
-      if (!/^application\/json\b/i.test(contentType ?? '')) add('content-type', `Content-Type is ${JSON.stringify(contentType)}, the document says application/json`);
-      if (!isJson || !errorBody(res.body)) add('schema', `not an error body: ${schemaMessages(errorBody.errors).join('; ') || res.text.slice(0, 80)}`);
+      if (!/^application\/json\b/i.test(contentType ?? ''))
+        add(
+          'content-type',
+          `Content-Type is ${JSON.stringify(contentType)}, the document says application/json`,
+        );
+      if (!isJson || !errorBody(res.body))
+        add(
+          'schema',
+          `not an error body: ${schemaMessages(errorBody.errors).join('; ') || res.text.slice(0, 80)}`,
+        );
     }
 
     return {

@@ -28,8 +28,17 @@ export interface RunSummary {
   reports: string[];
 }
 
-export function summarize(cases: ContractCase[], results: CaseResult[], info: TargetInfo, durationMs: number, drift: DriftReport, reports: string[]): RunSummary {
-  const byTag = Object.fromEntries(TAGS.map((t) => [t, cases.filter((c) => c.tags.includes(t)).length]));
+export function summarize(
+  cases: ContractCase[],
+  results: CaseResult[],
+  info: TargetInfo,
+  durationMs: number,
+  drift: DriftReport,
+  reports: string[],
+): RunSummary {
+  const byTag = Object.fromEntries(
+    TAGS.map((t) => [t, cases.filter((c) => c.tags.includes(t)).length]),
+  );
   const failed = results.filter((r) => r.state === 'fail');
   return {
     target: info,
@@ -39,8 +48,12 @@ export function summarize(cases: ContractCase[], results: CaseResult[], info: Ta
     notSelected: cases.length - results.length,
     passed: results.filter((r) => r.state === 'pass').length,
     failed: failed.length,
-    skipped: results.filter((r) => r.state === 'skip').map((r) => ({ name: r.name, reason: r.message ?? '' })),
-    failedOn501: failed.filter((r) => r.notImplemented.length).map((r) => ({ name: r.name, operations: r.notImplemented })),
+    skipped: results
+      .filter((r) => r.state === 'skip')
+      .map((r) => ({ name: r.name, reason: r.message ?? '' })),
+    failedOn501: failed
+      .filter((r) => r.notImplemented.length)
+      .map((r) => ({ name: r.name, operations: r.notImplemented })),
     failedOther: failed.filter((r) => !r.notImplemented.length).map((r) => r.name),
     driftOperations: drift.operations.filter((o) => o.drift).map((o) => o.operation_id),
     reports,
@@ -53,12 +66,20 @@ export function renderSummary(s: RunSummary): string {
   const lines = [
     '',
     `── paysandbox contract suite ─ ${t.kind} ${t.baseUrl} (run ${t.runId}; credentials: ${t.credentialSource}; control API: ${t.hasControl ? 'present' : 'absent'})`,
-    `   ${s.cases} cases (${Object.entries(s.byTag).map(([k, v]) => `${k} ${v}`).join(', ')}): ${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped${s.notSelected ? `, ${s.notSelected} not selected by the tags filter` : ''} in ${(s.durationMs / 1000).toFixed(1)} s`,
+    `   ${s.cases} cases (${Object.entries(s.byTag)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(
+        ', ',
+      )}): ${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped${s.notSelected ? `, ${s.notSelected} not selected by the tags filter` : ''} in ${(s.durationMs / 1000).toFixed(1)} s`,
   ];
   for (const k of s.skipped) lines.push(`   skipped  ${k.name} — ${k.reason}`);
-  for (const f of s.failedOn501) lines.push(`   501      ${f.name} — not implemented yet: ${f.operations.join(', ')}`);
+  for (const f of s.failedOn501)
+    lines.push(`   501      ${f.name} — not implemented yet: ${f.operations.join(', ')}`);
   for (const f of s.failedOther) lines.push(`   FAILED   ${f}`);
-  if (s.driftOperations.length) lines.push(`   drift in ${s.driftOperations.length} operation(s): ${s.driftOperations.join(', ')}`);
+  if (s.driftOperations.length)
+    lines.push(
+      `   drift in ${s.driftOperations.length} operation(s): ${s.driftOperations.join(', ')}`,
+    );
   for (const r of s.reports) lines.push(`   report   ${r}`);
   return lines.join('\n');
 }

@@ -26,7 +26,10 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * passed or failed), or on Ctrl-C / SIGTERM, after which the process exits as the signal would have made
  * it. Undefined when the target refuses workspaces (a sandbox too old for them).
  */
-export async function takeRunWorkspaces(control: ControlClient, ttlSeconds = RUN_WORKSPACE_TTL_SECONDS): Promise<RunWorkspaces | undefined> {
+export async function takeRunWorkspaces(
+  control: ControlClient,
+  ttlSeconds = RUN_WORKSPACE_TTL_SECONDS,
+): Promise<RunWorkspaces | undefined> {
   let main: Workspace;
   let other: Workspace;
   try {
@@ -53,7 +56,9 @@ export async function takeRunWorkspaces(control: ControlClient, ttlSeconds = RUN
   function release(): Promise<void> {
     if (!released) {
       for (const s of SIGNALS) process.off(s, onSignal);
-      released = Promise.all([main.id, other.id].map((id) => control.deleteWorkspace(id).catch(() => undefined))).then(() => undefined);
+      released = Promise.all(
+        [main.id, other.id].map((id) => control.deleteWorkspace(id).catch(() => undefined)),
+      ).then(() => undefined);
     }
     return released;
   }
@@ -62,7 +67,10 @@ export async function takeRunWorkspaces(control: ControlClient, ttlSeconds = RUN
 }
 
 /** The credentials of the run: the first workspace's merchant, app and customer; the second's merchant for scoping. */
-export function workspaceCredentials({ main, other }: Pick<RunWorkspaces, 'main' | 'other'>): Credentials {
+export function workspaceCredentials({
+  main,
+  other,
+}: Pick<RunWorkspaces, 'main' | 'other'>): Credentials {
   return {
     merchantToken: main.merchant.merchant_api_token,
     merchantBearer: main.merchant.bearer_token ?? undefined,

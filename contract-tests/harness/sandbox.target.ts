@@ -32,7 +32,10 @@ export async function createSandboxTarget(opts: TargetOptions = {}): Promise<Tar
     import('../../src/db/open.js'),
     import('../../src/server.js'),
   ]);
-  const sandbox = createSandbox({ db: openDatabase(':memory:'), config: { db: ':memory:', host: '127.0.0.1', port: 0, quiet: true } });
+  const sandbox = createSandbox({
+    db: openDatabase(':memory:'),
+    config: { db: ':memory:', host: '127.0.0.1', port: 0, quiet: true },
+  });
   const server = await listen(sandbox);
   sandbox.config.publicUrl = server.url;
   sandbox.startBackground();
@@ -47,9 +50,12 @@ export async function createSandboxTarget(opts: TargetOptions = {}): Promise<Tar
     const control = createControlClient({ baseUrl: server.url, fetch: fetchFn, retry: false });
     const hasControl = await control.available();
     const fixtureMerchant = opts.fixtureMerchant;
-    const workspaces = hasControl && fixtureMerchant === undefined ? await takeRunWorkspaces(control) : undefined;
+    const workspaces =
+      hasControl && fixtureMerchant === undefined ? await takeRunWorkspaces(control) : undefined;
     if (workspaces) releaseWorkspaces = workspaces.release;
-    const creds = workspaces ? workspaceCredentials(workspaces) : fixtureCredentials(sandbox.fixtures, fixtureMerchant);
+    const creds = workspaces
+      ? workspaceCredentials(workspaces)
+      : fixtureCredentials(sandbox.fixtures, fixtureMerchant);
     return {
       info: {
         kind: 'sandbox',

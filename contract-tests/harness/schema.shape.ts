@@ -18,10 +18,14 @@ export function shapeOf(value: unknown, prefix = '', depth = 0): string[] {
   if (prefix) out.push(`${prefix}:${typeOf(value)}`);
   if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return out;
   if (Array.isArray(value)) {
-    if (value.length) out.push(...shapeOf(value[0], `${prefix}[]`, depth + 1).filter((e) => !e.startsWith(`${prefix}[]:`)));
+    if (value.length)
+      out.push(
+        ...shapeOf(value[0], `${prefix}[]`, depth + 1).filter((e) => !e.startsWith(`${prefix}[]:`)),
+      );
     return out;
   }
-  for (const [k, v] of Object.entries(value)) out.push(...shapeOf(v, prefix ? `${prefix}.${k}` : k, depth + 1));
+  for (const [k, v] of Object.entries(value))
+    out.push(...shapeOf(v, prefix ? `${prefix}.${k}` : k, depth + 1));
   return prefix ? out : out.sort();
 }
 
@@ -32,28 +36,47 @@ function resolve(spec: LoadedSpec, node: unknown): SchemaNode | undefined {
   for (let i = 0; cur && typeof cur.$ref === 'string' && i < 10; i++) {
     const parts = (cur.$ref as string).replace(/^#\//, '').split('/');
     let next: unknown = spec.document;
-    for (const p of parts) next = (next as Record<string, unknown> | undefined)?.[p.replaceAll('~1', '/').replaceAll('~0', '~')];
+    for (const p of parts)
+      next = (next as Record<string, unknown> | undefined)?.[
+        p.replaceAll('~1', '/').replaceAll('~0', '~')
+      ];
     cur = next as SchemaNode | undefined;
   }
   return cur;
 }
 
 /** The JSON schema of one documented response, or undefined when the status has no JSON body. */
-export function responseSchema(spec: LoadedSpec, op: Operation, status: number | string): SchemaNode | undefined {
-  const responses = (spec.document.paths?.[op.path] as Record<string, { responses?: Record<string, unknown> }> | undefined)?.[op.method]?.responses;
+export function responseSchema(
+  spec: LoadedSpec,
+  op: Operation,
+  status: number | string,
+): SchemaNode | undefined {
+  const responses = (
+    spec.document.paths?.[op.path] as
+      Record<string, { responses?: Record<string, unknown> }> | undefined
+  )?.[op.method]?.responses;
   const response = resolve(spec, responses?.[String(status)]);
   const content = response?.content as Record<string, { schema?: unknown }> | undefined;
   return resolve(spec, content?.['application/json']?.schema);
 }
 
 /** Required and known property paths of a schema (allOf merged), as `path` without types. */
-export function documentedShape(spec: LoadedSpec, schema: SchemaNode | undefined): { required: string[]; known: string[] } {
+export function documentedShape(
+  spec: LoadedSpec,
+  schema: SchemaNode | undefined,
+): { required: string[]; known: string[] } {
   const required = new Set<string>();
   const known = new Set<string>();
-  function walk(node: SchemaNode | undefined, prefix: string, depth: number, isRequired: boolean): void {
+  function walk(
+    node: SchemaNode | undefined,
+    prefix: string,
+    depth: number,
+    isRequired: boolean,
+  ): void {
     node = resolve(spec, node);
     if (!node || depth >= MAX_DEPTH) return;
-    for (const part of (node.allOf as unknown[] | undefined) ?? []) walk(part as SchemaNode, prefix, depth, isRequired);
+    for (const part of (node.allOf as unknown[] | undefined) ?? [])
+      walk(part as SchemaNode, prefix, depth, isRequired);
     const items = resolve(spec, node.items);
     if (items) walk(items, `${prefix}[]`, depth + 1, false);
     const props = (node.properties ?? {}) as Record<string, unknown>;
@@ -64,7 +87,8 @@ export function documentedShape(spec: LoadedSpec, schema: SchemaNode | undefined
       if (isRequired && req.has(name)) required.add(path);
       walk(sub as SchemaNode, path, depth + 1, isRequired && req.has(name));
     }
-    for (const name of req) if (!props[name] && isRequired) required.add(prefix ? `${prefix}.${name}` : name);
+    for (const name of req)
+      if (!props[name] && isRequired) required.add(prefix ? `${prefix}.${name}` : name);
   }
   walk(schema, '', 0, true);
   return { required: [...required].sort(), known: [...known].sort() };

@@ -35,10 +35,15 @@ export function flag(env: Record<string, string | undefined>, name: string): boo
   return v !== undefined && !['', '0', 'false', 'no'].includes(v.toLowerCase());
 }
 
-export function intFromEnv(env: Record<string, string | undefined>, name: string, fallback: number): number {
+export function intFromEnv(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+): number {
   const v = env[name];
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return n;
 }

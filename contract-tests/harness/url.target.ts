@@ -1,7 +1,18 @@
-import { createControlClient, createHmacSigner, type ControlClient } from '../../src/client/index.js';
+import {
+  createControlClient,
+  createHmacSigner,
+  type ControlClient,
+} from '../../src/client/index.js';
 import { takeRunWorkspaces, workspaceCredentials } from './run.workspace.js';
 import { createSandboxTarget } from './sandbox.target.js';
-import { assertNotProduction, flag, intFromEnv, isLoopbackHost, newRunId, pacedFetch } from './target.safety.js';
+import {
+  assertNotProduction,
+  flag,
+  intFromEnv,
+  isLoopbackHost,
+  newRunId,
+  pacedFetch,
+} from './target.safety.js';
 import type { Credentials, Target, TargetOptions } from './target.types.js';
 
 /** Default spacing of request starts against a shared environment. */
@@ -27,19 +38,36 @@ export function assertBaseUrl(raw: string): void {
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`the base URL (CONTRACT_BASE_URL / --base-url) is not a URL: ${JSON.stringify(raw)}`);
+    throw new Error(
+      `the base URL (CONTRACT_BASE_URL / --base-url) is not a URL: ${JSON.stringify(raw)}`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the base URL must be http(s), got ${url.protocol} in ${raw}`);
-  if (url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash || url.username || url.password) {
-    throw new Error(`the base URL must be scheme, host and port only, got ${raw} — use ${url.origin}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`the base URL must be http(s), got ${url.protocol} in ${raw}`);
+  if (
+    url.pathname.replace(/\/+$/, '') !== '' ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password
+  ) {
+    throw new Error(
+      `the base URL must be scheme, host and port only, got ${raw} — use ${url.origin}`,
+    );
   }
 }
 
 /** Read the url target from CONTRACT_* variables; says which required ones are missing. */
 export function urlTargetConfigFromEnv(env: Record<string, string | undefined>): UrlTargetConfig {
   const baseUrl = (env.CONTRACT_BASE_URL ?? '').replace(/\/+$/, '');
-  const missing = ['CONTRACT_BASE_URL', 'CONTRACT_API_KEY', 'CONTRACT_API_SECRET', 'CONTRACT_MERCHANT_TOKEN'].filter((n) => !env[n]);
-  if (missing.length) throw new Error(`The url target needs ${missing.join(', ')} (see docs/contract-tests.md).`);
+  const missing = [
+    'CONTRACT_BASE_URL',
+    'CONTRACT_API_KEY',
+    'CONTRACT_API_SECRET',
+    'CONTRACT_MERCHANT_TOKEN',
+  ].filter((n) => !env[n]);
+  if (missing.length)
+    throw new Error(`The url target needs ${missing.join(', ')} (see docs/contract-tests.md).`);
   assertBaseUrl(env.CONTRACT_BASE_URL!);
   assertNotProduction(baseUrl, env);
   const opt = (name: string) => env[name] || undefined;
@@ -66,7 +94,9 @@ export function urlTargetConfigFromEnv(env: Record<string, string | undefined>):
 /** The control-API id of the merchant with this token (a sandbox behind a URL), best effort. */
 async function merchantIdOf(control: ControlClient, token: string): Promise<string | undefined> {
   for (let page: number | null = 1, i = 0; page !== null && i < 20; i++) {
-    const res: Awaited<ReturnType<ControlClient['listMerchants']>> | undefined = await control.listMerchants({ page, per_page: 100 }).catch(() => undefined);
+    const res: Awaited<ReturnType<ControlClient['listMerchants']>> | undefined = await control
+      .listMerchants({ page, per_page: 100 })
+      .catch(() => undefined);
     if (!res) return undefined;
     const found = res.merchants.find((m) => m.merchant_api_token === token);
     if (found) return found.id;
@@ -79,17 +109,31 @@ async function merchantIdOf(control: ControlClient, token: string): Promise<stri
  * Any base URL (a sandbox started elsewhere, or the real staging service), reached with the
  * credentials given. Requests are paced; `/_sandbox` cases run only when the target has it.
  */
-export async function createUrlTarget(config: UrlTargetConfig, opts: TargetOptions = {}): Promise<Target> {
-  assertNotProduction(config.baseUrl, { CONTRACT_I_KNOW_THIS_IS_PRODUCTION: config.productionConfirmed ? '1' : undefined });
+export async function createUrlTarget(
+  config: UrlTargetConfig,
+  opts: TargetOptions = {},
+): Promise<Target> {
+  assertNotProduction(config.baseUrl, {
+    CONTRACT_I_KNOW_THIS_IS_PRODUCTION: config.productionConfirmed ? '1' : undefined,
+  });
   const fetchFn = pacedFetch(opts.fetch ?? globalThis.fetch, config.minIntervalMs);
-  const control = createControlClient({ baseUrl: config.baseUrl, fetch: fetchFn, controlToken: config.controlToken });
+  const control = createControlClient({
+    baseUrl: config.baseUrl,
+    fetch: fetchFn,
+    controlToken: config.controlToken,
+  });
   const hasControl = await control.available();
   // A sandbox behind the URL: the run takes its own workspaces and works in them alone, so that runs
   // side by side share nothing and nothing global changes (the clock, faults, the fixture merchants).
   const workspaces = hasControl ? await takeRunWorkspaces(control) : undefined;
   const creds = workspaces ? workspaceCredentials(workspaces) : { ...config.creds };
-  if (hasControl && !creds.merchantId) creds.merchantId = await merchantIdOf(control, creds.merchantToken);
-  const signer = createHmacSigner({ apiKey: creds.apiKey, apiSecret: creds.apiSecret, nonceStart: creds.nonceStart });
+  if (hasControl && !creds.merchantId)
+    creds.merchantId = await merchantIdOf(control, creds.merchantToken);
+  const signer = createHmacSigner({
+    apiKey: creds.apiKey,
+    apiSecret: creds.apiSecret,
+    nonceStart: creds.nonceStart,
+  });
   // The preflight (another process) already spent a nonce on the given key: start above it (harmless on
   // a workspace's fresh key).
   if (opts.nonceFloor) signer.nonces.advancePast(opts.nonceFloor);
@@ -114,8 +158,12 @@ export async function createUrlTarget(config: UrlTargetConfig, opts: TargetOptio
 }
 
 /** CONTRACT_BASE_URL set → the url target; otherwise the sandbox in-process. */
-export async function createTargetFromEnv(env: Record<string, string | undefined>, opts: TargetOptions = {}): Promise<Target> {
+export async function createTargetFromEnv(
+  env: Record<string, string | undefined>,
+  opts: TargetOptions = {},
+): Promise<Target> {
   const runId = opts.runId ?? (env.CONTRACT_RUN_ID || undefined);
-  if (env.CONTRACT_BASE_URL) return createUrlTarget(urlTargetConfigFromEnv(env), { ...opts, runId });
+  if (env.CONTRACT_BASE_URL)
+    return createUrlTarget(urlTargetConfigFromEnv(env), { ...opts, runId });
   return createSandboxTarget({ ...opts, runId });
 }

@@ -29,13 +29,15 @@ export interface Deviation {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Json =>
+  Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 
 /** Apply `fn` to every invoice in a body (`{invoice}`, `{invoices: [...]}`, control outcomes). */
 function mapInvoices(body: unknown, fn: (inv: Json) => Json): unknown {
   if (!isObject(body)) return undefined;
   if (isObject(body.invoice)) return { ...body, invoice: fn(body.invoice) };
-  if (Array.isArray(body.invoices)) return { ...body, invoices: body.invoices.map((i) => (isObject(i) ? fn(i) : i)) };
+  if (Array.isArray(body.invoices))
+    return { ...body, invoices: body.invoices.map((i) => (isObject(i) ? fn(i) : i)) };
   return undefined;
 }
 
@@ -61,15 +63,21 @@ export const deviations: Deviation[] = [
     name: 'invoice amount with 2 decimals ("20.00" instead of "20.00000000")',
     expect: /amount = "\d+\.\d\d" does not match/,
     rewrite: ({ json }) => {
-      const body = mapInvoices(json, (inv) => ({ ...inv, amount: typeof inv.amount === 'string' ? Number(inv.amount).toFixed(2) : inv.amount }));
+      const body = mapInvoices(json, (inv) => ({
+        ...inv,
+        amount: typeof inv.amount === 'string' ? Number(inv.amount).toFixed(2) : inv.amount,
+      }));
       return body === undefined ? undefined : { json: body };
     },
   },
   {
     name: '403 instead of 401 for a bad signature',
-    expect: /status 403 is not documented for listCryptoAccounts|expected 401 invalid_signature, observed 403/,
+    expect:
+      /status 403 is not documented for listCryptoAccounts|expected 401 invalid_signature, observed 403/,
     rewrite: ({ status, json }) =>
-      status === 401 && errorCodesOf(json).includes('invalid_signature') ? { status: 403 } : undefined,
+      status === 401 && errorCodesOf(json).includes('invalid_signature')
+        ? { status: 403 }
+        : undefined,
   },
   {
     name: 'a required invoice field missing (expires_at)',
@@ -82,7 +90,10 @@ export const deviations: Deviation[] = [
   {
     name: 'JSON served as text/plain (wallet accounts)',
     expect: /Content-Type is "text\/plain[^"]*", the document says application\/json/,
-    rewrite: ({ url }) => (url.pathname.startsWith('/v3/crypto-accounts') ? { headers: { 'content-type': 'text/plain; charset=utf-8' } } : undefined),
+    rewrite: ({ url }) =>
+      url.pathname.startsWith('/v3/crypto-accounts')
+        ? { headers: { 'content-type': 'text/plain; charset=utf-8' } }
+        : undefined,
   },
   {
     name: 'an undocumented error code (nonce_too_low instead of invalid_nonce)',
@@ -96,7 +107,10 @@ export const deviations: Deviation[] = [
     name: 'error_codes on a developer-API error (the real body has none)',
     expect: /a developer-API error carries "error_codes"/,
     rewrite: ({ url, json }) =>
-      url.pathname.startsWith('/v3/crypto-accounts') && isObject(json) && isObject(json.errors) && !('error_codes' in json)
+      url.pathname.startsWith('/v3/crypto-accounts') &&
+      isObject(json) &&
+      isObject(json.errors) &&
+      !('error_codes' in json)
         ? { json: { error_codes: [], ...json } }
         : undefined,
   },
@@ -110,16 +124,29 @@ export function deviationFetch(d: Deviation, inner: typeof fetch = globalThis.fe
     const text = await res.text();
     let json: unknown;
     try {
-      json = (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined;
+      json =
+        (res.headers.get('content-type') ?? '').includes('json') && text
+          ? JSON.parse(text)
+          : undefined;
     } catch {
       json = undefined;
     }
-    const change = d.rewrite({ method: init?.method ?? 'GET', url, status: res.status, headers: res.headers, json });
+    const change = d.rewrite({
+      method: init?.method ?? 'GET',
+      url,
+      status: res.status,
+      headers: res.headers,
+      json,
+    });
     const headers = new Headers(res.headers);
     headers.delete('content-length');
     for (const [k, v] of Object.entries(change?.headers ?? {})) headers.set(k, v);
     const status = change?.status ?? res.status;
     const body = change?.json !== undefined ? JSON.stringify(change.json) : text;
-    return new Response(status === 204 || status === 304 ? null : body, { status, statusText: res.statusText, headers });
+    return new Response(status === 204 || status === 304 ? null : body, {
+      status,
+      statusText: res.statusText,
+      headers,
+    });
   };
 }

@@ -28,17 +28,27 @@ afterAll(() => {
 describe('the contract suite catches drift', () => {
   it('has a baseline: on the sandbox as it is, no case is skipped and most pass', () => {
     expect(baseline.results.filter((r) => r.state === 'skip')).toEqual([]);
-    expect(baseline.results.filter((r) => r.state === 'pass').length).toBeGreaterThan(allCases.length / 2);
+    expect(baseline.results.filter((r) => r.state === 'pass').length).toBeGreaterThan(
+      allCases.length / 2,
+    );
   });
 
   for (const d of deviations) {
     it(`fails with a readable drift entry when the target answers with: ${d.name}`, async () => {
       const run = await runSuite(await createSandboxTarget({ fetch: deviationFetch(d) }));
-      const newlyFailing = run.results.filter((r) => r.state === 'fail' && baseline.byName.get(r.name)?.state === 'pass');
-      expect(newlyFailing.map((r) => r.name), 'cases that pass on the sandbox and fail under the deviation').not.toEqual([]);
+      const newlyFailing = run.results.filter(
+        (r) => r.state === 'fail' && baseline.byName.get(r.name)?.state === 'pass',
+      );
+      expect(
+        newlyFailing.map((r) => r.name),
+        'cases that pass on the sandbox and fail under the deviation',
+      ).not.toEqual([]);
       const explained = newlyFailing.filter((r) => d.expect.test(r.message ?? ''));
       const messages = newlyFailing.map((r) => `${r.name}\n${r.message}`).join('\n---\n');
-      expect(explained.length, `no failure says ${d.expect}; failures were:\n${messages.slice(0, 4000)}`).toBeGreaterThan(0);
+      expect(
+        explained.length,
+        `no failure says ${d.expect}; failures were:\n${messages.slice(0, 4000)}`,
+      ).toBeGreaterThan(0);
       expect(run.report.summary.operations_with_drift).toBeGreaterThan(0);
       expect(run.markdown).toMatch(d.expect);
       evidence.push(

@@ -30,7 +30,9 @@ beforeAll(async () => {
     CONTRACT_MERCHANT_TOKEN: target.creds.merchantToken,
   };
   // A web server that is not the API (a wrong host or port often lands on one).
-  html = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>It works</h1>'));
+  html = createServer((_, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>It works</h1>'),
+  );
   await new Promise<void>((r) => html.listen(0, '127.0.0.1', r));
   htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
 }, 60_000);
@@ -41,7 +43,10 @@ afterAll(async () => {
 });
 
 async function failure(overrides: Record<string, string>): Promise<string> {
-  const err = await preflight({ ...env, ...overrides }).then(() => undefined, (e: unknown) => e);
+  const err = await preflight({ ...env, ...overrides }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(PreflightError);
   const message = (err as Error).message;
   expect(message.split('\n')).toHaveLength(1);
@@ -64,26 +69,49 @@ describe('preflight', () => {
     const t = await createUrlTarget({ ...config, minIntervalMs: 0 }, { nonceFloor: lastNonce });
     expect(BigInt(t.signer.nonces.last())).toBeGreaterThanOrEqual(BigInt(lastNonce));
     const dev = createDeveloperClient({ baseUrl: t.info.baseUrl, signer: t.signer });
-    expect((await dev.listCryptoAccounts({ currency: 'PBTC' }))['crypto-accounts'].length).toBeGreaterThan(0);
+    expect(
+      (await dev.listCryptoAccounts({ currency: 'PBTC' }))['crypto-accounts'].length,
+    ).toBeGreaterThan(0);
   });
 
   it('names the refused credential', async () => {
     expect(await failure({ CONTRACT_MERCHANT_TOKEN: 'not-a-token' })).toBe(
       `CONTRACT_MERCHANT_TOKEN is refused by ${env.CONTRACT_BASE_URL}: GET /v3/invoices/ answered 401 invalid_token (Invalid token.)`,
     );
-    expect(await failure({ CONTRACT_API_KEY: 'not-a-key' })).toMatch(/^CONTRACT_API_KEY is not known to http:\/\/127\.0\.0\.1:\d+: a signed GET \/v3\/crypto-accounts\/ answered 401 invalid_access_key \(Incorrect access key\)$/);
-    expect(await failure({ CONTRACT_API_SECRET: 'not-the-secret' })).toMatch(/^CONTRACT_API_SECRET does not match CONTRACT_API_KEY on .*401 invalid_signature/);
+    expect(await failure({ CONTRACT_API_KEY: 'not-a-key' })).toMatch(
+      /^CONTRACT_API_KEY is not known to http:\/\/127\.0\.0\.1:\d+: a signed GET \/v3\/crypto-accounts\/ answered 401 invalid_access_key \(Incorrect access key\)$/,
+    );
+    expect(await failure({ CONTRACT_API_SECRET: 'not-the-secret' })).toMatch(
+      /^CONTRACT_API_SECRET does not match CONTRACT_API_KEY on .*401 invalid_signature/,
+    );
   });
 
   it('checks the second merchant token when one is given', async () => {
-    expect(await failure({ CONTRACT_MERCHANT_TOKEN_2: env.CONTRACT_MERCHANT_TOKEN! })).toMatch(/^CONTRACT_MERCHANT_TOKEN_2 is CONTRACT_MERCHANT_TOKEN: the scoping case needs another merchant/);
-    expect(await failure({ CONTRACT_MERCHANT_TOKEN_2: 'nope' })).toMatch(/^CONTRACT_MERCHANT_TOKEN_2 is refused by .*: GET \/v3\/invoices\/ answered 401 invalid_token/);
+    expect(await failure({ CONTRACT_MERCHANT_TOKEN_2: env.CONTRACT_MERCHANT_TOKEN! })).toMatch(
+      /^CONTRACT_MERCHANT_TOKEN_2 is CONTRACT_MERCHANT_TOKEN: the scoping case needs another merchant/,
+    );
+    expect(await failure({ CONTRACT_MERCHANT_TOKEN_2: 'nope' })).toMatch(
+      /^CONTRACT_MERCHANT_TOKEN_2 is refused by .*: GET \/v3\/invoices\/ answered 401 invalid_token/,
+    );
     await preflight({ ...env, CONTRACT_MERCHANT_TOKEN_2: target.creds.merchantToken2! });
   });
 
   it('a sandbox with a control token needs CONTRACT_CONTROL_TOKEN, and the right one', async () => {
-    const [{ createSandbox }, { openDatabase }, { listen }] = await Promise.all([import('../../src/sandbox.js'), import('../../src/db/open.js'), import('../../src/server.js')]);
-    const sandbox = createSandbox({ db: openDatabase(':memory:'), config: { db: ':memory:', host: '127.0.0.1', port: 0, quiet: true, controlToken: 'ct-secret' } });
+    const [{ createSandbox }, { openDatabase }, { listen }] = await Promise.all([
+      import('../../src/sandbox.js'),
+      import('../../src/db/open.js'),
+      import('../../src/server.js'),
+    ]);
+    const sandbox = createSandbox({
+      db: openDatabase(':memory:'),
+      config: {
+        db: ':memory:',
+        host: '127.0.0.1',
+        port: 0,
+        quiet: true,
+        controlToken: 'ct-secret',
+      },
+    });
     const server = await listen(sandbox);
     try {
       const fx = sandbox.fixtures;
@@ -93,8 +121,12 @@ describe('preflight', () => {
         CONTRACT_API_SECRET: fx.developers[0]!.app.api_secret,
         CONTRACT_MERCHANT_TOKEN: fx.merchants[0]!.merchant_api_token,
       };
-      expect(await failure({ ...guarded })).toBe(`${server.url} is a sandbox with a control token: set CONTRACT_CONTROL_TOKEN to its SANDBOX_CONTROL_TOKEN`);
-      expect(await failure({ ...guarded, CONTRACT_CONTROL_TOKEN: 'wrong' })).toMatch(/^CONTRACT_CONTROL_TOKEN is refused by .*: GET \/_sandbox\/clock answered 401 control_token_required/);
+      expect(await failure({ ...guarded })).toBe(
+        `${server.url} is a sandbox with a control token: set CONTRACT_CONTROL_TOKEN to its SANDBOX_CONTROL_TOKEN`,
+      );
+      expect(await failure({ ...guarded, CONTRACT_CONTROL_TOKEN: 'wrong' })).toMatch(
+        /^CONTRACT_CONTROL_TOKEN is refused by .*: GET \/_sandbox\/clock answered 401 control_token_required/,
+      );
       await preflight({ ...guarded, CONTRACT_CONTROL_TOKEN: 'ct-secret' });
     } finally {
       await server.stop();
@@ -103,7 +135,12 @@ describe('preflight', () => {
   });
 
   it('a key locked to larger nonces is told to set CONTRACT_NONCE_START', async () => {
-    const dev = createDeveloperClient({ baseUrl: env.CONTRACT_BASE_URL!, apiKey: env.CONTRACT_API_KEY!, apiSecret: env.CONTRACT_API_SECRET!, nonceStart: '1.8e+100' });
+    const dev = createDeveloperClient({
+      baseUrl: env.CONTRACT_BASE_URL!,
+      apiKey: env.CONTRACT_API_KEY!,
+      apiSecret: env.CONTRACT_API_SECRET!,
+      nonceStart: '1.8e+100',
+    });
     await dev.listCryptoAccounts({ currency: 'PBTC' });
     expect(await failure({})).toMatch(/401 invalid_nonce .*set CONTRACT_NONCE_START above it/);
     await preflight({ ...env, CONTRACT_NONCE_START: '1.9e+100' });
@@ -114,23 +151,43 @@ describe('preflight', () => {
       `the base URL must be scheme, host and port only, got ${env.CONTRACT_BASE_URL}/v1/invoices/ — use ${env.CONTRACT_BASE_URL}`,
     );
     const port = await closedPort();
-    expect(await failure({ CONTRACT_BASE_URL: `http://127.0.0.1:${port}` })).toBe(`cannot reach http://127.0.0.1:${port}: connection refused — is the server running on that port? (ECONNREFUSED)`);
-    expect(await failure({ CONTRACT_BASE_URL: htmlUrl })).toMatch(/does not look like the payments API: GET \/v3\/invoices\/ answered 200 text\/html/);
+    expect(await failure({ CONTRACT_BASE_URL: `http://127.0.0.1:${port}` })).toBe(
+      `cannot reach http://127.0.0.1:${port}: connection refused — is the server running on that port? (ECONNREFUSED)`,
+    );
+    expect(await failure({ CONTRACT_BASE_URL: htmlUrl })).toMatch(
+      /does not look like the payments API: GET \/v3\/invoices\/ answered 200 text\/html/,
+    );
     expect(await failure({ CONTRACT_MERCHANT_TOKEN: '' })).toMatch(/needs CONTRACT_MERCHANT_TOKEN/);
-    expect(await failure({ CONTRACT_BASE_URL: 'https://api.example.com' })).toMatch(/looks like production/);
+    expect(await failure({ CONTRACT_BASE_URL: 'https://api.example.com' })).toMatch(
+      /looks like production/,
+    );
   });
 
   it('merchant reads still work after the preflight (it changes nothing)', async () => {
-    const m = createMerchantClient({ baseUrl: env.CONTRACT_BASE_URL!, token: env.CONTRACT_MERCHANT_TOKEN! });
+    const m = createMerchantClient({
+      baseUrl: env.CONTRACT_BASE_URL!,
+      token: env.CONTRACT_MERCHANT_TOKEN!,
+    });
     expect((await m.listInvoices({ per_page: 1 })).meta.total_count).toBe(0);
   });
 });
 
 /** Run a command in the package root; collect its output and exit code. */
-function run(args: string[], extraEnv: Record<string, string>): Promise<{ code: number; out: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONTRACT_')));
+function run(
+  args: string[],
+  extraEnv: Record<string, string>,
+): Promise<{ code: number; out: string }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('VITEST') && !k.startsWith('CONTRACT_'),
+    ),
+  );
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: packageRoot(), env: { ...clean, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: packageRoot(),
+      env: { ...clean, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -143,10 +200,20 @@ function run(args: string[], extraEnv: Record<string, string>): Promise<{ code: 
 }
 
 describe('the ways users run it stop at the preflight with one line and exit code 2', () => {
-  const expected = (base: string) => `contract preflight failed: CONTRACT_API_KEY is not known to ${base}: a signed GET /v3/crypto-accounts/ answered 401 invalid_access_key (Incorrect access key)`;
+  const expected = (base: string) =>
+    `contract preflight failed: CONTRACT_API_KEY is not known to ${base}: a signed GET /v3/crypto-accounts/ answered 401 invalid_access_key (Incorrect access key)`;
 
   it('npm run contract (vitest with the contract config) with CONTRACT_* variables', async () => {
-    const { code, out } = await run(['node_modules/vitest/vitest.mjs', 'run', '--config', 'contract-tests/vitest.config.ts', 'contract-tests/suite.test.ts'], { ...env, CONTRACT_API_KEY: 'wrong-key' });
+    const { code, out } = await run(
+      [
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        '--config',
+        'contract-tests/vitest.config.ts',
+        'contract-tests/suite.test.ts',
+      ],
+      { ...env, CONTRACT_API_KEY: 'wrong-key' },
+    );
     expect(out.trim()).toBe(expected(env.CONTRACT_BASE_URL!));
     expect(code).toBe(2);
   }, 70_000);
@@ -156,26 +223,42 @@ describe('the ways users run it stop at the preflight with one line and exit cod
     const reports = mkdtempSync(join(tmpdir(), 'contract-reports-'));
     writeFileSync(join(reports, 'junit.xml'), '<testsuites tests="99" failures="0"/>');
     writeFileSync(join(reports, 'summary.json'), '{"stale": true}');
-    const { code, out } = await run(['--import', 'tsx', 'src/cli/main.ts', 'contract', '--base-url', base!, '--reports', reports], { ...creds, CONTRACT_API_KEY: 'wrong-key' });
+    const { code, out } = await run(
+      ['--import', 'tsx', 'src/cli/main.ts', 'contract', '--base-url', base!, '--reports', reports],
+      { ...creds, CONTRACT_API_KEY: 'wrong-key' },
+    );
     expect(out.trim()).toBe(expected(base!));
     expect(code).toBe(2);
     const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
     expect(junit).toContain('tests="1" failures="1"');
     expect(junit.match(/<testcase /g)).toHaveLength(1);
-    expect(junit).toContain(`<failure message="${expected(base!).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" type="PreflightFailure">`);
+    expect(junit).toContain(
+      `<failure message="${expected(base!).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" type="PreflightFailure">`,
+    );
     expect(existsSync(join(reports, 'summary.json'))).toBe(false);
     rmSync(reports, { recursive: true, force: true });
   }, 70_000);
 
   it('paysandbox contract without a credential says which, in one line', async () => {
-    const { code, out } = await run(['--import', 'tsx', 'src/cli/main.ts', 'contract', '--base-url', env.CONTRACT_BASE_URL!], { CONTRACT_API_KEY: 'k', CONTRACT_MERCHANT_TOKEN: 't' });
-    expect(out.trim().split('\n')).toEqual([`paysandbox contract: set CONTRACT_API_SECRET for ${env.CONTRACT_BASE_URL} (every variable: docs/contract-tests.md)`]);
+    const { code, out } = await run(
+      ['--import', 'tsx', 'src/cli/main.ts', 'contract', '--base-url', env.CONTRACT_BASE_URL!],
+      { CONTRACT_API_KEY: 'k', CONTRACT_MERCHANT_TOKEN: 't' },
+    );
+    expect(out.trim().split('\n')).toEqual([
+      `paysandbox contract: set CONTRACT_API_SECRET for ${env.CONTRACT_BASE_URL} (every variable: docs/contract-tests.md)`,
+    ]);
     expect(code).toBe(2);
   }, 70_000);
 });
 
 it('the url target config refuses a base URL with a path before anything else', () => {
-  expect(() => urlTargetConfigFromEnv({ ...env, CONTRACT_BASE_URL: 'https://api.example.stage/api/v3' })).toThrow(/scheme, host and port only.*use https:\/\/api\.example\.stage$/);
-  expect(() => urlTargetConfigFromEnv({ ...env, CONTRACT_BASE_URL: 'https://api.example.stage/?x=1' })).toThrow(/scheme, host and port only/);
-  expect(urlTargetConfigFromEnv({ ...env, CONTRACT_BASE_URL: 'https://api.example.stage/' }).baseUrl).toBe('https://api.example.stage');
+  expect(() =>
+    urlTargetConfigFromEnv({ ...env, CONTRACT_BASE_URL: 'https://api.example.stage/api/v3' }),
+  ).toThrow(/scheme, host and port only.*use https:\/\/api\.example\.stage$/);
+  expect(() =>
+    urlTargetConfigFromEnv({ ...env, CONTRACT_BASE_URL: 'https://api.example.stage/?x=1' }),
+  ).toThrow(/scheme, host and port only/);
+  expect(
+    urlTargetConfigFromEnv({ ...env, CONTRACT_BASE_URL: 'https://api.example.stage/' }).baseUrl,
+  ).toBe('https://api.example.stage');
 });

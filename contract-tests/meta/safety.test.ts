@@ -12,7 +12,17 @@ const creds = { CONTRACT_API_KEY: 'k', CONTRACT_API_SECRET: 's', CONTRACT_MERCHA
 
 function fakeTarget(info: Partial<TargetInfo>, extra: Partial<Target['creds']> = {}): Target {
   return {
-    info: { kind: 'url', baseUrl: 'https://api.example.stage', hasControl: false, allowMoney: false, allowWrite: true, runId: 'r', credentialSource: 'env', loopback: false, ...info },
+    info: {
+      kind: 'url',
+      baseUrl: 'https://api.example.stage',
+      hasControl: false,
+      allowMoney: false,
+      allowWrite: true,
+      runId: 'r',
+      credentialSource: 'env',
+      loopback: false,
+      ...info,
+    },
     creds: { merchantToken: 't', apiKey: 'k', apiSecret: 's', ...extra },
     fetch: globalThis.fetch,
     signer: createHmacSigner({ apiKey: 'k', apiSecret: 's' }),
@@ -21,24 +31,57 @@ function fakeTarget(info: Partial<TargetInfo>, extra: Partial<Target['creds']> =
 }
 
 describe('production guard', () => {
-  it.each(['http://localhost:7070', 'http://127.0.0.1:9', 'http://[::1]:7070', 'https://api.coins.asia.stage.coins.systems', 'https://staging.pay.example', 'https://sandbox.pay.example', 'https://test-api.example'])(
-    'accepts %s',
-    (url) => expect(() => assertNotProduction(url, {})).not.toThrow(),
-  );
+  it.each([
+    'http://localhost:7070',
+    'http://127.0.0.1:9',
+    'http://[::1]:7070',
+    'https://api.coins.asia.stage.coins.systems',
+    'https://staging.pay.example',
+    'https://sandbox.pay.example',
+    'https://test-api.example',
+  ])('accepts %s', (url) => expect(() => assertNotProduction(url, {})).not.toThrow());
 
   it('refuses anything else unless CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1', () => {
-    expect(() => assertNotProduction('https://api.coins.asia', {})).toThrow(/Refusing to run the contract suite against https:\/\/api\.coins\.asia: it looks like production/);
-    expect(() => assertNotProduction('https://api.coins.asia', { CONTRACT_I_KNOW_THIS_IS_PRODUCTION: 'yes' })).toThrow(/looks like production/);
-    expect(() => assertNotProduction('https://api.coins.asia', { CONTRACT_I_KNOW_THIS_IS_PRODUCTION: '1' })).not.toThrow();
+    expect(() => assertNotProduction('https://api.coins.asia', {})).toThrow(
+      /Refusing to run the contract suite against https:\/\/api\.coins\.asia: it looks like production/,
+    );
+    expect(() =>
+      assertNotProduction('https://api.coins.asia', { CONTRACT_I_KNOW_THIS_IS_PRODUCTION: 'yes' }),
+    ).toThrow(/looks like production/);
+    expect(() =>
+      assertNotProduction('https://api.coins.asia', { CONTRACT_I_KNOW_THIS_IS_PRODUCTION: '1' }),
+    ).not.toThrow();
     expect(() => assertNotProduction('ftp://staging.example', {})).toThrow(/http\(s\)/);
   });
 
   it('guards the url target configuration, and says which credentials are missing', () => {
-    expect(() => urlTargetConfigFromEnv({ CONTRACT_BASE_URL: 'https://api.coins.asia', ...creds })).toThrow(/looks like production/);
-    expect(() => urlTargetConfigFromEnv({ CONTRACT_BASE_URL: 'https://x.stage.example' })).toThrow(/needs CONTRACT_API_KEY, CONTRACT_API_SECRET, CONTRACT_MERCHANT_TOKEN/);
-    const config = urlTargetConfigFromEnv({ CONTRACT_BASE_URL: 'https://x.stage.example/', ...creds, CONTRACT_NONCE_START: '1.8e+262' });
-    expect(config).toMatchObject({ baseUrl: 'https://x.stage.example', allowMoney: false, allowWrite: true, minIntervalMs: 200, creds: { nonceStart: '1.8e+262' } });
-    expect(urlTargetConfigFromEnv({ CONTRACT_BASE_URL: 'http://127.0.0.1:1', ...creds, CONTRACT_ALLOW_MONEY: '1', CONTRACT_READ_ONLY: '1', CONTRACT_MIN_INTERVAL_MS: '0' })).toMatchObject({ allowMoney: true, allowWrite: false, minIntervalMs: 0 });
+    expect(() =>
+      urlTargetConfigFromEnv({ CONTRACT_BASE_URL: 'https://api.coins.asia', ...creds }),
+    ).toThrow(/looks like production/);
+    expect(() => urlTargetConfigFromEnv({ CONTRACT_BASE_URL: 'https://x.stage.example' })).toThrow(
+      /needs CONTRACT_API_KEY, CONTRACT_API_SECRET, CONTRACT_MERCHANT_TOKEN/,
+    );
+    const config = urlTargetConfigFromEnv({
+      CONTRACT_BASE_URL: 'https://x.stage.example/',
+      ...creds,
+      CONTRACT_NONCE_START: '1.8e+262',
+    });
+    expect(config).toMatchObject({
+      baseUrl: 'https://x.stage.example',
+      allowMoney: false,
+      allowWrite: true,
+      minIntervalMs: 200,
+      creds: { nonceStart: '1.8e+262' },
+    });
+    expect(
+      urlTargetConfigFromEnv({
+        CONTRACT_BASE_URL: 'http://127.0.0.1:1',
+        ...creds,
+        CONTRACT_ALLOW_MONEY: '1',
+        CONTRACT_READ_ONLY: '1',
+        CONTRACT_MIN_INTERVAL_MS: '0',
+      }),
+    ).toMatchObject({ allowMoney: true, allowWrite: false, minIntervalMs: 0 });
   });
 
   it('the CLI refuses production and missing credentials before it starts anything', async () => {
@@ -52,14 +95,20 @@ describe('tags decide what runs where, and say why', () => {
   it('skips sandbox, money and write cases on a target that cannot take them, with a reason', () => {
     const t = fakeTarget({ allowWrite: false });
     const reasons = new Set(allCases.map((c) => skipReason(c, t)).filter(Boolean));
-    expect(reasons).toContain('needs the control API: GET https://api.example.stage/_sandbox/clock answered 404');
+    expect(reasons).toContain(
+      'needs the control API: GET https://api.example.stage/_sandbox/clock answered 404',
+    );
     expect(reasons).toContain('moves money: set CONTRACT_ALLOW_MONEY=1 to run it');
     expect(reasons).toContain('creates data and CONTRACT_READ_ONLY=1 is set');
-    for (const c of allCases.filter((x) => x.tags.includes('read') && x.tags.length === 1)) expect(skipReason(c, t), c.name).toBeUndefined();
+    for (const c of allCases.filter((x) => x.tags.includes('read') && x.tags.length === 1))
+      expect(skipReason(c, t), c.name).toBeUndefined();
   });
 
   it('runs every case on a sandbox-like target', () => {
-    const t = fakeTarget({ kind: 'sandbox', hasControl: true, allowMoney: true, loopback: true }, { merchantToken2: 'u', transferTarget: 'x', merchantId: 'm' });
+    const t = fakeTarget(
+      { kind: 'sandbox', hasControl: true, allowMoney: true, loopback: true },
+      { merchantToken2: 'u', transferTarget: 'x', merchantId: 'm' },
+    );
     expect(allCases.filter((c) => skipReason(c, t))).toEqual([]);
   });
 

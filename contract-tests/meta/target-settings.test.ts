@@ -27,7 +27,9 @@ async function otpAppTarget(otpSecret?: string): Promise<Target> {
 }
 
 /** The money cases that run without the control API and create transfers or sell orders. */
-const needsOtp = (name: string) => /^(transfers|sell orders):/.test(name) && !moneyCases.find((c) => c.name === name)!.tags.includes('sandbox');
+const needsOtp = (name: string) =>
+  /^(transfers|sell orders):/.test(name) &&
+  !moneyCases.find((c) => c.name === name)!.tags.includes('sandbox');
 
 describe('settings of the given credentials', () => {
   it('the whole suite passes with the second fixture merchant (callback_auth always, other limits)', async () => {
@@ -45,7 +47,9 @@ describe('settings of the given credentials', () => {
     expect(otpCases.length).toBe(4);
     for (const r of otpCases) {
       expect(r.state, `${r.name}: ${r.message}`).toBe('skip');
-      expect(r.message).toMatch(/the application needs an OTP \(create\w+ answered 422 Two-factor code invalid!\): set CONTRACT_OTP_SECRET/);
+      expect(r.message).toMatch(
+        /the application needs an OTP \(create\w+ answered 422 Two-factor code invalid!\): set CONTRACT_OTP_SECRET/,
+      );
     }
     expect(run.results.filter((r) => r.state === 'fail')).toEqual([]);
   }, 60_000);
@@ -54,6 +58,8 @@ describe('settings of the given credentials', () => {
     const secret = fx.developers.find((d) => !d.app.mfa_whitelisted)!.app.otp_secret;
     const run = await runSuite(await otpAppTarget(secret), moneyCases);
     const otpCases = run.results.filter((r) => needsOtp(r.name));
-    expect(otpCases.map((r) => `${r.name}: ${r.state} ${r.message ?? ''}`)).toEqual(otpCases.map((r) => `${r.name}: pass `));
+    expect(otpCases.map((r) => `${r.name}: ${r.state} ${r.message ?? ''}`)).toEqual(
+      otpCases.map((r) => `${r.name}: pass `),
+    );
   }, 60_000);
 });

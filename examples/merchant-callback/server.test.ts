@@ -3,7 +3,16 @@ import { startMerchantReceiver, type MerchantReceiver, type ReceiverOptions } fr
 
 const TOKEN = 'merchant-token-123';
 const EVENT = JSON.stringify({
-  event: { name: 'invoice.fully_paid', data: { id: 'a'.repeat(32), currency: 'PHP', amount: '20.00000000', amount_received: '20.00000000', external_transaction_id: 'o-1' } },
+  event: {
+    name: 'invoice.fully_paid',
+    data: {
+      id: 'a'.repeat(32),
+      currency: 'PHP',
+      amount: '20.00000000',
+      amount_received: '20.00000000',
+      external_transaction_id: 'o-1',
+    },
+  },
 });
 let receiver: MerchantReceiver | undefined;
 afterEach(async () => {
@@ -13,21 +22,44 @@ afterEach(async () => {
 
 async function start(o: Partial<ReceiverOptions> = {}) {
   const lines: string[] = [];
-  receiver = await startMerchantReceiver({ token: TOKEN, port: 0, log: (l) => lines.push(l), ...o });
+  receiver = await startMerchantReceiver({
+    token: TOKEN,
+    port: 0,
+    log: (l) => lines.push(l),
+    ...o,
+  });
   return { r: receiver, lines };
 }
 
 async function post(url: string, headers: Record<string, string> = {}, body = EVENT) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   return { status: res.status, text: await res.text() };
 }
 
 describe('example merchant receiver (the reference handler)', () => {
   it('answers 200 OK to the right token and prints the event', async () => {
     const { r, lines } = await start();
-    expect(await post(r.url, { authorization: `Token ${TOKEN}`, 'x-sandbox-event-id': 'e1', 'x-sandbox-delivery-attempt': '1' })).toEqual({ status: 200, text: 'OK' });
-    expect(lines).toEqual([`invoice.fully_paid invoice=${'a'.repeat(32)} amount_received=20.00000000 event_id=e1 attempt=1 -> 200`]);
-    expect(r.received[0]).toMatchObject({ eventId: 'e1', attempt: '1', status: 200, duplicate: false, body: EVENT });
+    expect(
+      await post(r.url, {
+        authorization: `Token ${TOKEN}`,
+        'x-sandbox-event-id': 'e1',
+        'x-sandbox-delivery-attempt': '1',
+      }),
+    ).toEqual({ status: 200, text: 'OK' });
+    expect(lines).toEqual([
+      `invoice.fully_paid invoice=${'a'.repeat(32)} amount_received=20.00000000 event_id=e1 attempt=1 -> 200`,
+    ]);
+    expect(r.received[0]).toMatchObject({
+      eventId: 'e1',
+      attempt: '1',
+      status: 200,
+      duplicate: false,
+      body: EVENT,
+    });
   });
 
   it('answers 401 to a wrong token, and to a missing one only with requireToken', async () => {
@@ -49,7 +81,9 @@ describe('example merchant receiver (the reference handler)', () => {
     expect((await post(r.url, h)).status).toBe(200);
     expect(lines.map((l) => l.endsWith('(duplicate) -> 200'))).toEqual([false, false, true]);
     expect((await post(r.url, h, 'not json')).status).toBe(400);
-    expect((await fetch(r.url.replace('/callbacks', '/other'), { method: 'POST', body: EVENT })).status).toBe(404);
+    expect(
+      (await fetch(r.url.replace('/callbacks', '/other'), { method: 'POST', body: EVENT })).status,
+    ).toBe(404);
     expect((await fetch(r.url)).status).toBe(404);
   });
 });

@@ -71,7 +71,8 @@ export async function startMerchantReceiver(opts: ReceiverOptions) {
 
   function reference(cb: ReceivedCallback): ScriptedAnswer {
     const auth = cb.headers.authorization;
-    if (auth !== undefined ? !tokenMatches(auth, opts.token) : opts.requireToken) return { status: 401, body: 'Unauthorized' };
+    if (auth !== undefined ? !tokenMatches(auth, opts.token) : opts.requireToken)
+      return { status: 401, body: 'Unauthorized' };
     if (!cb.event?.event?.name) return { status: 400, body: 'Bad Request' };
     if (failuresLeft > 0) {
       failuresLeft -= 1;
@@ -120,7 +121,9 @@ export async function startMerchantReceiver(opts: ReceiverOptions) {
         `${event?.event?.name ?? '(not an event)'} invoice=${d?.id ?? '-'} amount_received=${d?.amount_received ?? '-'} ` +
           `event_id=${eventId ?? '-'} attempt=${cb.attempt ?? '-'}${cb.duplicate ? ' (duplicate)' : ''} -> ${cb.status}`,
       );
-      res.writeHead(cb.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body ?? '');
+      res
+        .writeHead(cb.status, { 'content-type': 'text/plain', ...answer.headers })
+        .end(answer.body ?? '');
       for (const l of [...listeners]) l();
     });
   });
@@ -137,7 +140,10 @@ export async function startMerchantReceiver(opts: ReceiverOptions) {
     port,
     received,
     /** Resolve once a callback (answered) matches, or reject after `timeoutMs`. */
-    waitFor(match: (cb: ReceivedCallback) => boolean, timeoutMs = 10_000): Promise<ReceivedCallback> {
+    waitFor(
+      match: (cb: ReceivedCallback) => boolean,
+      timeoutMs = 10_000,
+    ): Promise<ReceivedCallback> {
       return new Promise((resolve, reject) => {
         const check = () => {
           const hit = received.find((cb) => cb.status !== undefined && match(cb));
@@ -148,7 +154,9 @@ export async function startMerchantReceiver(opts: ReceiverOptions) {
         };
         const timer = setTimeout(() => {
           listeners.delete(check);
-          reject(new Error(`no matching callback within ${timeoutMs} ms (received ${received.length})`));
+          reject(
+            new Error(`no matching callback within ${timeoutMs} ms (received ${received.length})`),
+          );
         }, timeoutMs);
         listeners.add(check);
         check();
@@ -168,7 +176,9 @@ export type MerchantReceiver = Awaited<ReturnType<typeof startMerchantReceiver>>
 function fixtureToken(): string | undefined {
   try {
     const file = fileURLToPath(new URL('../../fixtures/sandbox.json', import.meta.url));
-    return (JSON.parse(readFileSync(file, 'utf8')) as { merchants: Array<{ merchant_api_token: string }> }).merchants[0]?.merchant_api_token;
+    return (
+      JSON.parse(readFileSync(file, 'utf8')) as { merchants: Array<{ merchant_api_token: string }> }
+    ).merchants[0]?.merchant_api_token;
   } catch {
     return undefined;
   }

@@ -8,7 +8,10 @@ type HeaderReader = (name: string) => string | undefined;
 const TOKEN_HEADER = /^(token|bearer)\s+(\S+)\s*$/i;
 
 /** `Authorization: Token <t>` or `Bearer <t>`, on v1 and v3 alike (docs/design.md#authentication). */
-export function authenticateMerchant(identities: IdentitiesApi, authorization: string | undefined): Merchant {
+export function authenticateMerchant(
+  identities: IdentitiesApi,
+  authorization: string | undefined,
+): Merchant {
   const m = authorization ? TOKEN_HEADER.exec(authorization) : null;
   const merchant = m ? identities.merchantByToken(m[2]!) : undefined;
   if (!merchant) throw ApiError.general('invalid_token', 'Invalid token.');
@@ -28,14 +31,20 @@ const BEARER = /^bearer\s+(\S+)\s*$/i;
 export function developerBearer(read: HeaderReader): string | undefined {
   if (hmacHeader(read, 'KEY') ?? hmacHeader(read, 'SIGNATURE')) return undefined;
   const authorization = read('authorization');
-  return authorization !== undefined && BEARER_SCHEME.test(authorization) ? authorization : undefined;
+  return authorization !== undefined && BEARER_SCHEME.test(authorization)
+    ? authorization
+    : undefined;
 }
 
 /**
  * The app of a live OAuth2 access token (not expired on the sandbox clock `now`, not revoked, its app
  * enabled); anything else is the same 401 as a wrong merchant token. No nonce is involved.
  */
-export function authenticateBearerApp(identities: IdentitiesApi, authorization: string, now: number): App {
+export function authenticateBearerApp(
+  identities: IdentitiesApi,
+  authorization: string,
+  now: number,
+): App {
   const m = BEARER.exec(authorization);
   const app = m ? identities.appTokens.appOfToken(m[1]!, now) : undefined;
   if (!app) throw ApiError.general('invalid_token', 'Invalid token.');
@@ -64,8 +73,15 @@ export function authenticateHmac(
   const signature = hmacHeader(read, 'SIGNATURE');
   const nonceText = hmacHeader(read, 'NONCE');
   if (!key || !signature || !nonceText) {
-    const missing = [!key && 'ACCESS_KEY', !signature && 'ACCESS_SIGNATURE', !nonceText && 'ACCESS_NONCE'].filter(Boolean);
-    throw ApiError.general('missing_credentials', `Authentication credentials were not provided (missing ${missing.join(', ')}).`);
+    const missing = [
+      !key && 'ACCESS_KEY',
+      !signature && 'ACCESS_SIGNATURE',
+      !nonceText && 'ACCESS_NONCE',
+    ].filter(Boolean);
+    throw ApiError.general(
+      'missing_credentials',
+      `Authentication credentials were not provided (missing ${missing.join(', ')}).`,
+    );
   }
   const app = identities.appForAuth(key);
   if (!app) throw ApiError.general('invalid_access_key', 'Incorrect access key');
@@ -113,6 +129,9 @@ export function authenticateControl(expected: string | null, given: string | und
   // Stryker disable next-line StringLiteral: any stand-in for a missing header is refused, unless it is the configured token itself
   const b = Buffer.from(given ?? '');
   if (a.length !== b.length || !timingSafeEqual(a, b)) {
-    throw ApiError.general('control_token_required', 'A valid X-Sandbox-Token header is required for the control API.');
+    throw ApiError.general(
+      'control_token_required',
+      'A valid X-Sandbox-Token header is required for the control API.',
+    );
   }
 }

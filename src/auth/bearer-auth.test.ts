@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, otpDeveloper, otpNow, whitelistedDeveloper } from '../testing/developer.test-support.js';
+import {
+  as,
+  balanceOf,
+  otpDeveloper,
+  otpNow,
+  whitelistedDeveloper,
+} from '../testing/developer.test-support.js';
 import { sharedSpec } from '../sandbox.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { OTP_INVALID, developerError, errorCode, merchantError } from '../testing/error-code.js';
@@ -11,21 +17,29 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const INVALID = developerError('invalid_token', { non_field_errors: ['Invalid token.'] });
-const phpWallet = (d: { accounts: Array<{ id: string; currency: string }> }) => d.accounts.find((a) => a.currency === 'PHP')!.id;
+const phpWallet = (d: { accounts: Array<{ id: string; currency: string }> }) =>
+  d.accounts.find((a) => a.currency === 'PHP')!.id;
 
 async function tokenOf(apiKey: string, body: Record<string, unknown> = {}): Promise<string> {
   const res = await t.request('POST', `/_sandbox/apps/${apiKey}/tokens`, { body });
   expect(res.status).toBe(201);
   return res.body.access_token;
 }
-const bearer = (token: string, o: { body?: unknown; headers?: Record<string, string> } = {}) => ({ ...o, headers: { authorization: `Bearer ${token}`, ...o.headers } });
+const bearer = (token: string, o: { body?: unknown; headers?: Record<string, string> } = {}) => ({
+  ...o,
+  headers: { authorization: `Bearer ${token}`, ...o.headers },
+});
 
 describe('Authorization: Bearer on the developer API', () => {
   it('answers crypto-accounts exactly as HMAC does for the same app, on the legacy prefixes too', async () => {
     const dev = whitelistedDeveloper(t);
     const tok = await tokenOf(dev.app.api_key);
     const signed = await t.signed('GET', '/v3/crypto-accounts/', as(dev));
-    for (const path of ['/v3/crypto-accounts/', '/api/v3/crypto-accounts/', '/d/api/crypto-accounts/']) {
+    for (const path of [
+      '/v3/crypto-accounts/',
+      '/api/v3/crypto-accounts/',
+      '/d/api/crypto-accounts/',
+    ]) {
       const res = await t.request('GET', path, bearer(tok));
       expect(res.status, path).toBe(200);
       expect(res.body, path).toEqual(signed.body);
@@ -34,24 +48,49 @@ describe('Authorization: Bearer on the developer API', () => {
 
   it('creates sell orders with the app’s OTP rules: whitelisted without a code, the other only with one', async () => {
     const free = await tokenOf(whitelistedDeveloper(t).app.api_key);
-    const ok = await t.request('POST', '/v1/sellorder', bearer(free, { body: { outlet_id: 'bpi', amount: 100 } }));
+    const ok = await t.request(
+      'POST',
+      '/v1/sellorder',
+      bearer(free, { body: { outlet_id: 'bpi', amount: 100 } }),
+    );
     expect(ok.status).toBe(201);
-    expect((await t.request('GET', `/v1/sellorder/${ok.body.order.id}`, bearer(free))).body.order.id).toBe(ok.body.order.id);
+    expect(
+      (await t.request('GET', `/v1/sellorder/${ok.body.order.id}`, bearer(free))).body.order.id,
+    ).toBe(ok.body.order.id);
 
     const dev = otpDeveloper(t);
     const guarded = await tokenOf(dev.app.api_key);
     const before = balanceOf(t, phpWallet(dev));
-    const refused = await t.request('POST', '/v1/sellorder', bearer(guarded, { body: { outlet_id: 'bpi', amount: 100 } }));
+    const refused = await t.request(
+      'POST',
+      '/v1/sellorder',
+      bearer(guarded, { body: { outlet_id: 'bpi', amount: 100 } }),
+    );
     expect(refused.status).toBe(422);
     expect(refused.body).toEqual(OTP_INVALID);
     expect(balanceOf(t, phpWallet(dev))).toBe(before);
-    const withCode = await t.request('POST', '/v1/sellorder', bearer(guarded, { body: { outlet_id: 'bpi', amount: 100, otp: otpNow(t, dev.app.otp_secret) } }));
+    const withCode = await t.request(
+      'POST',
+      '/v1/sellorder',
+      bearer(guarded, {
+        body: { outlet_id: 'bpi', amount: 100, otp: otpNow(t, dev.app.otp_secret) },
+      }),
+    );
     expect(withCode.status).toBe(201);
-    const viaHeader = await t.request('POST', '/v1/sellorder', bearer(guarded, { body: { outlet_id: 'bpi', amount: 100 }, headers: { 'Access-OTP': otpNow(t, dev.app.otp_secret) } }));
+    const viaHeader = await t.request(
+      'POST',
+      '/v1/sellorder',
+      bearer(guarded, {
+        body: { outlet_id: 'bpi', amount: 100 },
+        headers: { 'Access-OTP': otpNow(t, dev.app.otp_secret) },
+      }),
+    );
     expect(viaHeader.status).toBe(201);
     expect(balanceOf(t, phpWallet(dev))).toBeLessThan(before);
     // Another owner's order is not found through this token.
-    expect((await t.request('GET', `/v1/sellorder/${ok.body.order.id}`, bearer(guarded))).status).toBe(404);
+    expect(
+      (await t.request('GET', `/v1/sellorder/${ok.body.order.id}`, bearer(guarded))).status,
+    ).toBe(404);
     t.assertLedger();
   });
 
@@ -60,16 +99,37 @@ describe('Authorization: Bearer on the developer API', () => {
     const tok = await tokenOf(dev.app.api_key);
     const from = phpWallet(dev);
     const before = balanceOf(t, from);
-    const res = await t.request('POST', '/v3/transfers/', bearer(tok, { body: { account: from, target_address: t.fixtures.customers[0]!.email, amount: '2.5' } }));
+    const res = await t.request(
+      'POST',
+      '/v3/transfers/',
+      bearer(tok, {
+        body: { account: from, target_address: t.fixtures.customers[0]!.email, amount: '2.5' },
+      }),
+    );
     expect(res.status).toBe(201);
-    expect(res.body.transfer).toMatchObject({ account: from, amount: '2.50000000', status: 'pending' });
+    expect(res.body.transfer).toMatchObject({
+      account: from,
+      amount: '2.50000000',
+      status: 'pending',
+    });
     expect(balanceOf(t, from)).toBe(before - 250_000_000n);
-    expect((await t.request('GET', `/v3/transfers/${res.body.transfer.id}`, bearer(tok))).body.transfer.id).toBe(res.body.transfer.id);
+    expect(
+      (await t.request('GET', `/v3/transfers/${res.body.transfer.id}`, bearer(tok))).body.transfer
+        .id,
+    ).toBe(res.body.transfer.id);
     // Someone else's account cannot be the source.
     const foreign = phpWallet(otpDeveloper(t));
-    const stolen = await t.request('POST', '/v3/transfers/', bearer(tok, { body: { account: foreign, target_address: t.fixtures.customers[0]!.email, amount: '1' } }));
+    const stolen = await t.request(
+      'POST',
+      '/v3/transfers/',
+      bearer(tok, {
+        body: { account: foreign, target_address: t.fixtures.customers[0]!.email, amount: '1' },
+      }),
+    );
     expect(stolen.status).toBe(400);
-    expect(stolen.body.errors).toEqual({ account: [`Account "${foreign}" is not one of your accounts.`] });
+    expect(stolen.body.errors).toEqual({
+      account: [`Account "${foreign}" is not one of your accounts.`],
+    });
     t.assertLedger();
   });
 
@@ -77,18 +137,34 @@ describe('Authorization: Bearer on the developer API', () => {
     const ws = (await t.request('POST', '/_sandbox/workspaces', { body: {} })).body.workspace;
     const tok = await tokenOf(ws.app.api_key);
     const listed = await t.request('GET', '/v3/crypto-accounts/', bearer(tok));
-    expect(listed.body['crypto-accounts'].map((a: { id: string }) => a.id).sort()).toEqual(ws.app.owner.accounts.map((a: { id: string }) => a.id).sort());
+    expect(listed.body['crypto-accounts'].map((a: { id: string }) => a.id).sort()).toEqual(
+      ws.app.owner.accounts.map((a: { id: string }) => a.id).sort(),
+    );
     const from = ws.app.owner.accounts.find((a: { currency: string }) => a.currency === 'PHP').id;
     const base = t.fixtures.customers[0]!.email;
-    const outside = await t.request('POST', '/v3/transfers/', bearer(tok, { body: { account: from, target_address: base, amount: '1' } }));
+    const outside = await t.request(
+      'POST',
+      '/v3/transfers/',
+      bearer(tok, { body: { account: from, target_address: base, amount: '1' } }),
+    );
     expect(outside.status).toBe(400);
     expect(errorCode(outside.body)).toBe('unknown_target');
-    const inside = await t.request('POST', '/v3/transfers/', bearer(tok, { body: { account: from, target_address: ws.customer.email, amount: '1' } }));
+    const inside = await t.request(
+      'POST',
+      '/v3/transfers/',
+      bearer(tok, { body: { account: from, target_address: ws.customer.email, amount: '1' } }),
+    );
     expect(inside.status).toBe(201);
     // A base-data transfer is not visible through the workspace token.
     const baseDev = whitelistedDeveloper(t);
-    const baseTransfer = await t.signed('POST', '/v3/transfers/', { ...as(baseDev), body: { account: phpWallet(baseDev), target_address: base, amount: '1' } });
-    expect((await t.request('GET', `/v3/transfers/${baseTransfer.body.transfer.id}`, bearer(tok))).status).toBe(404);
+    const baseTransfer = await t.signed('POST', '/v3/transfers/', {
+      ...as(baseDev),
+      body: { account: phpWallet(baseDev), target_address: base, amount: '1' },
+    });
+    expect(
+      (await t.request('GET', `/v3/transfers/${baseTransfer.body.transfer.id}`, bearer(tok)))
+        .status,
+    ).toBe(404);
     t.assertLedger();
   });
 
@@ -97,40 +173,68 @@ describe('Authorization: Bearer on the developer API', () => {
     const b = otpDeveloper(t);
     const tokB = await tokenOf(b.app.api_key);
     const own = (await t.signed('GET', '/v3/crypto-accounts/', as(a))).body;
-    const withBadToken = await t.signed('GET', '/v3/crypto-accounts/', { ...as(a), headers: { authorization: 'Bearer not-a-token' } });
+    const withBadToken = await t.signed('GET', '/v3/crypto-accounts/', {
+      ...as(a),
+      headers: { authorization: 'Bearer not-a-token' },
+    });
     expect(withBadToken.status).toBe(200);
     // The signature decides whose accounts these are, not the token of app B.
-    const withOtherToken = await t.signed('GET', '/v3/crypto-accounts/', { ...as(a), headers: { authorization: `Bearer ${tokB}` } });
+    const withOtherToken = await t.signed('GET', '/v3/crypto-accounts/', {
+      ...as(a),
+      headers: { authorization: `Bearer ${tokB}` },
+    });
     expect(withOtherToken.body).toEqual(own);
-    const badSignature = await t.signed('GET', '/v3/crypto-accounts/', { ...as(a), secret: 'wrong', headers: { authorization: `Bearer ${tokB}` } });
+    const badSignature = await t.signed('GET', '/v3/crypto-accounts/', {
+      ...as(a),
+      secret: 'wrong',
+      headers: { authorization: `Bearer ${tokB}` },
+    });
     expect(badSignature.status).toBe(401);
     expect(errorCode(badSignature.body)).toBe('invalid_signature');
     // One HMAC header alone is enough for HMAC to take over (and to ask for the other two).
-    const partial = await t.request('GET', '/v3/crypto-accounts/', bearer(tokB, { headers: { ACCESS_KEY: a.app.api_key } }));
+    const partial = await t.request(
+      'GET',
+      '/v3/crypto-accounts/',
+      bearer(tokB, { headers: { ACCESS_KEY: a.app.api_key } }),
+    );
     expect(partial.status).toBe(401);
     expect(errorCode(partial.body)).toBe('missing_credentials');
   });
 
   it('refuses unknown and malformed tokens with the 401 envelope, and keeps merchant and app tokens apart', async () => {
-    for (const authorization of ['Bearer nope', 'Bearer', 'Bearer ', 'bearer a b', `Bearer ${t.merchant.merchant_api_token}`]) {
+    for (const authorization of [
+      'Bearer nope',
+      'Bearer',
+      'Bearer ',
+      'bearer a b',
+      `Bearer ${t.merchant.merchant_api_token}`,
+    ]) {
       const res = await t.request('GET', '/v3/crypto-accounts/', { headers: { authorization } });
       expect(res.status, authorization).toBe(401);
       expect(res.body, authorization).toEqual(INVALID);
     }
     // Other schemes stay what they were: no HMAC credentials.
-    const token = await t.request('GET', '/v3/crypto-accounts/', { headers: { authorization: `Token ${t.merchant.merchant_api_token}` } });
+    const token = await t.request('GET', '/v3/crypto-accounts/', {
+      headers: { authorization: `Token ${t.merchant.merchant_api_token}` },
+    });
     expect(errorCode(token.body)).toBe('missing_credentials');
     // An app's token is no merchant credential.
     const tok = await tokenOf(whitelistedDeveloper(t).app.api_key);
     const invoices = await t.request('GET', '/v3/invoices/', bearer(tok));
     expect(invoices.status).toBe(401);
-    expect(invoices.body).toEqual(merchantError('invalid_token', { non_field_errors: ['Invalid token.'] }));
+    expect(invoices.body).toEqual(
+      merchantError('invalid_token', { non_field_errors: ['Invalid token.'] }),
+    );
   });
 
   it('judges a request as HMAC as soon as the key or the signature is sent, in either spelling, even with a good token', async () => {
     const tok = await tokenOf(whitelistedDeveloper(t).app.api_key);
     for (const header of ['ACCESS_KEY', 'ACCESS_SIGNATURE', 'Access-Key', 'Access-Signature']) {
-      const res = await t.request('GET', '/v3/crypto-accounts/', bearer(tok, { headers: { [header]: '1' } }));
+      const res = await t.request(
+        'GET',
+        '/v3/crypto-accounts/',
+        bearer(tok, { headers: { [header]: '1' } }),
+      );
       expect(res.status, header).toBe(401);
       expect(errorCode(res.body), header).toBe('missing_credentials');
     }
@@ -149,22 +253,38 @@ describe('Authorization: Bearer on the developer API', () => {
     const signed = await t.signed('GET', '/v3/crypto-accounts/', as(dev));
     for (const header of ['ACCESS_NONCE', 'Access-Nonce']) {
       for (const nonce of ['1', String(Date.UTC(2030, 0)), 'not-a-number']) {
-        const res = await t.request('GET', '/v3/crypto-accounts/', bearer(tok, { headers: { [header]: nonce } }));
+        const res = await t.request(
+          'GET',
+          '/v3/crypto-accounts/',
+          bearer(tok, { headers: { [header]: nonce } }),
+        );
         expect(res.status, `${header}: ${nonce}`).toBe(200);
         expect(res.body).toEqual(signed.body);
       }
     }
-    const sold = await t.request('POST', '/v1/sellorder', bearer(tok, { body: { outlet_id: 'bpi', amount: 100 }, headers: { ACCESS_NONCE: '5' } }));
+    const sold = await t.request(
+      'POST',
+      '/v1/sellorder',
+      bearer(tok, { body: { outlet_id: 'bpi', amount: 100 }, headers: { ACCESS_NONCE: '5' } }),
+    );
     expect(sold.status).toBe(201);
     // The nonce of an OAuth call is not an HMAC nonce: it neither moves nor is checked against the key's.
     expect(t.services.identities.appByKey(dev.app.api_key)!.last_nonce).not.toBe('5');
-    expect(BigInt(t.services.identities.appByKey(dev.app.api_key)!.last_nonce ?? '0')).toBeGreaterThanOrEqual(BigInt(nonceBefore ?? '0'));
+    expect(
+      BigInt(t.services.identities.appByKey(dev.app.api_key)!.last_nonce ?? '0'),
+    ).toBeGreaterThanOrEqual(BigInt(nonceBefore ?? '0'));
     // A bad token with a lone nonce is the Bearer 401, not HMAC's missing credentials.
-    const bad = await t.request('GET', '/v3/crypto-accounts/', bearer('nope', { headers: { ACCESS_NONCE: '9' } }));
+    const bad = await t.request(
+      'GET',
+      '/v3/crypto-accounts/',
+      bearer('nope', { headers: { ACCESS_NONCE: '9' } }),
+    );
     expect(bad.status).toBe(401);
     expect(bad.body).toEqual(INVALID);
     // A lone nonce without any Authorization is still an incomplete HMAC request.
-    const alone = await t.request('GET', '/v3/crypto-accounts/', { headers: { ACCESS_NONCE: '9' } });
+    const alone = await t.request('GET', '/v3/crypto-accounts/', {
+      headers: { ACCESS_NONCE: '9' },
+    });
     expect(errorCode(alone.body)).toBe('missing_credentials');
   });
 
@@ -172,7 +292,8 @@ describe('Authorization: Bearer on the developer API', () => {
     const dev = whitelistedDeveloper(t);
     const tok = await tokenOf(dev.app.api_key);
     const nonceBefore = t.services.identities.appByKey(dev.app.api_key)!.last_nonce;
-    for (let i = 0; i < 3; i++) expect((await t.request('GET', '/v3/crypto-accounts/', bearer(tok))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await t.request('GET', '/v3/crypto-accounts/', bearer(tok))).status).toBe(200);
     expect(t.services.identities.appByKey(dev.app.api_key)!.last_nonce).toBe(nonceBefore);
   });
 });
@@ -183,7 +304,12 @@ describe('the document', () => {
     const hmac = spec.operations.filter((o) => o.auth === 'hmac');
     expect(hmac.length).toBeGreaterThan(5);
     for (const op of hmac) {
-      const raw = (spec.document.paths as Record<string, Record<string, { security?: Array<Record<string, unknown>> }>>)[op.path]![op.method]!;
+      const raw = (
+        spec.document.paths as Record<
+          string,
+          Record<string, { security?: Array<Record<string, unknown>> }>
+        >
+      )[op.path]![op.method]!;
       expect(raw.security, op.operationId).toContainEqual({ oauth2Bearer: [] });
     }
   });

@@ -2,15 +2,29 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compareNonces, parseNonce, sha256Hex, signRequest, signatureMatches } from './hmac.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../fixtures/hmac-vectors.json', import.meta.url), 'utf8')) as {
-  vectors: Array<{ name: string; api_secret: string; nonce: string; url: string; body: string; signature: string }>;
+const vectors = JSON.parse(
+  readFileSync(new URL('../../fixtures/hmac-vectors.json', import.meta.url), 'utf8'),
+) as {
+  vectors: Array<{
+    name: string;
+    api_secret: string;
+    nonce: string;
+    url: string;
+    body: string;
+    signature: string;
+  }>;
 };
 
 describe('HMAC signer', () => {
-  it.each(vectors.vectors.map((v) => [v.name, v] as const))('matches the published vector: %s', (_name, v) => {
-    expect(signRequest(v.api_secret, v.nonce, v.url, v.body)).toBe(v.signature);
-    expect(signRequest(v.api_secret, v.nonce, v.url, Buffer.from(v.body, 'utf8'))).toBe(v.signature);
-  });
+  it.each(vectors.vectors.map((v) => [v.name, v] as const))(
+    'matches the published vector: %s',
+    (_name, v) => {
+      expect(signRequest(v.api_secret, v.nonce, v.url, v.body)).toBe(v.signature);
+      expect(signRequest(v.api_secret, v.nonce, v.url, Buffer.from(v.body, 'utf8'))).toBe(
+        v.signature,
+      );
+    },
+  );
 
   it('signs an empty body when none is given', () => {
     expect(signRequest('s', '1', 'http://x/')).toBe(signRequest('s', '1', 'http://x/', ''));
@@ -35,7 +49,10 @@ describe('HMAC signer', () => {
     const good = signRequest('s', '1', 'http://x/', '');
     for (let i = 0; i < good.length; i++) {
       const other = good[i] === '0' ? '1' : '0';
-      expect(signatureMatches(good, good.slice(0, i) + other + good.slice(i + 1)), `digit ${i}`).toBe(false);
+      expect(
+        signatureMatches(good, good.slice(0, i) + other + good.slice(i + 1)),
+        `digit ${i}`,
+      ).toBe(false);
     }
   });
 });
@@ -61,19 +78,32 @@ describe('nonces', () => {
     expect(parseNonce(text)).toBe(digits);
   });
 
-  it.each(['', '-1', '1.5', '1.25e1', 'abc', '0x10', '1e309', '1' + '0'.repeat(309), '1e-3', ' 1', 'Infinity', 'NaN', '1e'])(
-    'refuses %j',
-    (text) => {
-      expect(parseNonce(text)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '-1',
+    '1.5',
+    '1.25e1',
+    'abc',
+    '0x10',
+    '1e309',
+    '1' + '0'.repeat(309),
+    '1e-3',
+    ' 1',
+    'Infinity',
+    'NaN',
+    '1e',
+  ])('refuses %j', (text) => {
+    expect(parseNonce(text)).toBeNull();
+  });
 
   it('compares exactly where floating point would not', () => {
     const a = parseNonce('1.763837e+262')!;
     const b = parseNonce('1.7638370000000001e+262')!;
     expect(Number(a) === Number(b)).toBe(true); // floats cannot tell them apart...
     expect(compareNonces(a, b)).toBe(-1); // ...exact comparison can
-    expect(compareNonces(parseNonce('1.7e+25')!, parseNonce('17000000000000000000000001')!)).toBe(-1);
+    expect(compareNonces(parseNonce('1.7e+25')!, parseNonce('17000000000000000000000001')!)).toBe(
+      -1,
+    );
     expect(compareNonces('99', '100')).toBe(-1);
     expect(compareNonces('100', '100')).toBe(0);
     expect(compareNonces('100', '99')).toBe(1);
@@ -85,7 +115,9 @@ describe('nonces', () => {
 describe('sha256Hex', () => {
   it('is the lowercase hex SHA-256 of the exact bytes', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Hex('abc')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
     expect(sha256Hex(Buffer.from('abc'))).toBe(sha256Hex('abc'));
   });
 });

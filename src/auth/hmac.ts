@@ -7,7 +7,12 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
  * @example
  * signRequest('secret', '1700000000000', 'http://127.0.0.1:7070/v3/crypto-accounts/', '')
  */
-export function signRequest(secret: string, nonce: string, url: string, body: string | Uint8Array = ''): string {
+export function signRequest(
+  secret: string,
+  nonce: string,
+  url: string,
+  body: string | Uint8Array = '',
+): string {
   const h = createHmac('sha256', secret);
   h.update(nonce);
   h.update(url);

@@ -11,7 +11,11 @@ import type { App } from '../identities/identities.api.js';
  * @example
  * requireOtp(app, [body.otp, c.req.header('access-otp')], clock.now());
  */
-export function requireOtp(app: App, candidates: Array<string | undefined>, nowMicros: number): void {
+export function requireOtp(
+  app: App,
+  candidates: Array<string | undefined>,
+  nowMicros: number,
+): void {
   if (app.mfa_whitelisted === 1) return;
   const nowMs = Math.floor(nowMicros / 1000);
   const given = candidates.filter((c): c is string => typeof c === 'string' && c.length > 0);

@@ -23,9 +23,12 @@ describe('OTP (RFC 6238, SHA-1, 30 s, 6 digits)', () => {
     expect(otpIsValid(RFC_SECRET, currentOtp(RFC_SECRET, now + 60_000).otp, now)).toBe(false);
   });
 
-  it.each(['', '05047', '0504710', ' 050471', '050471 ', 'abcdef', '05047a'])('refuses %j, which is not six digits', (code) => {
-    expect(otpIsValid(RFC_SECRET, code, 1_111_111_111_000)).toBe(false);
-  });
+  it.each(['', '05047', '0504710', ' 050471', '050471 ', 'abcdef', '05047a'])(
+    'refuses %j, which is not six digits',
+    (code) => {
+      expect(otpIsValid(RFC_SECRET, code, 1_111_111_111_000)).toBe(false);
+    },
+  );
 
   it('makes a fresh 160-bit base32 secret each time', () => {
     const a = newOtpSecret();

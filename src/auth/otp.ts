@@ -2,7 +2,12 @@ import { Secret, TOTP } from 'otpauth';
 
 /** RFC 6238 TOTP (SHA-1, 30 s, 6 digits) on the sandbox clock. */
 function totp(secretBase32: string): TOTP {
-  return new TOTP({ secret: Secret.fromBase32(secretBase32), algorithm: 'SHA1', digits: 6, period: 30 });
+  return new TOTP({
+    secret: Secret.fromBase32(secretBase32),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  });
 }
 
 export function newOtpSecret(): string {
@@ -10,9 +15,12 @@ export function newOtpSecret(): string {
   return new Secret({ size: 20 }).base32;
 }
 
-export function currentOtp(secretBase32: string, nowMs: number): { otp: string; expiresInSeconds: number } {
+export function currentOtp(
+  secretBase32: string,
+  nowMs: number,
+): { otp: string; expiresInSeconds: number } {
   const otp = totp(secretBase32).generate({ timestamp: nowMs });
-  return { otp, expiresInSeconds: 30 - Math.floor(nowMs / 1000) % 30 };
+  return { otp, expiresInSeconds: 30 - (Math.floor(nowMs / 1000) % 30) };
 }
 
 /** Accepts the code of the current 30 s step or of the step just before or after (clock skew). */

@@ -24,8 +24,9 @@ describe('private-callback guard: IPv4 carried inside IPv6', () => {
     ['fe80::1%eth0', 'link-local with a zone'],
   ])('refuses %s (%s)', (address) => expect(isPrivateAddress(address)).toBe(true));
 
-  it.each(['2002:808:808::1', '::ffff:1.1.1.1', '64:ff9b::808:808', '2606:4700:4700::1111'])('allows public %s', (address) =>
-    expect(isPrivateAddress(address)).toBe(false),
+  it.each(['2002:808:808::1', '::ffff:1.1.1.1', '64:ff9b::808:808', '2606:4700:4700::1111'])(
+    'allows public %s',
+    (address) => expect(isPrivateAddress(address)).toBe(false),
   );
 });
 
@@ -45,21 +46,39 @@ describe('private-callback guard: resolve once, connect to what was checked', ()
 
   it('asks DNS once and returns the checked address to pin the connection to', async () => {
     const lookup = rebinding('93.184.215.14', '127.0.0.1');
-    const check = await checkCallbackTarget('https://shop.example/cb', { blockPrivate: true, lookup });
+    const check = await checkCallbackTarget('https://shop.example/cb', {
+      blockPrivate: true,
+      lookup,
+    });
     expect(check).toEqual({ problem: null, pinned: { address: '93.184.215.14', family: 4 } });
     expect(lookup.calls).toBe(1);
     // The next attempt asks again and is refused: the rebound answer is checked, never used unchecked.
-    const again = await checkCallbackTarget('https://shop.example/cb', { blockPrivate: true, lookup });
-    expect(again.problem).toMatch(/^refused by --block-private-callbacks: shop\.example resolves to 127\.0\.0\.1/);
+    const again = await checkCallbackTarget('https://shop.example/cb', {
+      blockPrivate: true,
+      lookup,
+    });
+    expect(again.problem).toMatch(
+      /^refused by --block-private-callbacks: shop\.example resolves to 127\.0\.0\.1/,
+    );
   });
 
   it('refuses a name that resolves to an IPv4 address hidden in IPv6', async () => {
     for (const address of ['::a9fe:a9fe', '::127.0.0.1', '2002:7f00:1::']) {
-      const check = await checkCallbackTarget('http://hidden.example/', { blockPrivate: true, lookup: rebinding(address, address) });
+      const check = await checkCallbackTarget('http://hidden.example/', {
+        blockPrivate: true,
+        lookup: rebinding(address, address),
+      });
       expect(check.problem, address).toContain(`resolves to ${address}`);
     }
-    for (const literal of ['http://[::a9fe:a9fe]/', 'http://[::127.0.0.1]/', 'http://[2002:7f00:1::]/']) {
-      const check = await checkCallbackTarget(literal, { blockPrivate: true, lookup: rebinding('8.8.8.8', '8.8.8.8') });
+    for (const literal of [
+      'http://[::a9fe:a9fe]/',
+      'http://[::127.0.0.1]/',
+      'http://[2002:7f00:1::]/',
+    ]) {
+      const check = await checkCallbackTarget(literal, {
+        blockPrivate: true,
+        lookup: rebinding('8.8.8.8', '8.8.8.8'),
+      });
       expect(check.problem, literal).toMatch(/^refused by --block-private-callbacks/);
     }
   });
@@ -72,7 +91,13 @@ describe('private-callback guard: resolve once, connect to what was checked', ()
       req.on('end', () => res.end('ok'));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        }),
+    );
     const port = (server.address() as AddressInfo).port;
     const transport = createHttpTransport({ nowMs: () => performance.now() });
     cleanups.push(() => transport.close());

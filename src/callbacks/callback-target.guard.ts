@@ -26,7 +26,10 @@ export type TargetCheck = { problem: string } | { problem: null; pinned?: Pinned
  * `blockPrivate` no address the host resolves to may be loopback, private or link-local (all of them
  * are checked, so a name with one public and one private address is refused).
  */
-export async function callbackTargetProblem(url: string, opts: { blockPrivate: boolean; lookup: Lookup }): Promise<string | null> {
+export async function callbackTargetProblem(
+  url: string,
+  opts: { blockPrivate: boolean; lookup: Lookup },
+): Promise<string | null> {
   return (await checkCallbackTarget(url, opts)).problem;
 }
 
@@ -36,7 +39,10 @@ export async function callbackTargetProblem(url: string, opts: { blockPrivate: b
  * that address (a DNS answer that changes between the check and the connection cannot slip a
  * private address in).
  */
-export async function checkCallbackTarget(url: string, opts: { blockPrivate: boolean; lookup: Lookup }): Promise<TargetCheck> {
+export async function checkCallbackTarget(
+  url: string,
+  opts: { blockPrivate: boolean; lookup: Lookup },
+): Promise<TargetCheck> {
   const parsed = parseTarget(url);
   if (typeof parsed === 'string') return { problem: parsed };
   if (!opts.blockPrivate) return { problem: null };
@@ -62,7 +68,8 @@ function parseTarget(url: string): URL | string {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return `only http and https callback URLs are allowed (got "${parsed.protocol}")`;
   }
-  if (parsed.username || parsed.password) return 'callback URLs with credentials in them are not allowed';
+  if (parsed.username || parsed.password)
+    return 'callback URLs with credentials in them are not allowed';
   return parsed;
 }
 
@@ -76,13 +83,17 @@ async function checkAddresses(parsed: URL, lookup: Lookup): Promise<TargetCheck>
     try {
       addresses = (await lookup(host)).map((a) => a.address);
     } catch (err) {
-      return { problem: `DNS lookup of ${host} failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+      return {
+        problem: `DNS lookup of ${host} failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      };
     }
     if (!addresses.length) return { problem: `DNS lookup of ${host} returned no address` };
   }
   const refused = addresses.filter(isPrivateAddress);
   if (refused.length) {
-    return { problem: `refused by --block-private-callbacks: ${host} resolves to ${refused.join(', ')} (loopback, private or link-local)` };
+    return {
+      problem: `refused by --block-private-callbacks: ${host} resolves to ${refused.join(', ')} (loopback, private or link-local)`,
+    };
   }
   // An IP literal is connected to as written; a name is pinned to the address just checked.
   if (literal) return { problem: null };

@@ -4,7 +4,13 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startMerchantReceiver } from '../../examples/merchant-callback/server.js';
 import { createTestApp } from '../testing/test-app.js';
-import { createHttpTransport, fetchTransport, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
+import {
+  createHttpTransport,
+  fetchTransport,
+  type CallbackOutcome,
+  type CallbackRequest,
+  type CallbackTransport,
+} from './callback.transport.js';
 import { until } from './callbacks.test-support.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -13,7 +19,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ url: string; server: Server; connections: () => number }> {
+async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<{ url: string; server: Server; connections: () => number }> {
   let connections = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -29,7 +37,11 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: 
         server.closeAllConnections();
       }),
   );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`, server, connections: () => connections };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`,
+    server,
+    connections: () => connections,
+  };
 }
 
 const nowMs = () => performance.now();
@@ -47,13 +59,22 @@ function steppingClock(): () => number {
 function request(url: string, body = '{"event":{"name":"invoice.created"}}'): CallbackRequest {
   return {
     url,
-    headers: { 'Content-Type': 'application/json', 'User-Agent': 'paysandbox-callbacks/1', 'X-Sandbox-Event-Id': 'e1', 'X-Sandbox-Delivery-Attempt': '1' },
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': 'paysandbox-callbacks/1',
+      'X-Sandbox-Event-Id': 'e1',
+      'X-Sandbox-Delivery-Attempt': '1',
+    },
     body,
   };
 }
 
 /** The same outcome from both transports; each measures its attempt on the clock it was given. */
-async function both(url: string, timeoutMs = 2_000, body?: string): Promise<Array<Omit<CallbackOutcome, 'durationMs'>>> {
+async function both(
+  url: string,
+  timeoutMs = 2_000,
+  body?: string,
+): Promise<Array<Omit<CallbackOutcome, 'durationMs'>>> {
   const out = [];
   for (const [, make] of transports) {
     const t = make(steppingClock());
@@ -67,7 +88,12 @@ async function both(url: string, timeoutMs = 2_000, body?: string): Promise<Arra
 
 describe('node:http transport: the same outcomes as fetch', () => {
   it('sends the body bytes and headers as fetch does', async () => {
-    const seen: Array<{ headers: IncomingMessage['headers']; body: string; method?: string; url?: string }> = [];
+    const seen: Array<{
+      headers: IncomingMessage['headers'];
+      body: string;
+      method?: string;
+      url?: string;
+    }> = [];
     const { url } = await serve((req, res, body) => {
       seen.push({ headers: req.headers, body, method: req.method, url: req.url });
       res.end('OK');
@@ -99,18 +125,31 @@ describe('node:http transport: the same outcomes as fetch', () => {
       else res.writeHead(500).end('boom');
     });
     const [a, b] = await both(url);
-    expect(a).toEqual({ delivered: false, statusCode: 302, excerpt: 'moved', error: 'redirect 302 to /elsewhere not followed (redirects count as failures)' });
+    expect(a).toEqual({
+      delivered: false,
+      statusCode: 302,
+      excerpt: 'moved',
+      error: 'redirect 302 to /elsewhere not followed (redirects count as failures)',
+    });
     expect(b).toEqual(a);
     expect(hits).toBe(2);
     const [c, d] = await both(url.replace('/cb', '/fail'));
-    expect(c).toEqual({ delivered: false, statusCode: 500, excerpt: 'boom', error: 'receiver answered 500' });
+    expect(c).toEqual({
+      delivered: false,
+      statusCode: 500,
+      excerpt: 'boom',
+      error: 'receiver answered 500',
+    });
     expect(d).toEqual(c);
   });
 
   it('keeps a 2 KiB excerpt, decoded as fetch decodes (gzip inflated, BOM dropped)', async () => {
     const long = '\ufeff' + 'é'.repeat(3000);
     const { url } = await serve((req, res) => {
-      if (req.url === '/gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.from('{"ok":true}')));
+      if (req.url === '/gzip')
+        res
+          .writeHead(200, { 'content-encoding': 'gzip' })
+          .end(gzipSync(Buffer.from('{"ok":true}')));
       else res.end(long);
     });
     const [a, b] = await both(url);
@@ -129,7 +168,12 @@ describe('node:http transport: the same outcomes as fetch', () => {
       } // else: never answer
     });
     const [a, b] = await both(url, 200);
-    expect(a).toEqual({ delivered: false, statusCode: null, excerpt: null, error: 'timeout: no answer within 200 ms' });
+    expect(a).toEqual({
+      delivered: false,
+      statusCode: null,
+      excerpt: null,
+      error: 'timeout: no answer within 200 ms',
+    });
     expect(b).toEqual(a);
     const [c, d] = await both(url.replace('/cb', '/stall'), 200);
     expect(c).toEqual({ delivered: true, statusCode: 200, excerpt: 'partial', error: null });
@@ -167,14 +211,28 @@ describe('the sandbox sends callbacks through node:http', () => {
   it('does not use the global fetch unless one was injected', async () => {
     const t = createTestApp({ config: { retrySchedule: [10] } });
     const receiver = await startMerchantReceiver({ token: t.merchant.merchant_api_token, port: 0 });
-    cleanups.push(() => receiver.close(), () => t.close());
+    cleanups.push(
+      () => receiver.close(),
+      () => t.close(),
+    );
     const globalFetch = vi.fn(() => Promise.reject(new Error('the global fetch was used')));
     vi.stubGlobal('fetch', globalFetch);
     t.services.identities.updateMerchant(t.merchant.id, { callback_url: receiver.url });
     t.sandbox.startBackground();
     const merchant = t.services.identities.merchantById(t.merchant.id)!;
-    const inv = t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: 'via-http' });
-    await until(() => t.db.prepare('SELECT status FROM deliveries WHERE invoice_id = ?').get(inv.id) as { status: string }, (d) => d.status === 'delivered', 'the delivery');
+    const inv = t.services.invoices.create(merchant, {
+      amount: '20',
+      currency: 'PHP',
+      external_transaction_id: 'via-http',
+    });
+    await until(
+      () =>
+        t.db.prepare('SELECT status FROM deliveries WHERE invoice_id = ?').get(inv.id) as {
+          status: string;
+        },
+      (d) => d.status === 'delivered',
+      'the delivery',
+    );
     expect(globalFetch).not.toHaveBeenCalled();
     expect(receiver.received).toHaveLength(1);
   });
@@ -184,29 +242,56 @@ describe('callbacks and the group commit', () => {
   it('sends a callback only once its group commit is in, and none for a batch that failed', async () => {
     const t = createTestApp({ config: { retrySchedule: [10] } });
     const receiver = await startMerchantReceiver({ token: t.merchant.merchant_api_token, port: 0 });
-    cleanups.push(() => receiver.close(), () => t.close());
+    cleanups.push(
+      () => receiver.close(),
+      () => t.close(),
+    );
     // A deferred foreign key fails only at COMMIT: a way to make one group commit fail on purpose.
     t.db.exec(`CREATE TABLE poison_parent (id TEXT PRIMARY KEY);
       CREATE TABLE poison_child (parent_id TEXT REFERENCES poison_parent(id) DEFERRABLE INITIALLY DEFERRED);`);
     t.services.identities.updateMerchant(t.merchant.id, { callback_url: receiver.url });
     t.sandbox.startBackground();
     const merchant = t.services.identities.merchantById(t.merchant.id)!;
-    const create = (ext: string) => t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: ext });
+    const create = (ext: string) =>
+      t.services.invoices.create(merchant, {
+        amount: '20',
+        currency: 'PHP',
+        external_transaction_id: ext,
+      });
     await new Promise((r) => setImmediate(r));
 
     // The event, then a pump while its batch is still open: the delivery is claimed inside the batch.
     const lost = create('lost-with-its-batch');
     t.sandbox.tick();
-    expect((t.db.prepare('SELECT status FROM deliveries WHERE invoice_id = ?').get(lost.id) as { status: string }).status).toBe('delivering');
-    t.services.unitOfWork(() => t.db.prepare('INSERT INTO poison_child (parent_id) VALUES (?)').run('missing'));
+    expect(
+      (
+        t.db.prepare('SELECT status FROM deliveries WHERE invoice_id = ?').get(lost.id) as {
+          status: string;
+        }
+      ).status,
+    ).toBe('delivering');
+    t.services.unitOfWork(() =>
+      t.db.prepare('INSERT INTO poison_child (parent_id) VALUES (?)').run('missing'),
+    );
     await t.services.writeBatch.settled();
     expect(t.services.writeBatch.failedGeneration()).toBeGreaterThan(0);
     expect(t.services.invoiceRepo.byId(lost.id)).toBeUndefined();
 
     const kept = create('kept');
-    await until(() => t.db.prepare('SELECT status FROM deliveries WHERE invoice_id = ?').get(kept.id) as { status: string }, (d) => d.status === 'delivered', 'the delivery');
+    await until(
+      () =>
+        t.db.prepare('SELECT status FROM deliveries WHERE invoice_id = ?').get(kept.id) as {
+          status: string;
+        },
+      (d) => d.status === 'delivered',
+      'the delivery',
+    );
     // Nothing left in flight: the claim of the lost batch was dropped, so no request can still go out.
-    await until(() => t.sandbox.modules.callbacks.api.inFlight(), (n) => n === 0, 'nothing in flight');
+    await until(
+      () => t.sandbox.modules.callbacks.api.inFlight(),
+      (n) => n === 0,
+      'nothing in flight',
+    );
     const ids = receiver.received.map((r) => r.event?.event.data.id);
     expect(ids).toEqual([kept.id]);
   });

@@ -1,4 +1,9 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { LookupFunction } from 'node:net';
@@ -48,7 +53,8 @@ export function buildCallbackRequest(
     'X-Sandbox-Event-Id': delivery.event_id,
     'X-Sandbox-Delivery-Attempt': String(attempt),
   };
-  if (sendsToken(merchant.callback_auth, url)) headers.Authorization = `Token ${merchant.merchant_api_token}`;
+  if (sendsToken(merchant.callback_auth, url))
+    headers.Authorization = `Token ${merchant.merchant_api_token}`;
   return { url, headers, body: delivery.body };
 }
 
@@ -94,19 +100,38 @@ export async function sendCallback(
   const took = () => Math.round((opts.nowMs() - t0) * 1000) / 1000;
   let res: Response;
   try {
-    res = await fetchFn(req.url, { method: 'POST', headers: req.headers, body: req.body, redirect: 'manual', signal });
+    res = await fetchFn(req.url, {
+      method: 'POST',
+      headers: req.headers,
+      body: req.body,
+      redirect: 'manual',
+      signal,
+    });
   } catch (err) {
-    return { delivered: false, statusCode: null, excerpt: null, error: describeFailure(err, timeout.aborted, opts.timeoutMs), durationMs: took() };
+    return {
+      delivered: false,
+      statusCode: null,
+      excerpt: null,
+      error: describeFailure(err, timeout.aborted, opts.timeoutMs),
+      durationMs: took(),
+    };
   }
   const excerpt = await readExcerpt(res);
   const status = res.status;
   let error: string | null = null;
-  if (res.type === 'opaqueredirect' || status === 0) error = 'redirect not followed (redirects count as failures)';
+  if (res.type === 'opaqueredirect' || status === 0)
+    error = 'redirect not followed (redirects count as failures)';
   else if (status >= 300 && status < 400) {
     const to = res.headers.get('location');
     error = `redirect ${status}${to ? ` to ${to}` : ''} not followed (redirects count as failures)`;
   } else if (status < 200 || status >= 300) error = `receiver answered ${status}`;
-  return { delivered: error === null, statusCode: status === 0 ? null : status, excerpt, error, durationMs: took() };
+  return {
+    delivered: error === null,
+    statusCode: status === 0 ? null : status,
+    excerpt,
+    error,
+    durationMs: took(),
+  };
 }
 
 /**
@@ -119,7 +144,10 @@ export interface CallbackTransport {
 }
 
 /** An injected `fetch` (tests) as a transport: exactly `sendCallback`, aborted by `close` (it cannot pin an address). */
-export function fetchTransport(fetchFn: () => typeof fetch, nowMs: () => number): CallbackTransport {
+export function fetchTransport(
+  fetchFn: () => typeof fetch,
+  nowMs: () => number,
+): CallbackTransport {
   const stop = new AbortController();
   return {
     send: (req, timeoutMs) => sendCallback(fetchFn(), req, { timeoutMs, stop: stop.signal, nowMs }),
@@ -139,7 +167,8 @@ const REDIRECT_NOT_FOLLOWED = 'redirects count as failures';
 
 /** What `sendCallback` makes of a status: null for a 2xx, else the logged error. */
 function statusError(status: number, location: string | undefined): string | null {
-  if (status >= 300 && status < 400) return `redirect ${status}${location ? ` to ${location}` : ''} not followed (${REDIRECT_NOT_FOLLOWED})`;
+  if (status >= 300 && status < 400)
+    return `redirect ${status}${location ? ` to ${location}` : ''} not followed (${REDIRECT_NOT_FOLLOWED})`;
   if (status < 200 || status >= 300) return `receiver answered ${status}`;
   return null;
 }
@@ -168,8 +197,16 @@ function pinnedLookup(pinned: PinnedAddress): LookupFunction {
  * br bodies are inflated, a UTF-8 BOM dropped); the timeout covers the answer's head, and a body still
  * arriving when it hits keeps what arrived (the status decides).
  */
-export function createHttpTransport(opts: { nowMs: () => number; maxSockets?: number }): CallbackTransport {
-  const agentOptions = { keepAlive: true, scheduling: 'lifo' as const, timeout: 5000, maxSockets: opts.maxSockets ?? Infinity };
+export function createHttpTransport(opts: {
+  nowMs: () => number;
+  maxSockets?: number;
+}): CallbackTransport {
+  const agentOptions = {
+    keepAlive: true,
+    scheduling: 'lifo' as const,
+    timeout: 5000,
+    maxSockets: opts.maxSockets ?? Infinity,
+  };
   const httpAgent = new HttpAgent(agentOptions);
   const httpsAgent = new HttpsAgent(agentOptions);
   const active = new Set<ClientRequest>();
@@ -181,14 +218,23 @@ export function createHttpTransport(opts: { nowMs: () => number; maxSockets?: nu
     let t = targets.get(url);
     if (!t) {
       const u = new URL(url);
-      t = { https: u.protocol === 'https:', hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port, path: `${u.pathname}${u.search}` };
+      t = {
+        https: u.protocol === 'https:',
+        hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: u.port,
+        path: `${u.pathname}${u.search}`,
+      };
       if (targets.size >= 1000) targets.clear();
       targets.set(url, t);
     }
     return t;
   }
 
-  function send(req: CallbackRequest, timeoutMs: number, pinned: PinnedAddress | undefined): Promise<CallbackOutcome> {
+  function send(
+    req: CallbackRequest,
+    timeoutMs: number,
+    pinned: PinnedAddress | undefined,
+  ): Promise<CallbackOutcome> {
     const t0 = opts.nowMs();
     const took = () => Math.round((opts.nowMs() - t0) * 1000) / 1000;
     return new Promise<CallbackOutcome>((resolve) => {
@@ -208,7 +254,13 @@ export function createHttpTransport(opts: { nowMs: () => number; maxSockets?: nu
         const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
         const excerpt = decoder.decode(buf.subarray(0, EXCERPT_BYTES));
         const error = statusError(status, res.headers.location);
-        resolve({ delivered: error === null, statusCode: status, excerpt, error, durationMs: took() });
+        resolve({
+          delivered: error === null,
+          statusCode: status,
+          excerpt,
+          error,
+          durationMs: took(),
+        });
         // The rest of a long answer is never read: drop the connection rather than drain it.
         if (!res.complete) r.destroy();
       };
@@ -227,7 +279,11 @@ export function createHttpTransport(opts: { nowMs: () => number; maxSockets?: nu
       };
 
       const target_ = target(req.url);
-      const headers: Record<string, string | number> = { Accept: '*/*', ...req.headers, 'Content-Length': Buffer.byteLength(req.body) };
+      const headers: Record<string, string | number> = {
+        Accept: '*/*',
+        ...req.headers,
+        'Content-Length': Buffer.byteLength(req.body),
+      };
       const r = (target_.https ? httpsRequest : httpRequest)(
         {
           method: 'POST',
@@ -243,7 +299,13 @@ export function createHttpTransport(opts: { nowMs: () => number; maxSockets?: nu
           res = incoming;
           const coding = (incoming.headers['content-encoding'] ?? '').trim().toLowerCase();
           const inflate =
-            coding === 'gzip' || coding === 'x-gzip' ? createGunzip() : coding === 'deflate' ? createInflate() : coding === 'br' ? createBrotliDecompress() : null;
+            coding === 'gzip' || coding === 'x-gzip'
+              ? createGunzip()
+              : coding === 'deflate'
+                ? createInflate()
+                : coding === 'br'
+                  ? createBrotliDecompress()
+                  : null;
           // A broken-off answer keeps what arrived (fetch's excerpt reader does the same).
           incoming.on('error', answered);
           incoming.on('aborted', answered);
@@ -279,7 +341,14 @@ export function createHttpTransport(opts: { nowMs: () => number; maxSockets?: nu
 
   return {
     send(req, timeoutMs, pinned) {
-      if (closed) return Promise.resolve({ delivered: false, statusCode: null, excerpt: null, error: 'aborted: the sandbox stopped during this attempt', durationMs: 0 });
+      if (closed)
+        return Promise.resolve({
+          delivered: false,
+          statusCode: null,
+          excerpt: null,
+          error: 'aborted: the sandbox stopped during this attempt',
+          durationMs: 0,
+        });
       return send(req, timeoutMs, pinned);
     },
     close() {

@@ -27,7 +27,11 @@ export interface CallbacksDeps {
 }
 
 /** Callback delivery (docs/design.md#callbacks) and the delivery rows of the control API (docs/design.md#control-api). */
-export function createCallbacksModule({ services: s, injectedFetch, pendingWritten }: CallbacksDeps) {
+export function createCallbacksModule({
+  services: s,
+  injectedFetch,
+  pendingWritten,
+}: CallbacksDeps) {
   const repo = createDeliveryRepository(s.db);
   const notifier = createDeliveryNotifier({ maxWaiters: s.config.maxWaiters });
   const attemptListeners = new Set<AttemptListener>();
@@ -61,7 +65,11 @@ export function createCallbacksModule({ services: s, injectedFetch, pendingWritt
     retrySchedule: s.config.retrySchedule,
     onResend: (row, kind) => afterCommit(() => tellResend(row, kind)),
   });
-  const inbox = createInbox({ clock: s.clock, merchantById: s.identities.merchantById, knownEvent: repo.hasEvent });
+  const inbox = createInbox({
+    clock: s.clock,
+    merchantById: s.identities.merchantById,
+    knownEvent: repo.hasEvent,
+  });
   const api = {
     service,
     /** Open event streams (`GET /_sandbox/events/stream`), ended when the sandbox stops. */
@@ -104,9 +112,17 @@ export function createCallbacksModule({ services: s, injectedFetch, pendingWritt
     handlers: {
       ...deliveryHandlers(service),
       ...inboxHandlers(inbox),
-      ...eventStreamHandlers({ services: s, onAttempt: api.onAttempt, onResend: api.onResend }, api.streams),
+      ...eventStreamHandlers(
+        { services: s, onAttempt: api.onAttempt, onResend: api.onResend },
+        api.streams,
+      ),
     },
-    routes: (app) => registerThankYouPage(app, { merchantById: s.identities.merchantById, invoiceById: s.invoices.find, inbox }),
+    routes: (app) =>
+      registerThankYouPage(app, {
+        merchantById: s.identities.merchantById,
+        invoiceById: s.invoices.find,
+        inbox,
+      }),
     start: () => {
       const nowMs = () => performance.now(); // real milliseconds, for attempt durations only
       const running = createDispatcher({
@@ -117,7 +133,9 @@ export function createCallbacksModule({ services: s, injectedFetch, pendingWritt
         config: s.config,
         merchantById: s.identities.merchantById,
         // node:http with keep-alive agents, unless a test injected a fetch (used as given).
-        transport: injectedFetch ? fetchTransport(() => injectedFetch, nowMs) : createHttpTransport({ nowMs }),
+        transport: injectedFetch
+          ? fetchTransport(() => injectedFetch, nowMs)
+          : createHttpTransport({ nowMs }),
         lookup: systemLookup,
         onChange: notifier.notify,
         onAttempt: api.attemptListener,

@@ -10,33 +10,69 @@ import { createEventDeliveryWriter } from './event-delivery.writer.js';
 
 const insertEvent = (db: Database.Database, id: string, seq: number) =>
   db
-    .prepare('INSERT INTO outbox_events (id, seq, name, invoice_id, merchant_id, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT INTO outbox_events (id, seq, name, invoice_id, merchant_id, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
     .run(id, seq, 'invoice.created', 'i'.repeat(32), 'm'.repeat(32), '{"event":{}}', 1_000 + seq);
 
 describe('deliveries are written with their outbox event', () => {
   const body = (id: string): EventBody => ({
-    event: { name: 'invoice.created', data: { id, currency: 'PHP', amount: '1.00000000', amount_received: '0.00000000', external_transaction_id: 'x' } },
+    event: {
+      name: 'invoice.created',
+      data: {
+        id,
+        currency: 'PHP',
+        amount: '1.00000000',
+        amount_received: '0.00000000',
+        external_transaction_id: 'x',
+      },
+    },
   });
 
   it('creates one pending delivery per event in the same transaction, and none when it rolls back', () => {
     const db = openDatabase(':memory:');
-    const merchant = { id: 'm'.repeat(32), callback_url: 'http://127.0.0.1:9/cb', disabled: 0 } as Merchant;
+    const merchant = {
+      id: 'm'.repeat(32),
+      callback_url: 'http://127.0.0.1:9/cb',
+      disabled: 0,
+    } as Merchant;
     let n = 0;
     const ids = () => (++n).toString(16).padStart(32, '0');
     const clock = createClock({ realNowMs: () => 1_000 });
-    const outbox = createOutbox(db, clock, ids, createEventDeliveryWriter({ db, ids, merchantById: () => merchant }));
-    const e1 = db.transaction(() => outbox.append('invoice.created', merchant.id, body('i'.repeat(32))))();
+    const outbox = createOutbox(
+      db,
+      clock,
+      ids,
+      createEventDeliveryWriter({ db, ids, merchantById: () => merchant }),
+    );
+    const e1 = db.transaction(() =>
+      outbox.append('invoice.created', merchant.id, body('i'.repeat(32))),
+    )();
     expect(() =>
       db.transaction(() => {
         outbox.append('invoice.created', merchant.id, body('j'.repeat(32)));
         throw new Error('the change failed');
       })(),
     ).toThrow('the change failed');
-    const rows = db.prepare('SELECT event_id, status, ordered, url, next_attempt_at, created_at, body FROM deliveries').all();
+    const rows = db
+      .prepare(
+        'SELECT event_id, status, ordered, url, next_attempt_at, created_at, body FROM deliveries',
+      )
+      .all();
     expect(rows).toEqual([
-      { event_id: e1.id, status: 'pending', ordered: 1, url: merchant.callback_url, next_attempt_at: e1.created_at, created_at: e1.created_at, body: e1.payload },
+      {
+        event_id: e1.id,
+        status: 'pending',
+        ordered: 1,
+        url: merchant.callback_url,
+        next_attempt_at: e1.created_at,
+        created_at: e1.created_at,
+        body: e1.payload,
+      },
     ]);
-    expect((db.prepare('SELECT id FROM deliveries').get() as { id: string }).id).toMatch(/^[0-9a-f]{32}$/);
+    expect((db.prepare('SELECT id FROM deliveries').get() as { id: string }).id).toMatch(
+      /^[0-9a-f]{32}$/,
+    );
     db.close();
   });
 
@@ -44,7 +80,13 @@ describe('deliveries are written with their outbox event', () => {
     const db = openDatabase(':memory:');
     insertEvent(db, 'bare', 1);
     expect(db.prepare('SELECT COUNT(*) AS n FROM deliveries').get()).toEqual({ n: 0 });
-    expect(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'outbox_events'").all()).toEqual([]);
+    expect(
+      db
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'outbox_events'",
+        )
+        .all(),
+    ).toEqual([]);
     db.close();
   });
 

@@ -26,7 +26,10 @@ export interface DeliveryRow {
 }
 
 /** What the dispatcher needs of a due delivery (not the whole row: fewer columns to read and copy). */
-export type DueRow = Pick<DeliveryRow, 'seq' | 'id' | 'event_id' | 'merchant_id' | 'url' | 'body' | 'attempts_count'>;
+export type DueRow = Pick<
+  DeliveryRow,
+  'seq' | 'id' | 'event_id' | 'merchant_id' | 'url' | 'body' | 'attempts_count'
+>;
 
 /** One attempt to start: the delivery goes in flight and the attempt is logged as started. */
 export interface Claim extends NewAttempt {
@@ -62,13 +65,28 @@ export interface AttemptRow {
 
 export type NewDelivery = Pick<
   DeliveryRow,
-  'id' | 'event_id' | 'event' | 'invoice_id' | 'merchant_id' | 'url' | 'body' | 'ordered' | 'redelivery_of' | 'created_at'
+  | 'id'
+  | 'event_id'
+  | 'event'
+  | 'invoice_id'
+  | 'merchant_id'
+  | 'url'
+  | 'body'
+  | 'ordered'
+  | 'redelivery_of'
+  | 'created_at'
 >;
 
 /** The earlier delivery of the same invoice a pending one waits for (per-invoice order). */
-export type Blocker = Pick<DeliveryRow, 'id' | 'event' | 'status' | 'attempts_count' | 'last_error' | 'next_attempt_at'>;
+export type Blocker = Pick<
+  DeliveryRow,
+  'id' | 'event' | 'status' | 'attempts_count' | 'last_error' | 'next_attempt_at'
+>;
 
-export type NewAttempt = Omit<AttemptRow, 'status_code' | 'error' | 'response_excerpt' | 'duration_ms'>;
+export type NewAttempt = Omit<
+  AttemptRow,
+  'status_code' | 'error' | 'response_excerpt' | 'duration_ms'
+>;
 
 /** What happens to a delivery when an attempt ends. */
 export interface AttemptEnd {
@@ -84,7 +102,9 @@ const FILTER_KEYS = ['invoice_id', 'merchant_id', 'event', 'status'] as const;
 /** Deliveries and their attempts (docs/design.md#callbacks). SQL only; the rules live in the dispatcher. */
 export function createDeliveryRepository(db: Db) {
   const byId = db.prepare('SELECT * FROM deliveries WHERE id = ?');
-  const attemptsOf = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt');
+  const attemptsOf = db.prepare(
+    'SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt',
+  );
   const insert = db.prepare(
     `INSERT INTO deliveries (id, event_id, event, invoice_id, merchant_id, url, body, ordered, redelivery_of, status,
        next_attempt_at, created_at, updated_at)
@@ -110,7 +130,9 @@ export function createDeliveryRepository(db: Db) {
      WHERE invoice_id = ? AND seq < ? AND ordered = 1 AND status IN ('pending', 'delivering') ORDER BY seq LIMIT 1`,
   );
   // Through the invoice's index: there is no index on event_id alone.
-  const hasEvent = db.prepare('SELECT 1 FROM deliveries WHERE invoice_id = ? AND event_id = ? LIMIT 1').pluck();
+  const hasEvent = db
+    .prepare('SELECT 1 FROM deliveries WHERE invoice_id = ? AND event_id = ? LIMIT 1')
+    .pluck();
   const fromOutbox = db.prepare('SELECT 1 FROM outbox_events WHERE id = ?').pluck();
   const nextDue = db.prepare(
     "SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_due WHERE status = 'pending' AND next_attempt_at > ?",
@@ -149,7 +171,10 @@ export function createDeliveryRepository(db: Db) {
 
   // One statement per combination of filters, each built once on first use; the SQL is assembled only
   // from the fixed column names above, values are always parameters.
-  const listStatements = new Map<string, Record<'page' | 'count' | 'exists', ReturnType<Db['prepare']>>>();
+  const listStatements = new Map<
+    string,
+    Record<'page' | 'count' | 'exists', ReturnType<Db['prepare']>>
+  >();
   function listStatement(f: DeliveryFilter) {
     const used = FILTER_KEYS.filter((k) => f[k] !== undefined);
     const key = used.join(',');
@@ -157,7 +182,9 @@ export function createDeliveryRepository(db: Db) {
     if (!st) {
       const where = used.length ? `WHERE ${used.map((k) => `${k} = @${k}`).join(' AND ')}` : '';
       st = {
-        page: db.prepare(`SELECT * FROM deliveries ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`),
+        page: db.prepare(
+          `SELECT * FROM deliveries ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
+        ),
         count: db.prepare(`SELECT COUNT(*) AS n FROM deliveries ${where}`),
         exists: db.prepare(`SELECT EXISTS (SELECT 1 FROM deliveries ${where}) AS n`),
       };
@@ -170,28 +197,41 @@ export function createDeliveryRepository(db: Db) {
    * Start a batch of attempts and fail a batch of deliveries that have nowhere to go, in one
    * transaction; returns which claims took (a delivery no longer pending is left alone).
    */
-  const claimTx = db.transaction((claims: readonly Claim[], fails: readonly FailNow[], now: number): { claimed: boolean[]; failed: number } => {
-    const claimed = claims.map((a) => {
-      if (claim.run({ seq: a.seq, url: a.url, now: a.started_at }).changes !== 1) return false;
-      insertAttempt.run({
-        delivery_id: a.delivery_id,
-        attempt: a.attempt,
-        started_at: a.started_at,
-        url: a.url,
-        request_headers: a.request_headers,
-        request_body: a.request_body,
+  const claimTx = db.transaction(
+    (
+      claims: readonly Claim[],
+      fails: readonly FailNow[],
+      now: number,
+    ): { claimed: boolean[]; failed: number } => {
+      const claimed = claims.map((a) => {
+        if (claim.run({ seq: a.seq, url: a.url, now: a.started_at }).changes !== 1) return false;
+        insertAttempt.run({
+          delivery_id: a.delivery_id,
+          attempt: a.attempt,
+          started_at: a.started_at,
+          url: a.url,
+          request_headers: a.request_headers,
+          request_body: a.request_body,
+        });
+        return true;
       });
-      return true;
-    });
-    let failed = 0;
-    for (const f of fails) failed += failNow.run({ seq: f.seq, url: f.url, error: f.error, now }).changes;
-    return { claimed, failed };
-  });
+      let failed = 0;
+      for (const f of fails)
+        failed += failNow.run({ seq: f.seq, url: f.url, error: f.error, now }).changes;
+      return { claimed, failed };
+    },
+  );
   /** Record a batch of ended attempts in one transaction; returns how many deliveries moved. */
   const endTx = db.transaction((ended: readonly Ended[]): number => {
     let moved = 0;
     for (const e of ended) {
-      const r = endDelivery.run({ seq: e.seq, status: e.next.status, next_attempt_at: e.next.next_attempt_at, error: e.error, at: e.next.at });
+      const r = endDelivery.run({
+        seq: e.seq,
+        status: e.next.status,
+        next_attempt_at: e.next.next_attempt_at,
+        error: e.error,
+        at: e.next.at,
+      });
       if (r.changes !== 1) continue; // gone (a reset) or requeued meanwhile
       moved += 1;
       endAttempt.run({
@@ -220,7 +260,8 @@ export function createDeliveryRepository(db: Db) {
     /** Whether `eventId` is an outbox event's (an event that happened), rather than a manual send's. */
     isOutboxEvent: (eventId: string) => fromOutbox.get(eventId) !== undefined,
     /** Whether this sandbox has any delivery of the event id (the example receiver's provenance check). */
-    hasEvent: (invoiceId: string, eventId: string) => hasEvent.get(invoiceId, eventId) !== undefined,
+    hasEvent: (invoiceId: string, eventId: string) =>
+      hasEvent.get(invoiceId, eventId) !== undefined,
     /** Due deliveries in dispatch order (per-invoice order respected), at most `limit`. */
     due: (now: number, limit: number) => due.all({ now, limit }) as DueRow[],
     /** The next time (sandbox micros) a pending delivery becomes due after `now`, or null. */
@@ -229,7 +270,8 @@ export function createDeliveryRepository(db: Db) {
      * Mark deliveries in flight and log their attempts as started, and fail those with nowhere to go
      * (without an attempt), all in one transaction.
      */
-    claim: (claims: readonly Claim[], fails: readonly FailNow[], now: number) => claimTx(claims, fails, now),
+    claim: (claims: readonly Claim[], fails: readonly FailNow[], now: number) =>
+      claimTx(claims, fails, now),
     /** Record how attempts ended and where each delivery goes next; a delivery gone meanwhile is skipped. */
     end: (ended: readonly Ended[]): number => (ended.length ? endTx(ended) : 0),
     /**

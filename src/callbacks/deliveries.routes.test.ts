@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMerchantReceiver, type MerchantReceiver, type ReceiverOptions } from '../../examples/merchant-callback/server.js';
+import {
+  startMerchantReceiver,
+  type MerchantReceiver,
+  type ReceiverOptions,
+} from '../../examples/merchant-callback/server.js';
 import type { AppConfig } from '../config.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { until } from './callbacks.test-support.js';
@@ -11,10 +15,23 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(o: { config?: Partial<AppConfig>; receiver?: Partial<ReceiverOptions>; background?: boolean } = {}) {
+async function setup(
+  o: {
+    config?: Partial<AppConfig>;
+    receiver?: Partial<ReceiverOptions>;
+    background?: boolean;
+  } = {},
+) {
   t = createTestApp({ config: { retrySchedule: [10, 60], ...o.config } });
-  receiver = await startMerchantReceiver({ token: t.merchant.merchant_api_token, port: 0, ...o.receiver });
-  cleanups.push(() => receiver.close(), () => t.close());
+  receiver = await startMerchantReceiver({
+    token: t.merchant.merchant_api_token,
+    port: 0,
+    ...o.receiver,
+  });
+  cleanups.push(
+    () => receiver.close(),
+    () => t.close(),
+  );
   t.services.identities.updateMerchant(t.merchant.id, { callback_url: receiver.url });
   if (o.background !== false) t.sandbox.startBackground();
 }
@@ -22,16 +39,24 @@ async function setup(o: { config?: Partial<AppConfig>; receiver?: Partial<Receiv
 let ext = 0;
 function createInvoice() {
   const merchant = t.services.identities.merchantById(t.merchant.id)!;
-  return t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: `dl-${++ext}` });
+  return t.services.invoices.create(merchant, {
+    amount: '20',
+    currency: 'PHP',
+    external_transaction_id: `dl-${++ext}`,
+  });
 }
 /** Bounded wait until the sandbox has stored the outcome of the first attempt. */
 const firstAttemptRecorded = (invoiceId: string) =>
   until(
-    () => t.db.prepare('SELECT status, attempts_count FROM deliveries WHERE invoice_id = ?').get(invoiceId) as { status: string; attempts_count: number },
+    () =>
+      t.db
+        .prepare('SELECT status, attempts_count FROM deliveries WHERE invoice_id = ?')
+        .get(invoiceId) as { status: string; attempts_count: number },
     (d) => d.status === 'pending' && d.attempts_count === 1,
     'the first attempt recorded',
   );
-const wait = (invoiceId: string, status = 'delivered') => t.request('GET', `/_sandbox/deliveries?invoice_id=${invoiceId}&status=${status}&wait=20`);
+const wait = (invoiceId: string, status = 'delivered') =>
+  t.request('GET', `/_sandbox/deliveries?invoice_id=${invoiceId}&status=${status}&wait=20`);
 
 describe('GET /_sandbox/deliveries', () => {
   it('lists newest first, filters by invoice, event and status, and pages', async () => {
@@ -41,18 +66,42 @@ describe('GET /_sandbox/deliveries', () => {
     t.services.payments.payFromWallet(a.id, t.services.payments.customer());
     const all = await t.request('GET', '/_sandbox/deliveries?per_page=2');
     expect(all.status).toBe(200);
-    expect(all.body.deliveries.map((d: { event: string; invoice_id: string }) => [d.event, d.invoice_id])).toEqual([
+    expect(
+      all.body.deliveries.map((d: { event: string; invoice_id: string }) => [
+        d.event,
+        d.invoice_id,
+      ]),
+    ).toEqual([
       ['invoice.fully_paid', a.id],
       ['invoice.created', b.id],
     ]);
     expect(all.body.meta).toEqual({ total_count: 3, next_page: 2, previous_page: null });
-    expect(all.body.deliveries[0]).toMatchObject({ status: 'pending', attempts_count: 0, url: receiver.url, redelivery_of: null });
-    expect(all.body.deliveries[0].body).toEqual({
-      event: { name: 'invoice.fully_paid', data: { id: a.id, currency: 'PHP', amount: '20.00000000', amount_received: '20.00000000', external_transaction_id: a.external_transaction_id } },
+    expect(all.body.deliveries[0]).toMatchObject({
+      status: 'pending',
+      attempts_count: 0,
+      url: receiver.url,
+      redelivery_of: null,
     });
-    const byInvoice = await t.request('GET', `/_sandbox/deliveries?invoice_id=${a.id}&event=invoice.created`);
+    expect(all.body.deliveries[0].body).toEqual({
+      event: {
+        name: 'invoice.fully_paid',
+        data: {
+          id: a.id,
+          currency: 'PHP',
+          amount: '20.00000000',
+          amount_received: '20.00000000',
+          external_transaction_id: a.external_transaction_id,
+        },
+      },
+    });
+    const byInvoice = await t.request(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${a.id}&event=invoice.created`,
+    );
     expect(byInvoice.body.deliveries).toHaveLength(1);
-    expect((await t.request('GET', '/_sandbox/deliveries?status=delivered')).body.meta.total_count).toBe(0);
+    expect(
+      (await t.request('GET', '/_sandbox/deliveries?status=delivered')).body.meta.total_count,
+    ).toBe(0);
     expect((await t.request('GET', '/_sandbox/deliveries?status=sent')).status).toBe(400);
     expect((await t.request('GET', '/_sandbox/deliveries?wait=61')).status).toBe(400);
   });
@@ -67,11 +116,17 @@ describe('GET /_sandbox/deliveries', () => {
     await firstAttemptRecorded(inv.id);
     expect(answered).toBe(false); // the first attempt failed: nothing matches yet
     // The retry is due 10 s later on the sandbox clock: move it with the control API.
-    expect((await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 10 } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 10 } })).status,
+    ).toBe(200);
     const res = await polled;
     expect(res.status).toBe(200);
     expect(res.body.deliveries).toHaveLength(1);
-    expect(res.body.deliveries[0]).toMatchObject({ invoice_id: inv.id, status: 'delivered', attempts_count: 2 });
+    expect(res.body.deliveries[0]).toMatchObject({
+      invoice_id: inv.id,
+      status: 'delivered',
+      attempts_count: 2,
+    });
   });
 
   it('wait= answers at once when something already matches, and with an empty page when nothing does', async () => {
@@ -79,8 +134,14 @@ describe('GET /_sandbox/deliveries', () => {
     const inv = createInvoice();
     const now = await t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}&wait=30`);
     expect(now.body.deliveries).toHaveLength(1);
-    const none = await t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}&status=delivered&wait=1`);
-    expect(none.body).toEqual({ deliveries: [], meta: { total_count: 0, next_page: null, previous_page: null } });
+    const none = await t.request(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${inv.id}&status=delivered&wait=1`,
+    );
+    expect(none.body).toEqual({
+      deliveries: [],
+      meta: { total_count: 0, next_page: null, previous_page: null },
+    });
   });
 });
 
@@ -92,10 +153,21 @@ describe('GET /_sandbox/deliveries/{id}', () => {
     const res = await t.request('GET', `/_sandbox/deliveries/${listed.body.deliveries[0].id}`);
     expect(res.status).toBe(200);
     const [a] = res.body.delivery.attempts;
-    expect(a).toMatchObject({ attempt: 1, url: receiver.url, status_code: 200, response_excerpt: 'OK', error: null });
-    expect(a.request_headers).toMatchObject({ 'Content-Type': 'application/json', 'X-Sandbox-Delivery-Attempt': '1' });
+    expect(a).toMatchObject({
+      attempt: 1,
+      url: receiver.url,
+      status_code: 200,
+      response_excerpt: 'OK',
+      error: null,
+    });
+    expect(a.request_headers).toMatchObject({
+      'Content-Type': 'application/json',
+      'X-Sandbox-Delivery-Attempt': '1',
+    });
     expect(JSON.parse(a.request_body)).toEqual(res.body.delivery.body);
-    expect((await t.request('GET', '/_sandbox/deliveries/0123456789abcdef0123456789abcdef')).status).toBe(404);
+    expect(
+      (await t.request('GET', '/_sandbox/deliveries/0123456789abcdef0123456789abcdef')).status,
+    ).toBe(404);
   });
 });
 
@@ -106,13 +178,23 @@ describe('POST /_sandbox/deliveries/{id}/redeliver', () => {
     const original = (await wait(inv.id)).body.deliveries[0];
     const res = await t.request('POST', `/_sandbox/deliveries/${original.id}/redeliver`);
     expect(res.status).toBe(202);
-    expect(res.body.delivery).toMatchObject({ event_id: original.event_id, redelivery_of: original.id, event: 'invoice.created', attempts: [] });
+    expect(res.body.delivery).toMatchObject({
+      event_id: original.event_id,
+      redelivery_of: original.id,
+      event: 'invoice.created',
+      attempts: [],
+    });
     expect(res.body.delivery.id).not.toBe(original.id);
     const dup = await receiver.waitFor((cb) => cb.duplicate);
     expect(dup.headers['x-sandbox-event-id']).toBe(original.event_id);
     expect(dup.body).toBe(receiver.received[0]!.body);
-    expect((await t.request('GET', `/_sandbox/deliveries/${original.id}`)).body.delivery.attempts).toHaveLength(1);
-    expect((await t.request('POST', '/_sandbox/deliveries/0123456789abcdef0123456789abcdef/redeliver')).status).toBe(404);
+    expect(
+      (await t.request('GET', `/_sandbox/deliveries/${original.id}`)).body.delivery.attempts,
+    ).toHaveLength(1);
+    expect(
+      (await t.request('POST', '/_sandbox/deliveries/0123456789abcdef0123456789abcdef/redeliver'))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -122,14 +204,30 @@ describe('POST /_sandbox/invoices/{id}/callbacks', () => {
     const inv = createInvoice();
     t.services.payments.payFromWallet(inv.id, t.services.payments.customer());
     await receiver.waitFor((cb) => cb.event?.event.name === 'invoice.fully_paid');
-    const events = () => (t.db.prepare('SELECT COUNT(*) AS n FROM outbox_events').get() as { n: number }).n;
+    const events = () =>
+      (t.db.prepare('SELECT COUNT(*) AS n FROM outbox_events').get() as { n: number }).n;
     const before = events();
-    const res = await t.request('POST', `/_sandbox/invoices/${inv.id}/callbacks`, { body: { event: 'invoice.updated' } });
+    const res = await t.request('POST', `/_sandbox/invoices/${inv.id}/callbacks`, {
+      body: { event: 'invoice.updated' },
+    });
     expect(res.status).toBe(201);
-    expect(res.body.delivery).toMatchObject({ event: 'invoice.updated', invoice_id: inv.id, redelivery_of: null });
+    expect(res.body.delivery).toMatchObject({
+      event: 'invoice.updated',
+      invoice_id: inv.id,
+      redelivery_of: null,
+    });
     const cb = await receiver.waitFor((c) => c.event?.event.name === 'invoice.updated');
     expect(JSON.parse(cb.body)).toEqual({
-      event: { name: 'invoice.updated', data: { id: inv.id, currency: 'PHP', amount: '20.00000000', amount_received: '20.00000000', external_transaction_id: inv.external_transaction_id } },
+      event: {
+        name: 'invoice.updated',
+        data: {
+          id: inv.id,
+          currency: 'PHP',
+          amount: '20.00000000',
+          amount_received: '20.00000000',
+          external_transaction_id: inv.external_transaction_id,
+        },
+      },
     });
     expect(cb.headers['x-sandbox-event-id']).toBe(res.body.delivery.event_id);
     expect(events()).toBe(before);
@@ -139,8 +237,20 @@ describe('POST /_sandbox/invoices/{id}/callbacks', () => {
   it('refuses an unknown event (400) and an unknown invoice (404)', async () => {
     await setup({ background: false });
     const inv = createInvoice();
-    expect((await t.request('POST', `/_sandbox/invoices/${inv.id}/callbacks`, { body: { event: 'invoice.paid' } })).status).toBe(400);
-    expect((await t.request('POST', '/_sandbox/invoices/0123456789abcdef0123456789abcdef/callbacks', { body: { event: 'invoice.created' } })).status).toBe(404);
+    expect(
+      (
+        await t.request('POST', `/_sandbox/invoices/${inv.id}/callbacks`, {
+          body: { event: 'invoice.paid' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.request('POST', '/_sandbox/invoices/0123456789abcdef0123456789abcdef/callbacks', {
+          body: { event: 'invoice.created' },
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -148,6 +258,9 @@ describe('control token', () => {
   it('guards the delivery log like every control call', async () => {
     await setup({ config: { controlToken: 'sekrit' }, background: false });
     expect((await t.request('GET', '/_sandbox/deliveries')).status).toBe(401);
-    expect((await t.request('GET', '/_sandbox/deliveries', { headers: { 'x-sandbox-token': 'sekrit' } })).status).toBe(200);
+    expect(
+      (await t.request('GET', '/_sandbox/deliveries', { headers: { 'x-sandbox-token': 'sekrit' } }))
+        .status,
+    ).toBe(200);
   });
 });

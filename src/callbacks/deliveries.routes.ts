@@ -1,7 +1,11 @@
 import type { EventName } from '../events/outbox.repo.js';
 import { ok, type Handlers } from '../http/operation.js';
 import { ApiError } from '../shared/api-error.js';
-import { WAITERS_RETRY_AFTER_SECONDS, type DeliveryListQuery, type DeliveryService } from './deliveries.service.js';
+import {
+  WAITERS_RETRY_AFTER_SECONDS,
+  type DeliveryListQuery,
+  type DeliveryService,
+} from './deliveries.service.js';
 
 /** listDeliveries, getDelivery, redeliverDelivery, fireInvoiceCallback (openapi.yaml, tag `sandbox`). */
 export function deliveryHandlers(deliveries: DeliveryService): Handlers {
@@ -19,7 +23,8 @@ export function deliveryHandlers(deliveries: DeliveryService): Handlers {
       }
     },
     getDelivery: ({ params }) => ok({ delivery: deliveries.get(params.delivery_id) }),
-    redeliverDelivery: ({ params }) => ok({ delivery: deliveries.redeliver(params.delivery_id) }, 202),
+    redeliverDelivery: ({ params }) =>
+      ok({ delivery: deliveries.redeliver(params.delivery_id) }, 202),
     fireInvoiceCallback: ({ params, body }) => {
       const b = body as { event: EventName; force?: boolean };
       return ok({ delivery: deliveries.fire(params.invoice_id, b.event, { force: b.force }) }, 201);

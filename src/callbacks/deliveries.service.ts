@@ -6,7 +6,12 @@ import type { Invoice } from '../invoices/invoices.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
-import type { DeliveryFilter, DeliveryRepository, DeliveryRow, NewDelivery } from './deliveries.repo.js';
+import type {
+  DeliveryFilter,
+  DeliveryRepository,
+  DeliveryRow,
+  NewDelivery,
+} from './deliveries.repo.js';
 import { TooManyWaiters, type DeliveryNotifier } from './delivery.notifier.js';
 import { deliveryResource, type DeliveryKind } from './delivery.view.js';
 import { waitingReason } from './waiting-reason.js';
@@ -44,8 +49,17 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
   }
 
   function view(row: DeliveryRow, withAttempts = false) {
-    const waiting = waitingReason(row, d.repo.blocker(row), d.clock.now(), d.retrySchedule.length + 1);
-    return deliveryResource(row, { kind: kindOf(row), waiting_reason: waiting }, withAttempts ? d.repo.attempts(row.id) : undefined);
+    const waiting = waitingReason(
+      row,
+      d.repo.blocker(row),
+      d.clock.now(),
+      d.retrySchedule.length + 1,
+    );
+    return deliveryResource(
+      row,
+      { kind: kindOf(row), waiting_reason: waiting },
+      withAttempts ? d.repo.attempts(row.id) : undefined,
+    );
   }
 
   function get(id: string) {
@@ -65,8 +79,17 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
   }
 
   /** Long-poll until a delivery matches: one shared check per change for every waiter on this filter. */
-  async function waitFor(filter: DeliveryFilter, seconds: number, signal?: AbortSignal): Promise<void> {
-    const key = JSON.stringify([filter.invoice_id ?? null, filter.merchant_id ?? null, filter.event ?? null, filter.status ?? null]);
+  async function waitFor(
+    filter: DeliveryFilter,
+    seconds: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const key = JSON.stringify([
+      filter.invoice_id ?? null,
+      filter.merchant_id ?? null,
+      filter.event ?? null,
+      filter.status ?? null,
+    ]);
     try {
       await d.notifier.waitUntil(key, () => d.repo.any(filter), seconds * 1000, signal);
     } catch (err) {
@@ -84,11 +107,19 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
 
     /** Newest first; with `wait`, answers as soon as one delivery matches (or after `wait` seconds). */
     async list(query: DeliveryListQuery, signal?: AbortSignal) {
-      const filter: DeliveryFilter = { invoice_id: query.invoice_id, merchant_id: query.merchant_id, event: query.event, status: query.status };
+      const filter: DeliveryFilter = {
+        invoice_id: query.invoice_id,
+        merchant_id: query.merchant_id,
+        event: query.event,
+        status: query.status,
+      };
       if (query.wait) await waitFor(filter, query.wait, signal);
       const req = pageRequest(query);
       const total = d.repo.count(filter);
-      return { deliveries: d.repo.list(filter, req.limit, req.offset).map((r) => view(r)), meta: pageMeta(req, total) };
+      return {
+        deliveries: d.repo.list(filter, req.limit, req.offset).map((r) => view(r)),
+        meta: pageMeta(req, total),
+      };
     },
 
     /**
@@ -99,18 +130,21 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
     redeliver(id: string) {
       const original = d.repo.byId(id);
       if (!original) throw ApiError.notFound();
-      return enqueue({
-        id: d.ids(),
-        event_id: original.event_id,
-        event: original.event,
-        invoice_id: original.invoice_id,
-        merchant_id: original.merchant_id,
-        url: d.merchantById(original.merchant_id)?.callback_url ?? original.url,
-        body: original.body,
-        ordered: 0,
-        redelivery_of: original.id,
-        created_at: d.clock.now(),
-      }, 'redelivery');
+      return enqueue(
+        {
+          id: d.ids(),
+          event_id: original.event_id,
+          event: original.event,
+          invoice_id: original.invoice_id,
+          merchant_id: original.merchant_id,
+          url: d.merchantById(original.merchant_id)?.callback_url ?? original.url,
+          body: original.body,
+          ordered: 0,
+          redelivery_of: original.id,
+          created_at: d.clock.now(),
+        },
+        'redelivery',
+      );
     },
 
     /**
@@ -122,25 +156,32 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
     fire(invoiceId: string, event: EventName, opts: { force?: boolean } = {}) {
       const invoice = d.invoiceById(invoiceId);
       if (!invoice) throw ApiError.notFound();
-      if (event === 'invoice.fully_paid' && invoice.status !== 'fully_paid' && opts.force !== true) {
+      if (
+        event === 'invoice.fully_paid' &&
+        invoice.status !== 'fully_paid' &&
+        opts.force !== true
+      ) {
         throw ApiError.general(
           'invalid_state_transition',
           `The invoice is ${invoice.status}, not fully_paid: the real service never sends invoice.fully_paid for it. ` +
             'Pay it first (POST /_sandbox/invoices/{id}/payments), or send {"force": true} to test how your handler copes.',
         );
       }
-      return enqueue({
-        id: d.ids(),
-        event_id: d.ids(),
-        event,
-        invoice_id: invoice.id,
-        merchant_id: invoice.merchant_id,
-        url: d.merchantById(invoice.merchant_id)?.callback_url ?? null,
-        body: JSON.stringify(eventBody(event, invoice)),
-        ordered: 1,
-        redelivery_of: null,
-        created_at: d.clock.now(),
-      }, 'manual');
+      return enqueue(
+        {
+          id: d.ids(),
+          event_id: d.ids(),
+          event,
+          invoice_id: invoice.id,
+          merchant_id: invoice.merchant_id,
+          url: d.merchantById(invoice.merchant_id)?.callback_url ?? null,
+          body: JSON.stringify(eventBody(event, invoice)),
+          ordered: 1,
+          redelivery_of: null,
+          created_at: d.clock.now(),
+        },
+        'manual',
+      );
     },
   };
 }

@@ -1,14 +1,32 @@
 import type { AppConfig } from '../config.js';
 import type { Merchant } from '../identities/identities.api.js';
 import type { Clock } from '../shared/clock.js';
-import { buildCallbackRequest, type CallbackOutcome, type CallbackRequest, type CallbackTransport } from './callback.transport.js';
-import { callbackUrlProblem, checkCallbackTarget, type Lookup, type TargetCheck } from './callback-target.guard.js';
+import {
+  buildCallbackRequest,
+  type CallbackOutcome,
+  type CallbackRequest,
+  type CallbackTransport,
+} from './callback.transport.js';
+import {
+  callbackUrlProblem,
+  checkCallbackTarget,
+  type Lookup,
+  type TargetCheck,
+} from './callback-target.guard.js';
 import { noTarget } from './event-delivery.writer.js';
 import { isInboxPath, resolveSandboxUrl } from '../shared/sandbox-url.js';
-import type { AttemptEnd, Claim, DeliveryRepository, DueRow, Ended, FailNow } from './deliveries.repo.js';
+import type {
+  AttemptEnd,
+  Claim,
+  DeliveryRepository,
+  DueRow,
+  Ended,
+  FailNow,
+} from './deliveries.repo.js';
 
 export const DEFAULT_CONCURRENCY = 8;
-export const INTERRUPTED = 'interrupted: the sandbox stopped during this attempt; the outcome is unknown, so it is sent again';
+export const INTERRUPTED =
+  'interrupted: the sandbox stopped during this attempt; the outcome is unknown, so it is sent again';
 // setTimeout cannot wait longer than 2^31-1 ms; a far retry is simply re-armed when this one fires.
 const MAX_TIMER_MS = 3_600_000;
 
@@ -21,7 +39,10 @@ export interface DispatcherDeps {
    * (docs/design.md#the-clock). Without it, the sandbox clock.
    */
   nowOf?: (workspaceId: string | null | undefined) => number;
-  config: Pick<AppConfig, 'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks' | 'internalUrl'>;
+  config: Pick<
+    AppConfig,
+    'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks' | 'internalUrl'
+  >;
   merchantById: (id: string) => Merchant | undefined;
   /** Outbound HTTP (node:http with keep-alive in the sandbox, an injected fetch in some tests); closed by `stop`. */
   transport: CallbackTransport;
@@ -75,7 +96,8 @@ export interface AttemptReport {
  */
 export function createDispatcher(d: DispatcherDeps) {
   const limit = d.concurrency ?? DEFAULT_CONCURRENCY;
-  const log = d.log ?? ((m: string, err?: unknown) => console.error(`[paysandbox] ${m}`, err ?? ''));
+  const log =
+    d.log ?? ((m: string, err?: unknown) => console.error(`[paysandbox] ${m}`, err ?? ''));
   const inFlight = new Map<string, Promise<void>>();
   // Attempts that ended and are not recorded yet (recorded by the next pump, in one transaction).
   let ended: Ended[] = [];
@@ -98,7 +120,8 @@ export function createDispatcher(d: DispatcherDeps) {
 
   /** With --block-private-callbacks the name is resolved and checked per attempt (and pinned); else per URL. */
   function targetCheck(url: string): TargetCheck | Promise<TargetCheck> {
-    if (d.config.blockPrivateCallbacks) return checkCallbackTarget(url, { blockPrivate: true, lookup: d.lookup });
+    if (d.config.blockPrivateCallbacks)
+      return checkCallbackTarget(url, { blockPrivate: true, lookup: d.lookup });
     let problem = urlProblems.get(url);
     if (problem === undefined) {
       problem = callbackUrlProblem(url);
@@ -113,20 +136,34 @@ export function createDispatcher(d: DispatcherDeps) {
    * against the sandbox's own address now, so it follows the port the sandbox listens on.
    */
   function targetOf(callbackUrl: string): { url: string; own: boolean } {
-    return isInboxPath(callbackUrl) ? { url: resolveSandboxUrl(callbackUrl, d.config.internalUrl), own: true } : { url: callbackUrl, own: false };
+    return isInboxPath(callbackUrl)
+      ? { url: resolveSandboxUrl(callbackUrl, d.config.internalUrl), own: true }
+      : { url: callbackUrl, own: false };
   }
 
-  async function attempt(row: DueRow, n: number, req: CallbackRequest, own: boolean): Promise<void> {
+  async function attempt(
+    row: DueRow,
+    n: number,
+    req: CallbackRequest,
+    own: boolean,
+  ): Promise<void> {
     // The sandbox's own example receiver is always allowed: it is the sandbox itself, not a URL a
     // merchant could point at a private address (--block-private-callbacks still refuses those).
-    const pending: TargetCheck | Promise<TargetCheck> = own ? { problem: null } : targetCheck(req.url);
+    const pending: TargetCheck | Promise<TargetCheck> = own
+      ? { problem: null }
+      : targetCheck(req.url);
     const check = pending instanceof Promise ? await pending : pending;
-    const outcome: CallbackOutcome = check.problem !== null
-      ? { delivered: false, statusCode: null, excerpt: null, error: check.problem, durationMs: 0 }
-      : await d.transport.send(req, d.config.callbackTimeoutMs, check.pinned);
+    const outcome: CallbackOutcome =
+      check.problem !== null
+        ? { delivered: false, statusCode: null, excerpt: null, error: check.problem, durationMs: 0 }
+        : await d.transport.send(req, d.config.callbackTimeoutMs, check.pinned);
     // Stopping: leave the row in flight; stop() closes the attempt as interrupted and requeues it.
     if (stopping) return;
-    const next = nextStep(n, outcome, d.nowOf ? d.nowOf(d.merchantById(row.merchant_id)?.workspace_id) : d.clock.now());
+    const next = nextStep(
+      n,
+      outcome,
+      d.nowOf ? d.nowOf(d.merchantById(row.merchant_id)?.workspace_id) : d.clock.now(),
+    );
     ended.push({
       seq: row.seq,
       delivery_id: row.id,
@@ -202,7 +239,11 @@ export function createDispatcher(d: DispatcherDeps) {
    * Claim up to `room` due deliveries in one transaction (failing at once those with nowhere to go)
    * and start their requests. Returns false when there was nothing to do.
    */
-  function claimDue(now: number, room: number, merchants: Map<string, Merchant | undefined>): boolean {
+  function claimDue(
+    now: number,
+    room: number,
+    merchants: Map<string, Merchant | undefined>,
+  ): boolean {
     const rows = d.repo.due(now, room);
     if (!rows.length) return false;
     const claims: Claim[] = [];
@@ -212,7 +253,8 @@ export function createDispatcher(d: DispatcherDeps) {
     const fails: FailNow[] = [];
     for (const row of rows) {
       let merchant = merchants.get(row.merchant_id);
-      if (merchant === undefined && !merchants.has(row.merchant_id)) merchants.set(row.merchant_id, (merchant = d.merchantById(row.merchant_id)));
+      if (merchant === undefined && !merchants.has(row.merchant_id))
+        merchants.set(row.merchant_id, (merchant = d.merchantById(row.merchant_id)));
       const reason = noTarget(merchant);
       const url = merchant?.callback_url;
       // noTarget names a reason whenever there is no merchant or no URL; the checks narrow the types.
@@ -274,7 +316,8 @@ export function createDispatcher(d: DispatcherDeps) {
       recordEnded();
       let now = d.clock.now();
       const merchants = new Map<string, Merchant | undefined>();
-      while (inFlight.size < limit && claimDue(now, limit - inFlight.size, merchants)) now = d.clock.now();
+      while (inFlight.size < limit && claimDue(now, limit - inFlight.size, merchants))
+        now = d.clock.now();
       armTimer(now);
     } catch (err) {
       log('callback dispatch failed:', err);

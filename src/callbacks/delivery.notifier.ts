@@ -53,7 +53,12 @@ export function createDeliveryNotifier(opts: { maxWaiters: number }) {
      * caller asks to be answered within N real seconds, whatever the sandbox clock does. Throws
      * `TooManyWaiters` when `maxWaiters` are already waiting.
      */
-    waitUntil(key: string, matches: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    waitUntil(
+      key: string,
+      matches: () => boolean,
+      timeoutMs: number,
+      signal?: AbortSignal,
+    ): Promise<boolean> {
       if (matches()) return Promise.resolve(true);
       if (timeoutMs <= 0 || signal?.aborted) return Promise.resolve(false);
       if (waiting >= opts.maxWaiters) throw new TooManyWaiters(opts.maxWaiters);
@@ -85,7 +90,8 @@ export function createDeliveryNotifier(opts: { maxWaiters: number }) {
 
     /** Answer every waiting long-poll now (the sandbox is closing). */
     close(): void {
-      for (const group of [...groups.values()]) for (const finish of [...group.finishers]) finish(false);
+      for (const group of [...groups.values()])
+        for (const finish of [...group.finishers]) finish(false);
     },
   };
 }

@@ -46,7 +46,14 @@ export function attemptMessage(r: AttemptReport) {
 export type AttemptMessage = ReturnType<typeof attemptMessage>;
 
 function eventMessage(e: OutboxEventRow) {
-  return { id: e.id, name: e.name, invoice_id: e.invoice_id, merchant_id: e.merchant_id, created_at: formatTimestamp(e.created_at), body: e.payload };
+  return {
+    id: e.id,
+    name: e.name,
+    invoice_id: e.invoice_id,
+    merchant_id: e.merchant_id,
+    created_at: formatTimestamp(e.created_at),
+    body: e.payload,
+  };
 }
 
 function merchantMessage(m: Merchant) {
@@ -102,7 +109,10 @@ function chooseMerchant(s: ModuleServices, query: Record<string, unknown>): Merc
   const workspaceId = query.workspace_id as string | undefined;
   const invoiceId = query.invoice_id as string | undefined;
   if ([merchantId, workspaceId, invoiceId].filter(Boolean).length > 1) {
-    throw ApiError.general('validation_error', 'Give one of merchant_id, workspace_id and invoice_id.');
+    throw ApiError.general(
+      'validation_error',
+      'Give one of merchant_id, workspace_id and invoice_id.',
+    );
   }
   if (invoiceId) {
     const inv = s.invoices.byId(invoiceId);
@@ -112,7 +122,8 @@ function chooseMerchant(s: ModuleServices, query: Record<string, unknown>): Merc
   }
   if (workspaceId) {
     const m = s.identities.merchantOfWorkspace(workspaceId);
-    if (!m) throw new ApiError('validation_error', { workspace_id: ['No live workspace with this id.'] });
+    if (!m)
+      throw new ApiError('validation_error', { workspace_id: ['No live workspace with this id.'] });
     return m;
   }
   if (merchantId) {
@@ -121,16 +132,25 @@ function chooseMerchant(s: ModuleServices, query: Record<string, unknown>): Merc
     return m;
   }
   const first = s.identities.firstMerchant();
-  if (!first) throw ApiError.general('validation_error', 'There is no merchant to stream the events of.');
+  if (!first)
+    throw ApiError.general('validation_error', 'There is no merchant to stream the events of.');
   return first;
 }
 
 function chooseEvents(query: Record<string, unknown>): Set<string> {
   const raw = query.events as string | undefined;
   if (!raw) return new Set(EVENT_NAMES);
-  const names = raw.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !EVENT_NAMES.includes(n as EventName));
-  if (unknown.length) throw new ApiError('validation_error', { events: [`Unknown event ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${EVENT_NAMES.join(', ')}.`] });
+  if (unknown.length)
+    throw new ApiError('validation_error', {
+      events: [
+        `Unknown event ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${EVENT_NAMES.join(', ')}.`,
+      ],
+    });
   return new Set(names);
 }
 
@@ -145,7 +165,10 @@ export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry
   return {
     streamEvents: ({ c, query }) => {
       if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {
-        throw ApiError.general('not_acceptable', 'This is a server-sent event stream: send Accept: text/event-stream.');
+        throw ApiError.general(
+          'not_acceptable',
+          'This is a server-sent event stream: send Accept: text/event-stream.',
+        );
       }
       const merchant = chooseMerchant(s, query);
       const events = chooseEvents(query);
@@ -169,17 +192,20 @@ export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry
             write(`${id ? `id: ${id}\n` : ''}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
           const offEvent = s.outbox.onAppend((e) => {
             if (e.merchant_id !== merchant.id || !events.has(e.name)) return;
-            if (invoiceId === null || e.invoice_id === invoiceId) send('event', eventMessage(e), e.id);
+            if (invoiceId === null || e.invoice_id === invoiceId)
+              send('event', eventMessage(e), e.id);
           });
           const offAttempt = d.onAttempt((r) => {
             if (r.merchant_id !== merchant.id) return;
             const m = attemptMessage(r);
             // The body too: a client forwards a retry (attempt 2 and later) as the sandbox sent it.
-            if (events.has(m.event) && (invoiceId === null || m.invoice_id === invoiceId)) send('attempt', { ...m, body: r.body });
+            if (events.has(m.event) && (invoiceId === null || m.invoice_id === invoiceId))
+              send('attempt', { ...m, body: r.body });
           });
           const offResend = d.onResend((row, kind) => {
             if (row.merchant_id !== merchant.id || !events.has(row.event)) return;
-            if (invoiceId === null || row.invoice_id === invoiceId) send('resend', resendMessage(row, kind), row.event_id);
+            if (invoiceId === null || row.invoice_id === invoiceId)
+              send('resend', resendMessage(row, kind), row.event_id);
           });
           const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
           heartbeat.unref();
@@ -205,7 +231,11 @@ export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry
           registry.add(end);
           c.req.raw.signal.addEventListener('abort', stop, { once: true });
           write('retry: 2000\n\n');
-          send('ready', { merchant: merchantMessage(merchant), events: [...events], invoice_id: invoiceId });
+          send('ready', {
+            merchant: merchantMessage(merchant),
+            events: [...events],
+            invoice_id: invoiceId,
+          });
         },
         // The client went away (the server cancels the body): the same clean-up as an abort.
         cancel() {
@@ -214,7 +244,11 @@ export function eventStreamHandlers(d: EventStreamDeps, registry: StreamRegistry
       });
       return new Response(stream, {
         status: 200,
-        headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+        headers: {
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-cache',
+          'X-Accel-Buffering': 'no',
+        },
       });
     },
   };

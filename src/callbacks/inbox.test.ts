@@ -21,11 +21,17 @@ async function serve(config: Partial<AppConfig> = {}) {
   });
   const server = await listen(sandbox);
   sandbox.startBackground();
-  cleanups.push(() => sandbox.close(), () => server.stop());
+  cleanups.push(
+    () => sandbox.close(),
+    () => server.stop(),
+  );
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${server.url}${path}`, {
       method,
-      headers: { 'X-Sandbox-Token': TOKEN, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        'X-Sandbox-Token': TOKEN,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (res.status === 204 ? null : await res.json()) as any };
@@ -39,9 +45,14 @@ describe('the example receiver (out of the box)', () => {
     const trig = await call('POST', '/_sandbox/trigger', { event: 'invoice.fully_paid' });
     expect(trig.status).toBe(201);
     const id = trig.body.invoice.id as string;
-    const done = await call('GET', `/_sandbox/deliveries?invoice_id=${id}&event=invoice.fully_paid&status=delivered&wait=10`);
+    const done = await call(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${id}&event=invoice.fully_paid&status=delivered&wait=10`,
+    );
     expect(done.body.deliveries).toHaveLength(1);
-    expect(done.body.deliveries[0].url).toBe(`http://127.0.0.1:${server.port}/_sandbox/inbox/${merchant.id}`);
+    expect(done.body.deliveries[0].url).toBe(
+      `http://127.0.0.1:${server.port}/_sandbox/inbox/${merchant.id}`,
+    );
     const inbox = await call('GET', `/_sandbox/inbox?invoice_id=${id}`);
     expect(inbox.status).toBe(200);
     const entries = inbox.body.callbacks as Array<Record<string, unknown>>;
@@ -53,8 +64,12 @@ describe('the example receiver (out of the box)', () => {
       authorization: 'not_sent', // https-only merchant, http URL: the real service sends no token
       from_this_sandbox: true,
     });
-    expect((entries[0]!.headers as Record<string, string>)['x-sandbox-event-id']).toBe(entries[0]!.event_id);
-    expect(JSON.parse(entries[0]!.body as string).event.data.amount_received).toBe(trig.body.invoice.amount_received);
+    expect((entries[0]!.headers as Record<string, string>)['x-sandbox-event-id']).toBe(
+      entries[0]!.event_id,
+    );
+    expect(JSON.parse(entries[0]!.body as string).event.data.amount_received).toBe(
+      trig.body.invoice.amount_received,
+    );
     expect((await call('DELETE', '/_sandbox/inbox')).status).toBe(204);
     expect((await call('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(0);
   });
@@ -65,7 +80,10 @@ describe('the example receiver (out of the box)', () => {
     expect(a.merchant.id).toBe(b.merchant.id);
     const trig = await a.call('POST', '/_sandbox/trigger', { event: 'invoice.fully_paid' });
     const id = trig.body.invoice.id as string;
-    await a.call('GET', `/_sandbox/deliveries?invoice_id=${id}&event=invoice.fully_paid&status=delivered&wait=10`);
+    await a.call(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${id}&event=invoice.fully_paid&status=delivered&wait=10`,
+    );
     expect((await a.call('GET', `/_sandbox/inbox?invoice_id=${id}`)).body.meta.total_count).toBe(2);
     expect((await b.call('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(0);
   });
@@ -73,13 +91,24 @@ describe('the example receiver (out of the box)', () => {
   it('is allowed under --block-private-callbacks, while the same inbox written as a loopback URL is not', async () => {
     const { server, call, merchant, sandbox } = await serve({ blockPrivateCallbacks: true });
     const own = await call('POST', '/_sandbox/trigger', { event: 'invoice.created' });
-    const ok = await call('GET', `/_sandbox/deliveries?invoice_id=${own.body.invoice.id}&status=delivered&wait=10`);
+    const ok = await call(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${own.body.invoice.id}&status=delivered&wait=10`,
+    );
     expect(ok.body.deliveries).toHaveLength(1);
-    sandbox.modules.identities.api.updateMerchant(merchant.id, { callback_url: `${server.url}/_sandbox/inbox/${merchant.id}`, callback_auth: 'https-only' });
+    sandbox.modules.identities.api.updateMerchant(merchant.id, {
+      callback_url: `${server.url}/_sandbox/inbox/${merchant.id}`,
+      callback_auth: 'https-only',
+    });
     const loop = await call('POST', '/_sandbox/trigger', { event: 'invoice.created' });
-    const failed = await call('GET', `/_sandbox/deliveries?invoice_id=${loop.body.invoice.id}&wait=10`);
+    const failed = await call(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${loop.body.invoice.id}&wait=10`,
+    );
     const d = await call('GET', `/_sandbox/deliveries/${failed.body.deliveries[0].id}`);
-    expect(d.body.delivery.attempts[0]?.error ?? d.body.delivery.last_error).toMatch(/refused by --block-private-callbacks/);
+    expect(d.body.delivery.attempts[0]?.error ?? d.body.delivery.last_error).toMatch(
+      /refused by --block-private-callbacks/,
+    );
   });
 });
 
@@ -92,24 +121,51 @@ describe('the example receiver checks Authorization as a merchant would', () => 
     const m = t.merchant;
     await t.request('PATCH', `/_sandbox/merchants/${m.id}`, { body: { callback_auth: 'always' } });
     const body = { event: { name: 'invoice.created', data: { id: 'x'.repeat(32) } } };
-    const post = (headers: Record<string, string>) => t.request('POST', `/_sandbox/inbox/${m.id}`, { body, headers });
-    const valid = await post({ authorization: `Token ${m.merchant_api_token}`, 'x-sandbox-event-id': 'e1', 'x-sandbox-delivery-attempt': '2' });
+    const post = (headers: Record<string, string>) =>
+      t.request('POST', `/_sandbox/inbox/${m.id}`, { body, headers });
+    const valid = await post({
+      authorization: `Token ${m.merchant_api_token}`,
+      'x-sandbox-event-id': 'e1',
+      'x-sandbox-delivery-attempt': '2',
+    });
     expect(valid.status).toBe(200);
-    expect(valid.body.entry).toMatchObject({ authorization: 'valid', event_id: 'e1', delivery_attempt: 2, from_this_sandbox: false });
+    expect(valid.body.entry).toMatchObject({
+      authorization: 'valid',
+      event_id: 'e1',
+      delivery_attempt: 2,
+      from_this_sandbox: false,
+    });
     expect((await post({ authorization: 'Token nope' })).body.entry.authorization).toBe('invalid');
     expect((await post({})).body.entry.authorization).toBe('missing');
-    expect((await t.request('POST', `/_sandbox/inbox/${'0'.repeat(32)}`, { body })).status).toBe(404);
-    expect((await t.request('POST', `/_sandbox/inbox/${m.id}`, { raw: '{', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await t.request('POST', `/_sandbox/inbox/${'0'.repeat(32)}`, { body })).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await t.request('POST', `/_sandbox/inbox/${m.id}`, {
+          raw: '{',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
     const list = await t.request('GET', `/_sandbox/inbox?merchant_id=${m.id}&per_page=2`);
-    expect(list.body.callbacks.map((e: { authorization: string }) => e.authorization)).toEqual(['missing', 'invalid']);
+    expect(list.body.callbacks.map((e: { authorization: string }) => e.authorization)).toEqual([
+      'missing',
+      'invalid',
+    ]);
     expect(list.body.meta).toEqual({ total_count: 3, next_page: 2, previous_page: null });
   });
 
   it('judges a missing token by the merchant mode and the URL', () => {
     const m = { callback_auth: 'https-only' as const, merchant_api_token: 'tok' };
-    expect(judgeAuthorization(m, undefined, 'http://127.0.0.1:7070/_sandbox/inbox/x').verdict).toBe('not_sent');
+    expect(judgeAuthorization(m, undefined, 'http://127.0.0.1:7070/_sandbox/inbox/x').verdict).toBe(
+      'not_sent',
+    );
     expect(judgeAuthorization(m, undefined, 'https://shop.example/cb').verdict).toBe('missing');
-    expect(judgeAuthorization({ ...m, callback_auth: 'never' }, undefined, 'https://shop.example/cb').verdict).toBe('not_sent');
+    expect(
+      judgeAuthorization({ ...m, callback_auth: 'never' }, undefined, 'https://shop.example/cb')
+        .verdict,
+    ).toBe('not_sent');
     expect(judgeAuthorization(m, 'Bearer tok', 'http://x/').verdict).toBe('valid');
     expect(judgeAuthorization(m, 'Token tokk', 'http://x/').verdict).toBe('invalid');
   });
@@ -123,26 +179,41 @@ describe('merchant URLs on the sandbox itself', () => {
     t = createTestApp();
     const id = t.fixtures.merchants[1]!.id;
     const res = await t.request('PATCH', `/_sandbox/merchants/${id}`, {
-      body: { callback_url: `/_sandbox/inbox/${id}`, redirect_url: `/_sandbox/inbox/${id}/thank-you` },
+      body: {
+        callback_url: `/_sandbox/inbox/${id}`,
+        redirect_url: `/_sandbox/inbox/${id}/thank-you`,
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body.merchant).toMatchObject({ callback_url: `/_sandbox/inbox/${id}`, redirect_url: `/_sandbox/inbox/${id}/thank-you` });
+    expect(res.body.merchant).toMatchObject({
+      callback_url: `/_sandbox/inbox/${id}`,
+      redirect_url: `/_sandbox/inbox/${id}/thank-you`,
+    });
   });
 
   it('the thank-you page shows what arrived with the redirect and the invoice as the merchant reads it', async () => {
     t = createTestApp();
     const m = t.merchant;
-    const inv = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.fully_paid' } });
+    const inv = await t.request('POST', '/_sandbox/trigger', {
+      body: { event: 'invoice.fully_paid' },
+    });
     const id = inv.body.invoice.id as string;
-    const page = await t.sandbox.app.request(`http://localhost/_sandbox/inbox/${m.id}/thank-you?invoice_id=${id}`);
+    const page = await t.sandbox.app.request(
+      `http://localhost/_sandbox/inbox/${m.id}/thank-you?invoice_id=${id}`,
+    );
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     const text = await page.text();
     expect(text).toContain('Thank you for your payment');
     expect(text).toMatch(new RegExp(`<code>invoice_id</code></th><td><code>${id}</code>`));
     expect(text).toMatch(/data-testid="thank-you-status">fully_paid</);
-    const other = await t.sandbox.app.request(`http://localhost/_sandbox/inbox/${m.id}/thank-you?invoice_id=${'0'.repeat(32)}`);
+    const other = await t.sandbox.app.request(
+      `http://localhost/_sandbox/inbox/${m.id}/thank-you?invoice_id=${'0'.repeat(32)}`,
+    );
     expect(await other.text()).toContain('No invoice of this merchant has this id.');
-    expect((await t.sandbox.app.request(`http://localhost/_sandbox/inbox/${'0'.repeat(32)}/thank-you`)).status).toBe(404);
+    expect(
+      (await t.sandbox.app.request(`http://localhost/_sandbox/inbox/${'0'.repeat(32)}/thank-you`))
+        .status,
+    ).toBe(404);
   });
 });

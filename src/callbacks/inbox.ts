@@ -49,19 +49,31 @@ function sameToken(given: string, expected: string): boolean {
 }
 
 /** Check `Authorization` as a merchant's handler would (docs/design.md#callbacks). */
-export function judgeAuthorization(merchant: Pick<Merchant, 'callback_auth' | 'merchant_api_token'>, header: string | undefined, url: string) {
+export function judgeAuthorization(
+  merchant: Pick<Merchant, 'callback_auth' | 'merchant_api_token'>,
+  header: string | undefined,
+  url: string,
+) {
   if (header === undefined || header === '') {
     return sendsToken(merchant.callback_auth, url)
-      ? { verdict: 'missing' as const, note: `No Authorization, although callback_auth "${merchant.callback_auth}" sends the token to ${url}: a merchant answers 401.` }
+      ? {
+          verdict: 'missing' as const,
+          note: `No Authorization, although callback_auth "${merchant.callback_auth}" sends the token to ${url}: a merchant answers 401.`,
+        }
       : {
           verdict: 'not_sent' as const,
-          note: `No Authorization, as expected: callback_auth "${merchant.callback_auth}" sends no token to ${url}. ` +
+          note:
+            `No Authorization, as expected: callback_auth "${merchant.callback_auth}" sends no token to ${url}. ` +
             'Verify the invoice with GET /v1/invoices/{id} before acting on it.',
         };
   }
   const m = /^(?:Token|Bearer)\s+(\S+)$/i.exec(header.trim());
-  if (m && sameToken(m[1]!, merchant.merchant_api_token)) return { verdict: 'valid' as const, note: "Authorization carries this merchant's API token." };
-  return { verdict: 'invalid' as const, note: "Authorization does not carry this merchant's API token: a merchant answers 401." };
+  if (m && sameToken(m[1]!, merchant.merchant_api_token))
+    return { verdict: 'valid' as const, note: "Authorization carries this merchant's API token." };
+  return {
+    verdict: 'invalid' as const,
+    note: "Authorization does not carry this merchant's API token: a merchant answers 401.",
+  };
 }
 
 /** The built-in example receiver: `POST /_sandbox/inbox/{merchant_id}` records, `GET /_sandbox/inbox` lists. */
@@ -70,7 +82,12 @@ export function createInbox(d: InboxDeps) {
   let seq = 0;
   const listeners = new Set<() => void>();
   return {
-    receive(merchantId: string, headers: Record<string, string>, body: string, url: string): InboxEntry {
+    receive(
+      merchantId: string,
+      headers: Record<string, string>,
+      body: string,
+      url: string,
+    ): InboxEntry {
       const merchant = d.merchantById(merchantId);
       if (!merchant) throw ApiError.notFound();
       const { verdict, note } = judgeAuthorization(merchant, headers.authorization, url);
@@ -95,7 +112,8 @@ export function createInbox(d: InboxDeps) {
         body: body.slice(0, BODY_BYTES),
         authorization: verdict,
         authorization_note: note,
-        from_this_sandbox: eventId !== null && invoiceId !== null && d.knownEvent(invoiceId, eventId),
+        from_this_sandbox:
+          eventId !== null && invoiceId !== null && d.knownEvent(invoiceId, eventId),
       };
       entries.unshift(entry);
       if (entries.length > INBOX_CAPACITY) entries.length = INBOX_CAPACITY;
@@ -103,7 +121,11 @@ export function createInbox(d: InboxDeps) {
       return entry;
     },
     list(filter: { merchant_id?: string; invoice_id?: string } = {}): InboxEntry[] {
-      return entries.filter((e) => (!filter.merchant_id || e.merchant_id === filter.merchant_id) && (!filter.invoice_id || e.invoice_id === filter.invoice_id));
+      return entries.filter(
+        (e) =>
+          (!filter.merchant_id || e.merchant_id === filter.merchant_id) &&
+          (!filter.invoice_id || e.invoice_id === filter.invoice_id),
+      );
     },
     clear(): void {
       entries = [];
@@ -122,7 +144,8 @@ export type Inbox = ReturnType<typeof createInbox>;
 function receivedHeaders(raw: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   raw.forEach((value, name) => {
-    if (!['connection', 'keep-alive', 'transfer-encoding', 'host'].includes(name)) out[name] = value;
+    if (!['connection', 'keep-alive', 'transfer-encoding', 'host'].includes(name))
+      out[name] = value;
   });
   return out;
 }
@@ -131,14 +154,27 @@ function receivedHeaders(raw: Headers): Record<string, string> {
 export function inboxHandlers(inbox: Inbox): Handlers {
   return {
     receiveInboxCallback: ({ c, params, rawBody }) => {
-      const entry = inbox.receive(params.merchant_id, receivedHeaders(c.req.raw.headers), rawBody.toString('utf8'), c.req.url);
+      const entry = inbox.receive(
+        params.merchant_id,
+        receivedHeaders(c.req.raw.headers),
+        rawBody.toString('utf8'),
+        c.req.url,
+      );
       return ok({ received: true as const, entry });
     },
     listInbox: ({ query }) => {
-      const q = query as { merchant_id?: string; invoice_id?: string; page?: number; per_page?: number };
+      const q = query as {
+        merchant_id?: string;
+        invoice_id?: string;
+        page?: number;
+        per_page?: number;
+      };
       const all = inbox.list(q);
       const req = pageRequest(q);
-      return ok({ callbacks: all.slice(req.offset, req.offset + req.limit), meta: pageMeta(req, all.length) });
+      return ok({
+        callbacks: all.slice(req.offset, req.offset + req.limit),
+        meta: pageMeta(req, all.length),
+      });
     },
     clearInbox: () => {
       inbox.clear();

@@ -13,14 +13,22 @@ afterEach(() => t.close());
 let ext = 0;
 function createInvoice() {
   const merchant = t.services.identities.merchantById(t.merchant.id)!;
-  return t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: `lp-${++ext}` });
+  return t.services.invoices.create(merchant, {
+    amount: '20',
+    currency: 'PHP',
+    external_transaction_id: `lp-${++ext}`,
+  });
 }
 const waiters = () => t.sandbox.modules.callbacks.api.waiters();
-const pay = (invoiceId: string) => t.request('POST', `/_sandbox/invoices/${invoiceId}/payments`, { body: { collector: 'coins_peso_wallet' } });
+const pay = (invoiceId: string) =>
+  t.request('POST', `/_sandbox/invoices/${invoiceId}/payments`, {
+    body: { collector: 'coins_peso_wallet' },
+  });
 
 /** Yield to the event loop until `n` long-polls wait (bounded). */
 async function untilWaiting(n: number) {
-  for (let i = 0; i < 2000 && waiters().waiting !== n; i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 2000 && waiters().waiting !== n; i++)
+    await new Promise((r) => setImmediate(r));
   expect(waiters().waiting).toBe(n);
 }
 
@@ -29,7 +37,13 @@ it('300 waiters on 3 filters: each write runs at most 3 checks, and each waiter 
   const polls: Array<[string, Promise<TestResponse>]> = [];
   for (let i = 0; i < 300; i++) {
     const inv = invoices[i % 3]!;
-    polls.push([inv.id, t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}&event=invoice.fully_paid&wait=30`)]);
+    polls.push([
+      inv.id,
+      t.request(
+        'GET',
+        `/_sandbox/deliveries?invoice_id=${inv.id}&event=invoice.fully_paid&wait=30`,
+      ),
+    ]);
   }
   await untilWaiting(300);
   const before = waiters().checks;
@@ -49,24 +63,38 @@ it('300 waiters on 3 filters: each write runs at most 3 checks, and each waiter 
   const answers = await Promise.all(polls.map(async ([id, p]) => [id, await p] as const));
   for (const [id, res] of answers) {
     expect(res.status).toBe(200);
-    expect(res.body.deliveries.map((d: { invoice_id: string; event: string }) => [d.invoice_id, d.event])).toEqual([[id, 'invoice.fully_paid']]);
+    expect(
+      res.body.deliveries.map((d: { invoice_id: string; event: string }) => [
+        d.invoice_id,
+        d.event,
+      ]),
+    ).toEqual([[id, 'invoice.fully_paid']]);
   }
   expect(waiters().waiting).toBe(0);
 });
 
 it('past --max-waiters a long-poll is a 503 too_many_waiters with Retry-After; a list without wait still answers', async () => {
   const inv = createInvoice();
-  const polls = Array.from({ length: 350 }, () => t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}&status=delivered&wait=30`));
+  const polls = Array.from({ length: 350 }, () =>
+    t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}&status=delivered&wait=30`),
+  );
   await untilWaiting(350);
-  const refused = await t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}&status=delivered&wait=5`);
+  const refused = await t.request(
+    'GET',
+    `/_sandbox/deliveries?invoice_id=${inv.id}&status=delivered&wait=5`,
+  );
   expect(refused.status).toBe(503);
   expect(refused.headers.get('retry-after')).toBe('1');
   expect(refused.body.error_codes).toEqual(['too_many_waiters']);
-  expect(refused.body.errors.non_field_errors[0]).toMatch(/^350 long-polls \(wait\) are already open/);
+  expect(refused.body.errors.non_field_errors[0]).toMatch(
+    /^350 long-polls \(wait\) are already open/,
+  );
   const plain = await t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}`);
   expect(plain.status).toBe(200);
   // A long-poll that matches at once never waits, so it is never refused.
-  expect((await t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}&wait=5`)).status).toBe(200);
+  expect((await t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}&wait=5`)).status).toBe(
+    200,
+  );
   // The waiters end (the delivery is marked delivered), and room frees up.
   t.db.prepare("UPDATE deliveries SET status = 'delivered' WHERE invoice_id = ?").run(inv.id);
   createInvoice(); // a change: the shared check runs once for all 350

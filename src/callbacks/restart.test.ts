@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { startMerchantReceiver, type ReceiverOptions } from '../../examples/merchant-callback/server.js';
+import {
+  startMerchantReceiver,
+  type ReceiverOptions,
+} from '../../examples/merchant-callback/server.js';
 import { createSandbox, sharedSpec, type Sandbox } from '../sandbox.js';
 import { createTestApp } from '../testing/test-app.js';
 import { until } from './callbacks.test-support.js';
@@ -31,15 +34,30 @@ it('a clean stop puts in-flight callbacks back to pending, and the next start de
   const hanging = await receiverFor(first, { respond: () => ({ hang: true }) });
   first.startBackground();
   const merchant = first.modules.identities.api.merchantById(first.fixtures.merchants[0]!.id)!;
-  const inv = first.modules.invoices.api.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: 'restart-1' });
-  await until(() => hanging.received.length, (n) => n === 1, 'the callback in flight');
+  const inv = first.modules.invoices.api.create(merchant, {
+    amount: '20',
+    currency: 'PHP',
+    external_transaction_id: 'restart-1',
+  });
+  await until(
+    () => hanging.received.length,
+    (n) => n === 1,
+    'the callback in flight',
+  );
   await first.close();
 
   const second = open();
   cleanups.push(() => second.close());
-  const row = () => second.services.db.prepare('SELECT * FROM deliveries WHERE invoice_id = ?').get(inv.id) as { id: string; status: string };
+  const row = () =>
+    second.services.db.prepare('SELECT * FROM deliveries WHERE invoice_id = ?').get(inv.id) as {
+      id: string;
+      status: string;
+    };
   expect(row().status).toBe('pending');
-  const attempts = () => second.services.db.prepare('SELECT attempt, error, status_code FROM delivery_attempts WHERE delivery_id = ?').all(row().id);
+  const attempts = () =>
+    second.services.db
+      .prepare('SELECT attempt, error, status_code FROM delivery_attempts WHERE delivery_id = ?')
+      .all(row().id);
   expect(attempts()).toEqual([{ attempt: 1, error: INTERRUPTED, status_code: null }]);
 
   const up = await receiverFor(second);
@@ -55,14 +73,21 @@ it('keeps delivering after POST /_sandbox/reset wiped the data', async () => {
   const r = await receiverFor(t.sandbox);
   t.sandbox.startBackground();
   const create = (ext: string) =>
-    t.services.invoices.create(t.services.identities.merchantById(t.merchant.id)!, { amount: '20', currency: 'PHP', external_transaction_id: ext });
+    t.services.invoices.create(t.services.identities.merchantById(t.merchant.id)!, {
+      amount: '20',
+      currency: 'PHP',
+      external_transaction_id: ext,
+    });
   create('before-reset');
   await r.waitFor(() => true);
   expect((await t.request('POST', '/_sandbox/reset')).status).toBeLessThan(300);
   t.services.identities.updateMerchant(t.merchant.id, { callback_url: r.url });
   const inv = create('after-reset');
   await r.waitFor((cb) => cb.event?.event.data.id === inv.id);
-  const list = await t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}&status=delivered&wait=10`);
+  const list = await t.request(
+    'GET',
+    `/_sandbox/deliveries?invoice_id=${inv.id}&status=delivered&wait=10`,
+  );
   expect(list.body.meta.total_count).toBe(1);
   expect((await t.request('GET', '/_sandbox/deliveries')).body.meta.total_count).toBe(1);
 });

@@ -6,7 +6,8 @@ import type { Invoice } from '../invoices/invoices.api.js';
 import { formatMoney } from '../shared/money.js';
 import type { Inbox } from './inbox.js';
 
-const CSP = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export interface ThankYouDeps {
   merchantById: (id: string) => Merchant | undefined;
@@ -40,8 +41,15 @@ export function registerThankYouPage(app: Hono<AppEnv>, d: ThankYouDeps): void {
     const invoiceId = c.req.query('invoice_id');
     const found = invoiceId ? d.invoiceById(invoiceId) : undefined;
     const invoice = found && found.merchant_id === merchant.id ? found : undefined;
-    const callbacks = invoice ? d.inbox.list({ merchant_id: merchant.id, invoice_id: invoice.id }) : [];
-    const headline = invoice?.status === 'fully_paid' ? 'Thank you for your payment' : invoice ? `Your invoice is ${invoice.status}` : 'Thank you';
+    const callbacks = invoice
+      ? d.inbox.list({ merchant_id: merchant.id, invoice_id: invoice.id })
+      : [];
+    const headline =
+      invoice?.status === 'fully_paid'
+        ? 'Thank you for your payment'
+        : invoice
+          ? `Your invoice is ${invoice.status}`
+          : 'Thank you';
     return c.html(
       page(
         `${merchant.name} — ${headline}`,
@@ -49,21 +57,27 @@ export function registerThankYouPage(app: Hono<AppEnv>, d: ThankYouDeps): void {
 <p>${merchant.name}'s return page — an example merchant page served by the sandbox (the first fixture merchant's
 <code>redirect_url</code>). The browser came back from the hosted payment page.</p>
 <h2>What arrived with the redirect</h2>
-${query.length
-  ? html`<table data-testid="thank-you-query"><tbody>${query.map(([k, v]) => html`<tr><th scope="row"><code>${k}</code></th><td><code>${v}</code></td></tr>`)}</tbody></table>`
-  : html`<p>No query parameters.</p>`}
+${
+  query.length
+    ? html`<table data-testid="thank-you-query"><tbody>${query.map(([k, v]) => html`<tr><th scope="row"><code>${k}</code></th><td><code>${v}</code></td></tr>`)}</tbody></table>`
+    : html`<p>No query parameters.</p>`
+}
 <p class="muted">The real service sends only <code>invoice_id</code>, unsigned: a merchant reads the invoice
 (<code>GET /v1/invoices/{id}</code>) before showing anything as paid.</p>
 <h2>The invoice, as the merchant reads it</h2>
-${invoice
-  ? html`<dl data-testid="thank-you-invoice"><dt>Invoice</dt><dd><code>${invoice.id}</code> (<code>${invoice.external_transaction_id}</code>)</dd>
+${
+  invoice
+    ? html`<dl data-testid="thank-you-invoice"><dt>Invoice</dt><dd><code>${invoice.id}</code> (<code>${invoice.external_transaction_id}</code>)</dd>
 <dt>Status</dt><dd data-testid="thank-you-status">${invoice.status}</dd>
 <dt>Amount</dt><dd>${formatMoney(invoice.amount)} ${invoice.currency}, received ${formatMoney(invoice.amount_received)}</dd></dl>`
-  : html`<p data-testid="thank-you-no-invoice">${invoiceId ? 'No invoice of this merchant has this id.' : 'No invoice_id arrived.'}</p>`}
+    : html`<p data-testid="thank-you-no-invoice">${invoiceId ? 'No invoice of this merchant has this id.' : 'No invoice_id arrived.'}</p>`
+}
 <h2>Callbacks the example receiver got for it</h2>
-${callbacks.length
-  ? html`<ul data-testid="thank-you-callbacks">${callbacks.map((e) => html`<li>${e.received_at} <code>${e.event ?? '?'}</code> attempt ${e.delivery_attempt ?? '?'} — Authorization ${e.authorization}</li>`)}</ul>`
-  : html`<p>None yet (they arrive within a second; reload).</p>`}
+${
+  callbacks.length
+    ? html`<ul data-testid="thank-you-callbacks">${callbacks.map((e) => html`<li>${e.received_at} <code>${e.event ?? '?'}</code> attempt ${e.delivery_attempt ?? '?'} — Authorization ${e.authorization}</li>`)}</ul>`
+    : html`<p>None yet (they arrive within a second; reload).</p>`
+}
 <p><a href="/_sandbox/#inbox">The example receiver's inbox on the dashboard</a></p>`,
       ),
     );

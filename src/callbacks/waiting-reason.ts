@@ -9,9 +9,13 @@ function cause(error: string | null): string {
 
 /** Why the earlier delivery holds this one: failing (with its next attempt), being sent, or queued itself. */
 function blockerState(b: Blocker, attempts: number): string {
-  if (b.status === 'delivering') return `which is being sent (attempt ${b.attempts_count} of ${attempts})`;
+  if (b.status === 'delivering')
+    return `which is being sent (attempt ${b.attempts_count} of ${attempts})`;
   if (b.attempts_count > 0) {
-    const next = b.next_attempt_at === null ? '' : `; its attempt ${b.attempts_count + 1} of ${attempts} is at ${formatTimestamp(b.next_attempt_at)}`;
+    const next =
+      b.next_attempt_at === null
+        ? ''
+        : `; its attempt ${b.attempts_count + 1} of ${attempts} is at ${formatTimestamp(b.next_attempt_at)}`;
     return `which is failing (${b.attempts_count} attempt(s), last: ${cause(b.last_error)}${next})`;
   }
   return 'which has not been sent yet';
@@ -32,10 +36,15 @@ export function waitingReason(
   attempts: number,
 ): string | null {
   const n = row.attempts_count + 1;
-  if (row.status === 'delivering') return `attempt ${row.attempts_count} of ${attempts} is being sent`;
+  if (row.status === 'delivering')
+    return `attempt ${row.attempts_count} of ${attempts} is being sent`;
   if (row.status !== 'pending') return null;
-  if (blocker) return `queued behind delivery ${blocker.id} (${blocker.event}), ${blockerState(blocker, attempts)}`;
-  const failed = row.attempts_count > 0 ? `attempt ${row.attempts_count} failed (${cause(row.last_error)}); ` : '';
+  if (blocker)
+    return `queued behind delivery ${blocker.id} (${blocker.event}), ${blockerState(blocker, attempts)}`;
+  const failed =
+    row.attempts_count > 0
+      ? `attempt ${row.attempts_count} failed (${cause(row.last_error)}); `
+      : '';
   if (row.next_attempt_at !== null && row.next_attempt_at > now) {
     return `${failed}next attempt at ${formatTimestamp(row.next_attempt_at)} (attempt ${n} of ${attempts})`;
   }

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, formatViolations } from '../testing/axe.js';
-import { ARTIFACTS_DIR, text, waitForStatus, withBrowserAndHarness, type Harness } from './checkout.browser.test-support.js';
+import {
+  ARTIFACTS_DIR,
+  text,
+  waitForStatus,
+  withBrowserAndHarness,
+  type Harness,
+} from './checkout.browser.test-support.js';
 
 let browser: Browser;
 let h: Harness;
@@ -15,12 +21,18 @@ const VIEWPORTS = [
 ];
 
 /** The element the last action produced is focused, and on the first screen. */
-async function outcomeShown(page: Page, selector: string): Promise<{ focused: boolean; onScreen: boolean }> {
+async function outcomeShown(
+  page: Page,
+  selector: string,
+): Promise<{ focused: boolean; onScreen: boolean }> {
   await page.waitForFunction((s) => document.activeElement === document.querySelector(s), selector);
   return page.evaluate((s) => {
     const el = document.querySelector(s)!;
     const r = el.getBoundingClientRect();
-    return { focused: document.activeElement === el, onScreen: r.top >= 0 && r.bottom <= window.innerHeight };
+    return {
+      focused: document.activeElement === el,
+      onScreen: r.top >= 0 && r.bottom <= window.innerHeight,
+    };
   }, selector);
 }
 
@@ -42,27 +54,47 @@ for (const viewport of VIEWPORTS) {
   describe(`hosted page in Chromium at ${size}: every state passes axe (WCAG 2.1 A/AA), no sideways scroll, the outcome focused on screen`, () => {
     const titles = new Map<string, string>();
     const rich = () => h.sandbox.fixtures.customers[0]!;
-    const poor = () => h.sandbox.fixtures.customers.find((c) => Number(c.accounts[0]!.balance) < 100)!;
-    const invoice = () => h.createInvoice({ amount: 100, description: 'Order 7781: two large coffees and a slice of ube cake' });
+    const poor = () =>
+      h.sandbox.fixtures.customers.find((c) => Number(c.accounts[0]!.balance) < 100)!;
+    const invoice = () =>
+      h.createInvoice({
+        amount: 100,
+        description: 'Order 7781: two large coffees and a slice of ube cake',
+      });
 
     /** A page of its own (bypassCSP lets the test add axe-core; the page's own script still runs under its nonce). */
-    async function withPage(run: (page: Page, check: (state: string, opts?: { shot?: boolean }) => Promise<string>) => Promise<void>) {
+    async function withPage(
+      run: (
+        page: Page,
+        check: (state: string, opts?: { shot?: boolean }) => Promise<string>,
+      ) => Promise<void>,
+    ) {
       const { context, page, errors } = await h.open(browser, { viewport, bypassCSP: true });
       mkdirSync(ARTIFACTS_DIR, { recursive: true });
       const check = async (state: string, opts: { shot?: boolean } = {}) => {
         await page.waitForLoadState();
         expect(formatViolations(await axeViolations(page)), state).toBe('');
-        const fits = await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth);
+        const fits = await page.evaluate(
+          () => document.scrollingElement!.scrollWidth <= window.innerWidth,
+        );
         expect(fits, `${state}: no horizontal overflow`).toBe(true);
         const title = await page.title();
         titles.set(state, title);
-        if (opts.shot && viewport.width === 320) await page.screenshot({ path: join(ARTIFACTS_DIR, `a11y-${size}-${state.replace(/\W+/g, '-')}.png`) });
+        if (opts.shot && viewport.width === 320)
+          await page.screenshot({
+            path: join(ARTIFACTS_DIR, `a11y-${size}-${state.replace(/\W+/g, '-')}.png`),
+          });
         return title;
       };
       try {
         await run(page, check);
         // the 401/404/409 answers of failed actions are logged by Chromium; anything else (a CSP block) is not expected
-        expect(errors.filter((e) => !/^Failed to load resource: the server responded with a status of 40[149]/.test(e))).toEqual([]);
+        expect(
+          errors.filter(
+            (e) =>
+              !/^Failed to load resource: the server responded with a status of 40[149]/.test(e),
+          ),
+        ).toEqual([]);
       } finally {
         await context.close();
       }
@@ -83,13 +115,19 @@ for (const viewport of VIEWPORTS) {
         await page.getByLabel('Password').fill('not-the-password');
         await page.getByTestId('login-submit').click();
         await page.getByTestId('login-error').waitFor();
-        expect(await outcomeShown(page, '[data-testid="login-error"]')).toEqual({ focused: true, onScreen: true });
+        expect(await outcomeShown(page, '[data-testid="login-error"]')).toEqual({
+          focused: true,
+          onScreen: true,
+        });
         await check('login failed', { shot: true });
 
         await page.getByLabel('Password').fill(rich().password);
         await page.getByTestId('login-submit').click();
         await page.getByTestId('confirm-payment').waitFor();
-        expect(await outcomeShown(page, '[data-testid="confirm-payment"]')).toEqual({ focused: true, onScreen: true });
+        expect(await outcomeShown(page, '[data-testid="confirm-payment"]')).toEqual({
+          focused: true,
+          onScreen: true,
+        });
         await check('logged in', { shot: true });
       }));
 
@@ -107,12 +145,17 @@ for (const viewport of VIEWPORTS) {
 
         await page.getByTestId('wallet-logout').click();
         await page.getByTestId('login-submit').waitFor();
-        expect(await check('wallet login again'), 'a login page has the same title each time').toBe(loginTitle);
+        expect(await check('wallet login again'), 'a login page has the same title each time').toBe(
+          loginTitle,
+        );
         await page.getByLabel('Email or mobile number').fill(poor().mobile_number);
         await page.getByLabel('Password').fill(poor().password);
         await page.getByTestId('login-submit').click();
         await page.getByTestId('insufficient-balance').waitFor();
-        expect(await outcomeShown(page, '[data-testid="insufficient-balance"]')).toEqual({ focused: true, onScreen: true });
+        expect(await outcomeShown(page, '[data-testid="insufficient-balance"]')).toEqual({
+          focused: true,
+          onScreen: true,
+        });
         expect(await text(page, 'shortfall')).toBe('PHP 75.00');
         await check('insufficient balance', { shot: true });
 
@@ -132,7 +175,10 @@ for (const viewport of VIEWPORTS) {
 
         await page.getByTestId('outlet-option').first().click();
         await page.getByTestId('barcode').waitFor();
-        expect(await outcomeShown(page, '[data-testid="reference-number"]')).toEqual({ focused: true, onScreen: true });
+        expect(await outcomeShown(page, '[data-testid="reference-number"]')).toEqual({
+          focused: true,
+          onScreen: true,
+        });
         await check('reference and barcode', { shot: true });
       }));
 
@@ -148,7 +194,10 @@ for (const viewport of VIEWPORTS) {
         await page.getByTestId('sandbox-pay-full').click();
         await page.waitForURL(`${h.thankYouUrl}?invoice_id=${b.id}`);
         await page.goto(b.payment_url);
-        expect(await outcomeShown(page, '#state-heading')).toEqual({ focused: true, onScreen: true });
+        expect(await outcomeShown(page, '#state-heading')).toEqual({
+          focused: true,
+          onScreen: true,
+        });
         expect(await page.getByTestId('merchant-redirect').isVisible()).toBe(true);
         expect(await page.locator('meta[http-equiv]').count()).toBe(0);
         await check('paid', { shot: true });
@@ -175,10 +224,12 @@ for (const viewport of VIEWPORTS) {
         await check('not found');
       }));
 
-    it('each of the twelve states has its own title (the login page again has the first one\'s)', () => {
+    it("each of the twelve states has its own title (the login page again has the first one's)", () => {
       const states = [...titles.keys()];
       expect(states, 'every state above was checked').toHaveLength(13);
-      const distinct = new Set([...titles].filter(([state]) => state !== 'wallet login again').map(([, title]) => title));
+      const distinct = new Set(
+        [...titles].filter(([state]) => state !== 'wallet login again').map(([, title]) => title),
+      );
       expect(distinct.size, JSON.stringify(Object.fromEntries(titles))).toBe(12);
     });
   });
@@ -188,7 +239,9 @@ describe('the axe helper', () => {
   it('reports what breaks WCAG 2.1 A/AA (so a pass above means something)', async () => {
     const { context, page } = await h.open(browser, { bypassCSP: true });
     try {
-      await page.setContent('<html><head><title>t</title></head><body><main><img src="data:,"><button></button></main></body></html>');
+      await page.setContent(
+        '<html><head><title>t</title></head><body><main><img src="data:,"><button></button></main></body></html>',
+      );
       const ids = (await axeViolations(page)).map((v) => v.id).sort();
       expect(ids).toEqual(expect.arrayContaining(['button-name', 'html-has-lang', 'image-alt']));
     } finally {

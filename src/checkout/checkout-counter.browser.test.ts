@@ -2,14 +2,27 @@ import bwipjs from 'bwip-js';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { assertLedgerInvariants } from '../ledger/invariants.js';
-import { text, waitForStatus, withBrowserAndHarness, type Harness } from './checkout.browser.test-support.js';
+import {
+  text,
+  waitForStatus,
+  withBrowserAndHarness,
+  type Harness,
+} from './checkout.browser.test-support.js';
 import { barWidths, decodeCode128 } from './code128.test-support.js';
 
 let browser: Browser;
 let h: Harness;
 withBrowserAndHarness((b, harness) => ([browser, h] = [b, harness]));
 
-const OPTIONS = ['pay-wallet', 'pay-counter', 'login-email', 'outlet-option', 'confirm-payment', 'sandbox-pay-full', 'countdown'];
+const OPTIONS = [
+  'pay-wallet',
+  'pay-counter',
+  'login-email',
+  'outlet-option',
+  'confirm-payment',
+  'sandbox-pay-full',
+  'countdown',
+];
 
 describe('hosted page in Chromium: over the counter, states, outcome chooser', () => {
   it('issues a reference with a barcode that encodes it; an outlet confirms; the page follows and redirects', async () => {
@@ -22,9 +35,15 @@ describe('hosted page in Chromium: over the counter, states, outcome chooser', (
       // shown in groups to read out; the digits themselves are in data-reference (and on the copy button)
       const ref = (await page.getByTestId('reference-number').getAttribute('data-reference'))!;
       expect(ref).toMatch(/^\d{13}$/);
-      expect(await text(page, 'reference-number')).toBe(`${ref.slice(0, 4)} ${ref.slice(4, 8)} ${ref.slice(8)}`);
-      expect(ref).toBe(h.sandbox.modules.invoices.repo.byId(inv.id)!.current_payment_reference_number);
-      const instructions = h.sandbox.fixtures.payin_outlets.find((o) => o.name === 'Bayad Center')!.instructions;
+      expect(await text(page, 'reference-number')).toBe(
+        `${ref.slice(0, 4)} ${ref.slice(4, 8)} ${ref.slice(8)}`,
+      );
+      expect(ref).toBe(
+        h.sandbox.modules.invoices.repo.byId(inv.id)!.current_payment_reference_number,
+      );
+      const instructions = h.sandbox.fixtures.payin_outlets.find(
+        (o) => o.name === 'Bayad Center',
+      )!.instructions;
       expect(await text(page, 'outlet-instructions')).toContain(instructions);
 
       // the SVG in the page, decoded from its bars, is the reference number, bar for bar what bwip-js encodes
@@ -55,14 +74,18 @@ describe('hosted page in Chromium: over the counter, states, outcome chooser', (
       expect(await text(page, 'invoice-status')).toBe('Expired');
       for (const id of OPTIONS) expect(await page.getByTestId(id).count(), id).toBe(0);
 
-      h.sandbox.modules.identities.api.updateMerchant(h.merchant.id, { redirect_url: h.thankYouUrl });
+      h.sandbox.modules.identities.api.updateMerchant(h.merchant.id, {
+        redirect_url: h.thankYouUrl,
+      });
       await page.reload();
       expect(await page.title()).toBe(`Expired — ${h.merchant.name}, PHP 20.00`);
       expect(await page.locator('meta[http-equiv]').count()).toBe(0);
       await page.getByRole('link', { name: `Return to ${h.merchant.name}` }).click();
       await page.waitForURL(`${h.thankYouUrl}?invoice_id=${inv.id}`);
     } finally {
-      h.sandbox.modules.identities.api.updateMerchant(h.merchant.id, { redirect_url: h.thankYouUrl });
+      h.sandbox.modules.identities.api.updateMerchant(h.merchant.id, {
+        redirect_url: h.thankYouUrl,
+      });
       await context.close();
     }
   });

@@ -1,7 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { assertLedgerInvariants } from '../ledger/invariants.js';
-import { saveScreenshot, text, withBrowserAndHarness, type Harness } from './checkout.browser.test-support.js';
+import {
+  saveScreenshot,
+  text,
+  withBrowserAndHarness,
+  type Harness,
+} from './checkout.browser.test-support.js';
 
 let browser: Browser;
 let h: Harness;
@@ -65,28 +70,40 @@ describe('hosted page in Chromium: wallet', () => {
   });
 
   it('fits a phone screen (390×844): no sideways scroll, large tap targets, visible focus; screenshot kept', async () => {
-    const inv = await h.createInvoice({ amount: '1999.99', description: 'A long description that has to wrap on a small phone screen' });
+    const inv = await h.createInvoice({
+      amount: '1999.99',
+      description: 'A long description that has to wrap on a small phone screen',
+    });
     const { context, page, errors } = await h.open(browser, { phone: true });
     try {
       await page.goto(`${inv.payment_url}?method=wallet`);
-      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      const fits = await page.evaluate(
+        () => document.documentElement.scrollWidth <= window.innerWidth,
+      );
       expect(fits).toBe(true);
       for (const id of ['pay-wallet', 'pay-counter', 'login-submit', 'sandbox-pay-full']) {
         const box = await page.getByTestId(id).boundingBox();
         expect(box!.height, id).toBeGreaterThanOrEqual(44);
       }
       await page.getByTestId('login-email').focus();
-      const outline = await page.getByTestId('login-email').evaluate((el) => getComputedStyle(el).outlineStyle);
+      const outline = await page
+        .getByTestId('login-email')
+        .evaluate((el) => getComputedStyle(el).outlineStyle);
       expect(outline).toBe('solid');
       // the countdown runs in the page (a second or two goes by, then the text changes)
       const first = await text(page, 'countdown');
-      await page.waitForFunction((t) => document.getElementById('countdown')?.textContent !== t, first);
+      await page.waitForFunction(
+        (t) => document.getElementById('countdown')?.textContent !== t,
+        first,
+      );
       await saveScreenshot(page, 'hosted-page-phone-wallet.png');
 
       await page.getByTestId('pay-counter').click();
       await page.getByTestId('outlet-option').first().click();
       await page.getByTestId('barcode').waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      ).toBe(true);
       await saveScreenshot(page, 'hosted-page-phone-counter.png');
       expect(errors).toEqual([]); // the inline style and script ran under the page's CSP
     } finally {

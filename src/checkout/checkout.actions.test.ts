@@ -3,7 +3,14 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { SESSION_COOKIE } from './checkout.routes.js';
 import { createSessionStore } from './checkout.session.js';
 import { walletSubject } from './wallet-session.service.js';
-import { balanceOf, createInvoice, getPage, postForm, testIds, textOf } from '../testing/checkout.test-support.js';
+import {
+  balanceOf,
+  createInvoice,
+  getPage,
+  postForm,
+  testIds,
+  textOf,
+} from '../testing/checkout.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -42,7 +49,10 @@ describe('wallet', () => {
     expect(testIds(page.html)).not.toContain('insufficient-balance');
 
     const wallet = c.accounts[0]!.id;
-    const before = { customer: balanceOf(t, wallet), merchant: balanceOf(t, t.merchant.wallet_account_id) };
+    const before = {
+      customer: balanceOf(t, wallet),
+      merchant: balanceOf(t, t.merchant.wallet_account_id),
+    };
     const paid = await postForm(t, `${path(inv.id)}/wallet/confirm`, {}, res.cookie);
     // the payment completes the invoice: straight back to the merchant, no paid page with a timer
     expect(paid.status).toBe(303);
@@ -52,7 +62,10 @@ describe('wallet', () => {
     const after = await getPage(t, `${path(inv.id)}?method=wallet`, res.cookie);
     expect(after.html).toMatch(/data-status="fully_paid"/);
     const payment = t.services.invoiceRepo.payments(inv.id)[0]!;
-    expect(payment).toMatchObject({ payment_collector: 'coins_peso_wallet', payer_account_id: wallet });
+    expect(payment).toMatchObject({
+      payment_collector: 'coins_peso_wallet',
+      payer_account_id: wallet,
+    });
   });
 
   it('accepts the mobile number as the login', async () => {
@@ -73,7 +86,9 @@ describe('wallet', () => {
       expect(res.cookie).toBeNull();
       expect(textOf(res.html, 'login-error')).toMatch(/not right/);
       expect(res.html).toContain(`value="${who}"`);
-      expect(res.html).toMatch(/aria-invalid="true" aria-describedby="notice" data-testid="login-email"/);
+      expect(res.html).toMatch(
+        /aria-invalid="true" aria-describedby="notice" data-testid="login-email"/,
+      );
     }
   });
 
@@ -100,11 +115,22 @@ describe('wallet', () => {
     const other = await createInvoice(t);
     const victim = rich();
     // A session opened by another store (another process): its token names nothing here.
-    const forged = createSessionStore().open({ customerId: victim.id, subject: walletSubject.invoice(inv.id), tenant: null, expiresAt: Number.MAX_SAFE_INTEGER });
+    const forged = createSessionStore().open({
+      customerId: victim.id,
+      subject: walletSubject.invoice(inv.id),
+      tenant: null,
+      expiresAt: Number.MAX_SAFE_INTEGER,
+    });
     const otherSession = (await login(other.id, victim.email, victim.password)).cookie!;
     const expiring = (await login(inv.id, victim.email, victim.password)).cookie!;
     t.advance(15 * 60 + 1); // past the 15-minute session, short of the invoice's hour
-    const cookies = [`${SESSION_COOKIE}=${forged}`, otherSession, expiring, `${SESSION_COOKIE}=garbage`, null];
+    const cookies = [
+      `${SESSION_COOKIE}=${forged}`,
+      otherSession,
+      expiring,
+      `${SESSION_COOKIE}=garbage`,
+      null,
+    ];
     const before = balanceOf(t, victim.accounts[0]!.id);
     for (const cookie of cookies) {
       const res = await postForm(t, `${path(inv.id)}/wallet/confirm`, {}, cookie);
@@ -134,11 +160,19 @@ describe('over the counter', () => {
     expect(ref).toMatch(/^\d{13}$/);
     const page = await getPage(t, res.headers.get('location')!);
     // grouped for reading aloud, the digits kept whole for tests and the copy button
-    expect(textOf(page.html, 'reference-number')).toBe(`${ref.slice(0, 4)} ${ref.slice(4, 8)} ${ref.slice(8)}`);
+    expect(textOf(page.html, 'reference-number')).toBe(
+      `${ref.slice(0, 4)} ${ref.slice(4, 8)} ${ref.slice(8)}`,
+    );
     expect(page.html).toContain(`data-testid="reference-number" data-reference="${ref}"`);
     expect(page.html).toContain(`data-copy="${ref}"`);
-    expect(page.html).toMatch(/<figcaption id="ref-caption">Reference number<\/figcaption><p class="ref" tabindex="-1" aria-describedby="ref-caption" data-outcome=""/);
-    expect(page.html).toMatch(new RegExp(`<svg role="img" aria-label="Barcode of reference number ${ref}" data-testid="barcode"`));
+    expect(page.html).toMatch(
+      /<figcaption id="ref-caption">Reference number<\/figcaption><p class="ref" tabindex="-1" aria-describedby="ref-caption" data-outcome=""/,
+    );
+    expect(page.html).toMatch(
+      new RegExp(
+        `<svg role="img" aria-label="Barcode of reference number ${ref}" data-testid="barcode"`,
+      ),
+    );
     expect(page.html).toContain(seven.instructions);
     // outlets are plain buttons: the chosen one is named in the instructions, not toggled
     expect(page.html).not.toContain('aria-pressed');
@@ -147,7 +181,11 @@ describe('over the counter', () => {
     const ml = t.fixtures.payin_outlets.find((o) => o.name === 'M Lhuillier')!;
     await postForm(t, `${path(inv.id)}/counter`, { outlet: ml.id });
     expect(t.services.invoiceRepo.byId(inv.id)!.current_payment_reference_number).toBe(ref);
-    const events = t.db.prepare("SELECT COUNT(*) AS n FROM outbox_events WHERE name = 'invoice.payment_reference_number_generated'").get() as { n: number };
+    const events = t.db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM outbox_events WHERE name = 'invoice.payment_reference_number_generated'",
+      )
+      .get() as { n: number };
     expect(events.n).toBe(1);
   });
 
@@ -175,7 +213,10 @@ describe('sandbox outcome chooser', () => {
     expect(full.headers.get('location')).toBe(`${redirectUrl()}?invoice_id=${inv.id}`);
     page = await getPage(t, path(inv.id));
     expect(page.html).toMatch(/data-status="fully_paid"/);
-    expect(t.services.invoiceRepo.payments(inv.id).map((p) => p.amount)).toEqual([15n * 100_000_000n, 15n * 100_000_000n]);
+    expect(t.services.invoiceRepo.payments(inv.id).map((p) => p.amount)).toEqual([
+      15n * 100_000_000n,
+      15n * 100_000_000n,
+    ]);
     // a further choice on a paid invoice changes nothing and just shows the state
     expect((await postForm(t, `${path(inv.id)}/sandbox`, { outcome: 'full' })).status).toBe(303);
   });
@@ -187,7 +228,10 @@ describe('sandbox outcome chooser', () => {
 
     const b = await createInvoice(t, { supported_payment_collectors: ['coins_peso_wallet'] });
     await postForm(t, `${path(b.id)}/sandbox`, { outcome: 'full' });
-    expect(t.services.invoiceRepo.payments(b.id)[0]).toMatchObject({ payment_collector: 'coins_peso_wallet', payer_account_id: rich().accounts[0]!.id });
+    expect(t.services.invoiceRepo.payments(b.id)[0]).toMatchObject({
+      payment_collector: 'coins_peso_wallet',
+      payer_account_id: rich().accounts[0]!.id,
+    });
   });
 
   it('is hidden and refused when the control API needs a token', async () => {

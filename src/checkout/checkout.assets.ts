@@ -52,6 +52,8 @@ button.copy{width:auto;margin:0;padding:.4rem 1rem}
 footer{text-align:center;color:#4b5563;font-size:.85rem;padding:0 1rem 2rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:25em){main{padding:.75rem}.card{padding:1rem}dl{grid-template-columns:1fr;gap:0}dd{margin:0 0 .5rem}}
-`.trim().replace(/\n/g, '');
+`
+  .trim()
+  .replace(/\n/g, '');
 
 export { SCRIPT } from './checkout.script.js';

@@ -13,7 +13,10 @@ export function renderBadFormPage(nonce: string, backTo: string): string {
         <main id="main">
           <div class="card">
             <h1 data-testid="bad-form">Request not understood</h1>
-            <p>The form you sent could not be read, so nothing was done. Go back to the payment page and try again.</p>
+            <p>
+              The form you sent could not be read, so nothing was done. Go back to the payment page
+              and try again.
+            </p>
             <p>
               <a href={backTo} data-testid="bad-form-back">
                 Back to the payment page

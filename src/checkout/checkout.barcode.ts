@@ -21,7 +21,8 @@ export const BARCODE_OPTIONS = {
 const CACHE_SIZE = 256;
 const cache = new Map<string, string>();
 
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
  * A scannable Code 128 barcode of an over-the-counter reference number, as inline SVG (bwip-js,
@@ -31,7 +32,12 @@ export function barcodeSvg(text: string): string {
   let svg = cache.get(text);
   if (svg === undefined) {
     const label = escapeAttr(`Barcode of reference number ${text}`);
-    svg = loadBwip().toSVG({ ...BARCODE_OPTIONS, text }).replace('<svg ', `<svg role="img" aria-label="${label}" data-testid="barcode" focusable="false" `);
+    svg = loadBwip()
+      .toSVG({ ...BARCODE_OPTIONS, text })
+      .replace(
+        '<svg ',
+        `<svg role="img" aria-label="${label}" data-testid="barcode" focusable="false" `,
+      );
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(text, svg);
   }

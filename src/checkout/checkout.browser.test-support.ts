@@ -52,9 +52,14 @@ export interface Harness {
    * A new browser context (phone-sized when asked) whose waits are all bounded; `errors` collects
    * console errors and uncaught exceptions (a CSP violation shows up there).
    */
-  open(browser: Browser, opts?: OpenOptions): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  open(
+    browser: Browser,
+    opts?: OpenOptions,
+  ): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
   /** Create an invoice through the real API with the merchant Token. */
-  createInvoice(body?: Record<string, unknown>): Promise<{ id: string; payment_url: string; [k: string]: any }>;
+  createInvoice(
+    body?: Record<string, unknown>,
+  ): Promise<{ id: string; payment_url: string; [k: string]: any }>;
   /** A control call (`/_sandbox/...`), JSON in and out. */
   control(path: string, body?: unknown): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
@@ -69,7 +74,9 @@ let serial = 0;
 export async function startHarness(): Promise<Harness> {
   const merchantSite: Server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html lang="en"><title>Thank you</title><h1 data-testid="merchant-thank-you">Thank you</h1><p>${req.url?.length ?? 0}</p></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><title>Thank you</title><h1 data-testid="merchant-thank-you">Thank you</h1><p>${req.url?.length ?? 0}</p></html>`,
+    );
   });
   await new Promise<void>((resolve) => merchantSite.listen(0, '127.0.0.1', resolve));
   const thankYouUrl = `http://127.0.0.1:${(merchantSite.address() as AddressInfo).port}/thank-you`;
@@ -84,7 +91,12 @@ export async function startHarness(): Promise<Harness> {
   const merchant = sandbox.fixtures.merchants[0]!;
   sandbox.modules.identities.api.updateMerchant(merchant.id, { redirect_url: thankYouUrl });
 
-  async function call(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  async function call(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) {
     const res = await fetch(`${server.url}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...headers },
@@ -119,10 +131,16 @@ export async function startHarness(): Promise<Harness> {
       const res = await call(
         'POST',
         '/v1/invoices/',
-        { amount: 20, currency: 'PHP', external_transaction_id: `browser-${++serial}-${Date.now()}`, ...body },
+        {
+          amount: 20,
+          currency: 'PHP',
+          external_transaction_id: `browser-${++serial}-${Date.now()}`,
+          ...body,
+        },
         { authorization: `Token ${merchant.merchant_api_token}` },
       );
-      if (res.status !== 201) throw new Error(`invoice create failed: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 201)
+        throw new Error(`invoice create failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.invoice;
     },
     control: (path, body) => call('POST', path, body ?? {}),

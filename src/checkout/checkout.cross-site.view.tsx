@@ -13,8 +13,9 @@ export function renderCrossSitePage(nonce: string, source: string, backTo: strin
           <div class="card">
             <h1 data-testid="cross-site">Request refused</h1>
             <p>
-              This form was sent from another site (<code data-testid="cross-site-origin">{source}</code>), not from
-              this payment page, so nothing was done. Open the payment page and use its buttons.
+              This form was sent from another site (
+              <code data-testid="cross-site-origin">{source}</code>), not from this payment page, so
+              nothing was done. Open the payment page and use its buttons.
             </p>
             <p>
               <a href={backTo} data-testid="cross-site-back">

@@ -48,7 +48,11 @@ export function statusLabel(status: InvoiceStatus, partlyPaid: boolean): string 
 }
 
 /** The page URL a reload or a redirect-after-POST returns to, keeping the chosen method and outlet. */
-export function pageUrl(invoiceId: string, method?: string | null, outletId?: string | null): string {
+export function pageUrl(
+  invoiceId: string,
+  method?: string | null,
+  outletId?: string | null,
+): string {
   const q = new URLSearchParams();
   if (method) q.set('method', method);
   if (outletId) q.set('outlet', outletId);
@@ -65,6 +69,7 @@ export function pageUrl(invoiceId: string, method?: string | null, outletId?: st
  */
 export function groupReference(ref: string): string {
   const groups = ref.match(/.{1,4}/g) ?? [];
-  if (groups.length > 1 && groups[groups.length - 1]!.length === 1) groups[groups.length - 2] += groups.pop()!;
+  if (groups.length > 1 && groups[groups.length - 1]!.length === 1)
+    groups[groups.length - 2] += groups.pop()!;
   return groups.join(' ');
 }

@@ -35,7 +35,15 @@ export function Layout(p: LayoutProps) {
         </p>
         {p.children}
         {/* Outside the parts the poll swaps, so what it says is heard: payment updates, 5 and 1 minute left. */}
-        {script ? <p id="announce" class="sr-only" role="status" aria-live="polite" data-testid="announce"></p> : null}
+        {script ? (
+          <p
+            id="announce"
+            class="sr-only"
+            role="status"
+            aria-live="polite"
+            data-testid="announce"
+          ></p>
+        ) : null}
         <footer>paysandbox hosted payment page</footer>
         {script ? <script nonce={p.nonce} dangerouslySetInnerHTML={{ __html: SCRIPT }} /> : null}
       </body>
@@ -50,7 +58,10 @@ export function NotFoundPage(p: { nonce: string }) {
       <main id="main">
         <div class="card">
           <h1 data-testid="not-found">Invoice not found</h1>
-          <p>There is no invoice at this address. Check the payment link you were given, or ask the merchant for a new one.</p>
+          <p>
+            There is no invoice at this address. Check the payment link you were given, or ask the
+            merchant for a new one.
+          </p>
         </div>
       </main>
     </Layout>

@@ -16,9 +16,11 @@ export type SandboxOutcome = 'full' | 'part' | 'expire';
 export const NOTICES = {
   login_failed: 'The email, mobile number or password is not right. Check them and try again.',
   session_expired: 'Your wallet session has ended. Log in again to pay.',
-  insufficient_balance: 'Insufficient balance: your wallet does not hold enough to pay this invoice.',
+  insufficient_balance:
+    'Insufficient balance: your wallet does not hold enough to pay this invoice.',
   unsupported_outlet: 'That outlet does not take payments for this invoice. Choose another one.',
-  sandbox_unavailable: 'The sandbox outcome chooser could not pay this invoice (no supported collector or funded customer).',
+  sandbox_unavailable:
+    'The sandbox outcome chooser could not pay this invoice (no supported collector or funded customer).',
 } as const;
 
 export type NoticeKind = keyof typeof NOTICES;

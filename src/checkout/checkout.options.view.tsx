@@ -22,7 +22,14 @@ export function Notice(p: { page: CheckoutPage; only: NoticeKind[]; children?: C
   const kind = p.page.notice;
   if (!kind || !p.only.includes(kind)) return null;
   return (
-    <div class="notice" role="alert" id="notice" tabindex={-1} data-outcome="" data-testid={NOTICE_TESTID[kind]}>
+    <div
+      class="notice"
+      role="alert"
+      id="notice"
+      tabindex={-1}
+      data-outcome=""
+      data-testid={NOTICE_TESTID[kind]}
+    >
       <p>{NOTICES[kind]}</p>
       {p.children}
     </div>
@@ -34,13 +41,18 @@ const WALLET_NOTICES: NoticeKind[] = ['login_failed', 'insufficient_balance', 's
 /** What is missing from the wallet, and the other way to pay when the invoice has one. */
 function Shortfall({ page }: { page: CheckoutPage }) {
   const { invoice, customer } = page;
-  if (!customer || page.notice !== 'insufficient_balance' || customer.balance >= invoice.amountDue) return null;
+  if (!customer || page.notice !== 'insufficient_balance' || customer.balance >= invoice.amountDue)
+    return null;
   return (
     <>
       <p>
-        You need <strong class="money" data-testid="shortfall">{displayMoney(invoice.amountDue - customer.balance, invoice.currency)}</strong>{' '}
-        more: your wallet holds <span class="money">{displayMoney(customer.balance, customer.currency)}</span>, this invoice asks
-        for <span class="money">{displayMoney(invoice.amountDue, invoice.currency)}</span>.
+        You need{' '}
+        <strong class="money" data-testid="shortfall">
+          {displayMoney(invoice.amountDue - customer.balance, invoice.currency)}
+        </strong>{' '}
+        more: your wallet holds{' '}
+        <span class="money">{displayMoney(customer.balance, customer.currency)}</span>, this invoice
+        asks for <span class="money">{displayMoney(invoice.amountDue, invoice.currency)}</span>.
       </p>
       {page.methods.includes('counter') ? (
         <p>
@@ -54,7 +66,15 @@ function Shortfall({ page }: { page: CheckoutPage }) {
 }
 
 /** Wallet: log in with a customer's credentials, see the balance, confirm. */
-export function WalletSection({ page, base, outcome }: { page: CheckoutPage; base: string; outcome: Outcome }) {
+export function WalletSection({
+  page,
+  base,
+  outcome,
+}: {
+  page: CheckoutPage;
+  base: string;
+  outcome: Outcome;
+}) {
   const { invoice, customer, notice } = page;
   const failed = notice === 'login_failed';
   return (
@@ -68,10 +88,19 @@ export function WalletSection({ page, base, outcome }: { page: CheckoutPage; bas
           <p>
             Logged in as <strong data-testid="wallet-customer">{customer.name}</strong>
           </p>
-          <WalletBalance balance={customer.balance} currency={customer.currency} pay={invoice.amountDue} payCurrency={invoice.currency} />
+          <WalletBalance
+            balance={customer.balance}
+            currency={customer.currency}
+            pay={invoice.amountDue}
+            payCurrency={invoice.currency}
+          />
           {customer.balance >= invoice.amountDue ? (
             <form method="post" action={`${base}/wallet/confirm`}>
-              <button type="submit" data-testid="confirm-payment" data-outcome={mark(outcome === 'confirm')}>
+              <button
+                type="submit"
+                data-testid="confirm-payment"
+                data-outcome={mark(outcome === 'confirm')}
+              >
                 Pay {displayMoney(invoice.amountDue, invoice.currency)}
               </button>
             </form>
@@ -97,11 +126,25 @@ function Ticket({ page, focus }: { page: CheckoutPage; focus: boolean }) {
   return (
     <figure class="ticket">
       <figcaption id="ref-caption">Reference number</figcaption>
-      <p class="ref" tabindex={-1} aria-describedby="ref-caption" data-outcome={mark(focus)} data-testid="reference-number" data-reference={ref}>
+      <p
+        class="ref"
+        tabindex={-1}
+        aria-describedby="ref-caption"
+        data-outcome={mark(focus)}
+        data-testid="reference-number"
+        data-reference={ref}
+      >
         {groupReference(ref)}
       </p>
       {/* Shown by the script only where the clipboard can be written. */}
-      <button type="button" class="secondary copy" data-copy={ref} aria-describedby="ref-caption" data-testid="copy-reference" hidden>
+      <button
+        type="button"
+        class="secondary copy"
+        data-copy={ref}
+        aria-describedby="ref-caption"
+        data-testid="copy-reference"
+        hidden
+      >
         Copy number
       </button>
     </figure>
@@ -109,7 +152,15 @@ function Ticket({ page, focus }: { page: CheckoutPage; focus: boolean }) {
 }
 
 /** Over the counter: choose an outlet, get the reference number and its Code 128 barcode. */
-export function CounterSection({ page, base, outcome }: { page: CheckoutPage; base: string; outcome: Outcome }) {
+export function CounterSection({
+  page,
+  base,
+  outcome,
+}: {
+  page: CheckoutPage;
+  base: string;
+  outcome: Outcome;
+}) {
   const { invoice, outlet, outlets } = page;
   return (
     <section class="card" id="pay" aria-labelledby="counter-heading" data-testid="counter-section">
@@ -129,19 +180,29 @@ export function CounterSection({ page, base, outcome }: { page: CheckoutPage; ba
             )}
           </p>
           <p class="muted">
-            Pay <span class="money">{displayMoney(invoice.amountDue, invoice.currency)}</span>. This page updates by itself once the
-            outlet confirms your payment.
+            Pay <span class="money">{displayMoney(invoice.amountDue, invoice.currency)}</span>. This
+            page updates by itself once the outlet confirms your payment.
           </p>
         </div>
       ) : (
-        <p>Choose where you will pay. You will get a reference number and a barcode to show at the counter.</p>
+        <p>
+          Choose where you will pay. You will get a reference number and a barcode to show at the
+          counter.
+        </p>
       )}
       <h3>{invoice.referenceNumber ? 'Pay at another outlet' : 'Choose an outlet'}</h3>
       <form method="post" action={`${base}/counter`}>
         <ul class="outlets">
           {outlets.map((o) => (
             <li>
-              <button type="submit" class="secondary" name="outlet" value={o.id} data-testid="outlet-option" data-outlet={o.name}>
+              <button
+                type="submit"
+                class="secondary"
+                name="outlet"
+                value={o.id}
+                data-testid="outlet-option"
+                data-outlet={o.name}
+              >
                 {o.name}
               </button>
             </li>
@@ -153,12 +214,21 @@ export function CounterSection({ page, base, outcome }: { page: CheckoutPage; ba
 }
 
 /** Sandbox only: drive the invoice without credentials, so a browser test never needs real ones. */
-export function SandboxChooser({ page, base }: { page: CheckoutPage; base: string; outcome: Outcome }) {
+export function SandboxChooser({
+  page,
+  base,
+}: {
+  page: CheckoutPage;
+  base: string;
+  outcome: Outcome;
+}) {
   return (
     <section class="card sandbox" aria-labelledby="sandbox-heading" data-testid="sandbox-chooser">
       <h2 id="sandbox-heading">Sandbox: choose an outcome</h2>
       <Notice page={page} only={['sandbox_unavailable']} />
-      <p class="muted">Skip the payment steps and make something happen to this invoice right now.</p>
+      <p class="muted">
+        Skip the payment steps and make something happen to this invoice right now.
+      </p>
       <form method="post" action={`${base}/sandbox`} class="choices">
         <button type="submit" name="outcome" value="full" data-testid="sandbox-pay-full">
           Pay in full

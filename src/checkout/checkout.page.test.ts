@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { createInvoice, getPage, postForm, testIds, textOf } from '../testing/checkout.test-support.js';
+import {
+  createInvoice,
+  getPage,
+  postForm,
+  testIds,
+  textOf,
+} from '../testing/checkout.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -20,10 +26,14 @@ describe('GET /payment/invoice/{id} (pending)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.html).toMatch(/^<!doctype html><html lang="en">/);
-    expect(res.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
+    expect(res.html).toContain(
+      '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
+    );
     // no external assets: nothing to load but the page itself (the icon is an empty data: URL)
     expect(res.html).not.toMatch(/\ssrc=|url\(|@import/);
-    expect([...res.html.matchAll(/<link [^>]*>/g)].map((m) => m[0])).toEqual(['<link rel="icon" href="data:,"/>']);
+    expect([...res.html.matchAll(/<link [^>]*>/g)].map((m) => m[0])).toEqual([
+      '<link rel="icon" href="data:,"/>',
+    ]);
     const csp = res.headers.get('content-security-policy')!;
     const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
     expect(csp).toContain("default-src 'none'");
@@ -35,11 +45,20 @@ describe('GET /payment/invoice/{id} (pending)', () => {
     expect(textOf(res.html, 'invoice-amount')).toBe('PHP 1,234.50');
     expect(textOf(res.html, 'invoice-description')).toBe('Two coffees &amp; a cake');
     expect(textOf(res.html, 'invoice-external-id')).toBe(inv.external_transaction_id);
-    expect(res.html).toMatch(/data-testid="invoice-status" data-status="pending">Awaiting payment</);
+    expect(res.html).toMatch(
+      /data-testid="invoice-status" data-status="pending">Awaiting payment</,
+    );
     expect(res.html).toMatch(/role="status" aria-live="polite"/);
     expect(textOf(res.html, 'countdown')).toMatch(/^1[45]:\d\d$/);
     expect(testIds(res.html)).toEqual(
-      expect.arrayContaining(['pay-wallet', 'pay-counter', 'sandbox-pay-full', 'sandbox-pay-part', 'sandbox-expire', 'countdown']),
+      expect.arrayContaining([
+        'pay-wallet',
+        'pay-counter',
+        'sandbox-pay-full',
+        'sandbox-pay-part',
+        'sandbox-expire',
+        'countdown',
+      ]),
     );
   });
 
@@ -54,13 +73,17 @@ describe('GET /payment/invoice/{id} (pending)', () => {
   });
 
   it('offers only the invoice collectors: wallet only, one outlet, or every outlet for cash_payment', async () => {
-    const walletOnly = await createInvoice(t, { supported_payment_collectors: ['coins_peso_wallet'] });
+    const walletOnly = await createInvoice(t, {
+      supported_payment_collectors: ['coins_peso_wallet'],
+    });
     let ids = testIds((await getPage(t, path(walletOnly.id))).html);
     expect(ids).toContain('pay-wallet');
     expect(ids).not.toContain('pay-counter');
     expect(ids).toContain('login-email'); // the only method opens directly
 
-    const seven = await createInvoice(t, { supported_payment_collectors: ['seven_connect_deposit'] });
+    const seven = await createInvoice(t, {
+      supported_payment_collectors: ['seven_connect_deposit'],
+    });
     const sevenPage = (await getPage(t, path(seven.id))).html;
     ids = testIds(sevenPage);
     expect(ids).not.toContain('pay-wallet');
@@ -70,14 +93,28 @@ describe('GET /payment/invoice/{id} (pending)', () => {
     // cash_payment stands for the four documented outlets; Palawan (older lists only) needs its own collector.
     const cash = await createInvoice(t, { supported_payment_collectors: ['cash_payment'] });
     const cashPage = (await getPage(t, `${path(cash.id)}?method=counter`)).html;
-    expect([...cashPage.matchAll(/data-outlet="([^"]+)"/g)].map((m) => m[1])).toEqual(['7-Eleven', 'M Lhuillier', 'Cebuana Lhuillier', 'Bayad Center']);
-    const cashAndPalawan = await createInvoice(t, { supported_payment_collectors: ['cash_payment', 'palawan_deposit'] });
+    expect([...cashPage.matchAll(/data-outlet="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      '7-Eleven',
+      'M Lhuillier',
+      'Cebuana Lhuillier',
+      'Bayad Center',
+    ]);
+    const cashAndPalawan = await createInvoice(t, {
+      supported_payment_collectors: ['cash_payment', 'palawan_deposit'],
+    });
     const allPage = (await getPage(t, `${path(cashAndPalawan.id)}?method=counter`)).html;
-    expect(testIds(allPage).filter((i) => i === 'outlet-option')).toHaveLength(t.fixtures.payin_outlets.length);
+    expect(testIds(allPage).filter((i) => i === 'outlet-option')).toHaveLength(
+      t.fixtures.payin_outlets.length,
+    );
 
-    const both = await createInvoice(t, { supported_payment_collectors: ['coins_peso_wallet', 'mlhuillier_deposit', 'bayad_deposit'] });
+    const both = await createInvoice(t, {
+      supported_payment_collectors: ['coins_peso_wallet', 'mlhuillier_deposit', 'bayad_deposit'],
+    });
     const bothPage = (await getPage(t, `${path(both.id)}?method=counter`)).html;
-    expect([...bothPage.matchAll(/data-outlet="([^"]+)"/g)].map((m) => m[1])).toEqual(['M Lhuillier', 'Bayad Center']);
+    expect([...bothPage.matchAll(/data-outlet="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'M Lhuillier',
+      'Bayad Center',
+    ]);
     expect(bothPage).toMatch(/aria-current="page" data-testid="pay-counter"/);
   });
 
@@ -86,7 +123,13 @@ describe('GET /payment/invoice/{id} (pending)', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(textOf(res.html, 'not-found')).toBe('Invoice not found');
-    for (const action of ['wallet/login', 'wallet/confirm', 'wallet/logout', 'counter', 'sandbox']) {
+    for (const action of [
+      'wallet/login',
+      'wallet/confirm',
+      'wallet/logout',
+      'counter',
+      'sandbox',
+    ]) {
       const post = await postForm(t, `${path('nope')}/${action}`, { outcome: 'full' });
       expect(post.status, action).toBe(404);
       expect(post.html).toContain('data-testid="not-found"');
@@ -99,14 +142,28 @@ describe('GET /payment/invoice/{id} (pending)', () => {
     const inv = await createInvoice(t, { amount: 20 });
     const res = await t.sandbox.app.request(`http://localhost${path(inv.id)}/status`);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.json()).toMatchObject({ id: inv.id, status: 'pending', amount: '20.00000000', amount_due: '20.00000000', amount_received: '0.00000000' });
+    expect(await res.json()).toMatchObject({
+      id: inv.id,
+      status: 'pending',
+      amount: '20.00000000',
+      amount_due: '20.00000000',
+      amount_received: '0.00000000',
+    });
   });
 });
 
 describe('paid, expired and canceled invoices', () => {
   const noOptions = (html: string) => {
     const ids = testIds(html);
-    for (const id of ['pay-wallet', 'pay-counter', 'login-email', 'outlet-option', 'confirm-payment', 'sandbox-pay-full', 'countdown']) {
+    for (const id of [
+      'pay-wallet',
+      'pay-counter',
+      'login-email',
+      'outlet-option',
+      'confirm-payment',
+      'sandbox-pay-full',
+      'countdown',
+    ]) {
       expect(ids, id).not.toContain(id);
     }
   };
@@ -121,7 +178,9 @@ describe('paid, expired and canceled invoices', () => {
     const target = `${redirectUrl()}?invoice_id=${inv.id}`;
     // opened later: the state and a link back, never a timed refresh
     expect(res.html).not.toContain('http-equiv="refresh"');
-    expect(res.html).toContain(`href="${target}" class="button" data-testid="merchant-redirect">Return to ${t.merchant.name}</a>`);
+    expect(res.html).toContain(
+      `href="${target}" class="button" data-testid="merchant-redirect">Return to ${t.merchant.name}</a>`,
+    );
     expect(res.html).toContain(`<title>Payment received — ${t.merchant.name}, PHP 20.00</title>`);
     expect(res.html).toMatch(/<h2 id="state-heading" tabindex="-1" data-outcome="">/);
     expect(res.html).not.toContain('data-poll');
@@ -151,8 +210,12 @@ describe('paid, expired and canceled invoices', () => {
   it('keeps the merchant query string, and never follows a non-http redirect_url', async () => {
     const inv = await createInvoice(t);
     t.services.payments.expire(inv.id);
-    t.services.identities.updateMerchant(t.merchant.id, { redirect_url: 'https://shop.example/done?from=pay' });
-    expect((await getPage(t, path(inv.id))).html).toContain(`href="https://shop.example/done?from=pay&amp;invoice_id=${inv.id}"`);
+    t.services.identities.updateMerchant(t.merchant.id, {
+      redirect_url: 'https://shop.example/done?from=pay',
+    });
+    expect((await getPage(t, path(inv.id))).html).toContain(
+      `href="https://shop.example/done?from=pay&amp;invoice_id=${inv.id}"`,
+    );
     for (const bad of ['javascript:alert(1)', 'not a url', null]) {
       t.services.identities.updateMerchant(t.merchant.id, { redirect_url: bad });
       const html = (await getPage(t, path(inv.id))).html;
@@ -169,8 +232,14 @@ describe('phone-first and accessible', () => {
     const lead = html.indexOf('data-testid="invoice-amount-due"');
     expect(lead).toBeGreaterThan(0);
     expect(lead).toBeLessThan(html.indexOf('data-testid="invoice-amount"'));
-    expect(html).toMatch(/class="status status-partly" data-testid="invoice-status" data-status="pending">Partly paid</);
-    expect(html).toMatch(new RegExp(`<title>Reference number [\\d ]+ \\(PHP 20.00 still due\\) — ${t.merchant.name}, PHP 40.00</title>`));
+    expect(html).toMatch(
+      /class="status status-partly" data-testid="invoice-status" data-status="pending">Partly paid</,
+    );
+    expect(html).toMatch(
+      new RegExp(
+        `<title>Reference number [\\d ]+ \\(PHP 20.00 still due\\) — ${t.merchant.name}, PHP 40.00</title>`,
+      ),
+    );
     expect([...html.matchAll(/data-outcome=""/g)]).toHaveLength(1);
     expect(html).toMatch(/id="amount-due" tabindex="-1" data-outcome=""/);
   });
@@ -181,10 +250,19 @@ describe('phone-first and accessible', () => {
     const outcomes = (html: string) => [...html.matchAll(/data-outcome=""/g)].length;
     const first = (await getPage(t, path(inv.id))).html;
     const wallet = (await getPage(t, `${path(inv.id)}?method=wallet`)).html;
-    const failed = (await postForm(t, `${path(inv.id)}/wallet/login`, { login: 'x', password: 'y' })).html;
+    const failed = (
+      await postForm(t, `${path(inv.id)}/wallet/login`, { login: 'x', password: 'y' })
+    ).html;
     const counter = (await getPage(t, `${path(inv.id)}?method=counter`)).html;
     const seven = t.fixtures.payin_outlets.find((o) => o.name === '7-Eleven')!;
-    const ticket = (await getPage(t, (await postForm(t, `${path(inv.id)}/counter`, { outlet: seven.id })).headers.get('location')!)).html;
+    const ticket = (
+      await getPage(
+        t,
+        (await postForm(t, `${path(inv.id)}/counter`, { outlet: seven.id })).headers.get(
+          'location',
+        )!,
+      )
+    ).html;
     const titles = [first, wallet, failed, counter, ticket].map(title);
     expect(titles.map((x) => x.split(' — ')[0])).toEqual([
       'Choose how to pay',
@@ -195,7 +273,9 @@ describe('phone-first and accessible', () => {
     ]);
     expect(titles.every((x) => x.endsWith(` — ${t.merchant.name}, PHP 20.00`))).toBe(true);
     expect([first, wallet, failed, counter, ticket].map(outcomes)).toEqual([0, 0, 1, 0, 1]);
-    expect(failed).toMatch(/<div class="notice" role="alert" id="notice" tabindex="-1" data-outcome="" data-testid="login-error">/);
+    expect(failed).toMatch(
+      /<div class="notice" role="alert" id="notice" tabindex="-1" data-outcome="" data-testid="login-error">/,
+    );
     // the method tabs scroll the chosen section into view
     expect(first).toContain(`href="${path(inv.id)}?method=wallet#pay"`);
   });
@@ -205,7 +285,9 @@ describe('phone-first and accessible', () => {
     const res = await getPage(t, `${path(inv.id)}?method=wallet`);
     const html = res.html;
     // a form post may end on the merchant's page (payment complete): the CSP lets that one origin in
-    expect(res.headers.get('content-security-policy')).toContain(`form-action 'self' ${new URL(redirectUrl()).origin};`);
+    expect(res.headers.get('content-security-policy')).toContain(
+      `form-action 'self' ${new URL(redirectUrl()).origin};`,
+    );
     expect(html).toContain('html{font:100%/1.5 ');
     expect(html).not.toMatch(/html\{[^}]*\d+px/);
     expect(html).toMatch(/<input id="login" name="login" type="text" autocomplete="username"/);

@@ -34,7 +34,13 @@ type C = Context<AppEnv>;
  * here only, but a payment that completes the invoice is answered with a redirect to the merchant, and
  * `form-action` also governs redirects: that one origin is allowed too.
  */
-export function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200, returnUrl?: string | null): Response {
+export function send(
+  c: C,
+  html: string,
+  nonce: string,
+  status: 200 | 400 | 401 | 403 | 404 | 409 = 200,
+  returnUrl?: string | null,
+): Response {
   const merchant = returnUrl ? ` ${new URL(returnUrl).origin}` : '';
   c.header(
     'Content-Security-Policy',
@@ -48,7 +54,8 @@ export function send(c: C, html: string, nonce: string, status: 200 | 400 | 401 
 }
 
 export const newNonce = () => randomBytes(16).toString('base64');
-export const field = (form: Record<string, unknown>, name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+export const field = (form: Record<string, unknown>, name: string) =>
+  typeof form[name] === 'string' ? (form[name] as string) : '';
 
 /**
  * The form of an action posted to a hosted page: the page's 404 when it does not exist, the 400 page
@@ -94,7 +101,13 @@ export const walletCookie = (c: C) => getCookie(c, SESSION_COOKIE);
  * Secure over https, scoped to one page's `path` and lasting as long as the session itself.
  */
 export function setWalletCookie(c: C, path: string, token: string): void {
-  setCookie(c, SESSION_COOKIE, token, { path, httpOnly: true, sameSite: 'Lax', secure: new URL(c.req.url).protocol === 'https:', maxAge: SESSION_SECONDS });
+  setCookie(c, SESSION_COOKIE, token, {
+    path,
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: new URL(c.req.url).protocol === 'https:',
+    maxAge: SESSION_SECONDS,
+  });
 }
 
 export const clearWalletCookie = (c: C, path: string) => deleteCookie(c, SESSION_COOKIE, { path });
@@ -105,19 +118,33 @@ export const clearWalletCookie = (c: C, path: string) => deleteCookie(c, SESSION
  * with its message and a 4xx status).
  */
 export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutService): void {
-  function render(c: C, req: Omit<PageRequest, 'nonce' | 'session'>, status?: 200 | NoticeKind): Response {
+  function render(
+    c: C,
+    req: Omit<PageRequest, 'nonce' | 'session'>,
+    status?: 200 | NoticeKind,
+  ): Response {
     const id = c.req.param('id')!;
     const nonce = newNonce();
     const page = checkout.page(id, { ...req, nonce, session: walletCookie(c) });
     if (!page) return send(c, renderNotFoundPage(nonce), nonce, 404);
-    return send(c, renderCheckoutPage(page), nonce, status && status !== 200 ? NOTICE_STATUS[status] : 200, page.returnUrl);
+    return send(
+      c,
+      renderCheckoutPage(page),
+      nonce,
+      status && status !== 200 ? NOTICE_STATUS[status] : 200,
+      page.returnUrl,
+    );
   }
 
   /**
    * Success: straight to the merchant when the invoice is now paid or expired, else back to the page
    * (303, so a reload never posts twice). Failure: the page with its notice.
    */
-  function after(c: C, notice: NoticeKind | null, req: Omit<PageRequest, 'nonce' | 'session'>): Response {
+  function after(
+    c: C,
+    notice: NoticeKind | null,
+    req: Omit<PageRequest, 'nonce' | 'session'>,
+  ): Response {
     if (notice) return render(c, { ...req, notice }, notice);
     const id = c.req.param('id')!;
     return c.redirect(checkout.exitUrl(id) ?? pageUrl(id, req.method, req.outletId), 303);
@@ -126,10 +153,16 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
   /** Unknown invoice → 404 page; unreadable body → 400 page; else the form. */
   const formOr = (c: C) => {
     const id = c.req.param('id')!;
-    return readForm(c, { exists: checkout.status(id) !== null, path: pageUrl(id), notFound: renderNotFoundPage });
+    return readForm(c, {
+      exists: checkout.status(id) !== null,
+      path: pageUrl(id),
+      notFound: renderNotFoundPage,
+    });
   };
 
-  app.get(BASE, (c) => render(c, { method: c.req.query('method'), outletId: c.req.query('outlet') }));
+  app.get(BASE, (c) =>
+    render(c, { method: c.req.query('method'), outletId: c.req.query('outlet') }),
+  );
 
   app.get(`${BASE}/status`, (c) => {
     const status = checkout.status(c.req.param('id'));
@@ -144,7 +177,12 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     const id = c.req.param('id');
     const login = field(body, 'login').slice(0, 254);
     const token = checkout.login(id, login, field(body, 'password'));
-    if (!token) return render(c, { method: 'wallet', notice: 'login_failed', loginValue: login }, 'login_failed');
+    if (!token)
+      return render(
+        c,
+        { method: 'wallet', notice: 'login_failed', loginValue: login },
+        'login_failed',
+      );
     setWalletCookie(c, pageUrl(id), token);
     return c.redirect(pageUrl(id, 'wallet'), 303);
   });
@@ -180,7 +218,13 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     if (!checkout.chooserEnabled() || !OUTCOMES.includes(outcome)) {
       const nonce = newNonce();
       const page = checkout.page(c.req.param('id'), { nonce });
-      return send(c, renderCheckoutPage(page!), nonce, checkout.chooserEnabled() ? 400 : 403, page!.returnUrl);
+      return send(
+        c,
+        renderCheckoutPage(page!),
+        nonce,
+        checkout.chooserEnabled() ? 400 : 403,
+        page!.returnUrl,
+      );
     }
     return after(c, checkout.sandboxOutcome(c.req.param('id'), outcome), {});
   });

@@ -1,10 +1,24 @@
 import { ApiError } from '../shared/api-error.js';
 import type { Invoice } from '../invoices/invoices.api.js';
 import type { User } from '../identities/identities.api.js';
-import { accepts, amountDue, collectorsOf, counterCollector, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
+import {
+  accepts,
+  amountDue,
+  collectorsOf,
+  counterCollector,
+  WALLET_COLLECTOR,
+} from '../invoices/invoice.model.js';
 import type { ServicesWith } from '../module.types.js';
 import { barcodeSvg } from './checkout.barcode.js';
-import type { CheckoutPage, CheckoutStatus, NoticeKind, PageRequest, PayinOutlet, PayMethod, SandboxOutcome } from './checkout.model.js';
+import type {
+  CheckoutPage,
+  CheckoutStatus,
+  NoticeKind,
+  PageRequest,
+  PayinOutlet,
+  PayMethod,
+  SandboxOutcome,
+} from './checkout.model.js';
 import type { SessionStore } from './checkout.session.js';
 import { createWalletSessions, walletSubject } from './wallet-session.service.js';
 import { resolveSandboxUrl } from '../shared/sandbox-url.js';
@@ -52,7 +66,6 @@ export function createCheckoutService(d: CheckoutDeps) {
     return s.identities.merchantById(row.merchant_id)?.workspace_id ?? null;
   }
 
-
   /** The merchant's `redirect_url?invoice_id=<id>` once the invoice is paid or expired (never after a cancel). */
   function redirectTo(row: Invoice): string | null {
     return row.status === 'fully_paid' || row.status === 'expired' ? returnUrl(row) : null;
@@ -83,7 +96,12 @@ export function createCheckoutService(d: CheckoutDeps) {
     return s.ledger.byOwner('user', customer.id).find((a) => a.currency === currency);
   }
 
-  function pick(methods: PayMethod[], asked: string | undefined, row: Invoice, loggedIn: boolean): PayMethod | null {
+  function pick(
+    methods: PayMethod[],
+    asked: string | undefined,
+    row: Invoice,
+    loggedIn: boolean,
+  ): PayMethod | null {
     if (asked && methods.includes(asked as PayMethod)) return asked as PayMethod;
     if (methods.length === 1) return methods[0]!;
     if (loggedIn && methods.includes('wallet')) return 'wallet';
@@ -105,10 +123,20 @@ export function createCheckoutService(d: CheckoutDeps) {
       const method = pick(methods, req.method, row, customer !== null);
       const wallet = customer ? walletOf(customer, row.currency) : undefined;
       const ref = row.current_payment_reference_number;
-      const expiresIn = row.status === 'pending' ? Math.max(0, Math.floor((Number(row.expires_at) - s.clock.now()) / 1_000_000)) : null;
+      const expiresIn =
+        row.status === 'pending'
+          ? Math.max(0, Math.floor((Number(row.expires_at) - s.clock.now()) / 1_000_000))
+          : null;
       let notice = req.notice ?? null;
-      if (!notice && method === 'wallet' && customer && (!wallet || wallet.balance < amountDue(row))) notice = 'insufficient_balance';
-      if (!notice && method === 'wallet' && req.session && !customer && row.status === 'pending') notice = 'session_expired';
+      if (
+        !notice &&
+        method === 'wallet' &&
+        customer &&
+        (!wallet || wallet.balance < amountDue(row))
+      )
+        notice = 'insufficient_balance';
+      if (!notice && method === 'wallet' && req.session && !customer && row.status === 'pending')
+        notice = 'session_expired';
       return {
         invoice: {
           id: row.id,
@@ -130,7 +158,9 @@ export function createCheckoutService(d: CheckoutDeps) {
         outlets,
         outlet: outlets.find((o) => o.id === req.outletId) ?? null,
         barcode: method === 'counter' && ref ? barcodeSvg(ref) : null,
-        customer: customer ? { name: customer.name, balance: wallet?.balance ?? 0n, currency: row.currency } : null,
+        customer: customer
+          ? { name: customer.name, balance: wallet?.balance ?? 0n, currency: row.currency }
+          : null,
         notice,
         loginValue: req.loginValue ?? '',
         sandboxChooser: row.status === 'pending' && d.sandboxChooser(),
@@ -167,7 +197,12 @@ export function createCheckoutService(d: CheckoutDeps) {
       // Only the invoice's tenant logs in here: a base-data customer on a workspace invoice (or the
       // reverse) fails exactly as an unknown login does.
       const row = invoice(invoiceId);
-      return logins.login(walletSubject.invoice(invoiceId), row ? tenantOf(row) : undefined, login, password);
+      return logins.login(
+        walletSubject.invoice(invoiceId),
+        row ? tenantOf(row) : undefined,
+        login,
+        password,
+      );
     },
 
     /** Log out: the session ends on the server. */
@@ -185,7 +220,9 @@ export function createCheckoutService(d: CheckoutDeps) {
       const row = invoice(invoiceId);
       const outlet = row ? supportedOutlets(row).find((o) => o.id === outletId) : undefined;
       if (!row || !outlet) return 'unsupported_outlet';
-      const collector = collectorsOf(row).includes(outlet.collector) ? outlet.collector : 'cash_payment';
+      const collector = collectorsOf(row).includes(outlet.collector)
+        ? outlet.collector
+        : 'cash_payment';
       return settle(() => s.payments.issueReference(invoiceId, collector));
     },
 
@@ -200,7 +237,9 @@ export function createCheckoutService(d: CheckoutDeps) {
       const counter = counterCollector(row);
       if (counter) return settle(() => s.payments.payOverCounter(invoiceId, counter, amount));
       if (!collectorsOf(row).includes(WALLET_COLLECTOR)) return 'sandbox_unavailable';
-      const result = settle(() => s.payments.payFromWallet(invoiceId, s.payments.customer(undefined, tenantOf(row)), amount));
+      const result = settle(() =>
+        s.payments.payFromWallet(invoiceId, s.payments.customer(undefined, tenantOf(row)), amount),
+      );
       return result === 'insufficient_balance' ? 'sandbox_unavailable' : result;
     },
   };

@@ -30,7 +30,9 @@ export const MAX_SESSIONS = 10_000;
  * sessions.end(token);
  * sessions.verify(token, 'invoice:42', now); // → null
  */
-export function createSessionStore(newToken: () => string = () => randomBytes(32).toString('base64url')) {
+export function createSessionStore(
+  newToken: () => string = () => randomBytes(32).toString('base64url'),
+) {
   const live = new Map<string, WalletSession>();
   return {
     /** Open a session; its token for the cookie. */

@@ -1,10 +1,24 @@
 import { formatMoney } from '../shared/money.js';
-import { countdownText, displayMoney, groupReference, pageUrl, statusLabel } from './checkout.format.js';
+import {
+  countdownText,
+  displayMoney,
+  groupReference,
+  pageUrl,
+  statusLabel,
+} from './checkout.format.js';
 import { Layout, NotFoundPage } from './checkout.layout.js';
 import type { CheckoutPage, NoticeKind, PayMethod } from './checkout.model.js';
-import { CounterSection, SandboxChooser, WalletSection, type Outcome } from './checkout.options.view.js';
+import {
+  CounterSection,
+  SandboxChooser,
+  WalletSection,
+  type Outcome,
+} from './checkout.options.view.js';
 
-const METHOD_LABEL: Record<PayMethod, string> = { wallet: 'Peso wallet', counter: 'Over the counter' };
+const METHOD_LABEL: Record<PayMethod, string> = {
+  wallet: 'Peso wallet',
+  counter: 'Over the counter',
+};
 
 const STATE_TEXT = {
   fully_paid: 'Payment received. Thank you!',
@@ -13,7 +27,11 @@ const STATE_TEXT = {
 } as const;
 
 /** The first words of each state's <title>, so a screen reader user hears what changed after an action. */
-const STATE_TITLE = { fully_paid: 'Payment received', expired: 'Expired', canceled: 'Canceled' } as const;
+const STATE_TITLE = {
+  fully_paid: 'Payment received',
+  expired: 'Expired',
+  canceled: 'Canceled',
+} as const;
 const NOTICE_TITLE: Record<NoticeKind, string> = {
   login_failed: 'Login failed',
   session_expired: 'Wallet session ended',
@@ -22,7 +40,8 @@ const NOTICE_TITLE: Record<NoticeKind, string> = {
   sandbox_unavailable: 'Sandbox outcome failed',
 };
 
-const partlyPaid = (page: CheckoutPage) => page.invoice.amountReceived > 0n && page.invoice.status === 'pending';
+const partlyPaid = (page: CheckoutPage) =>
+  page.invoice.amountReceived > 0n && page.invoice.status === 'pending';
 
 export function pageTitle(page: CheckoutPage): string {
   const inv = page.invoice;
@@ -32,7 +51,10 @@ export function pageTitle(page: CheckoutPage): string {
   let step = due ? `Partly paid, ${due}` : 'Choose how to pay';
   if (page.notice) step = NOTICE_TITLE[page.notice];
   else if (page.method === 'wallet') step = page.customer ? 'Confirm payment' : 'Wallet login';
-  else if (page.method === 'counter') step = inv.referenceNumber ? `Reference number ${groupReference(inv.referenceNumber)}` : 'Choose an outlet';
+  else if (page.method === 'counter')
+    step = inv.referenceNumber
+      ? `Reference number ${groupReference(inv.referenceNumber)}`
+      : 'Choose an outlet';
   return (due && !step.startsWith('Partly') ? `${step} (${due})` : step) + suffix;
 }
 
@@ -44,9 +66,11 @@ export function outcomeOf(page: CheckoutPage): Outcome {
   const inv = page.invoice;
   if (inv.status !== 'pending') return 'state';
   if (page.notice) return 'notice';
-  if (page.method === 'wallet' && page.customer && page.customer.balance >= inv.amountDue) return 'confirm';
+  if (page.method === 'wallet' && page.customer && page.customer.balance >= inv.amountDue)
+    return 'confirm';
   // Right after a part payment (no outlet just chosen) the news is what is still due, at the top.
-  if (page.method === 'counter' && inv.referenceNumber && (page.outlet || !partlyPaid(page))) return 'reference';
+  if (page.method === 'counter' && inv.referenceNumber && (page.outlet || !partlyPaid(page)))
+    return 'reference';
   return partlyPaid(page) ? 'due' : null;
 }
 
@@ -60,7 +84,11 @@ function Summary({ page, outcome }: { page: CheckoutPage; outcome: Outcome }) {
   const { invoice: inv } = page;
   const partly = partlyPaid(page);
   const badge = (
-    <p class={`status status-${partly ? 'partly' : inv.status}`} data-testid="invoice-status" data-status={inv.status}>
+    <p
+      class={`status status-${partly ? 'partly' : inv.status}`}
+      data-testid="invoice-status"
+      data-status={inv.status}
+    >
       {statusLabel(inv.status, partly)}
     </p>
   );
@@ -74,8 +102,14 @@ function Summary({ page, outcome }: { page: CheckoutPage; outcome: Outcome }) {
         <>
           {badge}
           {/* Partly paid leads with what is left to pay; the full amount moves into the list below. */}
-          <p class="amount" id="amount-due" tabindex={-1} data-outcome={outcome === 'due' ? '' : undefined}>
-            <Money units={inv.amountDue} currency={inv.currency} testid="invoice-amount-due" /> <span class="due-label">still due</span>
+          <p
+            class="amount"
+            id="amount-due"
+            tabindex={-1}
+            data-outcome={outcome === 'due' ? '' : undefined}
+          >
+            <Money units={inv.amountDue} currency={inv.currency} testid="invoice-amount-due" />{' '}
+            <span class="due-label">still due</span>
           </p>
         </>
       ) : (
@@ -95,7 +129,11 @@ function Summary({ page, outcome }: { page: CheckoutPage; outcome: Outcome }) {
             </dd>
             <dt>Received</dt>
             <dd>
-              <Money units={inv.amountReceived} currency={inv.currency} testid="invoice-amount-received" />
+              <Money
+                units={inv.amountReceived}
+                currency={inv.currency}
+                testid="invoice-amount-received"
+              />
             </dd>
           </>
         ) : null}
@@ -112,7 +150,12 @@ function Summary({ page, outcome }: { page: CheckoutPage; outcome: Outcome }) {
             <dt>Expires in</dt>
             <dd>
               {/* A timer is silent for screen readers; the script announces 5 and 1 minute left instead. */}
-              <span id="countdown" role="timer" data-testid="countdown" data-seconds={String(inv.expiresInSeconds)}>
+              <span
+                id="countdown"
+                role="timer"
+                data-testid="countdown"
+                data-seconds={String(inv.expiresInSeconds)}
+              >
                 {countdownText(inv.expiresInSeconds)}
               </span>
             </dd>
@@ -194,8 +237,12 @@ export function CheckoutView({ page }: { page: CheckoutPage }) {
             <MethodTabs page={page} />
           </>
         ) : null}
-        {pending && page.method === 'wallet' ? <WalletSection page={page} base={base} outcome={outcome} /> : null}
-        {pending && page.method === 'counter' ? <CounterSection page={page} base={base} outcome={outcome} /> : null}
+        {pending && page.method === 'wallet' ? (
+          <WalletSection page={page} base={base} outcome={outcome} />
+        ) : null}
+        {pending && page.method === 'counter' ? (
+          <CounterSection page={page} base={base} outcome={outcome} />
+        ) : null}
         {pending && !page.methods.length ? (
           <p class="card" data-testid="no-options">
             This invoice has no payment option the sandbox offers.

@@ -16,10 +16,22 @@ afterEach(() => {
 
 const customer = () => t.fixtures.customers[0]!;
 
-async function post(path: string, form: Record<string, string>, headers: Record<string, string> = {}, cookie?: string) {
-  const h: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...headers };
+async function post(
+  path: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+  cookie?: string,
+) {
+  const h: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    ...headers,
+  };
   if (cookie) h.cookie = cookie;
-  const res = await t.sandbox.app.request(`http://localhost${path}`, { method: 'POST', headers: h, body: new URLSearchParams(form).toString() });
+  const res = await t.sandbox.app.request(`http://localhost${path}`, {
+    method: 'POST',
+    headers: h,
+    body: new URLSearchParams(form).toString(),
+  });
   const set = res.headers.get('set-cookie');
   return { status: res.status, html: await res.text(), cookie: set ? set.split(';')[0]! : null };
 }
@@ -42,56 +54,87 @@ async function paymentRequest() {
 }
 
 describe('cross-site form posts to the hosted pages', () => {
-  it.each(FOREIGN)('refuses every invoice page post from %s: 403 page, the invoice and the wallet unchanged', async (_, headers) => {
-    const inv = await createInvoice(t);
-    const page = `/payment/invoice/${inv.id}`;
-    const session = (await post(`${page}/wallet/login`, { login: customer().email, password: customer().password })).cookie!;
-    const before = balanceOf(t, customer().accounts[0]!.id);
-    const posts: Array<[string, Record<string, string>]> = [
-      ['/sandbox', { outcome: 'full' }],
-      ['/sandbox', { outcome: 'expire' }],
-      ['/wallet/confirm', {}],
-      ['/wallet/login', { login: customer().email, password: customer().password }],
-      ['/wallet/logout', {}],
-      ['/counter', { outlet: t.fixtures.payin_outlets[0]!.id }],
-    ];
-    for (const [action, form] of posts) {
-      const res = await post(`${page}${action}`, form, headers, session);
-      expect(res.status, action).toBe(403);
-      expect(testIds(res.html), action).toContain('cross-site');
-      expect(res.html).toContain(`href="${page}"`);
-      expect(res.cookie, action).toBeNull();
-    }
-    const row = t.services.invoiceRepo.byId(inv.id)!;
-    expect(row.status).toBe('pending');
-    expect(row.current_payment_reference_number).toBeNull();
-    expect(balanceOf(t, customer().accounts[0]!.id)).toBe(before);
-    // The session survived the foreign logout: the page's own confirm still pays.
-    expect((await post(`${page}/wallet/confirm`, {}, { origin: 'http://localhost' }, session)).status).toBe(303);
-  });
+  it.each(FOREIGN)(
+    'refuses every invoice page post from %s: 403 page, the invoice and the wallet unchanged',
+    async (_, headers) => {
+      const inv = await createInvoice(t);
+      const page = `/payment/invoice/${inv.id}`;
+      const session = (
+        await post(`${page}/wallet/login`, {
+          login: customer().email,
+          password: customer().password,
+        })
+      ).cookie!;
+      const before = balanceOf(t, customer().accounts[0]!.id);
+      const posts: Array<[string, Record<string, string>]> = [
+        ['/sandbox', { outcome: 'full' }],
+        ['/sandbox', { outcome: 'expire' }],
+        ['/wallet/confirm', {}],
+        ['/wallet/login', { login: customer().email, password: customer().password }],
+        ['/wallet/logout', {}],
+        ['/counter', { outlet: t.fixtures.payin_outlets[0]!.id }],
+      ];
+      for (const [action, form] of posts) {
+        const res = await post(`${page}${action}`, form, headers, session);
+        expect(res.status, action).toBe(403);
+        expect(testIds(res.html), action).toContain('cross-site');
+        expect(res.html).toContain(`href="${page}"`);
+        expect(res.cookie, action).toBeNull();
+      }
+      const row = t.services.invoiceRepo.byId(inv.id)!;
+      expect(row.status).toBe('pending');
+      expect(row.current_payment_reference_number).toBeNull();
+      expect(balanceOf(t, customer().accounts[0]!.id)).toBe(before);
+      // The session survived the foreign logout: the page's own confirm still pays.
+      expect(
+        (await post(`${page}/wallet/confirm`, {}, { origin: 'http://localhost' }, session)).status,
+      ).toBe(303);
+    },
+  );
 
   it.each(FOREIGN)('refuses every payment request page post from %s', async (_, headers) => {
     const id = await paymentRequest();
     const page = `/payment/request/${id}`;
-    const session = (await post(`${page}/wallet/login`, { login: customer().email, password: customer().password })).cookie!;
+    const session = (
+      await post(`${page}/wallet/login`, { login: customer().email, password: customer().password })
+    ).cookie!;
     for (const action of ['/pay', '/decline', '/wallet/logout', '/wallet/login']) {
-      const res = await post(`${page}${action}`, { login: customer().email, password: customer().password }, headers, session);
+      const res = await post(
+        `${page}${action}`,
+        { login: customer().email, password: customer().password },
+        headers,
+        session,
+      );
       expect(res.status, action).toBe(403);
       expect(testIds(res.html), action).toContain('cross-site');
     }
-    expect(t.db.prepare('SELECT status FROM payment_requests WHERE id = ?').pluck().get(id)).toBe('pending');
-    expect((await post(`${page}/pay`, {}, { origin: 'http://localhost' }, session)).status).toBe(303);
-    expect(t.db.prepare('SELECT status FROM payment_requests WHERE id = ?').pluck().get(id)).toBe('paid');
+    expect(t.db.prepare('SELECT status FROM payment_requests WHERE id = ?').pluck().get(id)).toBe(
+      'pending',
+    );
+    expect((await post(`${page}/pay`, {}, { origin: 'http://localhost' }, session)).status).toBe(
+      303,
+    );
+    expect(t.db.prepare('SELECT status FROM payment_requests WHERE id = ?').pluck().get(id)).toBe(
+      'paid',
+    );
   });
 
   it('takes the page’s own posts: same Origin, a same-origin Referer, the public URL, or no browser header', async () => {
     const inv = await createInvoice(t);
     const page = `/payment/invoice/${inv.id}`;
     const outlet = { outlet: t.fixtures.payin_outlets[0]!.id };
-    expect((await post(`${page}/counter`, outlet, { origin: 'http://localhost' })).status).toBe(303);
-    expect((await post(`${page}/counter`, outlet, { referer: `http://localhost${page}` })).status).toBe(303);
+    expect((await post(`${page}/counter`, outlet, { origin: 'http://localhost' })).status).toBe(
+      303,
+    );
+    expect(
+      (await post(`${page}/counter`, outlet, { referer: `http://localhost${page}` })).status,
+    ).toBe(303);
     const publicOrigin = new URL(t.sandbox.config.publicUrl).origin;
-    const login = await post(`${page}/wallet/login`, { login: customer().email, password: customer().password }, { origin: publicOrigin });
+    const login = await post(
+      `${page}/wallet/login`,
+      { login: customer().email, password: customer().password },
+      { origin: publicOrigin },
+    );
     expect(login.status).toBe(303);
     expect((await post(`${page}/sandbox`, { outcome: 'full' })).status).toBe(303);
     expect(t.services.invoiceRepo.byId(inv.id)!.status).toBe('fully_paid');
@@ -100,6 +143,9 @@ describe('cross-site form posts to the hosted pages', () => {
   it('leaves reads alone: a GET of the page with a foreign Origin or Referer is served', async () => {
     const inv = await createInvoice(t);
     const headers = { origin: 'http://evil.example', referer: 'http://evil.example/' };
-    expect((await t.sandbox.app.request(`http://localhost/payment/invoice/${inv.id}`, { headers })).status).toBe(200);
+    expect(
+      (await t.sandbox.app.request(`http://localhost/payment/invoice/${inv.id}`, { headers }))
+        .status,
+    ).toBe(200);
   });
 });

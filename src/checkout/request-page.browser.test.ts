@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { signRequest } from '../auth/hmac.js';
 import { assertLedgerInvariants } from '../ledger/invariants.js';
 import { axeViolations, formatViolations } from '../testing/axe.js';
-import { text, WAIT_MS, withBrowserAndHarness, type Harness } from './checkout.browser.test-support.js';
+import {
+  text,
+  WAIT_MS,
+  withBrowserAndHarness,
+  type Harness,
+} from './checkout.browser.test-support.js';
 
 let browser: Browser;
 let h: Harness;
@@ -20,17 +25,32 @@ async function createRequest(payer: number, amount: string, message = 'Dinner on
   const dev = h.sandbox.fixtures.developers[0]!;
   const receiving = dev.accounts.find((a) => a.currency === 'PHP')!.id;
   const url = `${h.url}/v3/payment-requests/`;
-  const body = JSON.stringify({ payer_contact_info: h.sandbox.fixtures.customers[payer]!.email, receiving_account: receiving, amount, message });
+  const body = JSON.stringify({
+    payer_contact_info: h.sandbox.fixtures.customers[payer]!.email,
+    receiving_account: receiving,
+    amount,
+    message,
+  });
   const n = String((nonce += 1n));
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ACCESS_KEY: dev.app.api_key, ACCESS_NONCE: n, ACCESS_SIGNATURE: signRequest(dev.app.api_secret, n, url, body) },
+    headers: {
+      'content-type': 'application/json',
+      ACCESS_KEY: dev.app.api_key,
+      ACCESS_NONCE: n,
+      ACCESS_SIGNATURE: signRequest(dev.app.api_secret, n, url, body),
+    },
     body,
     signal: AbortSignal.timeout(WAIT_MS),
   });
-  if (res.status !== 201) throw new Error(`payment request create failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 201)
+    throw new Error(`payment request create failed: ${res.status} ${await res.text()}`);
   const created = (await res.json()) as { 'payment-request': { id: string } };
-  return { id: created['payment-request'].id, pageUrl: res.headers.get('x-sandbox-payment-url')!, receiving };
+  return {
+    id: created['payment-request'].id,
+    pageUrl: res.headers.get('x-sandbox-payment-url')!,
+    receiving,
+  };
 }
 
 async function logIn(page: Page, who: { email: string; password: string }) {
@@ -39,7 +59,8 @@ async function logIn(page: Page, who: { email: string; password: string }) {
   await page.getByTestId('login-submit').click();
 }
 
-const statusShown = (page: Page, status: string) => page.locator(`[data-testid="request-status"][data-status="${status}"]`).waitFor();
+const statusShown = (page: Page, status: string) =>
+  page.locator(`[data-testid="request-status"][data-status="${status}"]`).waitFor();
 
 /** The element the last action produced is focused and on the first screen. */
 async function focusedOnScreen(page: Page, selector: string) {
@@ -81,18 +102,28 @@ describe('payment request payer page in Chromium', () => {
 
   it('every state passes axe (WCAG 2.1 A/AA) at 320 px with no sideways scroll and a title of its own', async () => {
     const [rich, other, poor] = h.sandbox.fixtures.customers as [any, any, any];
-    const { context, page, errors } = await h.open(browser, { viewport: { width: 320, height: 640 }, bypassCSP: true });
+    const { context, page, errors } = await h.open(browser, {
+      viewport: { width: 320, height: 640 },
+      bypassCSP: true,
+    });
     const titles = new Map<string, string>();
     async function check(state: string) {
       await page.waitForLoadState();
       expect(formatViolations(await axeViolations(page)), state).toBe('');
-      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth), `${state}: no horizontal overflow`).toBe(true);
+      expect(
+        await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth),
+        `${state}: no horizontal overflow`,
+      ).toBe(true);
       const title = await page.title();
       expect(titles.get(title), `${state} has its own title (${title})`).toBeUndefined();
       titles.set(title, state);
     }
     try {
-      const a = await createRequest(0, '40', 'A long message that has to wrap on a small phone screen: the concert tickets for Saturday');
+      const a = await createRequest(
+        0,
+        '40',
+        'A long message that has to wrap on a small phone screen: the concert tickets for Saturday',
+      );
       await page.goto(a.pageUrl);
       await check('wallet login');
       await logIn(page, { email: rich.email, password: 'not-the-password' });
@@ -127,7 +158,10 @@ describe('payment request payer page in Chromium', () => {
       await check('insufficient balance');
 
       const d = await createRequest(0, '10');
-      expect((await h.control(`/_sandbox/payment-requests/${d.id}/status`, { status: 'expired' })).status).toBe(200);
+      expect(
+        (await h.control(`/_sandbox/payment-requests/${d.id}/status`, { status: 'expired' }))
+          .status,
+      ).toBe(200);
       await page.goto(d.pageUrl);
       await statusShown(page, 'expired');
       await check('expired');
@@ -137,7 +171,12 @@ describe('payment request payer page in Chromium', () => {
       await check('not found');
       expect(titles.size).toBe(9);
       // the 401/403/404 answers of refused actions are logged by Chromium; anything else (a CSP block) is not expected
-      expect(errors.filter((e) => !/^Failed to load resource: the server responded with a status of 40[1349]/.test(e))).toEqual([]);
+      expect(
+        errors.filter(
+          (e) =>
+            !/^Failed to load resource: the server responded with a status of 40[1349]/.test(e),
+        ),
+      ).toEqual([]);
     } finally {
       await context.close();
     }

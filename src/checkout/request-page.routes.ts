@@ -1,8 +1,20 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../http/operation.js';
 import { PAYMENT_REQUEST_PAGE } from '../wallet/payment-requests.service.js';
-import { clearWalletCookie, field, newNonce, readForm, send, setWalletCookie, walletCookie } from './checkout.routes.js';
-import type { RequestNotice, RequestPageRequest, RequestPageService } from './request-page.service.js';
+import {
+  clearWalletCookie,
+  field,
+  newNonce,
+  readForm,
+  send,
+  setWalletCookie,
+  walletCookie,
+} from './checkout.routes.js';
+import type {
+  RequestNotice,
+  RequestPageRequest,
+  RequestPageService,
+} from './request-page.service.js';
 import { renderRequestNotFound, renderRequestPage, requestPagePath } from './request-page.view.js';
 
 type C = Context<AppEnv>;
@@ -26,7 +38,11 @@ export function registerRequestPageRoutes(app: Hono<AppEnv>, pages: RequestPageS
   const BASE = `${PAYMENT_REQUEST_PAGE}/:id`;
   const id = (c: C) => c.req.param('id')!;
 
-  function render(c: C, req: Omit<RequestPageRequest, 'nonce' | 'session'>, notice?: RequestNotice): Response {
+  function render(
+    c: C,
+    req: Omit<RequestPageRequest, 'nonce' | 'session'>,
+    notice?: RequestNotice,
+  ): Response {
     const nonce = newNonce();
     const page = pages.page(id(c), { ...req, nonce, session: walletCookie(c) });
     if (!page) return send(c, renderRequestNotFound(nonce), nonce, 404);
@@ -34,10 +50,16 @@ export function registerRequestPageRoutes(app: Hono<AppEnv>, pages: RequestPageS
   }
 
   /** Unknown request → 404 page; a body no form parser reads → 400 page; else the form. */
-  const formOr = (c: C) => readForm(c, { exists: pages.exists(id(c)), path: requestPagePath(id(c)), notFound: renderRequestNotFound });
+  const formOr = (c: C) =>
+    readForm(c, {
+      exists: pages.exists(id(c)),
+      path: requestPagePath(id(c)),
+      notFound: renderRequestNotFound,
+    });
 
   /** Done: back to the page, which shows the new state focused (303). Refused: the page with its notice. */
-  const after = (c: C, notice: RequestNotice | null) => (notice ? render(c, { notice }, notice) : c.redirect(requestPagePath(id(c)), 303));
+  const after = (c: C, notice: RequestNotice | null) =>
+    notice ? render(c, { notice }, notice) : c.redirect(requestPagePath(id(c)), 303);
 
   app.get(BASE, (c) => render(c, {}));
 

@@ -15,7 +15,8 @@ export type RequestStatus = 'pending' | 'paid' | 'declined' | 'expired' | 'cance
 export const REQUEST_NOTICES = {
   login_failed: NOTICES.login_failed,
   session_expired: 'Your wallet session has ended. Log in again to pay or decline.',
-  insufficient_balance: 'Insufficient balance: your wallet does not hold enough to pay this request.',
+  insufficient_balance:
+    'Insufficient balance: your wallet does not hold enough to pay this request.',
   wrong_payer:
     'This request was sent to another wallet: only the customer it is addressed to can pay or decline it. Nothing was changed. Log in with that account instead.',
 } as const;
@@ -55,11 +56,16 @@ export interface RequestPageRequest {
  * The payer's side of a payment request (a sandbox addition; the real payer answers in the wallet app):
  * the request, the same wallet login as the invoice page, and Pay / Decline for the payer alone.
  */
-export function createRequestPageService(d: { services: ServicesWith<'identities'>; requests: RequestPageApi; sessions: SessionStore }) {
+export function createRequestPageService(d: {
+  services: ServicesWith<'identities'>;
+  requests: RequestPageApi;
+  sessions: SessionStore;
+}) {
   const s = d.services;
   const logins = createWalletSessions(s, d.sessions);
   // Signed for this request alone: an invoice page's session never counts here.
-  const sessionCustomer = (requestId: string, token: string | undefined) => logins.customer(walletSubject.paymentRequest(requestId), token);
+  const sessionCustomer = (requestId: string, token: string | undefined) =>
+    logins.customer(walletSubject.paymentRequest(requestId), token);
 
   return {
     exists: (id: string) => d.requests.find(id) !== undefined,
@@ -74,7 +80,8 @@ export function createRequestPageService(d: { services: ServicesWith<'identities
       const wallet = isPayer ? d.requests.payerWallet(row) : undefined;
       let notice = req.notice ?? null;
       if (!notice && user && !isPayer) notice = 'wrong_payer';
-      if (!notice && isPayer && (!wallet || wallet.balance < row.amount)) notice = 'insufficient_balance';
+      if (!notice && isPayer && (!wallet || wallet.balance < row.amount))
+        notice = 'insufficient_balance';
       if (!notice && pending && req.session && !user) notice = 'session_expired';
       return {
         id: row.id,
@@ -84,8 +91,12 @@ export function createRequestPageService(d: { services: ServicesWith<'identities
         message: row.message,
         requesterName: s.identities.userById(row.owner_id)?.name ?? 'A wallet user',
         payerContact: row.payer_contact_info,
-        expiresAt: new Date(Math.floor(Number(row.expires_at) / 1_000_000) * 1000).toISOString().replace('.000Z', 'Z'),
-        customer: user ? { name: user.name, balance: wallet?.balance ?? 0n, currency: row.currency } : null,
+        expiresAt: new Date(Math.floor(Number(row.expires_at) / 1_000_000) * 1000)
+          .toISOString()
+          .replace('.000Z', 'Z'),
+        customer: user
+          ? { name: user.name, balance: wallet?.balance ?? 0n, currency: row.currency }
+          : null,
         isPayer,
         notice,
         loginValue: req.loginValue ?? '',
@@ -108,7 +119,11 @@ export function createRequestPageService(d: { services: ServicesWith<'identities
      * Pay or decline as the logged-in payer, through the same service call as the control API. A request
      * that already moved on (a second click, the clock) changes nothing: the page then shows its state.
      */
-    respond(id: string, session: string | undefined, to: 'paid' | 'declined'): RequestNotice | null {
+    respond(
+      id: string,
+      session: string | undefined,
+      to: 'paid' | 'declined',
+    ): RequestNotice | null {
       const row = d.requests.find(id);
       if (!row || row.status !== 'pending') return null;
       const customer = sessionCustomer(id, session);

@@ -6,7 +6,14 @@ import { as, newDeveloper } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { SESSION_COOKIE } from './checkout.routes.js';
-import { balanceOf, createInvoice, getPage, postForm, testIds, textOf } from '../testing/checkout.test-support.js';
+import {
+  balanceOf,
+  createInvoice,
+  getPage,
+  postForm,
+  testIds,
+  textOf,
+} from '../testing/checkout.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -27,15 +34,36 @@ async function request(payer = RICH, amount = '75', extra: Record<string, unknow
   const dev = newDeveloper(t, { php: '0' });
   const res = await t.signed('POST', '/v3/payment-requests/', {
     ...as(dev),
-    body: { payer_contact_info: customer(payer).email, receiving_account: dev.php, amount, message: 'Dinner on Friday', ...extra },
+    body: {
+      payer_contact_info: customer(payer).email,
+      receiving_account: dev.php,
+      amount,
+      message: 'Dinner on Friday',
+      ...extra,
+    },
   });
   expect(res.status).toBe(201);
-  return { dev, id: res.body['payment-request'].id as string, url: res.headers.get('x-sandbox-payment-url')! };
+  return {
+    dev,
+    id: res.body['payment-request'].id as string,
+    url: res.headers.get('x-sandbox-payment-url')!,
+  };
 }
 
-const login = async (id: string, who: number) => (await postForm(t, `${path(id)}/wallet/login`, { login: customer(who).email, password: customer(who).password })).cookie!;
-const statusOf = (id: string) => t.db.prepare('SELECT status FROM payment_requests WHERE id = ?').pluck().get(id);
-const txCount = () => t.db.prepare("SELECT COUNT(*) FROM ledger_transactions WHERE kind = 'payment_request'").pluck().get();
+const login = async (id: string, who: number) =>
+  (
+    await postForm(t, `${path(id)}/wallet/login`, {
+      login: customer(who).email,
+      password: customer(who).password,
+    })
+  ).cookie!;
+const statusOf = (id: string) =>
+  t.db.prepare('SELECT status FROM payment_requests WHERE id = ?').pluck().get(id);
+const txCount = () =>
+  t.db
+    .prepare("SELECT COUNT(*) FROM ledger_transactions WHERE kind = 'payment_request'")
+    .pluck()
+    .get();
 
 describe('the payer page of a payment request (GET /payment/request/{id})', () => {
   it('is named by X-Sandbox-Payment-Url and shows who asks, the amount, the message, the status and the expiry', async () => {
@@ -43,13 +71,20 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
     expect(url).toBe(`http://localhost/payment/request/${id}`);
     const page = await getPage(t, path(id));
     expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; style-src 'nonce-/);
+    expect(page.headers.get('content-security-policy')).toMatch(
+      /default-src 'none'; style-src 'nonce-/,
+    );
     expect(textOf(page.html, 'requester-name')).toBe(t.services.identities.userById(dev.id)!.name);
     expect(textOf(page.html, 'request-amount')).toBe('PHP 75.50');
     expect(textOf(page.html, 'request-message')).toBe('Dinner on Friday');
     expect(textOf(page.html, 'request-payer')).toBe(customer(RICH).email);
-    expect(page.html).toMatch(/data-testid="request-status" data-status="pending">Awaiting your answer</);
-    const expires = new Date(t.services.clock.now() / 1000 + 365 * 86_400_000).toISOString().slice(0, 16).replace('T', ' ');
+    expect(page.html).toMatch(
+      /data-testid="request-status" data-status="pending">Awaiting your answer</,
+    );
+    const expires = new Date(t.services.clock.now() / 1000 + 365 * 86_400_000)
+      .toISOString()
+      .slice(0, 16)
+      .replace('T', ' ');
     expect(textOf(page.html, 'request-expiry')).toBe(`${expires} UTC`);
     expect(testIds(page.html)).toContain('login-submit');
     expect(testIds(page.html)).not.toContain('request-pay');
@@ -59,17 +94,29 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
       ...as(dev),
       body: { payer_contact_info: customer(RICH).email, receiving_account: dev.php, amount: 1 },
     });
-    expect(legacy.headers.get('x-sandbox-payment-url')).toBe(`http://localhost/payment/request/${legacy.body['payment-request'].id}`);
+    expect(legacy.headers.get('x-sandbox-payment-url')).toBe(
+      `http://localhost/payment/request/${legacy.body['payment-request'].id}`,
+    );
   });
 
   it('is where the document says (x-hosted-request-page), and the 201 documents its header', async () => {
     const doc = parseYamlDocument(readFileSync(specPath(), 'utf8')) as any;
-    const page = doc['x-hosted-request-page'] as { path: string; method: string; security: unknown[] };
-    expect(page).toMatchObject({ path: '/payment/request/{payment_request_id}', method: 'get', security: [] });
+    const page = doc['x-hosted-request-page'] as {
+      path: string;
+      method: string;
+      security: unknown[];
+    };
+    expect(page).toMatchObject({
+      path: '/payment/request/{payment_request_id}',
+      method: 'get',
+      security: [],
+    });
     const created = doc.paths['/v3/payment-requests/'].post.responses['201'];
     expect(Object.keys(created.headers)).toEqual(['X-Sandbox-Payment-Url']);
     const { id, url } = await request();
-    expect(url).toBe(`${t.services.config.publicUrl}${page.path.replace('{payment_request_id}', id)}`);
+    expect(url).toBe(
+      `${t.services.config.publicUrl}${page.path.replace('{payment_request_id}', id)}`,
+    );
     const res = await getPage(t, page.path.replace('{payment_request_id}', id));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -80,7 +127,10 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
     const cookie = await login(id, RICH);
     await postForm(t, `${path(id)}/decline`, {}, cookie);
     const dashboard = (await t.request('GET', '/_sandbox/', { operationId: false })).text;
-    const row = dashboard.slice(dashboard.indexOf(`data-payment-request-id="${id}"`), dashboard.indexOf('</tr>', dashboard.indexOf(`data-payment-request-id="${id}"`)));
+    const row = dashboard.slice(
+      dashboard.indexOf(`data-payment-request-id="${id}"`),
+      dashboard.indexOf('</tr>', dashboard.indexOf(`data-payment-request-id="${id}"`)),
+    );
     expect(row).toContain(`<a href="${url}" data-testid="payment-request-page-link">`);
     expect(row).toContain('data-testid="payment-request-status">declined<');
     expect(row).toContain(customer(RICH).email);
@@ -89,14 +139,23 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
   it('names the wallet of the request currency: a BTC request is answered from the BTC wallet', async () => {
     const s = t.services;
     const btc = s.unitOfWork(() => {
-      const account = s.ledger.createAccount({ ownerType: 'user', ownerId: customer(RICH).id, name: 'BTC Wallet', currency: 'BTC' });
+      const account = s.ledger.createAccount({
+        ownerType: 'user',
+        ownerId: customer(RICH).id,
+        name: 'BTC Wallet',
+        currency: 'BTC',
+      });
       fund(s, account, parseAmount('0.5'));
       return account;
     });
     const dev = newDeveloper(t, { php: '0' });
     const res = await t.signed('POST', '/v3/payment-requests/', {
       ...as(dev),
-      body: { payer_contact_info: customer(RICH).email, receiving_account: dev.btc, amount: '0.001' },
+      body: {
+        payer_contact_info: customer(RICH).email,
+        receiving_account: dev.btc,
+        amount: '0.001',
+      },
     });
     expect(res.status).toBe(201);
     const id = res.body['payment-request'].id as string;
@@ -114,7 +173,10 @@ describe('the payer page of a payment request (GET /payment/request/{id})', () =
   });
 
   it('answers an unknown id with a 404 page, for reads and form posts alike', async () => {
-    for (const res of [await getPage(t, path('f'.repeat(32))), await postForm(t, `${path('f'.repeat(32))}/pay`)]) {
+    for (const res of [
+      await getPage(t, path('f'.repeat(32))),
+      await postForm(t, `${path('f'.repeat(32))}/pay`),
+    ]) {
       expect(res.status).toBe(404);
       expect(testIds(res.html)).toContain('not-found');
     }
@@ -138,8 +200,11 @@ describe('paying and declining as the payer', () => {
     expect(balanceOf(t, dev.php)).toBe(parseAmount('75'));
     const after = await getPage(t, path(id), cookie);
     expect(after.html).toMatch(/data-status="paid"/);
-    expect(after.html).toMatch(/<h2 id="state-heading" tabindex="-1" data-outcome="">Paid\. The money was sent from your wallet\.<\/h2>/);
-    for (const gone of ['request-pay', 'request-decline', 'login-submit']) expect(testIds(after.html)).not.toContain(gone);
+    expect(after.html).toMatch(
+      /<h2 id="state-heading" tabindex="-1" data-outcome="">Paid\. The money was sent from your wallet\.<\/h2>/,
+    );
+    for (const gone of ['request-pay', 'request-decline', 'login-submit'])
+      expect(testIds(after.html)).not.toContain(gone);
     // what the developer reads agrees
     const list = await t.signed('GET', '/v3/payment-requests/', as(dev));
     expect(list.body['payment-requests'][0]).toMatchObject({ id, status: 'paid' });
@@ -148,7 +213,10 @@ describe('paying and declining as the payer', () => {
   it('a second pay (double submit, reload) changes nothing and shows the paid state', async () => {
     const { dev, id } = await request(RICH, '75');
     const cookie = await login(id, RICH);
-    const [a, b] = await Promise.all([postForm(t, `${path(id)}/pay`, {}, cookie), postForm(t, `${path(id)}/pay`, {}, cookie)]);
+    const [a, b] = await Promise.all([
+      postForm(t, `${path(id)}/pay`, {}, cookie),
+      postForm(t, `${path(id)}/pay`, {}, cookie),
+    ]);
     const third = await postForm(t, `${path(id)}/pay`, {}, cookie);
     for (const res of [a, b, third]) expect(res.status).toBe(303);
     expect(balanceOf(t, dev.php)).toBe(parseAmount('75'));
@@ -199,13 +267,21 @@ describe('paying and declining as the payer', () => {
     const { id } = await request(RICH, '75');
     const ws = await t.request('POST', '/_sandbox/workspaces', { body: {} });
     const stranger = ws.body.workspace.customer;
-    const res = await postForm(t, `${path(id)}/wallet/login`, { login: stranger.email, password: stranger.password });
+    const res = await postForm(t, `${path(id)}/wallet/login`, {
+      login: stranger.email,
+      password: stranger.password,
+    });
     expect(res.status).toBe(401);
     expect(res.cookie).toBeNull();
     expect(textOf(res.html, 'login-error')).toMatch(/not right/);
     // the payer's own login on an invoice page is no session here
     const inv = await createInvoice(t);
-    const invoiceCookie = (await postForm(t, `/payment/invoice/${inv.id}/wallet/login`, { login: customer(RICH).email, password: customer(RICH).password })).cookie;
+    const invoiceCookie = (
+      await postForm(t, `/payment/invoice/${inv.id}/wallet/login`, {
+        login: customer(RICH).email,
+        password: customer(RICH).password,
+      })
+    ).cookie;
     for (const cookie of [null, invoiceCookie, `${SESSION_COOKIE}=forged.token`]) {
       const post = await postForm(t, `${path(id)}/pay`, {}, cookie);
       expect(post.status, String(cookie)).toBe(401);
@@ -238,7 +314,8 @@ describe('paying and declining as the payer', () => {
     const page = await getPage(t, path(id), cookie);
     expect(page.html).toMatch(/data-status="expired">Expired</);
     expect(textOf(page.html, 'request-state')).toMatch(/expired and can no longer be paid/);
-    for (const gone of ['request-pay', 'request-decline', 'login-submit']) expect(testIds(page.html)).not.toContain(gone);
+    for (const gone of ['request-pay', 'request-decline', 'login-submit'])
+      expect(testIds(page.html)).not.toContain(gone);
     const res = await postForm(t, `${path(id)}/pay`, {}, cookie);
     expect(res.status).toBe(303);
     expect(statusOf(id)).toBe('expired');
@@ -259,6 +336,8 @@ describe('paying and declining as the payer', () => {
     expect(statusOf(id)).toBe('pending');
     const out = await postForm(t, `${path(id)}/wallet/logout`, {}, cookie);
     expect(out.status).toBe(303);
-    expect(out.headers.get('set-cookie')).toMatch(new RegExp(`${SESSION_COOKIE}=;.*Path=/payment/request/${id}`));
+    expect(out.headers.get('set-cookie')).toMatch(
+      new RegExp(`${SESSION_COOKIE}=;.*Path=/payment/request/${id}`),
+    );
   });
 });

@@ -1,10 +1,21 @@
 import { PAYMENT_REQUEST_PAGE } from '../wallet/payment-requests.service.js';
 import { displayMoney, walletName } from './checkout.format.js';
 import { Layout } from './checkout.layout.js';
-import { REQUEST_NOTICES, type RequestNotice, type RequestPage, type RequestStatus } from './request-page.service.js';
+import {
+  REQUEST_NOTICES,
+  type RequestNotice,
+  type RequestPage,
+  type RequestStatus,
+} from './request-page.service.js';
 import { WalletBalance, WalletLoginFields } from './wallet-login.view.js';
 
-const STATUS_LABEL: Record<RequestStatus, string> = { pending: 'Awaiting your answer', paid: 'Paid', declined: 'Declined', expired: 'Expired', canceled: 'Canceled' };
+const STATUS_LABEL: Record<RequestStatus, string> = {
+  pending: 'Awaiting your answer',
+  paid: 'Paid',
+  declined: 'Declined',
+  expired: 'Expired',
+  canceled: 'Canceled',
+};
 
 const STATE_TEXT: Record<Exclude<RequestStatus, 'pending'>, string> = {
   paid: 'Paid. The money was sent from your wallet.',
@@ -54,7 +65,11 @@ function Summary({ page }: { page: RequestPage }) {
           {displayMoney(page.amount, page.currency)}
         </span>
       </p>
-      <p class={`status status-${page.status}`} data-testid="request-status" data-status={page.status}>
+      <p
+        class={`status status-${page.status}`}
+        data-testid="request-status"
+        data-status={page.status}
+      >
         {STATUS_LABEL[page.status]}
       </p>
       <dl>
@@ -80,13 +95,27 @@ function Summary({ page }: { page: RequestPage }) {
 /** The one message of the last action, focused on load (the page script focuses `[data-outcome]`). */
 function Notice({ page }: { page: RequestPage }) {
   if (!page.notice) return null;
-  const shortfall = page.notice === 'insufficient_balance' && page.customer ? page.amount - page.customer.balance : 0n;
+  const shortfall =
+    page.notice === 'insufficient_balance' && page.customer
+      ? page.amount - page.customer.balance
+      : 0n;
   return (
-    <div class="notice" role="alert" id="notice" tabindex={-1} data-outcome="" data-testid={NOTICE_TESTID[page.notice]}>
+    <div
+      class="notice"
+      role="alert"
+      id="notice"
+      tabindex={-1}
+      data-outcome=""
+      data-testid={NOTICE_TESTID[page.notice]}
+    >
       <p>{REQUEST_NOTICES[page.notice]}</p>
       {shortfall > 0n ? (
         <p>
-          You need <strong class="money" data-testid="shortfall">{displayMoney(shortfall, page.currency)}</strong> more.
+          You need{' '}
+          <strong class="money" data-testid="shortfall">
+            {displayMoney(shortfall, page.currency)}
+          </strong>{' '}
+          more.
         </p>
       ) : null}
     </div>
@@ -125,11 +154,20 @@ function Answer({ page }: { page: RequestPage }) {
         Logged in as <strong data-testid="wallet-customer">{customer.name}</strong>
       </p>
       {page.isPayer ? (
-        <WalletBalance balance={customer.balance} currency={customer.currency} pay={page.amount} payCurrency={page.currency} />
+        <WalletBalance
+          balance={customer.balance}
+          currency={customer.currency}
+          pay={page.amount}
+          payCurrency={page.currency}
+        />
       ) : null}
       {canPay ? (
         <form method="post" action={`${requestPagePath(page.id)}/pay`}>
-          <button type="submit" data-testid="request-pay" data-outcome={page.notice ? undefined : ''}>
+          <button
+            type="submit"
+            data-testid="request-pay"
+            data-outcome={page.notice ? undefined : ''}
+          >
             Pay {displayMoney(page.amount, page.currency)}
           </button>
         </form>
@@ -160,7 +198,12 @@ export function RequestView({ page }: { page: RequestPage }) {
         {pending ? null : <Notice page={page} />}
         <StatePanel page={page} />
         {pending ? (
-          <section class="card" id="pay" aria-labelledby="answer-heading" data-testid="request-answer">
+          <section
+            class="card"
+            id="pay"
+            aria-labelledby="answer-heading"
+            data-testid="request-answer"
+          >
             <h2 id="answer-heading" data-testid="answer-heading">
               Answer with your {walletName(page.currency)}
             </h2>
@@ -186,7 +229,10 @@ export function renderRequestNotFound(nonce: string): string {
         <main id="main">
           <div class="card">
             <h1 data-testid="not-found">Payment request not found</h1>
-            <p>There is no payment request at this address. Check the link you were given, or ask the sender for a new one.</p>
+            <p>
+              There is no payment request at this address. Check the link you were given, or ask the
+              sender for a new one.
+            </p>
           </div>
         </main>
       </Layout>,

@@ -22,12 +22,18 @@ interface Workspace {
   app: { api_key: string; api_secret: string; owner: { accounts: Array<{ id: string }> } };
   customer: { email: string; password: string; accounts: Array<{ id: string }> };
 }
-const workspace = async () => (await t.request('POST', '/_sandbox/workspaces', { body: {} })).body.workspace as Workspace;
+const workspace = async () =>
+  (await t.request('POST', '/_sandbox/workspaces', { body: {} })).body.workspace as Workspace;
 
 it('an invoice session cookie kept after logout no longer pays', async () => {
   const inv = await createInvoice(t);
   const c = t.fixtures.customers[0]!;
-  const cookie = (await postForm(t, `${invoicePage(inv.id)}/wallet/login`, { login: c.email, password: c.password })).cookie!;
+  const cookie = (
+    await postForm(t, `${invoicePage(inv.id)}/wallet/login`, {
+      login: c.email,
+      password: c.password,
+    })
+  ).cookie!;
   expect((await postForm(t, `${invoicePage(inv.id)}/wallet/logout`, {}, cookie)).status).toBe(303);
   const before = balanceOf(t, c.accounts[0]!.id);
   const res = await postForm(t, `${invoicePage(inv.id)}/wallet/confirm`, {}, cookie);
@@ -40,7 +46,12 @@ it('an invoice session cookie kept after logout no longer pays', async () => {
 it('a payment request session cookie kept after logout no longer pays', async () => {
   const ws = await workspace();
   const id = await paymentRequest(ws);
-  const cookie = (await postForm(t, `${requestPage(id)}/wallet/login`, { login: ws.customer.email, password: ws.customer.password })).cookie!;
+  const cookie = (
+    await postForm(t, `${requestPage(id)}/wallet/login`, {
+      login: ws.customer.email,
+      password: ws.customer.password,
+    })
+  ).cookie!;
   expect((await postForm(t, `${requestPage(id)}/wallet/logout`, {}, cookie)).status).toBe(303);
   const res = await postForm(t, `${requestPage(id)}/pay`, {}, cookie);
   expect(res.status).toBe(401);
@@ -58,7 +69,12 @@ it('deleting a workspace ends its customers’ sessions: neither its invoice nor
   // A base-data customer's session on another invoice is not the deleted tenant's: it still pays.
   const other = await createInvoice(t);
   const base = t.fixtures.customers[0]!;
-  const baseCookie = (await postForm(t, `${invoicePage(other.id)}/wallet/login`, { login: base.email, password: base.password })).cookie!;
+  const baseCookie = (
+    await postForm(t, `${invoicePage(other.id)}/wallet/login`, {
+      login: base.email,
+      password: base.password,
+    })
+  ).cookie!;
   expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);
   const before = balanceOf(t, ws.customer.accounts[0]!.id);
   const pay = await postForm(t, `${invoicePage(inv.id)}/wallet/confirm`, {}, invoiceCookie);
@@ -69,27 +85,41 @@ it('deleting a workspace ends its customers’ sessions: neither its invoice nor
   expect(balanceOf(t, ws.customer.accounts[0]!.id)).toBe(before);
   expect(t.services.invoiceRepo.byId(inv.id)!.status).toBe('pending');
   expect(statusOf(reqId)).toBe('pending');
-  expect((await postForm(t, `${invoicePage(other.id)}/wallet/confirm`, {}, baseCookie)).status).toBe(303);
+  expect(
+    (await postForm(t, `${invoicePage(other.id)}/wallet/confirm`, {}, baseCookie)).status,
+  ).toBe(303);
 });
 
 it('a workspace that expires on the clock ends its customers’ sessions too', async () => {
-  const ws = (await t.request('POST', '/_sandbox/workspaces', { body: { ttl_seconds: 3600 } })).body.workspace as Workspace;
+  const ws = (await t.request('POST', '/_sandbox/workspaces', { body: { ttl_seconds: 3600 } })).body
+    .workspace as Workspace;
   const inv = await createInvoice(t, { expires_at: '1d' }, ws.merchant.merchant_api_token);
-  const cookie = (await postForm(t, `${invoicePage(inv.id)}/wallet/login`, { login: ws.customer.email, password: ws.customer.password })).cookie!;
+  const cookie = (
+    await postForm(t, `${invoicePage(inv.id)}/wallet/login`, {
+      login: ws.customer.email,
+      password: ws.customer.password,
+    })
+  ).cookie!;
   await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 3601 } });
   await t.request('POST', '/_sandbox/clock/reset');
   expect((await postForm(t, `${invoicePage(inv.id)}/wallet/confirm`, {}, cookie)).status).toBe(401);
   expect(t.services.invoiceRepo.byId(inv.id)!.status).toBe('pending');
 });
 
-const statusOf = (id: string) => t.db.prepare('SELECT status FROM payment_requests WHERE id = ?').pluck().get(id);
+const statusOf = (id: string) =>
+  t.db.prepare('SELECT status FROM payment_requests WHERE id = ?').pluck().get(id);
 
 /** A payment request from the workspace's app to the workspace's customer. */
 async function paymentRequest(ws: Workspace): Promise<string> {
   const res = await t.signed('POST', '/v3/payment-requests/', {
     key: ws.app.api_key,
     secret: ws.app.api_secret,
-    body: { payer_contact_info: ws.customer.email, receiving_account: ws.app.owner.accounts[0]!.id, amount: '5', message: 'Lunch' },
+    body: {
+      payer_contact_info: ws.customer.email,
+      receiving_account: ws.app.owner.accounts[0]!.id,
+      amount: '5',
+      message: 'Lunch',
+    },
   });
   expect(res.status).toBe(201);
   return res.body['payment-request'].id as string;

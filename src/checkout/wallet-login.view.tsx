@@ -43,7 +43,12 @@ export function WalletLoginFields({ loginValue, failed }: { loginValue: string; 
 }
 
 /** The logged-in wallet's balance beside what the payment takes from it. */
-export function WalletBalance(p: { balance: bigint; currency: string; pay: bigint; payCurrency: string }) {
+export function WalletBalance(p: {
+  balance: bigint;
+  currency: string;
+  pay: bigint;
+  payCurrency: string;
+}) {
   return (
     <dl>
       <dt>Wallet balance</dt>

@@ -30,8 +30,16 @@ export function createWalletSessions(s: ServicesWith<'identities'>, sessions: Se
      * the subject does not exist): a session token for this subject, or null. A customer of another
      * tenant fails exactly as an unknown login does.
      */
-    login(subject: string, tenant: string | null | undefined, login: string, password: string): string | null {
-      const customer = tenant !== undefined && login ? s.identities.customerByLogin(login.trim(), tenant) : undefined;
+    login(
+      subject: string,
+      tenant: string | null | undefined,
+      login: string,
+      password: string,
+    ): string | null {
+      const customer =
+        tenant !== undefined && login
+          ? s.identities.customerByLogin(login.trim(), tenant)
+          : undefined;
       // Compare even for an unknown login, so both failures take the same path.
       const matches = passwordMatches(password, customer?.password ?? null);
       if (!customer || !matches) return null;

@@ -3,16 +3,28 @@ import { createSessionStore, MAX_SESSIONS } from './checkout.session.js';
 import { walletSubject } from './wallet-session.service.js';
 
 const NOW = 1_000_000;
-const open = (sessions: ReturnType<typeof createSessionStore>, subject: string, tenant: string | null = null, expiresAt = NOW + 1) =>
-  sessions.open({ customerId: 'customer-1', subject, tenant, expiresAt });
+const open = (
+  sessions: ReturnType<typeof createSessionStore>,
+  subject: string,
+  tenant: string | null = null,
+  expiresAt = NOW + 1,
+) => sessions.open({ customerId: 'customer-1', subject, tenant, expiresAt });
 
 it('a wallet session counts for its own subject only: never another invoice, request, or the other kind with the same id', () => {
   const sessions = createSessionStore();
   const id = 'a'.repeat(32);
-  const subjects = [walletSubject.invoice(id), walletSubject.paymentRequest(id), walletSubject.invoice('b'.repeat(32)), walletSubject.paymentRequest('b'.repeat(32))];
+  const subjects = [
+    walletSubject.invoice(id),
+    walletSubject.paymentRequest(id),
+    walletSubject.invoice('b'.repeat(32)),
+    walletSubject.paymentRequest('b'.repeat(32)),
+  ];
   for (const openedFor of subjects) {
     const token = open(sessions, openedFor);
-    for (const askedFor of subjects) expect(sessions.verify(token, askedFor, NOW), `${openedFor} → ${askedFor}`).toBe(askedFor === openedFor ? 'customer-1' : null);
+    for (const askedFor of subjects)
+      expect(sessions.verify(token, askedFor, NOW), `${openedFor} → ${askedFor}`).toBe(
+        askedFor === openedFor ? 'customer-1' : null,
+      );
     expect(sessions.verify(token, openedFor, NOW + 1), 'expired').toBeNull();
   }
 });

@@ -8,17 +8,24 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
+export type OptionSpec = Record<
+  string,
+  { type: 'string' | 'boolean'; short?: string; multiple?: boolean }
+>;
 
 /** Edit distance (insertions, deletions, substitutions, swaps of neighbours). */
 function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [
+    i,
+    ...new Array<number>(b.length).fill(0),
+  ]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
       d[i]![j] = v;
     }
   }
@@ -54,9 +61,20 @@ export function parseCommandArgs(
   const given = args;
   args = given.flatMap((arg, i) => {
     const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
-    if (name !== undefined && options[name]?.type === 'string' && /^-[\d.]/.test(given[i + 1] ?? '')) return [`${arg}=${given[i + 1]}`];
+    if (
+      name !== undefined &&
+      options[name]?.type === 'string' &&
+      /^-[\d.]/.test(given[i + 1] ?? '')
+    )
+      return [`${arg}=${given[i + 1]}`];
     const before = given[i - 1] ?? '';
-    if (/^-[\d.]/.test(arg) && before.startsWith('--') && !before.includes('=') && options[before.slice(2)]?.type === 'string') return [];
+    if (
+      /^-[\d.]/.test(arg) &&
+      before.startsWith('--') &&
+      !before.includes('=') &&
+      options[before.slice(2)]?.type === 'string'
+    )
+      return [];
     return [arg];
   });
   for (const arg of args) {
@@ -68,7 +86,12 @@ export function parseCommandArgs(
     throw new UsageError(`unknown flag --${name}${guess ? `; did you mean --${guess}?` : ''}`);
   }
   try {
-    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: opts.positionals === true });
+    const { values, positionals } = parseArgs({
+      args,
+      options,
+      strict: true,
+      allowPositionals: opts.positionals === true,
+    });
     return { values: values as Record<string, string | boolean | undefined>, positionals };
   } catch (err) {
     const e = err as Error & { code?: string };
@@ -85,5 +108,7 @@ export function parseCommandArgs(
 
 /** The version of the installed package (package.json next to openapi/). */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
+  ).version;
 }

@@ -1,6 +1,10 @@
 import { parseDuration } from '../config.js';
 import { formatReport } from '../receiver-check/receiver-check.report.js';
-import { checkReceiver, DEFAULT_TIMEOUT_MS, type ReceiverCheckOptions } from '../receiver-check/receiver-check.service.js';
+import {
+  checkReceiver,
+  DEFAULT_TIMEOUT_MS,
+  type ReceiverCheckOptions,
+} from '../receiver-check/receiver-check.service.js';
 import { parseCommandArgs } from './args.js';
 import type { CliCommand } from './command.types.js';
 
@@ -14,16 +18,27 @@ export interface CliOutput {
 
 const consoleOutput: CliOutput = { out: (t) => console.log(t), err: (t) => console.error(t) };
 
-type Parsed = { ok: true; options: ReceiverCheckOptions; json: boolean } | { ok: false; message: string };
+type Parsed =
+  { ok: true; options: ReceiverCheckOptions; json: boolean } | { ok: false; message: string };
 
 function parse(args: string[], env: Record<string, string | undefined>): Parsed {
   let values: { url?: string; token?: string; timeout?: string; json?: boolean };
   try {
-    ({ values } = parseCommandArgs(args, { url: { type: 'string' }, token: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' } }));
+    ({ values } = parseCommandArgs(args, {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      timeout: { type: 'string' },
+      json: { type: 'boolean' },
+    }));
   } catch (err) {
     return { ok: false, message: (err as Error).message };
   }
-  if (!values.url) return { ok: false, message: "--url is required: the merchant's callback URL, e.g. http://127.0.0.1:4040/callbacks" };
+  if (!values.url)
+    return {
+      ok: false,
+      message:
+        "--url is required: the merchant's callback URL, e.g. http://127.0.0.1:4040/callbacks",
+    };
   let url: URL;
   try {
     url = new URL(values.url);
@@ -31,11 +46,19 @@ function parse(args: string[], env: Record<string, string | undefined>): Parsed 
     return { ok: false, message: `--url is not a URL: "${values.url}"` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, message: `--url must be an http or https URL (callbacks are HTTP POSTs), got "${url.protocol}"` };
+    return {
+      ok: false,
+      message: `--url must be an http or https URL (callbacks are HTTP POSTs), got "${url.protocol}"`,
+    };
   }
   // The env variable keeps the token out of shell history; the example receiver reads the same one.
   const token = values.token ?? env.MERCHANT_API_TOKEN;
-  if (!token) return { ok: false, message: '--token is required: the merchant_api_token the handler expects (or set MERCHANT_API_TOKEN)' };
+  if (!token)
+    return {
+      ok: false,
+      message:
+        '--token is required: the merchant_api_token the handler expects (or set MERCHANT_API_TOKEN)',
+    };
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   if (values.timeout !== undefined) {
     try {
@@ -64,7 +87,10 @@ export async function runCheckReceiver(
     return 2;
   }
   // The run can take up to a timeout per request against a hanging handler: say so before waiting.
-  if (!parsed.json) output.err(`check-receiver: sending synthetic test callbacks to ${parsed.options.url} (timeout ${parsed.options.timeoutMs} ms each)…`);
+  if (!parsed.json)
+    output.err(
+      `check-receiver: sending synthetic test callbacks to ${parsed.options.url} (timeout ${parsed.options.timeoutMs} ms each)…`,
+    );
   const report = await checkReceiver({ ...parsed.options, ...overrides });
   output.out(parsed.json ? JSON.stringify(report, null, 2) : formatReport(report));
   return report.passed ? 0 : 1;

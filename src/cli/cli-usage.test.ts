@@ -5,7 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, spawnServer } from '../testing/spawn-server.js';
 import { closest } from './args.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 const dir = mkdtempSync(join(tmpdir(), 'paysandbox-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -22,12 +26,28 @@ describe('the paysandbox command line', () => {
   // One CLI run per test (each loads the sources through tsx: seconds on a busy machine).
   const helps: Array<[string[], RegExp, RegExp]> = [
     [['listen', '--help'], /^Usage: paysandbox listen \[--forward-to URL\]/, /--workspace ID/],
-    [['trigger', '-h'], /^Usage: paysandbox trigger <event>/, /Events: invoice\.created, invoice\.updated/],
+    [
+      ['trigger', '-h'],
+      /^Usage: paysandbox trigger <event>/,
+      /Events: invoice\.created, invoice\.updated/,
+    ],
     [['start', '--help'], /^Usage: paysandbox \[start\] \[options\]/, /--log-format/],
-    [['check-receiver', '--help'], /^Usage: paysandbox check-receiver --url URL/, /MERCHANT_API_TOKEN/],
+    [
+      ['check-receiver', '--help'],
+      /^Usage: paysandbox check-receiver --url URL/,
+      /MERCHANT_API_TOKEN/,
+    ],
     [['help', 'listen'], /^Usage: paysandbox listen/, /Ctrl-C stops/],
-    [['--help'], /^paysandbox — a local sandbox/, / {2}paysandbox listen \[--forward-to URL\][^\n]*\n {40}follow a merchant's events/],
-    [['workspace', '--help'], /^Usage:\n {2}paysandbox workspace create \[--from-snapshot ID \| --from-file scenario\.json\]/, /--out scenario\.json/],
+    [
+      ['--help'],
+      /^paysandbox — a local sandbox/,
+      / {2}paysandbox listen \[--forward-to URL\][^\n]*\n {40}follow a merchant's events/,
+    ],
+    [
+      ['workspace', '--help'],
+      /^Usage:\n {2}paysandbox workspace create \[--from-snapshot ID \| --from-file scenario\.json\]/,
+      /--out scenario\.json/,
+    ],
   ];
   for (const [args, first, also] of helps) {
     it(`shows each command's own help: paysandbox ${args.join(' ')}`, async () => {
@@ -39,12 +59,27 @@ describe('the paysandbox command line', () => {
   }
 
   const typos: Array<[string[], string | RegExp]> = [
-    [['start', '--prot', '7071'], 'paysandbox start: unknown flag --prot; did you mean --port? (paysandbox start --help)\n'],
+    [
+      ['start', '--prot', '7071'],
+      'paysandbox start: unknown flag --prot; did you mean --port? (paysandbox start --help)\n',
+    ],
     // start is the default command
-    [['--quite'], 'paysandbox start: unknown flag --quite; did you mean --quiet? (paysandbox start --help)\n'],
-    [['trigger', 'invoice.created', '--timout', '5s'], /^paysandbox trigger: unknown flag --timout; did you mean --timeout\?/],
-    [['lisen'], 'paysandbox: unknown command "lisen"; did you mean listen? (paysandbox --help lists them)\n'],
-    [['workspace', 'snapshot', 'x', '--outt', 'f'], /^paysandbox workspace: unknown flag --outt; did you mean --out\?/],
+    [
+      ['--quite'],
+      'paysandbox start: unknown flag --quite; did you mean --quiet? (paysandbox start --help)\n',
+    ],
+    [
+      ['trigger', 'invoice.created', '--timout', '5s'],
+      /^paysandbox trigger: unknown flag --timout; did you mean --timeout\?/,
+    ],
+    [
+      ['lisen'],
+      'paysandbox: unknown command "lisen"; did you mean listen? (paysandbox --help lists them)\n',
+    ],
+    [
+      ['workspace', 'snapshot', 'x', '--outt', 'f'],
+      /^paysandbox workspace: unknown flag --outt; did you mean --out\?/,
+    ],
   ];
   for (const [args, said] of typos) {
     it(`suggests the closest flag or command, exit 2, one line: paysandbox ${args.join(' ')}`, async () => {
@@ -55,7 +90,13 @@ describe('the paysandbox command line', () => {
     });
   }
 
-  const badValues = [['start', '--port', 'abc'], ['start', '--log-format', 'xml'], ['start', '--port'], ['listen', '--forward-to', 'ftp://x/'], ['workspace', 'create', '--ttl', 'soon']];
+  const badValues = [
+    ['start', '--port', 'abc'],
+    ['start', '--log-format', 'xml'],
+    ['start', '--port'],
+    ['listen', '--forward-to', 'ftp://x/'],
+    ['workspace', 'create', '--ttl', 'soon'],
+  ];
   for (const args of badValues) {
     it(`refuses a bad value as a usage error (exit 2, one line, no stack): paysandbox ${args.join(' ')}`, async () => {
       const { code, out } = await runCli(args);

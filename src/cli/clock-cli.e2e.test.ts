@@ -14,7 +14,10 @@ let base = '';
 
 function run(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, SANDBOX_CONTROL_TOKEN: '', PAYSANDBOX_URL: base }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...process.env, SANDBOX_CONTROL_TOKEN: '', PAYSANDBOX_URL: base },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -23,20 +26,32 @@ function run(args: string[]): Promise<{ code: number | null; out: string }> {
 }
 
 const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return (await res.json()) as any;
 };
 
 beforeAll(async () => {
-  if (!existsSync(cli)) throw new Error('dist/src/cli/main.js is missing: run `npm run build` first (npm ci does it)');
-  server = spawn(process.execPath, [cli, 'start', '--db', ':memory:', '--host', '127.0.0.1', '--port', '0', '--quiet'], {
-    env: { ...process.env, SANDBOX_CONTROL_TOKEN: '', PAYSANDBOX_PUBLIC_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  if (!existsSync(cli))
+    throw new Error('dist/src/cli/main.js is missing: run `npm run build` first (npm ci does it)');
+  server = spawn(
+    process.execPath,
+    [cli, 'start', '--db', ':memory:', '--host', '127.0.0.1', '--port', '0', '--quiet'],
+    {
+      env: { ...process.env, SANDBOX_CONTROL_TOKEN: '', PAYSANDBOX_PUBLIC_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not start:\n${output}`)), 25_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the sandbox did not start:\n${output}`)),
+      25_000,
+    );
     server!.stdout!.on('data', (d: Buffer) => {
       output += d.toString();
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -78,14 +93,22 @@ describe('paysandbox clock', () => {
   });
 
   it('advances and resets the sandbox clock itself', async () => {
-    expect((await run(['clock', 'advance', '90'])).out).toMatch(/^sandbox clock: .+ \(offset 90 s\)\n$/);
+    expect((await run(['clock', 'advance', '90'])).out).toMatch(
+      /^sandbox clock: .+ \(offset 90 s\)\n$/,
+    );
     expect((await control('GET', '/_sandbox/clock')).offset_seconds).toBe(90);
     expect((await run(['clock', 'reset'])).code).toBe(0);
     expect((await control('GET', '/_sandbox/clock')).offset_seconds).toBe(0);
   });
 
   it('refuses bad usage with exit 2 and an unknown workspace with exit 1, one line each', async () => {
-    for (const args of [['clock', 'advance'], ['clock', 'advance', 'soon'], ['clock', 'rewind'], ['clock', 'advance', '0'], ['clock', '--wokspace', 'x']]) {
+    for (const args of [
+      ['clock', 'advance'],
+      ['clock', 'advance', 'soon'],
+      ['clock', 'rewind'],
+      ['clock', 'advance', '0'],
+      ['clock', '--wokspace', 'x'],
+    ]) {
       const { code, out } = await run(args);
       expect(out, args.join(' ')).toMatch(/^paysandbox clock: [^\n]+\n$/);
       expect(code, args.join(' ')).toBe(2);

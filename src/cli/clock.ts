@@ -2,7 +2,8 @@ import { parseDuration } from '../config.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
 
-const USAGE = 'clock [advance <duration> | reset] [--workspace ID] [--url BASE] [--token T] [--json]';
+const USAGE =
+  'clock [advance <duration> | reset] [--workspace ID] [--url BASE] [--token T] [--json]';
 const HELP = `Usage: paysandbox ${USAGE}
 
 Show or move the clock of a running sandbox (docs/design.md#the-clock), or of one workspace:
@@ -37,18 +38,26 @@ export const clockCommand: CliCommand = {
   async run(args, env) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { workspace: { type: 'string' }, url: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' } },
+      {
+        workspace: { type: 'string' },
+        url: { type: 'string' },
+        token: { type: 'string' },
+        json: { type: 'boolean' },
+      },
       { positionals: true },
     );
     const v = values as { workspace?: string; url?: string; token?: string; json?: boolean };
     const [action, duration, ...rest] = positionals;
     if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
     if (action !== undefined && action !== 'advance' && action !== 'reset') {
-      throw new UsageError(`unknown clock action "${action}"; use \`clock\`, \`clock advance <duration>\` or \`clock reset\``);
+      throw new UsageError(
+        `unknown clock action "${action}"; use \`clock\`, \`clock advance <duration>\` or \`clock reset\``,
+      );
     }
     let seconds: number | undefined;
     if (action === 'advance') {
-      if (duration === undefined) throw new UsageError('advance by how much? e.g. `paysandbox clock advance 15m`');
+      if (duration === undefined)
+        throw new UsageError('advance by how much? e.g. `paysandbox clock advance 15m`');
       try {
         seconds = /^\d+(\.\d+)?$/.test(duration) ? Number(duration) : parseDuration(duration);
       } catch (err) {
@@ -60,8 +69,14 @@ export const clockCommand: CliCommand = {
     }
     if (v.workspace === '') throw new UsageError('--workspace needs a workspace id');
 
-    const base = (v.url ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`).replace(/\/+$/, '');
-    const prefix = v.workspace ? `/_sandbox/workspaces/${encodeURIComponent(v.workspace)}/clock` : '/_sandbox/clock';
+    const base = (
+      v.url ??
+      env.PAYSANDBOX_URL ??
+      `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
+    ).replace(/\/+$/, '');
+    const prefix = v.workspace
+      ? `/_sandbox/workspaces/${encodeURIComponent(v.workspace)}/clock`
+      : '/_sandbox/clock';
     const path = action ? `${prefix}/${action}` : prefix;
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = v.token ?? env.SANDBOX_CONTROL_TOKEN;
@@ -72,22 +87,36 @@ export const clockCommand: CliCommand = {
       res = await fetch(`${base}${path}`, {
         method: action ? 'POST' : 'GET',
         headers,
-        body: action === 'advance' ? JSON.stringify({ seconds }) : action === 'reset' ? '{}' : undefined,
+        body:
+          action === 'advance'
+            ? JSON.stringify({ seconds })
+            : action === 'reset'
+              ? '{}'
+              : undefined,
       });
     } catch (err) {
-      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      console.error(`paysandbox clock: cannot reach the sandbox at ${base} (${cause}); is \`paysandbox start\` running? (--url BASE)`);
+      const cause =
+        (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+      console.error(
+        `paysandbox clock: cannot reach the sandbox at ${base} (${cause}); is \`paysandbox start\` running? (--url BASE)`,
+      );
       return 1;
     }
     const text = await res.text();
     if (res.status !== 200) {
-      const what = res.status === 404 && v.workspace ? `no live workspace ${v.workspace}` : `${res.status} ${text.slice(0, 300)}`;
+      const what =
+        res.status === 404 && v.workspace
+          ? `no live workspace ${v.workspace}`
+          : `${res.status} ${text.slice(0, 300)}`;
       console.error(`paysandbox clock: ${what}`);
       return 1;
     }
     const body = JSON.parse(text) as ClockBody;
     if (v.json) console.log(JSON.stringify(body));
-    else console.log(`${v.workspace ? `workspace ${v.workspace}` : 'sandbox'} clock: ${body.now} (offset ${body.offset_seconds} s)`);
+    else
+      console.log(
+        `${v.workspace ? `workspace ${v.workspace}` : 'sandbox'} clock: ${body.now} (offset ${body.offset_seconds} s)`,
+      );
     return 0;
   },
 };

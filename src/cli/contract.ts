@@ -7,7 +7,11 @@ import { isLoopbackHost } from '../shared/ip-address.js';
 import type { CliCommand } from './command.types.js';
 
 /** Credentials a url target needs (docs/contract-tests.md lists the optional ones). */
-export const CONTRACT_REQUIRED_ENV = ['CONTRACT_API_KEY', 'CONTRACT_API_SECRET', 'CONTRACT_MERCHANT_TOKEN'] as const;
+export const CONTRACT_REQUIRED_ENV = [
+  'CONTRACT_API_KEY',
+  'CONTRACT_API_SECRET',
+  'CONTRACT_MERCHANT_TOKEN',
+] as const;
 
 /** Upper bound of one run of the suite (each case is bounded too). */
 const RUN_TIMEOUT_MS = 30 * 60_000;
@@ -24,14 +28,18 @@ export { isLoopbackHost };
  * assertNotProduction('https://api.coins.asia.stage.coins.systems', process.env); // fine
  * assertNotProduction('https://api.coins.asia', process.env); // throws
  */
-export function assertNotProduction(baseUrl: string, env: Record<string, string | undefined>): void {
+export function assertNotProduction(
+  baseUrl: string,
+  env: Record<string, string | undefined>,
+): void {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
     throw new Error(`the base URL is not a URL: ${JSON.stringify(baseUrl)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the base URL must be http(s), got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`the base URL must be http(s), got ${url.protocol}`);
   const host = url.hostname.toLowerCase();
   if (isLoopbackHost(host) || NON_PRODUCTION_WORDS.some((w) => host.includes(w))) return;
   if (env.CONTRACT_I_KNOW_THIS_IS_PRODUCTION === '1') return;
@@ -87,7 +95,9 @@ export const contractCommand: CliCommand = {
     if (baseUrl) {
       const missing = CONTRACT_REQUIRED_ENV.filter((n) => !env[n]);
       if (missing.length) {
-        console.error(`paysandbox contract: set ${missing.join(', ')} for ${baseUrl} (every variable: docs/contract-tests.md)`);
+        console.error(
+          `paysandbox contract: set ${missing.join(', ')} for ${baseUrl} (every variable: docs/contract-tests.md)`,
+        );
         return 2;
       }
       try {
@@ -100,7 +110,9 @@ export const contractCommand: CliCommand = {
     const root = packageRoot();
     const bin = vitestBin(root);
     if (!bin) {
-      console.error('paysandbox contract: vitest is not installed next to paysandbox (it is a devDependency): npm install --save-dev vitest');
+      console.error(
+        'paysandbox contract: vitest is not installed next to paysandbox (it is a devDependency): npm install --save-dev vitest',
+      );
       return 2;
     }
     const childEnv: Record<string, string | undefined> = { ...env };
@@ -108,8 +120,15 @@ export const contractCommand: CliCommand = {
     if (values.reports) childEnv.CONTRACT_REPORTS_DIR = resolve(values.reports);
     if (values['allow-money']) childEnv.CONTRACT_ALLOW_MONEY = '1';
     if (values['read-only']) childEnv.CONTRACT_READ_ONLY = '1';
-    if (values['min-interval'] !== undefined) childEnv.CONTRACT_MIN_INTERVAL_MS = values['min-interval'];
-    const argv = [bin, 'run', '--config', join(root, 'contract-tests', 'vitest.config.ts'), 'contract-tests/suite.test.ts'];
+    if (values['min-interval'] !== undefined)
+      childEnv.CONTRACT_MIN_INTERVAL_MS = values['min-interval'];
+    const argv = [
+      bin,
+      'run',
+      '--config',
+      join(root, 'contract-tests', 'vitest.config.ts'),
+      'contract-tests/suite.test.ts',
+    ];
     if (values.tags) argv.push('--tags-filter', values.tags);
     return new Promise<number>((done) => {
       const child = spawn(process.execPath, argv, { cwd: root, env: childEnv, stdio: 'inherit' });

@@ -32,108 +32,218 @@ async function serve(config: Partial<AppConfig> = {}) {
   });
   const server = await listen(sandbox);
   sandbox.startBackground();
-  cleanups.push(() => sandbox.close(), () => server.stop());
+  cleanups.push(
+    () => sandbox.close(),
+    () => server.stop(),
+  );
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${server.url}${path}`, {
       method,
-      headers: { 'X-Sandbox-Token': TOKEN, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        'X-Sandbox-Token': TOKEN,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return (res.status === 204 ? null : await res.json()) as any;
   };
-  const cli = (args: string[]) => runCli([...args, '--url', server.url], { env: { SANDBOX_CONTROL_TOKEN: TOKEN } });
+  const cli = (args: string[]) =>
+    runCli([...args, '--url', server.url], { env: { SANDBOX_CONTROL_TOKEN: TOKEN } });
   return { sandbox, server, call, cli };
 }
 
 describe('paysandbox deliveries', () => {
-  it('lists the deliveries of an invoice, filters by status, and resends one (a redelivery with the same event id)', async () => {
-    const { call, cli } = await serve();
-    const id = (await call('POST', '/_sandbox/trigger', { event: 'invoice.fully_paid' })).invoice.id as string;
-    await call('GET', `/_sandbox/deliveries?invoice_id=${id}&event=invoice.fully_paid&status=delivered&wait=10`);
-    const list = await cli(['deliveries', '--invoice', id]);
-    expect(list.code).toBe(0);
-    const lines = list.out.trim().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^[0-9a-f]{32}  invoice\\.fully_paid +invoice=${id}  delivered +1 attempt\\(s\\)  http://127\\.0\\.0\\.1:\\d+/_sandbox/inbox/[0-9a-f]{32}$`));
-    expect(lines[1]).toMatch(/invoice\.created .* delivered/);
-    expect((await cli(['deliveries', '--invoice', id, '--status', 'failed'])).out).toBe('no deliveries match\n');
+  it(
+    'lists the deliveries of an invoice, filters by status, and resends one (a redelivery with the same event id)',
+    async () => {
+      const { call, cli } = await serve();
+      const id = (await call('POST', '/_sandbox/trigger', { event: 'invoice.fully_paid' })).invoice
+        .id as string;
+      await call(
+        'GET',
+        `/_sandbox/deliveries?invoice_id=${id}&event=invoice.fully_paid&status=delivered&wait=10`,
+      );
+      const list = await cli(['deliveries', '--invoice', id]);
+      expect(list.code).toBe(0);
+      const lines = list.out.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^[0-9a-f]{32}  invoice\\.fully_paid +invoice=${id}  delivered +1 attempt\\(s\\)  http://127\\.0\\.0\\.1:\\d+/_sandbox/inbox/[0-9a-f]{32}$`,
+        ),
+      );
+      expect(lines[1]).toMatch(/invoice\.created .* delivered/);
+      expect((await cli(['deliveries', '--invoice', id, '--status', 'failed'])).out).toBe(
+        'no deliveries match\n',
+      );
 
-    const original = lines[0]!.slice(0, 32);
-    const resend = await cli(['deliveries', 'resend', original]);
-    expect(resend.code).toBe(0);
-    expect(resend.out).toMatch(new RegExp(`^queued ([0-9a-f]{32}): invoice\\.fully_paid of invoice ${id} again \\(redelivery of ${original}, the same event id\\)`));
-    const json = await cli(['deliveries', '--invoice', id, '--event', 'invoice.fully_paid', '--json']);
-    const page = JSON.parse(json.out) as { deliveries: Array<{ id: string; event_id: string; redelivery_of: string | null; kind: string }> };
-    expect(page.deliveries).toHaveLength(2);
-    expect(page.deliveries[0]).toMatchObject({ redelivery_of: original, kind: 'redelivery', event_id: page.deliveries[1]!.event_id });
-  }, SLOW);
+      const original = lines[0]!.slice(0, 32);
+      const resend = await cli(['deliveries', 'resend', original]);
+      expect(resend.code).toBe(0);
+      expect(resend.out).toMatch(
+        new RegExp(
+          `^queued ([0-9a-f]{32}): invoice\\.fully_paid of invoice ${id} again \\(redelivery of ${original}, the same event id\\)`,
+        ),
+      );
+      const json = await cli([
+        'deliveries',
+        '--invoice',
+        id,
+        '--event',
+        'invoice.fully_paid',
+        '--json',
+      ]);
+      const page = JSON.parse(json.out) as {
+        deliveries: Array<{
+          id: string;
+          event_id: string;
+          redelivery_of: string | null;
+          kind: string;
+        }>;
+      };
+      expect(page.deliveries).toHaveLength(2);
+      expect(page.deliveries[0]).toMatchObject({
+        redelivery_of: original,
+        kind: 'redelivery',
+        event_id: page.deliveries[1]!.event_id,
+      });
+    },
+    SLOW,
+  );
 
-  it('says why a pending delivery waits: queued behind the failing one of the same invoice', async () => {
-    const { call, cli, sandbox } = await serve();
-    const m = sandbox.fixtures.merchants[0]!;
-    sandbox.modules.identities.api.updateMerchant(m.id, { callback_url: 'http://127.0.0.1:9/nothing-listens' });
-    const id = (await call('POST', '/_sandbox/trigger', { event: 'invoice.fully_paid' })).invoice.id as string;
-    await call('GET', `/_sandbox/deliveries?invoice_id=${id}&event=invoice.created&status=pending&wait=10`);
-    let out = '';
-    for (let i = 0; i < 20 && !/which is failing/.test(out); i++) out = (await cli(['deliveries', '--invoice', id, '--status', 'pending'])).out;
-    expect(out).toMatch(/invoice\.fully_paid .* pending +0 attempt\(s\)[^\n]*\n {4}queued behind delivery [0-9a-f]{32} \(invoice\.created\), which is failing \(1 attempt\(s\), last: connection failed: [^;]+; its attempt 2 of 9 is at \S+Z\)/);
-    expect(out).toMatch(/invoice\.created .* pending +1 attempt\(s\)[^\n]*\n {4}attempt 1 failed \(connection failed: .*\); next attempt at \S+Z \(attempt 2 of 9\)/);
-  }, SLOW);
+  it(
+    'says why a pending delivery waits: queued behind the failing one of the same invoice',
+    async () => {
+      const { call, cli, sandbox } = await serve();
+      const m = sandbox.fixtures.merchants[0]!;
+      sandbox.modules.identities.api.updateMerchant(m.id, {
+        callback_url: 'http://127.0.0.1:9/nothing-listens',
+      });
+      const id = (await call('POST', '/_sandbox/trigger', { event: 'invoice.fully_paid' })).invoice
+        .id as string;
+      await call(
+        'GET',
+        `/_sandbox/deliveries?invoice_id=${id}&event=invoice.created&status=pending&wait=10`,
+      );
+      let out = '';
+      for (let i = 0; i < 20 && !/which is failing/.test(out); i++)
+        out = (await cli(['deliveries', '--invoice', id, '--status', 'pending'])).out;
+      expect(out).toMatch(
+        /invoice\.fully_paid .* pending +0 attempt\(s\)[^\n]*\n {4}queued behind delivery [0-9a-f]{32} \(invoice\.created\), which is failing \(1 attempt\(s\), last: connection failed: [^;]+; its attempt 2 of 9 is at \S+Z\)/,
+      );
+      expect(out).toMatch(
+        /invoice\.created .* pending +1 attempt\(s\)[^\n]*\n {4}attempt 1 failed \(connection failed: .*\); next attempt at \S+Z \(attempt 2 of 9\)/,
+      );
+    },
+    SLOW,
+  );
 
-  it('refuses bad usage (exit 2) and names what the sandbox refused (exit 1)', async () => {
-    const { cli } = await serve();
-    const help = await runCli(['deliveries', '--help']);
-    expect(help.out).toMatch(/^Usage: paysandbox deliveries \[--invoice ID\] \[--status S\]/);
-    expect(help.out).toMatch(/paysandbox deliveries resend ID/);
-    expect(help.code).toBe(0);
-    const status = await cli(['deliveries', '--status', 'lost']);
-    expect(status.code).toBe(2);
-    expect(status.out).toBe('paysandbox deliveries: --status must be one of pending, delivering, delivered, failed, got "lost" (paysandbox deliveries --help)\n');
-    expect((await cli(['deliveries', 'resend'])).code).toBe(2);
-    const unknown = await cli(['deliveries', 'resend', '0'.repeat(32)]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.out).toMatch(/^paysandbox deliveries: POST \/_sandbox\/deliveries\/0+\/redeliver answered 404: Not found\.\n$/);
-    const closed = await freePort();
-    const gone = await runCli(['deliveries', '--url', `http://127.0.0.1:${closed}`], { env: { SANDBOX_CONTROL_TOKEN: '' } });
-    expect(gone.code).toBe(1);
-    expect(gone.out).toMatch(new RegExp(`^paysandbox deliveries: cannot reach the sandbox at http://127\\.0\\.0\\.1:${closed} \\(ECONNREFUSED\\)`));
-  }, SLOW);
+  it(
+    'refuses bad usage (exit 2) and names what the sandbox refused (exit 1)',
+    async () => {
+      const { cli } = await serve();
+      const help = await runCli(['deliveries', '--help']);
+      expect(help.out).toMatch(/^Usage: paysandbox deliveries \[--invoice ID\] \[--status S\]/);
+      expect(help.out).toMatch(/paysandbox deliveries resend ID/);
+      expect(help.code).toBe(0);
+      const status = await cli(['deliveries', '--status', 'lost']);
+      expect(status.code).toBe(2);
+      expect(status.out).toBe(
+        'paysandbox deliveries: --status must be one of pending, delivering, delivered, failed, got "lost" (paysandbox deliveries --help)\n',
+      );
+      expect((await cli(['deliveries', 'resend'])).code).toBe(2);
+      const unknown = await cli(['deliveries', 'resend', '0'.repeat(32)]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.out).toMatch(
+        /^paysandbox deliveries: POST \/_sandbox\/deliveries\/0+\/redeliver answered 404: Not found\.\n$/,
+      );
+      const closed = await freePort();
+      const gone = await runCli(['deliveries', '--url', `http://127.0.0.1:${closed}`], {
+        env: { SANDBOX_CONTROL_TOKEN: '' },
+      });
+      expect(gone.code).toBe(1);
+      expect(gone.out).toMatch(
+        new RegExp(
+          `^paysandbox deliveries: cannot reach the sandbox at http://127\\.0\\.0\\.1:${closed} \\(ECONNREFUSED\\)`,
+        ),
+      );
+    },
+    SLOW,
+  );
 });
 
 describe('paysandbox fault', () => {
-  it('adds, lists (with hits) and removes faults through the control API', async () => {
-    const { cli, server, sandbox } = await serve();
-    const add = await cli(['fault', 'add', '--method', 'post', '--path', '/v1/invoices', '--status', '503', '--count', '2', '--body', '{"detail":"down"}']);
-    expect(add.code).toBe(0);
-    const id = /^added ([0-9a-f]{32})  POST   \/v1\/invoices  status 503, count 2  hits 0$/m.exec(add.out)?.[1];
-    expect(id).toBeDefined();
-    const res = await fetch(`${server.url}/v1/invoices/`, {
-      method: 'POST',
-      headers: { authorization: `Token ${sandbox.fixtures.merchants[0]!.merchant_api_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount: 20, currency: 'PHP', external_transaction_id: 'fault-cli-1' }),
-    });
-    expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ detail: 'down' });
-    const slow = await cli(['fault', 'add', '--path', '/v3/**', '--latency', '2s']);
-    expect(slow.out).toMatch(/^added [0-9a-f]{32}  \* +\/v3\/\*\*  latency 2000 ms  hits 0$/m);
-    const list = await cli(['fault', 'list']);
-    expect(list.out).toMatch(new RegExp(`^${id}  POST   /v1/invoices  status 503, count 1  hits 1$`, 'm'));
-    expect((await cli(['fault', 'rm', id!])).out).toBe(`removed ${id}\n`);
-    expect(JSON.parse((await cli(['fault', 'list', '--json'])).out).faults).toHaveLength(1);
-    expect((await cli(['fault', 'rm', '--all'])).code).toBe(0);
-    expect((await cli(['fault', 'list'])).out).toBe('no faults\n');
-  }, SLOW);
+  it(
+    'adds, lists (with hits) and removes faults through the control API',
+    async () => {
+      const { cli, server, sandbox } = await serve();
+      const add = await cli([
+        'fault',
+        'add',
+        '--method',
+        'post',
+        '--path',
+        '/v1/invoices',
+        '--status',
+        '503',
+        '--count',
+        '2',
+        '--body',
+        '{"detail":"down"}',
+      ]);
+      expect(add.code).toBe(0);
+      const id = /^added ([0-9a-f]{32})  POST   \/v1\/invoices  status 503, count 2  hits 0$/m.exec(
+        add.out,
+      )?.[1];
+      expect(id).toBeDefined();
+      const res = await fetch(`${server.url}/v1/invoices/`, {
+        method: 'POST',
+        headers: {
+          authorization: `Token ${sandbox.fixtures.merchants[0]!.merchant_api_token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          amount: 20,
+          currency: 'PHP',
+          external_transaction_id: 'fault-cli-1',
+        }),
+      });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ detail: 'down' });
+      const slow = await cli(['fault', 'add', '--path', '/v3/**', '--latency', '2s']);
+      expect(slow.out).toMatch(/^added [0-9a-f]{32}  \* +\/v3\/\*\*  latency 2000 ms  hits 0$/m);
+      const list = await cli(['fault', 'list']);
+      expect(list.out).toMatch(
+        new RegExp(`^${id}  POST   /v1/invoices  status 503, count 1  hits 1$`, 'm'),
+      );
+      expect((await cli(['fault', 'rm', id!])).out).toBe(`removed ${id}\n`);
+      expect(JSON.parse((await cli(['fault', 'list', '--json'])).out).faults).toHaveLength(1);
+      expect((await cli(['fault', 'rm', '--all'])).code).toBe(0);
+      expect((await cli(['fault', 'list'])).out).toBe('no faults\n');
+    },
+    SLOW,
+  );
 
-  it('refuses bad usage (exit 2) and relays the field errors of the sandbox (exit 1)', async () => {
-    const { cli } = await serve();
-    expect((await runCli(['help', 'fault'])).out).toMatch(/^Usage: paysandbox fault add --path GLOB/);
-    expect((await cli(['fault'])).out).toBe('paysandbox fault: which sub-command? one of add, list, rm (paysandbox fault --help)\n');
-    expect((await cli(['fault', 'add'])).code).toBe(2);
-    expect((await cli(['fault', 'add', '--path', '/x', '--latency', 'soon'])).code).toBe(2);
-    expect((await cli(['fault', 'add', '--path', '/x', '--body', '{bad'])).code).toBe(2);
-    const status = await cli(['fault', 'add', '--path', '/v1/invoices', '--status', '99']);
-    expect(status.code).toBe(1);
-    expect(status.out).toMatch(/^paysandbox fault: POST \/_sandbox\/faults answered 400: status: /);
-    expect((await cli(['fault', 'rm', '0'.repeat(32)])).code).toBe(1);
-  }, SLOW);
+  it(
+    'refuses bad usage (exit 2) and relays the field errors of the sandbox (exit 1)',
+    async () => {
+      const { cli } = await serve();
+      expect((await runCli(['help', 'fault'])).out).toMatch(
+        /^Usage: paysandbox fault add --path GLOB/,
+      );
+      expect((await cli(['fault'])).out).toBe(
+        'paysandbox fault: which sub-command? one of add, list, rm (paysandbox fault --help)\n',
+      );
+      expect((await cli(['fault', 'add'])).code).toBe(2);
+      expect((await cli(['fault', 'add', '--path', '/x', '--latency', 'soon'])).code).toBe(2);
+      expect((await cli(['fault', 'add', '--path', '/x', '--body', '{bad'])).code).toBe(2);
+      const status = await cli(['fault', 'add', '--path', '/v1/invoices', '--status', '99']);
+      expect(status.code).toBe(1);
+      expect(status.out).toMatch(
+        /^paysandbox fault: POST \/_sandbox\/faults answered 400: status: /,
+      );
+      expect((await cli(['fault', 'rm', '0'.repeat(32)])).code).toBe(1);
+    },
+    SLOW,
+  );
 });

@@ -1,8 +1,15 @@
 /** The control API as the CLI calls it (`deliveries`, `fault`): base URL, token, one-line errors. */
 
 /** Where the sandbox is and how to authenticate: `--url`, `--control-token` (or `--token`), then the environment. */
-export function controlTarget(v: { url?: string; 'control-token'?: string; token?: string }, env: Record<string, string | undefined>) {
-  const base = (v.url ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`).replace(/\/+$/, '');
+export function controlTarget(
+  v: { url?: string; 'control-token'?: string; token?: string },
+  env: Record<string, string | undefined>,
+) {
+  const base = (
+    v.url ??
+    env.PAYSANDBOX_URL ??
+    `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
+  ).replace(/\/+$/, '');
   return { base, token: v['control-token'] ?? v.token ?? env.SANDBOX_CONTROL_TOKEN };
 }
 
@@ -27,7 +34,9 @@ export class ControlError extends Error {
 export function envelopeText(body: unknown): string {
   const e = body as { errors?: Record<string, string[]> } | string;
   if (typeof e === 'string') return e.slice(0, 200);
-  const parts = Object.entries(e?.errors ?? {}).map(([field, msgs]) => (field === 'non_field_errors' ? msgs.join(' ') : `${field}: ${msgs.join(' ')}`));
+  const parts = Object.entries(e?.errors ?? {}).map(([field, msgs]) =>
+    field === 'non_field_errors' ? msgs.join(' ') : `${field}: ${msgs.join(' ')}`,
+  );
   return parts.join('; ') || JSON.stringify(body).slice(0, 200);
 }
 
@@ -39,10 +48,16 @@ export function controlClient(target: { base: string; token?: string }) {
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${target.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(`${target.base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new ControlError(`cannot reach the sandbox at ${target.base} (${cause?.code ?? cause?.message ?? (err as Error).message}); is \`paysandbox start\` running? (--url BASE)`);
+      throw new ControlError(
+        `cannot reach the sandbox at ${target.base} (${cause?.code ?? cause?.message ?? (err as Error).message}); is \`paysandbox start\` running? (--url BASE)`,
+      );
     }
     const text = await res.text();
     let parsed: unknown = text;
@@ -51,8 +66,12 @@ export function controlClient(target: { base: string; token?: string }) {
     } catch {
       // not JSON: shown as is
     }
-    if (res.status === 401) throw new ControlError(`the sandbox at ${target.base} refused the control token (401): pass --control-token T or set SANDBOX_CONTROL_TOKEN`);
-    if (res.status >= 300) throw new ControlError(`${method} ${path} answered ${res.status}: ${envelopeText(parsed)}`);
+    if (res.status === 401)
+      throw new ControlError(
+        `the sandbox at ${target.base} refused the control token (401): pass --control-token T or set SANDBOX_CONTROL_TOKEN`,
+      );
+    if (res.status >= 300)
+      throw new ControlError(`${method} ${path} answered ${res.status}: ${envelopeText(parsed)}`);
     return parsed as T;
   };
 }

@@ -1,6 +1,12 @@
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
-import { CONTROL_HELP, CONTROL_OPTIONS, controlClient, controlTarget, runControl } from './control-http.js';
+import {
+  CONTROL_HELP,
+  CONTROL_OPTIONS,
+  controlClient,
+  controlTarget,
+  runControl,
+} from './control-http.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 
 const STATUSES = ['pending', 'delivering', 'delivered', 'failed'] as const;
@@ -22,7 +28,13 @@ ${CONTROL_HELP}
 
 Exit code 0 on success, 1 when the sandbox cannot be reached or refuses, 2 on bad usage.`;
 
-const OPTIONS = { ...CONTROL_OPTIONS, invoice: { type: 'string' }, status: { type: 'string' }, event: { type: 'string' }, limit: { type: 'string' } } as const;
+const OPTIONS = {
+  ...CONTROL_OPTIONS,
+  invoice: { type: 'string' },
+  status: { type: 'string' },
+  event: { type: 'string' },
+  limit: { type: 'string' },
+} as const;
 
 interface Delivery {
   id: string;
@@ -40,7 +52,11 @@ interface Delivery {
 
 /** One line per delivery, and the reason it waits (or failed) beneath it. */
 export function deliveryLine(d: Delivery): string {
-  const kind = d.redelivery_of ? ` redelivery of ${d.redelivery_of}` : d.kind === 'manual' ? ' manual send' : '';
+  const kind = d.redelivery_of
+    ? ` redelivery of ${d.redelivery_of}`
+    : d.kind === 'manual'
+      ? ' manual send'
+      : '';
   const head = `${d.id}  ${d.event.padEnd(42)} invoice=${d.invoice_id}  ${d.status.padEnd(10)} ${d.attempts_count} attempt(s)  ${d.url ?? '(no callback_url)'}${kind}`;
   const why = d.waiting_reason ?? (d.status === 'failed' ? d.last_error : null);
   return why ? `${head}\n    ${why}` : head;
@@ -48,35 +64,60 @@ export function deliveryLine(d: Delivery): string {
 
 async function run(args: string[], env: Record<string, string | undefined>): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, { positionals: true });
-  const v = values as { invoice?: string; status?: string; event?: string; limit?: string; json?: boolean; url?: string; 'control-token'?: string; token?: string };
+  const v = values as {
+    invoice?: string;
+    status?: string;
+    event?: string;
+    limit?: string;
+    json?: boolean;
+    url?: string;
+    'control-token'?: string;
+    token?: string;
+  };
   const call = controlClient(controlTarget(v, env));
   if (positionals[0] === 'resend') {
     const id = positionals[1];
-    if (!id || positionals.length > 2) throw new UsageError('resend takes one delivery id: paysandbox deliveries resend <delivery id>');
-    const { delivery } = await call<{ delivery: Delivery }>('POST', `/_sandbox/deliveries/${encodeURIComponent(id)}/redeliver`);
+    if (!id || positionals.length > 2)
+      throw new UsageError(
+        'resend takes one delivery id: paysandbox deliveries resend <delivery id>',
+      );
+    const { delivery } = await call<{ delivery: Delivery }>(
+      'POST',
+      `/_sandbox/deliveries/${encodeURIComponent(id)}/redeliver`,
+    );
     if (v.json) console.log(JSON.stringify({ delivery }));
-    else console.log(`queued ${delivery.id}: ${delivery.event} of invoice ${delivery.invoice_id} again (redelivery of ${id}, the same event id) to ${delivery.url ?? '(no callback_url)'}`);
+    else
+      console.log(
+        `queued ${delivery.id}: ${delivery.event} of invoice ${delivery.invoice_id} again (redelivery of ${id}, the same event id) to ${delivery.url ?? '(no callback_url)'}`,
+      );
     return 0;
   }
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (the sub-command is resend)`);
+  if (positionals.length)
+    throw new UsageError(`unexpected argument "${positionals[0]}" (the sub-command is resend)`);
   if (v.status !== undefined && !STATUSES.includes(v.status as (typeof STATUSES)[number])) {
     throw new UsageError(`--status must be one of ${STATUSES.join(', ')}, got "${v.status}"`);
   }
-  if (v.event !== undefined && !EVENT_NAMES.includes(v.event as EventName)) throw new UsageError(`unknown event "${v.event}"; known events: ${EVENT_NAMES.join(', ')}`);
+  if (v.event !== undefined && !EVENT_NAMES.includes(v.event as EventName))
+    throw new UsageError(`unknown event "${v.event}"; known events: ${EVENT_NAMES.join(', ')}`);
   const limit = v.limit === undefined ? 20 : Number(v.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError(`--limit must be a whole number from 1 to 100, got "${v.limit}"`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw new UsageError(`--limit must be a whole number from 1 to 100, got "${v.limit}"`);
   const q = new URLSearchParams({ per_page: String(limit) });
   if (v.invoice) q.set('invoice_id', v.invoice);
   if (v.status) q.set('status', v.status);
   if (v.event) q.set('event', v.event);
-  const page = await call<{ deliveries: Delivery[]; meta: { total_count: number } }>('GET', `/_sandbox/deliveries?${q}`);
+  const page = await call<{ deliveries: Delivery[]; meta: { total_count: number } }>(
+    'GET',
+    `/_sandbox/deliveries?${q}`,
+  );
   if (v.json) {
     console.log(JSON.stringify(page));
     return 0;
   }
   if (!page.deliveries.length) console.log('no deliveries match');
   for (const d of page.deliveries) console.log(deliveryLine(d));
-  if (page.meta.total_count > page.deliveries.length) console.log(`(${page.deliveries.length} of ${page.meta.total_count}; --limit N for more)`);
+  if (page.meta.total_count > page.deliveries.length)
+    console.log(`(${page.deliveries.length} of ${page.meta.total_count}; --limit N for more)`);
   return 0;
 }
 

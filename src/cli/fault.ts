@@ -1,6 +1,12 @@
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
-import { CONTROL_HELP, CONTROL_OPTIONS, controlClient, controlTarget, runControl } from './control-http.js';
+import {
+  CONTROL_HELP,
+  CONTROL_OPTIONS,
+  controlClient,
+  controlTarget,
+  runControl,
+} from './control-http.js';
 
 const USAGE = 'fault add|list|rm [...]';
 const HELP = `Usage: paysandbox fault add --path GLOB [--method M] [--status N] [--body JSON] [--latency 2s]
@@ -61,7 +67,8 @@ export function faultLine(f: Fault): string {
 function integer(text: string | undefined, flag: string): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new UsageError(`--${flag} must be a whole number, got "${text}"`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n))
+    throw new UsageError(`--${flag} must be a whole number, got "${text}"`);
   return n;
 }
 
@@ -93,7 +100,8 @@ function faultInput(v: Record<string, string | boolean | undefined>) {
   if (count !== undefined) input.count = count;
   if (s('probability') !== undefined) {
     const p = Number(s('probability'));
-    if (s('probability')!.trim() === '' || !Number.isFinite(p)) throw new UsageError(`--probability must be a number from 0 to 1, got "${s('probability')}"`);
+    if (s('probability')!.trim() === '' || !Number.isFinite(p))
+      throw new UsageError(`--probability must be a number from 0 to 1, got "${s('probability')}"`);
     input.probability = p;
   }
   return input;
@@ -125,12 +133,17 @@ async function run(args: string[], env: Record<string, string | undefined>): Pro
       console.log('removed every fault');
       return 0;
     }
-    if (rest.length !== 1) throw new UsageError('rm takes one fault id (paysandbox fault list shows them), or --all');
+    if (rest.length !== 1)
+      throw new UsageError('rm takes one fault id (paysandbox fault list shows them), or --all');
     await call('DELETE', `/_sandbox/faults/${encodeURIComponent(rest[0]!)}`);
     console.log(`removed ${rest[0]}`);
     return 0;
   }
-  throw new UsageError(sub ? `unknown sub-command "${sub}"; one of add, list, rm` : 'which sub-command? one of add, list, rm');
+  throw new UsageError(
+    sub
+      ? `unknown sub-command "${sub}"; one of add, list, rm`
+      : 'which sub-command? one of add, list, rm',
+  );
 }
 
 export const faultCommand: CliCommand = {

@@ -6,7 +6,8 @@ import type { CliCommand } from './command.types.js';
 import type { AttemptMessage } from '../callbacks/event-stream.js';
 import { openSse, type SseEnd, type SseMessage } from './sse-client.js';
 
-const USAGE = 'listen [--forward-to URL] [--merchant ID | --workspace ID] [--events a,b] [--url BASE] [--json]';
+const USAGE =
+  'listen [--forward-to URL] [--merchant ID | --workspace ID] [--events a,b] [--url BASE] [--json]';
 const HELP = `Usage: paysandbox ${USAGE}
 
 Print every invoice event of one merchant and every callback attempt as they happen on a running
@@ -67,7 +68,9 @@ interface EventMessage {
 
 function parse(args: string[], env: Record<string, string | undefined>) {
   const { values } = parseCommandArgs(args, OPTIONS);
-  const v = values as { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+  const v = values as {
+    [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
+  };
   if (v.merchant && v.workspace) throw new UsageError('give --merchant or --workspace, not both');
   let forwardTo: string | undefined;
   if (v['forward-to'] !== undefined) {
@@ -75,26 +78,49 @@ function parse(args: string[], env: Record<string, string | undefined>) {
     try {
       u = new URL(v['forward-to']);
     } catch {
-      throw new UsageError(`--forward-to is not a URL: "${v['forward-to']}" (e.g. http://localhost:3000/callback)`);
+      throw new UsageError(
+        `--forward-to is not a URL: "${v['forward-to']}" (e.g. http://localhost:3000/callback)`,
+      );
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--forward-to must be an http or https URL, got "${u.protocol}"`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new UsageError(`--forward-to must be an http or https URL, got "${u.protocol}"`);
     forwardTo = u.href;
   }
-  const events = v.events?.split(',').map((e) => e.trim()).filter(Boolean);
+  const events = v.events
+    ?.split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const unknown = events?.filter((e) => !EVENT_NAMES.includes(e as EventName)) ?? [];
-  if (unknown.length) throw new UsageError(`unknown event ${unknown.map((e) => `"${e}"`).join(', ')}; known events: ${EVENT_NAMES.join(', ')}`);
+  if (unknown.length)
+    throw new UsageError(
+      `unknown event ${unknown.map((e) => `"${e}"`).join(', ')}; known events: ${EVENT_NAMES.join(', ')}`,
+    );
   let forwardTimeoutMs = 10_000;
   if (v['forward-timeout'] !== undefined) {
     const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(v['forward-timeout']);
-    if (!m || !(Number(m[1]) > 0)) throw new UsageError(`--forward-timeout must be a duration such as 10s or 500ms, got "${v['forward-timeout']}"`);
+    if (!m || !(Number(m[1]) > 0))
+      throw new UsageError(
+        `--forward-timeout must be a duration such as 10s or 500ms, got "${v['forward-timeout']}"`,
+      );
     forwardTimeoutMs = Number(m[1]) * (m[2] === 'ms' ? 1 : 1000);
   }
-  const base = (v.url ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`).replace(/\/+$/, '');
+  const base = (
+    v.url ??
+    env.PAYSANDBOX_URL ??
+    `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
+  ).replace(/\/+$/, '');
   const query = new URLSearchParams();
   if (v.merchant) query.set('merchant_id', v.merchant);
   if (v.workspace) query.set('workspace_id', v.workspace);
   if (events?.length) query.set('events', events.join(','));
-  return { base, query, forwardTo, forwardTimeoutMs, json: v.json === true, token: v['control-token'] ?? env.SANDBOX_CONTROL_TOKEN };
+  return {
+    base,
+    query,
+    forwardTo,
+    forwardTimeoutMs,
+    json: v.json === true,
+    token: v['control-token'] ?? env.SANDBOX_CONTROL_TOKEN,
+  };
 }
 
 const clock = () => new Date().toISOString().slice(11, 23);
@@ -104,7 +130,9 @@ function envelopeText(body: string): string {
   try {
     const e = JSON.parse(body) as { errors?: Record<string, string[]> };
     return Object.entries(e.errors ?? {})
-      .map(([field, msgs]) => (field === 'non_field_errors' ? msgs.join(' ') : `${field}: ${msgs.join(' ')}`))
+      .map(([field, msgs]) =>
+        field === 'non_field_errors' ? msgs.join(' ') : `${field}: ${msgs.join(' ')}`,
+      )
       .join('; ');
   } catch {
     return body.slice(0, 200);
@@ -112,9 +140,16 @@ function envelopeText(body: string): string {
 }
 
 /** `paysandbox listen`: follow a merchant's events and callback attempts live, and forward them locally. */
-export async function runListen(args: string[], env: Record<string, string | undefined>, signal: AbortSignal): Promise<number> {
+export async function runListen(
+  args: string[],
+  env: Record<string, string | undefined>,
+  signal: AbortSignal,
+): Promise<number> {
   const o = parse(args, env);
-  const print = (text: string, obj: Record<string, unknown>) => console.log(o.json ? JSON.stringify({ at: new Date().toISOString(), ...obj }) : `${clock()}  ${text}`);
+  const print = (text: string, obj: Record<string, unknown>) =>
+    console.log(
+      o.json ? JSON.stringify({ at: new Date().toISOString(), ...obj }) : `${clock()}  ${text}`,
+    );
   const transport = createHttpTransport({ nowMs: () => performance.now() });
   let merchant: ReadyMessage['merchant'] | undefined;
   // Forwarded one at a time, in the order the events happened (the receiver sees the sandbox's order).
@@ -124,26 +159,38 @@ export async function runListen(args: string[], env: Record<string, string | und
    * POST one send of an event to --forward-to: its first delivery (`event`), a redelivery or manual send
    * (`resend`), or a retry (an `attempt` message, forwarded with its attempt number).
    */
-  const forward = (e: { event_id: string; event: string; invoice_id: string; body: string }, attempt: number, why: string) => {
+  const forward = (
+    e: { event_id: string; event: string; invoice_id: string; body: string },
+    attempt: number,
+    why: string,
+  ) => {
     if (!o.forwardTo || !merchant) return;
     const target = o.forwardTo;
-    const req = buildCallbackRequest({ event_id: e.event_id, body: e.body }, merchant, target, attempt);
+    const req = buildCallbackRequest(
+      { event_id: e.event_id, body: e.body },
+      merchant,
+      target,
+      attempt,
+    );
     req.headers['X-Sandbox-Forwarded'] = '1';
     forwarding = forwarding.then(async () => {
       const out = await transport.send(req, o.forwardTimeoutMs);
       const answer = out.statusCode === null ? `failed: ${out.error}` : `[${out.statusCode}]`;
-      print(`forward  ${e.event.padEnd(42)} invoice=${e.invoice_id} (${why}) → ${target}  ${answer} ${out.durationMs.toFixed(1)} ms`, {
-        type: 'forward',
-        send: why,
-        event_id: e.event_id,
-        event: e.event,
-        invoice_id: e.invoice_id,
-        attempt,
-        url: target,
-        status_code: out.statusCode,
-        error: out.error,
-        duration_ms: out.durationMs,
-      });
+      print(
+        `forward  ${e.event.padEnd(42)} invoice=${e.invoice_id} (${why}) → ${target}  ${answer} ${out.durationMs.toFixed(1)} ms`,
+        {
+          type: 'forward',
+          send: why,
+          event_id: e.event_id,
+          event: e.event,
+          invoice_id: e.invoice_id,
+          attempt,
+          url: target,
+          status_code: out.statusCode,
+          error: out.error,
+          duration_ms: out.durationMs,
+        },
+      );
     });
   };
 
@@ -157,32 +204,59 @@ export async function runListen(args: string[], env: Record<string, string | und
     if (m.event === 'ready') {
       const r = data as ReadyMessage;
       merchant = r.merchant;
-      const where = o.forwardTo ? `forwarding to ${o.forwardTo}` : 'not forwarding (--forward-to URL to forward)';
+      const where = o.forwardTo
+        ? `forwarding to ${o.forwardTo}`
+        : 'not forwarding (--forward-to URL to forward)';
       print(
         `Ready: ${r.merchant.name} (merchant ${r.merchant.id}), events ${r.events.join(', ')}, on ${o.base}; ${where}. ` +
           `The merchant's own callbacks (${r.merchant.callback_url ?? 'no callback_url'}) go on unchanged. Ctrl-C to stop.`,
-        { type: 'ready', merchant_id: r.merchant.id, merchant_name: r.merchant.name, events: r.events, forward_to: o.forwardTo ?? null },
+        {
+          type: 'ready',
+          merchant_id: r.merchant.id,
+          merchant_name: r.merchant.name,
+          events: r.events,
+          forward_to: o.forwardTo ?? null,
+        },
       );
     } else if (m.event === 'event') {
       const e = data as EventMessage;
-      print(`event    ${e.name.padEnd(42)} invoice=${e.invoice_id} event_id=${e.id}`, { type: 'event', event_id: e.id, event: e.name, invoice_id: e.invoice_id, merchant_id: e.merchant_id, created_at: e.created_at, body: e.body });
-      forward({ event_id: e.id, event: e.name, invoice_id: e.invoice_id, body: e.body }, 1, 'first delivery');
+      print(`event    ${e.name.padEnd(42)} invoice=${e.invoice_id} event_id=${e.id}`, {
+        type: 'event',
+        event_id: e.id,
+        event: e.name,
+        invoice_id: e.invoice_id,
+        merchant_id: e.merchant_id,
+        created_at: e.created_at,
+        body: e.body,
+      });
+      forward(
+        { event_id: e.id, event: e.name, invoice_id: e.invoice_id, body: e.body },
+        1,
+        'first delivery',
+      );
     } else if (m.event === 'resend') {
       const r = data as ResendMessage;
       const what = r.kind === 'redelivery' ? `redelivery of ${r.redelivery_of}` : 'manual send';
-      print(`resend   ${r.event.padEnd(42)} invoice=${r.invoice_id} event_id=${r.event_id} (${what})`, { type: 'resend', ...r });
+      print(
+        `resend   ${r.event.padEnd(42)} invoice=${r.invoice_id} event_id=${r.event_id} (${what})`,
+        { type: 'resend', ...r },
+      );
       forward(r, 1, r.kind === 'redelivery' ? 'redelivery' : 'manual send');
     } else if (m.event === 'attempt') {
       const a = data as AttemptMessage & { body?: string };
       const answer = a.status_code === null ? 'no answer' : `[${a.status_code}]`;
       const next = a.status === 'pending' ? `retry at ${a.next_attempt_at}` : a.status;
       const { body, ...shown } = a;
-      print(`attempt  ${a.event.padEnd(42)} invoice=${a.invoice_id} → ${a.url}  #${a.attempt} ${answer} ${a.duration_ms.toFixed(1)} ms ${next}${a.error && a.status !== 'delivered' ? ` (${a.error})` : ''}`, {
-        type: 'attempt',
-        ...shown,
-      });
+      print(
+        `attempt  ${a.event.padEnd(42)} invoice=${a.invoice_id} → ${a.url}  #${a.attempt} ${answer} ${a.duration_ms.toFixed(1)} ms ${next}${a.error && a.status !== 'delivered' ? ` (${a.error})` : ''}`,
+        {
+          type: 'attempt',
+          ...shown,
+        },
+      );
       // A retry is a send of the event too: forwarded with its attempt number.
-      if (a.attempt > 1 && body !== undefined) forward({ ...a, body }, a.attempt, `retry #${a.attempt}`);
+      if (a.attempt > 1 && body !== undefined)
+        forward({ ...a, body }, a.attempt, `retry #${a.attempt}`);
     }
   };
 
@@ -205,16 +279,27 @@ export async function runListen(args: string[], env: Record<string, string | und
       connectedOnce ||= wasReady;
       if (end.kind === 'refused') {
         const why = envelopeText(end.body);
-        if (end.status === 401) console.error(`paysandbox listen: the sandbox at ${o.base} refused the control token (401): pass --control-token T or set SANDBOX_CONTROL_TOKEN`);
-        else console.error(`paysandbox listen: the sandbox at ${o.base} refused the stream (${end.status}): ${why}`);
+        if (end.status === 401)
+          console.error(
+            `paysandbox listen: the sandbox at ${o.base} refused the control token (401): pass --control-token T or set SANDBOX_CONTROL_TOKEN`,
+          );
+        else
+          console.error(
+            `paysandbox listen: the sandbox at ${o.base} refused the stream (${end.status}): ${why}`,
+          );
         return end.status === 400 ? 2 : 1;
       }
       if (!connectedOnce) {
-        console.error(`paysandbox listen: cannot reach the sandbox at ${o.base} (${end.kind === 'error' ? (end.code ?? end.message) : 'closed'}); is \`paysandbox start\` running? (--url BASE)`);
+        console.error(
+          `paysandbox listen: cannot reach the sandbox at ${o.base} (${end.kind === 'error' ? (end.code ?? end.message) : 'closed'}); is \`paysandbox start\` running? (--url BASE)`,
+        );
         return 1;
       }
       // The sandbox went away (restart, stop): wait for it like `stripe listen` does.
-      if (wasReady) console.error(`paysandbox listen: the sandbox closed the stream; reconnecting every ${RECONNECT_MS / 1000} s (Ctrl-C to stop)`);
+      if (wasReady)
+        console.error(
+          `paysandbox listen: the sandbox closed the stream; reconnecting every ${RECONNECT_MS / 1000} s (Ctrl-C to stop)`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, RECONNECT_MS);
         signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });

@@ -37,7 +37,9 @@ ${START_OPTIONS}`,
 Regenerate fixtures/sandbox.json reproducibly from a seed.`,
 };
 
-const START_FLAGS: OptionSpec = Object.fromEntries(Object.entries(CONFIG_OPTIONS).map(([k, o]) => [k, { type: o.type }]));
+const START_FLAGS: OptionSpec = Object.fromEntries(
+  Object.entries(CONFIG_OPTIONS).map(([k, o]) => [k, { type: o.type }]),
+);
 const COMMAND_NAMES = ['start', 'fixtures', 'help', ...commands.map((c) => c.name)];
 
 async function run(command: string, rest: string[]): Promise<number> {
@@ -52,7 +54,10 @@ async function run(command: string, rest: string[]): Promise<number> {
     return -1; // keep running
   }
   if (command === 'fixtures') {
-    const { values } = parseCommandArgs(rest, { seed: { type: 'string' }, out: { type: 'string' } });
+    const { values } = parseCommandArgs(rest, {
+      seed: { type: 'string' },
+      out: { type: 'string' },
+    });
     // Loaded here only: faker alone takes longer to import than the whole server takes to start.
     const { DEFAULT_SEED, generateFixtures } = await import('../fixtures/generate.js');
     const seed = values.seed !== undefined ? Number(values.seed) : DEFAULT_SEED;
@@ -80,7 +85,9 @@ async function main(argv: string[]): Promise<number> {
   const rest = command === argv[0] ? argv.slice(1) : argv;
   if (!COMMAND_NAMES.includes(command)) {
     const guess = closest(command, COMMAND_NAMES);
-    console.error(`paysandbox: unknown command "${command}"${guess ? `; did you mean ${guess}?` : ''} (paysandbox --help lists them)`);
+    console.error(
+      `paysandbox: unknown command "${command}"${guess ? `; did you mean ${guess}?` : ''} (paysandbox --help lists them)`,
+    );
     return 2;
   }
   const sub = commands.find((c) => c.name === command);
@@ -102,7 +109,9 @@ async function main(argv: string[]): Promise<number> {
     const e = err as Error & { code?: string };
     // A sub-command's own strict parseArgs (contract): still bad usage, still one line.
     if (e.code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(`paysandbox ${command}: ${e.message.split('\n')[0]} (paysandbox ${command} --help)`);
+      console.error(
+        `paysandbox ${command}: ${e.message.split('\n')[0]} (paysandbox ${command} --help)`,
+      );
       return 2;
     }
     throw err;

@@ -12,44 +12,101 @@ function harWith(body: unknown): string {
   const entry = {
     startedDateTime: '2026-01-01T00:00:00.000Z',
     time: 0,
-    request: { method: 'GET', url: 'https://staging.example/v3/crypto-accounts/', httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'ACCESS_KEY', value: '<redacted>' }], queryString: [], headersSize: -1, bodySize: -1 },
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: -1, mimeType: 'application/json', text: JSON.stringify(body) }, redirectURL: '', headersSize: -1, bodySize: -1 },
+    request: {
+      method: 'GET',
+      url: 'https://staging.example/v3/crypto-accounts/',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'ACCESS_KEY', value: '<redacted>' }],
+      queryString: [],
+      headersSize: -1,
+      bodySize: -1,
+    },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [],
+      content: { size: -1, mimeType: 'application/json', text: JSON.stringify(body) },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    },
     cache: {},
     timings: { send: 0, wait: 0, receive: 0 },
   };
   const file = join(dir, `s${Math.random().toString(36).slice(2)}.har`);
-  writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [entry] } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [entry] },
+    }),
+  );
   return file;
 }
 
 const capture = () => {
   const lines = { out: [] as string[], err: [] as string[] };
-  return { lines, output: { out: (t: string) => lines.out.push(t), err: (t: string) => lines.err.push(t) } };
+  return {
+    lines,
+    output: { out: (t: string) => lines.out.push(t), err: (t: string) => lines.err.push(t) },
+  };
 };
 
 describe('paysandbox parity --har (a HAR a user brings)', () => {
   it('exits 1 on an unexplained difference, printing it and writing JUnit with one failure', async () => {
     const { lines, output } = capture();
     const junit = join(dir, 'parity.xml');
-    const code = await runParityCli(['--har', harWith({ 'crypto-accounts': [{ id: 'a', nickname: 'x' }] }), '--junit', junit], {}, output);
+    const code = await runParityCli(
+      ['--har', harWith({ 'crypto-accounts': [{ id: 'a', nickname: 'x' }] }), '--junit', junit],
+      {},
+      output,
+    );
     expect(code).toBe(1);
-    expect(lines.out.join('\n')).toMatch(/UNEXPLAINED missing crypto-accounts\[\]\.nickname\s+recorded string "x"; ours absent/);
-    expect(readFileSync(junit, 'utf8')).toMatch(/tests="1" failures="1"[\s\S]*<failure message="\d+ unexplained difference\(s\)">missing crypto-accounts\[\]\.nickname/);
+    expect(lines.out.join('\n')).toMatch(
+      /UNEXPLAINED missing crypto-accounts\[\]\.nickname\s+recorded string "x"; ours absent/,
+    );
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /tests="1" failures="1"[\s\S]*<failure message="\d+ unexplained difference\(s\)">missing crypto-accounts\[\]\.nickname/,
+    );
   });
 
   it('exits 0 when the answers have the recorded shape (an accepted deviation included), and prints JSON with --json', async () => {
     const { lines, output } = capture();
-    const body = { 'crypto-accounts': [{ id: 'a', name: 'PHP Wallet', currency: 'PBTC', balance: '1.5', pending_balance: '0.00000000', default_address: 'x' }] };
+    const body = {
+      'crypto-accounts': [
+        {
+          id: 'a',
+          name: 'PHP Wallet',
+          currency: 'PBTC',
+          balance: '1.5',
+          pending_balance: '0.00000000',
+          default_address: 'x',
+        },
+      ],
+    };
     expect(await runParityCli(['--har', harWith(body), '--json'], {}, output)).toBe(0);
-    const json = JSON.parse(lines.out.join('')) as { results: Array<{ status: string; differences: Array<{ verdict: string; reason: string }> }> };
+    const json = JSON.parse(lines.out.join('')) as {
+      results: Array<{ status: string; differences: Array<{ verdict: string; reason: string }> }>;
+    };
     expect(json.results[0]!.status).toBe('accepted');
-    expect(json.results[0]!.differences.map((d) => d.verdict)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
+    expect(json.results[0]!.differences.map((d) => d.verdict)).toEqual([
+      'accepted',
+      'accepted',
+      'accepted',
+      'accepted',
+    ]);
   });
 
   it('refuses a production URL and a file that is not HAR as usage errors', async () => {
-    await expect(runParityCli(['--base-url', 'https://api.coins.asia'], {})).rejects.toThrow(UsageError);
+    await expect(runParityCli(['--base-url', 'https://api.coins.asia'], {})).rejects.toThrow(
+      UsageError,
+    );
     const notHar = join(dir, 'x.har');
     writeFileSync(notHar, '{"log": {}}');
-    await expect(runParityCli(['--har', notHar], {})).rejects.toThrow(/x\.har: not a HAR file \(no log\.entries\)/);
+    await expect(runParityCli(['--har', notHar], {})).rejects.toThrow(
+      /x\.har: not a HAR file \(no log\.entries\)/,
+    );
   });
 });

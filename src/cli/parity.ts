@@ -21,7 +21,11 @@ is unexplained, 1 when one is, 2 on bad usage.`;
 const consoleOutput: CliOutput = { out: (t) => console.log(t), err: (t) => console.error(t) };
 
 /** `paysandbox parity`: exit 0 when every difference is explained (docs/parity.md). */
-export async function runParityCli(args: string[], env: Record<string, string | undefined>, output: CliOutput = consoleOutput): Promise<number> {
+export async function runParityCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  output: CliOutput = consoleOutput,
+): Promise<number> {
   const { values } = parseCommandArgs(args, {
     har: { type: 'string', multiple: true },
     'base-url': { type: 'string' },
@@ -41,8 +45,20 @@ export async function runParityCli(args: string[], env: Record<string, string | 
   }
   // Loaded here: the comparison engine and the sandbox are not for the CLI's other commands to pay for.
   const {
-    parityMarkdown, committedHistory, corpusFiles, loadEntries, junitReport, textReport, totals,
-    committedInputs, runParity, staleGaps, inProcessTarget, urlTarget, loadSpec, apiOperations
+    parityMarkdown,
+    committedHistory,
+    corpusFiles,
+    loadEntries,
+    junitReport,
+    textReport,
+    totals,
+    committedInputs,
+    runParity,
+    staleGaps,
+    inProcessTarget,
+    urlTarget,
+    loadSpec,
+    apiOperations,
   } = await import('../parity/index.js');
   let entries;
   try {
@@ -60,10 +76,25 @@ export async function runParityCli(args: string[], env: Record<string, string | 
     await target.close();
   }
   if (values.junit) writeFileSync(resolve(values.junit as string), junitReport(results));
-  if (values.docs) writeFileSync(resolve(values.docs as string), parityMarkdown(results, { ...inputs, history: committedHistory(), operations: apiOperations(spec) }));
+  if (values.docs)
+    writeFileSync(
+      resolve(values.docs as string),
+      parityMarkdown(results, {
+        ...inputs,
+        history: committedHistory(),
+        operations: apiOperations(spec),
+      }),
+    );
   const stale = files ? [] : staleGaps(results, inputs.gaps);
-  output.out(values.json ? JSON.stringify({ results, staleGaps: stale }, null, 2) : textReport(results, { all: values.all === true }));
-  for (const g of stale) output.err(`parity: ${g.entry} no longer differs (or does not exist): remove it from parity/known-gaps.json`);
+  output.out(
+    values.json
+      ? JSON.stringify({ results, staleGaps: stale }, null, 2)
+      : textReport(results, { all: values.all === true }),
+  );
+  for (const g of stale)
+    output.err(
+      `parity: ${g.entry} no longer differs (or does not exist): remove it from parity/known-gaps.json`,
+    );
   const t = totals(results);
   return t.unexplained > 0 || stale.length > 0 ? 1 : 0;
 }

@@ -22,7 +22,8 @@ Ctrl-C stops; then: paysandbox parity --har FILE (or paysandbox replay --har FIL
 export const recordCommand: CliCommand = {
   name: 'record',
   usage: USAGE,
-  summary: 'a recording proxy: forward to an upstream, write the exchanges as HAR (secrets scrubbed)',
+  summary:
+    'a recording proxy: forward to an upstream, write the exchanges as HAR (secrets scrubbed)',
   help: HELP,
   async run(args, env) {
     const { values } = parseCommandArgs(args, {
@@ -34,25 +35,47 @@ export const recordCommand: CliCommand = {
       resign: { type: 'boolean' },
     });
     const upstream = values.upstream as string | undefined;
-    if (!upstream) throw new UsageError('--upstream is required: the service to forward to, e.g. https://api.staging.example or http://127.0.0.1:7070');
-    if (!values.out) throw new UsageError('--out is required: the HAR file to write, e.g. session.har');
+    if (!upstream)
+      throw new UsageError(
+        '--upstream is required: the service to forward to, e.g. https://api.staging.example or http://127.0.0.1:7070',
+      );
+    if (!values.out)
+      throw new UsageError('--out is required: the HAR file to write, e.g. session.har');
     try {
       assertNotProduction(upstream, env);
     } catch (err) {
-      throw new UsageError((err as Error).message.replace('run the contract suite against', 'record'));
+      throw new UsageError(
+        (err as Error).message.replace('run the contract suite against', 'record'),
+      );
     }
     const port = values.port === undefined ? 7080 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be a port number, got "${values.port}"`);
     let signer;
     if (values.resign) {
-      if (!env.CONTRACT_API_KEY || !env.CONTRACT_API_SECRET) throw new UsageError('--resign needs CONTRACT_API_KEY and CONTRACT_API_SECRET');
-      signer = createHmacSigner({ apiKey: env.CONTRACT_API_KEY, apiSecret: env.CONTRACT_API_SECRET, nonceStart: env.CONTRACT_NONCE_START });
+      if (!env.CONTRACT_API_KEY || !env.CONTRACT_API_SECRET)
+        throw new UsageError('--resign needs CONTRACT_API_KEY and CONTRACT_API_SECRET');
+      signer = createHmacSigner({
+        apiKey: env.CONTRACT_API_KEY,
+        apiSecret: env.CONTRACT_API_SECRET,
+        nonceStart: env.CONTRACT_NONCE_START,
+      });
     }
     const out = resolve(values.out as string);
     const { startRecorder } = await import('../parity/index.js');
     const host = values.host as string | undefined;
-    const recorder = await startRecorder({ upstream, out, port, host, maskPii: values['mask-pii'] === true, signer, version: packageVersion() });
-    console.log(`paysandbox record: listening on ${recorder.url}, forwarding to ${upstream}, writing ${out} (Ctrl-C stops)`);
+    const recorder = await startRecorder({
+      upstream,
+      out,
+      port,
+      host,
+      maskPii: values['mask-pii'] === true,
+      signer,
+      version: packageVersion(),
+    });
+    console.log(
+      `paysandbox record: listening on ${recorder.url}, forwarding to ${upstream}, writing ${out} (Ctrl-C stops)`,
+    );
     await new Promise<void>((done) => {
       const stop = () => void recorder.close().then(done);
       process.once('SIGINT', stop);

@@ -45,11 +45,20 @@ export const replayCommand: CliCommand = {
     try {
       assertNotProduction(baseUrl, env);
     } catch (err) {
-      throw new UsageError((err as Error).message.replace('run the contract suite against', 'replay against'));
+      throw new UsageError(
+        (err as Error).message.replace('run the contract suite against', 'replay against'),
+      );
     }
     // Loaded here, as for parity: the engine is not for the other commands to pay for.
     const {
-      loadEntries, operationMatcher, authOf, junitReport, textReport, replayAll, urlTarget, loadSpec
+      loadEntries,
+      operationMatcher,
+      authOf,
+      junitReport,
+      textReport,
+      replayAll,
+      urlTarget,
+      loadSpec,
     } = await import('../parity/index.js');
     let entries;
     try {
@@ -59,10 +68,24 @@ export const replayCommand: CliCommand = {
     }
     const spec = loadSpec();
     const matcher = operationMatcher(spec);
-    const modes = new Set(entries.map((e) => authOf(e.entry, matcher.match(e.entry.request.method, new URL(e.entry.request.url).pathname))));
+    const modes = new Set(
+      entries.map((e) =>
+        authOf(
+          e.entry,
+          matcher.match(e.entry.request.method, new URL(e.entry.request.url).pathname),
+        ),
+      ),
+    );
     const missing = [...new Set([...modes].flatMap((m) => NEEDS[m] ?? []))].filter((n) => !env[n]);
-    if (missing.length) throw new UsageError(`set ${missing.join(', ')}: the recorded requests authenticate with them`);
-    const signer = createHmacSigner({ apiKey: env.CONTRACT_API_KEY ?? '', apiSecret: env.CONTRACT_API_SECRET ?? '', nonceStart: env.CONTRACT_NONCE_START });
+    if (missing.length)
+      throw new UsageError(
+        `set ${missing.join(', ')}: the recorded requests authenticate with them`,
+      );
+    const signer = createHmacSigner({
+      apiKey: env.CONTRACT_API_KEY ?? '',
+      apiSecret: env.CONTRACT_API_SECRET ?? '',
+      nonceStart: env.CONTRACT_NONCE_START,
+    });
     const creds: Credentials = {
       merchantToken: env.CONTRACT_MERCHANT_TOKEN ?? '',
       apiKey: signer.apiKey,
@@ -74,7 +97,12 @@ export const replayCommand: CliCommand = {
       customerPhone: '',
     };
     const target = urlTarget(baseUrl);
-    const results = await replayAll(entries, { target, creds, mapIds: false, unique: () => '' }, spec, { gaps: [], overrides: {} });
+    const results = await replayAll(
+      entries,
+      { target, creds, mapIds: false, unique: () => '' },
+      spec,
+      { gaps: [], overrides: {} },
+    );
     if (values.junit) writeFileSync(resolve(values.junit as string), junitReport(results));
     console.log(values.json ? JSON.stringify({ results }, null, 2) : textReport(results));
     return results.some((r) => r.status === 'unexplained' || r.status === 'error') ? 1 : 0;

@@ -7,7 +7,9 @@ import { createServerLog, failureKind, wantsColor } from './server-log.js';
 import { waitUntil } from '../testing/wait.js';
 
 const AT = Date.parse('2026-11-23T10:11:12.345Z');
-const body = JSON.stringify({ event: { name: 'invoice.fully_paid', data: { id: 'a'.repeat(32) } } });
+const body = JSON.stringify({
+  event: { name: 'invoice.fully_paid', data: { id: 'a'.repeat(32) } },
+});
 
 function attempt(o: Partial<AttemptReport>): AttemptReport {
   return {
@@ -28,18 +30,30 @@ function attempt(o: Partial<AttemptReport>): AttemptReport {
 
 function capture(format: 'text' | 'json', color = false) {
   const lines: string[] = [];
-  return { lines, log: createServerLog({ format, color, write: (l) => lines.push(l), nowMs: () => AT }) };
+  return {
+    lines,
+    log: createServerLog({ format, color, write: (l) => lines.push(l), nowMs: () => AT }),
+  };
 }
 
 const refused = (n: number, status: AttemptReport['status'] = 'pending') =>
-  attempt({ attempt: n, status_code: null, error: 'connection failed: connect ECONNREFUSED 127.0.0.1:4040', status, next_attempt_at: 1_800_000_000_000_000 });
+  attempt({
+    attempt: n,
+    status_code: null,
+    error: 'connection failed: connect ECONNREFUSED 127.0.0.1:4040',
+    status,
+    next_attempt_at: 1_800_000_000_000_000,
+  });
 
 describe('the server log', () => {
   it('prints one text line per request: time, method, path, status, auth outcome, milliseconds', () => {
     const { lines, log } = capture('text');
     log.request('POST', '/v1/invoices/', 201, `merchant:${'m'.repeat(32)}`, 2.345);
     log.request('GET', '/v1/invoices/x', 401, 'invalid_token', 0.5);
-    expect(lines).toEqual([`10:11:12.345 POST   /v1/invoices/ 201 merchant:${'m'.repeat(32)} 2.3 ms`, '10:11:12.345 GET    /v1/invoices/x 401 invalid_token 0.5 ms']);
+    expect(lines).toEqual([
+      `10:11:12.345 POST   /v1/invoices/ 201 merchant:${'m'.repeat(32)} 2.3 ms`,
+      '10:11:12.345 GET    /v1/invoices/x 401 invalid_token 0.5 ms',
+    ]);
   });
 
   it('colors on a terminal only, and never under NO_COLOR', () => {
@@ -59,18 +73,39 @@ describe('the server log', () => {
     log.request('GET', '/healthz', 200, 'none', 0.25);
     log.attempt(attempt({}));
     expect(lines.map((l) => JSON.parse(l))).toEqual([
-      { type: 'request', at: '2026-11-23T10:11:12.345Z', method: 'GET', path: '/healthz', status: 200, auth: 'none', duration_ms: 0.25 },
-      expect.objectContaining({ type: 'callback', event: 'invoice.fully_paid', invoice_id: 'a'.repeat(32), attempt: 1, status_code: 200, status: 'delivered' }),
+      {
+        type: 'request',
+        at: '2026-11-23T10:11:12.345Z',
+        method: 'GET',
+        path: '/healthz',
+        status: 200,
+        auth: 'none',
+        duration_ms: 0.25,
+      },
+      expect.objectContaining({
+        type: 'callback',
+        event: 'invoice.fully_paid',
+        invoice_id: 'a'.repeat(32),
+        attempt: 1,
+        status_code: 200,
+        status: 'delivered',
+      }),
     ]);
   });
 
   it('says `fault` and the fault id on a request an injected fault answered, in text and JSON', () => {
     const text = capture('text');
     text.log.request('GET', '/v1/invoices/x', 503, `merchant:${'m'.repeat(32)}`, 1, 'f'.repeat(32));
-    expect(text.lines).toEqual([`10:11:12.345 GET    /v1/invoices/x 503 merchant:${'m'.repeat(32)} 1.0 ms fault ${'f'.repeat(32)}`]);
+    expect(text.lines).toEqual([
+      `10:11:12.345 GET    /v1/invoices/x 503 merchant:${'m'.repeat(32)} 1.0 ms fault ${'f'.repeat(32)}`,
+    ]);
     const json = capture('json');
     json.log.request('GET', '/v1/invoices/x', 503, 'none', 1, 'f'.repeat(32));
-    expect(JSON.parse(json.lines[0]!)).toMatchObject({ type: 'request', status: 503, fault: 'f'.repeat(32) });
+    expect(JSON.parse(json.lines[0]!)).toMatchObject({
+      type: 'request',
+      status: 503,
+      fault: 'f'.repeat(32),
+    });
   });
 
   it("leaves out the hosted page's status polls", () => {
@@ -82,9 +117,21 @@ describe('the server log', () => {
   it('prints a callback attempt with its event, invoice, URL, answer and what comes next', () => {
     const { lines, log } = capture('text');
     log.attempt(attempt({}));
-    log.attempt(attempt({ attempt: 2, status_code: 500, error: 'receiver answered 500', status: 'pending', next_attempt_at: 1_800_000_000_000_000 }));
-    expect(lines[0]).toBe(`10:11:12.345 callback invoice.fully_paid invoice=${'a'.repeat(32)} → http://127.0.0.1:4040/callbacks attempt 1 200 3.3 ms delivered`);
-    expect(lines[1]).toMatch(/attempt 2 500 3\.3 ms retry at 2027-01-15T08:00:00\.000000Z \(sandbox clock\) \(receiver answered 500\)$/);
+    log.attempt(
+      attempt({
+        attempt: 2,
+        status_code: 500,
+        error: 'receiver answered 500',
+        status: 'pending',
+        next_attempt_at: 1_800_000_000_000_000,
+      }),
+    );
+    expect(lines[0]).toBe(
+      `10:11:12.345 callback invoice.fully_paid invoice=${'a'.repeat(32)} → http://127.0.0.1:4040/callbacks attempt 1 200 3.3 ms delivered`,
+    );
+    expect(lines[1]).toMatch(
+      /attempt 2 500 3\.3 ms retry at 2027-01-15T08:00:00\.000000Z \(sandbox clock\) \(receiver answered 500\)$/,
+    );
   });
 
   it('says once that a callback URL is down, not every attempt, and once that it answers again', () => {
@@ -92,7 +139,9 @@ describe('the server log', () => {
     log.attempt(refused(1));
     log.attempt(refused(2));
     log.attempt(refused(3));
-    expect(lines[0]).toBe('10:11:12.345 callbacks to http://127.0.0.1:4040/callbacks failing: ECONNREFUSED (will retry; further failures are not shown until it answers)');
+    expect(lines[0]).toBe(
+      '10:11:12.345 callbacks to http://127.0.0.1:4040/callbacks failing: ECONNREFUSED (will retry; further failures are not shown until it answers)',
+    );
     expect(lines[1]).toMatch(/callback invoice\.fully_paid .* attempt 1 no answer .* retry at/);
     expect(lines).toHaveLength(2);
     log.attempt(attempt({ attempt: 4 }));
@@ -108,8 +157,16 @@ describe('the server log', () => {
     const { lines, log } = capture('json');
     log.attempt(refused(1));
     log.attempt(refused(2, 'failed'));
-    expect(lines.map((l) => JSON.parse(l).type)).toEqual(['callback_target', 'callback', 'callback']);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ url: 'http://127.0.0.1:4040/callbacks', state: 'failing', kind: 'ECONNREFUSED' });
+    expect(lines.map((l) => JSON.parse(l).type)).toEqual([
+      'callback_target',
+      'callback',
+      'callback',
+    ]);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      url: 'http://127.0.0.1:4040/callbacks',
+      state: 'failing',
+      kind: 'ECONNREFUSED',
+    });
   });
 
   it('names the kind of failure', () => {
@@ -128,7 +185,9 @@ describe('paysandbox start prints what happens', () => {
   });
 
   const waitForOutput = async (pattern: RegExp) => {
-    await waitUntil(`output matching ${pattern}`, () => pattern.test(server!.output())).catch(() => undefined);
+    await waitUntil(`output matching ${pattern}`, () => pattern.test(server!.output())).catch(
+      () => undefined,
+    );
     return server!.output();
   };
 
@@ -138,8 +197,12 @@ describe('paysandbox start prints what happens', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    server = await spawnServer(['--db', ':memory:', '--retry-schedule', '0.1,0.1,0.1,0.1'], { env: { NO_COLOR: '', FORCE_COLOR: '' } });
-    const merchants = (await (await fetch(`${server.url}/_sandbox/merchants`)).json()) as { merchants: Array<{ id: string; merchant_api_token: string }> };
+    server = await spawnServer(['--db', ':memory:', '--retry-schedule', '0.1,0.1,0.1,0.1'], {
+      env: { NO_COLOR: '', FORCE_COLOR: '' },
+    });
+    const merchants = (await (await fetch(`${server.url}/_sandbox/merchants`)).json()) as {
+      merchants: Array<{ id: string; merchant_api_token: string }>;
+    };
     const m = merchants.merchants.at(-1)!; // the list is newest first: this is the first fixture merchant
     await fetch(`${server.url}/_sandbox/merchants/${m.id}`, {
       method: 'PATCH',
@@ -147,10 +210,18 @@ describe('paysandbox start prints what happens', () => {
       body: JSON.stringify({ callback_url: `http://127.0.0.1:${port}/callbacks` }),
     });
     await fetch(`${server.url}/v1/invoices/nope`, { headers: { authorization: 'Token wrong' } });
-    await fetch(`${server.url}/_sandbox/trigger`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'invoice.created' }) });
+    await fetch(`${server.url}/_sandbox/trigger`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'invoice.created' }),
+    });
     const out = await waitForOutput(/callback invoice\.created .* attempt 5 .* failed for good/);
-    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} GET {4}\/v1\/invoices\/nope 401 invalid_token [\d.]+ ms$/m);
-    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} POST {3}\/_sandbox\/trigger 201 control [\d.]+ ms$/m);
+    expect(out).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} GET {4}\/v1\/invoices\/nope 401 invalid_token [\d.]+ ms$/m,
+    );
+    expect(out).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} POST {3}\/_sandbox\/trigger 201 control [\d.]+ ms$/m,
+    );
     expect(out.match(/failing: ECONNREFUSED/g)).toHaveLength(1);
     // Attempts 2-4 are not shown; the last one, which gives up, is.
     expect(out.match(/callback invoice\.created/g)).toHaveLength(2);
@@ -163,13 +234,22 @@ describe('paysandbox start prints what happens', () => {
     const out = await waitForOutput(/"path":"\/healthz"/);
     const stdoutJson = out.split('\n').filter((l) => l.startsWith('{'));
     expect(stdoutJson.map((l) => JSON.parse(l).type)).toEqual(['listening', 'request']);
-    expect(JSON.parse(stdoutJson[1]!)).toMatchObject({ method: 'GET', path: '/healthz', status: 200, auth: 'none' });
+    expect(JSON.parse(stdoutJson[1]!)).toMatchObject({
+      method: 'GET',
+      path: '/healthz',
+      status: 200,
+      auth: 'none',
+    });
     await server.stop();
 
     server = await spawnServer(['--db', ':memory:', '--quiet']);
     await fetch(`${server.url}/healthz`);
     await fetch(`${server.url}/v1/invoices/nope`);
     await server.stop();
-    expect(server.output().trim().split('\n')).toEqual([expect.stringMatching(/^paysandbox listening on http:\/\/127\.0\.0\.1:\d+ {2}\(ready in \d+ ms\)$/)]);
+    expect(server.output().trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^paysandbox listening on http:\/\/127\.0\.0\.1:\d+ {2}\(ready in \d+ ms\)$/,
+      ),
+    ]);
   });
 });

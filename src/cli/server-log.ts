@@ -14,11 +14,15 @@ export interface ServerLogOptions {
 }
 
 /** Whether a stream gets colors: a terminal, and NO_COLOR unset or empty (no-color.org). */
-export function wantsColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
+export function wantsColor(
+  stream: { isTTY?: boolean },
+  env: Record<string, string | undefined>,
+): boolean {
   return stream.isTTY === true && !env.NO_COLOR;
 }
 
-const paint = (code: string) => (on: boolean, text: string) => (on ? `\x1b[${code}m${text}\x1b[0m` : text);
+const paint = (code: string) => (on: boolean, text: string) =>
+  on ? `\x1b[${code}m${text}\x1b[0m` : text;
 const dim = paint('2');
 const red = paint('31');
 const green = paint('32');
@@ -52,16 +56,39 @@ export function createServerLog(o: ServerLogOptions) {
   // Callback URLs that are down: how many of their attempts went unprinted since it was said.
   const down = new Map<string, number>();
   const time = () => new Date(nowMs()).toISOString().slice(11, 23);
-  const json = (obj: Record<string, unknown>) => o.write(JSON.stringify({ type: obj.type, at: new Date(nowMs()).toISOString(), ...obj }));
+  const json = (obj: Record<string, unknown>) =>
+    o.write(JSON.stringify({ type: obj.type, at: new Date(nowMs()).toISOString(), ...obj }));
 
   /** One request; `fault` is the id of an injected fault that answered or delayed it (the line says `fault`). */
-  function request(method: string, path: string, status: number, auth: string, durationMs: number, fault: string | null = null): void {
+  function request(
+    method: string,
+    path: string,
+    status: number,
+    auth: string,
+    durationMs: number,
+    fault: string | null = null,
+  ): void {
     // The hosted page polls its invoice's status every 2 s while open: not worth a line each.
-    if (status === 200 && path.startsWith('/payment/') && path.endsWith('/status') && fault === null) return;
+    if (
+      status === 200 &&
+      path.startsWith('/payment/') &&
+      path.endsWith('/status') &&
+      fault === null
+    )
+      return;
     // 499: the client closed the connection before its request was complete (no answer was sent).
     const closed = status === CLIENT_CLOSED_STATUS;
     if (o.format === 'json') {
-      return json({ type: 'request', method, path, status, auth, duration_ms: durationMs, ...(closed && { aborted: true }), ...(fault === null ? {} : { fault }) });
+      return json({
+        type: 'request',
+        method,
+        path,
+        status,
+        auth,
+        duration_ms: durationMs,
+        ...(closed && { aborted: true }),
+        ...(fault === null ? {} : { fault }),
+      });
     }
     const shown = closed ? `${status} aborted (client closed)` : String(status);
     o.write(
@@ -81,19 +108,36 @@ export function createServerLog(o: ServerLogOptions) {
       if (wasDown === undefined) {
         down.set(r.url, 0);
         const kind = failureKind(r.error!);
-        if (o.format === 'json') json({ type: 'callback_target', url: r.url, state: 'failing', error: r.error, kind });
-        else o.write(`${dim(c, time())} ${red(c, `callbacks to ${r.url} failing: ${kind} (will retry; further failures are not shown until it answers)`)}`);
+        if (o.format === 'json')
+          json({ type: 'callback_target', url: r.url, state: 'failing', error: r.error, kind });
+        else
+          o.write(
+            `${dim(c, time())} ${red(c, `callbacks to ${r.url} failing: ${kind} (will retry; further failures are not shown until it answers)`)}`,
+          );
       }
     } else if (wasDown !== undefined) {
       down.delete(r.url);
-      if (o.format === 'json') json({ type: 'callback_target', url: r.url, state: 'answering', unshown_failures: wasDown });
-      else o.write(`${dim(c, time())} ${green(c, `callbacks to ${r.url} answering again`)}${wasDown ? ` (${wasDown} failed attempt(s) not shown)` : ''}`);
+      if (o.format === 'json')
+        json({
+          type: 'callback_target',
+          url: r.url,
+          state: 'answering',
+          unshown_failures: wasDown,
+        });
+      else
+        o.write(
+          `${dim(c, time())} ${green(c, `callbacks to ${r.url} answering again`)}${wasDown ? ` (${wasDown} failed attempt(s) not shown)` : ''}`,
+        );
     }
     const m = attemptMessage(r);
     if (o.format === 'json') return json({ type: 'callback', ...m });
     const answer = r.status_code === null ? 'no answer' : String(r.status_code);
     const outcome =
-      r.status === 'delivered' ? 'delivered' : r.status === 'failed' ? 'failed for good' : `retry at ${m.next_attempt_at} (sandbox clock)`;
+      r.status === 'delivered'
+        ? 'delivered'
+        : r.status === 'failed'
+          ? 'failed for good'
+          : `retry at ${m.next_attempt_at} (sandbox clock)`;
     o.write(
       `${dim(c, time())} ${cyan(c, 'callback')} ${m.event} invoice=${m.invoice_id} → ${r.url} attempt ${r.attempt} ` +
         `${statusColor(r.status_code)(c, answer)} ${r.duration_ms.toFixed(1)} ms ${r.status === 'delivered' ? green(c, outcome) : yellow(c, outcome)}` +

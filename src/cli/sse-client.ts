@@ -30,7 +30,12 @@ export function createSseParser(onMessage: (m: SseMessage) => void) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + (buffer[nl] === '\r' ? 2 : 1));
       if (line === '') {
-        if (data.length) onMessage({ event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) });
+        if (data.length)
+          onMessage({
+            event: event || 'message',
+            data: data.join('\n'),
+            ...(id !== undefined ? { id } : {}),
+          });
         event = '';
         data = [];
         id = undefined;
@@ -51,7 +56,11 @@ export function createSseParser(onMessage: (m: SseMessage) => void) {
  * Open one server-sent event stream with node:http (fetch would do, at the cost of web streams) and
  * hand each message to `onMessage`. `ended` resolves once, with why; `stop()` ends it from this side.
  */
-export function openSse(url: string, headers: Record<string, string>, onMessage: (m: SseMessage) => void) {
+export function openSse(
+  url: string,
+  headers: Record<string, string>,
+  onMessage: (m: SseMessage) => void,
+) {
   let settle!: (end: SseEnd) => void;
   const ended = new Promise<SseEnd>((resolve) => (settle = resolve));
   let done = false;
@@ -63,7 +72,10 @@ export function openSse(url: string, headers: Record<string, string>, onMessage:
   const u = new URL(url);
   const req: ClientRequest = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
     u,
-    { method: 'GET', headers: { Accept: 'text/event-stream', 'Cache-Control': 'no-cache', ...headers } },
+    {
+      method: 'GET',
+      headers: { Accept: 'text/event-stream', 'Cache-Control': 'no-cache', ...headers },
+    },
     (res) => {
       res.setEncoding('utf8');
       if (res.statusCode !== 200) {
@@ -84,7 +96,9 @@ export function openSse(url: string, headers: Record<string, string>, onMessage:
       res.on('close', () => finish({ kind: 'closed' }));
     },
   );
-  req.on('error', (err: NodeJS.ErrnoException) => finish({ kind: 'error', message: err.message, code: err.code }));
+  req.on('error', (err: NodeJS.ErrnoException) =>
+    finish({ kind: 'error', message: err.message, code: err.code }),
+  );
   req.end();
   return {
     ended,

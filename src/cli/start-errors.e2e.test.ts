@@ -26,33 +26,57 @@ afterAll(() => {
 });
 
 /** One line, naming `what` and the way out, exit 2, within a second of the CLI's own start-up. */
-async function expectOneClearLine(args: string[], what: string, wayOut: RegExp, opts: { uid?: number; gid?: number } = {}) {
+async function expectOneClearLine(
+  args: string[],
+  what: string,
+  wayOut: RegExp,
+  opts: { uid?: number; gid?: number } = {},
+) {
   const r = await runBuilt(['start', ...args], { ...opts, timeoutMs: 15_000 });
   expect(r.out, args.join(' ')).toMatch(/^paysandbox start: [^\n]+\n$/);
   expect(r.out).toContain(what);
   expect(r.out).toMatch(wayOut);
   expect(r.code).toBe(2);
-  expect(r.ms - baselineMs, `took ${Math.round(r.ms)} ms (start-up alone ${Math.round(baselineMs)} ms)`).toBeLessThan(1000);
+  expect(
+    r.ms - baselineMs,
+    `took ${Math.round(r.ms)} ms (start-up alone ${Math.round(baselineMs)} ms)`,
+  ).toBeLessThan(1000);
 }
 
 describe('paysandbox start refuses what it cannot use, in one line (built CLI)', () => {
   it('--port -1: the flag, the value and the range', async () => {
-    await expectOneClearLine(['--port', '-1'], '--port must be a whole number 0-65535 (0: any free port), got -1', /0: any free port/);
+    await expectOneClearLine(
+      ['--port', '-1'],
+      '--port must be a whole number 0-65535 (0: any free port), got -1',
+      /0: any free port/,
+    );
     await expectOneClearLine(['--port=70000', '--db', ':memory:'], 'got 70000', /any free port/);
   });
 
   it('a busy port: the port and the way out', async () => {
-    await expectOneClearLine(['--port', String(busyPort), '--db', ':memory:'], `port ${busyPort} on 127.0.0.1 is already in use`, /--port 0 for any free port/);
+    await expectOneClearLine(
+      ['--port', String(busyPort), '--db', ':memory:'],
+      `port ${busyPort} on 127.0.0.1 is already in use`,
+      /--port 0 for any free port/,
+    );
   });
 
   it('--db /proc/nope/x.db: the directory, at once (no 40 s hang)', async () => {
-    await expectOneClearLine(['--port', '0', '--db', '/proc/nope/x.db'], '/proc/nope', /--db :memory:/);
+    await expectOneClearLine(
+      ['--port', '0', '--db', '/proc/nope/x.db'],
+      '/proc/nope',
+      /--db :memory:/,
+    );
   });
 
   it('a database under a file: the file that is not a directory', async () => {
     const file = join(dir, 'plain-file');
     writeFileSync(file, 'x');
-    await expectOneClearLine(['--port', '0', '--db', join(file, 'x.db')], `${file} is not a directory`, /--db PATH/);
+    await expectOneClearLine(
+      ['--port', '0', '--db', join(file, 'x.db')],
+      `${file} is not a directory`,
+      /--db PATH/,
+    );
   });
 
   it('a database in a read-only directory: the path and the way out', async () => {
@@ -62,7 +86,11 @@ describe('paysandbox start refuses what it cannot use, in one line (built CLI)',
     chmodSync(dir, 0o755); // mkdtemp makes it 0700: `nobody` must reach the read-only one inside
     // root writes anywhere: the check runs as `nobody` there, as a user would meet it.
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    await expectOneClearLine(['--port', '0', '--db', join(ro, 'x.db')], `the directory ${ro} is read-only`, /--db :memory:/, asUser);
+    await expectOneClearLine(
+      ['--port', '0', '--db', join(ro, 'x.db')],
+      `the directory ${ro} is read-only`,
+      /--db :memory:/,
+      asUser,
+    );
   });
 });
-

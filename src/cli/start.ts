@@ -33,22 +33,53 @@ export function banner(sandbox: Sandbox, url: string, startupMs: number): string
     'Merchants (Authorization: Token <merchant_api_token> | Bearer <bearer_token>):',
   ];
   // Fixture order, first one first: the one the README and the trigger use is the one to start with.
-  for (const [i, m] of s.identities.merchantsPage(100, 0).filter((x) => !x.workspace_id).entries()) {
-    lines.push(`  ${m.name}${i === 0 ? '   (start here: the README examples and the trigger use it)' : ''}`, `    merchant_api_token ${m.merchant_api_token}`, `    bearer_token       ${m.bearer_token ?? '-'}`);
+  for (const [i, m] of s.identities
+    .merchantsPage(100, 0)
+    .filter((x) => !x.workspace_id)
+    .entries()) {
+    lines.push(
+      `  ${m.name}${i === 0 ? '   (start here: the README examples and the trigger use it)' : ''}`,
+      `    merchant_api_token ${m.merchant_api_token}`,
+      `    bearer_token       ${m.bearer_token ?? '-'}`,
+    );
     // Where its callbacks go, when that is the sandbox's own example receiver (a path, resolved here).
-    if (m.callback_url?.startsWith('/')) lines.push(`    callbacks          ${url}${m.callback_url}  (the example receiver: GET ${url}/_sandbox/inbox)`);
+    if (m.callback_url?.startsWith('/'))
+      lines.push(
+        `    callbacks          ${url}${m.callback_url}  (the example receiver: GET ${url}/_sandbox/inbox)`,
+      );
   }
   lines.push('', 'HMAC applications (ACCESS_KEY / secret):');
-  for (const [i, a] of s.identities.appsPage(100, 0).filter((x) => !x.workspace_id).entries()) {
-    const label = a.mfa_whitelisted ? `   (${i === 0 ? 'start here: ' : ''}whitelisted, no OTP needed)` : '   (OTP app: sell orders and transfers need a one-time code)';
-    lines.push(`  ${a.name}${label}`, `    api_key    ${a.api_key}`, `    api_secret ${a.api_secret}`, `    otp_secret ${a.otp_secret}${a.mfa_whitelisted ? '' : ` (code now: GET ${url}/_sandbox/apps/${a.api_key}/otp)`}`, oauthLine(sandbox, url, a.api_key));
+  for (const [i, a] of s.identities
+    .appsPage(100, 0)
+    .filter((x) => !x.workspace_id)
+    .entries()) {
+    const label = a.mfa_whitelisted
+      ? `   (${i === 0 ? 'start here: ' : ''}whitelisted, no OTP needed)`
+      : '   (OTP app: sell orders and transfers need a one-time code)';
+    lines.push(
+      `  ${a.name}${label}`,
+      `    api_key    ${a.api_key}`,
+      `    api_secret ${a.api_secret}`,
+      `    otp_secret ${a.otp_secret}${a.mfa_whitelisted ? '' : ` (code now: GET ${url}/_sandbox/apps/${a.api_key}/otp)`}`,
+      oauthLine(sandbox, url, a.api_key),
+    );
   }
   lines.push('', 'Customers (hosted payment page wallet login):');
-  for (const [i, c] of s.identities.customersPage(100, 0).filter((x) => !x.workspace_id).entries()) {
+  for (const [i, c] of s.identities
+    .customersPage(100, 0)
+    .filter((x) => !x.workspace_id)
+    .entries()) {
     const php = s.ledger.byOwner('user', c.id).find((a) => a.currency === 'PHP');
     const balance = php?.balance ?? 0n;
-    const low = balance < LOW_BALANCE_PHP * UNITS_PER_PESO ? '  (low balance: for "insufficient balance" tests)' : i === 0 ? '  (start here: pays when no customer is named)' : '';
-    lines.push(`  ${c.email} / ${c.password}   (${c.mobile_number}, ${formatMoneyShort(balance)} PHP)${low}`);
+    const low =
+      balance < LOW_BALANCE_PHP * UNITS_PER_PESO
+        ? '  (low balance: for "insufficient balance" tests)'
+        : i === 0
+          ? '  (start here: pays when no customer is named)'
+          : '';
+    lines.push(
+      `  ${c.email} / ${c.password}   (${c.mobile_number}, ${formatMoneyShort(balance)} PHP)${low}`,
+    );
   }
   if (sandbox.config.controlToken) lines.push('', 'Control API requires header X-Sandbox-Token.');
   return lines.join('\n');
@@ -62,18 +93,31 @@ export function banner(sandbox: Sandbox, url: string, startupMs: number): string
  * or in NODE_OPTIONS wins.
  */
 function boundHeapGrowth(env: Record<string, string | undefined>): void {
-  if ([...process.execArgv, env.NODE_OPTIONS ?? ''].some((a) => a.includes('heap-growing-percent'))) return;
+  if ([...process.execArgv, env.NODE_OPTIONS ?? ''].some((a) => a.includes('heap-growing-percent')))
+    return;
   setFlagsFromString('--heap-growing-percent=25');
 }
 
 /** A port that cannot be listened on, said in one line with the way out (exit 2), or undefined. */
-export function portProblem(err: { code?: string }, host: string, port: number): UsageError | undefined {
+export function portProblem(
+  err: { code?: string },
+  host: string,
+  port: number,
+): UsageError | undefined {
   const where = `port ${port} on ${host}`;
   if (err.code === 'EADDRINUSE') {
-    return new UsageError(`${where} is already in use (another paysandbox?); choose another with --port N, or --port 0 for any free port`);
+    return new UsageError(
+      `${where} is already in use (another paysandbox?); choose another with --port N, or --port 0 for any free port`,
+    );
   }
-  if (err.code === 'EACCES') return new UsageError(`${where} needs privileges here; choose --port 1024 or above, or --port 0 for any free port`);
-  if (err.code === 'EADDRNOTAVAIL') return new UsageError(`${host} is not an address of this machine; choose another with --host (127.0.0.1 by default)`);
+  if (err.code === 'EACCES')
+    return new UsageError(
+      `${where} needs privileges here; choose --port 1024 or above, or --port 0 for any free port`,
+    );
+  if (err.code === 'EADDRNOTAVAIL')
+    return new UsageError(
+      `${host} is not an address of this machine; choose another with --host (127.0.0.1 by default)`,
+    );
   return undefined;
 }
 
@@ -87,7 +131,9 @@ function writeReadyFile(file: string, url: string): void {
     writeFileSync(tmp, `${url}\n`);
     renameSync(tmp, file);
   } catch (err) {
-    throw new UsageError(`cannot write the ready file ${file} (${(err as { code?: string }).code ?? (err as Error).message}); choose a writable path with --ready-file`);
+    throw new UsageError(
+      `cannot write the ready file ${file} (${(err as { code?: string }).code ?? (err as Error).message}); choose a writable path with --ready-file`,
+    );
   }
 }
 
@@ -96,7 +142,9 @@ function probePort(host: string, port: number): Promise<void> {
   if (port === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', (err: Error & { code?: string }) => reject(portProblem(err, host, port) ?? err));
+    probe.once('error', (err: Error & { code?: string }) =>
+      reject(portProblem(err, host, port) ?? err),
+    );
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
 }
@@ -139,13 +187,17 @@ export async function startCommand(
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    if (!config.quiet) (config.logFormat === 'json' ? console.error : console.log)(`\n${signal}: closing the database and stopping.`);
+    if (!config.quiet)
+      (config.logFormat === 'json' ? console.error : console.log)(
+        `\n${signal}: closing the database and stopping.`,
+      );
     sandbox.modules.callbacks.api.streams.closeAll(); // listeners get a last `close` message, not a cut
     await server.stop();
     await sandbox.close();
     process.exit(0);
   };
-  const readyFile = (flags['ready-file'] as string | undefined) ?? (env.PAYSANDBOX_READY_FILE || undefined);
+  const readyFile =
+    (flags['ready-file'] as string | undefined) ?? (env.PAYSANDBOX_READY_FILE || undefined);
   if (readyFile) writeReadyFile(readyFile, server.url);
   process.once('exit', () => readyFile && rmSync(readyFile, { force: true }));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
@@ -156,7 +208,16 @@ export async function startCommand(
   else if (config.logFormat === 'json') {
     // stdout is for machines then: one JSON object per line; the human banner goes to stderr.
     console.error(text);
-    console.log(JSON.stringify({ type: 'listening', at: new Date().toISOString(), url: server.url, dashboard: `${server.url}/_sandbox/`, database: config.db, ready_ms: Math.round(startupMs) }));
+    console.log(
+      JSON.stringify({
+        type: 'listening',
+        at: new Date().toISOString(),
+        url: server.url,
+        dashboard: `${server.url}/_sandbox/`,
+        database: config.db,
+        ready_ms: Math.round(startupMs),
+      }),
+    );
   } else console.log(text);
   return { sandbox, server };
 }

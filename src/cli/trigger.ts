@@ -14,7 +14,13 @@ interface Delivery {
   attempts_count: number;
   next_attempt_at: string | null;
   last_error: string | null;
-  attempts?: Array<{ attempt: number; status_code: number | null; duration_ms: number; response_excerpt: string | null; error: string | null }>;
+  attempts?: Array<{
+    attempt: number;
+    status_code: number | null;
+    duration_ms: number;
+    response_excerpt: string | null;
+    error: string | null;
+  }>;
 }
 
 const USAGE = 'trigger <event> [--invoice ID] [--url BASE] [--token T] [--timeout 30s]';
@@ -36,17 +42,29 @@ connections (it stops at once then); 2 on bad usage.`;
 const LONG_POLL_SECONDS = 5;
 
 function control(base: string, token: string | undefined, signal?: AbortSignal) {
-  return async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+  return async <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (token) headers['x-sandbox-token'] = token;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
     } catch (err) {
       if (signal?.aborted) throw err;
-      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      throw new Error(`cannot reach the sandbox at ${base} (${cause}); is \`paysandbox start\` running? (--url BASE)`);
+      const cause =
+        (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+      throw new Error(
+        `cannot reach the sandbox at ${base} (${cause}); is \`paysandbox start\` running? (--url BASE)`,
+      );
     }
     const text = await res.text();
     let parsed: unknown = text;
@@ -60,14 +78,21 @@ function control(base: string, token: string | undefined, signal?: AbortSignal) 
 }
 
 function describe(d: Delivery): string {
-  const lines = [`delivery ${d.id} ${d.status} after ${d.attempts_count} attempt(s) to ${d.url ?? '(no callback_url)'}`];
+  const lines = [
+    `delivery ${d.id} ${d.status} after ${d.attempts_count} attempt(s) to ${d.url ?? '(no callback_url)'}`,
+  ];
   for (const a of d.attempts ?? []) {
     const answer = a.status_code !== null ? `${a.status_code}` : 'no answer';
-    const said = a.response_excerpt ? `  receiver answered: ${a.response_excerpt.replace(/\s+/g, ' ').slice(0, 200)}` : '';
-    lines.push(`  attempt ${a.attempt}  ${answer}  ${a.duration_ms.toFixed(1)} ms${a.error ? `  ${a.error}` : ''}${said}`);
+    const said = a.response_excerpt
+      ? `  receiver answered: ${a.response_excerpt.replace(/\s+/g, ' ').slice(0, 200)}`
+      : '';
+    lines.push(
+      `  attempt ${a.attempt}  ${answer}  ${a.duration_ms.toFixed(1)} ms${a.error ? `  ${a.error}` : ''}${said}`,
+    );
   }
   if (d.status !== 'delivered' && d.last_error) lines.push(`  last error: ${d.last_error}`);
-  if (d.status === 'pending' && d.next_attempt_at && d.attempts_count > 0) lines.push(`  next attempt at ${d.next_attempt_at} (sandbox clock)`);
+  if (d.status === 'pending' && d.next_attempt_at && d.attempts_count > 0)
+    lines.push(`  next attempt at ${d.next_attempt_at} (sandbox clock)`);
   return lines.join('\n');
 }
 
@@ -88,22 +113,33 @@ export const triggerCommand: CliCommand = {
   async run(args, env) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { invoice: { type: 'string' }, url: { type: 'string' }, token: { type: 'string' }, timeout: { type: 'string' } },
+      {
+        invoice: { type: 'string' },
+        url: { type: 'string' },
+        token: { type: 'string' },
+        timeout: { type: 'string' },
+      },
       { positionals: true },
     );
     const v = values as { invoice?: string; url?: string; token?: string; timeout?: string };
     const given = positionals[0] as EventName | undefined;
     if (!given) throw new UsageError(`which event? one of: ${EVENT_NAMES.join(', ')}`);
-    if (!EVENT_NAMES.includes(given)) throw new UsageError(`unknown event "${given}"; known events: ${EVENT_NAMES.join(', ')}`);
+    if (!EVENT_NAMES.includes(given))
+      throw new UsageError(`unknown event "${given}"; known events: ${EVENT_NAMES.join(', ')}`);
     const event: EventName = given;
-    if (positionals.length > 1) throw new UsageError(`one event at a time (got ${positionals.join(' ')})`);
+    if (positionals.length > 1)
+      throw new UsageError(`one event at a time (got ${positionals.join(' ')})`);
     let timeoutS: number;
     try {
       timeoutS = parseDuration(v.timeout ?? '30s');
     } catch (err) {
       throw new UsageError(`--timeout: ${(err as Error).message}`);
     }
-    const base = (v.url ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`).replace(/\/+$/, '');
+    const base = (
+      v.url ??
+      env.PAYSANDBOX_URL ??
+      `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
+    ).replace(/\/+$/, '');
     const token = v.token ?? env.SANDBOX_CONTROL_TOKEN;
     const stopWaiting = new AbortController();
     const call = control(base, token);
@@ -113,13 +149,19 @@ export const triggerCommand: CliCommand = {
 
     const list = async (query: string, via = call) => {
       const res = await via<{ deliveries: Delivery[] }>('GET', `/_sandbox/deliveries?${query}`);
-      if (res.status !== 200) throw new Error(`GET /_sandbox/deliveries answered ${res.status}: ${JSON.stringify(res.body)}`);
+      if (res.status !== 200)
+        throw new Error(
+          `GET /_sandbox/deliveries answered ${res.status}: ${JSON.stringify(res.body)}`,
+        );
       return res.body.deliveries;
     };
     // Deliveries of this event that existed before (e.g. an earlier partial payment): not ours.
     const known = new Set<string>();
     if (v.invoice) {
-      for (const d of await list(new URLSearchParams({ invoice_id: v.invoice, event, per_page: '100' }).toString())) known.add(d.id);
+      for (const d of await list(
+        new URLSearchParams({ invoice_id: v.invoice, event, per_page: '100' }).toString(),
+      ))
+        known.add(d.id);
     }
 
     // Attempts as they happen: the invoice's stream (or the first merchant's, filtered once the new
@@ -130,10 +172,20 @@ export const triggerCommand: CliCommand = {
     const show = (a: AttemptMessage) => {
       if (a.invoice_id !== invoiceId) return;
       const answer = a.status_code !== null ? `${a.status_code}` : 'no answer';
-      const next = a.status === 'pending' ? `, retry at ${a.next_attempt_at} (sandbox clock)` : `, ${a.status}`;
-      console.log(`→ ${a.event} attempt ${a.attempt} to ${a.url}: ${answer} in ${a.duration_ms.toFixed(1)} ms${a.error ? ` (${a.error})` : ''}${next}`);
+      const next =
+        a.status === 'pending'
+          ? `, retry at ${a.next_attempt_at} (sandbox clock)`
+          : `, ${a.status}`;
+      console.log(
+        `→ ${a.event} attempt ${a.attempt} to ${a.url}: ${answer} in ${a.duration_ms.toFixed(1)} ms${a.error ? ` (${a.error})` : ''}${next}`,
+      );
       // Our delivery ended: the long-poll (which waits for `delivered` only) need not run to its end.
-      if (a.event === event && !known.has(a.delivery_id) && (a.status === 'delivered' || a.status === 'failed')) stopWaiting.abort();
+      if (
+        a.event === event &&
+        !known.has(a.delivery_id) &&
+        (a.status === 'delivered' || a.status === 'failed')
+      )
+        stopWaiting.abort();
       if (a.status_code === null && a.error && UNREACHABLE.test(a.error) && !unreachable) {
         unreachable = a;
         stopWaiting.abort();
@@ -160,21 +212,32 @@ export const triggerCommand: CliCommand = {
     }
 
     async function outcome(): Promise<number> {
-      const trig = await call<{ invoice: { id: string; status: string; amount_received: string } }>('POST', '/_sandbox/trigger', {
-        event,
-        ...(v.invoice ? { invoice_id: v.invoice } : {}),
-      });
+      const trig = await call<{ invoice: { id: string; status: string; amount_received: string } }>(
+        'POST',
+        '/_sandbox/trigger',
+        {
+          event,
+          ...(v.invoice ? { invoice_id: v.invoice } : {}),
+        },
+      );
       if (trig.status !== 201) {
         console.error(`trigger refused (${trig.status}): ${JSON.stringify(trig.body)}`);
         return 1;
       }
       const invoice = trig.body.invoice;
-      console.log(`${event} on invoice ${invoice.id} (status ${invoice.status}, amount_received ${invoice.amount_received})`);
+      console.log(
+        `${event} on invoice ${invoice.id} (status ${invoice.status}, amount_received ${invoice.amount_received})`,
+      );
       invoiceId = invoice.id;
       for (const a of early.splice(0)) show(a);
 
       const filter = new URLSearchParams({ invoice_id: invoice.id, event, per_page: '100' });
-      const delivered = new URLSearchParams({ invoice_id: invoice.id, event, status: 'delivered', per_page: '100' });
+      const delivered = new URLSearchParams({
+        invoice_id: invoice.id,
+        event,
+        status: 'delivered',
+        per_page: '100',
+      });
       let ours: Delivery | undefined;
       for (;;) {
         ours = (await list(filter.toString())).find((d) => !known.has(d.id));
@@ -189,7 +252,8 @@ export const triggerCommand: CliCommand = {
           if (!stopWaiting.signal.aborted) throw err;
         }
         // An older delivered one of the same event answers the long-poll at once: pace the loop then.
-        if (performance.now() - before < 200 && !unreachable) await new Promise((r) => setTimeout(r, 200));
+        if (performance.now() - before < 200 && !unreachable)
+          await new Promise((r) => setTimeout(r, 200));
       }
       if (!ours) {
         console.error('no delivery was created for this event (is the callbacks module running?)');
@@ -208,13 +272,22 @@ export const triggerCommand: CliCommand = {
         return 1;
       }
       // Callbacks of one invoice go out in order: name the earlier ones this one is waiting for.
-      const earlier = (await list(new URLSearchParams({ invoice_id: invoice.id, per_page: '100' }).toString())).filter(
-        (x) => x.id !== d.id && (x.status === 'pending' || x.status === 'delivering') && x.created_at < d.created_at,
+      const earlier = (
+        await list(new URLSearchParams({ invoice_id: invoice.id, per_page: '100' }).toString())
+      ).filter(
+        (x) =>
+          x.id !== d.id &&
+          (x.status === 'pending' || x.status === 'delivering') &&
+          x.created_at < d.created_at,
       );
       for (const x of earlier) {
-        console.log(`  waiting for the earlier ${x.event} (delivery ${x.id}, ${x.status}, ${x.attempts_count} attempt(s)${x.last_error ? `: ${x.last_error}` : ''})`);
+        console.log(
+          `  waiting for the earlier ${x.event} (delivery ${x.id}, ${x.status}, ${x.attempts_count} attempt(s)${x.last_error ? `: ${x.last_error}` : ''})`,
+        );
       }
-      console.log(`still ${d.status} at the timeout; it keeps retrying in the sandbox (GET ${base}/_sandbox/deliveries/${d.id})`);
+      console.log(
+        `still ${d.status} at the timeout; it keeps retrying in the sandbox (GET ${base}/_sandbox/deliveries/${d.id})`,
+      );
       return 1;
     }
   },

@@ -28,17 +28,27 @@ function client(base: string, token: string | undefined) {
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch (err) {
-      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      throw new Refused(`cannot reach the sandbox at ${base} (${cause}); is \`paysandbox start\` running? (--url BASE)`);
+      const cause =
+        (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+      throw new Refused(
+        `cannot reach the sandbox at ${base} (${cause}); is \`paysandbox start\` running? (--url BASE)`,
+      );
     }
     const text = await res.text();
     if (res.status !== expected) {
       let said = text;
       try {
         const errors = (JSON.parse(text) as { errors?: Record<string, string[]> }).errors ?? {};
-        said = Object.entries(errors).map(([field, messages]) => `  ${field}: ${messages.join(' ')}`).join('\n') || text;
+        said =
+          Object.entries(errors)
+            .map(([field, messages]) => `  ${field}: ${messages.join(' ')}`)
+            .join('\n') || text;
       } catch {
         // not JSON: shown as is
       }
@@ -87,7 +97,11 @@ export const workspaceCommand: CliCommand = {
       { positionals: true },
     );
     const [action, ...rest] = positionals;
-    const base = ((v.url as string | undefined) ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`).replace(/\/+$/, '');
+    const base = (
+      (v.url as string | undefined) ??
+      env.PAYSANDBOX_URL ??
+      `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
+    ).replace(/\/+$/, '');
     const call = client(base, (v.token as string | undefined) ?? env.SANDBOX_CONTROL_TOKEN);
     try {
       if (action === 'create') return await create(call, v, rest);
@@ -97,7 +111,9 @@ export const workspaceCommand: CliCommand = {
       console.error(`paysandbox workspace: ${err.message}`);
       return 1;
     }
-    throw new UsageError(action ? `unknown action "${action}"; create or snapshot` : 'create or snapshot?');
+    throw new UsageError(
+      action ? `unknown action "${action}"; create or snapshot` : 'create or snapshot?',
+    );
   },
 };
 
@@ -106,7 +122,8 @@ type Values = Record<string, string | boolean | undefined>;
 
 async function create(call: Call, v: Values, rest: string[]): Promise<number> {
   if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
-  if (v['from-snapshot'] && v['from-file']) throw new UsageError('--from-snapshot or --from-file, not both');
+  if (v['from-snapshot'] && v['from-file'])
+    throw new UsageError('--from-snapshot or --from-file, not both');
   if (v.out) throw new UsageError('--out belongs to workspace snapshot');
   const body: Record<string, unknown> = {};
   if (v.ttl !== undefined) {
@@ -121,9 +138,16 @@ async function create(call: Call, v: Values, rest: string[]): Promise<number> {
     } catch (err) {
       throw new UsageError(`--from-file: ${(err as Error).message}`);
     }
-    body.from_snapshot = (await call<{ snapshot: { id: string } }>('POST', '/_sandbox/snapshots', doc, 201)).snapshot.id;
+    body.from_snapshot = (
+      await call<{ snapshot: { id: string } }>('POST', '/_sandbox/snapshots', doc, 201)
+    ).snapshot.id;
   }
-  const { workspace } = await call<{ workspace: Workspace }>('POST', '/_sandbox/workspaces', body, 201);
+  const { workspace } = await call<{ workspace: Workspace }>(
+    'POST',
+    '/_sandbox/workspaces',
+    body,
+    201,
+  );
   console.log(v.json ? JSON.stringify(workspace, null, 2) : describe(workspace));
   return 0;
 }
@@ -132,13 +156,23 @@ async function snapshot(call: Call, v: Values, rest: string[]): Promise<number> 
   const [id, ...more] = rest;
   if (!id) throw new UsageError('which workspace? paysandbox workspace snapshot WORKSPACE_ID');
   if (more.length) throw new UsageError(`unexpected argument "${more[0]}"`);
-  if (v['from-snapshot'] || v['from-file'] || v.ttl) throw new UsageError('--from-snapshot, --from-file and --ttl belong to workspace create');
-  const { snapshot: snap } = await call<{ snapshot: { id: string } }>('POST', `/_sandbox/workspaces/${encodeURIComponent(id)}/snapshots`, undefined, 201);
+  if (v['from-snapshot'] || v['from-file'] || v.ttl)
+    throw new UsageError('--from-snapshot, --from-file and --ttl belong to workspace create');
+  const { snapshot: snap } = await call<{ snapshot: { id: string } }>(
+    'POST',
+    `/_sandbox/workspaces/${encodeURIComponent(id)}/snapshots`,
+    undefined,
+    201,
+  );
   const doc = await call<unknown>('GET', `/_sandbox/snapshots/${snap.id}/export`);
   const text = JSON.stringify(doc, null, 2) + '\n';
   if (v.out) {
     writeFileSync(v.out as string, text);
-    console.log(v.json ? JSON.stringify(snap, null, 2) : `snapshot ${snap.id} of workspace ${id} written to ${v.out}`);
+    console.log(
+      v.json
+        ? JSON.stringify(snap, null, 2)
+        : `snapshot ${snap.id} of workspace ${id} written to ${v.out}`,
+    );
   } else process.stdout.write(text);
   return 0;
 }

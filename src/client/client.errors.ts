@@ -4,7 +4,9 @@ import type { ErrorEnvelope } from './client.types.js';
 function isEnvelope(body: unknown): body is ErrorEnvelope {
   const errors = body && typeof body === 'object' ? (body as ErrorEnvelope).errors : undefined;
   // The 2FA body's `errors` holds a string, not lists: it is not an envelope.
-  return Boolean(errors && typeof errors === 'object' && Object.values(errors).every(Array.isArray));
+  return Boolean(
+    errors && typeof errors === 'object' && Object.values(errors).every(Array.isArray),
+  );
 }
 
 /**
@@ -53,7 +55,9 @@ export class PaySandboxApiError extends Error {
     const codes = errorCodesOf(response.body);
     const path = new URL(response.url).pathname;
     const detail = describeErrors(response.body);
-    super(`${response.method} ${path} → ${response.status}${codes.length ? ` [${codes.join(', ')}]` : ''}${detail ? `: ${detail}` : ''}`);
+    super(
+      `${response.method} ${path} → ${response.status}${codes.length ? ` [${codes.join(', ')}]` : ''}${detail ? `: ${detail}` : ''}`,
+    );
     this.status = response.status;
     this.method = response.method;
     this.url = response.url;
@@ -81,7 +85,9 @@ export class PaySandboxApiError extends Error {
 
   /** True for the 422 2FA failure (`Two-factor code invalid!`). */
   get isOtpError(): boolean {
-    return this.status === 422 && (this.body as { success?: unknown } | undefined)?.success === false;
+    return (
+      this.status === 422 && (this.body as { success?: unknown } | undefined)?.success === false
+    );
   }
 
   hasCode(code: string): boolean {

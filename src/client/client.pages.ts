@@ -20,7 +20,8 @@ export async function* iteratePages<P extends { meta: PageMeta }, T>(
   let page: number | null = firstPage;
   const seen = new Set<number>();
   while (page !== null) {
-    if (seen.has(page) || seen.size >= MAX_PAGES) throw new Error(`pagination loops: next_page ${page} was already read`);
+    if (seen.has(page) || seen.size >= MAX_PAGES)
+      throw new Error(`pagination loops: next_page ${page} was already read`);
     seen.add(page);
     const result: P = await fetchPage(page);
     yield* itemsOf(result);

@@ -70,12 +70,19 @@ export function retryAfterMs(value: string | null, nowMs = Date.now()): number |
  * @example
  * buildUrl('http://127.0.0.1:7070', '/v3/transfers', { page: 2, per_page: 20 }); // 'http://127.0.0.1:7070/v3/transfers?page=2&per_page=20'
  */
-export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  query?: Record<string, QueryValue>,
+): string {
   const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.append(k, String(v));
+  for (const [k, v] of Object.entries(query ?? {}))
+    if (v !== undefined && v !== null) qs.append(k, String(v));
   const q = qs.toString();
   // WHATWG serialization is what fetch sends on the wire, so this is also the URL to sign.
-  return new URL(`${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}${q ? `?${q}` : ''}`).href;
+  return new URL(
+    `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}${q ? `?${q}` : ''}`,
+  ).href;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -91,14 +98,34 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export function createTransport(opts: TransportOptions): Transport {
   const doFetch = opts.fetch ?? globalThis.fetch;
-  const retry = opts.retry === false ? { retries: 0, maxWaitMs: 0 } : { retries: 2, maxWaitMs: 30_000, ...opts.retry };
+  const retry =
+    opts.retry === false
+      ? { retries: 0, maxWaitMs: 0 }
+      : { retries: 2, maxWaitMs: 30_000, ...opts.retry };
   const timeoutMs = opts.timeoutMs ?? 30_000;
 
-  async function attempt<T>(spec: RequestSpec, url: string, body: string | undefined, authorize?: Authorizer, n = 1): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers, ...spec.headers };
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  async function attempt<T>(
+    spec: RequestSpec,
+    url: string,
+    body: string | undefined,
+    authorize?: Authorizer,
+    n = 1,
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...opts.headers,
+      ...spec.headers,
+    };
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     Object.assign(headers, authorize?.(url, body ?? ''));
-    const res = await doFetch(url, { method: spec.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const res = await doFetch(url, {
+      method: spec.method,
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) {
@@ -108,12 +135,25 @@ export function createTransport(opts: TransportOptions): Transport {
         parsed = text;
       }
     }
-    const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
+    const wait =
+      res.status === 429 || res.status === 503
+        ? retryAfterMs(res.headers.get('retry-after'))
+        : undefined;
     if (wait !== undefined && n <= retry.retries && wait <= retry.maxWaitMs) {
       await sleep(wait);
       return attempt(spec, url, body, authorize, n + 1);
     }
-    return { operationId: spec.operationId, method: spec.method, url, status: res.status, headers: res.headers, text, body: parsed as T, request: { headers, body }, attempts: n };
+    return {
+      operationId: spec.operationId,
+      method: spec.method,
+      url,
+      status: res.status,
+      headers: res.headers,
+      text,
+      body: parsed as T,
+      request: { headers, body },
+      attempts: n,
+    };
   }
 
   return {
@@ -121,7 +161,8 @@ export function createTransport(opts: TransportOptions): Transport {
     url: (path, query) => buildUrl(opts.baseUrl, path, query),
     async send<T>(spec: RequestSpec, authorize?: Authorizer) {
       const url = buildUrl(opts.baseUrl, spec.path, spec.query);
-      const body = spec.rawBody ?? (spec.body !== undefined ? JSON.stringify(spec.body) : undefined);
+      const body =
+        spec.rawBody ?? (spec.body !== undefined ? JSON.stringify(spec.body) : undefined);
       const res = await attempt<T>(spec, url, body, authorize);
       await opts.onResponse?.(res as ApiResponse);
       return res;

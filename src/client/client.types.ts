@@ -144,7 +144,8 @@ export interface CryptoAccountPage {
   meta: PageMeta;
 }
 
-export type SellOrderStatus = 'pending_payment' | 'processing' | 'completed' | 'failed' | 'canceled';
+export type SellOrderStatus =
+  'pending_payment' | 'processing' | 'completed' | 'failed' | 'canceled';
 
 export interface SellOrderCreateInput {
   amount: AmountInput;
@@ -183,7 +184,8 @@ export interface SellOrderPage {
   meta: OffsetMeta;
 }
 
-export type BuyOrderStatus = 'pending_payment' | 'payment_received' | 'released' | 'canceled' | 'escrow_expired';
+export type BuyOrderStatus =
+  'pending_payment' | 'payment_received' | 'released' | 'canceled' | 'escrow_expired';
 
 export interface BuyOrder {
   /** What the wallet receives when released (currency_amount × rate; the sandbox rate is 1), unpadded. */
@@ -268,12 +270,22 @@ export interface FeeQuote extends PayoutOutletFee {
   total: Money;
 }
 
-export type EventName = 'invoice.created' | 'invoice.updated' | 'invoice.fully_paid' | 'invoice.payment_reference_number_generated';
+export type EventName =
+  | 'invoice.created'
+  | 'invoice.updated'
+  | 'invoice.fully_paid'
+  | 'invoice.payment_reference_number_generated';
 
 /** The body POSTed to a merchant's callback_url. */
 export interface CallbackEvent {
   event: {
     name: EventName;
-    data: { id: string; currency: string; amount: Money; amount_received: Money; external_transaction_id: string };
+    data: {
+      id: string;
+      currency: string;
+      amount: Money;
+      amount_received: Money;
+      external_transaction_id: string;
+    };
   };
 }

@@ -1,4 +1,11 @@
-import { createTransport, unwrap, type ApiResponse, type RequestSpec, type Transport, type TransportOptions } from './client.transport.js';
+import {
+  createTransport,
+  unwrap,
+  type ApiResponse,
+  type RequestSpec,
+  type Transport,
+  type TransportOptions,
+} from './client.transport.js';
 import type { AmountInput, EventName, Invoice, PageMeta, PageQuery } from './client.types.js';
 import type {
   AppAccessToken,
@@ -37,20 +44,33 @@ export interface ControlClient {
   listMerchants(query?: PageQuery): Promise<{ merchants: SandboxMerchant[]; meta: PageMeta }>;
   updateMerchant(id: string, input: SandboxMerchantInput): Promise<SandboxMerchant>;
   listApps(query?: PageQuery): Promise<{ apps: SandboxApp[]; meta: PageMeta }>;
-  createApp(input?: { name?: string; mfa_whitelisted?: boolean; balance?: AmountInput }): Promise<SandboxApp>;
+  createApp(input?: {
+    name?: string;
+    mfa_whitelisted?: boolean;
+    balance?: AmountInput;
+  }): Promise<SandboxApp>;
   resetAppNonce(apiKey: string): Promise<SandboxApp>;
   getAppOtp(apiKey: string): Promise<{ otp: string; expires_in_seconds: number }>;
   /** Issue an OAuth2 access token for the app (default scope `read write`, 3600 s). */
-  createAppToken(apiKey: string, input?: { scope?: string; expires_in_seconds?: number }): Promise<AppAccessToken>;
+  createAppToken(
+    apiKey: string,
+    input?: { scope?: string; expires_in_seconds?: number },
+  ): Promise<AppAccessToken>;
   listAppTokens(apiKey: string): Promise<AppAccessToken[]>;
   revokeAppToken(apiKey: string, accessToken: string): Promise<void>;
   getAccount(id: string): Promise<SandboxAccount>;
   fundAccount(id: string, amount: AmountInput): Promise<SandboxAccount>;
   payInvoice(invoiceId: string, input: PayInvoiceInput): Promise<PaymentOutcome>;
-  confirmCounterPayment(input: { reference_number: string; amount?: AmountInput }): Promise<PaymentOutcome>;
+  confirmCounterPayment(input: {
+    reference_number: string;
+    amount?: AmountInput;
+  }): Promise<PaymentOutcome>;
   expireInvoice(invoiceId: string): Promise<Invoice>;
   cancelInvoice(invoiceId: string): Promise<Invoice>;
-  trigger(input: { event: EventName; invoice_id?: string }): Promise<{ event: EventName; invoice: Invoice }>;
+  trigger(input: {
+    event: EventName;
+    invoice_id?: string;
+  }): Promise<{ event: EventName; invoice: Invoice }>;
   listDeliveries(query?: DeliveryQuery): Promise<DeliveryPage>;
   getDelivery(id: string): Promise<Delivery>;
   redeliver(id: string): Promise<Delivery>;
@@ -70,51 +90,137 @@ export interface ControlClient {
  */
 export function createControlClient(opts: ControlClientOptions): ControlClient {
   const transport = createTransport(opts);
-  const auth: Record<string, string> = opts.controlToken ? { 'X-Sandbox-Token': opts.controlToken } : {};
-  const request = <T>(spec: RequestSpec) => transport.send<T>({ ...spec, headers: { ...auth, ...spec.headers } });
+  const auth: Record<string, string> = opts.controlToken
+    ? { 'X-Sandbox-Token': opts.controlToken }
+    : {};
+  const request = <T>(spec: RequestSpec) =>
+    transport.send<T>({ ...spec, headers: { ...auth, ...spec.headers } });
   const call = async <T>(spec: RequestSpec): Promise<T> => unwrap<T>(await request<T>(spec));
   const id = (v: string) => encodeURIComponent(v);
-  const post = <T>(path: string, operationId: string, body?: unknown) => call<T>({ method: 'POST', path, body, operationId });
+  const post = <T>(path: string, operationId: string, body?: unknown) =>
+    call<T>({ method: 'POST', path, body, operationId });
 
   return {
     transport,
     request,
     async available() {
-      const res = await request({ method: 'GET', path: '/_sandbox/clock', operationId: 'getClock' });
+      const res = await request({
+        method: 'GET',
+        path: '/_sandbox/clock',
+        operationId: 'getClock',
+      });
       return res.status !== 404;
     },
     getClock: () => call({ method: 'GET', path: '/_sandbox/clock', operationId: 'getClock' }),
     advanceClock: (seconds) => post('/_sandbox/clock/advance', 'advanceClock', { seconds }),
     resetClock: () => post('/_sandbox/clock/reset', 'resetClock'),
-    getWorkspaceClock: (ws) => call({ method: 'GET', path: `/_sandbox/workspaces/${id(ws)}/clock`, operationId: 'getWorkspaceClock' }),
-    advanceWorkspaceClock: (ws, seconds) => post(`/_sandbox/workspaces/${id(ws)}/clock/advance`, 'advanceWorkspaceClock', { seconds }),
-    resetWorkspaceClock: (ws) => post(`/_sandbox/workspaces/${id(ws)}/clock/reset`, 'resetWorkspaceClock'),
-    createWorkspace: async (input = {}) => (await post<{ workspace: Workspace }>('/_sandbox/workspaces', 'createWorkspace', input)).workspace,
+    getWorkspaceClock: (ws) =>
+      call({
+        method: 'GET',
+        path: `/_sandbox/workspaces/${id(ws)}/clock`,
+        operationId: 'getWorkspaceClock',
+      }),
+    advanceWorkspaceClock: (ws, seconds) =>
+      post(`/_sandbox/workspaces/${id(ws)}/clock/advance`, 'advanceWorkspaceClock', { seconds }),
+    resetWorkspaceClock: (ws) =>
+      post(`/_sandbox/workspaces/${id(ws)}/clock/reset`, 'resetWorkspaceClock'),
+    createWorkspace: async (input = {}) =>
+      (await post<{ workspace: Workspace }>('/_sandbox/workspaces', 'createWorkspace', input))
+        .workspace,
     async deleteWorkspace(v) {
-      await call({ method: 'DELETE', path: `/_sandbox/workspaces/${id(v)}`, operationId: 'deleteWorkspace' });
+      await call({
+        method: 'DELETE',
+        path: `/_sandbox/workspaces/${id(v)}`,
+        operationId: 'deleteWorkspace',
+      });
     },
-    listMerchants: (q = {}) => call({ method: 'GET', path: '/_sandbox/merchants', query: { ...q }, operationId: 'listMerchants' }),
+    listMerchants: (q = {}) =>
+      call({
+        method: 'GET',
+        path: '/_sandbox/merchants',
+        query: { ...q },
+        operationId: 'listMerchants',
+      }),
     updateMerchant: async (v, input) =>
-      (await call<{ merchant: SandboxMerchant }>({ method: 'PATCH', path: `/_sandbox/merchants/${id(v)}`, body: input, operationId: 'updateMerchant' })).merchant,
-    listApps: (q = {}) => call({ method: 'GET', path: '/_sandbox/apps', query: { ...q }, operationId: 'listApps' }),
-    createApp: async (input = {}) => (await post<{ app: SandboxApp }>('/_sandbox/apps', 'createApp', input)).app,
-    resetAppNonce: async (key) => (await post<{ app: SandboxApp }>(`/_sandbox/apps/${id(key)}/nonce/reset`, 'resetAppNonce')).app,
-    getAppOtp: (key) => call({ method: 'GET', path: `/_sandbox/apps/${id(key)}/otp`, operationId: 'getAppOtp' }),
-    createAppToken: (key, input = {}) => post(`/_sandbox/apps/${id(key)}/tokens`, 'createAppToken', input),
+      (
+        await call<{ merchant: SandboxMerchant }>({
+          method: 'PATCH',
+          path: `/_sandbox/merchants/${id(v)}`,
+          body: input,
+          operationId: 'updateMerchant',
+        })
+      ).merchant,
+    listApps: (q = {}) =>
+      call({ method: 'GET', path: '/_sandbox/apps', query: { ...q }, operationId: 'listApps' }),
+    createApp: async (input = {}) =>
+      (await post<{ app: SandboxApp }>('/_sandbox/apps', 'createApp', input)).app,
+    resetAppNonce: async (key) =>
+      (await post<{ app: SandboxApp }>(`/_sandbox/apps/${id(key)}/nonce/reset`, 'resetAppNonce'))
+        .app,
+    getAppOtp: (key) =>
+      call({ method: 'GET', path: `/_sandbox/apps/${id(key)}/otp`, operationId: 'getAppOtp' }),
+    createAppToken: (key, input = {}) =>
+      post(`/_sandbox/apps/${id(key)}/tokens`, 'createAppToken', input),
     listAppTokens: async (key) =>
-      (await call<{ tokens: AppAccessToken[] }>({ method: 'GET', path: `/_sandbox/apps/${id(key)}/tokens`, operationId: 'listAppTokens' })).tokens,
+      (
+        await call<{ tokens: AppAccessToken[] }>({
+          method: 'GET',
+          path: `/_sandbox/apps/${id(key)}/tokens`,
+          operationId: 'listAppTokens',
+        })
+      ).tokens,
     async revokeAppToken(key, token) {
-      await call({ method: 'DELETE', path: `/_sandbox/apps/${id(key)}/tokens/${id(token)}`, operationId: 'revokeAppToken' });
+      await call({
+        method: 'DELETE',
+        path: `/_sandbox/apps/${id(key)}/tokens/${id(token)}`,
+        operationId: 'revokeAppToken',
+      });
     },
-    getAccount: async (v) => (await call<{ account: SandboxAccount }>({ method: 'GET', path: `/_sandbox/accounts/${id(v)}`, operationId: 'getAccount' })).account,
-    fundAccount: async (v, amount) => (await post<{ account: SandboxAccount }>(`/_sandbox/accounts/${id(v)}/fund`, 'fundAccount', { amount })).account,
+    getAccount: async (v) =>
+      (
+        await call<{ account: SandboxAccount }>({
+          method: 'GET',
+          path: `/_sandbox/accounts/${id(v)}`,
+          operationId: 'getAccount',
+        })
+      ).account,
+    fundAccount: async (v, amount) =>
+      (
+        await post<{ account: SandboxAccount }>(`/_sandbox/accounts/${id(v)}/fund`, 'fundAccount', {
+          amount,
+        })
+      ).account,
     payInvoice: (v, input) => post(`/_sandbox/invoices/${id(v)}/payments`, 'payInvoice', input),
-    confirmCounterPayment: (input) => post('/_sandbox/otc/payments', 'confirmCounterPayment', input),
-    expireInvoice: async (v) => (await post<{ invoice: Invoice }>(`/_sandbox/invoices/${id(v)}/expire`, 'expireInvoice')).invoice,
-    cancelInvoice: async (v) => (await post<{ invoice: Invoice }>(`/_sandbox/invoices/${id(v)}/cancel`, 'cancelInvoice')).invoice,
+    confirmCounterPayment: (input) =>
+      post('/_sandbox/otc/payments', 'confirmCounterPayment', input),
+    expireInvoice: async (v) =>
+      (await post<{ invoice: Invoice }>(`/_sandbox/invoices/${id(v)}/expire`, 'expireInvoice'))
+        .invoice,
+    cancelInvoice: async (v) =>
+      (await post<{ invoice: Invoice }>(`/_sandbox/invoices/${id(v)}/cancel`, 'cancelInvoice'))
+        .invoice,
     trigger: (input) => post('/_sandbox/trigger', 'triggerEvent', input),
-    listDeliveries: (q = {}) => call({ method: 'GET', path: '/_sandbox/deliveries', query: { ...q }, operationId: 'listDeliveries' }),
-    getDelivery: async (v) => (await call<{ delivery: Delivery }>({ method: 'GET', path: `/_sandbox/deliveries/${id(v)}`, operationId: 'getDelivery' })).delivery,
-    redeliver: async (v) => (await post<{ delivery: Delivery }>(`/_sandbox/deliveries/${id(v)}/redeliver`, 'redeliverDelivery')).delivery,
+    listDeliveries: (q = {}) =>
+      call({
+        method: 'GET',
+        path: '/_sandbox/deliveries',
+        query: { ...q },
+        operationId: 'listDeliveries',
+      }),
+    getDelivery: async (v) =>
+      (
+        await call<{ delivery: Delivery }>({
+          method: 'GET',
+          path: `/_sandbox/deliveries/${id(v)}`,
+          operationId: 'getDelivery',
+        })
+      ).delivery,
+    redeliver: async (v) =>
+      (
+        await post<{ delivery: Delivery }>(
+          `/_sandbox/deliveries/${id(v)}/redeliver`,
+          'redeliverDelivery',
+        )
+      ).delivery,
   };
 }

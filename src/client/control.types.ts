@@ -1,4 +1,13 @@
-import type { AmountInput, EventName, Invoice, Money, PageMeta, PaymentCollector, Payment, Timestamp } from './client.types.js';
+import type {
+  AmountInput,
+  EventName,
+  Invoice,
+  Money,
+  PageMeta,
+  PaymentCollector,
+  Payment,
+  Timestamp,
+} from './client.types.js';
 
 /** Shapes of the sandbox control API (`/_sandbox`, tag `sandbox` of the document). */
 

@@ -1,5 +1,12 @@
 import { iterateOffsets, iteratePages } from './client.pages.js';
-import { createTransport, unwrap, type ApiResponse, type RequestSpec, type Transport, type TransportOptions } from './client.transport.js';
+import {
+  createTransport,
+  unwrap,
+  type ApiResponse,
+  type RequestSpec,
+  type Transport,
+  type TransportOptions,
+} from './client.transport.js';
 import type {
   BuyOrder,
   BuyOrderPage,
@@ -17,7 +24,12 @@ import type {
   TransferPage,
   AmountInput,
 } from './client.types.js';
-import { createHmacSigner, type HeaderSpelling, type HmacSigner, type SignOptions } from './hmac.signer.js';
+import {
+  createHmacSigner,
+  type HeaderSpelling,
+  type HmacSigner,
+  type SignOptions,
+} from './hmac.signer.js';
 
 /** A one-time password, or a function that makes a fresh one (e.g. from a TOTP secret). */
 export type OtpProvider = string | (() => string | Promise<string>);
@@ -60,7 +72,9 @@ export interface DeveloperClient {
   getTransfer(id: string): Promise<Transfer>;
   listTransfers(query?: PageQuery): Promise<TransferPage>;
   listPayoutOutlets(query?: PageQuery): Promise<PayoutOutletPage>;
-  listPartnerPayoutOutletFees(query?: PageQuery & { outlet_id?: string }): Promise<PayoutOutletFeePage>;
+  listPartnerPayoutOutletFees(
+    query?: PageQuery & { outlet_id?: string },
+  ): Promise<PayoutOutletFeePage>;
   quotePartnerPayoutOutletFee(input: { outlet_id: string; amount: AmountInput }): Promise<FeeQuote>;
   iterateTransfers(): AsyncGenerator<Transfer, void, undefined>;
   iterateSellOrders(): AsyncGenerator<SellOrder, void, undefined>;
@@ -83,7 +97,12 @@ export function createDeveloperClient(opts: DeveloperClientOptions): DeveloperCl
   const transport = createTransport(opts);
   const signer =
     opts.signer ??
-    createHmacSigner({ apiKey: required(opts.apiKey, 'apiKey'), apiSecret: required(opts.apiSecret, 'apiSecret'), nonceStart: opts.nonceStart, spelling: opts.spelling });
+    createHmacSigner({
+      apiKey: required(opts.apiKey, 'apiKey'),
+      apiSecret: required(opts.apiSecret, 'apiSecret'),
+      nonceStart: opts.nonceStart,
+      spelling: opts.spelling,
+    });
 
   function request<T>(spec: SignedRequestSpec): Promise<ApiResponse<T>> {
     const s = spec.signer ?? signer;
@@ -101,32 +120,104 @@ export function createDeveloperClient(opts: DeveloperClientOptions): DeveloperCl
   }
 
   const id = (v: string) => encodeURIComponent(v);
-  const listSellOrders = (q: OffsetQuery = {}) => call<SellOrderPage>({ method: 'GET', path: '/v2/sellorder', query: { ...q }, operationId: 'listSellOrders' });
-  const listBuyOrders = (q: OffsetQuery = {}) => call<BuyOrderPage>({ method: 'GET', path: '/v2/buyorder', query: { ...q }, operationId: 'listBuyOrders' });
-  const listTransfers = (q: PageQuery = {}) => call<TransferPage>({ method: 'GET', path: '/v3/transfers', query: { ...q }, operationId: 'listTransfers' });
+  const listSellOrders = (q: OffsetQuery = {}) =>
+    call<SellOrderPage>({
+      method: 'GET',
+      path: '/v2/sellorder',
+      query: { ...q },
+      operationId: 'listSellOrders',
+    });
+  const listBuyOrders = (q: OffsetQuery = {}) =>
+    call<BuyOrderPage>({
+      method: 'GET',
+      path: '/v2/buyorder',
+      query: { ...q },
+      operationId: 'listBuyOrders',
+    });
+  const listTransfers = (q: PageQuery = {}) =>
+    call<TransferPage>({
+      method: 'GET',
+      path: '/v3/transfers',
+      query: { ...q },
+      operationId: 'listTransfers',
+    });
 
   return {
     transport,
     signer,
     request,
-    listCryptoAccounts: (q = {}) => call({ method: 'GET', path: '/v3/crypto-accounts/', query: { ...q }, operationId: 'listCryptoAccounts' }),
+    listCryptoAccounts: (q = {}) =>
+      call({
+        method: 'GET',
+        path: '/v3/crypto-accounts/',
+        query: { ...q },
+        operationId: 'listCryptoAccounts',
+      }),
     async createSellOrder(input, o = {}) {
       const headers = await otpHeader(o);
-      return (await call<{ order: SellOrder }>({ method: 'POST', path: '/v1/sellorder', body: input, headers, operationId: 'createSellOrder' })).order;
+      return (
+        await call<{ order: SellOrder }>({
+          method: 'POST',
+          path: '/v1/sellorder',
+          body: input,
+          headers,
+          operationId: 'createSellOrder',
+        })
+      ).order;
     },
-    getSellOrder: async (v) => (await call<{ order: SellOrder }>({ method: 'GET', path: `/v1/sellorder/${id(v)}`, operationId: 'getSellOrder' })).order,
+    getSellOrder: async (v) =>
+      (
+        await call<{ order: SellOrder }>({
+          method: 'GET',
+          path: `/v1/sellorder/${id(v)}`,
+          operationId: 'getSellOrder',
+        })
+      ).order,
     listSellOrders,
-    getBuyOrder: async (v) => (await call<{ order: BuyOrder }>({ method: 'GET', path: `/v1/buyorder/${id(v)}`, operationId: 'getBuyOrder' })).order,
+    getBuyOrder: async (v) =>
+      (
+        await call<{ order: BuyOrder }>({
+          method: 'GET',
+          path: `/v1/buyorder/${id(v)}`,
+          operationId: 'getBuyOrder',
+        })
+      ).order,
     listBuyOrders,
     async createTransfer(input, o = {}) {
       const headers = await otpHeader(o);
-      return (await call<{ transfer: Transfer }>({ method: 'POST', path: '/v3/transfers/', body: input, headers, operationId: 'createTransfer' })).transfer;
+      return (
+        await call<{ transfer: Transfer }>({
+          method: 'POST',
+          path: '/v3/transfers/',
+          body: input,
+          headers,
+          operationId: 'createTransfer',
+        })
+      ).transfer;
     },
-    getTransfer: async (v) => (await call<{ transfer: Transfer }>({ method: 'GET', path: `/v3/transfers/${id(v)}`, operationId: 'getTransfer' })).transfer,
+    getTransfer: async (v) =>
+      (
+        await call<{ transfer: Transfer }>({
+          method: 'GET',
+          path: `/v3/transfers/${id(v)}`,
+          operationId: 'getTransfer',
+        })
+      ).transfer,
     listTransfers,
-    listPayoutOutlets: (q = {}) => call({ method: 'GET', path: '/v1/payout-outlets/', query: { ...q }, operationId: 'listPayoutOutlets' }),
+    listPayoutOutlets: (q = {}) =>
+      call({
+        method: 'GET',
+        path: '/v1/payout-outlets/',
+        query: { ...q },
+        operationId: 'listPayoutOutlets',
+      }),
     listPartnerPayoutOutletFees: (q = {}) =>
-      call({ method: 'GET', path: '/v3/partner-payout-outlet-fees', query: { ...q }, operationId: 'listPartnerPayoutOutletFees' }),
+      call({
+        method: 'GET',
+        path: '/v3/partner-payout-outlet-fees',
+        query: { ...q },
+        operationId: 'listPartnerPayoutOutletFees',
+      }),
     quotePartnerPayoutOutletFee: async (input) =>
       (
         await call<{ 'partner-payout-outlet-fee': FeeQuote }>({
@@ -136,9 +227,21 @@ export function createDeveloperClient(opts: DeveloperClientOptions): DeveloperCl
           operationId: 'quotePartnerPayoutOutletFee',
         })
       )['partner-payout-outlet-fee'],
-    iterateTransfers: () => iteratePages((page) => listTransfers({ page, per_page: 100 }), (p) => p.transfers),
-    iterateSellOrders: () => iterateOffsets((offset) => listSellOrders({ offset, limit: 100 }), (p) => p.orders),
-    iterateBuyOrders: () => iterateOffsets((offset) => listBuyOrders({ offset, limit: 100 }), (p) => p.orders),
+    iterateTransfers: () =>
+      iteratePages(
+        (page) => listTransfers({ page, per_page: 100 }),
+        (p) => p.transfers,
+      ),
+    iterateSellOrders: () =>
+      iterateOffsets(
+        (offset) => listSellOrders({ offset, limit: 100 }),
+        (p) => p.orders,
+      ),
+    iterateBuyOrders: () =>
+      iterateOffsets(
+        (offset) => listBuyOrders({ offset, limit: 100 }),
+        (p) => p.orders,
+      ),
   };
 }
 

@@ -1,5 +1,10 @@
 import { signRequest } from '../auth/hmac.js';
-import { createNonceSource, createSerialQueue, type NonceSource, type SerialQueue } from './nonce.source.js';
+import {
+  createNonceSource,
+  createSerialQueue,
+  type NonceSource,
+  type SerialQueue,
+} from './nonce.source.js';
 
 /** `ACCESS_KEY` (older docs, every public client) or `Access-Key` (current docs; survives nginx). */
 export type HeaderSpelling = 'underscore' | 'dash';

@@ -19,7 +19,11 @@ export {
 } from './client.transport.js';
 export type * from './client.types.js';
 export type * from './control.types.js';
-export { createControlClient, type ControlClient, type ControlClientOptions } from './control.client.js';
+export {
+  createControlClient,
+  type ControlClient,
+  type ControlClientOptions,
+} from './control.client.js';
 export {
   createDeveloperClient,
   type DeveloperClient,
@@ -28,7 +32,13 @@ export {
   type OtpProvider,
   type SignedRequestSpec,
 } from './developer.client.js';
-export { createHmacSigner, type HeaderSpelling, type HmacSigner, type HmacSignerOptions, type SignOptions } from './hmac.signer.js';
+export {
+  createHmacSigner,
+  type HeaderSpelling,
+  type HmacSigner,
+  type HmacSignerOptions,
+  type SignOptions,
+} from './hmac.signer.js';
 export {
   createMerchantClient,
   type InvoiceApiVersion,
@@ -37,4 +47,10 @@ export {
   type MerchantClientOptions,
   type VersionOption,
 } from './merchant.client.js';
-export { createNonceSource, createSerialQueue, type NonceSource, type NonceSourceOptions, type SerialQueue } from './nonce.source.js';
+export {
+  createNonceSource,
+  createSerialQueue,
+  type NonceSource,
+  type NonceSourceOptions,
+  type SerialQueue,
+} from './nonce.source.js';

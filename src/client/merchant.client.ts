@@ -1,5 +1,12 @@
 import { iteratePages } from './client.pages.js';
-import { createTransport, unwrap, type ApiResponse, type RequestSpec, type Transport, type TransportOptions } from './client.transport.js';
+import {
+  createTransport,
+  unwrap,
+  type ApiResponse,
+  type RequestSpec,
+  type Transport,
+  type TransportOptions,
+} from './client.transport.js';
 import type { Invoice, InvoiceCreateInput, InvoiceListQuery, InvoicePage } from './client.types.js';
 
 export type MerchantAuthScheme = 'Token' | 'Bearer';
@@ -48,7 +55,14 @@ export function createMerchantClient(opts: MerchantClientOptions): MerchantClien
     transport.send<T>({ ...spec, headers: { authorization, ...opts.headers, ...spec.headers } });
 
   async function listInvoices(query: InvoiceListQuery = {}): Promise<InvoicePage> {
-    return unwrap<InvoicePage>(await request({ method: 'GET', path: '/v3/invoices/', query: { ...query }, operationId: 'listInvoices' }));
+    return unwrap<InvoicePage>(
+      await request({
+        method: 'GET',
+        path: '/v3/invoices/',
+        query: { ...query },
+        operationId: 'listInvoices',
+      }),
+    );
   }
 
   return {
@@ -56,18 +70,33 @@ export function createMerchantClient(opts: MerchantClientOptions): MerchantClien
     request,
     async createInvoice(input, o = {}) {
       const v = o.version ?? defaultVersion;
-      const res = await request({ method: 'POST', path: `/${v}/invoices/`, body: input, operationId: v === 'v1' ? 'createInvoiceV1' : 'createInvoiceV3' });
+      const res = await request({
+        method: 'POST',
+        path: `/${v}/invoices/`,
+        body: input,
+        operationId: v === 'v1' ? 'createInvoiceV1' : 'createInvoiceV3',
+      });
       return unwrap<{ invoice: Invoice }>(res).invoice;
     },
     async getInvoice(id, o = {}) {
       const v = o.version ?? defaultVersion;
-      const path = v === 'v1' ? `/v1/invoices/${encodeURIComponent(id)}` : `/v3/invoices/${encodeURIComponent(id)}/`;
-      const res = await request({ method: 'GET', path, operationId: v === 'v1' ? 'getInvoiceV1' : 'getInvoiceV3' });
+      const path =
+        v === 'v1'
+          ? `/v1/invoices/${encodeURIComponent(id)}`
+          : `/v3/invoices/${encodeURIComponent(id)}/`;
+      const res = await request({
+        method: 'GET',
+        path,
+        operationId: v === 'v1' ? 'getInvoiceV1' : 'getInvoiceV3',
+      });
       return unwrap<{ invoice: Invoice }>(res).invoice;
     },
     listInvoices,
     iterateInvoices(query = {}) {
-      return iteratePages((page) => listInvoices({ per_page: 100, ...query, page }), (p) => p.invoices);
+      return iteratePages(
+        (page) => listInvoices({ per_page: 100, ...query, page }),
+        (p) => p.invoices,
+      );
     },
   };
 }

@@ -70,17 +70,23 @@ describe('createSerialQueue', () => {
     const queue = createSerialQueue();
     const log: string[] = [];
     let running = 0;
-    const task = (name: string, fail = false) => async () => {
-      running += 1;
-      expect(running).toBe(1);
-      log.push(`start ${name}`);
-      await new Promise((r) => setImmediate(r));
-      log.push(`end ${name}`);
-      running -= 1;
-      if (fail) throw new Error(name);
-      return name;
-    };
-    const all = Promise.allSettled([queue.run(task('a')), queue.run(task('b', true)), queue.run(task('c'))]);
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        running += 1;
+        expect(running).toBe(1);
+        log.push(`start ${name}`);
+        await new Promise((r) => setImmediate(r));
+        log.push(`end ${name}`);
+        running -= 1;
+        if (fail) throw new Error(name);
+        return name;
+      };
+    const all = Promise.allSettled([
+      queue.run(task('a')),
+      queue.run(task('b', true)),
+      queue.run(task('c')),
+    ]);
     expect(queue.size).toBe(3);
     const results = await all;
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);

@@ -26,7 +26,10 @@ export interface NonceSourceOptions {
 function toBigInt(value: string | bigint): bigint {
   if (typeof value === 'bigint') return value;
   const digits = parseNonce(value.trim());
-  if (digits === null) throw new RangeError(`not a nonce: "${value}" (a non-negative integer, e.g. 1700000000000 or 1.7e+25)`);
+  if (digits === null)
+    throw new RangeError(
+      `not a nonce: "${value}" (a non-negative integer, e.g. 1700000000000 or 1.7e+25)`,
+    );
   return BigInt(digits);
 }
 

@@ -18,7 +18,9 @@ const nowMicros = () => real * 1000;
 beforeEach(() => {
   real = REAL_MS;
   db = openDatabase(':memory:');
-  db.prepare("INSERT INTO workspaces (id, created_at, expires_at) VALUES ('ws-a', 0, NULL), ('ws-b', 0, NULL)").run();
+  db.prepare(
+    "INSERT INTO workspaces (id, created_at, expires_at) VALUES ('ws-a', 0, NULL), ('ws-b', 0, NULL)",
+  ).run();
   tenants = createTenantClocks(db, createClock({ realNowMs: () => real }));
   due = createDueWork(tenants);
   waiting = new Map();
@@ -28,10 +30,14 @@ beforeEach(() => {
     run() {
       runs += 1;
       const at = tenants.sandbox.now();
-      for (const [t, list] of waiting) waiting.set(t, list.filter((x) => x > at + tenants.offsetOf(t || null)));
+      for (const [t, list] of waiting)
+        waiting.set(
+          t,
+          list.filter((x) => x > at + tenants.offsetOf(t || null)),
+        );
     },
     earliest(ws) {
-      const rows = ws === null ? [...waiting.values()].flat() : waiting.get(ws) ?? [];
+      const rows = ws === null ? [...waiting.values()].flat() : (waiting.get(ws) ?? []);
       return rows.length ? Math.min(...rows) : null;
     },
   });
@@ -90,7 +96,9 @@ describe('workspace clocks', () => {
     tenants.setOffset('ws-a', 900_000_000);
     const clock = tenantAwareClock(tenants);
     expect(clock.now() - nowMicros()).toBeLessThan(10);
-    expect(tenants.within('ws-a', () => clock.now()) - nowMicros()).toBeGreaterThanOrEqual(900_000_000);
+    expect(tenants.within('ws-a', () => clock.now()) - nowMicros()).toBeGreaterThanOrEqual(
+      900_000_000,
+    );
     await tenants.scope(async () => {
       tenants.enter('ws-a');
       tenants.enter('ws-b'); // the first owner met decides
@@ -103,8 +111,12 @@ describe('workspace clocks', () => {
 
   it('keep the offset in the workspace row (a copy of the row copies its time) and SQL sees it', () => {
     tenants.setOffset('ws-b', 42_000_000);
-    expect(db.prepare("SELECT clock_offset FROM workspaces WHERE id = 'ws-b'").pluck().get()).toBe(42_000_000);
-    expect(db.prepare("SELECT ws_offset('ws-b') AS a, ws_offset(NULL) AS b, ws_max_offset() AS m").get()).toEqual({ a: 42_000_000, b: 0, m: 42_000_000 });
+    expect(db.prepare("SELECT clock_offset FROM workspaces WHERE id = 'ws-b'").pluck().get()).toBe(
+      42_000_000,
+    );
+    expect(
+      db.prepare("SELECT ws_offset('ws-b') AS a, ws_offset(NULL) AS b, ws_max_offset() AS m").get(),
+    ).toEqual({ a: 42_000_000, b: 0, m: 42_000_000 });
     tenants.setOffset('ws-a', 1_000_000);
     tenants.setOffset('ws-b', 0);
     expect(db.prepare('SELECT ws_max_offset()').pluck().get()).toBe(1_000_000);
@@ -118,6 +130,8 @@ describe('workspace clocks', () => {
     tenants.setOffset('ws-a', 5_000_000, false);
     expect(tenants.offsetOf('ws-a')).toBe(0);
     expect(tenants.advanced().size).toBe(0);
-    expect(db.prepare("SELECT clock_offset FROM workspaces WHERE id = 'ws-a'").pluck().get()).toBe(5_000_000);
+    expect(db.prepare("SELECT clock_offset FROM workspaces WHERE id = 'ws-a'").pluck().get()).toBe(
+      5_000_000,
+    );
   });
 });

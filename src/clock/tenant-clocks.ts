@@ -56,17 +56,21 @@ export function createTenantClocks(db: Db, sandbox: Clock): TenantClocks {
   const storage = new AsyncLocalStorage<Scope>();
   // `within` is synchronous, so one slot is enough (nested calls restore the outer value).
   let forced: { tenant: Tenant } | undefined;
-  const load = db.prepare('SELECT id, clock_offset FROM workspaces WHERE deleted_at IS NULL AND clock_offset <> 0');
+  const load = db.prepare(
+    'SELECT id, clock_offset FROM workspaces WHERE deleted_at IS NULL AND clock_offset <> 0',
+  );
   const store = db.prepare('UPDATE workspaces SET clock_offset = ? WHERE id = ?');
 
-  const offsetOf = (tenant: Tenant | undefined): number => (tenant ? offsets.get(tenant) ?? 0 : 0);
+  const offsetOf = (tenant: Tenant | undefined): number =>
+    tenant ? (offsets.get(tenant) ?? 0) : 0;
   const recomputeMax = () => {
     max = 0;
     for (const o of offsets.values()) if (o > max) max = o;
   };
   function reload(): void {
     offsets.clear();
-    for (const r of load.all() as Array<{ id: string; clock_offset: number | bigint }>) offsets.set(r.id, Number(r.clock_offset));
+    for (const r of load.all() as Array<{ id: string; clock_offset: number | bigint }>)
+      offsets.set(r.id, Number(r.clock_offset));
     recomputeMax();
   }
   function current(): Tenant {

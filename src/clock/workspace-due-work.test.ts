@@ -18,7 +18,9 @@ async function workspace() {
     token: w.merchant.merchant_api_token as string,
     key: w.app.api_key as string,
     secret: w.app.api_secret as string,
-    account: (w.app.owner.accounts as Array<{ id: string; currency: string }>).find((a) => a.currency === 'PHP')!.id,
+    account: (w.app.owner.accounts as Array<{ id: string; currency: string }>).find(
+      (a) => a.currency === 'PHP',
+    )!.id,
     customer: w.customer.email as string,
   };
 }
@@ -28,13 +30,20 @@ describe('due work of workspace clocks, run before each request', () => {
     const a = await workspace();
     const b = await workspace();
     const create = async (w: { token: string }, ext: string) =>
-      (await t.request('POST', '/v1/invoices/', { token: w.token, body: { amount: 5, currency: 'PHP', external_transaction_id: ext, expires_at: '2m' } }))
-        .body.invoice.id as string;
+      (
+        await t.request('POST', '/v1/invoices/', {
+          token: w.token,
+          body: { amount: 5, currency: 'PHP', external_transaction_id: ext, expires_at: '2m' },
+        })
+      ).body.invoice.id as string;
     const ia = await create(a, 'guard-a');
     const ib = await create(b, 'guard-b');
-    const read = async (w: { token: string }, id: string) => (await t.request('GET', `/v1/invoices/${id}`, { token: w.token })).body.invoice.status;
+    const read = async (w: { token: string }, id: string) =>
+      (await t.request('GET', `/v1/invoices/${id}`, { token: w.token })).body.invoice.status;
     // Both expire two minutes after creation on their own clocks; A's clock is then a minute ahead.
-    await t.request('POST', `/_sandbox/workspaces/${a.id}/clock/advance`, { body: { seconds: 60 } });
+    await t.request('POST', `/_sandbox/workspaces/${a.id}/clock/advance`, {
+      body: { seconds: 60 },
+    });
     expect(await read(a, ia)).toBe('pending');
     real += 59_000;
     expect(await read(a, ia)).toBe('pending');
@@ -59,8 +68,11 @@ describe('due work of workspace clocks, run before each request', () => {
     };
     const ta = await send(a);
     const tb = await send(b);
-    await t.request('POST', `/_sandbox/workspaces/${a.id}/clock/advance`, { body: { seconds: 11 } });
-    const statusOf = (id: string) => t.db.prepare('SELECT status FROM transfers WHERE id = ?').pluck().get(id);
+    await t.request('POST', `/_sandbox/workspaces/${a.id}/clock/advance`, {
+      body: { seconds: 11 },
+    });
+    const statusOf = (id: string) =>
+      t.db.prepare('SELECT status FROM transfers WHERE id = ?').pluck().get(id);
     expect([statusOf(ta), statusOf(tb)]).toEqual(['success', 'pending']);
     t.assertLedger();
   });

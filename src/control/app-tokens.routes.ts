@@ -25,7 +25,10 @@ export function appTokenView(row: AppToken, now: number) {
     expires_in: expired ? 0 : Math.max(0, Math.ceil((row.expires_at - now) / 1_000_000)),
     scope: row.scope,
     expires_at: formatTimestamp(row.expires_at),
-    ...(expired && { expired: true as const, expired_at: formatTimestamp(row.expired_at ?? row.expires_at) }),
+    ...(expired && {
+      expired: true as const,
+      expired_at: formatTimestamp(row.expired_at ?? row.expires_at),
+    }),
   };
 }
 
@@ -59,13 +62,21 @@ export function appTokenHandlers(s: ModuleServices): Handlers {
       enabledApp(params.api_key);
       const now = s.clock.now();
       const tokens = s.identities.appTokens;
-      const rows = query.include === 'expired' ? tokens.unrevoked(params.api_key) : tokens.live(params.api_key, now);
+      const rows =
+        query.include === 'expired'
+          ? tokens.unrevoked(params.api_key)
+          : tokens.live(params.api_key, now);
       return ok({ tokens: rows.map((r) => appTokenView(r, now)) });
     },
     revokeAppToken: ({ params }) => {
       enabledApp(params.api_key);
       // An unknown, expired or already revoked token, or one of another app, is not found.
-      if (!s.unitOfWork(() => s.identities.appTokens.revoke(params.api_key, params.access_token, s.clock.now()))) throw ApiError.notFound();
+      if (
+        !s.unitOfWork(() =>
+          s.identities.appTokens.revoke(params.api_key, params.access_token, s.clock.now()),
+        )
+      )
+        throw ApiError.notFound();
       return { status: 204 };
     },
   };

@@ -21,10 +21,28 @@ type Step =
   | { kind: 'restart' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('create' as const), lifetime: fc.integer({ min: 1, max: 1200 }) }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 1500 }) }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      lifetime: fc.integer({ min: 1, max: 1200 }),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('advance' as const),
+      seconds: fc.integer({ min: 1, max: 1500 }),
+    }),
+    weight: 3,
+  },
   { arbitrary: fc.record({ kind: fc.constant('reset' as const) }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('pass' as const), ms: fc.integer({ min: 0, max: 120_000 }) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('pass' as const),
+      ms: fc.integer({ min: 0, max: 120_000 }),
+    }),
+    weight: 2,
+  },
   { arbitrary: fc.record({ kind: fc.constant('restart' as const) }), weight: 1 },
 );
 
@@ -39,7 +57,11 @@ const until = (what: string, done: () => boolean) => waitUntil(what, done, { eve
 describe('sandbox clock under advance, reset, passing time and restart', () => {
   it('advance 901 s, reset, advance 10 s: now is real time + 10 s, and retries still fire', async () => {
     const real = Date.now();
-    const t = createTestApp({ realNowMs: () => real, fetch: refuse, config: { retrySchedule: [30, 120, 600] } });
+    const t = createTestApp({
+      realNowMs: () => real,
+      fetch: refuse,
+      config: { retrySchedule: [30, 120, 600] },
+    });
     t.sandbox.startBackground();
     try {
       await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 901 } });
@@ -52,7 +74,9 @@ describe('sandbox clock under advance, reset, passing time and restart', () => {
         body: { amount: 1, currency: 'PHP', external_transaction_id: 'after-reset' },
       });
       expect(Date.parse(created.body.invoice.created_at)).toBe(real + 10_000);
-      const attempts = t.db.prepare('SELECT attempts_count AS n FROM deliveries ORDER BY seq DESC LIMIT 1');
+      const attempts = t.db.prepare(
+        'SELECT attempts_count AS n FROM deliveries ORDER BY seq DESC LIMIT 1',
+      );
       await until('the first attempt was made', () => (attempts.get() as { n: number }).n === 1);
       await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 30 } });
       await until('the retry 30 s later was made', () => (attempts.get() as { n: number }).n === 2);
@@ -68,7 +92,12 @@ describe('sandbox clock under advance, reset, passing time and restart', () => {
         const path = join(dir, `run-${run++}.db`);
         let real = Date.now();
         const open = () => {
-          const app = createTestApp({ db: openDatabase(path), realNowMs: () => real, fetch: refuse, config: { retrySchedule: [30, 120, 600] } });
+          const app = createTestApp({
+            db: openDatabase(path),
+            realNowMs: () => real,
+            fetch: refuse,
+            config: { retrySchedule: [30, 120, 600] },
+          });
           app.sandbox.startBackground();
           return app;
         };
@@ -80,11 +109,18 @@ describe('sandbox clock under advance, reset, passing time and restart', () => {
             if (s.kind === 'create') {
               const res = await t.request('POST', '/v1/invoices/', {
                 token: t.merchant.merchant_api_token,
-                body: { amount: 1, currency: 'PHP', external_transaction_id: `clock-${n++}`, expires_at: `${s.lifetime}s` },
+                body: {
+                  amount: 1,
+                  currency: 'PHP',
+                  external_transaction_id: `clock-${n++}`,
+                  expires_at: `${s.lifetime}s`,
+                },
               });
               expect(res.status).toBe(201);
             } else if (s.kind === 'advance') {
-              const res = await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: s.seconds } });
+              const res = await t.request('POST', '/_sandbox/clock/advance', {
+                body: { seconds: s.seconds },
+              });
               expect(res.status).toBe(200);
               offset += s.seconds;
             } else if (s.kind === 'reset') {
@@ -100,19 +136,30 @@ describe('sandbox clock under advance, reset, passing time and restart', () => {
             const clock = await t.request('GET', '/_sandbox/clock');
             expect(clock.body.offset_seconds).toBe(offset);
             // Millisecond precision of the text form; the nudge for same-microsecond readings is far below it.
-            expect(Math.abs(Date.parse(clock.body.now) - (real + offset * 1000))).toBeLessThanOrEqual(1);
+            expect(
+              Math.abs(Date.parse(clock.body.now) - (real + offset * 1000)),
+            ).toBeLessThanOrEqual(1);
 
             t.sandbox.tick();
             const now = t.services.clock.now();
-            const invoices = t.db.prepare('SELECT status, expires_at FROM invoices').all() as Array<{ status: string; expires_at: number }>;
+            const invoices = t.db
+              .prepare('SELECT status, expires_at FROM invoices')
+              .all() as Array<{ status: string; expires_at: number }>;
             for (const inv of invoices) {
               if (inv.expires_at <= now) expect(inv.status).toBe('expired');
             }
             // Pending ones are those not yet due, unless they expired before a reset took the clock back.
-            const pendingPastDue = invoices.filter((i) => i.status === 'pending' && i.expires_at <= now);
+            const pendingPastDue = invoices.filter(
+              (i) => i.status === 'pending' && i.expires_at <= now,
+            );
             expect(pendingPastDue).toEqual([]);
-            const dueRetries = t.db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?");
-            await until('every due callback attempt was made', () => (dueRetries.get(now) as { n: number }).n === 0);
+            const dueRetries = t.db.prepare(
+              "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?",
+            );
+            await until(
+              'every due callback attempt was made',
+              () => (dueRetries.get(now) as { n: number }).n === 0,
+            );
           }
         } finally {
           await t.close();

@@ -19,12 +19,18 @@ export function clockHandlers(
   onReset: () => void,
 ): Handlers {
   const sandboxClock = s.tenants.sandbox;
-  const view = () => ok({ now: formatTimestamp(sandboxClock.now()), offset_seconds: sandboxClock.offsetMicros() / 1_000_000 });
+  const view = () =>
+    ok({
+      now: formatTimestamp(sandboxClock.now()),
+      offset_seconds: sandboxClock.offsetMicros() / 1_000_000,
+    });
   return {
     getClock: view,
     /** Moves the persisted offset (every tenant's time with it), then runs the due work at once: expiry, retries, workspace TTLs. */
     advanceClock: ({ body }) => {
-      sandboxClock.setOffsetMicros(sandboxClock.offsetMicros() + Math.round(body.seconds * 1_000_000));
+      sandboxClock.setOffsetMicros(
+        sandboxClock.offsetMicros() + Math.round(body.seconds * 1_000_000),
+      );
       sandbox.tick();
       return view();
     },

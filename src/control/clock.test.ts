@@ -8,7 +8,10 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const invoiceRow = (id: string) =>
-  t.db.prepare('SELECT status, updated_at, expires_at FROM invoices WHERE id = ?').safeIntegers(true).get(id) as {
+  t.db
+    .prepare('SELECT status, updated_at, expires_at FROM invoices WHERE id = ?')
+    .safeIntegers(true)
+    .get(id) as {
     status: string;
     updated_at: bigint;
     expires_at: bigint;
@@ -27,7 +30,9 @@ describe('clock', () => {
     expect(res.status).toBe(200);
     expect(res.body.offset_seconds).toBe(3600);
     expect(Date.parse(res.body.now) - Date.now()).toBeGreaterThan(3_500_000);
-    const stored = t.db.prepare("SELECT value FROM meta WHERE key = 'clock_offset'").get() as { value: string };
+    const stored = t.db.prepare("SELECT value FROM meta WHERE key = 'clock_offset'").get() as {
+      value: string;
+    };
     expect(stored.value).toBe('3600000000');
     const more = await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 0.5 } });
     expect(more.body.offset_seconds).toBe(3600.5);
@@ -61,9 +66,17 @@ describe('clock', () => {
     const row = invoiceRow(id);
     expect(row.status).toBe('expired');
     expect(row.updated_at).toBe(row.expires_at);
-    const seen = await t.request('GET', `/v1/invoices/${id}`, { token: t.merchant.merchant_api_token });
-    expect(seen.body.invoice).toMatchObject({ status: 'expired', expires_in_seconds: null, updated_at: created.body.invoice.expires_at });
-    const names = t.db.prepare('SELECT name FROM outbox_events WHERE invoice_id = ?').all(id) as Array<{ name: string }>;
+    const seen = await t.request('GET', `/v1/invoices/${id}`, {
+      token: t.merchant.merchant_api_token,
+    });
+    expect(seen.body.invoice).toMatchObject({
+      status: 'expired',
+      expires_in_seconds: null,
+      updated_at: created.body.invoice.expires_at,
+    });
+    const names = t.db
+      .prepare('SELECT name FROM outbox_events WHERE invoice_id = ?')
+      .all(id) as Array<{ name: string }>;
     expect(names.map((n) => n.name)).toEqual(['invoice.created']);
     // Going back in time does not un-expire anything.
     await t.request('POST', '/_sandbox/clock/reset');
@@ -78,7 +91,9 @@ describe('clock', () => {
       body: { amount: 5, currency: 'PHP', external_transaction_id: 'clock-2' },
     });
     await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 901 } });
-    const events = t.db.prepare('SELECT name, payload FROM outbox_events WHERE invoice_id = ? ORDER BY seq').all(created.body.invoice.id) as Array<{
+    const events = t.db
+      .prepare('SELECT name, payload FROM outbox_events WHERE invoice_id = ? ORDER BY seq')
+      .all(created.body.invoice.id) as Array<{
       name: string;
       payload: string;
     }>;
@@ -93,7 +108,9 @@ describe('POST /_sandbox/reset (resetSandbox)', () => {
     await t.request('POST', '/_sandbox/customers', { body: { email: 'gone@example.ph' } });
     await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 60 } });
     await t.request('POST', '/_sandbox/faults', { body: { path: '/v1/**' } });
-    await t.request('POST', `/_sandbox/inbox/${t.merchant.id}`, { body: { event: { name: 'invoice.created' } } });
+    await t.request('POST', `/_sandbox/inbox/${t.merchant.id}`, {
+      body: { event: { name: 'invoice.created' } },
+    });
     expect((await t.request('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(1);
     const res = await t.request('POST', '/_sandbox/reset');
     expect(res.status).toBe(200);
@@ -104,10 +121,15 @@ describe('POST /_sandbox/reset (resetSandbox)', () => {
     expect((await t.request('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(0);
     const customers = await t.request('GET', '/_sandbox/customers?per_page=100');
     expect(customers.body.meta.total_count).toBe(t.fixtures.customers.length);
-    const account = await t.request('GET', `/_sandbox/accounts/${t.fixtures.customers[0]!.accounts[0]!.id}`);
+    const account = await t.request(
+      'GET',
+      `/_sandbox/accounts/${t.fixtures.customers[0]!.accounts[0]!.id}`,
+    );
     expect(account.body.account.balance).toBe('50000.00000000');
     // Everything still works after the reload (prepared statements survive the re-created schema).
-    const again = await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.fully_paid' } });
+    const again = await t.request('POST', '/_sandbox/trigger', {
+      body: { event: 'invoice.fully_paid' },
+    });
     expect(again.status).toBe(201);
     t.assertLedger();
   });

@@ -23,7 +23,9 @@ import { isLoopbackHost } from '../shared/ip-address.js';
  *   after a CORS preflight, which the sandbox never grants; a bodiless cross-site POST carries an
  *   Origin, which the first rule refuses. Clients that are not browsers (curl, SDKs, CI) send no Origin.
  */
-export function controlGuard(config: Pick<AppConfig, 'publicUrl' | 'allowedHosts' | 'controlToken' | 'trustProxy'>): MiddlewareHandler<AppEnv> {
+export function controlGuard(
+  config: Pick<AppConfig, 'publicUrl' | 'allowedHosts' | 'controlToken' | 'trustProxy'>,
+): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const problem = refusal(c, config);
     if (problem) return Promise.resolve(renderError(c, problem));
@@ -51,7 +53,9 @@ function refusal(c: Context<AppEnv>, config: Parameters<typeof controlGuard>[0])
     const name = hostnameOf(host);
     const allowed =
       name !== null &&
-      (isLoopbackHost(name.replace(/^\[|\]$/g, '')) || name === pub?.hostname || config.allowedHosts.includes(name));
+      (isLoopbackHost(name.replace(/^\[|\]$/g, '')) ||
+        name === pub?.hostname ||
+        config.allowedHosts.includes(name));
     if (!allowed) {
       return ApiError.general(
         'host_not_allowed',
@@ -72,8 +76,10 @@ function refusal(c: Context<AppEnv>, config: Parameters<typeof controlGuard>[0])
 
   if (WRITES.has(c.req.method)) {
     const type = read('content-type');
-    const hasBody = read('transfer-encoding') !== undefined || Number(read('content-length') ?? '0') > 0;
-    const json = type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+    const hasBody =
+      read('transfer-encoding') !== undefined || Number(read('content-length') ?? '0') > 0;
+    const json =
+      type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
     if (!json && (type !== undefined || hasBody)) {
       return ApiError.general(
         'json_required',

@@ -19,7 +19,8 @@ export function amountInput(value: unknown, field: string, max = MAX_CONTROL_AMO
     if (err instanceof AmountError) throw ApiError.field(field, err.message);
     throw err;
   }
-  if (units > max) throw ApiError.field(field, `Ensure this value is at most ${formatMoneyShort(max)}.`);
+  if (units > max)
+    throw ApiError.field(field, `Ensure this value is at most ${formatMoneyShort(max)}.`);
   return units;
 }
 
@@ -36,7 +37,10 @@ const URL_HINT = {
 export function merchantUrl(value: unknown, field: 'callback_url' | 'redirect_url'): string | null {
   if (typeof value === 'string' && isSandboxPath(value)) {
     if (field === 'redirect_url' || isInboxPath(value)) return value;
-    throw ApiError.field(field, `On the sandbox itself a callback_url can only be its example receiver, ${INBOX_PREFIX}<merchant id>.`);
+    throw ApiError.field(
+      field,
+      `On the sandbox itself a callback_url can only be its example receiver, ${INBOX_PREFIX}<merchant id>.`,
+    );
   }
   if (value === null) return null;
   let url: URL | null = null;
@@ -52,7 +56,9 @@ export function merchantUrl(value: unknown, field: 'callback_url' | 'redirect_ur
 }
 
 /** Collect field errors from several checks so one response reports all of them. */
-export function collectFieldErrors<T extends Record<string, unknown>>(checks: { [K in keyof T]: () => T[K] }): T {
+export function collectFieldErrors<T extends Record<string, unknown>>(checks: {
+  [K in keyof T]: () => T[K];
+}): T {
   const out = {} as T;
   const errors: Record<string, string[]> = {};
   for (const key of Object.keys(checks) as Array<keyof T>) {

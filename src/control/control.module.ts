@@ -50,7 +50,10 @@ export function createControlModule(d: ControlDeps) {
   const provisioning = createProvisioningService(s, repo);
   const invoiceControl = createInvoiceControlService(s, repo);
   const workspaces = createWorkspaces(s, provisioning);
-  const faults = createFaultStore(s.ids, d.random, { now: () => formatTimestamp(s.clock.now()), servedPaths: d.servedPaths });
+  const faults = createFaultStore(s.ids, d.random, {
+    now: () => formatTimestamp(s.clock.now()),
+    servedPaths: d.servedPaths,
+  });
   s.dueWork.register(workspaces.dueJob());
   const guard = controlGuard(s.config);
   const injectFaults = faultMiddleware(faults, s.identities, () => s.clock.now());
@@ -70,7 +73,19 @@ export function createControlModule(d: ControlDeps) {
     },
     // The control API's Host/Origin/Content-Type guard, or injected faults: the two never share a path.
     middleware: (c, next) => (isControlPath(c.req.path) ? guard(c, next) : injectFaults(c, next)),
-    routes: (app) => registerDashboard(app, s, { requestLog: d.requestLog, deliveries: d.deliveries, paymentRequests: d.paymentRequests, inbox: d.inbox }, repo, faults),
+    routes: (app) =>
+      registerDashboard(
+        app,
+        s,
+        {
+          requestLog: d.requestLog,
+          deliveries: d.deliveries,
+          paymentRequests: d.paymentRequests,
+          inbox: d.inbox,
+        },
+        repo,
+        faults,
+      ),
     api: { provisioning, invoiceControl, workspaces, faults },
   } satisfies SandboxModule<unknown>;
 }

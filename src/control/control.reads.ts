@@ -11,7 +11,11 @@ export interface ControlReads {
   recentInvoiceIds(limit: number): string[];
 }
 
-export function createControlReads(db: Db, identities: IdentitiesApi, invoices: Pick<InvoiceService, 'recentIds'>): ControlReads {
+export function createControlReads(
+  db: Db,
+  identities: IdentitiesApi,
+  invoices: Pick<InvoiceService, 'recentIds'>,
+): ControlReads {
   // One number that moves with every write (invoices, payments, deliveries, identities), read in O(1):
   // a property of the connection, not of any module's table.
   const totalChanges = db.prepare('SELECT total_changes() AS n').pluck();

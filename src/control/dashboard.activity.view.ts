@@ -23,7 +23,12 @@ function keep(d: DashboardData, except: 'delivery' | 'request') {
   }
   if (except !== 'request') {
     const r = d.filters.request;
-    Object.assign(values, { path: r.path || undefined, status: r.status || undefined, auth: r.auth || undefined, polls: r.polls ? '1' : undefined });
+    Object.assign(values, {
+      path: r.path || undefined,
+      status: r.status || undefined,
+      auth: r.auth || undefined,
+      polls: r.polls ? '1' : undefined,
+    });
   }
   return Object.entries(values)
     .filter(([, v]) => v)
@@ -42,14 +47,18 @@ function attempts(dl: DeliveryResource) {
       <p><strong>Attempt ${a.attempt}</strong> at ${a.started_at} to <code>${a.url}</code>:
         <span data-testid="attempt-status">${a.status_code !== null ? `HTTP ${a.status_code}` : (a.error ?? 'in flight')}</span>
         in ${a.duration_ms} ms${a.status_code !== null && a.error ? html` (${a.error})` : ''}</p>
-      <p class="label">Request headers</p><pre>${Object.entries(a.request_headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
+      <p class="label">Request headers</p><pre>${Object.entries(a.request_headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n')}</pre>
       <p class="label">Request body</p><pre>${a.request_body}</pre>
       <p class="label">Response excerpt</p><pre data-testid="attempt-response">${a.response_excerpt ?? '(none)'}</pre></div>`,
     )}</details>`;
 }
 
 function deliveryRow(d: DashboardData) {
-  return (dl: DeliveryResource) => html`<tr data-testid="delivery-row" data-delivery-id="${dl.id}" data-status="${dl.status}">
+  return (
+    dl: DeliveryResource,
+  ) => html`<tr data-testid="delivery-row" data-delivery-id="${dl.id}" data-status="${dl.status}">
     <td><code title="${dl.id}">…${shortId(dl.id)}</code><br><span class="muted">${dl.created_at}</span>
       ${dl.redelivery_of ? html`<br><span class="muted">redelivery of …${shortId(dl.redelivery_of)}</span>` : ''}</td>
     <td class="nowrap">${dl.event}</td>
@@ -92,14 +101,18 @@ function faultText(f: DashboardData['faults'][number]) {
 export function faultsSection(d: DashboardData) {
   return html`<section aria-labelledby="f-h"><h2 id="f-h">Faults</h2>
   <div id="live-faults" data-live>
-  ${d.faults.length
-    ? html`<ul class="faults">${d.faults.map(
-        (f) => html`<li data-testid="fault" data-fault-id="${f.id}"><code>${faultText(f)}</code> · ${f.hits} hits
+  ${
+    d.faults.length
+      ? html`<ul class="faults">${d.faults.map(
+          (
+            f,
+          ) => html`<li data-testid="fault" data-fault-id="${f.id}"><code>${faultText(f)}</code> · ${f.hits} hits
         ${f.body !== undefined ? html`<br><span class="muted">body <code>${JSON.stringify(f.body)}</code></span>` : ''}
         <button type="button" id="delete-fault-${f.id}" data-action="delete-fault" data-fault="${f.id}" data-testid="delete-fault" aria-label="Delete fault ${f.method} ${f.path} (${shortId(f.id)})">Delete</button></li>`,
-      )}</ul>
+        )}</ul>
       <button data-action="clear-faults">Clear all faults</button>`
-    : html`<p class="muted">No active faults.</p>`}
+      : html`<p class="muted">No active faults.</p>`
+  }
   </div>
   <form data-form="fault" class="fault-form" data-testid="fault-form">
     <label>Method <select name="method">${['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => html`<option>${m}</option>`)}</select></label>
@@ -139,9 +152,11 @@ export function requestsSection(d: DashboardData) {
     'live-requests',
     'Recent requests table',
     html`<p class="muted">${items.length} of ${matched} shown${!f.polls && hiddenPolls ? `; ${hiddenPolls} status polls of the hosted page hidden` : ''}.</p>
-    ${items.length
-      ? html`<table><thead><tr><th>At</th><th>Request</th><th>Status</th><th>Auth</th><th>Time</th></tr></thead><tbody>${items.map(requestRow)}</tbody></table>`
-      : html`<p class="muted">No requests${f.path || f.status || f.auth ? ' match these filters' : ' yet'}.</p>`}`,
+    ${
+      items.length
+        ? html`<table><thead><tr><th>At</th><th>Request</th><th>Status</th><th>Auth</th><th>Time</th></tr></thead><tbody>${items.map(requestRow)}</tbody></table>`
+        : html`<p class="muted">No requests${f.path || f.status || f.auth ? ' match these filters' : ' yet'}.</p>`
+    }`,
   )}
 </section>`;
 }

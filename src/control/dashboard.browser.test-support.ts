@@ -9,7 +9,11 @@ export interface ReceivedCallback {
 }
 
 /** A merchant's callback endpoint on 127.0.0.1 that answers 200 with a recognisable body and records what it got. */
-export async function startCallbackReceiver(): Promise<{ url: string; received: ReceivedCallback[]; stop(): Promise<void> }> {
+export async function startCallbackReceiver(): Promise<{
+  url: string;
+  received: ReceivedCallback[];
+  stop(): Promise<void>;
+}> {
   const received: ReceivedCallback[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -6,7 +6,8 @@ export const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
 function curl(method: string, url: string, headers: string[], body?: unknown): string {
   const parts = [`curl -sS -X ${method} ${shellQuote(url)}`];
   for (const h of headers) parts.push(`-H ${shellQuote(h)}`);
-  if (body !== undefined) parts.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(body))}`);
+  if (body !== undefined)
+    parts.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(body))}`);
   return parts.join(' \\\n  ');
 }
 
@@ -22,7 +23,13 @@ export function createInvoiceCurl(baseUrl: string, merchantToken: string): strin
 }
 
 /** Pay an invoice through the control API (what the dashboard's pay buttons do). */
-export function payInvoiceCurl(baseUrl: string, token: string | null, invoiceId: string, collector: string, amount?: string): string {
+export function payInvoiceCurl(
+  baseUrl: string,
+  token: string | null,
+  invoiceId: string,
+  collector: string,
+  amount?: string,
+): string {
   return curl(
     'POST',
     `${baseUrl}/_sandbox/invoices/${encodeURIComponent(invoiceId)}/payments`,
@@ -33,5 +40,9 @@ export function payInvoiceCurl(baseUrl: string, token: string | null, invoiceId:
 
 /** Read any invoice's JSON without its merchant's token. */
 export function getInvoiceCurl(baseUrl: string, token: string | null, invoiceId: string): string {
-  return curl('GET', `${baseUrl}/_sandbox/invoices/${encodeURIComponent(invoiceId)}`, controlHeaders(token));
+  return curl(
+    'GET',
+    `${baseUrl}/_sandbox/invoices/${encodeURIComponent(invoiceId)}`,
+    controlHeaders(token),
+  );
 }

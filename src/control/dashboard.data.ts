@@ -6,12 +6,20 @@ import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import { sandboxApp, sandboxCustomer, sandboxMerchant } from '../identities/identity.view.js';
 import type { InvoiceResource } from '../invoices/invoice.view.js';
-import { amountDue, collectorsOf, COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
+import {
+  amountDue,
+  collectorsOf,
+  COUNTER_COLLECTORS,
+  WALLET_COLLECTOR,
+} from '../invoices/invoice.model.js';
 import type { RequestLog } from '../http/request-log.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
-import { paymentRequestPageUrl, type PaymentRequestService } from '../wallet/payment-requests.service.js';
+import {
+  paymentRequestPageUrl,
+  type PaymentRequestService,
+} from '../wallet/payment-requests.service.js';
 import { appTokenView } from './app-tokens.routes.js';
 import type { ControlReads } from './control.reads.js';
 import type { Fault, FaultStore } from './faults.service.js';
@@ -20,7 +28,12 @@ import type { Fault, FaultStore } from './faults.service.js';
 type ModuleServices = ServicesWith<'identities' | 'ledger' | 'invoices'>;
 
 const LIST_SIZE = 25;
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'failed'];
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = [
+  'pending',
+  'delivering',
+  'delivered',
+  'failed',
+];
 /** The hosted page polls this every few seconds while open; hidden from the request list unless asked. */
 const STATUS_POLL = /^\/payment\/invoice\/[^/]+\/status\/?$/;
 
@@ -60,11 +73,18 @@ export interface DashboardData {
   clock: { now: string; offsetSeconds: number };
   merchants: Array<ReturnType<typeof sandboxMerchant> & { tenantClock: TenantClockView | null }>;
   /** Each app with its live OAuth2 access tokens (on its tenant's clock). */
-  apps: Array<ReturnType<typeof sandboxApp> & { tokens: Array<ReturnType<typeof appTokenView>>; tenantClock: TenantClockView | null }>;
+  apps: Array<
+    ReturnType<typeof sandboxApp> & {
+      tokens: Array<ReturnType<typeof appTokenView>>;
+      tenantClock: TenantClockView | null;
+    }
+  >;
   customers: Array<ReturnType<typeof sandboxCustomer>>;
   invoices: DashboardInvoice[];
   /** The newest payment requests of every owner, each with its payer page. */
-  paymentRequests: Array<ReturnType<PaymentRequestService['recent']>[number] & { page_url: string }>;
+  paymentRequests: Array<
+    ReturnType<PaymentRequestService['recent']>[number] & { page_url: string }
+  >;
   deliveries: { items: DeliveryResource[]; total: number };
   /** What the example receiver got, newest first. */
   inbox: { items: InboxEntry[]; total: number };
@@ -79,17 +99,29 @@ export function parseFilters(q: (name: string) => string | undefined): Dashboard
   const text = (name: string) => (q(name) ?? '').trim().slice(0, 200);
   const event = text('event');
   const dstatus = text('delivery_status');
-  if (event && !EVENT_NAMES.includes(event as EventName)) problems.push(`Unknown event "${event}" (filter ignored).`);
-  if (dstatus && !DELIVERY_STATUSES.includes(dstatus as DeliveryStatus)) problems.push(`Unknown delivery status "${dstatus}" (filter ignored).`);
+  if (event && !EVENT_NAMES.includes(event as EventName))
+    problems.push(`Unknown event "${event}" (filter ignored).`);
+  if (dstatus && !DELIVERY_STATUSES.includes(dstatus as DeliveryStatus))
+    problems.push(`Unknown delivery status "${dstatus}" (filter ignored).`);
   const status = text('status');
-  if (status && !/^[1-5]([0-9]{2}|xx)$/i.test(status)) problems.push(`Status filter "${status}": use a code such as 404 or a class such as 4xx (ignored).`);
+  if (status && !/^[1-5]([0-9]{2}|xx)$/i.test(status))
+    problems.push(
+      `Status filter "${status}": use a code such as 404 or a class such as 4xx (ignored).`,
+    );
   return {
     delivery: {
       invoice_id: text('invoice') || undefined,
       event: EVENT_NAMES.includes(event as EventName) ? event : undefined,
-      status: DELIVERY_STATUSES.includes(dstatus as DeliveryStatus) ? (dstatus as DeliveryStatus) : undefined,
+      status: DELIVERY_STATUSES.includes(dstatus as DeliveryStatus)
+        ? (dstatus as DeliveryStatus)
+        : undefined,
     },
-    request: { path: text('path'), status: /^[1-5]([0-9]{2}|xx)$/i.test(status) ? status.toLowerCase() : '', auth: text('auth'), polls: q('polls') === '1' },
+    request: {
+      path: text('path'),
+      status: /^[1-5]([0-9]{2}|xx)$/i.test(status) ? status.toLowerCase() : '',
+      auth: text('auth'),
+      polls: q('polls') === '1',
+    },
     problems,
   };
 }
@@ -104,16 +136,35 @@ export interface DashboardSources {
   inbox: Pick<Inbox, 'list'>;
 }
 
-export function dashboardVersion(s: ModuleServices, ctx: DashboardSources, repo: ControlReads, faults: FaultStore): string {
-  const faultMark = faults.list().map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`).join(',');
+export function dashboardVersion(
+  s: ModuleServices,
+  ctx: DashboardSources,
+  repo: ControlReads,
+  faults: FaultStore,
+): string {
+  const faultMark = faults
+    .list()
+    .map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`)
+    .join(',');
   let workspaceClocks = 0;
   for (const o of s.tenants.advanced().values()) workspaceClocks += o;
-  return [repo.writes(), ctx.requestLog.latestId(), s.clock.offsetMicros(), workspaceClocks, faultMark, ctx.inbox.list()[0]?.id ?? 0].join('.');
+  return [
+    repo.writes(),
+    ctx.requestLog.latestId(),
+    s.clock.offsetMicros(),
+    workspaceClocks,
+    faultMark,
+    ctx.inbox.list()[0]?.id ?? 0,
+  ].join('.');
 }
 
 function requestMatches(r: RequestLogEntry, f: DashboardFilters['request']): boolean {
   if (f.path && !`${r.path}${r.query ? `?${r.query}` : ''}`.includes(f.path)) return false;
-  if (f.status && (f.status.endsWith('xx') ? String(r.status)[0] !== f.status[0] : String(r.status) !== f.status)) return false;
+  if (
+    f.status &&
+    (f.status.endsWith('xx') ? String(r.status)[0] !== f.status[0] : String(r.status) !== f.status)
+  )
+    return false;
   if (f.auth && !r.auth.includes(f.auth)) return false;
   return true;
 }
@@ -129,7 +180,13 @@ export async function collectData(
 ): Promise<DashboardData> {
   // Each workspace's time, beside its objects; each object viewed on its own tenant's clock.
   const tenantClock = (ws: string | null | undefined): TenantClockView | null =>
-    ws ? { workspaceId: ws, now: formatTimestamp(s.tenants.nowOf(ws)), offsetSeconds: s.tenants.offsetOf(ws) / 1_000_000 } : null;
+    ws
+      ? {
+          workspaceId: ws,
+          now: formatTimestamp(s.tenants.nowOf(ws)),
+          offsetSeconds: s.tenants.offsetOf(ws) / 1_000_000,
+        }
+      : null;
   const invoices: DashboardInvoice[] = repo.recentInvoiceIds(LIST_SIZE).map((id) => {
     const row = s.invoices.byId(id)!;
     const due = amountDue(row);
@@ -166,7 +223,9 @@ export async function collectData(
     baseUrl: s.config.publicUrl,
     version: dashboardVersion(s, ctx, repo, faults),
     clock: { now: formatTimestamp(now), offsetSeconds: s.clock.offsetMicros() / 1_000_000 },
-    merchants: s.identities.merchantsPage(LIST_SIZE, 0).map((m) => ({ ...sandboxMerchant(m), tenantClock: tenantClock(m.workspace_id) })),
+    merchants: s.identities
+      .merchantsPage(LIST_SIZE, 0)
+      .map((m) => ({ ...sandboxMerchant(m), tenantClock: tenantClock(m.workspace_id) })),
     apps: s.identities.appsPage(LIST_SIZE, 0).map((a) => {
       const appNow = now + s.tenants.offsetOf(a.workspace_id);
       return {
@@ -177,7 +236,9 @@ export async function collectData(
     }),
     customers: s.identities.customersPage(LIST_SIZE, 0).map((u) => sandboxCustomer(u, s.ledger)),
     invoices,
-    paymentRequests: ctx.paymentRequests.recent(LIST_SIZE).map((r) => ({ ...r, page_url: paymentRequestPageUrl(s.config.publicUrl, r.id) })),
+    paymentRequests: ctx.paymentRequests
+      .recent(LIST_SIZE)
+      .map((r) => ({ ...r, page_url: paymentRequestPageUrl(s.config.publicUrl, r.id) })),
     deliveries: { items: deliveries, total: deliveryPage.meta.total_count },
     inbox: { items: inboxItems.slice(0, LIST_SIZE), total: inboxItems.length },
     faults: faults.list(),

@@ -33,7 +33,9 @@ export function inboxSection(d: DashboardData) {
         <td><span class="status ${e.authorization === 'valid' || e.authorization === 'not_sent' ? 'delivered' : 'failed'}">${VERDICT[e.authorization]}</span>
           <br><span class="muted">${e.authorization_note}</span>${e.from_this_sandbox ? '' : html`<br><strong>not an event this sandbox sent</strong>`}</td>
         <td><details><summary>headers and body<span class="sr-only"> of the callback received at ${e.received_at}</span></summary>
-          <pre>${Object.entries(e.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre><pre>${e.body}</pre></details></td></tr>`,
+          <pre>${Object.entries(e.headers)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n')}</pre><pre>${e.body}</pre></details></td></tr>`,
       )}</tbody></table>`
       : html`<p class="muted">Nothing received yet: <code>paysandbox trigger invoice.fully_paid</code> sends one.</p>`,
   )}

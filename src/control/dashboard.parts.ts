@@ -17,4 +17,3 @@ export const invoiceLinks = (id: string, paymentUrl: string | null) =>
 /** A keyboard-reachable scroll region (tabindex + role + name), refreshed in place by the live poll. */
 export const liveRegion = (id: string, label: string, body: unknown) =>
   html`<div class="scroll" id="${id}" data-live tabindex="0" role="region" aria-label="${label}">${body}</div>`;
-

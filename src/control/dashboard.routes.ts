@@ -6,8 +6,17 @@ import type { AppEnv } from '../http/operation.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
 import type { ControlReads } from './control.reads.js';
-import { DASHBOARD_SCRIPT_PATH, DASHBOARD_STYLE, DASHBOARD_STYLE_PATH } from './dashboard.assets.js';
-import { collectData, dashboardVersion, parseFilters, type DashboardSources } from './dashboard.data.js';
+import {
+  DASHBOARD_SCRIPT_PATH,
+  DASHBOARD_STYLE,
+  DASHBOARD_STYLE_PATH,
+} from './dashboard.assets.js';
+import {
+  collectData,
+  dashboardVersion,
+  parseFilters,
+  type DashboardSources,
+} from './dashboard.data.js';
 import { DASHBOARD_SCRIPT } from './dashboard.script.js';
 import { dashboardPage, tokenRequiredPage } from './dashboard.view.js';
 import type { FaultStore } from './faults.service.js';
@@ -44,12 +53,20 @@ function refused(c: Context<AppEnv>, expected: string | null): ApiError | null {
  * version that moves whenever the page would show something else, and the sandbox clock);
  * `GET /_sandbox/dashboard/dashboard.{css,js}`: its style and script (no secrets, no token needed).
  */
-export function registerDashboard(app: Hono<AppEnv>, s: ModuleServices, ctx: DashboardSources, repo: ControlReads, faults: FaultStore): void {
+export function registerDashboard(
+  app: Hono<AppEnv>,
+  s: ModuleServices,
+  ctx: DashboardSources,
+  repo: ControlReads,
+  faults: FaultStore,
+): void {
   app.get('/_sandbox', async (c) => {
     secure(c);
     if (refused(c, s.config.controlToken)) return c.html(tokenRequiredPage(), 401);
     const filters = parseFilters((name) => c.req.query(name));
-    return c.html(dashboardPage(await collectData(s, ctx, repo, faults, s.config.controlToken, filters)));
+    return c.html(
+      dashboardPage(await collectData(s, ctx, repo, faults, s.config.controlToken, filters)),
+    );
   });
   app.get('/_sandbox/dashboard/state', (c) => {
     c.header('Cache-Control', 'no-store');

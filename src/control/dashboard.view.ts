@@ -9,10 +9,18 @@ import type { DashboardData, DashboardInvoice, TenantClockView } from './dashboa
 
 export type { DashboardData, DashboardInvoice } from './dashboard.data.js';
 
-const balances = (accounts: Array<{ currency: string; balance: string }>) => accounts.map((a) => `${a.balance} ${a.currency}`).join(', ');
+const balances = (accounts: Array<{ currency: string; balance: string }>) =>
+  accounts.map((a) => `${a.balance} ${a.currency}`).join(', ');
 
 function invoiceRow(d: DashboardData) {
-  return ({ invoice: i, merchantName, tenantClock, suggestedPart, wallet, counter }: DashboardInvoice) => {
+  return ({
+    invoice: i,
+    merchantName,
+    tenantClock,
+    suggestedPart,
+    wallet,
+    counter,
+  }: DashboardInvoice) => {
     // External ids are unique per merchant only: the id's tail keeps each row's button names apart.
     const name = `${i.external_transaction_id} (…${i.id.slice(-8)})`;
     const partCollector = wallet ? WALLET_COLLECTOR : (counter ?? '');
@@ -71,22 +79,46 @@ function tenantClockNote(c: TenantClockView | null) {
 
 /** An app's live access tokens, or how to issue one. */
 function appTokens(a: DashboardData['apps'][number]) {
-  if (!a.tokens.length) return html`none; issue one with <code>POST /_sandbox/apps/${a.api_key}/tokens</code>`;
-  return a.tokens.map((tk) => html`<div><code>${tk.access_token}</code> <small>${tk.scope}, until ${tk.expires_at}</small></div>`);
+  if (!a.tokens.length)
+    return html`none; issue one with <code>POST /_sandbox/apps/${a.api_key}/tokens</code>`;
+  return a.tokens.map(
+    (tk) =>
+      html`<div><code>${tk.access_token}</code> <small>${tk.scope}, until ${tk.expires_at}</small></div>`,
+  );
 }
 
 function identitiesSections(d: DashboardData) {
-  return html`<section aria-labelledby="m-h"><h2 id="m-h">Merchants</h2>${liveRegion('live-merchants', 'Merchants table', html`<table>
+  return html`<section aria-labelledby="m-h"><h2 id="m-h">Merchants</h2>${liveRegion(
+    'live-merchants',
+    'Merchants table',
+    html`<table>
   <thead><tr><th>Name</th><th>merchant_api_token</th><th>bearer_token</th><th>Callback URL</th><th>Wallet</th></tr></thead>
-  <tbody>${d.merchants.map((m) => html`<tr><td>${m.name}${tenantClockNote(m.tenantClock)}</td><td><code>${m.merchant_api_token}</code></td><td><code>${m.bearer_token ?? '—'}</code></td>
-    <td>${m.callback_url ?? '—'}</td><td><code>${m.wallet_account_id}</code></td></tr>`)}</tbody></table>`)}</section>
-<section aria-labelledby="a-h"><h2 id="a-h">HMAC applications</h2>${liveRegion('live-apps', 'HMAC applications table', html`<table>
+  <tbody>${d.merchants.map(
+    (
+      m,
+    ) => html`<tr><td>${m.name}${tenantClockNote(m.tenantClock)}</td><td><code>${m.merchant_api_token}</code></td><td><code>${m.bearer_token ?? '—'}</code></td>
+    <td>${m.callback_url ?? '—'}</td><td><code>${m.wallet_account_id}</code></td></tr>`,
+  )}</tbody></table>`,
+  )}</section>
+<section aria-labelledby="a-h"><h2 id="a-h">HMAC applications</h2>${liveRegion(
+    'live-apps',
+    'HMAC applications table',
+    html`<table>
   <thead><tr><th>Name</th><th>api_key</th><th>api_secret</th><th>OTP</th><th>OAuth2 tokens (Bearer)</th><th>Owner balances</th></tr></thead>
-  <tbody>${d.apps.map((a) => html`<tr><td>${a.name}${tenantClockNote(a.tenantClock)}</td><td><code>${a.api_key}</code></td><td><code>${a.api_secret}</code></td>
-    <td>${a.mfa_whitelisted ? 'whitelisted' : html`secret <code>${a.otp_secret}</code>`}</td><td>${appTokens(a)}</td><td>${balances(a.owner.accounts)}</td></tr>`)}</tbody></table>`)}</section>
-<section aria-labelledby="c-h"><h2 id="c-h">Customers</h2>${liveRegion('live-customers', 'Customers table', html`<table>
+  <tbody>${d.apps.map(
+    (
+      a,
+    ) => html`<tr><td>${a.name}${tenantClockNote(a.tenantClock)}</td><td><code>${a.api_key}</code></td><td><code>${a.api_secret}</code></td>
+    <td>${a.mfa_whitelisted ? 'whitelisted' : html`secret <code>${a.otp_secret}</code>`}</td><td>${appTokens(a)}</td><td>${balances(a.owner.accounts)}</td></tr>`,
+  )}</tbody></table>`,
+  )}</section>
+<section aria-labelledby="c-h"><h2 id="c-h">Customers</h2>${liveRegion(
+    'live-customers',
+    'Customers table',
+    html`<table>
   <thead><tr><th>Email</th><th>Password</th><th>Mobile</th><th>Balances</th></tr></thead>
-  <tbody>${d.customers.map((c) => html`<tr><td>${c.email}</td><td><code>${c.password}</code></td><td>${c.mobile_number}</td><td>${balances(c.accounts)}</td></tr>`)}</tbody></table>`)}</section>`;
+  <tbody>${d.customers.map((c) => html`<tr><td>${c.email}</td><td><code>${c.password}</code></td><td>${c.mobile_number}</td><td>${balances(c.accounts)}</td></tr>`)}</tbody></table>`,
+  )}</section>`;
 }
 
 /**

@@ -5,16 +5,27 @@ let t: TestApp;
 afterEach(() => t?.close());
 
 const addFault = (body: Record<string, unknown>) => t.request('POST', '/_sandbox/faults', { body });
-const requests = async () => (await t.request('GET', '/_sandbox/requests')).body.requests as Array<Record<string, unknown>>;
+const requests = async () =>
+  (await t.request('GET', '/_sandbox/requests')).body.requests as Array<Record<string, unknown>>;
 
 describe('a fault says what it hits (docs/faults.md)', () => {
-  it.each(['/v3/invoices/**', '/v3/invoices/*', '/v3/invoices'])('%s fires on POST /v3/invoices/', async (path) => {
-    t = createTestApp();
-    const { fault } = (await addFault({ method: 'POST', path, status: 503 })).body;
-    const res = await t.request('POST', '/v3/invoices/', { token: t.merchant.merchant_api_token, body: { amount: 1, currency: 'PHP' }, operationId: false });
-    expect(res.status).toBe(503);
-    expect((await t.request('GET', '/_sandbox/faults')).body.faults[0]).toMatchObject({ id: fault.id, hits: 1 });
-  });
+  it.each(['/v3/invoices/**', '/v3/invoices/*', '/v3/invoices'])(
+    '%s fires on POST /v3/invoices/',
+    async (path) => {
+      t = createTestApp();
+      const { fault } = (await addFault({ method: 'POST', path, status: 503 })).body;
+      const res = await t.request('POST', '/v3/invoices/', {
+        token: t.merchant.merchant_api_token,
+        body: { amount: 1, currency: 'PHP' },
+        operationId: false,
+      });
+      expect(res.status).toBe(503);
+      expect((await t.request('GET', '/_sandbox/faults')).body.faults[0]).toMatchObject({
+        id: fault.id,
+        hits: 1,
+      });
+    },
+  );
 
   it('refuses a glob that matches no served path with a 400 naming the nearest paths, and adds nothing', async () => {
     t = createTestApp();
@@ -28,7 +39,13 @@ describe('a fault says what it hits (docs/faults.md)', () => {
     }
     expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
     // Served paths beyond the document: the hosted page, /healthz; and a glob inside an id.
-    for (const path of ['/payment/invoice/*', '/healthz', '/v1/invoices/abc*', '/api/v3/**', '/**/sellorder']) {
+    for (const path of [
+      '/payment/invoice/*',
+      '/healthz',
+      '/v1/invoices/abc*',
+      '/api/v3/**',
+      '/**/sellorder',
+    ]) {
       expect((await addFault({ path })).status, path).toBe(201);
     }
   });
@@ -40,7 +57,10 @@ describe('a fault says what it hits (docs/faults.md)', () => {
     await t.request('GET', `/v1/invoices/${'a'.repeat(32)}`, { operationId: false });
     await t.request('GET', `/v1/invoices/${'b'.repeat(32)}/`, { operationId: false });
     const listed = (await t.request('GET', '/_sandbox/faults')).body.faults[0];
-    expect(listed).toMatchObject({ hits: 2, last_hit: { method: 'GET', path: `/v1/invoices/${'b'.repeat(32)}/` } });
+    expect(listed).toMatchObject({
+      hits: 2,
+      last_hit: { method: 'GET', path: `/v1/invoices/${'b'.repeat(32)}/` },
+    });
     expect(listed.last_hit.at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
   });
 
@@ -48,13 +68,25 @@ describe('a fault says what it hits (docs/faults.md)', () => {
     t = createTestApp();
     const { fault } = (await addFault({ method: 'POST', path: '/v1/invoices', status: 503 })).body;
     const body = { amount: 5, currency: 'PHP', external_transaction_id: 'logged-1' };
-    await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body, operationId: false });
-    await t.request('POST', '/v1/invoices/', { headers: { authorization: 'Token wrong' }, body, operationId: false });
+    await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      body,
+      operationId: false,
+    });
+    await t.request('POST', '/v1/invoices/', {
+      headers: { authorization: 'Token wrong' },
+      body,
+      operationId: false,
+    });
     await t.request('GET', '/healthz', { operationId: false });
     const [health, wrong, right] = await requests();
     expect(health).toMatchObject({ path: '/healthz', fault: null });
     expect(wrong).toMatchObject({ status: 503, fault: fault.id, auth: 'invalid_token' });
-    expect(right).toMatchObject({ status: 503, fault: fault.id, auth: `merchant:${t.merchant.id}` });
+    expect(right).toMatchObject({
+      status: 503,
+      fault: fault.id,
+      auth: `merchant:${t.merchant.id}`,
+    });
     expect(JSON.parse(right!.body_excerpt as string)).toEqual(body);
     expect((t.db.prepare('SELECT COUNT(*) AS n FROM invoices').get() as { n: number }).n).toBe(0);
   });
@@ -64,8 +96,13 @@ describe('a fault says what it hits (docs/faults.md)', () => {
     const key = t.fixtures.developers[0]!.app.api_key;
     const { fault } = (await addFault({ path: '/v3/crypto-accounts', status: 500, count: 1 })).body;
     const nonce = String(BigInt(Date.now()) * 10_000n);
-    expect((await t.signed('GET', '/v3/crypto-accounts/', { nonce, operationId: false })).status).toBe(500);
-    expect((await requests())[0]).toMatchObject({ fault: fault.id, auth: `hmac:${key} (signature not checked)` });
+    expect(
+      (await t.signed('GET', '/v3/crypto-accounts/', { nonce, operationId: false })).status,
+    ).toBe(500);
+    expect((await requests())[0]).toMatchObject({
+      fault: fault.id,
+      auth: `hmac:${key} (signature not checked)`,
+    });
     expect((await t.signed('GET', '/v3/crypto-accounts/', { nonce })).status).toBe(200);
     expect((await requests())[0]).toMatchObject({ fault: null, auth: `hmac:${key}` });
   });
@@ -73,7 +110,14 @@ describe('a fault says what it hits (docs/faults.md)', () => {
   it('marks a latency-only fault while the request keeps its real auth outcome', async () => {
     t = createTestApp();
     const { fault } = (await addFault({ path: '/v1/invoices/*', latency_ms: 1 })).body;
-    await t.request('GET', `/v1/invoices/${'a'.repeat(32)}`, { token: t.merchant.merchant_api_token, operationId: false });
-    expect((await requests())[0]).toMatchObject({ status: 404, fault: fault.id, auth: `merchant:${t.merchant.id}` });
+    await t.request('GET', `/v1/invoices/${'a'.repeat(32)}`, {
+      token: t.merchant.merchant_api_token,
+      operationId: false,
+    });
+    expect((await requests())[0]).toMatchObject({
+      status: 404,
+      fault: fault.id,
+      auth: `merchant:${t.merchant.id}`,
+    });
   });
 });

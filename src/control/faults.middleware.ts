@@ -16,13 +16,20 @@ const BODY_PEEK = 4096;
  * The `auth` the request log would have shown had no fault answered (docs/faults.md#the-request-log):
  * whose token it is, or whose HMAC key, without checking a signature or using up a nonce.
  */
-export function wouldBeAuth(identities: IdentitiesApi, read: (name: string) => string | undefined, now: number): string {
+export function wouldBeAuth(
+  identities: IdentitiesApi,
+  read: (name: string) => string | undefined,
+  now: number,
+): string {
   const key = read('access_key') ?? read('access-key');
   if (key !== undefined && developerBearer(read) === undefined) {
-    return identities.appForAuth(key) ? `hmac:${key} (signature not checked)` : 'invalid_access_key';
+    return identities.appForAuth(key)
+      ? `hmac:${key} (signature not checked)`
+      : 'invalid_access_key';
   }
   const authorization = read('authorization');
-  if (authorization === undefined) return read('access_signature') ?? read('access-signature') ? 'missing_credentials' : 'none';
+  if (authorization === undefined)
+    return (read('access_signature') ?? read('access-signature')) ? 'missing_credentials' : 'none';
   const token = TOKEN.exec(authorization)?.[2];
   if (token === undefined) return 'invalid_token';
   const merchant = identities.merchantByToken(token);
@@ -32,7 +39,8 @@ export function wouldBeAuth(identities: IdentitiesApi, read: (name: string) => s
 }
 
 async function bodyExcerpt(c: Context<AppEnv>): Promise<Buffer | undefined> {
-  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return undefined;
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE')
+    return undefined;
   try {
     // The body limit ran before this (at most 64 KiB).
     const body = await readBody(c);
@@ -47,7 +55,11 @@ async function bodyExcerpt(c: Context<AppEnv>): Promise<Buffer | undefined> {
  * purpose: it is what a client under test must survive. A fault that answers marks the request for the
  * request log: which fault, the `auth` it would have had, the start of its body.
  */
-export function faultMiddleware(store: FaultStore, identities: IdentitiesApi, now: () => number): MiddlewareHandler<AppEnv> {
+export function faultMiddleware(
+  store: FaultStore,
+  identities: IdentitiesApi,
+  now: () => number,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const hit = store.take(c.req.method, c.req.path, rawPath(c));
     if (!hit) return next();
@@ -55,12 +67,18 @@ export function faultMiddleware(store: FaultStore, identities: IdentitiesApi, no
     if (hit.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, hit.latencyMs));
     c.header('X-Sandbox-Fault', hit.fault.id);
     if (hit.status === undefined) return next();
-    c.set('authOutcome', wouldBeAuth(identities, (name) => c.req.header(name), now()));
+    c.set(
+      'authOutcome',
+      wouldBeAuth(identities, (name) => c.req.header(name), now()),
+    );
     const body = await bodyExcerpt(c);
     if (body) c.set('requestBody', body);
     if (NO_BODY.has(hit.status)) return c.body(null, hit.status as 204);
     // No body named: the error body of `injected_fault` in the shape of the path's API.
-    const errorBody = hit.body !== undefined ? hit.body : INJECTED_FAULT.body(surfaceOfPath(c.req.path), c.var.debugErrors ?? true);
+    const errorBody =
+      hit.body !== undefined
+        ? hit.body
+        : INJECTED_FAULT.body(surfaceOfPath(c.req.path), c.var.debugErrors ?? true);
     return c.json(errorBody as object, hit.status as 500);
   };
 }

@@ -15,7 +15,8 @@ export function templateNodes(template: string): Node[] {
   for (const part of template.split(/(:[A-Za-z0-9_]+|\{[^}]+\}|\*)/)) {
     if (!part) continue;
     if (part === '*') out.push({ kind: 'any' });
-    else if (part.startsWith(':') || part.startsWith('{')) out.push({ kind: 'one' }, { kind: 'star' });
+    else if (part.startsWith(':') || part.startsWith('{'))
+      out.push({ kind: 'one' }, { kind: 'star' });
     else for (let i = 0; i < part.length; i++) out.push({ kind: 'lit', code: part.charCodeAt(i) });
   }
   return out;
@@ -66,7 +67,11 @@ function distance(x: string, y: string): number {
   for (let i = 1; i <= x.length; i++) {
     const cur = [i];
     for (let j = 1; j <= y.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+      cur[j] = Math.min(
+        prev[j]! + 1,
+        cur[j - 1]! + 1,
+        prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1),
+      );
     }
     prev = cur;
   }
@@ -87,10 +92,12 @@ export function matchesSomePath(glob: readonly Node[], templates: readonly strin
 /** The `count` served paths nearest to the glob text (edit distance), as people read them. */
 export function nearestPaths(glob: string, templates: readonly string[], count = 3): string[] {
   const unique = [...new Set(templates.map(display))];
-  return unique
-    // A parameter compares as the `*` a glob writes in its place.
-    .map((p) => ({ p, d: distance(glob, p.replace(/\{[^}]+\}/g, '*')) }))
-    .sort((x, y) => x.d - y.d || x.p.localeCompare(y.p))
-    .slice(0, count)
-    .map((x) => x.p);
+  return (
+    unique
+      // A parameter compares as the `*` a glob writes in its place.
+      .map((p) => ({ p, d: distance(glob, p.replace(/\{[^}]+\}/g, '*')) }))
+      .sort((x, y) => x.d - y.d || x.p.localeCompare(y.p))
+      .slice(0, count)
+      .map((x) => x.p)
+  );
 }

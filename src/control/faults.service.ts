@@ -65,7 +65,8 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
   const faults = new Map<string, { fault: Fault; pattern: PathGlob }>();
   let served: string[] | undefined;
   /** The served paths a fault can touch (computed once: the routes do not change after start). */
-  const servedPaths = () => (served ??= [...new Set((o.servedPaths?.() ?? []).filter((p) => !EXEMPT.test(trimSlash(p))))]);
+  const servedPaths = () =>
+    (served ??= [...new Set((o.servedPaths?.() ?? []).filter((p) => !EXEMPT.test(trimSlash(p))))]);
 
   return {
     list: (): Fault[] => [...faults.values()].map((f) => ({ ...f.fault })),
@@ -76,11 +77,23 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
       if (tooComplex) throw ApiError.field('path', tooComplex);
       const pattern = compileGlob(input.path);
       if (o.servedPaths && !matchesSomePath(pattern.nodes, servedPaths())) {
-        const nearest = nearestPaths(input.path, servedPaths()).map((p) => `\`${p}\``).join(', ');
-        throw ApiError.field('path', `This glob matches no path the sandbox serves (the control API and /docs are never faulted). Nearest: ${nearest}.`);
+        const nearest = nearestPaths(input.path, servedPaths())
+          .map((p) => `\`${p}\``)
+          .join(', ');
+        throw ApiError.field(
+          'path',
+          `This glob matches no path the sandbox serves (the control API and /docs are never faulted). Nearest: ${nearest}.`,
+        );
       }
-      const latencyOnly = input.status === undefined && input.body === undefined && input.latency_ms !== undefined;
-      const fault: Fault = { id: ids(), method: input.method ?? '*', path: input.path, hits: 0, last_hit: null };
+      const latencyOnly =
+        input.status === undefined && input.body === undefined && input.latency_ms !== undefined;
+      const fault: Fault = {
+        id: ids(),
+        method: input.method ?? '*',
+        path: input.path,
+        hits: 0,
+        last_hit: null,
+      };
       if (!latencyOnly) fault.status = input.status ?? 500;
       if (input.body !== undefined) fault.body = input.body;
       if (input.latency_ms !== undefined) fault.latency_ms = input.latency_ms;
@@ -114,7 +127,12 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
           fault.count -= 1;
           if (fault.count === 0) faults.delete(fault.id);
         }
-        return { fault: { ...fault }, latencyMs: fault.latency_ms ?? 0, status: fault.status, body: fault.body };
+        return {
+          fault: { ...fault },
+          latencyMs: fault.latency_ms ?? 0,
+          status: fault.status,
+          body: fault.body,
+        };
       }
       return undefined;
     },

@@ -13,7 +13,10 @@ function sequence(...values: number[]) {
 }
 
 const getInvoice = (id = 'a'.repeat(32)) =>
-  t.request('GET', `/v1/invoices/${id}`, { token: t.merchant.merchant_api_token, operationId: false });
+  t.request('GET', `/v1/invoices/${id}`, {
+    token: t.merchant.merchant_api_token,
+    operationId: false,
+  });
 const createInvoice = () =>
   t.request('POST', '/v1/invoices/', {
     token: t.merchant.merchant_api_token,
@@ -40,10 +43,18 @@ describe('faults', () => {
     t = createTestApp();
     const res = await addFault({ path: '/v1/invoices/*' });
     expect(res.status).toBe(201);
-    expect(res.body.fault).toMatchObject({ method: '*', path: '/v1/invoices/*', status: 500, hits: 0 });
+    expect(res.body.fault).toMatchObject({
+      method: '*',
+      path: '/v1/invoices/*',
+      status: 500,
+      hits: 0,
+    });
     const hit = await getInvoice();
     expect(hit.status).toBe(500);
-    expect(hit.body).toEqual({ error_codes: ['injected_fault'], errors: { non_field_errors: ['Injected fault.'] } });
+    expect(hit.body).toEqual({
+      error_codes: ['injected_fault'],
+      errors: { non_field_errors: ['Injected fault.'] },
+    });
     expect(hit.headers.get('x-sandbox-fault')).toBe(res.body.fault.id);
     await getInvoice();
     const list = await t.request('GET', '/_sandbox/faults');
@@ -52,7 +63,12 @@ describe('faults', () => {
 
   it('answers with the given status and body, only for the given method', async () => {
     t = createTestApp();
-    await addFault({ method: 'POST', path: '/v1/invoices', status: 503, body: { detail: 'maintenance' } });
+    await addFault({
+      method: 'POST',
+      path: '/v1/invoices',
+      status: 503,
+      body: { detail: 'maintenance' },
+    });
     const post = await createInvoice();
     expect(post.status).toBe(503);
     expect(post.body).toEqual({ detail: 'maintenance' });
@@ -64,7 +80,10 @@ describe('faults', () => {
     t = createTestApp();
     await addFault({ path: '/v1/invoices/**', status: 502, count: 2 });
     expect((await getInvoice()).status).toBe(502);
-    expect((await t.request('GET', '/_sandbox/faults')).body.faults[0]).toMatchObject({ count: 1, hits: 1 });
+    expect((await t.request('GET', '/_sandbox/faults')).body.faults[0]).toMatchObject({
+      count: 1,
+      hits: 1,
+    });
     expect((await getInvoice()).status).toBe(502);
     expect((await getInvoice()).status).toBe(404);
     expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
@@ -126,8 +145,16 @@ describe('faults', () => {
     [{ path: '/x', status: 101 }, 'status', 'Ensure this value is greater than or equal to 200.'],
     [{ path: '/x', status: 600 }, 'status', 'Ensure this value is less than or equal to 599.'],
     [{ path: '/x', count: 0 }, 'count', 'Ensure this value is greater than or equal to 1.'],
-    [{ path: '/x', probability: 1.5 }, 'probability', 'Ensure this value is less than or equal to 1.'],
-    [{ path: '/x', latency_ms: -1 }, 'latency_ms', 'Ensure this value is greater than or equal to 0.'],
+    [
+      { path: '/x', probability: 1.5 },
+      'probability',
+      'Ensure this value is less than or equal to 1.',
+    ],
+    [
+      { path: '/x', latency_ms: -1 },
+      'latency_ms',
+      'Ensure this value is greater than or equal to 0.',
+    ],
   ])('refuses %j with a field error on %s', async (body, field, message) => {
     t = createTestApp();
     const res = await addFault(body);
@@ -141,20 +168,33 @@ describe('GET /_sandbox/requests (listRequests)', () => {
   it('lists recent requests newest first with their auth outcome, paged', async () => {
     t = createTestApp();
     await getInvoice();
-    await t.request('GET', '/v1/invoices/abc', { headers: { authorization: 'Token wrong' }, operationId: false });
+    await t.request('GET', '/v1/invoices/abc', {
+      headers: { authorization: 'Token wrong' },
+      operationId: false,
+    });
     await t.signed('GET', '/v3/crypto-accounts/');
     const res = await t.request('GET', '/_sandbox/requests?per_page=2');
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ total_count: 3, next_page: 2, previous_page: null });
-    expect(res.body.requests[0]).toMatchObject({ method: 'GET', status: 200, operation_id: 'listCryptoAccounts' });
+    expect(res.body.requests[0]).toMatchObject({
+      method: 'GET',
+      status: 200,
+      operation_id: 'listCryptoAccounts',
+    });
     expect(res.body.requests[0].path).toMatch(/^\/v3\/crypto-accounts\/?$/);
     expect(res.body.requests[0].auth).toBe(`hmac:${t.fixtures.developers[0]!.app.api_key}`);
     expect(res.body.requests[1]).toMatchObject({ path: '/v1/invoices/abc', status: 401 });
     const page2 = await t.request('GET', '/_sandbox/requests?per_page=2&page=2');
-    expect(page2.body.requests[0]).toMatchObject({ status: 404, auth: `merchant:${t.merchant.id}` });
+    expect(page2.body.requests[0]).toMatchObject({
+      status: 404,
+      auth: `merchant:${t.merchant.id}`,
+    });
     const page0 = await t.request('GET', '/_sandbox/requests?page=0');
     expect(page0.status).toBe(400);
-    expect(page0.body).toEqual({ error_codes: ['validation_error'], errors: { page: ['Ensure this value is greater than or equal to 1.'] } });
+    expect(page0.body).toEqual({
+      error_codes: ['validation_error'],
+      errors: { page: ['Ensure this value is greater than or equal to 1.'] },
+    });
   });
 
   it('logs injected faults too', async () => {
@@ -162,6 +202,8 @@ describe('GET /_sandbox/requests (listRequests)', () => {
     await addFault({ path: '/v1/**', status: 503 });
     await getInvoice();
     const res = await t.request('GET', '/_sandbox/requests');
-    expect(res.body.requests.find((r: { path: string }) => r.path.startsWith('/v1/'))).toMatchObject({ status: 503 });
+    expect(
+      res.body.requests.find((r: { path: string }) => r.path.startsWith('/v1/')),
+    ).toMatchObject({ status: 503 });
   });
 });

@@ -12,7 +12,9 @@ export function identityListHandlers(s: ModuleServices): Handlers {
     listMerchants: ({ query }) => {
       const req = pageRequest(query);
       return ok({
-        merchants: s.identities.merchantsPage(req.limit, req.offset, query.workspace_id).map(sandboxMerchant),
+        merchants: s.identities
+          .merchantsPage(req.limit, req.offset, query.workspace_id)
+          .map(sandboxMerchant),
         meta: pageMeta(req, s.identities.merchantsCount(query.workspace_id)),
       });
     },
@@ -27,7 +29,9 @@ export function identityListHandlers(s: ModuleServices): Handlers {
     listCustomers: ({ query }) => {
       const req = pageRequest(query);
       return ok({
-        customers: s.identities.customersPage(req.limit, req.offset, query.workspace_id).map((u) => sandboxCustomer(u, s.ledger)),
+        customers: s.identities
+          .customersPage(req.limit, req.offset, query.workspace_id)
+          .map((u) => sandboxCustomer(u, s.ledger)),
         meta: pageMeta(req, s.identities.customersCount(query.workspace_id)),
       });
     },

@@ -11,15 +11,21 @@ import type { ProvisioningService } from './provisioning.service.js';
 type ModuleServices = ServicesWith<'identities' | 'ledger'>;
 
 /** Merchants, applications, customers, accounts and workspaces made or changed by QA (docs/design.md#control-api). */
-export function identityAdminHandlers(s: ModuleServices, provisioning: ProvisioningService, workspaces: WorkspaceService): Handlers {
+export function identityAdminHandlers(
+  s: ModuleServices,
+  provisioning: ProvisioningService,
+  workspaces: WorkspaceService,
+): Handlers {
   const appView = (apiKey: string) => {
     const app = s.identities.appByKey(apiKey);
     if (!app) throw ApiError.notFound();
     return sandboxApp(app, s.identities.userById(app.owner_id)!, s.ledger);
   };
   return {
-    createMerchant: ({ body }) => ok({ merchant: sandboxMerchant(provisioning.createMerchant(body)) }, 201),
-    updateMerchant: ({ params, body }) => ok({ merchant: sandboxMerchant(provisioning.updateMerchant(params.merchant_id, body)) }),
+    createMerchant: ({ body }) =>
+      ok({ merchant: sandboxMerchant(provisioning.createMerchant(body)) }, 201),
+    updateMerchant: ({ params, body }) =>
+      ok({ merchant: sandboxMerchant(provisioning.updateMerchant(params.merchant_id, body)) }),
     createApp: ({ body }) => {
       const { app, owner } = provisioning.createApp(body ?? {});
       return ok({ app: sandboxApp(app, owner, s.ledger) }, 201);
@@ -33,13 +39,20 @@ export function identityAdminHandlers(s: ModuleServices, provisioning: Provision
     getAppOtp: ({ params }) => {
       const app = s.identities.appByKey(params.api_key);
       if (!app) throw ApiError.notFound();
-      const { otp, expiresInSeconds } = currentOtp(app.otp_secret, Math.floor(s.tenants.nowOf(app.workspace_id) / 1000));
+      const { otp, expiresInSeconds } = currentOtp(
+        app.otp_secret,
+        Math.floor(s.tenants.nowOf(app.workspace_id) / 1000),
+      );
       return ok({ otp, expires_in_seconds: expiresInSeconds });
     },
-    createCustomer: ({ body }) => ok({ customer: sandboxCustomer(provisioning.createCustomer(body ?? {}), s.ledger) }, 201),
-    getAccount: ({ params }) => ok({ account: sandboxAccount(provisioning.wallet(params.account_id)) }),
-    fundAccount: ({ params, body }) => ok({ account: sandboxAccount(provisioning.fundAccount(params.account_id, body.amount)) }),
-    createWorkspace: ({ body }) => ok({ workspace: workspaces.create(body?.ttl_seconds, body?.from_snapshot) }, 201),
+    createCustomer: ({ body }) =>
+      ok({ customer: sandboxCustomer(provisioning.createCustomer(body ?? {}), s.ledger) }, 201),
+    getAccount: ({ params }) =>
+      ok({ account: sandboxAccount(provisioning.wallet(params.account_id)) }),
+    fundAccount: ({ params, body }) =>
+      ok({ account: sandboxAccount(provisioning.fundAccount(params.account_id, body.amount)) }),
+    createWorkspace: ({ body }) =>
+      ok({ workspace: workspaces.create(body?.ttl_seconds, body?.from_snapshot) }, 201),
     deleteWorkspace: ({ params }) => {
       workspaces.delete(params.workspace_id);
       return { status: 204 };

@@ -8,10 +8,19 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-const CALLBACK_HINT = 'Enter an absolute http:// or https:// URL, the example receiver /_sandbox/inbox/<merchant id>, or null.';
+const CALLBACK_HINT =
+  'Enter an absolute http:// or https:// URL, the example receiver /_sandbox/inbox/<merchant id>, or null.';
 
 const createInvoice = (token: string, over: Record<string, unknown> = {}) =>
-  t.request('POST', '/v1/invoices/', { token, body: { amount: 10, currency: 'PHP', external_transaction_id: `x-${t.services.ids()}`, ...over } });
+  t.request('POST', '/v1/invoices/', {
+    token,
+    body: {
+      amount: 10,
+      currency: 'PHP',
+      external_transaction_id: `x-${t.services.ids()}`,
+      ...over,
+    },
+  });
 
 describe('merchants', () => {
   it('creates a merchant with defaults, usable at once with either token', async () => {
@@ -30,7 +39,10 @@ describe('merchants', () => {
     expect(m.enabled_payment_collectors).toContain('palawan_deposit');
     expect(m.merchant_api_token).toMatch(/^[0-9a-z]{40}$/);
     const wallet = await t.request('GET', `/_sandbox/accounts/${m.wallet_account_id}`);
-    expect(wallet.body.account).toMatchObject({ balance: '0.00000000', owner: { type: 'merchant', id: m.id } });
+    expect(wallet.body.account).toMatchObject({
+      balance: '0.00000000',
+      owner: { type: 'merchant', id: m.id },
+    });
     expect((await createInvoice(m.merchant_api_token)).status).toBe(201);
     const bearer = await t.request('POST', '/v3/invoices/', {
       headers: { authorization: `Bearer ${m.bearer_token}` },
@@ -53,7 +65,11 @@ describe('merchants', () => {
       },
     });
     expect(res.status).toBe(201);
-    expect(res.body.merchant).toMatchObject({ enabled_payment_collectors: ['cash_payment'], max_invoice_amount: '250.50000000', invoice_lifetime_seconds: 60 });
+    expect(res.body.merchant).toMatchObject({
+      enabled_payment_collectors: ['cash_payment'],
+      max_invoice_amount: '250.50000000',
+      invoice_lifetime_seconds: 60,
+    });
     const tooMuch = await createInvoice(res.body.merchant.merchant_api_token, { amount: 251 });
     expect(tooMuch.body.errors.amount).toEqual(['Amount should be at most 250.5 PHP.']);
   });
@@ -61,16 +77,44 @@ describe('merchants', () => {
   it.each([
     [{ callback_url: 'ftp://x.example/' }, 'callback_url', CALLBACK_HINT],
     [{ callback_url: 'not a url' }, 'callback_url', CALLBACK_HINT],
-    [{ callback_url: '/_sandbox/reset' }, 'callback_url', 'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>.'],
-    [{ callback_url: '/_sandbox/inbox/../reset' }, 'callback_url', 'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>.'],
+    [
+      { callback_url: '/_sandbox/reset' },
+      'callback_url',
+      'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>.',
+    ],
+    [
+      { callback_url: '/_sandbox/inbox/../reset' },
+      'callback_url',
+      'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>.',
+    ],
     [{ callback_url: '//evil.example/x' }, 'callback_url', CALLBACK_HINT],
-    [{ redirect_url: 'javascript:alert(1)' }, 'redirect_url', 'Enter an absolute http:// or https:// URL, a path on this sandbox (/…), or null.'],
-    [{ enabled_payment_collectors: ['bitcoin'] }, 'enabled_payment_collectors', '"bitcoin" is not a valid choice.'],
-    [{ enabled_payment_collectors: [] }, 'enabled_payment_collectors', 'This list may not be empty.'],
+    [
+      { redirect_url: 'javascript:alert(1)' },
+      'redirect_url',
+      'Enter an absolute http:// or https:// URL, a path on this sandbox (/…), or null.',
+    ],
+    [
+      { enabled_payment_collectors: ['bitcoin'] },
+      'enabled_payment_collectors',
+      '"bitcoin" is not a valid choice.',
+    ],
+    [
+      { enabled_payment_collectors: [] },
+      'enabled_payment_collectors',
+      'This list may not be empty.',
+    ],
     [{ callback_auth: 'sometimes' }, 'callback_auth', '"sometimes" is not a valid choice.'],
     [{ max_invoice_amount: 0 }, 'max_invoice_amount', 'Ensure this value is greater than 0.'],
-    [{ max_invoice_amount: '99999999' }, 'max_invoice_amount', 'Ensure this value is at most 10000000.'],
-    [{ invoice_lifetime_seconds: 0 }, 'invoice_lifetime_seconds', 'Ensure this value is greater than or equal to 1.'],
+    [
+      { max_invoice_amount: '99999999' },
+      'max_invoice_amount',
+      'Ensure this value is at most 10000000.',
+    ],
+    [
+      { invoice_lifetime_seconds: 0 },
+      'invoice_lifetime_seconds',
+      'Ensure this value is greater than or equal to 1.',
+    ],
     [{ name: '' }, 'name', 'This field may not be blank.'],
   ])('refuses %j with a field error on %s', async (body, field, message) => {
     const before = (await t.request('GET', '/_sandbox/merchants')).body.meta.total_count;
@@ -93,26 +137,41 @@ describe('merchants', () => {
       merchant_api_token: t.merchant.merchant_api_token,
     });
     const inv = await createInvoice(t.merchant.merchant_api_token);
-    expect(Date.parse(inv.body.invoice.expires_at) - Date.parse(inv.body.invoice.created_at)).toBeGreaterThanOrEqual(119_999);
-    const cleared = await t.request('PATCH', `/_sandbox/merchants/${t.merchant.id}`, { body: { callback_url: null } });
+    expect(
+      Date.parse(inv.body.invoice.expires_at) - Date.parse(inv.body.invoice.created_at),
+    ).toBeGreaterThanOrEqual(119_999);
+    const cleared = await t.request('PATCH', `/_sandbox/merchants/${t.merchant.id}`, {
+      body: { callback_url: null },
+    });
     expect(cleared.body.merchant.callback_url).toBeNull();
   });
 
   it('PATCH refuses bad URLs with 400 (nothing changes) and unknown merchants with 404', async () => {
-    const bad = await t.request('PATCH', `/_sandbox/merchants/${t.merchant.id}`, { body: { callback_url: 'mailto:x@y', name: 'Renamed' } });
+    const bad = await t.request('PATCH', `/_sandbox/merchants/${t.merchant.id}`, {
+      body: { callback_url: 'mailto:x@y', name: 'Renamed' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.callback_url).toEqual([CALLBACK_HINT]);
     const list = await t.request('GET', '/_sandbox/merchants?per_page=100');
-    expect(list.body.merchants.find((m: { id: string }) => m.id === t.merchant.id).name).toBe(t.merchant.name);
-    const unknown = await t.request('PATCH', `/_sandbox/merchants/${'0'.repeat(32)}`, { body: { name: 'x' } });
+    expect(list.body.merchants.find((m: { id: string }) => m.id === t.merchant.id).name).toBe(
+      t.merchant.name,
+    );
+    const unknown = await t.request('PATCH', `/_sandbox/merchants/${'0'.repeat(32)}`, {
+      body: { name: 'x' },
+    });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(unknown.body).toEqual({
+      error_codes: ['not_found'],
+      errors: { non_field_errors: ['Not found.'] },
+    });
   });
 });
 
 describe('applications', () => {
   it('creates an app whose owner has a funded peso wallet, and it can sign requests', async () => {
-    const res = await t.request('POST', '/_sandbox/apps', { body: { name: 'CI payouts', balance: '1234.5', mfa_whitelisted: true } });
+    const res = await t.request('POST', '/_sandbox/apps', {
+      body: { name: 'CI payouts', balance: '1234.5', mfa_whitelisted: true },
+    });
     expect(res.status).toBe(201);
     const app = res.body.app;
     expect(app).toMatchObject({ name: 'CI payouts', mfa_whitelisted: true, last_nonce: null });
@@ -120,20 +179,32 @@ describe('applications', () => {
       expect.objectContaining({ currency: 'PHP', balance: '1234.50000000' }),
       expect.objectContaining({ currency: 'BTC', balance: '0.00000000' }),
     ]);
-    const accounts = await t.signed('GET', '/v3/crypto-accounts/', { key: app.api_key, secret: app.api_secret });
+    const accounts = await t.signed('GET', '/v3/crypto-accounts/', {
+      key: app.api_key,
+      secret: app.api_secret,
+    });
     expect(accounts.status).toBe(200);
     expect(accounts.body['crypto-accounts'][0].balance).toBe('1234.50000000');
     t.assertLedger();
   });
 
   it("gives the owner an empty BTC wallet, so the clients' conversions and ?currency=BTC reads work", async () => {
-    const { app } = (await t.request('POST', '/_sandbox/apps', { body: { balance: '1000', mfa_whitelisted: true } })).body;
+    const { app } = (
+      await t.request('POST', '/_sandbox/apps', {
+        body: { balance: '1000', mfa_whitelisted: true },
+      })
+    ).body;
     const as = { key: app.api_key, secret: app.api_secret };
     const btc = await t.signed('GET', '/api/v3/crypto-accounts/?currency=BTC', as);
     expect(btc.status).toBe(200);
-    expect(btc.body['crypto-accounts']).toEqual([expect.objectContaining({ currency: 'BTC', balance: '0.00000000' })]);
+    expect(btc.body['crypto-accounts']).toEqual([
+      expect.objectContaining({ currency: 'BTC', balance: '0.00000000' }),
+    ]);
     const [peso, coin] = app.owner.accounts as Array<{ id: string }>;
-    const convert = await t.signed('POST', '/v3/crypto-exchanges/', { ...as, body: { source_account: peso!.id, target_account: coin!.id, amount: '621.822' } });
+    const convert = await t.signed('POST', '/v3/crypto-exchanges/', {
+      ...as,
+      body: { source_account: peso!.id, target_account: coin!.id, amount: '621.822' },
+    });
     expect(convert.status).toBe(201);
     t.assertLedger();
   });
@@ -150,10 +221,16 @@ describe('applications', () => {
     const before = apps();
     const balance = await t.request('POST', '/_sandbox/apps', { body: { balance: -1 } });
     expect(balance.status).toBe(400);
-    expect(balance.body).toEqual({ error_codes: ['validation_error'], errors: { balance: ['Ensure this value is greater than 0.'] } });
+    expect(balance.body).toEqual({
+      error_codes: ['validation_error'],
+      errors: { balance: ['Ensure this value is greater than 0.'] },
+    });
     const name = await t.request('POST', '/_sandbox/apps', { body: { name: '' } });
     expect(name.status).toBe(400);
-    expect(name.body).toEqual({ error_codes: ['validation_error'], errors: { name: ['This field may not be blank.'] } });
+    expect(name.body).toEqual({
+      error_codes: ['validation_error'],
+      errors: { name: ['This field may not be blank.'] },
+    });
     expect(apps()).toBe(before);
   });
 
@@ -167,7 +244,10 @@ describe('applications', () => {
     expect((await t.signed('GET', '/v3/crypto-accounts/', { nonce: '5' })).status).toBe(200);
     const unknown = await t.request('POST', '/_sandbox/apps/nope/nonce/reset');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(unknown.body).toEqual({
+      error_codes: ['not_found'],
+      errors: { non_field_errors: ['Not found.'] },
+    });
   });
 
   it('OTP is the code valid on the sandbox clock, even after the clock moves', async () => {
@@ -181,7 +261,10 @@ describe('applications', () => {
     expect(otpIsValid(dev.app.otp_secret, res.body.otp, t.services.clock.now() / 1000)).toBe(true);
     const unknown = await t.request('GET', '/_sandbox/apps/nope/otp');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(unknown.body).toEqual({
+      error_codes: ['not_found'],
+      errors: { non_field_errors: ['Not found.'] },
+    });
   });
 });
 
@@ -195,30 +278,55 @@ describe('customers', () => {
     expect(c.password).toMatch(/^sandbox-[0-9a-z]{8}$/);
     expect(c.accounts[0].balance).toBe('50000.00000000');
     const inv = await createInvoice(t.merchant.merchant_api_token);
-    const paid = await t.request('POST', `/_sandbox/invoices/${inv.body.invoice.id}/payments`, { body: { collector: 'coins_peso_wallet', customer: c.mobile_number } });
+    const paid = await t.request('POST', `/_sandbox/invoices/${inv.body.invoice.id}/payments`, {
+      body: { collector: 'coins_peso_wallet', customer: c.mobile_number },
+    });
     expect(paid.status).toBe(201);
-    expect((await t.request('GET', `/_sandbox/accounts/${c.accounts[0].id}`)).body.account.balance).toBe('49990.00000000');
+    expect(
+      (await t.request('GET', `/_sandbox/accounts/${c.accounts[0].id}`)).body.account.balance,
+    ).toBe('49990.00000000');
     t.assertLedger();
   });
 
   it('takes the given email, mobile, password and balance', async () => {
-    const body = { email: 'qa.one@example.ph', mobile_number: '+639171234567', password: 'hunter22', balance: 12 };
+    const body = {
+      email: 'qa.one@example.ph',
+      mobile_number: '+639171234567',
+      password: 'hunter22',
+      balance: 12,
+    };
     const res = await t.request('POST', '/_sandbox/customers', { body });
-    expect(res.body.customer).toMatchObject({ email: 'qa.one@example.ph', mobile_number: '+639171234567', password: 'hunter22' });
+    expect(res.body.customer).toMatchObject({
+      email: 'qa.one@example.ph',
+      mobile_number: '+639171234567',
+      password: 'hunter22',
+    });
     expect(res.body.customer.accounts[0].balance).toBe('12.00000000');
   });
 
   it('refuses a duplicate email (any case) or mobile with a field error, and bad input', async () => {
     const existing = t.fixtures.customers[0]!;
-    const dupEmail = await t.request('POST', '/_sandbox/customers', { body: { email: existing.email.toUpperCase() } });
+    const dupEmail = await t.request('POST', '/_sandbox/customers', {
+      body: { email: existing.email.toUpperCase() },
+    });
     expect(dupEmail.status).toBe(400);
     expect(dupEmail.body.errors.email).toEqual(['A user with this email already exists.']);
-    const dupMobile = await t.request('POST', '/_sandbox/customers', { body: { mobile_number: existing.mobile_number } });
+    const dupMobile = await t.request('POST', '/_sandbox/customers', {
+      body: { mobile_number: existing.mobile_number },
+    });
     expect(dupMobile.status).toBe(400);
-    expect(dupMobile.body).toEqual({ error_codes: ['validation_error'], errors: { mobile_number: ['A user with this mobile number already exists.'] } });
-    const devEmail = await t.request('POST', '/_sandbox/customers', { body: { email: t.fixtures.developers[0]!.email } });
+    expect(dupMobile.body).toEqual({
+      error_codes: ['validation_error'],
+      errors: { mobile_number: ['A user with this mobile number already exists.'] },
+    });
+    const devEmail = await t.request('POST', '/_sandbox/customers', {
+      body: { email: t.fixtures.developers[0]!.email },
+    });
     expect(devEmail.status).toBe(400);
-    expect(devEmail.body).toEqual({ error_codes: ['validation_error'], errors: { email: ['A user with this email already exists.'] } });
+    expect(devEmail.body).toEqual({
+      error_codes: ['validation_error'],
+      errors: { email: ['A user with this email already exists.'] },
+    });
     const bad: Array<[Record<string, string>, string]> = [
       [{ email: 'not-an-email' }, 'Enter a valid email address.'],
       [{ mobile_number: 'abc' }, 'Enter a valid value.'],
@@ -228,9 +336,14 @@ describe('customers', () => {
     for (const [body, message] of bad) {
       const res = await t.request('POST', '/_sandbox/customers', { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { [Object.keys(body)[0]!]: [message] } });
+      expect(res.body).toEqual({
+        error_codes: ['validation_error'],
+        errors: { [Object.keys(body)[0]!]: [message] },
+      });
     }
-    expect((await t.request('GET', '/_sandbox/customers')).body.meta.total_count).toBe(t.fixtures.customers.length);
+    expect((await t.request('GET', '/_sandbox/customers')).body.meta.total_count).toBe(
+      t.fixtures.customers.length,
+    );
   });
 });
 
@@ -245,11 +358,20 @@ describe('accounts', () => {
       pending_balance: '0.00000000',
       owner: { type: 'user', id: t.fixtures.customers[0]!.id },
     });
-    const funded = await t.request('POST', `/_sandbox/accounts/${account.id}/fund`, { body: { amount: '0.00000001' } });
+    const funded = await t.request('POST', `/_sandbox/accounts/${account.id}/fund`, {
+      body: { amount: '0.00000001' },
+    });
     expect(funded.status).toBe(200);
     expect(funded.body.account.balance).toBe('50000.00000001');
-    const merchantWallet = await t.request('POST', `/_sandbox/accounts/${t.merchant.wallet_account_id}/fund`, { body: { amount: 7 } });
-    expect(merchantWallet.body.account).toMatchObject({ balance: '7.00000000', owner: { type: 'merchant' } });
+    const merchantWallet = await t.request(
+      'POST',
+      `/_sandbox/accounts/${t.merchant.wallet_account_id}/fund`,
+      { body: { amount: 7 } },
+    );
+    expect(merchantWallet.body.account).toMatchObject({
+      balance: '7.00000000',
+      owner: { type: 'merchant' },
+    });
     t.assertLedger();
   });
 
@@ -257,7 +379,10 @@ describe('accounts', () => {
     const notFound = async (method: string, path: string, body?: unknown) => {
       const res = await t.request(method, path, { body });
       expect(res.status, path).toBe(404);
-      expect(res.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+      expect(res.body).toEqual({
+        error_codes: ['not_found'],
+        errors: { non_field_errors: ['Not found.'] },
+      });
     };
     await notFound('GET', `/_sandbox/accounts/${'0'.repeat(32)}`);
     await notFound('POST', `/_sandbox/accounts/${'0'.repeat(32)}/fund`, { amount: 1 });
@@ -274,21 +399,32 @@ describe('accounts', () => {
       ['2000000000', 'Ensure this value is at most 1000000000.'],
     ];
     for (const [amount, message] of refused) {
-      const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: amount === undefined ? {} : { amount } });
+      const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, {
+        body: amount === undefined ? {} : { amount },
+      });
       expect(res.status, String(amount)).toBe(400);
-      expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { amount: [message] } });
+      expect(res.body).toEqual({
+        error_codes: ['validation_error'],
+        errors: { amount: [message] },
+      });
     }
     // Funding is bounded like every posting (docs/design.md#money-bounds): the peso funding account,
     // counterparty of every funding, reaches 90000000000 first.
     let overflow: Awaited<ReturnType<typeof t.request>> | undefined;
     for (let i = 0; i < 100 && !overflow; i++) {
-      const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: { amount: '1000000000' } });
+      const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, {
+        body: { amount: '1000000000' },
+      });
       if (res.status !== 200) overflow = res;
     }
     expect(overflow?.status).toBe(400);
     expect(overflow?.body).toEqual({
       error_codes: ['validation_error'],
-      errors: { amount: ["This would take the sandbox's PHP system account past 90000000000 PHP, the most the sandbox keeps exact."] },
+      errors: {
+        amount: [
+          "This would take the sandbox's PHP system account past 90000000000 PHP, the most the sandbox keeps exact.",
+        ],
+      },
     });
     t.assertLedger();
   });

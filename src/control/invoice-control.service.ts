@@ -3,7 +3,12 @@ import { ApiError } from '../shared/api-error.js';
 import type { User } from '../identities/identities.api.js';
 import type { InvoiceResource } from '../invoices/invoice.view.js';
 import type { Invoice } from '../invoices/invoices.api.js';
-import { amountDue, COUNTER_COLLECTORS, collectorsOf, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
+import {
+  amountDue,
+  COUNTER_COLLECTORS,
+  collectorsOf,
+  WALLET_COLLECTOR,
+} from '../invoices/invoice.model.js';
 import type { PaymentOutcome } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatMoney, UNITS_PER_PESO } from '../shared/money.js';
@@ -39,10 +44,10 @@ export function createInvoiceControlService(s: ModuleServices, repo: ControlRead
 
   function pending(invoiceId: string): Invoice {
     const inv = existing(invoiceId);
-    if (inv.status !== 'pending') throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
+    if (inv.status !== 'pending')
+      throw ApiError.general('invoice_not_payable', `Invoice is ${inv.status} and cannot be paid.`);
     return inv;
   }
-
 
   /**
    * Pay `amount` the way that is sure to work: from the payer's wallet when the invoice takes it and
@@ -53,7 +58,8 @@ export function createInvoiceControlService(s: ModuleServices, repo: ControlRead
     const customer = payer(inv);
     if (collectors.includes(WALLET_COLLECTOR)) {
       const wallet = s.ledger.byOwner('user', customer.id).find((a) => a.currency === inv.currency);
-      if (wallet && wallet.balance >= amount) return s.payments.payFromWallet(inv.id, customer, amount);
+      if (wallet && wallet.balance >= amount)
+        return s.payments.payFromWallet(inv.id, customer, amount);
     }
     const counter = collectors.find((c) => COUNTER_COLLECTORS.includes(c));
     if (counter) return s.payments.payOverCounter(inv.id, counter, amount);
@@ -62,7 +68,8 @@ export function createInvoiceControlService(s: ModuleServices, repo: ControlRead
 
   function createTriggerInvoice(): InvoiceResource {
     const merchant = s.identities.firstMerchant();
-    if (!merchant) throw ApiError.general('not_found', 'There is no fixture merchant to create an invoice for.');
+    if (!merchant)
+      throw ApiError.general('not_found', 'There is no fixture merchant to create an invoice for.');
     const max = BigInt(merchant.max_invoice_amount);
     return s.invoices.create(merchant, {
       amount: formatMoney(max < TRIGGER_INVOICE_AMOUNT ? max : TRIGGER_INVOICE_AMOUNT),
@@ -72,13 +79,14 @@ export function createInvoiceControlService(s: ModuleServices, repo: ControlRead
     });
   }
 
-
   return {
     /** payInvoice: `coins_peso_wallet`, `cash_payment` or an outlet collector; default amount = amount due. */
     pay(invoiceId: string, collector: string, amount?: bigint, customer?: string): PaymentOutcome {
       const inv = existing(invoiceId);
-      if (collector === WALLET_COLLECTOR) return s.payments.payFromWallet(inv.id, payer(inv, customer), amount, inv);
-      if (COUNTER_COLLECTORS.includes(collector)) return s.payments.payOverCounter(inv.id, collector, amount);
+      if (collector === WALLET_COLLECTOR)
+        return s.payments.payFromWallet(inv.id, payer(inv, customer), amount, inv);
+      if (COUNTER_COLLECTORS.includes(collector))
+        return s.payments.payOverCounter(inv.id, collector, amount);
       throw ApiError.field(
         'collector',
         `"${collector}" is not a payment collector; use ${WALLET_COLLECTOR} or an over-the-counter one (${COUNTER_COLLECTORS.join(', ')}).`,
@@ -91,7 +99,11 @@ export function createInvoiceControlService(s: ModuleServices, repo: ControlRead
      */
     trigger(event: EventName, invoiceId?: string): TriggerOutcome {
       if (event === 'invoice.created') {
-        if (invoiceId !== undefined) throw ApiError.field('invoice_id', 'invoice.created makes a new invoice: leave out invoice_id.');
+        if (invoiceId !== undefined)
+          throw ApiError.field(
+            'invoice_id',
+            'invoice.created makes a new invoice: leave out invoice_id.',
+          );
         return { event, invoice: createTriggerInvoice() };
       }
       return s.unitOfWork(() => {
@@ -119,7 +131,11 @@ export function createInvoiceControlService(s: ModuleServices, repo: ControlRead
               );
             }
             const counter = collectorsOf(inv).find((c) => COUNTER_COLLECTORS.includes(c));
-            if (!counter) throw ApiError.general('invalid_state_transition', 'This invoice does not accept over-the-counter payment.');
+            if (!counter)
+              throw ApiError.general(
+                'invalid_state_transition',
+                'This invoice does not accept over-the-counter payment.',
+              );
             return { event, invoice: s.payments.issueReference(inv.id, counter).invoice };
           }
         }

@@ -14,10 +14,13 @@ afterEach(() => t?.close());
  */
 function reference(glob: string): (path: string) => boolean {
   const trim = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
-  const source = trim(glob).replace(/(^|\/)(\*{2,})(?=\/|$)|\*+|[^*]/g, (m, pre: string | undefined, stars?: string) => {
-    if (stars !== undefined) return pre === '/' ? '(?:/.*)?' : '.*';
-    return m.startsWith('*') ? '[^/]*' : m.replace(/[.+?^${}()|[\]\\/]/g, '\\$&');
-  });
+  const source = trim(glob).replace(
+    /(^|\/)(\*{2,})(?=\/|$)|\*+|[^*]/g,
+    (m, pre: string | undefined, stars?: string) => {
+      if (stars !== undefined) return pre === '/' ? '(?:/.*)?' : '.*';
+      return m.startsWith('*') ? '[^/]*' : m.replace(/[.+?^${}()|[\]\\/]/g, '\\$&');
+    },
+  );
   const re = new RegExp(`^${source}$`);
   return (path) => re.test(trim(path)) || (trim(path) !== '/' && re.test(trim(path) + '/'));
 }
@@ -62,8 +65,12 @@ describe('path glob semantics (picomatch / .gitignore-like)', () => {
 
 describe('path globs in linear time', () => {
   it('agrees with the regex reading of the semantics on short paths', () => {
-    const glob = fc.array(fc.constantFrom('/', 'a', 'b', '.', '*', '**'), { maxLength: 8 }).map((p) => p.join(''));
-    const path = fc.array(fc.constantFrom('/', 'a', 'b', '.'), { maxLength: 12 }).map((p) => '/' + p.join(''));
+    const glob = fc
+      .array(fc.constantFrom('/', 'a', 'b', '.', '*', '**'), { maxLength: 8 })
+      .map((p) => p.join(''));
+    const path = fc
+      .array(fc.constantFrom('/', 'a', 'b', '.'), { maxLength: 12 })
+      .map((p) => '/' + p.join(''));
     fc.assert(
       fc.property(glob, path, (g, p) => {
         expect(compilePathGlob(g).test(p), `${g} ~ ${p}`).toBe(reference(g)(p));
@@ -85,7 +92,9 @@ describe('path globs in linear time', () => {
   it('a fault with that glob leaves the server answering every request', async () => {
     t = createTestApp();
     const glob = '/**/' + '*a'.repeat(MAX_GLOB_WILDCARDS - 1) + 'b';
-    expect((await t.request('POST', '/_sandbox/faults', { body: { path: glob, status: 503 } })).status).toBe(201);
+    expect(
+      (await t.request('POST', '/_sandbox/faults', { body: { path: glob, status: 503 } })).status,
+    ).toBe(201);
     const long = await t.request('GET', '/' + 'a'.repeat(6000), { operationId: false });
     expect(long.status).toBe(404);
     const hit = await t.request('GET', '/' + 'a'.repeat(6000) + 'b', { operationId: false });
@@ -95,10 +104,14 @@ describe('path globs in linear time', () => {
 
   it('refuses a glob that is too long or has too many wildcards, with a 400 on `path`', async () => {
     t = createTestApp();
-    const many = await t.request('POST', '/_sandbox/faults', { body: { path: '/' + '*a'.repeat(MAX_GLOB_WILDCARDS + 1) } });
+    const many = await t.request('POST', '/_sandbox/faults', {
+      body: { path: '/' + '*a'.repeat(MAX_GLOB_WILDCARDS + 1) },
+    });
     expect(many.status).toBe(400);
     expect(many.body.errors.path[0]).toMatch(/at most 16 wildcards/);
-    const long = await t.request('POST', '/_sandbox/faults', { body: { path: '/' + 'a'.repeat(MAX_GLOB_LENGTH) } });
+    const long = await t.request('POST', '/_sandbox/faults', {
+      body: { path: '/' + 'a'.repeat(MAX_GLOB_LENGTH) },
+    });
     expect(long.status).toBe(400);
     expect(long.body.errors.path).toHaveLength(1);
     expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);

@@ -37,9 +37,11 @@ export interface PathGlob {
 
 /** Why a glob is refused (too long, too many wildcards), or null. */
 export function globProblem(glob: string): string | null {
-  if (glob.length > MAX_GLOB_LENGTH) return `Ensure this glob has at most ${MAX_GLOB_LENGTH} characters.`;
+  if (glob.length > MAX_GLOB_LENGTH)
+    return `Ensure this glob has at most ${MAX_GLOB_LENGTH} characters.`;
   const wildcards = glob.match(/\*\*|\*/g)?.length ?? 0;
-  if (wildcards > MAX_GLOB_WILDCARDS) return `Ensure this glob has at most ${MAX_GLOB_WILDCARDS} wildcards (* or **).`;
+  if (wildcards > MAX_GLOB_WILDCARDS)
+    return `Ensure this glob has at most ${MAX_GLOB_WILDCARDS} wildcards (* or **).`;
   return null;
 }
 
@@ -68,9 +70,11 @@ export function globNodes(glob: string): Node[] {
     let end = i;
     while (glob.charCodeAt(end) === 42) end++;
     // A leading `**/` or a glob that is only `**`: any characters. Elsewhere a run of stars is one `*`.
-    const wholeSegment = end - i >= 2 && i === 0 && (end === glob.length || glob.charCodeAt(end) === 47);
+    const wholeSegment =
+      end - i >= 2 && i === 0 && (end === glob.length || glob.charCodeAt(end) === 47);
     const last = out[out.length - 1];
-    if (!(last && (last.kind === 'star' || last.kind === 'any'))) out.push({ kind: wholeSegment ? 'any' : 'star' });
+    if (!(last && (last.kind === 'star' || last.kind === 'any')))
+      out.push({ kind: wholeSegment ? 'any' : 'star' });
     i = end;
   }
   return out;

@@ -6,7 +6,12 @@ import type { App, Merchant, MerchantSetting, User } from '../identities/identit
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
 import { UNITS_PER_PESO } from '../shared/money.js';
-import { amountInput, collectFieldErrors, MAX_MERCHANT_LIMIT_UNITS, merchantUrl } from './control-input.js';
+import {
+  amountInput,
+  collectFieldErrors,
+  MAX_MERCHANT_LIMIT_UNITS,
+  merchantUrl,
+} from './control-input.js';
 import type { ControlReads } from './control.reads.js';
 
 /** The infrastructure and the module apis this code uses. */
@@ -57,19 +62,30 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
   /** Validate the fields present in a merchant input; returns the columns they set. */
   function merchantColumns(input: MerchantInput): Partial<Pick<Merchant, MerchantSetting>> {
     const checked = collectFieldErrors({
-      callback_url: () => (input.callback_url === undefined ? undefined : merchantUrl(input.callback_url, 'callback_url')),
-      redirect_url: () => (input.redirect_url === undefined ? undefined : merchantUrl(input.redirect_url, 'redirect_url')),
+      callback_url: () =>
+        input.callback_url === undefined
+          ? undefined
+          : merchantUrl(input.callback_url, 'callback_url'),
+      redirect_url: () =>
+        input.redirect_url === undefined
+          ? undefined
+          : merchantUrl(input.redirect_url, 'redirect_url'),
       max_invoice_amount: () =>
-        input.max_invoice_amount === undefined ? undefined : amountInput(input.max_invoice_amount, 'max_invoice_amount', MAX_MERCHANT_LIMIT_UNITS),
+        input.max_invoice_amount === undefined
+          ? undefined
+          : amountInput(input.max_invoice_amount, 'max_invoice_amount', MAX_MERCHANT_LIMIT_UNITS),
     });
     const cols: Partial<Pick<Merchant, MerchantSetting>> = {};
     if (input.name !== undefined) cols.name = input.name;
     if (checked.callback_url !== undefined) cols.callback_url = checked.callback_url;
     if (checked.redirect_url !== undefined) cols.redirect_url = checked.redirect_url;
-    if (input.enabled_payment_collectors !== undefined) cols.enabled_payment_collectors = JSON.stringify(input.enabled_payment_collectors);
+    if (input.enabled_payment_collectors !== undefined)
+      cols.enabled_payment_collectors = JSON.stringify(input.enabled_payment_collectors);
     if (input.callback_auth !== undefined) cols.callback_auth = input.callback_auth;
-    if (checked.max_invoice_amount !== undefined) cols.max_invoice_amount = Number(checked.max_invoice_amount);
-    if (input.invoice_lifetime_seconds !== undefined) cols.invoice_lifetime_seconds = input.invoice_lifetime_seconds;
+    if (checked.max_invoice_amount !== undefined)
+      cols.max_invoice_amount = Number(checked.max_invoice_amount);
+    if (input.invoice_lifetime_seconds !== undefined)
+      cols.invoice_lifetime_seconds = input.invoice_lifetime_seconds;
     return cols;
   }
 
@@ -94,7 +110,8 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
           bearer_token: randomToken(40),
           callback_url: cols.callback_url ?? null,
           redirect_url: cols.redirect_url ?? null,
-          enabled_payment_collectors: cols.enabled_payment_collectors ?? JSON.stringify(ALL_COLLECTORS),
+          enabled_payment_collectors:
+            cols.enabled_payment_collectors ?? JSON.stringify(ALL_COLLECTORS),
           max_invoice_amount: cols.max_invoice_amount ?? Number(10_000n * UNITS_PER_PESO),
           invoice_lifetime_seconds: cols.invoice_lifetime_seconds ?? 900,
           callback_auth: cols.callback_auth ?? 'https-only',
@@ -116,7 +133,8 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
 
     /** A developer application with a new owner whose PHP wallet is funded (and an empty BTC wallet). */
     createApp(input: AppInput, workspaceId: string | null = null): { app: App; owner: User } {
-      const balance = input.balance === undefined ? DEFAULT_APP_BALANCE : amountInput(input.balance, 'balance');
+      const balance =
+        input.balance === undefined ? DEFAULT_APP_BALANCE : amountInput(input.balance, 'balance');
       return s.unitOfWork(() => {
         const ownerId = s.ids();
         const owner: User = {
@@ -151,8 +169,15 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
     },
 
     /** A wallet customer; whatever login detail is missing is generated. */
-    createCustomer(input: CustomerInput, workspaceId: string | null = null, emailHint?: string): User {
-      const balance = input.balance === undefined ? DEFAULT_CUSTOMER_BALANCE : amountInput(input.balance, 'balance');
+    createCustomer(
+      input: CustomerInput,
+      workspaceId: string | null = null,
+      emailHint?: string,
+    ): User {
+      const balance =
+        input.balance === undefined
+          ? DEFAULT_CUSTOMER_BALANCE
+          : amountInput(input.balance, 'balance');
       return s.unitOfWork(() => {
         const id = s.ids();
         const email = input.email ?? emailHint ?? `customer-${id}@customer.example.ph`;

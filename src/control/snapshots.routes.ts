@@ -5,7 +5,10 @@ import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 import type { SandboxControls } from './clock.routes.js';
 
 /** createSnapshot, listSnapshots, exportSnapshot, importSnapshot: saved workspace states (docs/design.md#saved-states). */
-export function snapshotHandlers(workspaces: WorkspaceService, sandbox: Pick<SandboxControls, 'tick'>): Handlers {
+export function snapshotHandlers(
+  workspaces: WorkspaceService,
+  sandbox: Pick<SandboxControls, 'tick'>,
+): Handlers {
   const snapshots = workspaces.snapshots;
   return {
     createSnapshot: ({ params }) => {
@@ -19,6 +22,7 @@ export function snapshotHandlers(workspaces: WorkspaceService, sandbox: Pick<San
       return ok({ snapshots: page, meta: pageMeta(req, total) });
     },
     exportSnapshot: ({ params }) => ok(snapshots.export(params.snapshot_id) as never),
-    importSnapshot: ({ body }) => ok({ snapshot: snapshots.import(body as unknown as SnapshotDocument) }, 201),
+    importSnapshot: ({ body }) =>
+      ok({ snapshot: snapshots.import(body as unknown as SnapshotDocument) }, 201),
   };
 }

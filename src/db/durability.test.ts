@@ -27,7 +27,11 @@ describe('durability', () => {
           const res = await fetch(`${server.url}/v1/invoices/`, {
             method: 'POST',
             headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ amount: 10, currency: 'PHP', external_transaction_id: `kill9-${n++}` }),
+            body: JSON.stringify({
+              amount: 10,
+              currency: 'PHP',
+              external_transaction_id: `kill9-${n++}`,
+            }),
           });
           if (res.status === 201) {
             acknowledged.push(((await res.json()) as { invoice: { id: string } }).invoice.id);
@@ -42,20 +46,27 @@ describe('durability', () => {
     // In the middle of the stream: 8 workers still have requests in flight. The bound only keeps a
     // broken server from hanging the run; it is far above what a loaded 2-core machine needs.
     let bound: NodeJS.Timeout | undefined;
-    const tooSlow = new Promise<'too slow'>((r) => (bound = setTimeout(() => r('too slow'), 90_000)));
+    const tooSlow = new Promise<'too slow'>(
+      (r) => (bound = setTimeout(() => r('too slow'), 90_000)),
+    );
     const outcome = await Promise.race([enough, tooSlow]);
     clearTimeout(bound);
     await server.kill9();
     stop = true;
     await Promise.all(workers);
-    expect(outcome, `${acknowledged.length} of ${ACKNOWLEDGED} invoices acknowledged within 90 s`).not.toBe('too slow');
+    expect(
+      outcome,
+      `${acknowledged.length} of ${ACKNOWLEDGED} invoices acknowledged within 90 s`,
+    ).not.toBe('too slow');
     expect(acknowledged.length).toBeGreaterThanOrEqual(ACKNOWLEDGED);
 
     // Restart on the same file: the sandbox recovers the WAL and serves every acknowledged invoice.
     const again = await spawnServer(['--db', db, '--quiet']);
     try {
       for (const id of acknowledged.slice(-50)) {
-        const res = await fetch(`${again.url}/v1/invoices/${id}`, { headers: { authorization: `Token ${token}` } });
+        const res = await fetch(`${again.url}/v1/invoices/${id}`, {
+          headers: { authorization: `Token ${token}` },
+        });
         expect(res.status, id).toBe(200);
       }
     } finally {
@@ -64,7 +75,11 @@ describe('durability', () => {
     const check = new Database(db, { readonly: true });
     const stmt = check.prepare('SELECT 1 FROM invoices WHERE id = ?');
     const missing = acknowledged.filter((id) => !stmt.get(id));
-    const events = (check.prepare("SELECT COUNT(*) AS n FROM outbox_events WHERE name = 'invoice.created'").get() as { n: number }).n;
+    const events = (
+      check
+        .prepare("SELECT COUNT(*) AS n FROM outbox_events WHERE name = 'invoice.created'")
+        .get() as { n: number }
+    ).n;
     const invoices = (check.prepare('SELECT COUNT(*) AS n FROM invoices').get() as { n: number }).n;
     check.close();
     expect(missing).toEqual([]);
@@ -78,7 +93,13 @@ describe('durability', () => {
     expect(code).toBe(0);
     expect(server.output()).toContain('SIGTERM: closing the database');
     const check = new Database(db, { readonly: true });
-    expect((check.prepare("SELECT value FROM meta WHERE key = 'fixtures_seed'").get() as { value: string }).value).toMatch(/^\d+$/);
+    expect(
+      (
+        check.prepare("SELECT value FROM meta WHERE key = 'fixtures_seed'").get() as {
+          value: string;
+        }
+      ).value,
+    ).toMatch(/^\d+$/);
     check.close();
   });
 });

@@ -26,7 +26,10 @@ function ensureDirectory(file: string): void {
   for (;;) {
     const st = statSync(at, { throwIfNoEntry: false });
     if (st) {
-      if (!st.isDirectory()) throw new DatabasePathError(`cannot use the database ${file}: ${at} is not a directory; ${WAY_OUT}`);
+      if (!st.isDirectory())
+        throw new DatabasePathError(
+          `cannot use the database ${file}: ${at} is not a directory; ${WAY_OUT}`,
+        );
       break;
     }
     missing.unshift(at);
@@ -40,13 +43,17 @@ function ensureDirectory(file: string): void {
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === 'EEXIST') continue;
-      throw new DatabasePathError(`cannot create the directory ${d} for the database ${file} (${code ?? (err as Error).message}); ${WAY_OUT}`);
+      throw new DatabasePathError(
+        `cannot create the directory ${d} for the database ${file} (${code ?? (err as Error).message}); ${WAY_OUT}`,
+      );
     }
   }
   try {
     accessSync(dir, constants.W_OK);
   } catch {
-    throw new DatabasePathError(`cannot write the database ${file}: the directory ${dir} is read-only; ${WAY_OUT}`);
+    throw new DatabasePathError(
+      `cannot write the database ${file}: the directory ${dir} is read-only; ${WAY_OUT}`,
+    );
   }
 }
 
@@ -67,8 +74,11 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
     db = new Database(path, { timeout: 0 });
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY' && code !== 'SQLITE_PERM') throw err;
-    throw new DatabasePathError(`cannot open the database ${path} (${(err as Error).message}); ${WAY_OUT}`);
+    if (code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY' && code !== 'SQLITE_PERM')
+      throw err;
+    throw new DatabasePathError(
+      `cannot open the database ${path} (${(err as Error).message}); ${WAY_OUT}`,
+    );
   }
   if (path !== ':memory:') {
     // The file is this process's alone while it runs (one writer connection): with an exclusive lock,
@@ -82,7 +92,9 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
       db.close();
       const code = (err as { code?: string }).code;
       if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
-        throw new DatabasePathError(`cannot write the database ${path} (${(err as Error).message}); ${WAY_OUT}`);
+        throw new DatabasePathError(
+          `cannot write the database ${path} (${(err as Error).message}); ${WAY_OUT}`,
+        );
       }
       if (code !== 'SQLITE_BUSY') throw err;
       throw new DatabasePathError(
@@ -132,22 +144,36 @@ export function openDatabaseCopy(image: Buffer, opts: OpenOptions = {}): Db {
  * already applied still runs.
  */
 export function migrate(db: Db): void {
-  const tracked = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'").get();
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const tracked = db
+    .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
   if (!tracked) {
     // A database from before version tracking: what its user_version covered counts as applied.
     const legacy = db.pragma('user_version', { simple: true }) as number;
-    const mark = db.prepare("INSERT OR IGNORE INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 'legacy')");
+    const mark = db.prepare(
+      "INSERT OR IGNORE INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 'legacy')",
+    );
     for (const m of migrations) if (m.version <= legacy) mark.run(m.version, m.name);
   }
-  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
-  const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, datetime('now'))");
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map(
+      (r) => r.version,
+    ),
+  );
+  const record = db.prepare(
+    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, datetime('now'))",
+  );
   for (const m of migrations) {
     if (applied.has(m.version)) continue;
     db.transaction(() => {
       db.exec(m.sql);
       record.run(m.version, m.name);
-      db.pragma(`user_version = ${Math.max(m.version, db.pragma('user_version', { simple: true }) as number)}`);
+      db.pragma(
+        `user_version = ${Math.max(m.version, db.pragma('user_version', { simple: true }) as number)}`,
+      );
     }).immediate();
   }
 }
@@ -158,10 +184,14 @@ export function wipe(db: Db): void {
   try {
     db.transaction(() => {
       const objects = db
-        .prepare("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'trigger') AND name NOT LIKE 'sqlite_%'")
+        .prepare(
+          "SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'trigger') AND name NOT LIKE 'sqlite_%'",
+        )
         .all() as Array<{ type: string; name: string }>;
-      for (const o of objects.filter((x) => x.type === 'trigger')) db.exec(`DROP TRIGGER IF EXISTS "${o.name}"`);
-      for (const o of objects.filter((x) => x.type === 'table')) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
+      for (const o of objects.filter((x) => x.type === 'trigger'))
+        db.exec(`DROP TRIGGER IF EXISTS "${o.name}"`);
+      for (const o of objects.filter((x) => x.type === 'table'))
+        db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
       db.pragma('user_version = 0');
     }).immediate();
   } finally {

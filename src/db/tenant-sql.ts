@@ -39,11 +39,21 @@ export const dueOnTenantClock = (column: string, tenantSql: string): string =>
  * The earliest `column` of the rows of `from` matching `where` (the guard of the due work,
  * src/clock/due-work.ts): over all rows, or over one workspace's (`inWorkspace` uses `@ws`).
  */
-export function earliestOf(db: Db, from: string, column: string, where: string, inWorkspace: string) {
+export function earliestOf(
+  db: Db,
+  from: string,
+  column: string,
+  where: string,
+  inWorkspace: string,
+) {
   const all = db.prepare(`SELECT MIN(${column}) AS t FROM ${from} WHERE ${where}`);
-  const one = db.prepare(`SELECT MIN(${column}) AS t FROM ${from} WHERE ${where} AND ${inWorkspace}`);
+  const one = db.prepare(
+    `SELECT MIN(${column}) AS t FROM ${from} WHERE ${where} AND ${inWorkspace}`,
+  );
   return (workspaceId: string | null): number | null => {
-    const r = (workspaceId === null ? all.get() : one.get({ ws: workspaceId })) as { t: number | bigint | null };
+    const r = (workspaceId === null ? all.get() : one.get({ ws: workspaceId })) as {
+      t: number | bigint | null;
+    };
     return r.t === null ? null : Number(r.t);
   };
 }

@@ -31,10 +31,22 @@ describe('group commit (write batch)', () => {
   afterEach(() => db.close());
 
   const insertParent = (id: string) => db.prepare('INSERT INTO parent (id) VALUES (?)').run(id);
-  const parents = () => (db.prepare('SELECT id FROM parent ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id);
+  const parents = () =>
+    (db.prepare('SELECT id FROM parent ORDER BY id').all() as Array<{ id: string }>).map(
+      (r) => r.id,
+    );
   const event = (invoiceId: string) =>
     outbox.append('invoice.created', 'm1', {
-      event: { name: 'invoice.created', data: { id: invoiceId, currency: 'PHP', amount: '1.00000000', amount_received: '0.00000000', external_transaction_id: invoiceId } },
+      event: {
+        name: 'invoice.created',
+        data: {
+          id: invoiceId,
+          currency: 'PHP',
+          amount: '1.00000000',
+          amount_received: '0.00000000',
+          external_transaction_id: invoiceId,
+        },
+      },
     });
 
   it('commits the units of one turn of the event loop together, after the turn, then tells listeners', async () => {
@@ -96,7 +108,9 @@ describe('group commit (write batch)', () => {
       event('p');
     });
     // A deferred foreign key is checked only by COMMIT: the units succeed, the commit cannot.
-    batch.unit(() => db.prepare('INSERT INTO child (id, parent_id) VALUES (?, ?)').run('c', 'missing'));
+    batch.unit(() =>
+      db.prepare('INSERT INTO child (id, parent_id) VALUES (?, ?)').run('c', 'missing'),
+    );
     await batch.settled();
     expect(db.inTransaction).toBe(false);
     expect(parents()).toEqual([]);
@@ -149,7 +163,9 @@ describe('group commit (write batch)', () => {
       return c.json({ committed: !db.inTransaction }, 201);
     });
     app.post('/poison', (c) => {
-      batch.unit(() => db.prepare('INSERT INTO child (id, parent_id) VALUES (?, ?)').run(newId(), 'missing'));
+      batch.unit(() =>
+        db.prepare('INSERT INTO child (id, parent_id) VALUES (?, ?)').run(newId(), 'missing'),
+      );
       return c.json({ ok: true }, 201);
     });
     app.get('/read', (c) => c.json({ parents: parents() }));

@@ -38,7 +38,11 @@ export interface WriteBatch {
   onRollback(listener: () => void): void;
 }
 
-export function createWriteBatch(db: Db, outbox: Outbox, opts: { log?: (m: string, err: unknown) => void } = {}): WriteBatch {
+export function createWriteBatch(
+  db: Db,
+  outbox: Outbox,
+  opts: { log?: (m: string, err: unknown) => void } = {},
+): WriteBatch {
   const log = opts.log ?? ((m: string, err: unknown) => console.error(`[paysandbox] ${m}`, err));
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
@@ -83,7 +87,10 @@ export function createWriteBatch(db: Db, outbox: Outbox, opts: { log?: (m: strin
       outbox.discard(0);
       if (db.inTransaction) rollback.run();
       rolledBack();
-      log(`a group commit failed: the writes of this turn are lost and ${waiters.length} waiting request(s) answer 500`, error);
+      log(
+        `a group commit failed: the writes of this turn are lost and ${waiters.length} waiting request(s) answer 500`,
+        error,
+      );
     }
     const w = waiters;
     waiters = [];

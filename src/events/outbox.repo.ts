@@ -19,7 +19,13 @@ export const EVENT_NAMES: readonly EventName[] = [
 export interface EventBody {
   event: {
     name: EventName;
-    data: { id: string; currency: string; amount: string; amount_received: string; external_transaction_id: string };
+    data: {
+      id: string;
+      currency: string;
+      amount: string;
+      amount_received: string;
+      external_transaction_id: string;
+    };
   };
 }
 
@@ -41,7 +47,12 @@ type Listener = (event: OutboxEventRow) => void;
  * (src/callbacks/event-delivery.writer.ts), so both commit or roll back together. Listeners hear of
  * the event only after that transaction commits.
  */
-export function createOutbox(db: Db, clock: Clock, ids: IdFactory, writeDelivery: (event: OutboxEventRow) => void) {
+export function createOutbox(
+  db: Db,
+  clock: Clock,
+  ids: IdFactory,
+  writeDelivery: (event: OutboxEventRow) => void,
+) {
   const insert = db.prepare(
     `INSERT INTO outbox_events (id, seq, name, invoice_id, merchant_id, payload, created_at)
      VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox_events), @name, @invoice_id, @merchant_id, @payload, @created_at)

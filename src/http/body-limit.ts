@@ -10,7 +10,8 @@ export const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
 const LARGE_BODY_PATH = /^\/_sandbox\/snapshots\/?$/;
 
 /** The body limit of a request path. */
-export const bodyLimitOf = (path: string) => (LARGE_BODY_PATH.test(path) ? MAX_IMPORT_BYTES : MAX_BODY_BYTES);
+export const bodyLimitOf = (path: string) =>
+  LARGE_BODY_PATH.test(path) ? MAX_IMPORT_BYTES : MAX_BODY_BYTES;
 
 // Requests whose size was judged on their Content-Length (nothing wraps their body).
 const DECLARED_LENGTH = new WeakSet<object>();
@@ -23,7 +24,8 @@ const DECLARED_LENGTH = new WeakSet<object>();
  */
 export async function readBody(c: Context<AppEnv>): Promise<Buffer> {
   const incoming = c.env?.incoming;
-  if (!incoming || !DECLARED_LENGTH.has(c) || incoming.readableDidRead) return Buffer.from(await c.req.arrayBuffer());
+  if (!incoming || !DECLARED_LENGTH.has(c) || incoming.readableDidRead)
+    return Buffer.from(await c.req.arrayBuffer());
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -39,12 +41,17 @@ export async function readBody(c: Context<AppEnv>): Promise<Buffer> {
  * so the bytes come from Node's request (in-process `app.request` cannot send one at all).
  * At most `maxSize` bytes: past that, `onTooLarge` is thrown.
  */
-export async function readBodilessMethodBody(c: Context<AppEnv>, maxSize: number, onTooLarge: () => Error): Promise<Buffer | undefined> {
+export async function readBodilessMethodBody(
+  c: Context<AppEnv>,
+  maxSize: number,
+  onTooLarge: () => Error,
+): Promise<Buffer | undefined> {
   const incoming = c.env?.incoming;
   if (!incoming || incoming.readableDidRead) return undefined;
   const read = headerReader(c);
   const length = read('content-length');
-  if (read('transfer-encoding') === undefined && (length === undefined || length === '0')) return undefined;
+  if (read('transfer-encoding') === undefined && (length === undefined || length === '0'))
+    return undefined;
   if (length !== undefined && parseInt(length, 10) > maxSize) throw onTooLarge();
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -81,7 +88,14 @@ export function cheapBodyLimit<E extends { Variables: object }>(
   const countingBy = new Map<number, MiddlewareHandler<E>>();
   const countingFor = (maxSize: number) => {
     let m = countingBy.get(maxSize);
-    if (!m) countingBy.set(maxSize, (m = bodyLimit({ maxSize, onError: onError as (c: Context) => Response | Promise<Response> }) as unknown as MiddlewareHandler<E>));
+    if (!m)
+      countingBy.set(
+        maxSize,
+        (m = bodyLimit({
+          maxSize,
+          onError: onError as (c: Context) => Response | Promise<Response>,
+        }) as unknown as MiddlewareHandler<E>),
+      );
     return m;
   };
   return (c, next) => {

@@ -22,33 +22,53 @@ afterEach(async () => {
 function sendPartly(path: string, headers: string, partial: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = connect(server.port, '127.0.0.1', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${headers}\r\n${partial}`, () => {
-        // Give the server the time to start reading the body before the connection goes.
-        setImmediate(() => {
-          socket.destroy();
-          resolve();
-        });
-      });
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${headers}\r\n${partial}`,
+        () => {
+          // Give the server the time to start reading the body before the connection goes.
+          setImmediate(() => {
+            socket.destroy();
+            resolve();
+          });
+        },
+      );
     });
     socket.once('error', reject);
   });
 }
 
 async function loggedCount(n: number) {
-  for (let i = 0; i < 200 && t.sandbox.requestLog.latestId() < n; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && t.sandbox.requestLog.latestId() < n; i++)
+    await new Promise((r) => setTimeout(r, 10));
   return t.sandbox.requestLog.page(n, 0).items;
 }
 
 it('logs a request whose client closed mid-body as 499, with no stack trace, on the API, the control API and the hosted page', async () => {
   const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
   const lines: string[] = [];
-  const log = createServerLog({ format: 'text', color: false, write: (l) => lines.push(l), nowMs: () => 0 });
-  const invoice = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: { amount: 5, currency: 'PHP', external_transaction_id: 'x1' } });
+  const log = createServerLog({
+    format: 'text',
+    color: false,
+    write: (l) => lines.push(l),
+    nowMs: () => 0,
+  });
+  const invoice = await t.request('POST', '/v1/invoices/', {
+    token: t.merchant.merchant_api_token,
+    body: { amount: 5, currency: 'PHP', external_transaction_id: 'x1' },
+  });
   t.sandbox.requestLog.setTap(log.request);
   const json = 'Content-Type: application/json\r\n';
-  await sendPartly('/v1/invoices/', `Authorization: Token ${t.merchant.merchant_api_token}\r\n${json}Content-Length: 100\r\n`, '{"amount": 1');
+  await sendPartly(
+    '/v1/invoices/',
+    `Authorization: Token ${t.merchant.merchant_api_token}\r\n${json}Content-Length: 100\r\n`,
+    '{"amount": 1',
+  );
   await sendPartly('/_sandbox/workspaces', `${json}Content-Length: 100\r\n`, '{"ttl_');
-  await sendPartly('/v1/invoices/', `Authorization: Token ${t.merchant.merchant_api_token}\r\n${json}Transfer-Encoding: chunked\r\n`, '5\r\n{"amo\r\n');
+  await sendPartly(
+    '/v1/invoices/',
+    `Authorization: Token ${t.merchant.merchant_api_token}\r\n${json}Transfer-Encoding: chunked\r\n`,
+    '5\r\n{"amo\r\n',
+  );
   const form = 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n';
   await sendPartly(`/payment/invoice/${invoice.body.invoice.id}/wallet/login`, form, 'login=a');
   const entries = await loggedCount(5);
@@ -63,7 +83,9 @@ it('logs a request whose client closed mid-body as 499, with no stack trace, on 
   for (const line of lines) expect(line).toMatch(/ 499 aborted \(client closed\) /);
   // Nothing was written by the requests that never arrived whole.
   expect(t.db.prepare('SELECT COUNT(*) FROM workspaces').pluck().get()).toBe(0);
-  expect(t.db.prepare('SELECT COUNT(*) FROM invoices WHERE amount = 100000000').pluck().get()).toBe(0);
+  expect(t.db.prepare('SELECT COUNT(*) FROM invoices WHERE amount = 100000000').pluck().get()).toBe(
+    0,
+  );
   // The log over HTTP says the same.
   const res = await fetch(`${server.url}/_sandbox/requests?per_page=10`);
   const listed = ((await res.json()) as { requests: Array<{ status: number }> }).requests;

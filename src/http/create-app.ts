@@ -18,7 +18,6 @@ import { createRequestLog, type RequestLog } from './request-log.js';
 import { rawPath } from './request-url.js';
 import { operationRunner } from './run-operation.js';
 
-
 export interface AppParts {
   services: Services;
   /** Who a request's credentials belong to (the identities module's api), for authentication. */
@@ -47,7 +46,10 @@ export function pathsOf(op: Operation): string[] {
 }
 
 const notImplemented: AnyHandler = ({ operation }) => {
-  throw ApiError.general('not_implemented', `${operation.operationId} is not implemented in this version of the sandbox.`);
+  throw ApiError.general(
+    'not_implemented',
+    `${operation.operationId} is not implemented in this version of the sandbox.`,
+  );
 };
 
 // A path segment that is a dot segment in any spelling (`..`, `%2e%2e`, `.%2E`, `.`…). The URL parser
@@ -111,16 +113,22 @@ export function createApp(parts: AppParts) {
   app.use('*', refuseDotSegments);
   app.use(
     '*',
-    cheapBodyLimit<AppEnv>(bodyLimitOf, (c) => renderError(c, ApiError.payloadTooLarge(bodyLimitOf(c.req.path)))),
+    cheapBodyLimit<AppEnv>(bodyLimitOf, (c) =>
+      renderError(c, ApiError.payloadTooLarge(bodyLimitOf(c.req.path))),
+    ),
   );
   app.use(
     '*',
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        renderError(c, ApiError.general('method_not_allowed', `Method "${c.req.method}" not allowed.`), {
-          headers: { Allow: methods.join(', ') },
-        }),
+        renderError(
+          c,
+          ApiError.general('method_not_allowed', `Method "${c.req.method}" not allowed.`),
+          {
+            headers: { Allow: methods.join(', ') },
+          },
+        ),
     }),
   );
 
@@ -129,7 +137,13 @@ export function createApp(parts: AppParts) {
   const registered = new Set<string>();
   for (const op of spec.operations) {
     const run = operationRunner(
-      { config: services.config, identities: parts.identities, clock: services.clock, tenants: services.tenants, validators },
+      {
+        config: services.config,
+        identities: parts.identities,
+        clock: services.clock,
+        tenants: services.tenants,
+        validators,
+      },
       op,
       (handlers[op.operationId as OperationId] as AnyHandler | undefined) ?? notImplemented,
     );
@@ -146,13 +160,16 @@ export function createApp(parts: AppParts) {
 
   // Not through the request's error surface: Hono asks this handler first even for a known path with
   // the wrong method, whose 405 must keep its path's API shape.
-  app.notFound((c) => renderError(c, ApiError.notFound(), { surface: notFoundSurface(c.req.path) }));
+  app.notFound((c) =>
+    renderError(c, ApiError.notFound(), { surface: notFoundSurface(c.req.path) }),
+  );
   app.onError((err, c) => {
     // A client that went away mid-body: logged as 499, not as the sandbox's failure.
     if (clientClosed(c, err)) return clientClosedResponse();
     const e = toApiError(err);
     if (e.status === 401 || e.code === 'invalid_nonce_format') c.set('authOutcome', e.code);
-    if (e.code === 'internal_error' && e !== err) console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);
+    if (e.code === 'internal_error' && e !== err)
+      console.error(`[paysandbox] ${c.req.method} ${c.req.path} failed:`, err);
     return renderError(c, e);
   });
 
@@ -161,5 +178,7 @@ export function createApp(parts: AppParts) {
 
 /** Operation ids that still answer 501 (a test lists them so nothing hides). */
 export function unimplementedOperations(spec: LoadedSpec, handlers: Handlers): string[] {
-  return spec.operations.filter((o) => !handlers[o.operationId as OperationId]).map((o) => o.operationId);
+  return spec.operations
+    .filter((o) => !handlers[o.operationId as OperationId])
+    .map((o) => o.operationId);
 }

@@ -7,7 +7,9 @@ import { yamlWithServers } from './docs.routes.js';
 
 /** What `GET /openapi.json`, `/openapi.yaml` and the /docs page (which loads the JSON) call "Try it out" on. */
 async function servedServers(base: string) {
-  const json = (await (await fetch(`${base}/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+  const json = (await (await fetch(`${base}/openapi.json`)).json()) as {
+    servers: Array<{ url: string }>;
+  };
   const yaml = parseYamlDocument(await (await fetch(`${base}/openapi.yaml`)).text());
   const docs = await (await fetch(`${base}/docs`)).text();
   return { json: json.servers, yaml: yaml.servers, docsLoads: /url: '([^']+)'/.exec(docs)?.[1] };
@@ -33,19 +35,31 @@ describe('the served document names the sandbox it comes from', () => {
   });
 
   it('with --public-url: that URL, whatever port it listens on', async () => {
-    server = await spawnServer(['--db', ':memory:', '--quiet', '--public-url', 'https://pay.example.test/sandbox/']);
+    server = await spawnServer([
+      '--db',
+      ':memory:',
+      '--quiet',
+      '--public-url',
+      'https://pay.example.test/sandbox/',
+    ]);
     const s = await servedServers(server.url);
-    expect(s.json).toEqual([{ url: 'https://pay.example.test/sandbox', description: 'This sandbox' }]);
+    expect(s.json).toEqual([
+      { url: 'https://pay.example.test/sandbox', description: 'This sandbox' },
+    ]);
     expect(s.yaml).toEqual(s.json);
   });
 
   it('follows a public URL changed after start, and keeps everything else of the document', async () => {
     t = createTestApp();
     const before = await t.request('GET', '/openapi.json', { operationId: false });
-    expect(before.body.servers).toEqual([{ url: t.services.config.publicUrl, description: 'This sandbox' }]);
+    expect(before.body.servers).toEqual([
+      { url: t.services.config.publicUrl, description: 'This sandbox' },
+    ]);
     t.services.config.publicUrl = 'http://127.0.0.1:45678';
     const after = await t.request('GET', '/openapi.json', { operationId: false });
-    expect(after.body.servers).toEqual([{ url: 'http://127.0.0.1:45678', description: 'This sandbox' }]);
+    expect(after.body.servers).toEqual([
+      { url: 'http://127.0.0.1:45678', description: 'This sandbox' },
+    ]);
     const { servers: _a, ...restBefore } = before.body as Record<string, unknown>;
     const { servers: _b, ...restAfter } = after.body as Record<string, unknown>;
     expect(restAfter).toEqual(restBefore);
@@ -55,7 +69,8 @@ describe('the served document names the sandbox it comes from', () => {
   it('gives /docs fresh external_transaction_id examples on every load ("Try it out" twice creates two invoices)', async () => {
     t = createTestApp();
     const example = (body: { paths: Record<string, any> }) =>
-      body.paths['/v1/invoices/'].post.requestBody.content['application/json'].example.external_transaction_id as string;
+      body.paths['/v1/invoices/'].post.requestBody.content['application/json'].example
+        .external_transaction_id as string;
     const plain = await t.request('GET', '/openapi.json', { operationId: false });
     expect(example(plain.body)).toBe('order-1001');
     const one = await t.request('GET', '/openapi.json?examples=unique', { operationId: false });
@@ -66,7 +81,10 @@ describe('the served document names the sandbox it comes from', () => {
     const created = [];
     for (const doc of [one.body, two.body]) {
       const body = doc.paths['/v1/invoices/'].post.requestBody.content['application/json'].example;
-      created.push((await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body })).status);
+      created.push(
+        (await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body }))
+          .status,
+      );
     }
     expect(created).toEqual([201, 201]);
     const { paths: _p, ...restPlain } = plain.body as Record<string, unknown>;
@@ -75,11 +93,14 @@ describe('the served document names the sandbox it comes from', () => {
   });
 
   it('replaces only the servers block of the YAML source', () => {
-    const src = 'openapi: 3.1.0\nservers:\n  - url: http://127.0.0.1:7070\n    description: Local sandbox\ntags: []\n';
+    const src =
+      'openapi: 3.1.0\nservers:\n  - url: http://127.0.0.1:7070\n    description: Local sandbox\ntags: []\n';
     expect(yamlWithServers(src, 'http://[::1]:9')).toBe(
       'openapi: 3.1.0\nservers:\n  - url: "http://[::1]:9"\n    description: This sandbox\ntags: []\n',
     );
-    expect(yamlWithServers('openapi: 3.1.0\n', 'http://x:1')).toBe('openapi: 3.1.0\nservers:\n  - url: "http://x:1"\n    description: This sandbox\n');
+    expect(yamlWithServers('openapi: 3.1.0\n', 'http://x:1')).toBe(
+      'openapi: 3.1.0\nservers:\n  - url: "http://x:1"\n    description: This sandbox\n',
+    );
   });
 });
 
@@ -91,10 +112,20 @@ describe('the hosted page the document describes (x-hosted-page)', () => {
       method: string;
       security: unknown[];
     };
-    expect(page).toMatchObject({ path: '/payment/invoice/{invoice_id}', method: 'get', security: [] });
+    expect(page).toMatchObject({
+      path: '/payment/invoice/{invoice_id}',
+      method: 'get',
+      security: [],
+    });
     const merchant = t.services.identities.merchantById(t.merchant.id)!;
-    const inv = t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: 'hosted-doc-1' });
-    expect(inv.payment_url).toBe(`${t.services.config.publicUrl}${page.path.replace('{invoice_id}', inv.id)}`);
+    const inv = t.services.invoices.create(merchant, {
+      amount: '20',
+      currency: 'PHP',
+      external_transaction_id: 'hosted-doc-1',
+    });
+    expect(inv.payment_url).toBe(
+      `${t.services.config.publicUrl}${page.path.replace('{invoice_id}', inv.id)}`,
+    );
     const ok = await t.sandbox.app.request(page.path.replace('{invoice_id}', inv.id));
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toMatch(/^text\/html/);

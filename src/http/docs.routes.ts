@@ -21,7 +21,9 @@ export function servedServers(baseUrl: string): Array<{ url: string; description
 export function yamlWithServers(yamlText: string, baseUrl: string): string {
   const block = `servers:\n  - url: ${JSON.stringify(baseUrl)}\n    description: This sandbox\n`;
   const re = /^servers:\n(?:[ -].*\n)*/m;
-  return re.test(yamlText) ? yamlText.replace(re, () => block) : `${yamlText.replace(/\n?$/, '\n')}${block}`;
+  return re.test(yamlText)
+    ? yamlText.replace(re, () => block)
+    : `${yamlText.replace(/\n?$/, '\n')}${block}`;
 }
 
 /**
@@ -30,7 +32,10 @@ export function yamlWithServers(yamlText: string, baseUrl: string): string {
  * new invoice instead of answering `duplicate_external_transaction_id`.
  */
 export function withUniqueExamples(json: string, suffix: string): string {
-  return json.replace(/"external_transaction_id":"([^"\\]*)"/g, (_, id: string) => `"external_transaction_id":"${id}-${suffix}"`);
+  return json.replace(
+    /"external_transaction_id":"([^"\\]*)"/g,
+    (_, id: string) => `"external_transaction_id":"${id}-${suffix}"`,
+  );
 }
 
 /**
@@ -46,25 +51,39 @@ export function registerDocs(app: Hono<AppEnv>, spec: LoadedSpec, baseUrl: () =>
     if (!t) {
       // A handful of URLs over a process's life (the configured one, then the listening one).
       if (texts.size >= 8) texts.clear();
-      texts.set(url, (t = { json: JSON.stringify({ ...spec.document, servers: servedServers(url) }) }));
+      texts.set(
+        url,
+        (t = { json: JSON.stringify({ ...spec.document, servers: servedServers(url) }) }),
+      );
     }
     return t;
   };
   app.get('/openapi.json', (c) => {
     const json = textsFor(baseUrl()).json;
     // `?examples=unique` (the API reference's own load): fresh example ids per page load.
-    const body = c.req.query('examples') === 'unique' ? withUniqueExamples(json, randomBytes(4).toString('hex')) : json;
-    return c.body(body, 200, { 'content-type': 'application/json', ...(body === json ? {} : { 'cache-control': 'no-store' }) });
+    const body =
+      c.req.query('examples') === 'unique'
+        ? withUniqueExamples(json, randomBytes(4).toString('hex'))
+        : json;
+    return c.body(body, 200, {
+      'content-type': 'application/json',
+      ...(body === json ? {} : { 'cache-control': 'no-store' }),
+    });
   });
   // `yaml` only when there is no source text to serve (it is not loaded at start-up otherwise).
   const yaml = (url: string) =>
     spec.yamlText
       ? yamlWithServers(spec.yamlText, url)
-      : (require('yaml') as typeof import('yaml')).stringify({ ...spec.document, servers: servedServers(url) });
+      : (require('yaml') as typeof import('yaml')).stringify({
+          ...spec.document,
+          servers: servedServers(url),
+        });
   app.get('/openapi.yaml', (c) => {
     const url = baseUrl();
     const t = textsFor(url);
-    return c.body((t.yaml ??= yaml(url)), 200, { 'content-type': 'application/yaml; charset=utf-8' });
+    return c.body((t.yaml ??= yaml(url)), 200, {
+      'content-type': 'application/yaml; charset=utf-8',
+    });
   });
 
   const dist = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -75,7 +94,10 @@ export function registerDocs(app: Hono<AppEnv>, spec: LoadedSpec, baseUrl: () =>
     if (!type) return c.notFound();
     let data = cache.get(file);
     if (!data) cache.set(file, (data = readFileSync(join(dist, file))));
-    return c.body(new Uint8Array(data), 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
+    return c.body(new Uint8Array(data), 200, {
+      'content-type': type,
+      'cache-control': 'public, max-age=86400',
+    });
   });
   app.get('/docs', (c) =>
     c.html(`<!doctype html>

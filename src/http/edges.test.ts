@@ -17,19 +17,32 @@ const count = () => (t.db.prepare('SELECT COUNT(*) AS n FROM invoices').get() as
 describe('paths', () => {
   it('answers with and without a trailing slash', async () => {
     const tok = t.merchant.merchant_api_token;
-    expect((await t.request('POST', '/v1/invoices', { token: tok, body: invoice('a') })).status).toBe(201);
-    expect((await t.request('POST', '/v1/invoices/', { token: tok, body: invoice('b') })).status).toBe(201);
+    expect(
+      (await t.request('POST', '/v1/invoices', { token: tok, body: invoice('a') })).status,
+    ).toBe(201);
+    expect(
+      (await t.request('POST', '/v1/invoices/', { token: tok, body: invoice('b') })).status,
+    ).toBe(201);
     expect((await t.request('GET', '/v3/invoices', { token: tok })).body.meta.total_count).toBe(2);
   });
 
   it('serves the legacy /api/v3, /api/v2 and /d/api prefixes as aliases', async () => {
     const tok = t.merchant.merchant_api_token;
-    const created = await t.request('POST', '/d/api/invoices/', { token: tok, body: invoice('legacy') });
+    const created = await t.request('POST', '/d/api/invoices/', {
+      token: tok,
+      body: invoice('legacy'),
+    });
     expect(created.status).toBe(201);
     const id = created.body.invoice.id;
-    expect((await t.request('GET', `/api/v3/invoices/${id}/`, { token: tok })).body.invoice.id).toBe(id);
-    expect((await t.request('GET', `/d/api/invoices/${id}`, { token: tok })).body.invoice.id).toBe(id);
-    expect((await t.request('GET', '/api/v3/invoices/', { token: tok })).body.meta.total_count).toBe(1);
+    expect(
+      (await t.request('GET', `/api/v3/invoices/${id}/`, { token: tok })).body.invoice.id,
+    ).toBe(id);
+    expect((await t.request('GET', `/d/api/invoices/${id}`, { token: tok })).body.invoice.id).toBe(
+      id,
+    );
+    expect(
+      (await t.request('GET', '/api/v3/invoices/', { token: tok })).body.meta.total_count,
+    ).toBe(1);
     expect((await t.signed('GET', '/api/v3/crypto-accounts/')).status).toBe(200);
     expect((await t.signed('GET', '/d/api/crypto-accounts/')).status).toBe(200);
   });
@@ -57,7 +70,10 @@ describe('paths', () => {
     const res = await t.request('DELETE', '/v1/invoices/', { operationId: false });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
-    expect(res.body).toEqual({ error_codes: ['method_not_allowed'], errors: { non_field_errors: ['Method "DELETE" not allowed.'] } });
+    expect(res.body).toEqual({
+      error_codes: ['method_not_allowed'],
+      errors: { non_field_errors: ['Method "DELETE" not allowed.'] },
+    });
     const v3 = await t.request('PUT', '/v3/invoices', { operationId: false });
     expect(v3.status).toBe(405);
     expect(v3.headers.get('allow')!.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
@@ -66,7 +82,10 @@ describe('paths', () => {
 
 describe('bodies', () => {
   it('answers malformed JSON with 400 and changes nothing', async () => {
-    const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw: '{"amount": 20,' });
+    const res = await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      raw: '{"amount": 20,',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error_codes).toEqual(['malformed_json']);
     expect(res.body.errors.non_field_errors[0]).toMatch(/^JSON parse error - /);
@@ -74,20 +93,37 @@ describe('bodies', () => {
   });
 
   it('answers a JSON body that is not an object with a clear 400', async () => {
-    const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw: '[1,2]' });
+    const res = await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      raw: '[1,2]',
+    });
     expect(res.status).toBe(400);
-    expect(res.body.errors.non_field_errors).toEqual(['Invalid data. Expected a dictionary, but got list.']);
+    expect(res.body.errors.non_field_errors).toEqual([
+      'Invalid data. Expected a dictionary, but got list.',
+    ]);
   });
 
   it('answers an empty body on a create with 400', async () => {
-    const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw: '' });
+    const res = await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      raw: '',
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.non_field_errors).toEqual(['No data provided.']);
   });
 
   it('refuses a body over 64 KiB with a Content-Length (413) and changes nothing', async () => {
-    const big = JSON.stringify({ ...invoice('big'), description: 'x', metadata: { pad: 'y'.repeat(70 * 1024) } });
-    const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw: big, headers: { 'content-length': String(big.length) }, operationId: false });
+    const big = JSON.stringify({
+      ...invoice('big'),
+      description: 'x',
+      metadata: { pad: 'y'.repeat(70 * 1024) },
+    });
+    const res = await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      raw: big,
+      headers: { 'content-length': String(big.length) },
+      operationId: false,
+    });
     expect(res.status).toBe(413);
     expect(errorCode(res.body)).toBe('payload_too_large');
     expect(count()).toBe(0);
@@ -105,7 +141,14 @@ describe('bodies', () => {
       return new Promise((resolve, reject) => {
         const req = httpRequest(
           `${server.url}/v1/invoices/`,
-          { method: 'POST', headers: { authorization: `Token ${t.merchant.merchant_api_token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Token ${t.merchant.merchant_api_token}`,
+              'content-type': 'application/json',
+              'transfer-encoding': 'chunked',
+            },
+          },
           (res) => {
             let body = '';
             res.on('data', (d) => (body += d));
@@ -120,7 +163,11 @@ describe('bodies', () => {
 
     it('refuses a chunked body over 64 KiB (no Content-Length) with 413', async () => {
       const pad = 'z'.repeat(8 * 1024);
-      const chunks = ['{"amount":20,"currency":"PHP","external_transaction_id":"chunked","description":"', ...Array(10).fill(pad), '"}'];
+      const chunks = [
+        '{"amount":20,"currency":"PHP","external_transaction_id":"chunked","description":"',
+        ...Array(10).fill(pad),
+        '"}',
+      ];
       const res = await chunked(chunks);
       expect(res.status).toBe(413);
       expect(errorCode(JSON.parse(res.body))).toBe('payload_too_large');
@@ -128,13 +175,24 @@ describe('bodies', () => {
     });
 
     /** A signed GET over the socket: the message uses `signedUrl`, the request goes to the server. */
-    function signedGet(path: string, signedUrl: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+    function signedGet(
+      path: string,
+      signedUrl: string,
+      headers: Record<string, string> = {},
+    ): Promise<{ status: number; body: string }> {
       const app = t.fixtures.developers[0]!.app;
       const nonce = String(Date.now() * 1000);
       return new Promise((resolve, reject) => {
         const req = httpRequest(
           `${server.url}${path}`,
-          { headers: { ACCESS_KEY: app.api_key, ACCESS_NONCE: nonce, ACCESS_SIGNATURE: signRequest(app.api_secret, nonce, signedUrl, ''), ...headers } },
+          {
+            headers: {
+              ACCESS_KEY: app.api_key,
+              ACCESS_NONCE: nonce,
+              ACCESS_SIGNATURE: signRequest(app.api_secret, nonce, signedUrl, ''),
+              ...headers,
+            },
+          },
           (res) => {
             let body = '';
             res.on('data', (d) => (body += d));
@@ -150,7 +208,11 @@ describe('bodies', () => {
       const path = '/v3/crypto-accounts/?per_page=5&page=1';
       expect((await signedGet(path, `${server.url}${path}`)).status).toBe(200);
       // The same request signed over another spelling of the URL does not match.
-      for (const other of [`${server.url}/v3/crypto-accounts/`, `${server.url}/v3/crypto-accounts?per_page=5&page=1`, `https://${server.url.slice(7)}${path}`]) {
+      for (const other of [
+        `${server.url}/v3/crypto-accounts/`,
+        `${server.url}/v3/crypto-accounts?per_page=5&page=1`,
+        `https://${server.url.slice(7)}${path}`,
+      ]) {
         const res = await signedGet(path, other);
         expect(res.status, other).toBe(401);
         expect(errorCode(JSON.parse(res.body))).toBe('invalid_signature');
@@ -160,7 +222,12 @@ describe('bodies', () => {
     it('signs a GET that carries a body over that body, as public clients send one (`"order"`)', async () => {
       const app = t.fixtures.developers[0]!.app;
       let nonce = BigInt(Date.now()) * 1000n;
-      const getWithBody = (path: string, body: string, signedBody: string, extra: Record<string, string> = {}) =>
+      const getWithBody = (
+        path: string,
+        body: string,
+        signedBody: string,
+        extra: Record<string, string> = {},
+      ) =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
           const n = String(++nonce);
           const req = httpRequest(
@@ -170,7 +237,12 @@ describe('bodies', () => {
               headers: {
                 ACCESS_KEY: app.api_key,
                 ACCESS_NONCE: n,
-                ACCESS_SIGNATURE: signRequest(app.api_secret, n, `${server.url}${path}`, signedBody),
+                ACCESS_SIGNATURE: signRequest(
+                  app.api_secret,
+                  n,
+                  `${server.url}${path}`,
+                  signedBody,
+                ),
                 'content-type': 'application/json',
                 ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
                 ...extra,
@@ -194,7 +266,11 @@ describe('bodies', () => {
       expect(errorCode(JSON.parse(unsigned.body))).toBe('invalid_signature');
       // No body: signed over nothing, as before.
       expect((await getWithBody('/v3/crypto-accounts/', '', '')).status).toBe(200);
-      const huge = await getWithBody('/v3/crypto-accounts/', 'x'.repeat(70_000), 'x'.repeat(70_000));
+      const huge = await getWithBody(
+        '/v3/crypto-accounts/',
+        'x'.repeat(70_000),
+        'x'.repeat(70_000),
+      );
       expect(huge.status).toBe(413);
     });
 
@@ -211,7 +287,14 @@ describe('bodies', () => {
         new Promise<{ status: number; body: string }>((resolve, reject) => {
           const req = httpRequest(
             `${server.url}/v1/invoices/`,
-            { method: 'POST', headers: { authorization: `Token ${t.merchant.merchant_api_token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw) } },
+            {
+              method: 'POST',
+              headers: {
+                authorization: `Token ${t.merchant.merchant_api_token}`,
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(raw),
+              },
+            },
             (res) => {
               let body = '';
               res.on('data', (d) => (body += d));
@@ -225,7 +308,14 @@ describe('bodies', () => {
           setTimeout(() => req.end(bytes.subarray(7)), 20);
         });
       const description = 'Kape at pandesal — ₱ 20 ✓';
-      const created = await post(JSON.stringify({ amount: 20, currency: 'PHP', external_transaction_id: 'socket-body', description }));
+      const created = await post(
+        JSON.stringify({
+          amount: 20,
+          currency: 'PHP',
+          external_transaction_id: 'socket-body',
+          description,
+        }),
+      );
       expect(created.status).toBe(201);
       expect(JSON.parse(created.body).invoice.description).toBe(description);
       const bad = await post('{"amount": 20,');
@@ -235,7 +325,10 @@ describe('bodies', () => {
     });
 
     it('accepts a small chunked body', async () => {
-      const res = await chunked(['{"amount":20,"currency":"PHP",', '"external_transaction_id":"small-chunked"}']);
+      const res = await chunked([
+        '{"amount":20,"currency":"PHP",',
+        '"external_transaction_id":"small-chunked"}',
+      ]);
       expect(res.status).toBe(201);
     });
   });

@@ -17,34 +17,61 @@ describe('the body of one error on each surface', () => {
   const e = ApiError.general('not_found', 'Not found.');
 
   it('merchant: empty error_codes and the code in sandbox_debug where the real body names none, the envelope elsewhere', () => {
-    expect(e.body('merchant')).toEqual({ error_codes: [], errors: { non_field_errors: ['Not found.'] }, sandbox_debug: { code: 'not_found' } });
+    expect(e.body('merchant')).toEqual({
+      error_codes: [],
+      errors: { non_field_errors: ['Not found.'] },
+      sandbox_debug: { code: 'not_found' },
+    });
     for (const code of ['invalid_token', 'amount_above_maximum'] as const) {
-      expect(ApiError.general(code, 'm').body('merchant', false)).toEqual({ error_codes: [], errors: { non_field_errors: ['m'] } });
+      expect(ApiError.general(code, 'm').body('merchant', false)).toEqual({
+        error_codes: [],
+        errors: { non_field_errors: ['m'] },
+      });
     }
     expect(ApiError.field('amount', 'A valid number is required.').body('merchant')).toEqual({
       error_codes: ['validation_error'],
       errors: { amount: ['A valid number is required.'] },
     });
-    const dup = ApiError.field('external_transaction_id', 'External transaction ID has already been used for an invoice.', 'duplicate_external_transaction_id');
+    const dup = ApiError.field(
+      'external_transaction_id',
+      'External transaction ID has already been used for an invoice.',
+      'duplicate_external_transaction_id',
+    );
     expect(dup.body('merchant', false)).toEqual({
       error_codes: ['duplicate_external_transaction_id'],
-      errors: { external_transaction_id: ['External transaction ID has already been used for an invoice.'] },
+      errors: {
+        external_transaction_id: ['External transaction ID has already been used for an invoice.'],
+      },
     });
   });
 
   it('developer: no error_codes at all', () => {
-    expect(e.body('developer')).toEqual({ errors: { non_field_errors: ['Not found.'] }, sandbox_debug: { code: 'not_found' } });
+    expect(e.body('developer')).toEqual({
+      errors: { non_field_errors: ['Not found.'] },
+      sandbox_debug: { code: 'not_found' },
+    });
     expect(e.body('developer', false)).toEqual({ errors: { non_field_errors: ['Not found.'] } });
   });
 
   it('control: the sandbox API keeps its code in error_codes', () => {
-    expect(e.body('control')).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(e.body('control')).toEqual({
+      error_codes: ['not_found'],
+      errors: { non_field_errors: ['Not found.'] },
+    });
   });
 
   it('keeps debug detail beside the code, and the 2FA body exact', () => {
-    const sig = ApiError.general('invalid_signature', 'The access signature cannot be matched', { hint: 'h' });
-    expect(sig.body('developer')).toEqual({ errors: { non_field_errors: ['The access signature cannot be matched'] }, sandbox_debug: { code: 'invalid_signature', hint: 'h' } });
-    expect(new OtpError().body('developer', false)).toEqual({ errors: { code: 'Two-factor code invalid!' }, success: false });
+    const sig = ApiError.general('invalid_signature', 'The access signature cannot be matched', {
+      hint: 'h',
+    });
+    expect(sig.body('developer')).toEqual({
+      errors: { non_field_errors: ['The access signature cannot be matched'] },
+      sandbox_debug: { code: 'invalid_signature', hint: 'h' },
+    });
+    expect(new OtpError().body('developer', false)).toEqual({
+      errors: { code: 'Two-factor code invalid!' },
+      success: false,
+    });
   });
 
   it('classifies paths before routing, and answers an unknown path in the merchant envelope', () => {
@@ -65,43 +92,79 @@ describe('the body of one error on each surface', () => {
 describe('--no-debug-errors over HTTP', () => {
   it('sends exactly the real bodies: no sandbox_debug on any surface', async () => {
     t = createTestApp({ config: { debugErrors: false } });
-    const invoice = await t.request('GET', `/v1/invoices/${'0'.repeat(32)}`, { token: t.merchant.merchant_api_token });
-    expect([invoice.status, invoice.body]).toEqual([404, { error_codes: [], errors: { non_field_errors: ['Not found.'] } }]);
-    const bad = await t.request('POST', '/v1/invoices/', { headers: { authorization: 'Token nope' }, body: { amount: 1, currency: 'PHP' } });
-    expect([bad.status, bad.body]).toEqual([401, { error_codes: [], errors: { non_field_errors: ['Invalid token.'] } }]);
+    const invoice = await t.request('GET', `/v1/invoices/${'0'.repeat(32)}`, {
+      token: t.merchant.merchant_api_token,
+    });
+    expect([invoice.status, invoice.body]).toEqual([
+      404,
+      { error_codes: [], errors: { non_field_errors: ['Not found.'] } },
+    ]);
+    const bad = await t.request('POST', '/v1/invoices/', {
+      headers: { authorization: 'Token nope' },
+      body: { amount: 1, currency: 'PHP' },
+    });
+    expect([bad.status, bad.body]).toEqual([
+      401,
+      { error_codes: [], errors: { non_field_errors: ['Invalid token.'] } },
+    ]);
     const order = await t.signed('GET', `/v1/sellorder/${'0'.repeat(32)}`);
-    expect([order.status, order.body]).toEqual([404, { errors: { non_field_errors: ['Not found.'] } }]);
+    expect([order.status, order.body]).toEqual([
+      404,
+      { errors: { non_field_errors: ['Not found.'] } },
+    ]);
     const unsigned = await t.request('GET', '/v3/crypto-accounts/');
     expect(unsigned.status).toBe(401);
     expect(Object.keys(unsigned.body)).toEqual(['errors']);
     // The control API is the sandbox's own: its envelope keeps the code.
     const control = await t.request('GET', `/_sandbox/invoices/${'0'.repeat(32)}`);
-    expect([control.status, control.body]).toEqual([404, { error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } }]);
+    expect([control.status, control.body]).toEqual([
+      404,
+      { error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } },
+    ]);
   });
 
-  it('answers a wrong method in the shape of its path\'s API (405 and Allow)', async () => {
+  it("answers a wrong method in the shape of its path's API (405 and Allow)", async () => {
     t = createTestApp();
     const wrong = { non_field_errors: ['Method "DELETE" not allowed.'] };
     for (const path of ['/v3/transfers/', '/api/v2/sellorder/', '/d/api/crypto-accounts/']) {
       const res = await t.request('DELETE', path, { operationId: false });
       expect(res.status, path).toBe(405);
       expect(res.headers.get('allow'), path).toBeTruthy();
-      expect(res.body, path).toEqual({ errors: wrong, sandbox_debug: { code: 'method_not_allowed' } });
+      expect(res.body, path).toEqual({
+        errors: wrong,
+        sandbox_debug: { code: 'method_not_allowed' },
+      });
     }
     const invoices = await t.request('DELETE', '/v1/invoices/', { operationId: false });
-    expect([invoices.status, invoices.body]).toEqual([405, { error_codes: ['method_not_allowed'], errors: wrong }]);
+    expect([invoices.status, invoices.body]).toEqual([
+      405,
+      { error_codes: ['method_not_allowed'], errors: wrong },
+    ]);
     const control = await t.request('DELETE', '/_sandbox/clock', { operationId: false });
-    expect([control.status, control.body]).toEqual([405, { error_codes: ['method_not_allowed'], errors: wrong }]);
+    expect([control.status, control.body]).toEqual([
+      405,
+      { error_codes: ['method_not_allowed'], errors: wrong },
+    ]);
   });
 
   it('with debug on (the default), the same errors name their code', async () => {
     t = createTestApp();
     const order = await t.signed('GET', `/v1/sellorder/${'0'.repeat(32)}`);
-    expect([order.status, order.body]).toEqual([404, { errors: { non_field_errors: ['Not found.'] }, sandbox_debug: { code: 'not_found' } }]);
-    const max = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: { amount: 10000.01, currency: 'PHP', external_transaction_id: 'over-max' } });
+    expect([order.status, order.body]).toEqual([
+      404,
+      { errors: { non_field_errors: ['Not found.'] }, sandbox_debug: { code: 'not_found' } },
+    ]);
+    const max = await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      body: { amount: 10000.01, currency: 'PHP', external_transaction_id: 'over-max' },
+    });
     expect([max.status, max.body]).toEqual([
       400,
-      { error_codes: [], errors: { amount: ['Amount should be at most 10000 PHP.'] }, sandbox_debug: { code: 'amount_above_maximum' } },
+      {
+        error_codes: [],
+        errors: { amount: ['Amount should be at most 10000 PHP.'] },
+        sandbox_debug: { code: 'amount_above_maximum' },
+      },
     ]);
   });
 });

@@ -47,6 +47,9 @@ export function faviconBytes(): Buffer {
 export function registerFavicon(app: Hono<AppEnv>): void {
   const bytes = faviconBytes();
   app.get('/favicon.ico', (c) =>
-    c.body(new Uint8Array(bytes), 200, { 'content-type': 'image/x-icon', 'cache-control': 'public, max-age=86400' }),
+    c.body(new Uint8Array(bytes), 200, {
+      'content-type': 'image/x-icon',
+      'cache-control': 'public, max-age=86400',
+    }),
   );
 }

@@ -1,6 +1,8 @@
 /** `Content-Type: application/x-www-form-urlencoded` (any parameters after it, any case). */
 export function isFormBody(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType);
+  return (
+    contentType !== undefined && /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)
+  );
 }
 
 /**
@@ -10,7 +12,10 @@ export function isFormBody(contentType: string | undefined): boolean {
  * and otherwise stays text for the document's check to refuse with the usual 400. A repeated name keeps
  * its last value, as with a JSON object.
  */
-export function parseFormBody(text: string, types: Record<string, string>): Record<string, unknown> {
+export function parseFormBody(
+  text: string,
+  types: Record<string, string>,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [name, value] of new URLSearchParams(text)) {
     if (name === '__proto__') continue;
@@ -20,7 +25,11 @@ export function parseFormBody(text: string, types: Record<string, string>): Reco
 }
 
 function typed(value: string, type: string | undefined): unknown {
-  if ((type === 'integer' && /^-?\d{1,15}$/.test(value)) || (type === 'number' && /^-?\d+(\.\d+)?$/.test(value))) return Number(value);
+  if (
+    (type === 'integer' && /^-?\d{1,15}$/.test(value)) ||
+    (type === 'number' && /^-?\d+(\.\d+)?$/.test(value))
+  )
+    return Number(value);
   if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }

@@ -11,7 +11,15 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 // Names every plain object inherits: a lookup `table[name]` finds them unless it checks own properties.
-const INHERITED = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
+const INHERITED = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  'isPrototypeOf',
+];
 
 describe('request values that name inherited members', () => {
   it('answers 404 for /docs/assets/<inherited name>, and still serves the real assets', async () => {
@@ -19,12 +27,17 @@ describe('request values that name inherited members', () => {
       const res = await t.request('GET', `/docs/assets/${name}`, { operationId: false });
       expect(res.status, name).toBe(404);
     }
-    expect((await t.request('GET', '/docs/assets/swagger-ui.css', { operationId: false })).status).toBe(200);
+    expect(
+      (await t.request('GET', '/docs/assets/swagger-ui.css', { operationId: false })).status,
+    ).toBe(200);
   });
 
   it('never answers 5xx when an id, key, event or collector is an inherited name', async () => {
     const tok = t.merchant.merchant_api_token;
-    const created = await t.request('POST', '/v1/invoices/', { token: tok, body: { amount: 20, currency: 'PHP', external_transaction_id: 'inh' } });
+    const created = await t.request('POST', '/v1/invoices/', {
+      token: tok,
+      body: { amount: 20, currency: 'PHP', external_transaction_id: 'inh' },
+    });
     const inv = created.body.invoice.id as string;
     for (const name of INHERITED) {
       const calls: Array<[string, string, Record<string, unknown>?]> = [
@@ -58,11 +71,15 @@ describe('dot segments over a real socket', () => {
   /** A request with the target exactly as given (Node's client does not normalize it). */
   function raw(path: string): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
-      const req = httpRequest(`${server.url}/`, { path, headers: { authorization: `Token ${t.merchant.merchant_api_token}` } }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = httpRequest(
+        `${server.url}/`,
+        { path, headers: { authorization: `Token ${t.merchant.merchant_api_token}` } },
+        (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -90,7 +107,9 @@ describe('loopback listen check', () => {
   it('treats --host 127.x.evil as the name it is: no listen without a control token', async () => {
     const evil = createTestApp({ config: { host: '127.x.evil', port: 0 } });
     try {
-      await expect(listen(evil.sandbox)).rejects.toThrow(/Refusing to listen on 127\.x\.evil without a control token/);
+      await expect(listen(evil.sandbox)).rejects.toThrow(
+        /Refusing to listen on 127\.x\.evil without a control token/,
+      );
     } finally {
       await evil.close();
     }

@@ -7,7 +7,10 @@ describe('GET / leads somewhere useful', () => {
 
   it('sends a browser to the dashboard', async () => {
     t = createTestApp();
-    const res = await t.request('GET', '/', { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }, operationId: false });
+    const res = await t.request('GET', '/', {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+      operationId: false,
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/_sandbox/');
     const dashboard = await t.request('GET', '/_sandbox/', { operationId: false });
@@ -17,7 +20,9 @@ describe('GET / leads somewhere useful', () => {
 
   it('gives any other client an index of links on the host it used, and every link answers', async () => {
     t = createTestApp();
-    const res = await t.request('GET', '/', { headers: { accept: 'application/json', host: 'localhost:7070' } });
+    const res = await t.request('GET', '/', {
+      headers: { accept: 'application/json', host: 'localhost:7070' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'paysandbox', version: expect.any(String) });
     expect(res.body.links).toEqual({
@@ -46,7 +51,9 @@ describe('GET / leads somewhere useful', () => {
     expect(res.headers.get('content-type')).toBe('image/x-icon');
     expect(res.headers.get('cache-control')).toMatch(/max-age=\d+/);
     const bytes = Buffer.from(await res.arrayBuffer());
-    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4)]).toEqual([0, 1, 1]); // ICO, one image
+    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4)]).toEqual([
+      0, 1, 1,
+    ]); // ICO, one image
     expect([bytes[6], bytes[7], bytes.readUInt16LE(12)]).toEqual([16, 16, 32]);
     expect(bytes.readUInt32LE(14) + 22).toBe(bytes.length);
     expect((await t.request('GET', '/_sandbox/requests')).body.requests).toEqual([]);

@@ -50,7 +50,8 @@ export type PrincipalOf<K extends OperationId> = Operations[K]['auth'] extends '
  * What a handler of operation `K` receives: its inputs and its caller, typed from the document
  * (src/spec/operations.generated.ts).
  */
-export type OperationContext<K extends OperationId = OperationId> = OperationInput<K> & PrincipalOf<K>;
+export type OperationContext<K extends OperationId = OperationId> = OperationInput<K> &
+  PrincipalOf<K>;
 
 /** The context as the runner builds it, before it knows which operation's handler it will call. */
 export type RunnerContext = OperationInput<any> & { merchant?: Merchant; app?: App };
@@ -67,7 +68,10 @@ export interface HandlerResult {
  * a status the document does not list, fails to compile.
  */
 export type OperationResult<K extends OperationId> = {
-  [S in keyof Operations[K]['responses'] & number]: { status: S; headers?: Record<string, string> } & (undefined extends Operations[K]['responses'][S]
+  [S in keyof Operations[K]['responses'] & number]: {
+    status: S;
+    headers?: Record<string, string>;
+  } & (undefined extends Operations[K]['responses'][S]
     ? { body?: undefined }
     : { body: Operations[K]['responses'][S] });
 }[keyof Operations[K]['responses'] & number];
@@ -81,7 +85,9 @@ export type Handler<K extends OperationId = OperationId> = (
 export type Handlers = { [K in OperationId]?: Handler<K> };
 
 /** How the runner calls any handler (it built the context from the document itself). */
-export type AnyHandler = (ctx: RunnerContext) => HandlerResult | Response | Promise<HandlerResult | Response>;
+export type AnyHandler = (
+  ctx: RunnerContext,
+) => HandlerResult | Response | Promise<HandlerResult | Response>;
 
 /** A response of `status` (200 unless given) with `body`; its shape is checked against the operation's document. */
 export function ok<B>(body: B): { status: 200; body: B };

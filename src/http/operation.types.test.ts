@@ -53,6 +53,8 @@ describe('handler results typed from the document', () => {
     const ctx = {} as OperationContext<never>;
     expect(await handlers.getHealth!(ctx)).toEqual({ status: 200, body: { status: 'ok' } });
     expect(await handlers.clearFaults!(ctx)).toEqual({ status: 204 });
-    expect([wrongBody, wrongStatus, missingField].every((h) => Object.keys(h).length === 1)).toBe(true);
+    expect([wrongBody, wrongStatus, missingField].every((h) => Object.keys(h).length === 1)).toBe(
+      true,
+    );
   });
 });

@@ -15,7 +15,11 @@ it('logs each API request with its path as sent and the outcome of its credentia
   await t.request('GET', '/v3/invoices/', { token: 'bad' });
   await t.request('GET', '/v3/invoices/', { token: t.merchant.merchant_api_token });
   const log = await t.request('GET', '/_sandbox/requests?per_page=5');
-  const rows = log.body.requests.map((r: { path: string; auth: string; status: number }) => [r.path, r.status, r.auth]);
+  const rows = log.body.requests.map((r: { path: string; auth: string; status: number }) => [
+    r.path,
+    r.status,
+    r.auth,
+  ]);
   expect(rows).toEqual([
     ['/v3/invoices/', 200, `merchant:${t.merchant.id}`],
     ['/v3/invoices/', 401, 'invalid_token'],
@@ -41,7 +45,19 @@ it('keeps the newest entries once full, newest first, with offsets', async () =>
     [3, '/n/3'],
   ]);
   expect(all.items[0]!.at).toMatch(/^2023-11-14T22:13:20\.\d{6}Z$/);
-  expect(Object.keys(all.items[0]!)).toEqual(['id', 'at', 'method', 'path', 'operation_id', 'status', 'auth', 'duration_ms', 'query', 'body_excerpt', 'fault']);
+  expect(Object.keys(all.items[0]!)).toEqual([
+    'id',
+    'at',
+    'method',
+    'path',
+    'operation_id',
+    'status',
+    'auth',
+    'duration_ms',
+    'query',
+    'body_excerpt',
+    'fault',
+  ]);
   expect(log.page(1, 1).items.map((e) => e.id)).toEqual([4]);
   expect(log.page(5, 3).items).toEqual([]);
 });
@@ -69,19 +85,32 @@ it('keeps paths of any length and any characters', async () => {
 });
 
 it('keeps the query string and the start of the body an operation read, both cut to a bound', async () => {
-  await t.request('GET', '/v1/invoices/?page=2&status=pending', { token: t.merchant.merchant_api_token });
+  await t.request('GET', '/v1/invoices/?page=2&status=pending', {
+    token: t.merchant.merchant_api_token,
+  });
   const long = 'ñ'.repeat(400); // 800 bytes of two-byte characters: cut on a character boundary
   await t.request('POST', '/v1/invoices/', {
     token: t.merchant.merchant_api_token,
     body: { amount: 10, currency: 'PHP', external_transaction_id: 'log-1', description: long },
   });
-  await t.request('GET', `/v1/invoices/?q=${'x'.repeat(1000)}`, { token: t.merchant.merchant_api_token, operationId: false });
+  await t.request('GET', `/v1/invoices/?q=${'x'.repeat(1000)}`, {
+    token: t.merchant.merchant_api_token,
+    operationId: false,
+  });
   await t.request('GET', '/_sandbox/', { operationId: false }); // the dashboard and its poll are not logged
   await t.request('GET', '/_sandbox/dashboard/state', { operationId: false });
   const [cut, post, get] = (await t.request('GET', '/_sandbox/requests?per_page=3')).body.requests;
-  expect(get).toMatchObject({ path: '/v1/invoices/', query: 'page=2&status=pending', body_excerpt: null });
+  expect(get).toMatchObject({
+    path: '/v1/invoices/',
+    query: 'page=2&status=pending',
+    body_excerpt: null,
+  });
   expect(post.query).toBeNull();
-  expect(post.body_excerpt.startsWith('{"amount":10,"currency":"PHP","external_transaction_id":"log-1","description":"ñññ')).toBe(true);
+  expect(
+    post.body_excerpt.startsWith(
+      '{"amount":10,"currency":"PHP","external_transaction_id":"log-1","description":"ñññ',
+    ),
+  ).toBe(true);
   expect(Buffer.byteLength(post.body_excerpt)).toBeLessThanOrEqual(EXCERPT_BYTES);
   expect(post.body_excerpt).not.toContain('\uFFFD');
   expect(cut.query).toBe(`q=${'x'.repeat(EXCERPT_BYTES - 2)}`);

@@ -31,7 +31,8 @@ const FIELDS = 4; // path, auth outcome (up to TEXT_SLOT, else overflow), query,
  * Requests the log leaves out: the log's own reads, the browsers' icon, the API reference's assets, and the QA dashboard
  * with its assets and its live poll (it polls every 2 s; logging that would drown what QA looks for).
  */
-const UNLOGGED = /^\/(favicon\.ico$|docs\/assets|_sandbox\/?$|_sandbox\/requests\/?$|_sandbox\/dashboard\/)/;
+const UNLOGGED =
+  /^\/(favicon\.ico$|docs\/assets|_sandbox\/?$|_sandbox\/requests\/?$|_sandbox\/dashboard\/)/;
 
 /** How many bytes of `bytes` end on a whole UTF-8 character, at most `max`. */
 function wholeChars(bytes: Uint8Array, max: number): number {
@@ -42,7 +43,14 @@ function wholeChars(bytes: Uint8Array, max: number): number {
 }
 
 /** Told of each logged request (the terminal log of `paysandbox start`); absent under --quiet. */
-export type RequestTap = (method: string, path: string, status: number, auth: string, durationMs: number, fault: string | null) => void;
+export type RequestTap = (
+  method: string,
+  path: string,
+  status: number,
+  auth: string,
+  durationMs: number,
+  fault: string | null,
+) => void;
 
 /**
  * Recent API requests with their auth outcome, kept in memory (`GET /_sandbox/requests`).
@@ -81,11 +89,14 @@ export function createRequestLog(capacity = 500) {
   function putExcerpt(field: number, value: string | Buffer | null | undefined): void {
     const at = field * TEXT_SLOT;
     if (value === null || value === undefined) textLength[field] = -2;
-    else if (typeof value === 'string') textLength[field] = text.write(value, at, EXCERPT_BYTES, 'utf8');
+    else if (typeof value === 'string')
+      textLength[field] = text.write(value, at, EXCERPT_BYTES, 'utf8');
     else textLength[field] = value.copy(text, at, 0, wholeChars(value, EXCERPT_BYTES));
   }
   const getText = (field: number) =>
-    textLength[field]! < 0 ? overflow[field]! : text.toString('utf8', field * TEXT_SLOT, field * TEXT_SLOT + textLength[field]!);
+    textLength[field]! < 0
+      ? overflow[field]!
+      : text.toString('utf8', field * TEXT_SLOT, field * TEXT_SLOT + textLength[field]!);
   const getExcerpt = (field: number) => (textLength[field] === -2 ? null : getText(field));
 
   return {

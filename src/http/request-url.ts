@@ -19,7 +19,11 @@ export function headerReader(c: Context<AppEnv>): (name: string) => string | und
  * exactly as sent (trailing slash included) and the raw query string. Behind a proxy the scheme and
  * host come from X-Forwarded-Proto/X-Forwarded-Host only when trustProxy is set.
  */
-export function requestUrl(c: Context<AppEnv>, trustProxy: boolean, read = headerReader(c)): string {
+export function requestUrl(
+  c: Context<AppEnv>,
+  trustProxy: boolean,
+  read = headerReader(c),
+): string {
   const incoming = c.env?.incoming;
   let scheme: string;
   let host: string | undefined;

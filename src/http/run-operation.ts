@@ -1,5 +1,11 @@
 import type { Context } from 'hono';
-import { authenticateBearerApp, authenticateControl, authenticateHmac, authenticateMerchant, developerBearer } from '../auth/authenticate.js';
+import {
+  authenticateBearerApp,
+  authenticateControl,
+  authenticateHmac,
+  authenticateMerchant,
+  developerBearer,
+} from '../auth/authenticate.js';
 import type { AppConfig } from '../config.js';
 import type { IdentitiesApi } from '../identities/identities.api.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
@@ -46,7 +52,14 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
     if (rawBody.length) c.set('requestBody', rawBody);
     // Typed per operation for its handler; here the document's own checks below stand behind the values,
     // and the switch below sets the principal the operation's security names (PrincipalOf).
-    const ctx: RunnerContext = { c, operation: op, params: c.req.param() as Record<string, string>, query: {}, body: undefined, rawBody };
+    const ctx: RunnerContext = {
+      c,
+      operation: op,
+      params: c.req.param() as Record<string, string>,
+      query: {},
+      body: undefined,
+      rawBody,
+    };
 
     // The body is parsed before authentication ends (its error thrown after): a signed request with a
     // body that cannot be parsed is refused before its nonce is used up.
@@ -57,7 +70,9 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         // A developer write also takes a form-encoded body (signed as sent, like JSON); the merchant and
         // control APIs take JSON only.
         const form = op.auth === 'hmac' && isFormBody(c.req.header('content-type'));
-        parsed = form ? parseFormBody(rawBody.toString('utf8'), op.bodyTypes) : parseJsonBody(rawBody.toString('utf8'));
+        parsed = form
+          ? parseFormBody(rawBody.toString('utf8'), op.bodyTypes)
+          : parseJsonBody(rawBody.toString('utf8'));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         bodyError = err;
@@ -90,10 +105,16 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
           c.set('authOutcome', `bearer:${ctx.app.api_key}`);
           break;
         }
-        ctx.app = authenticateHmac(deps.identities, header, requestUrl(c, deps.config.trustProxy, header), rawBody, {
-          debugErrors: deps.config.debugErrors,
-          beforeNonce: refuseBadBody,
-        });
+        ctx.app = authenticateHmac(
+          deps.identities,
+          header,
+          requestUrl(c, deps.config.trustProxy, header),
+          rawBody,
+          {
+            debugErrors: deps.config.debugErrors,
+            beforeNonce: refuseBadBody,
+          },
+        );
         deps.tenants.enter(ctx.app.workspace_id);
         c.set('authOutcome', `hmac:${ctx.app.api_key}`);
         break;
@@ -122,16 +143,19 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         refuseBadBody();
         ctx.body = parsed;
       }
-      if (v.body && !v.body(ctx.body)) throw new ApiError('validation_error', toFieldErrors(v.body.errors, op.fullFieldPaths));
+      if (v.body && !v.body(ctx.body))
+        throw new ApiError('validation_error', toFieldErrors(v.body.errors, op.fullFieldPaths));
     }
 
     const result = await handler(ctx);
     if (result instanceof Response) return result;
     if (result.headers) for (const [k, val] of Object.entries(result.headers)) c.header(k, val);
-    if (result.status === 204 || result.body === undefined) return c.body(null, result.status as 204);
+    if (result.status === 204 || result.body === undefined)
+      return c.body(null, result.status as 204);
     const text = jsonTextOf(result.body);
     // The Content-Type `c.json` gives; a fresh object per response, as `c.json` makes one.
-    if (text !== undefined) return c.body(text, result.status as 200, { 'Content-Type': 'application/json' });
+    if (text !== undefined)
+      return c.body(text, result.status as 200, { 'Content-Type': 'application/json' });
     return c.json(result.body as object, result.status as 200);
   };
 }

@@ -19,7 +19,11 @@ export function publicHost(publicUrl: string): { hostname: string; host: string 
  * The host the request was addressed to: X-Forwarded-Host with `--trust-proxy`, else Host; in-process
  * requests (tests) have no Host header, and the request URL's host stands in.
  */
-export function requestHost(c: Context<AppEnv>, trustProxy: boolean, read = headerReader(c)): string {
+export function requestHost(
+  c: Context<AppEnv>,
+  trustProxy: boolean,
+  read = headerReader(c),
+): string {
   const forwarded = trustProxy ? read('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
   return (forwarded || read('host') || new URL(c.req.url).host).trim();
 }
@@ -55,7 +59,8 @@ export function foreignSource(
   if (source === undefined) return undefined;
   const host = hostOfOrigin(source);
   const own = requestHost(c, config.trustProxy, read).toLowerCase();
-  if (host !== null && (host === own || host === publicHost(config.publicUrl)?.host)) return undefined;
+  if (host !== null && (host === own || host === publicHost(config.publicUrl)?.host))
+    return undefined;
   return source;
 }
 

@@ -10,7 +10,8 @@ type AppTokenRow = AppToken;
  * their tokens).
  */
 /** The workspace of a token's app, in SQL (the token rows' own table is `app_access_tokens`). */
-const APP_WORKSPACE = '(SELECT workspace_id FROM apps WHERE apps.api_key = app_access_tokens.api_key)';
+const APP_WORKSPACE =
+  '(SELECT workspace_id FROM apps WHERE apps.api_key = app_access_tokens.api_key)';
 
 export function createAppTokenRepository(db: Db): AppTokensApi {
   const insert = db.prepare(
@@ -49,7 +50,8 @@ export function createAppTokenRepository(db: Db): AppTokensApi {
     /** The app's tokens that were not revoked, live and expired alike, oldest first. */
     unrevoked: (apiKey: string) => unrevoked.all(apiKey) as AppTokenRow[],
     /** True when a live token of this app was revoked now. */
-    revoke: (apiKey: string, token: string, now: number) => revoke.run({ key: apiKey, token, now }).changes === 1,
+    revoke: (apiKey: string, token: string, now: number) =>
+      revoke.run({ key: apiKey, token, now }).changes === 1,
     /** The enabled app a live token belongs to; `now` is the sandbox time, each token expires on its app's clock. */
     appOfToken: (token: string, now: number) => appOfToken.get(token, now) as App | undefined,
     /** Record every token whose expiry its app's clock has reached as expired (at its `expires_at`); `now` is the sandbox time; how many. */

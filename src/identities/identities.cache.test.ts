@@ -16,14 +16,25 @@ describe('credential lookups (cached)', () => {
   it('sees a merchant setting changed after the token was looked up', async () => {
     const token = t.merchant.merchant_api_token;
     expect((await listInvoices(token)).status).toBe(200);
-    expect(t.services.identities.merchantByToken(token)!.callback_url).not.toBe('https://changed.example.ph/cb');
-    t.services.identities.updateMerchant(t.merchant.id, { callback_url: 'https://changed.example.ph/cb' });
-    expect(t.services.identities.merchantByToken(token)!.callback_url).toBe('https://changed.example.ph/cb');
+    expect(t.services.identities.merchantByToken(token)!.callback_url).not.toBe(
+      'https://changed.example.ph/cb',
+    );
+    t.services.identities.updateMerchant(t.merchant.id, {
+      callback_url: 'https://changed.example.ph/cb',
+    });
+    expect(t.services.identities.merchantByToken(token)!.callback_url).toBe(
+      'https://changed.example.ph/cb',
+    );
   });
 
   it('forgets a merchant read inside a unit of work that then rolled back', async () => {
     const ids = t.services.identities;
-    const row = { ...ids.merchantById(t.merchant.id)!, id: 'f'.repeat(32), merchant_api_token: 'rolled-back-token', bearer_token: null };
+    const row = {
+      ...ids.merchantById(t.merchant.id)!,
+      id: 'f'.repeat(32),
+      merchant_api_token: 'rolled-back-token',
+      bearer_token: null,
+    };
     expect(() =>
       t.services.unitOfWork(() => {
         ids.insertMerchant(row);
@@ -38,8 +49,13 @@ describe('credential lookups (cached)', () => {
   it('refuses the credentials of a deleted workspace at once, though they were just used', async () => {
     const ws = await t.request('POST', '/_sandbox/workspaces', { body: {} });
     expect(ws.status).toBe(201);
-    const { id, merchant, app } = ws.body.workspace as { id: string; merchant: { merchant_api_token: string }; app: { api_key: string; api_secret: string } };
-    const signedByWorkspace = () => t.signed('GET', '/v3/crypto-accounts/', { key: app.api_key, secret: app.api_secret });
+    const { id, merchant, app } = ws.body.workspace as {
+      id: string;
+      merchant: { merchant_api_token: string };
+      app: { api_key: string; api_secret: string };
+    };
+    const signedByWorkspace = () =>
+      t.signed('GET', '/v3/crypto-accounts/', { key: app.api_key, secret: app.api_secret });
     expect((await listInvoices(merchant.merchant_api_token)).status).toBe(200);
     expect((await signedByWorkspace()).status).toBe(200);
     expect((await t.request('DELETE', `/_sandbox/workspaces/${id}`)).status).toBe(204);
@@ -59,9 +75,15 @@ describe('credential lookups (cached)', () => {
   it('starts from the fixtures again after a reset', async () => {
     expect((await signedGet()).status).toBe(200);
     const token = t.merchant.merchant_api_token;
-    t.services.identities.updateMerchant(t.merchant.id, { callback_url: 'https://before-reset.example.ph/cb' });
-    expect(t.services.identities.merchantByToken(token)!.callback_url).toBe('https://before-reset.example.ph/cb');
+    t.services.identities.updateMerchant(t.merchant.id, {
+      callback_url: 'https://before-reset.example.ph/cb',
+    });
+    expect(t.services.identities.merchantByToken(token)!.callback_url).toBe(
+      'https://before-reset.example.ph/cb',
+    );
     t.sandbox.reset();
-    expect(t.services.identities.merchantByToken(token)!.callback_url).toBe(t.merchant.callback_url ?? null);
+    expect(t.services.identities.merchantByToken(token)!.callback_url).toBe(
+      t.merchant.callback_url ?? null,
+    );
   });
 });

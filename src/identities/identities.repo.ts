@@ -1,6 +1,13 @@
 import type { Db } from '../db/open.js';
 import { createAppTokenRepository } from './app-tokens.repo.js';
-import { MERCHANT_SETTINGS, type App, type IdentitiesApi, type Merchant, type MerchantSetting, type User } from './identities.api.js';
+import {
+  MERCHANT_SETTINGS,
+  type App,
+  type IdentitiesApi,
+  type Merchant,
+  type MerchantSetting,
+  type User,
+} from './identities.api.js';
 
 // The rows of this module's tables are its domain types (identities.api.ts) column for column.
 type MerchantRow = Merchant;
@@ -19,7 +26,10 @@ type UserRow = User;
  */
 const CACHE_LIMIT = 1000;
 
-export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => T = (work) => work()): IdentitiesApi {
+export function createIdentityRepository(
+  db: Db,
+  inBatch: <T>(work: () => T) => T = (work) => work(),
+): IdentitiesApi {
   const disableMerchants = db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?');
   const disableApps = db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?');
   const workspaceListeners: Array<(workspaceId: string) => void> = [];
@@ -27,12 +37,20 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     'SELECT * FROM merchants WHERE (merchant_api_token = ? OR bearer_token = ?) AND disabled = 0',
   );
   const merchantById = db.prepare('SELECT * FROM merchants WHERE id = ?');
-  const merchantsPage = db.prepare('SELECT * FROM merchants WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?');
+  const merchantsPage = db.prepare(
+    'SELECT * FROM merchants WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?',
+  );
   const merchantsCount = db.prepare('SELECT COUNT(*) AS n FROM merchants WHERE disabled = 0');
   // One workspace's identities (a contract run sharing the sandbox walks its own lists).
-  const merchantsOfPage = db.prepare('SELECT * FROM merchants WHERE disabled = 0 AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?');
-  const merchantsOfCount = db.prepare('SELECT COUNT(*) AS n FROM merchants WHERE disabled = 0 AND workspace_id = ?');
-  const firstMerchant = db.prepare('SELECT * FROM merchants WHERE disabled = 0 AND workspace_id IS NULL ORDER BY rowid LIMIT 1');
+  const merchantsOfPage = db.prepare(
+    'SELECT * FROM merchants WHERE disabled = 0 AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?',
+  );
+  const merchantsOfCount = db.prepare(
+    'SELECT COUNT(*) AS n FROM merchants WHERE disabled = 0 AND workspace_id = ?',
+  );
+  const firstMerchant = db.prepare(
+    'SELECT * FROM merchants WHERE disabled = 0 AND workspace_id IS NULL ORDER BY rowid LIMIT 1',
+  );
   const insertMerchant = db.prepare(
     `INSERT INTO merchants (id, name, merchant_api_token, bearer_token, callback_url, redirect_url, enabled_payment_collectors,
        max_invoice_amount, invoice_lifetime_seconds, callback_auth, wallet_account_id, workspace_id, created_at)
@@ -40,10 +58,16 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
        @max_invoice_amount, @invoice_lifetime_seconds, @callback_auth, @wallet_account_id, @workspace_id, @created_at)`,
   );
   const appByKey = db.prepare('SELECT * FROM apps WHERE api_key = ? AND disabled = 0');
-  const appsPage = db.prepare('SELECT * FROM apps WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?');
+  const appsPage = db.prepare(
+    'SELECT * FROM apps WHERE disabled = 0 ORDER BY rowid LIMIT ? OFFSET ?',
+  );
   const appsCount = db.prepare('SELECT COUNT(*) AS n FROM apps WHERE disabled = 0');
-  const appsOfPage = db.prepare('SELECT * FROM apps WHERE disabled = 0 AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?');
-  const appsOfCount = db.prepare('SELECT COUNT(*) AS n FROM apps WHERE disabled = 0 AND workspace_id = ?');
+  const appsOfPage = db.prepare(
+    'SELECT * FROM apps WHERE disabled = 0 AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?',
+  );
+  const appsOfCount = db.prepare(
+    'SELECT COUNT(*) AS n FROM apps WHERE disabled = 0 AND workspace_id = ?',
+  );
   const insertApp = db.prepare(
     `INSERT INTO apps (api_key, api_secret, name, owner_id, mfa_whitelisted, otp_secret, last_nonce, workspace_id, created_at)
      VALUES (@api_key, @api_secret, @name, @owner_id, @mfa_whitelisted, @otp_secret, NULL, @workspace_id, @created_at)`,
@@ -72,12 +96,20 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     "SELECT * FROM users WHERE kind = 'customer' ORDER BY rowid LIMIT ? OFFSET ?",
   );
   const customersCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer'");
-  const customersOfPage = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?");
-  const customersOfCount = db.prepare("SELECT COUNT(*) AS n FROM users WHERE kind = 'customer' AND workspace_id = ?");
+  const customersOfPage = db.prepare(
+    "SELECT * FROM users WHERE kind = 'customer' AND workspace_id = ? ORDER BY rowid LIMIT ? OFFSET ?",
+  );
+  const customersOfCount = db.prepare(
+    "SELECT COUNT(*) AS n FROM users WHERE kind = 'customer' AND workspace_id = ?",
+  );
   const emailTaken = db.prepare('SELECT 1 FROM users WHERE email = ? COLLATE NOCASE');
   const mobileTaken = db.prepare('SELECT 1 FROM users WHERE mobile_number = ?');
-  const merchantOfWorkspace = db.prepare('SELECT * FROM merchants WHERE workspace_id = ? AND disabled = 0 ORDER BY created_at LIMIT 1');
-  const firstCustomer = db.prepare("SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS ? ORDER BY rowid LIMIT 1");
+  const merchantOfWorkspace = db.prepare(
+    'SELECT * FROM merchants WHERE workspace_id = ? AND disabled = 0 ORDER BY created_at LIMIT 1',
+  );
+  const firstCustomer = db.prepare(
+    "SELECT * FROM users WHERE kind = 'customer' AND workspace_id IS ? ORDER BY rowid LIMIT 1",
+  );
   const insertUser = db.prepare(
     `INSERT INTO users (id, kind, name, email, mobile_number, password, workspace_id, created_at)
      VALUES (@id, @kind, @name, @email, @mobile_number, @password, @workspace_id, @created_at)`,
@@ -111,15 +143,27 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     /** OAuth2 access tokens of the apps (the Bearer alternative to HMAC on the developer API). */
     appTokens: createAppTokenRepository(db),
     merchantByToken: (token: string) =>
-      merchantsByToken.get(token) ?? remember(merchantsByToken, token, merchantByToken.get(token, token) as MerchantRow | undefined),
+      merchantsByToken.get(token) ??
+      remember(
+        merchantsByToken,
+        token,
+        merchantByToken.get(token, token) as MerchantRow | undefined,
+      ),
     merchantById: (id: string) =>
-      merchantsById.get(id) ?? remember(merchantsById, id, merchantById.get(id) as MerchantRow | undefined),
+      merchantsById.get(id) ??
+      remember(merchantsById, id, merchantById.get(id) as MerchantRow | undefined),
     firstMerchant: () => firstMerchant.get() as MerchantRow | undefined,
     /** Enabled merchants in creation order; of one workspace when `workspaceId` is given. */
     merchantsPage: (limit: number, offset: number, workspaceId?: string) =>
-      (workspaceId === undefined ? merchantsPage.all(limit, offset) : merchantsOfPage.all(workspaceId, limit, offset)) as MerchantRow[],
+      (workspaceId === undefined
+        ? merchantsPage.all(limit, offset)
+        : merchantsOfPage.all(workspaceId, limit, offset)) as MerchantRow[],
     merchantsCount: (workspaceId?: string) =>
-      ((workspaceId === undefined ? merchantsCount.get() : merchantsOfCount.get(workspaceId)) as { n: number }).n,
+      (
+        (workspaceId === undefined ? merchantsCount.get() : merchantsOfCount.get(workspaceId)) as {
+          n: number;
+        }
+      ).n,
     insertMerchant: (m: Omit<MerchantRow, 'disabled'>) => {
       forgetCached();
       insertMerchant.run(m);
@@ -131,35 +175,49 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
       if (unknown.length) throw new Error(`not merchant settings: ${unknown.join(', ')}`);
       forgetCached();
       // Column names come from the fixed list above, never from input; values are bound parameters.
-      if (keys.length) db.prepare(`UPDATE merchants SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
+      if (keys.length)
+        db.prepare(
+          `UPDATE merchants SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`,
+        ).run({ ...fields, id });
     },
     appByKey: (key: string) => appByKey.get(key) as AppRow | undefined,
     /**
      * The app of an access key, for signature checks: from the cache, so its `last_nonce` may be older
      * than the database's (the nonce is checked by `advanceNonce`; read `appByKey` for the current one).
      */
-    appForAuth: (key: string) => appsByKey.get(key) ?? remember(appsByKey, key, appByKey.get(key) as AppRow | undefined),
+    appForAuth: (key: string) =>
+      appsByKey.get(key) ?? remember(appsByKey, key, appByKey.get(key) as AppRow | undefined),
     appsPage: (limit: number, offset: number, workspaceId?: string) =>
-      (workspaceId === undefined ? appsPage.all(limit, offset) : appsOfPage.all(workspaceId, limit, offset)) as AppRow[],
-    appsCount: (workspaceId?: string) => ((workspaceId === undefined ? appsCount.get() : appsOfCount.get(workspaceId)) as { n: number }).n,
+      (workspaceId === undefined
+        ? appsPage.all(limit, offset)
+        : appsOfPage.all(workspaceId, limit, offset)) as AppRow[],
+    appsCount: (workspaceId?: string) =>
+      (
+        (workspaceId === undefined ? appsCount.get() : appsOfCount.get(workspaceId)) as {
+          n: number;
+        }
+      ).n,
     insertApp: (a: Omit<AppRow, 'last_nonce' | 'disabled'>) => {
       forgetCached();
       insertApp.run(a);
     },
     /** True when the nonce was strictly greater than the last one and is now recorded. */
-    advanceNonce: (key: string, nonce: string) => inBatch(() => advanceNonce.run({ key, nonce }).changes === 1),
+    advanceNonce: (key: string, nonce: string) =>
+      inBatch(() => advanceNonce.run({ key, nonce }).changes === 1),
     resetNonce: (key: string) => resetNonce.run(key).changes === 1,
     userById: (id: string) => userById.get(id) as UserRow | undefined,
     /**
      * A customer by email, mobile number or id, within one tenant (`null`: the base data): a login of
      * another workspace is as unknown as one that does not exist.
      */
-    customerByLogin: (login: string, workspaceId: string | null) => userByLogin.get({ login, workspace: workspaceId }) as UserRow | undefined,
+    customerByLogin: (login: string, workspaceId: string | null) =>
+      userByLogin.get({ login, workspace: workspaceId }) as UserRow | undefined,
     /**
      * The wallet user a send names (`target_address`): a customer or a developer (an application's
      * owner), by email, mobile number or id, within one tenant, as the real service finds any wallet user.
      */
-    walletUserByAddress: (login: string, workspaceId: string | null) => walletUserByAddress.get({ login, workspace: workspaceId }) as UserRow | undefined,
+    walletUserByAddress: (login: string, workspaceId: string | null) =>
+      walletUserByAddress.get({ login, workspace: workspaceId }) as UserRow | undefined,
     /** The oldest customer of a tenant (`null`: the base data). */
     firstCustomer(workspaceId: string | null = null): UserRow | undefined {
       if (firstCustomers.has(workspaceId)) return firstCustomers.get(workspaceId);
@@ -171,16 +229,24 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
     /** The tenant of an account's owner: a workspace id, null for the base data, undefined for system accounts. */
     workspaceOfOwner(ownerType: string, ownerId: string): string | null | undefined {
       if (ownerType === 'user') return (userById.get(ownerId) as UserRow | undefined)?.workspace_id;
-      if (ownerType === 'merchant') return (merchantById.get(ownerId) as MerchantRow | undefined)?.workspace_id;
+      if (ownerType === 'merchant')
+        return (merchantById.get(ownerId) as MerchantRow | undefined)?.workspace_id;
       return undefined;
     },
     customersPage: (limit: number, offset: number, workspaceId?: string) =>
-      (workspaceId === undefined ? customersPage.all(limit, offset) : customersOfPage.all(workspaceId, limit, offset)) as UserRow[],
+      (workspaceId === undefined
+        ? customersPage.all(limit, offset)
+        : customersOfPage.all(workspaceId, limit, offset)) as UserRow[],
     customersCount: (workspaceId?: string) =>
-      ((workspaceId === undefined ? customersCount.get() : customersOfCount.get(workspaceId)) as { n: number }).n,
+      (
+        (workspaceId === undefined ? customersCount.get() : customersOfCount.get(workspaceId)) as {
+          n: number;
+        }
+      ).n,
     emailTaken: (email) => emailTaken.get(email) !== undefined,
     mobileTaken: (mobile) => mobileTaken.get(mobile) !== undefined,
-    merchantOfWorkspace: (workspaceId) => merchantOfWorkspace.get(workspaceId) as MerchantRow | undefined,
+    merchantOfWorkspace: (workspaceId) =>
+      merchantOfWorkspace.get(workspaceId) as MerchantRow | undefined,
     insertUser: (u: UserRow) => {
       firstCustomers.clear();
       insertUser.run(u);
@@ -192,6 +258,7 @@ export function createIdentityRepository(db: Db, inBatch: <T>(work: () => T) => 
       for (const listener of workspaceListeners) listener(workspaceId);
     },
     /** Call `listener` when a workspace is disabled (deleted or expired): what a module keeps of its tenant ends. */
-    onWorkspaceDisabled: (listener: (workspaceId: string) => void) => void workspaceListeners.push(listener),
+    onWorkspaceDisabled: (listener: (workspaceId: string) => void) =>
+      void workspaceListeners.push(listener),
   };
 }

@@ -13,7 +13,9 @@ export function sandboxMerchant(m: Merchant) {
     bearer_token: m.bearer_token,
     callback_url: m.callback_url,
     redirect_url: m.redirect_url,
-    enabled_payment_collectors: JSON.parse(m.enabled_payment_collectors) as Array<Schemas['PaymentCollector']>,
+    enabled_payment_collectors: JSON.parse(m.enabled_payment_collectors) as Array<
+      Schemas['PaymentCollector']
+    >,
     callback_auth: m.callback_auth,
     wallet_account_id: m.wallet_account_id,
     max_invoice_amount: formatMoney(m.max_invoice_amount),

@@ -5,10 +5,12 @@
  */
 
 /** The workspace (or NULL, the base data) of the merchant whose id is in `column`. */
-export const merchantWorkspaceSql = (column: string): string => `(SELECT workspace_id FROM merchants WHERE id = ${column})`;
+export const merchantWorkspaceSql = (column: string): string =>
+  `(SELECT workspace_id FROM merchants WHERE id = ${column})`;
 
 /** The workspace (or NULL) of the user (a customer or an app's owner) whose id is in `column`. */
-export const userWorkspaceSql = (column: string): string => `(SELECT workspace_id FROM users WHERE id = ${column})`;
+export const userWorkspaceSql = (column: string): string =>
+  `(SELECT workspace_id FROM users WHERE id = ${column})`;
 
 /** The ids of the merchants of workspace `@ws`. */
 export const merchantsOfWorkspaceSql = 'SELECT id FROM merchants WHERE workspace_id = @ws';

@@ -12,5 +12,7 @@ it('forgets the customers of a deleted workspace', async () => {
   expect(t.services.identities.customerByLogin(ws.customer.email, ws.id)?.id).toBe(ws.customer.id);
   expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);
   expect(t.services.identities.customerByLogin(ws.customer.email, ws.id)).toBeUndefined();
-  expect(t.services.identities.customerByLogin(t.fixtures.customers[0]!.email, null)?.id).toBe(t.fixtures.customers[0]!.id);
+  expect(t.services.identities.customerByLogin(t.fixtures.customers[0]!.email, null)?.id).toBe(
+    t.fixtures.customers[0]!.id,
+  );
 });

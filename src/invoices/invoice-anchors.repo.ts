@@ -37,9 +37,15 @@ interface Anchors {
  * and they are found again on the next deep page.
  */
 export function createInvoiceAnchors(db: Db) {
-  const countAll = db.prepare('SELECT COALESCE(SUM(n), 0) AS n FROM invoice_counts WHERE merchant_id = ?').pluck();
-  const newest = db.prepare('SELECT created_at, id FROM invoices WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT 1');
-  const stillThere = db.prepare('SELECT 1 FROM invoices WHERE id = ? AND merchant_id = ? AND created_at = ?').pluck();
+  const countAll = db
+    .prepare('SELECT COALESCE(SUM(n), 0) AS n FROM invoice_counts WHERE merchant_id = ?')
+    .pluck();
+  const newest = db.prepare(
+    'SELECT created_at, id FROM invoices WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+  );
+  const stillThere = db
+    .prepare('SELECT 1 FROM invoices WHERE id = ? AND merchant_id = ? AND created_at = ?')
+    .pluck();
   const newerCount = db
     .prepare(
       `SELECT COUNT(*) FROM (SELECT 1 FROM invoices WHERE merchant_id = ? AND (created_at, id) > (?, ?)
@@ -70,7 +76,9 @@ export function createInvoiceAnchors(db: Db) {
       arrived >= 0 &&
       // Whole-sandbox resets drop every invoice: the newest key we knew must still be there.
       stillThere.get(a.newest.id, merchantId, a.newest.created_at) !== undefined &&
-      (arrived === 0 || (newerCount.get(merchantId, a.newest.created_at, a.newest.id, arrived + 1) as number) === arrived);
+      (arrived === 0 ||
+        (newerCount.get(merchantId, a.newest.created_at, a.newest.id, arrived + 1) as number) ===
+          arrived);
     if (!valid || a.base + arrived >= ANCHOR_EVERY) {
       // Many arrivals: find the anchors again from the top rather than walk ever more rows above them.
       byMerchant.delete(merchantId);
@@ -95,12 +103,18 @@ export function createInvoiceAnchors(db: Db) {
       if (!a) {
         const head = newest.get(merchantId) as ListKey | undefined;
         if (!head) return undefined;
-        a = remember(merchantId, { count: countAll.get(merchantId) as number, newest: head, base: 0, keys: [head] });
+        a = remember(merchantId, {
+          count: countAll.get(merchantId) as number,
+          newest: head,
+          base: 0,
+          keys: [head],
+        });
       }
       const j = Math.floor((offset - a.base) / ANCHOR_EVERY);
       while (a.keys.length <= j) {
         const last = a.keys[a.keys.length - 1]!;
-        const next = nextAnchor.get(merchantId, last.created_at, last.id, ANCHOR_EVERY) as ListKey | undefined;
+        const next = nextAnchor.get(merchantId, last.created_at, last.id, ANCHOR_EVERY) as
+          ListKey | undefined;
         if (!next) return undefined;
         a.keys.push(next);
       }

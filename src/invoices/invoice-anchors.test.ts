@@ -17,14 +17,36 @@ type Op =
   | { kind: 'reset' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('append' as const), n: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 700 })) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('older' as const), back: fc.integer({ min: 0, max: 1500 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('status' as const), pick: fc.nat(), status: fc.constantFrom(...STATUSES) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('append' as const),
+      n: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 700 })),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('older' as const),
+      back: fc.integer({ min: 0, max: 1500 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('status' as const),
+      pick: fc.nat(),
+      status: fc.constantFrom(...STATUSES),
+    }),
+  },
   {
     weight: 6,
     arbitrary: fc.record({
       kind: fc.constant('page' as const),
-      offset: fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: ANCHOR_EVERY - 2, max: ANCHOR_EVERY + 2 })),
+      offset: fc.oneof(
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: ANCHOR_EVERY - 2, max: ANCHOR_EVERY + 2 }),
+      ),
       limit: fc.constantFrom(1, 10, 100),
       status: fc.constantFrom(null, ...STATUSES),
     }),
@@ -39,11 +61,17 @@ const merchantId = () => t.sandbox.fixtures.merchants[0]!.id;
 const reference = (status: InvoiceStatus | null, limit: number, offset: number) =>
   (
     db
-      .prepare(`SELECT id FROM invoices WHERE merchant_id = ? ${status ? 'AND status = ?' : ''} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(...(status ? [merchantId(), status, limit, offset] : [merchantId(), limit, offset])) as Array<{ id: string }>
+      .prepare(
+        `SELECT id FROM invoices WHERE merchant_id = ? ${status ? 'AND status = ?' : ''} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      )
+      .all(
+        ...(status ? [merchantId(), status, limit, offset] : [merchantId(), limit, offset]),
+      ) as Array<{ id: string }>
   ).map((r) => r.id);
 const page = (status: InvoiceStatus | null, limit: number, offset: number) =>
-  repo.page({ merchantId: merchantId(), status: status ?? undefined }, limit, offset).map((r) => r.id);
+  repo
+    .page({ merchantId: merchantId(), status: status ?? undefined }, limit, offset)
+    .map((r) => r.id);
 let seq = 0;
 let clock = 1_800_000_000_000_000;
 const insert = (createdAt: number) => {
@@ -77,7 +105,10 @@ describe('deep pages of the invoice list', () => {
             const ids = db.prepare('SELECT id FROM invoices ORDER BY id').pluck().all() as string[];
             if (ids.length) repo.setStatus(ids[o.pick % ids.length]!, o.status, clock);
           } else if (o.kind === 'reset') t.sandbox.reset();
-          else expect(page(o.status, o.limit, o.offset), JSON.stringify(o)).toEqual(reference(o.status, o.limit, o.offset));
+          else
+            expect(page(o.status, o.limit, o.offset), JSON.stringify(o)).toEqual(
+              reference(o.status, o.limit, o.offset),
+            );
         }
       }),
       { numRuns: 60, seed: 20261122 },
@@ -90,7 +121,8 @@ describe('deep pages of the invoice list', () => {
     expect(page(null, 10, 1500)).toEqual(reference(null, 10, 1500));
     for (let round = 0; round < 3; round++) {
       append(3);
-      for (const offset of [2, 300, 1503, 2005]) expect(page(null, 10, offset), `offset ${offset}`).toEqual(reference(null, 10, offset));
+      for (const offset of [2, 300, 1503, 2005])
+        expect(page(null, 10, offset), `offset ${offset}`).toEqual(reference(null, 10, offset));
     }
   });
 
@@ -101,10 +133,22 @@ describe('deep pages of the invoice list', () => {
     ids.forEach((id, i) => i % 7 === 0 && repo.setStatus(id, 'expired', clock));
     for (const status of ['pending', 'expired'] as const) {
       const total = ids.filter((_, i) => (i % 7 === 0) === (status === 'expired')).length;
-      for (const offset of [256, 300, total - 300, total - 100, total - 10, total - 3, total, total + 2, total + 50]) {
+      for (const offset of [
+        256,
+        300,
+        total - 300,
+        total - 100,
+        total - 10,
+        total - 3,
+        total,
+        total + 2,
+        total + 50,
+      ]) {
         for (const limit of [1, 10, 100]) {
           if (offset < 0) continue;
-          expect(page(status, limit, offset), `${status} ${limit} ${offset}`).toEqual(reference(status, limit, offset));
+          expect(page(status, limit, offset), `${status} ${limit} ${offset}`).toEqual(
+            reference(status, limit, offset),
+          );
         }
       }
     }
@@ -115,7 +159,8 @@ describe('deep pages of the invoice list', () => {
     append(2000);
     expect(page(null, 10, 1500)).toEqual(reference(null, 10, 1500));
     insert(clock - 1000 * 5); // lands about 1,000 rows down
-    for (const offset of [300, 900, 1100, 1500]) expect(page(null, 10, offset), `offset ${offset}`).toEqual(reference(null, 10, offset));
+    for (const offset of [300, 900, 1100, 1500])
+      expect(page(null, 10, offset), `offset ${offset}`).toEqual(reference(null, 10, offset));
   });
 
   it('notice a reset of the sandbox even when as many invoices come back', () => {

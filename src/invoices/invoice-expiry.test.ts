@@ -17,7 +17,12 @@ function setNow(micros: bigint) {
 
 function createInvoice(ext: string, expiresAt = '10m') {
   const merchant = t.services.identities.merchantById(t.merchant.id)!;
-  const inv = t.services.invoices.create(merchant, { amount: '20', currency: 'PHP', external_transaction_id: ext, expires_at: expiresAt });
+  const inv = t.services.invoices.create(merchant, {
+    amount: '20',
+    currency: 'PHP',
+    external_transaction_id: ext,
+    expires_at: expiresAt,
+  });
   return t.services.invoiceRepo.byId(inv.id)!;
 }
 
@@ -35,7 +40,9 @@ describe('invoice expiry happens at expires_at, on the microsecond', () => {
     // expired as of its expiry time, not as of whenever the sweep noticed
     expect(after.updated_at).toBe(inv.expires_at);
 
-    const res = await t.request('GET', `/v1/invoices/${inv.id}`, { token: t.merchant.merchant_api_token });
+    const res = await t.request('GET', `/v1/invoices/${inv.id}`, {
+      token: t.merchant.merchant_api_token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.invoice).toMatchObject({ status: 'expired', expires_in_seconds: null });
   });
@@ -51,7 +58,10 @@ describe('invoice expiry happens at expires_at, on the microsecond', () => {
 
     setNow(late.expires_at);
     expect(() => t.services.payments.payFromWallet(late.id, customer)).toThrow(
-      expect.objectContaining({ code: 'invoice_not_payable', message: 'Invoice is expired and cannot be paid.' }),
+      expect.objectContaining({
+        code: 'invoice_not_payable',
+        message: 'Invoice is expired and cannot be paid.',
+      }),
     );
     // The refused payment rolled back its whole unit of work; nothing was received.
     expect(t.services.invoiceRepo.byId(late.id)!.amount_received).toBe(0n);

@@ -5,7 +5,8 @@ import { createInvoicePageCache, type CachedPage } from './invoice-pages.cache.j
 import type { InvoiceResource } from './invoice.view.js';
 
 describe('the invoice page cache', () => {
-  const resource = (id: string, expiresIn: string | null) => ({ id, expires_in_seconds: expiresIn }) as unknown as InvoiceResource;
+  const resource = (id: string, expiresIn: string | null) =>
+    ({ id, expires_in_seconds: expiresIn }) as unknown as InvoiceResource;
 
   it('keeps a page while the change count stays, drops every page when it moves or on forget', () => {
     let changes = 7;
@@ -22,7 +23,11 @@ describe('the invoice page cache', () => {
   it('works out the expiry countdown at each read, never changing a page it handed out', () => {
     const cache = createInvoicePageCache(() => 1);
     const first = resource('a', '10');
-    cache.set('k', { total: 2, invoices: [first, resource('b', null)], expiresAt: [10_000_000, null] });
+    cache.set('k', {
+      total: 2,
+      invoices: [first, resource('b', null)],
+      expiresAt: [10_000_000, null],
+    });
     const later = cache.get('k', 2_500_000) as CachedPage;
     expect(later.invoices.map((i) => i.expires_in_seconds)).toEqual(['7', null]);
     expect(first.expires_in_seconds).toBe('10');
@@ -41,23 +46,37 @@ describe('GET /v3/invoices/ with the page cache', () => {
   });
   afterEach(() => t.close());
 
-  const list = async () => (await t.request('GET', '/v3/invoices/?page=1&per_page=5', { token: t.merchant.merchant_api_token })).body;
+  const list = async () =>
+    (
+      await t.request('GET', '/v3/invoices/?page=1&per_page=5', {
+        token: t.merchant.merchant_api_token,
+      })
+    ).body;
   const create = async (ext: string) =>
-    (await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, body: { amount: 20, currency: 'PHP', external_transaction_id: ext } }))
-      .body.invoice;
+    (
+      await t.request('POST', '/v1/invoices/', {
+        token: t.merchant.merchant_api_token,
+        body: { amount: 20, currency: 'PHP', external_transaction_id: ext },
+      })
+    ).body.invoice;
 
   it('answers a kept page with the same JSON, in the same Content-Type', async () => {
     await create('cache-json');
     const token = t.merchant.merchant_api_token;
     type Answer = Awaited<ReturnType<TestApp['request']>>;
     const answers: Answer[] = [];
-    for (let i = 0; i < 3; i++) answers.push(await t.request('GET', '/v3/invoices/?page=1&per_page=5', { token }));
+    for (let i = 0; i < 3; i++)
+      answers.push(await t.request('GET', '/v3/invoices/?page=1&per_page=5', { token }));
     const [first, , third] = answers as [Answer, Answer, Answer];
-    for (const a of answers) expect(a.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    for (const a of answers)
+      expect(a.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(first.headers.get('content-type')).toMatch(/^application\/json/);
     const strip = (body: unknown) => {
       const b = body as { invoices: Array<Record<string, unknown>> };
-      return JSON.stringify({ ...b, invoices: b.invoices.map(({ expires_in_seconds: _, ...rest }) => rest) });
+      return JSON.stringify({
+        ...b,
+        invoices: b.invoices.map(({ expires_in_seconds: _, ...rest }) => rest),
+      });
     };
     expect(strip(third.body)).toBe(strip(first.body));
   });
@@ -70,15 +89,27 @@ describe('GET /v3/invoices/ with the page cache', () => {
     expect(second.invoices.map((i: { id: string }) => i.id).slice(0, 2)).toEqual([b.id, a.id]);
     expect(second.meta.total_count).toBe((await list()).meta.total_count);
 
-    await t.request('POST', `/_sandbox/invoices/${a.id}/payments`, { body: { collector: 'coins_peso_wallet' } });
-    expect((await list()).invoices.find((i: { id: string }) => i.id === a.id).status).toBe('fully_paid');
+    await t.request('POST', `/_sandbox/invoices/${a.id}/payments`, {
+      body: { collector: 'coins_peso_wallet' },
+    });
+    expect((await list()).invoices.find((i: { id: string }) => i.id === a.id).status).toBe(
+      'fully_paid',
+    );
 
-    t.db.prepare("UPDATE invoices SET description = 'changed behind the service' WHERE id = ?").run(b.id);
-    expect((await list()).invoices.find((i: { id: string }) => i.id === b.id).description).toBe('changed behind the service');
+    t.db
+      .prepare("UPDATE invoices SET description = 'changed behind the service' WHERE id = ?")
+      .run(b.id);
+    expect((await list()).invoices.find((i: { id: string }) => i.id === b.id).description).toBe(
+      'changed behind the service',
+    );
 
-    const before = Number((await list()).invoices.find((i: { id: string }) => i.id === b.id).expires_in_seconds);
+    const before = Number(
+      (await list()).invoices.find((i: { id: string }) => i.id === b.id).expires_in_seconds,
+    );
     t.services.clock.setOffsetMicros(t.services.clock.offsetMicros() + 60_000_000);
-    const after = Number((await list()).invoices.find((i: { id: string }) => i.id === b.id).expires_in_seconds);
+    const after = Number(
+      (await list()).invoices.find((i: { id: string }) => i.id === b.id).expires_in_seconds,
+    );
     expect(before - after).toBeGreaterThanOrEqual(59);
     expect(before - after).toBeLessThanOrEqual(61);
   });
@@ -87,11 +118,19 @@ describe('GET /v3/invoices/ with the page cache', () => {
     await create('cache-c');
     const merchant = t.services.identities.merchantById(t.merchant.id) as Merchant;
     const described = () =>
-      t.services.invoices.list(merchant, {}).invoices.find((i) => i.external_transaction_id === 'cache-c')?.description;
+      t.services.invoices
+        .list(merchant, {})
+        .invoices.find((i) => i.external_transaction_id === 'cache-c')?.description;
     expect(described()).toBe('');
     // A write in the open batch and a page rendered from it; then SQLite drops the whole transaction
     // (as on a full disk) and the batch fails: the write is gone, and so must the page be.
-    t.services.unitOfWork(() => t.db.prepare("UPDATE invoices SET description = 'rolled back' WHERE external_transaction_id = 'cache-c'").run());
+    t.services.unitOfWork(() =>
+      t.db
+        .prepare(
+          "UPDATE invoices SET description = 'rolled back' WHERE external_transaction_id = 'cache-c'",
+        )
+        .run(),
+    );
     expect(described()).toBe('rolled back');
     const log = console.error;
     console.error = () => {};
@@ -127,7 +166,9 @@ describe('the row a create answers from', () => {
         expires_at: 1_790_000_900_000_001,
       };
       t.services.invoiceRepo.insert(fields);
-      expect(t.services.invoiceRepo.inserted(fields)).toStrictEqual({ ...t.services.invoiceRepo.byId(fields.id) });
+      expect(t.services.invoiceRepo.inserted(fields)).toStrictEqual({
+        ...t.services.invoiceRepo.byId(fields.id),
+      });
     } finally {
       void t.close();
     }
@@ -145,14 +186,18 @@ describe('the invoice a wallet payment answers with', () => {
         })
       ).body.invoice;
       for (const amount of ['5', '15']) {
-        const paid = await t.request('POST', `/_sandbox/invoices/${inv.id}/payments`, { body: { collector: 'coins_peso_wallet', amount } });
+        const paid = await t.request('POST', `/_sandbox/invoices/${inv.id}/payments`, {
+          body: { collector: 'coins_peso_wallet', amount },
+        });
         expect(paid.status).toBe(201);
         const read = await t.request('GET', `/_sandbox/invoices/${inv.id}`);
         const { expires_in_seconds: _a, ...answered } = paid.body.invoice;
         const { expires_in_seconds: _b, ...stored } = read.body.invoice;
         expect(answered).toEqual(stored);
       }
-      expect((await t.request('GET', `/_sandbox/invoices/${inv.id}`)).body.invoice.payments).toHaveLength(2);
+      expect(
+        (await t.request('GET', `/_sandbox/invoices/${inv.id}`)).body.invoice.payments,
+      ).toHaveLength(2);
     } finally {
       void t.close();
     }

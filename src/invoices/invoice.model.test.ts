@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { accepts, amountDue, close, collectorsOf, counterCollector, issueReference, parseCollectors, receivePayment } from './invoice.model.js';
+import {
+  accepts,
+  amountDue,
+  close,
+  collectorsOf,
+  counterCollector,
+  issueReference,
+  parseCollectors,
+  receivePayment,
+} from './invoice.model.js';
 import type { Invoice } from './invoices.api.js';
 
-const inv = (collectors: string[]) => ({ supported_payment_collectors: parseCollectors(JSON.stringify(collectors)) });
+const inv = (collectors: string[]) => ({
+  supported_payment_collectors: parseCollectors(JSON.stringify(collectors)),
+});
 
 describe('invoice model', () => {
   it('says what is due, never below zero after an over-payment', () => {
@@ -21,7 +32,9 @@ describe('invoice model', () => {
 
   it('pays over the counter with cash_payment when offered, else the first outlet collector, else not at all', () => {
     expect(counterCollector(inv(['bayad_deposit', 'cash_payment']))).toBe('cash_payment');
-    expect(counterCollector(inv(['coins_peso_wallet', 'palawan_deposit', 'bayad_deposit']))).toBe('palawan_deposit');
+    expect(counterCollector(inv(['coins_peso_wallet', 'palawan_deposit', 'bayad_deposit']))).toBe(
+      'palawan_deposit',
+    );
     expect(counterCollector(inv(['coins_peso_wallet']))).toBeNull();
   });
 
@@ -67,21 +80,35 @@ describe('invoice state changes (pure: the new state and the event, nothing writ
     expect(part.event).toBe('invoice.updated');
     expect(part.payment).toEqual({ ...payment(500n), invoice_id: 'i1', created_at: 10n });
     const rest = receivePayment(part.invoice, payment(1_500n), 11);
-    expect(rest.invoice).toMatchObject({ status: 'fully_paid', amount_received: 2_000n, updated_at: 11n });
+    expect(rest.invoice).toMatchObject({
+      status: 'fully_paid',
+      amount_received: 2_000n,
+      updated_at: 11n,
+    });
     expect(rest.event).toBe('invoice.fully_paid');
     expect(pending.amount_received).toBe(0n); // the model never changes what it was given
   });
 
   it('an over-payment is kept and completes the invoice', () => {
-    expect(receivePayment(pending, payment(2_500n), 10).invoice).toMatchObject({ status: 'fully_paid', amount_received: 2_500n });
+    expect(receivePayment(pending, payment(2_500n), 10).invoice).toMatchObject({
+      status: 'fully_paid',
+      amount_received: 2_500n,
+    });
   });
 
   it('a reference number raises its event; closing raises invoice.updated only when announced', () => {
     const ref = issueReference(pending, '1234', 'bayad_deposit', 5);
-    expect(ref.invoice).toMatchObject({ current_payment_reference_number: '1234', current_payment_collector: 'bayad_deposit', updated_at: 5n });
+    expect(ref.invoice).toMatchObject({
+      current_payment_reference_number: '1234',
+      current_payment_collector: 'bayad_deposit',
+      updated_at: 5n,
+    });
     expect(ref.event).toBe('invoice.payment_reference_number_generated');
     expect(ref.payment).toBeUndefined();
-    expect(close(pending, 'canceled', 6, false)).toEqual({ invoice: { ...pending, status: 'canceled', updated_at: 6n }, event: null });
+    expect(close(pending, 'canceled', 6, false)).toEqual({
+      invoice: { ...pending, status: 'canceled', updated_at: 6n },
+      event: null,
+    });
     expect(close(pending, 'expired', 6, true).event).toBe('invoice.updated');
   });
 });

@@ -23,7 +23,12 @@ export const COUNTER_COLLECTORS = [
  * The outlets that `cash_payment` stands for: the over-the-counter collectors the real service documents
  * today. Palawan appears only in its older lists, so it takes its own `palawan_deposit`.
  */
-export const CASH_PAYMENT_COLLECTORS = ['seven_connect_deposit', 'mlhuillier_deposit', 'cebuana_lhuillier_deposit', 'bayad_deposit'];
+export const CASH_PAYMENT_COLLECTORS = [
+  'seven_connect_deposit',
+  'mlhuillier_deposit',
+  'cebuana_lhuillier_deposit',
+  'bayad_deposit',
+];
 
 type Amounts = Pick<InvoiceRow, 'amount' | 'amount_received'>;
 
@@ -36,7 +41,10 @@ export function amountDue(inv: Amounts): bigint {
  * The invoice's status at `now` (its merchant's clock): a pending invoice past its `expires_at` is
  * expired, whether or not the clock's due work has written that yet.
  */
-export function statusAt(inv: Pick<InvoiceRow, 'status' | 'expires_at'>, now: number): InvoiceRow['status'] {
+export function statusAt(
+  inv: Pick<InvoiceRow, 'status' | 'expires_at'>,
+  now: number,
+): InvoiceRow['status'] {
   return inv.status === 'pending' && Number(inv.expires_at) <= now ? 'expired' : inv.status;
 }
 
@@ -55,25 +63,36 @@ export function parseCollectors(raw: string): readonly string[] {
 }
 
 /** The invoice's `supported_payment_collectors`. */
-export function collectorsOf(inv: Pick<InvoiceRow, 'supported_payment_collectors'>): readonly string[] {
+export function collectorsOf(
+  inv: Pick<InvoiceRow, 'supported_payment_collectors'>,
+): readonly string[] {
   return inv.supported_payment_collectors;
 }
 
 /** Whether a payment by `collector` is one of the invoice's options (`cash_payment` covers its four outlets). */
-export function accepts(inv: Pick<InvoiceRow, 'supported_payment_collectors'>, collector: string): boolean {
+export function accepts(
+  inv: Pick<InvoiceRow, 'supported_payment_collectors'>,
+  collector: string,
+): boolean {
   const supported = collectorsOf(inv);
-  return supported.includes(collector) || (CASH_PAYMENT_COLLECTORS.includes(collector) && supported.includes('cash_payment'));
+  return (
+    supported.includes(collector) ||
+    (CASH_PAYMENT_COLLECTORS.includes(collector) && supported.includes('cash_payment'))
+  );
 }
 
 /** The collector to pay over the counter with: `cash_payment` when offered, else the first outlet one, or null. */
-export function counterCollector(inv: Pick<InvoiceRow, 'supported_payment_collectors'>): string | null {
+export function counterCollector(
+  inv: Pick<InvoiceRow, 'supported_payment_collectors'>,
+): string | null {
   const supported = collectorsOf(inv);
   if (supported.includes('cash_payment')) return 'cash_payment';
   return supported.find((c) => COUNTER_COLLECTORS.includes(c)) ?? null;
 }
 
 /** The event an invoice change raises (src/events/outbox.repo.ts lists them all). */
-export type InvoiceEvent = 'invoice.updated' | 'invoice.fully_paid' | 'invoice.payment_reference_number_generated';
+export type InvoiceEvent =
+  'invoice.updated' | 'invoice.fully_paid' | 'invoice.payment_reference_number_generated';
 
 /**
  * One state change of an invoice, computed without touching storage: the invoice as it becomes, the
@@ -105,14 +124,32 @@ export function receivePayment(
 }
 
 /** An over-the-counter reference number issued for `collector`. */
-export function issueReference(inv: Invoice, reference: string, collector: string, now: number): InvoiceChange {
+export function issueReference(
+  inv: Invoice,
+  reference: string,
+  collector: string,
+  now: number,
+): InvoiceChange {
   return {
-    invoice: { ...inv, current_payment_reference_number: reference, current_payment_collector: collector, updated_at: BigInt(now) },
+    invoice: {
+      ...inv,
+      current_payment_reference_number: reference,
+      current_payment_collector: collector,
+      updated_at: BigInt(now),
+    },
     event: 'invoice.payment_reference_number_generated',
   };
 }
 
 /** A pending invoice expired or canceled now; it raises `invoice.updated` only when `announce` (--expiry-events). */
-export function close(inv: Invoice, status: 'expired' | 'canceled', now: number, announce: boolean): InvoiceChange {
-  return { invoice: { ...inv, status, updated_at: BigInt(now) }, event: announce ? 'invoice.updated' : null };
+export function close(
+  inv: Invoice,
+  status: 'expired' | 'canceled',
+  now: number,
+  announce: boolean,
+): InvoiceChange {
+  return {
+    invoice: { ...inv, status, updated_at: BigInt(now) },
+    event: announce ? 'invoice.updated' : null,
+  };
 }

@@ -14,7 +14,8 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
  */
 export function incomingAddress(invoiceId: string): string {
   let out = '3';
-  for (let i = 0; i < 33; i++) out += BASE58[parseInt(invoiceId[i % invoiceId.length]!, 16) * 3 + (i % 3)]!;
+  for (let i = 0; i < 33; i++)
+    out += BASE58[parseInt(invoiceId[i % invoiceId.length]!, 16) * 3 + (i % 3)]!;
   return out;
 }
 
@@ -31,7 +32,8 @@ export function invoiceResource(
 ) {
   const expiresAt = Number(row.expires_at);
   let expiresIn: string | null = null;
-  if (row.status === 'pending') expiresIn = String(Math.max(0, Math.floor((expiresAt - ctx.nowMicros) / 1_000_000)));
+  if (row.status === 'pending')
+    expiresIn = String(Math.max(0, Math.floor((expiresAt - ctx.nowMicros) / 1_000_000)));
   return {
     id: row.id,
     note: '',
@@ -78,7 +80,13 @@ export function paymentResource(p: PaymentRow) {
 }
 
 /** The callback body of an invoice event (docs/design.md#invoice-lifecycle-and-events). */
-export function eventBody(name: EventName, row: Pick<InvoiceRow, 'id' | 'currency' | 'amount' | 'amount_received' | 'external_transaction_id'>): EventBody {
+export function eventBody(
+  name: EventName,
+  row: Pick<
+    InvoiceRow,
+    'id' | 'currency' | 'amount' | 'amount_received' | 'external_transaction_id'
+  >,
+): EventBody {
   return {
     event: {
       name,

@@ -27,7 +27,11 @@ export function createInvoicesModule(
     dueWork: s.dueWork,
     tenants: s.tenants,
   });
-  s.dueWork.register({ name: 'invoices.expiry', run: () => void invoices.expireDue(), earliest: invoices.nextExpiry });
+  s.dueWork.register({
+    name: 'invoices.expiry',
+    run: () => void invoices.expireDue(),
+    earliest: invoices.nextExpiry,
+  });
   return {
     handlers: invoiceHandlers(invoices),
     api: invoices,

@@ -8,14 +8,18 @@ import type { Invoice, InvoiceStatus, Payment } from './invoices.api.js';
 // invoice differs in one column: its collectors are a JSON list, parsed as the row is read.
 export type InvoiceRow = Invoice;
 export type PaymentRow = Payment;
-type StoredInvoice = Omit<Invoice, 'supported_payment_collectors'> & { supported_payment_collectors: string | readonly string[] };
+type StoredInvoice = Omit<Invoice, 'supported_payment_collectors'> & {
+  supported_payment_collectors: string | readonly string[];
+};
 
 /** The invoice of a stored row: the row itself, its collector list parsed in place (no copy). */
 function toInvoice(row: StoredInvoice | undefined): Invoice | undefined {
-  if (row && typeof row.supported_payment_collectors === 'string') row.supported_payment_collectors = parseCollectors(row.supported_payment_collectors);
+  if (row && typeof row.supported_payment_collectors === 'string')
+    row.supported_payment_collectors = parseCollectors(row.supported_payment_collectors);
   return row as Invoice | undefined;
 }
-const toInvoices = (rows: unknown[]) => (rows as StoredInvoice[]).map((r) => toInvoice(r) as Invoice);
+const toInvoices = (rows: unknown[]) =>
+  (rows as StoredInvoice[]).map((r) => toInvoice(r) as Invoice);
 
 export interface InvoiceFilter {
   merchantId: string;
@@ -46,12 +50,24 @@ export function createInvoiceRepository(db: Db) {
        @supported_payment_collectors, NULL, @created_at, @created_at, @expires_at)`,
   );
   const byId = db.prepare('SELECT * FROM invoices WHERE id = ?').safeIntegers(true);
-  const byMerchantAndId = db.prepare('SELECT * FROM invoices WHERE id = ? AND merchant_id = ?').safeIntegers(true);
-  const byExternalId = db.prepare('SELECT id FROM invoices WHERE merchant_id = ? AND external_transaction_id = ?');
-  const byReference = db.prepare('SELECT * FROM invoices WHERE current_payment_reference_number = ?').safeIntegers(true);
-  const paymentsOf = db.prepare('SELECT * FROM payments WHERE invoice_id = ? ORDER BY created_at, id').safeIntegers(true);
-  const countAll = db.prepare('SELECT COALESCE(SUM(n), 0) AS n FROM invoice_counts WHERE merchant_id = ?');
-  const countStatus = db.prepare('SELECT COALESCE(SUM(n), 0) AS n FROM invoice_counts WHERE merchant_id = ? AND status = ?');
+  const byMerchantAndId = db
+    .prepare('SELECT * FROM invoices WHERE id = ? AND merchant_id = ?')
+    .safeIntegers(true);
+  const byExternalId = db.prepare(
+    'SELECT id FROM invoices WHERE merchant_id = ? AND external_transaction_id = ?',
+  );
+  const byReference = db
+    .prepare('SELECT * FROM invoices WHERE current_payment_reference_number = ?')
+    .safeIntegers(true);
+  const paymentsOf = db
+    .prepare('SELECT * FROM payments WHERE invoice_id = ? ORDER BY created_at, id')
+    .safeIntegers(true);
+  const countAll = db.prepare(
+    'SELECT COALESCE(SUM(n), 0) AS n FROM invoice_counts WHERE merchant_id = ?',
+  );
+  const countStatus = db.prepare(
+    'SELECT COALESCE(SUM(n), 0) AS n FROM invoice_counts WHERE merchant_id = ? AND status = ?',
+  );
   // A page walks the covering index for rowids (depth costs an index walk, not row reads), then reads
   // just its rows, in one statement: ten row lookups from JavaScript cost ~35% more.
   const rowsOf = (pageSql: string, order: 'ASC' | 'DESC') =>
@@ -61,7 +77,10 @@ export function createInvoiceRepository(db: Db) {
          ORDER BY i.created_at ${order}, i.id ${order}`,
       )
       .safeIntegers(true);
-  const pageAll = rowsOf('SELECT rowid AS r FROM invoices WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', 'DESC');
+  const pageAll = rowsOf(
+    'SELECT rowid AS r FROM invoices WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?',
+    'DESC',
+  );
   const pageStatus = rowsOf(
     'SELECT rowid AS r FROM invoices WHERE merchant_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?',
     'DESC',
@@ -84,10 +103,16 @@ export function createInvoiceRepository(db: Db) {
        AND expires_at <= @now + ws_offset(${merchantWorkspaceSql('invoices.merchant_id')})
      ORDER BY expires_at LIMIT 500`,
   );
-  const expire = db.prepare("UPDATE invoices SET status = 'expired', updated_at = expires_at WHERE id = ? AND status = 'pending'");
+  const expire = db.prepare(
+    "UPDATE invoices SET status = 'expired', updated_at = expires_at WHERE id = ? AND status = 'pending'",
+  );
   // Across merchants, for the dashboard: newest first, like every list.
-  const recent = db.prepare('SELECT id FROM invoices ORDER BY created_at DESC, id DESC LIMIT ?').pluck();
-  const nextExpiry = db.prepare("SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending'");
+  const recent = db
+    .prepare('SELECT id FROM invoices ORDER BY created_at DESC, id DESC LIMIT ?')
+    .pluck();
+  const nextExpiry = db.prepare(
+    "SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending'",
+  );
   const nextExpiryOf = db.prepare(
     `SELECT MIN(expires_at) AS t FROM invoices WHERE status = 'pending' AND merchant_id IN (${merchantsOfWorkspaceSql})`,
   );
@@ -129,51 +154,79 @@ export function createInvoiceRepository(db: Db) {
     /** Rows inserted, updated or deleted on this connection so far, in any table (invoice-pages.cache.ts). */
     totalChanges: () => totalChanges.get() as number,
     byId: (id: string) => toInvoice(byId.get(id) as StoredInvoice | undefined),
-    forMerchant: (id: string, merchantId: string) => toInvoice(byMerchantAndId.get(id, merchantId) as StoredInvoice | undefined),
-    externalIdTaken: (merchantId: string, ext: string) => byExternalId.get(merchantId, ext) !== undefined,
+    forMerchant: (id: string, merchantId: string) =>
+      toInvoice(byMerchantAndId.get(id, merchantId) as StoredInvoice | undefined),
+    externalIdTaken: (merchantId: string, ext: string) =>
+      byExternalId.get(merchantId, ext) !== undefined,
     byReference: (ref: string) => toInvoice(byReference.get(ref) as StoredInvoice | undefined),
     payments: (invoiceId: string) => paymentsOf.all(invoiceId) as PaymentRow[],
     count(f: InvoiceFilter): number {
       if (f.externalTransactionId !== undefined) {
-        const row = byExternalId.get(f.merchantId, f.externalTransactionId) as { id: string } | undefined;
+        const row = byExternalId.get(f.merchantId, f.externalTransactionId) as
+          { id: string } | undefined;
         if (!row) return 0;
         if (f.status === undefined) return 1;
-        return (byMerchantAndId.get(row.id, f.merchantId) as InvoiceRow).status === f.status ? 1 : 0;
+        return (byMerchantAndId.get(row.id, f.merchantId) as InvoiceRow).status === f.status
+          ? 1
+          : 0;
       }
-      const r = (f.status ? countStatus.get(f.merchantId, f.status) : countAll.get(f.merchantId)) as { n: number };
+      const r = (
+        f.status ? countStatus.get(f.merchantId, f.status) : countAll.get(f.merchantId)
+      ) as { n: number };
       return r.n;
     },
     page(f: InvoiceFilter, limit: number, offset: number): InvoiceRow[] {
       if (f.externalTransactionId !== undefined) {
-        const row = byExternalId.get(f.merchantId, f.externalTransactionId) as { id: string } | undefined;
-        const found = row && offset === 0 ? toInvoice(byId.get(row.id) as StoredInvoice) : undefined;
+        const row = byExternalId.get(f.merchantId, f.externalTransactionId) as
+          { id: string } | undefined;
+        const found =
+          row && offset === 0 ? toInvoice(byId.get(row.id) as StoredInvoice) : undefined;
         return found && (!f.status || found.status === f.status) ? [found] : [];
       }
       if (!f.status) {
-        const at = offset >= ANCHOR_EVERY ? anchors.seek(f.merchantId, offset) : { key: null, skip: offset };
+        const at =
+          offset >= ANCHOR_EVERY ? anchors.seek(f.merchantId, offset) : { key: null, skip: offset };
         if (!at) return [];
-        return toInvoices(at.key ? pageAllFrom.all(f.merchantId, at.key.created_at, at.key.id, limit, at.skip) : pageAll.all(f.merchantId, limit, offset));
+        return toInvoices(
+          at.key
+            ? pageAllFrom.all(f.merchantId, at.key.created_at, at.key.id, limit, at.skip)
+            : pageAll.all(f.merchantId, limit, offset),
+        );
       }
-      const total = offset >= ANCHOR_EVERY ? (countStatus.get(f.merchantId, f.status) as { n: number }).n : Infinity;
+      const total =
+        offset >= ANCHOR_EVERY
+          ? (countStatus.get(f.merchantId, f.status) as { n: number }).n
+          : Infinity;
       if (offset >= total) return [];
       // Oldest-first position of the page's last row: when it is nearer than `offset`, walk from that end.
       const fromOldest = total - offset - limit;
       if (fromOldest < offset) {
-        const rows = toInvoices(pageStatusOldestFirst.all(f.merchantId, f.status, Math.min(limit, total - offset), Math.max(0, fromOldest)));
+        const rows = toInvoices(
+          pageStatusOldestFirst.all(
+            f.merchantId,
+            f.status,
+            Math.min(limit, total - offset),
+            Math.max(0, fromOldest),
+          ),
+        );
         return rows.reverse();
       }
       return toInvoices(pageStatus.all(f.merchantId, f.status, limit, offset));
     },
     /** Pending invoices past their expiry on their own tenant's clock; `now` is the sandbox time. */
-    dueForExpiry: (now: number) => (dueExpiry.all({ now }) as Array<{ id: string }>).map((r) => r.id),
+    dueForExpiry: (now: number) =>
+      (dueExpiry.all({ now }) as Array<{ id: string }>).map((r) => r.id),
     /** The earliest expiry of a pending invoice (on its tenant's clock): of all, or of one workspace's. */
     nextExpiry: (workspaceId: string | null) => {
-      const r = (workspaceId === null ? nextExpiry.get() : nextExpiryOf.get({ ws: workspaceId })) as { t: number | bigint | null };
+      const r = (
+        workspaceId === null ? nextExpiry.get() : nextExpiryOf.get({ ws: workspaceId })
+      ) as { t: number | bigint | null };
       return r.t === null ? null : Number(r.t);
     },
     expire: (id: string) => expire.run(id).changes === 1,
     recentIds: (limit: number) => recent.all(limit) as string[],
-    setStatus: (id: string, status: InvoiceStatus, now: number) => void setStatus.run(status, now, id),
+    setStatus: (id: string, status: InvoiceStatus, now: number) =>
+      void setStatus.run(status, now, id),
     /** Write the changeable columns of an invoice as a state change left them. */
     save: (inv: InvoiceRow) =>
       void save.run({

@@ -131,7 +131,12 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       return d.unitOfWork(() => {
         if (change.payment) d.invoices.insertPayment(change.payment);
         d.invoices.save(change.invoice);
-        if (change.event) d.outbox.append(change.event, change.invoice.merchant_id, eventBody(change.event, change.invoice));
+        if (change.event)
+          d.outbox.append(
+            change.event,
+            change.invoice.merchant_id,
+            eventBody(change.event, change.invoice),
+          );
         return change.invoice;
       });
     },
@@ -155,13 +160,18 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
       const collectors = input.supported_payment_collectors ?? enabled;
       const notEnabled = collectors.filter((c) => !enabled.includes(c));
       if (notEnabled.length) {
-        errors.supported_payment_collectors = notEnabled.map((c) => `"${c}" is not enabled for this merchant.`);
+        errors.supported_payment_collectors = notEnabled.map(
+          (c) => `"${c}" is not enabled for this merchant.`,
+        );
       }
       const now = d.clock.now();
       let expiresAt = now + merchant.invoice_lifetime_seconds * 1_000_000;
       if (input.expires_at !== undefined) {
         const parsed = parseExpiry(input.expires_at, now);
-        if (parsed === null) errors.expires_at = ['Enter a valid date/time (ISO 8601) or a delta such as "1w 3d 2h 32m 5s".'];
+        if (parsed === null)
+          errors.expires_at = [
+            'Enter a valid date/time (ISO 8601) or a delta such as "1w 3d 2h 32m 5s".',
+          ];
         else if (parsed <= now) errors.expires_at = ['Expiry must be in the future.'];
         else expiresAt = parsed;
       }
@@ -210,9 +220,21 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
     getPublic(id: string) {
       return view(load(id));
     },
-    list(merchant: Merchant, query: { page?: number; per_page?: number; status?: InvoiceStatus; external_transaction_id?: string }) {
+    list(
+      merchant: Merchant,
+      query: {
+        page?: number;
+        per_page?: number;
+        status?: InvoiceStatus;
+        external_transaction_id?: string;
+      },
+    ) {
       const req = pageRequest(query);
-      const filter = { merchantId: merchant.id, status: query.status, externalTransactionId: query.external_transaction_id };
+      const filter = {
+        merchantId: merchant.id,
+        status: query.status,
+        externalTransactionId: query.external_transaction_id,
+      };
       const now = d.clock.now();
       const publicUrl = d.publicUrl();
       const key = JSON.stringify([

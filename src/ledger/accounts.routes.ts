@@ -4,7 +4,10 @@ import { balanceStatement } from './balance-statement.js';
 import type { LedgerApi } from './ledger.api.js';
 
 /** listCryptoAccounts: the signing application's owner's wallets; getBalanceStatement: a month of one of them as CSV. */
-export function accountHandlers(accounts: ReturnType<typeof createAccountService>, ledger: LedgerApi): Handlers {
+export function accountHandlers(
+  accounts: ReturnType<typeof createAccountService>,
+  ledger: LedgerApi,
+): Handlers {
   return {
     listCryptoAccounts: ({ app, query }) => ok(accounts.listForUser(app.owner_id, query)),
     getBalanceStatement: ({ app, query }) =>

@@ -17,7 +17,12 @@ beforeEach(() => {
 });
 afterEach(() => db.close());
 
-function fundedWallet(ownerId: string, currency: string, units: bigint, name = `${currency} wallet`) {
+function fundedWallet(
+  ownerId: string,
+  currency: string,
+  units: bigint,
+  name = `${currency} wallet`,
+) {
   const id = ledger.createAccount({ ownerType: 'user', ownerId, name, currency });
   ledger.post('funding', null, [
     { accountId: ledger.systemAccount('funding', currency), amount: -units },
@@ -41,7 +46,12 @@ describe('account views', () => {
       default_address: id,
       is_default: true,
     });
-    expect(accountSummary(row)).toEqual({ id, name: 'Peso', currency: 'PHP', balance: '1.50000000' });
+    expect(accountSummary(row)).toEqual({
+      id,
+      name: 'Peso',
+      currency: 'PHP',
+      balance: '1.50000000',
+    });
     expect(sandboxAccount(row)).toEqual({
       id,
       name: 'Peso',
@@ -95,10 +105,15 @@ describe('listForUser', () => {
     fundedWallet('u1', 'ETH', 3n);
     for (const currency of ['PBTC', 'pbtc', 'Pbtc', ' PBTC ']) {
       const res = accounts.listForUser('u1', { currency });
-      expect(res['crypto-accounts'].map((a) => a.id), currency).toEqual([php]);
+      expect(
+        res['crypto-accounts'].map((a) => a.id),
+        currency,
+      ).toEqual([php]);
       expect(res.meta.total_count).toBe(1);
     }
-    expect(accounts.listForUser('u1', { currency: 'PBTC,BTC' })['crypto-accounts'].map((a) => a.id)).toEqual([btc, php]);
+    expect(
+      accounts.listForUser('u1', { currency: 'PBTC,BTC' })['crypto-accounts'].map((a) => a.id),
+    ).toEqual([btc, php]);
     expect(accounts.listForUser('u1', { currency: 'btc, pbtc,XRP' }).meta.total_count).toBe(2);
     // The ledger's own name for the peso wallet is not a developer-API currency.
     expect(accounts.listForUser('u1', { currency: 'PHP' })['crypto-accounts']).toEqual([]);

@@ -34,5 +34,9 @@ export function accountSummary(a: Account) {
 }
 
 export function sandboxAccount(a: Account) {
-  return { ...accountSummary(a), pending_balance: formatMoney(a.pending_balance), owner: { type: a.owner_type, id: a.owner_id } };
+  return {
+    ...accountSummary(a),
+    pending_balance: formatMoney(a.pending_balance),
+    owner: { type: a.owner_type, id: a.owner_id },
+  };
 }

@@ -9,29 +9,69 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-const monthOf = (micros: number) => ({ year: new Date(micros / 1000).getUTCFullYear(), month: new Date(micros / 1000).getUTCMonth() + 1 });
+const monthOf = (micros: number) => ({
+  year: new Date(micros / 1000).getUTCFullYear(),
+  month: new Date(micros / 1000).getUTCMonth() + 1,
+});
 
 describe('GET /v3/balance-statements/ (CSV of a wallet’s month)', () => {
   it('lists the month’s ledger entries of the peso wallet with the running balance, as CSV', async () => {
     const dev = newDeveloper(t, { php: '500' });
     const { year, month } = monthOf(t.services.clock.now());
     const customer = t.fixtures.customers[0]!;
-    const sent = await t.signed('POST', '/v3/transfers/', { ...as(dev), body: { account: dev.php, target_address: customer.email, amount: '120.5' } });
+    const sent = await t.signed('POST', '/v3/transfers/', {
+      ...as(dev),
+      body: { account: dev.php, target_address: customer.email, amount: '120.5' },
+    });
     expect(sent.status).toBe(201);
-    const res = await t.signed('GET', `/api/v3/balance-statements/?month=${month}&year=${year}&currency=PBTC`, { ...as(dev), operationId: false });
+    const res = await t.signed(
+      'GET',
+      `/api/v3/balance-statements/?month=${month}&year=${year}&currency=PBTC`,
+      { ...as(dev), operationId: false },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const lines = res.text.split('\r\n');
     expect(lines.at(-1)).toBe('');
-    expect(lines[0]).toBe('entry_type,transaction_id,created_at,transaction_type,reference,currency,amount,balance,status,order_fee');
+    expect(lines[0]).toBe(
+      'entry_type,transaction_id,created_at,transaction_type,reference,currency,amount,balance,status,order_fee',
+    );
     const rows = lines.slice(1, -1).map((l) => l.split(','));
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toEqual(['incoming', expect.any(String), expect.stringMatching(/Z$/), expect.any(String), expect.any(String), 'PBTC', '500.00000000', '500.00000000', 'success', '0.00000000']);
-    expect(rows[1]).toEqual(['outgoing', expect.any(String), expect.any(String), 'transfer', sent.body.transfer.id, 'PBTC', '120.50000000', '379.50000000', 'success', '0.00000000']);
+    expect(rows[0]).toEqual([
+      'incoming',
+      expect.any(String),
+      expect.stringMatching(/Z$/),
+      expect.any(String),
+      expect.any(String),
+      'PBTC',
+      '500.00000000',
+      '500.00000000',
+      'success',
+      '0.00000000',
+    ]);
+    expect(rows[1]).toEqual([
+      'outgoing',
+      expect.any(String),
+      expect.any(String),
+      'transfer',
+      sent.body.transfer.id,
+      'PBTC',
+      '120.50000000',
+      '379.50000000',
+      'success',
+      '0.00000000',
+    ]);
     // Without currency the peso wallet; another month has only the header.
-    const plain = await t.signed('GET', `/v3/balance-statements/?month=${month}&year=${year}`, { ...as(dev), operationId: false });
+    const plain = await t.signed('GET', `/v3/balance-statements/?month=${month}&year=${year}`, {
+      ...as(dev),
+      operationId: false,
+    });
     expect(plain.text).toBe(res.text);
-    const empty = await t.signed('GET', `/v3/balance-statements/?month=${month}&year=${year - 1}`, { ...as(dev), operationId: false });
+    const empty = await t.signed('GET', `/v3/balance-statements/?month=${month}&year=${year - 1}`, {
+      ...as(dev),
+      operationId: false,
+    });
     expect(empty.text).toBe(`${lines[0]}\r\n`);
   });
 
@@ -42,7 +82,11 @@ describe('GET /v3/balance-statements/ (CSV of a wallet’s month)', () => {
       expect(res.status, q).toBe(400);
       expect(errorCode(res.body), q).toBe('validation_error');
     }
-    const eth = await t.signed('GET', '/v3/balance-statements/?month=1&year=2026&currency=ETH', as(dev));
+    const eth = await t.signed(
+      'GET',
+      '/v3/balance-statements/?month=1&year=2026&currency=ETH',
+      as(dev),
+    );
     expect(eth.status).toBe(400);
     expect(eth.body.errors).toEqual({ currency: ['You have no ETH wallet.'] });
     expect((await t.request('GET', '/v3/balance-statements/?month=1&year=2026')).status).toBe(401);

@@ -26,9 +26,17 @@ const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')
  * with the running balance. `entry_type` is `incoming` or `outgoing` by the entry's sign; the amount is
  * unsigned; every posted entry is `success`; a fee is booked in its own entries, so `order_fee` is 0.
  */
-export function balanceStatement(ledger: LedgerApi, ownerId: string, q: { month?: number; year?: number; currency?: string }): string {
+export function balanceStatement(
+  ledger: LedgerApi,
+  ownerId: string,
+  q: { month?: number; year?: number; currency?: string },
+): string {
   const missing = (['month', 'year'] as const).filter((k) => q[k] === undefined);
-  if (missing.length) throw new ApiError('validation_error', Object.fromEntries(missing.map((k) => [k, ['This field is required.']])));
+  if (missing.length)
+    throw new ApiError(
+      'validation_error',
+      Object.fromEntries(missing.map((k) => [k, ['This field is required.']])),
+    );
   const { month, year } = q as { month: number; year: number };
   const currency = (q.currency ?? 'PBTC').trim().toUpperCase();
   const wallet = ledger

@@ -18,11 +18,19 @@ beforeEach(() => {
 });
 afterEach(() => db.close());
 
-const wallet = (ownerId: string, currency = 'PHP') => ledger.createAccount({ ownerType: 'user', ownerId, name: 'w', currency });
+const wallet = (ownerId: string, currency = 'PHP') =>
+  ledger.createAccount({ ownerType: 'user', ownerId, name: 'w', currency });
 function entry(tx: string, account: string, amount: number | bigint) {
-  db.prepare('INSERT INTO ledger_entries (transaction_id, account_id, amount, created_at) VALUES (?, ?, ?, 0)').run(tx, account, amount);
+  db.prepare(
+    'INSERT INTO ledger_entries (transaction_id, account_id, amount, created_at) VALUES (?, ?, ?, 0)',
+  ).run(tx, account, amount);
 }
-const tx = (id: string) => db.prepare("INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES (?, 'test', NULL, 0)").run(id);
+const tx = (id: string) =>
+  db
+    .prepare(
+      "INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES (?, 'test', NULL, 0)",
+    )
+    .run(id);
 
 describe('assertLedgerInvariants', () => {
   it('passes on a ledger written only through post(), in two currencies, and reports each currency', () => {

@@ -49,7 +49,8 @@ const RULES: Query[] = [
     name: 'exact integers in accounts',
     sql: `SELECT id, typeof(balance) AS b, typeof(total_received) AS t FROM accounts
           WHERE typeof(balance) <> 'integer' OR typeof(total_received) <> 'integer'`,
-    describe: (r) => `account ${r.id} stores a figure as ${r.b === 'integer' ? r.t : r.b}, not an exact integer`,
+    describe: (r) =>
+      `account ${r.id} stores a figure as ${r.b === 'integer' ? r.t : r.b}, not an exact integer`,
   },
   {
     name: 'exact integers in entries',
@@ -60,7 +61,8 @@ const RULES: Query[] = [
     name: 'bounds',
     sql: `SELECT id, balance, total_received AS t FROM accounts WHERE abs(balance) > ${MAX_ACCOUNT_UNITS}
           OR (owner_type <> 'system' AND total_received > ${MAX_ACCOUNT_UNITS})`,
-    describe: (r) => `account ${r.id} is past the bound of ${formatMoney(MAX_ACCOUNT_UNITS)} (balance ${r.balance}, total received ${r.t})`,
+    describe: (r) =>
+      `account ${r.id} is past the bound of ${formatMoney(MAX_ACCOUNT_UNITS)} (balance ${r.balance}, total received ${r.t})`,
   },
   {
     name: 'no negative wallet',
@@ -102,7 +104,9 @@ export function checkLedgerInvariants(db: Db): LedgerInvariantReport {
     accounts: Number(r.accounts),
     entries: Number(r.entries),
   }));
-  for (const c of currencies) if (c.trial_balance !== formatMoney(0n)) problems.push(`the ${c.currency} trial balance is ${c.trial_balance}`);
+  for (const c of currencies)
+    if (c.trial_balance !== formatMoney(0n))
+      problems.push(`the ${c.currency} trial balance is ${c.trial_balance}`);
   const transactions = Number(db.prepare('SELECT COUNT(*) FROM ledger_transactions').pluck().get());
   return { ok: problems.length === 0, problems, currencies, transactions };
 }

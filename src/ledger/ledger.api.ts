@@ -61,7 +61,13 @@ export interface LedgerApi {
     accountId: string,
     from: number,
     to: number,
-  ): Array<{ transaction_id: string; kind: string; reference: string | null; amount: bigint; created_at: bigint }>;
+  ): Array<{
+    transaction_id: string;
+    kind: string;
+    reference: string | null;
+    amount: bigint;
+    created_at: bigint;
+  }>;
   /** An account's balance from its entries before `at`. */
   balanceAt(accountId: string, at: number): bigint;
   get(id: string): Account | undefined;
@@ -85,8 +91,13 @@ export class LedgerImbalanceError extends Error {}
  */
 export class BalanceLimitError extends ApiError {
   constructor(account: Pick<Account, 'owner_type' | 'currency'> | undefined) {
-    const whose = account?.owner_type === 'system' ? `the sandbox's ${account.currency} system account` : 'the account';
+    const whose =
+      account?.owner_type === 'system'
+        ? `the sandbox's ${account.currency} system account`
+        : 'the account';
     const limit = `${formatMoneyShort(MAX_ACCOUNT_UNITS)}${account ? ` ${account.currency}` : ''}`;
-    super('validation_error', { amount: [`This would take ${whose} past ${limit}, the most the sandbox keeps exact.`] });
+    super('validation_error', {
+      amount: [`This would take ${whose} past ${limit}, the most the sandbox keeps exact.`],
+    });
   }
 }

@@ -36,8 +36,12 @@ describe('ledger repository: post()', () => {
       { accountId: a, amount: 500n },
       { accountId: SYSTEM_ACCOUNTS.payoutFees, amount: 0n },
     ]);
-    expect(db.prepare('SELECT id, kind, reference FROM ledger_transactions').all()).toEqual([{ id: txId, kind: 'funding', reference: 'ref-1' }]);
-    const entries = db.prepare('SELECT transaction_id, account_id, amount FROM ledger_entries ORDER BY id').all();
+    expect(db.prepare('SELECT id, kind, reference FROM ledger_transactions').all()).toEqual([
+      { id: txId, kind: 'funding', reference: 'ref-1' },
+    ]);
+    const entries = db
+      .prepare('SELECT transaction_id, account_id, amount FROM ledger_entries ORDER BY id')
+      .all();
     expect(entries).toEqual([
       { transaction_id: txId, account_id: SYSTEM_ACCOUNTS.funding, amount: -500 },
       { transaction_id: txId, account_id: a, amount: 500 },
@@ -53,28 +57,41 @@ describe('ledger repository: post()', () => {
     ['debits more than it credits', [-501n, 500n], 'unbalanced transfer: -1'],
     ['has one posting only', [0n], 'unbalanced transfer: 0'],
     ['has no postings', [], 'unbalanced transfer: 0'],
-  ])('refuses a transaction that %s with LedgerImbalanceError and writes nothing', (_what, amounts, message) => {
-    const a = wallet();
-    const b = wallet('u2');
-    ledger.post('funding', null, [
-      { accountId: SYSTEM_ACCOUNTS.funding, amount: -1000n },
-      { accountId: a, amount: 1000n },
-    ]);
-    const before = { tx: count('ledger_transactions'), entries: count('ledger_entries'), a: balance(a), b: balance(b) };
-    const accounts = [a, b];
-    const postings = amounts.map((amount, i) => ({ accountId: accounts[i]!, amount }));
-    // Outside any transaction: the guard must refuse before the first write, not rely on a rollback.
-    let thrown: unknown;
-    try {
-      ledger.post('transfer', 'ref-x', postings);
-    } catch (err) {
-      thrown = err;
-    }
-    expect(thrown).toBeInstanceOf(LedgerImbalanceError);
-    expect((thrown as Error).message).toBe(message);
-    expect({ tx: count('ledger_transactions'), entries: count('ledger_entries'), a: balance(a), b: balance(b) }).toEqual(before);
-    assertLedgerInvariants(db);
-  });
+  ])(
+    'refuses a transaction that %s with LedgerImbalanceError and writes nothing',
+    (_what, amounts, message) => {
+      const a = wallet();
+      const b = wallet('u2');
+      ledger.post('funding', null, [
+        { accountId: SYSTEM_ACCOUNTS.funding, amount: -1000n },
+        { accountId: a, amount: 1000n },
+      ]);
+      const before = {
+        tx: count('ledger_transactions'),
+        entries: count('ledger_entries'),
+        a: balance(a),
+        b: balance(b),
+      };
+      const accounts = [a, b];
+      const postings = amounts.map((amount, i) => ({ accountId: accounts[i]!, amount }));
+      // Outside any transaction: the guard must refuse before the first write, not rely on a rollback.
+      let thrown: unknown;
+      try {
+        ledger.post('transfer', 'ref-x', postings);
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(LedgerImbalanceError);
+      expect((thrown as Error).message).toBe(message);
+      expect({
+        tx: count('ledger_transactions'),
+        entries: count('ledger_entries'),
+        a: balance(a),
+        b: balance(b),
+      }).toEqual(before);
+      assertLedgerInvariants(db);
+    },
+  );
 
   it('refuses (and, inside a transaction, rolls back) a posting that would make a wallet negative', () => {
     const a = wallet();
@@ -123,14 +140,29 @@ describe('ledger repository: accounts', () => {
   });
 
   it('takes a given id, and allowNegative only when asked', () => {
-    const id = ledger.createAccount({ id: 'acct-x', ownerType: 'merchant', ownerId: 'm1', name: 'M', currency: 'USD', allowNegative: true });
+    const id = ledger.createAccount({
+      id: 'acct-x',
+      ownerType: 'merchant',
+      ownerId: 'm1',
+      name: 'M',
+      currency: 'USD',
+      allowNegative: true,
+    });
     expect(id).toBe('acct-x');
-    expect(ledger.get('acct-x')).toMatchObject({ owner_type: 'merchant', currency: 'USD', allow_negative: 1 });
+    expect(ledger.get('acct-x')).toMatchObject({
+      owner_type: 'merchant',
+      currency: 'USD',
+      allow_negative: 1,
+    });
   });
 
   it('creates the system accounts once, as negative-allowed PHP accounts of the sandbox', () => {
     ledger.ensureSystemAccounts();
-    const rows = db.prepare("SELECT id, name, currency, allow_negative FROM accounts WHERE owner_type = 'system' ORDER BY id").all();
+    const rows = db
+      .prepare(
+        "SELECT id, name, currency, allow_negative FROM accounts WHERE owner_type = 'system' ORDER BY id",
+      )
+      .all();
     expect(rows).toEqual(
       Object.entries(SYSTEM_ACCOUNTS)
         .map(([name, id]) => ({ id, name, currency: 'PHP', allow_negative: 1 }))
@@ -144,7 +176,11 @@ describe('ledger repository: accounts', () => {
     const second = wallet('u1', 'second');
     wallet('u2', 'other');
     expect(ledger.byOwner('user', 'u1').map((a) => a.id)).toEqual([second, first]);
-    expect(ledger.byOwner('user', 'u1')[0]).toMatchObject({ balance: 0n, allow_negative: 0, created_at: expect.any(Number) });
+    expect(ledger.byOwner('user', 'u1')[0]).toMatchObject({
+      balance: 0n,
+      allow_negative: 0,
+      created_at: expect.any(Number),
+    });
     expect(ledger.byOwner('merchant', 'u1')).toEqual([]);
   });
 });

@@ -2,7 +2,13 @@ import type { Db } from '../db/open.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { MAX_ACCOUNT_UNITS } from '../shared/money.js';
-import { BalanceLimitError, LedgerImbalanceError, type Account, type LedgerApi, type NewAccount } from './ledger.api.js';
+import {
+  BalanceLimitError,
+  LedgerImbalanceError,
+  type Account,
+  type LedgerApi,
+  type NewAccount,
+} from './ledger.api.js';
 import { SYSTEM_ACCOUNTS, systemAccountId, type SystemAccount } from './system-accounts.js';
 
 export { BalanceLimitError, LedgerImbalanceError };
@@ -21,9 +27,13 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
   );
   const getAccount = db.prepare('SELECT * FROM accounts WHERE id = ?').safeIntegers(true);
   const byOwner = db
-    .prepare('SELECT * FROM accounts WHERE owner_type = ? AND owner_id = ? ORDER BY created_at DESC, id DESC')
+    .prepare(
+      'SELECT * FROM accounts WHERE owner_type = ? AND owner_id = ? ORDER BY created_at DESC, id DESC',
+    )
     .safeIntegers(true);
-  const insertTx = db.prepare('INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES (?, ?, ?, ?)');
+  const insertTx = db.prepare(
+    'INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES (?, ?, ?, ?)',
+  );
   const insertEntry = db.prepare(
     'INSERT INTO ledger_entries (transaction_id, account_id, amount, created_at) VALUES (?, ?, ?, ?)',
   );
@@ -48,10 +58,20 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
        WHERE e.account_id = ? AND e.created_at >= ? AND e.created_at < ? ORDER BY e.created_at, e.id`,
     )
     .safeIntegers(true);
-  const balanceBefore = db.prepare('SELECT COALESCE(SUM(amount), 0) AS b FROM ledger_entries WHERE account_id = ? AND created_at < ?').safeIntegers(true);
+  const balanceBefore = db
+    .prepare(
+      'SELECT COALESCE(SUM(amount), 0) AS b FROM ledger_entries WHERE account_id = ? AND created_at < ?',
+    )
+    .safeIntegers(true);
 
   const normalize = (row: Record<string, unknown> | undefined): AccountRow | undefined =>
-    row ? ({ ...row, created_at: Number(row.created_at), allow_negative: Number(row.allow_negative) } as AccountRow) : undefined;
+    row
+      ? ({
+          ...row,
+          created_at: Number(row.created_at),
+          allow_negative: Number(row.allow_negative),
+        } as AccountRow)
+      : undefined;
 
   const get = (id: string) => normalize(getAccount.get(id) as Record<string, unknown> | undefined);
 
@@ -78,7 +98,14 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
     const id = systemAccountId(purpose, currency);
     if (!getAccount.get(id)) {
       const name = currency === 'PHP' ? purpose : `${purpose} (${currency})`;
-      createAccount({ id, ownerType: 'system', ownerId: 'sandbox', name, currency, allowNegative: true });
+      createAccount({
+        id,
+        ownerType: 'system',
+        ownerId: 'sandbox',
+        name,
+        currency,
+        allowNegative: true,
+      });
     }
     return id;
   }
@@ -86,13 +113,21 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
   return {
     createAccount,
     ensureSystemAccounts(): void {
-      for (const purpose of Object.keys(SYSTEM_ACCOUNTS) as SystemAccount[]) systemAccount(purpose, 'PHP');
+      for (const purpose of Object.keys(SYSTEM_ACCOUNTS) as SystemAccount[])
+        systemAccount(purpose, 'PHP');
     },
     /** An account's entries in [from, to) (sandbox microseconds), oldest first, with their transaction's kind and reference. */
     entriesBetween: (accountId: string, from: number, to: number) =>
-      statementEntries.all(accountId, from, to) as Array<{ transaction_id: string; kind: string; reference: string | null; amount: bigint; created_at: bigint }>,
+      statementEntries.all(accountId, from, to) as Array<{
+        transaction_id: string;
+        kind: string;
+        reference: string | null;
+        amount: bigint;
+        created_at: bigint;
+      }>,
     /** An account's balance from its entries before `at`. */
-    balanceAt: (accountId: string, at: number) => (balanceBefore.get(accountId, at) as { b: bigint }).b,
+    balanceAt: (accountId: string, at: number) =>
+      (balanceBefore.get(accountId, at) as { b: bigint }).b,
     systemAccount,
     /**
      * Refuse, before anything is written, a send whose destination could not be credited `amount` when it
@@ -102,7 +137,8 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
       const a = get(accountId);
       if (!a) return;
       const past = (v: bigint) => v + amount > MAX_ACCOUNT_UNITS;
-      if (past(a.balance) || (a.owner_type !== 'system' && past(a.total_received))) throw new BalanceLimitError(a);
+      if (past(a.balance) || (a.owner_type !== 'system' && past(a.total_received)))
+        throw new BalanceLimitError(a);
     },
     get,
     byOwner: (ownerType, ownerId) =>
@@ -114,7 +150,8 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
      */
     post(kind, reference, postings) {
       const sum = postings.reduce((s, p) => s + p.amount, 0n);
-      if (sum !== 0n || postings.length < 2) throw new LedgerImbalanceError(`unbalanced ${kind}: ${sum}`);
+      if (sum !== 0n || postings.length < 2)
+        throw new LedgerImbalanceError(`unbalanced ${kind}: ${sum}`);
       const txId = ids();
       const now = clock.now();
       insertTx.run(txId, kind, reference, now);
@@ -123,14 +160,20 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
         if (p.amount === 0n) continue;
         const account = () => get(p.accountId);
         // Checked before binding: better-sqlite3 refuses a bigint past int64 with a RangeError.
-        if (p.amount > MAX_ACCOUNT_UNITS || -p.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(account());
-        const moved = moveBalance.get({ amount: p.amount, id: p.accountId, limit: MAX_ACCOUNT_UNITS }) as string | undefined;
+        if (p.amount > MAX_ACCOUNT_UNITS || -p.amount > MAX_ACCOUNT_UNITS)
+          throw new BalanceLimitError(account());
+        const moved = moveBalance.get({
+          amount: p.amount,
+          id: p.accountId,
+          limit: MAX_ACCOUNT_UNITS,
+        }) as string | undefined;
         if (moved === undefined) {
           const found = account();
           if (!found) throw new LedgerImbalanceError(`${kind}: no account ${p.accountId}`);
           throw new BalanceLimitError(found);
         }
-        if (currency !== undefined && moved !== currency) throw new LedgerImbalanceError(`${kind} mixes ${currency} and ${moved}`);
+        if (currency !== undefined && moved !== currency)
+          throw new LedgerImbalanceError(`${kind} mixes ${currency} and ${moved}`);
         currency = moved;
         insertEntry.run(txId, p.accountId, p.amount, now);
       }

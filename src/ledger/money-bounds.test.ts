@@ -16,18 +16,28 @@ const LIMIT_MESSAGE = (whose: string, currency = 'PHP') =>
   `This would take ${whose} past 90000000000 ${currency}, the most the sandbox keeps exact.`;
 
 async function buyAndRelease(dev: ReturnType<typeof newDeveloper>) {
-  const placed = await t.signed('POST', '/api/v2/buyorder/', { ...as(dev), body: { currency_amount: MAX_AMOUNT, payment_method: 'cash_payment', currency: 'PHP' } });
+  const placed = await t.signed('POST', '/api/v2/buyorder/', {
+    ...as(dev),
+    body: { currency_amount: MAX_AMOUNT, payment_method: 'cash_payment', currency: 'PHP' },
+  });
   expect(placed.status).toBe(201);
   const id = placed.body.order.id as string;
   const paid = await t.signed('PUT', `/d/api/buyorder/${id}/`, as(dev));
   if (paid.status !== 200) return { id, paid };
-  const released = await t.request('POST', `/_sandbox/buyorders/${id}/status`, { body: { status: 'released' } });
+  const released = await t.request('POST', `/_sandbox/buyorders/${id}/status`, {
+    body: { status: 'released' },
+  });
   expect(released.status).toBe(200);
   return { id, paid };
 }
 
 const storedTypes = () =>
-  t.db.prepare("SELECT DISTINCT typeof(balance) FROM accounts UNION SELECT DISTINCT typeof(total_received) FROM accounts").pluck().all();
+  t.db
+    .prepare(
+      'SELECT DISTINCT typeof(balance) FROM accounts UNION SELECT DISTINCT typeof(total_received) FROM accounts',
+    )
+    .pluck()
+    .all();
 
 /** Buy orders of the largest amount, released at once, until one is refused; returns the refusal. */
 async function fillFromOutside(dev: ReturnType<typeof newDeveloper>) {
@@ -46,15 +56,28 @@ describe('money from outside', () => {
     // The peso funding account is the counterparty of every release: it reaches its bound first.
     expect(refused.released).toBe(8);
     expect(refused.paid.status).toBe(400);
-    expect(refused.paid.body.errors).toEqual({ amount: [LIMIT_MESSAGE("the sandbox's PHP system account")] });
+    expect(refused.paid.body.errors).toEqual({
+      amount: [LIMIT_MESSAGE("the sandbox's PHP system account")],
+    });
     expect(balanceOf(t, dev.php)).toBe(8n * MAX_AMOUNT_UNITS);
     const view = await t.signed('GET', '/v3/crypto-accounts/?currency=PBTC', as(dev));
-    expect(view.body['crypto-accounts'][0]).toMatchObject({ balance: '80000000000.00000000', total_received: '80000000000.00000000' });
+    expect(view.body['crypto-accounts'][0]).toMatchObject({
+      balance: '80000000000.00000000',
+      total_received: '80000000000.00000000',
+    });
     const order = await t.signed('GET', `/v1/buyorder/${refused.id}`, as(dev));
     expect(order.body.order.status).toBe('pending_payment');
     // The control API's release of a paid order is refused the same way (400, nothing moves).
-    expect((await t.request('POST', `/_sandbox/buyorders/${refused.id}/status`, { body: { status: 'payment_received' } })).status).toBe(200);
-    const release = await t.request('POST', `/_sandbox/buyorders/${refused.id}/status`, { body: { status: 'released' } });
+    expect(
+      (
+        await t.request('POST', `/_sandbox/buyorders/${refused.id}/status`, {
+          body: { status: 'payment_received' },
+        })
+      ).status,
+    ).toBe(200);
+    const release = await t.request('POST', `/_sandbox/buyorders/${refused.id}/status`, {
+      body: { status: 'released' },
+    });
     expect(release.status).toBe(400);
     expect(balanceOf(t, dev.php)).toBe(8n * MAX_AMOUNT_UNITS);
     expect(storedTypes()).toEqual(['integer']);
@@ -66,10 +89,17 @@ describe('money from outside', () => {
     const dev = newDeveloper(t, { php: '0' });
     await fillFromOutside(dev);
     const created = await t.request('POST', '/_sandbox/buyorders', {
-      body: { api_key: dev.app.api_key, amount: MAX_AMOUNT, currency: 'PHP', status: 'payment_received' },
+      body: {
+        api_key: dev.app.api_key,
+        amount: MAX_AMOUNT,
+        currency: 'PHP',
+        status: 'payment_received',
+      },
     });
     expect(created.status).toBe(201);
-    expect((await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 61 } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 61 } })).status,
+    ).toBe(200);
     const order = await t.signed('GET', `/v1/buyorder/${created.body.order.id}`, as(dev));
     expect(order.body.order.status).toBe('canceled');
     expect(balanceOf(t, dev.php)).toBe(8n * MAX_AMOUNT_UNITS);
@@ -84,7 +114,10 @@ describe("a wallet's total received", () => {
     const b = newDeveloper(t, { php: '0' });
     await buyAndRelease(a);
     const send = (from: typeof a, to: typeof a, amount = MAX_AMOUNT) =>
-      t.signed('POST', '/v3/transfers/', { ...as(from), body: { account: from.php, target_address: to.php, amount } });
+      t.signed('POST', '/v3/transfers/', {
+        ...as(from),
+        body: { account: from.php, target_address: to.php, amount },
+      });
     let refused: { status: number; body: any } | undefined;
     let settled = 0;
     for (let i = 0; i < 20 && !refused; i++) {
@@ -95,7 +128,10 @@ describe("a wallet's total received", () => {
         break;
       }
       await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 2 } });
-      expect((await t.signed('GET', `/v3/transfers/${sent.body.transfer.id}/`, as(from))).body.transfer.status).toBe('success');
+      expect(
+        (await t.signed('GET', `/v3/transfers/${sent.body.transfer.id}/`, as(from))).body.transfer
+          .status,
+      ).toBe('success');
       settled++;
     }
     // a was credited once from outside, then at the 2nd, 4th, … transfer: the 18th would take its total
@@ -104,7 +140,9 @@ describe("a wallet's total received", () => {
     expect(refused?.status).toBe(400);
     expect(refused?.body.errors).toEqual({ amount: [LIMIT_MESSAGE('the account')] });
     expect(balanceOf(t, b.php)).toBe(MAX_AMOUNT_UNITS);
-    expect(t.services.ledger.get(a.php)!.total_received).toBe(8n * MAX_AMOUNT_UNITS + MAX_AMOUNT_UNITS);
+    expect(t.services.ledger.get(a.php)!.total_received).toBe(
+      8n * MAX_AMOUNT_UNITS + MAX_AMOUNT_UNITS,
+    );
 
     expect(storedTypes()).toEqual(['integer']);
     expect(checkLedgerInvariants(t.db).ok).toBe(true);
@@ -118,7 +156,9 @@ describe('the system funding account', () => {
     let refused: { status: number; body: any } | undefined;
     fund: for (const id of wallets) {
       for (let i = 0; i < 10; i++) {
-        const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, { body: { amount: '1000000000' } });
+        const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, {
+          body: { amount: '1000000000' },
+        });
         if (res.status !== 200) {
           refused = res;
           break fund;
@@ -126,7 +166,10 @@ describe('the system funding account', () => {
       }
     }
     expect(refused?.status).toBe(400);
-    expect(refused?.body).toEqual({ error_codes: ['validation_error'], errors: { amount: [LIMIT_MESSAGE("the sandbox's PHP system account")] } });
+    expect(refused?.body).toEqual({
+      error_codes: ['validation_error'],
+      errors: { amount: [LIMIT_MESSAGE("the sandbox's PHP system account")] },
+    });
     const funding = t.services.ledger.get('system-funding')!;
     expect(-funding.balance).toBeLessThanOrEqual(MAX_ACCOUNT_UNITS);
     expect(-funding.balance + 1_000_000_000n * 100_000_000n).toBeGreaterThan(MAX_ACCOUNT_UNITS);
@@ -147,8 +190,14 @@ describe('currencies', () => {
 
     const dev = newDeveloper(t, { php: '0' });
     const before = t.services.ledger.get('system-funding-btc')?.balance ?? 0n;
-    expect((await t.request('POST', `/_sandbox/accounts/${dev.btc}/fund`, { body: { amount: '0.5' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', `/_sandbox/accounts/${dev.btc}/fund`, { body: { amount: '0.5' } }))
+        .status,
+    ).toBe(200);
     expect(t.services.ledger.get('system-funding-btc')!.balance).toBe(before - 50_000_000n);
-    expect((await t.request('GET', '/_sandbox/ledger/invariants')).body).toMatchObject({ ok: true, problems: [] });
+    expect((await t.request('GET', '/_sandbox/ledger/invariants')).body).toMatchObject({
+      ok: true,
+      problems: [],
+    });
   });
 });

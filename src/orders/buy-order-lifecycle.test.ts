@@ -8,18 +8,29 @@ let t: TestApp;
 afterEach(() => t?.close());
 
 const nowSeconds = () => Math.floor(t.services.clock.now() / 1_000_000);
-const CONFLICT = (from: string, to: string) => (developerError('invalid_state_transition', { non_field_errors: [`Buy order is ${from} and cannot move to ${to}.`] }));
+const CONFLICT = (from: string, to: string) =>
+  developerError('invalid_state_transition', {
+    non_field_errors: [`Buy order is ${from} and cannot move to ${to}.`],
+  });
 
 /** A developer with a fresh PHP wallet and a buy order placed through `POST /api/v2/buyorder/` as the npm client does. */
-async function placed(body: Record<string, unknown> = { currency_amount: '1500', payment_method: 'cash_payment', currency: 'PHP' }) {
+async function placed(
+  body: Record<string, unknown> = {
+    currency_amount: '1500',
+    payment_method: 'cash_payment',
+    currency: 'PHP',
+  },
+) {
   const dev = newDeveloper(t, { php: '100' });
   const res = await t.signed('POST', '/api/v2/buyorder/', { ...as(dev), body });
   expect(res.status).toBe(201);
   return { dev, order: res.body.order, before: balanceOf(t, dev.php) };
 }
 
-const setStatus = (id: string, status: string) => t.request('POST', `/_sandbox/buyorders/${id}/status`, { body: { status } });
-const markPaid = (dev: ReturnType<typeof newDeveloper>, id: string) => t.signed('PUT', `/d/api/buyorder/${id}/`, as(dev));
+const setStatus = (id: string, status: string) =>
+  t.request('POST', `/_sandbox/buyorders/${id}/status`, { body: { status } });
+const markPaid = (dev: ReturnType<typeof newDeveloper>, id: string) =>
+  t.signed('PUT', `/d/api/buyorder/${id}/`, as(dev));
 
 describe('buy order lifecycle', () => {
   it('is created pending_payment with the real fields, and listed on v1 and v2', async () => {
@@ -41,12 +52,17 @@ describe('buy order lifecycle', () => {
       status: 'pending_payment',
       wallet_address: t.services.ledger.get(dev.php)!.default_address,
     });
-    expect(order.instructions).toBe(`Pay 1500 PHP in cash at 7-Eleven, M Lhuillier, Cebuana Lhuillier or Bayad Center. Reference number: ${order.id}.`);
+    expect(order.instructions).toBe(
+      `Pay 1500 PHP in cash at 7-Eleven, M Lhuillier, Cebuana Lhuillier or Bayad Center. Reference number: ${order.id}.`,
+    );
     expect(Number(order.expiration_time) - Number(order.created_at)).toBe(86400);
     for (const path of ['/v1/buyorder?limit=5&offset=0', '/api/v2/buyorder/?limit=5&offset=0']) {
       const list = await t.signed('GET', path, as(dev));
       expect(list.status).toBe(200);
-      expect(list.body).toEqual({ orders: [order], meta: { pagination: { total: 1, limit: 5, offset: 0 } } });
+      expect(list.body).toEqual({
+        orders: [order],
+        meta: { pagination: { total: 1, limit: 5, offset: 0 } },
+      });
     }
   });
 
@@ -54,16 +70,34 @@ describe('buy order lifecycle', () => {
     t = createTestApp();
     const seven = t.fixtures.payin_outlets.find((o) => o.collector === 'seven_connect_deposit')!;
     const byId = await placed({ amount: 250, payment_method: seven.id, currency: 'PBTC' });
-    expect(byId.order).toMatchObject({ payment_method: 'seven_connect_deposit', currency_amount: '250', wallet_address: t.services.ledger.get(byId.dev.php)!.default_address });
+    expect(byId.order).toMatchObject({
+      payment_method: 'seven_connect_deposit',
+      currency_amount: '250',
+      wallet_address: t.services.ledger.get(byId.dev.php)!.default_address,
+    });
     expect(byId.order.instructions).toContain(seven.instructions);
     expect(byId.order.instructions).toContain(`Reference number: ${byId.order.id}.`);
-    const both = await placed({ currency_amount: '10', btc_amount: '10.0', payment_method: 'bayad_deposit' });
+    const both = await placed({
+      currency_amount: '10',
+      btc_amount: '10.0',
+      payment_method: 'bayad_deposit',
+    });
     expect(both.order).toMatchObject({ payment_method: 'bayad_deposit', btc_amount: '10' });
     // The recorded buy orders' bank deposits are payment methods too.
     for (const method of ['bdo_deposit', 'bpi_deposit']) {
-      const bank = await placed({ currency_amount: '624', payment_method: method, currency: 'PHP' });
-      expect(bank.order).toMatchObject({ payment_method: method, currency_amount: '624', status: 'pending_payment' });
-      expect(bank.order.instructions).toMatch(/^Deposit 624 PHP to our BPI|^Deposit 624 PHP to our BDO/);
+      const bank = await placed({
+        currency_amount: '624',
+        payment_method: method,
+        currency: 'PHP',
+      });
+      expect(bank.order).toMatchObject({
+        payment_method: method,
+        currency_amount: '624',
+        status: 'pending_payment',
+      });
+      expect(bank.order.instructions).toMatch(
+        /^Deposit 624 PHP to our BPI|^Deposit 624 PHP to our BDO/,
+      );
     }
   });
 
@@ -73,10 +107,26 @@ describe('buy order lifecycle', () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ payment_method: 'cash_payment' }, 'currency_amount', 'This field is required.'],
       [{ currency_amount: '10' }, 'payment_method', 'This field is required.'],
-      [{ currency_amount: '10', payment_method: 'coins_peso_wallet' }, 'payment_method', '"coins_peso_wallet" is not a valid choice.'],
-      [{ currency_amount: '10', payment_method: 'cash_payment', currency: 'USD' }, 'currency', '"USD" is not a valid choice.'],
-      [{ currency_amount: '10', amount: '11', payment_method: 'cash_payment' }, 'amount', 'Must equal currency_amount (the sandbox rate is 1).'],
-      [{ currency_amount: '-5', payment_method: 'cash_payment' }, 'currency_amount', 'Ensure this value is greater than 0.'],
+      [
+        { currency_amount: '10', payment_method: 'coins_peso_wallet' },
+        'payment_method',
+        '"coins_peso_wallet" is not a valid choice.',
+      ],
+      [
+        { currency_amount: '10', payment_method: 'cash_payment', currency: 'USD' },
+        'currency',
+        '"USD" is not a valid choice.',
+      ],
+      [
+        { currency_amount: '10', amount: '11', payment_method: 'cash_payment' },
+        'amount',
+        'Must equal currency_amount (the sandbox rate is 1).',
+      ],
+      [
+        { currency_amount: '-5', payment_method: 'cash_payment' },
+        'currency_amount',
+        'Ensure this value is greater than 0.',
+      ],
     ];
     for (const [body, field, message] of cases) {
       const res = await t.signed('POST', '/v2/buyorder', { ...as(dev), body });
@@ -84,7 +134,13 @@ describe('buy order lifecycle', () => {
       expect(res.body.errors[field]).toEqual([message]);
     }
     expect((await t.signed('GET', '/v1/buyorder', as(dev))).body.meta.pagination.total).toBe(0);
-    expect((await t.request('POST', '/v2/buyorder', { body: { currency_amount: '1', payment_method: 'cash_payment' } })).status).toBe(401);
+    expect(
+      (
+        await t.request('POST', '/v2/buyorder', {
+          body: { currency_amount: '1', payment_method: 'cash_payment' },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('marked paid with PUT, then released by the clock after --buyorder-delay: the wallet is credited once', async () => {
@@ -92,16 +148,25 @@ describe('buy order lifecycle', () => {
     const { dev, order, before } = await placed();
     const paid = await markPaid(dev, order.id);
     expect(paid.status).toBe(200);
-    expect(paid.body.order).toMatchObject({ status: 'payment_received', marked_paid_time: String(nowSeconds()) });
+    expect(paid.body.order).toMatchObject({
+      status: 'payment_received',
+      marked_paid_time: String(nowSeconds()),
+    });
     t.advance(59);
     t.sandbox.tick();
-    expect((await t.signed('GET', `/v1/buyorder/${order.id}`, as(dev))).body.order.status).toBe('payment_received');
+    expect((await t.signed('GET', `/v1/buyorder/${order.id}`, as(dev))).body.order.status).toBe(
+      'payment_received',
+    );
     expect(balanceOf(t, dev.php)).toBe(before);
     t.advance(1);
     t.sandbox.tick();
     t.sandbox.tick();
     const released = (await t.signed('GET', `/v1/buyorder/${order.id}`, as(dev))).body.order;
-    expect(released).toMatchObject({ status: 'released', marked_paid_time: paid.body.order.marked_paid_time, canceled_time: null });
+    expect(released).toMatchObject({
+      status: 'released',
+      marked_paid_time: paid.body.order.marked_paid_time,
+      canceled_time: null,
+    });
     expect(balanceOf(t, dev.php)).toBe(before + parseAmount('1500'));
     t.assertLedger();
     // Paying again, or paying someone else's order, changes nothing.
@@ -117,7 +182,10 @@ describe('buy order lifecycle', () => {
     const { dev, order, before } = await placed();
     // Not paid yet: a release is refused.
     // The control API keeps its own code in `error_codes`.
-    expect((await setStatus(order.id, 'released')).body).toEqual({ error_codes: ['invalid_state_transition'], errors: CONFLICT('pending_payment', 'released').errors });
+    expect((await setStatus(order.id, 'released')).body).toEqual({
+      error_codes: ['invalid_state_transition'],
+      errors: CONFLICT('pending_payment', 'released').errors,
+    });
     expect((await markPaid(dev, order.id)).status).toBe(200);
     t.advance(3600);
     t.sandbox.tick();
@@ -135,7 +203,11 @@ describe('buy order lifecycle', () => {
     const { dev, order, before } = await placed();
     const res = await setStatus(order.id, 'canceled');
     expect(res.status).toBe(200);
-    expect(res.body.order).toMatchObject({ status: 'canceled', canceled_time: String(nowSeconds()), marked_paid_time: null });
+    expect(res.body.order).toMatchObject({
+      status: 'canceled',
+      canceled_time: String(nowSeconds()),
+      marked_paid_time: null,
+    });
     expect((await markPaid(dev, order.id)).body).toEqual(CONFLICT('canceled', 'payment_received'));
     const second = await placed();
     await markPaid(second.dev, second.order.id);
@@ -154,16 +226,26 @@ describe('buy order lifecycle', () => {
     await markPaid(paid.dev, paid.order.id);
     t.advance(86_399);
     t.sandbox.tick();
-    expect((await t.signed('GET', `/v1/buyorder/${unpaid.order.id}`, as(unpaid.dev))).body.order.status).toBe('pending_payment');
+    expect(
+      (await t.signed('GET', `/v1/buyorder/${unpaid.order.id}`, as(unpaid.dev))).body.order.status,
+    ).toBe('pending_payment');
     t.advance(1);
     t.sandbox.tick();
-    expect((await t.signed('GET', `/v1/buyorder/${unpaid.order.id}`, as(unpaid.dev))).body.order.status).toBe('escrow_expired');
-    expect((await markPaid(unpaid.dev, unpaid.order.id)).body).toEqual(CONFLICT('escrow_expired', 'payment_received'));
-    expect((await t.signed('GET', `/v1/buyorder/${paid.order.id}`, as(paid.dev))).body.order.status).toBe('released');
+    expect(
+      (await t.signed('GET', `/v1/buyorder/${unpaid.order.id}`, as(unpaid.dev))).body.order.status,
+    ).toBe('escrow_expired');
+    expect((await markPaid(unpaid.dev, unpaid.order.id)).body).toEqual(
+      CONFLICT('escrow_expired', 'payment_received'),
+    );
+    expect(
+      (await t.signed('GET', `/v1/buyorder/${paid.order.id}`, as(paid.dev))).body.order.status,
+    ).toBe('released');
     expect(balanceOf(t, unpaid.dev.php)).toBe(unpaid.before);
     // The control API can expire one too, but never a paid one.
     const third = await placed();
-    expect((await setStatus(third.order.id, 'escrow_expired')).body.order.status).toBe('escrow_expired');
+    expect((await setStatus(third.order.id, 'escrow_expired')).body.order.status).toBe(
+      'escrow_expired',
+    );
     const fourth = await placed();
     await markPaid(fourth.dev, fourth.order.id);
     expect((await setStatus(fourth.order.id, 'escrow_expired')).status).toBe(409);

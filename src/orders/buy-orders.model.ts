@@ -47,16 +47,24 @@ export function walletCurrency(input: string | undefined): string {
  * always with the order id as the reference to give at the counter (the real text is not public).
  */
 export function instructionsFor(
-  method: { collector: string; outlet?: { name: string; instructions: string }; cashOutlets: string[] },
+  method: {
+    collector: string;
+    outlet?: { name: string; instructions: string };
+    cashOutlets: string[];
+  },
   order: { id: string; amount: bigint; currency: string },
 ): string {
   const pay = `Pay ${formatMoneyShort(order.amount)} ${order.currency}`;
   const ref = `Reference number: ${order.id}.`;
   const bank = BANK_DEPOSIT_METHODS[method.collector];
-  if (bank) return `Deposit ${formatMoneyShort(order.amount)} ${order.currency} to our ${bank} bank account. ${ref}`;
+  if (bank)
+    return `Deposit ${formatMoneyShort(order.amount)} ${order.currency} to our ${bank} bank account. ${ref}`;
   if (method.outlet) return `${pay} at ${method.outlet.name}. ${method.outlet.instructions} ${ref}`;
   const names = method.cashOutlets;
-  const where = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'a pay-in outlet');
+  const where =
+    names.length > 1
+      ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
+      : (names[0] ?? 'a pay-in outlet');
   return `${pay} in cash at ${where}. ${ref}`;
 }
 

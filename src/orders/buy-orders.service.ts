@@ -57,13 +57,17 @@ export interface BuyOrderPlaceBody {
 export function createBuyOrderService(d: BuyOrderDeps) {
   /** The owner's oldest wallet in a currency (the one fixtures and workspaces fund). */
   function walletOf(ownerId: string, currency: string) {
-    return d.ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
+    return d.ledger
+      .byOwner('user', ownerId)
+      .filter((a) => a.currency === currency)
+      .at(-1);
   }
 
   function paymentMethodOf(value: string | undefined) {
     if (value === undefined) throw ApiError.field('payment_method', 'This field is required.');
     const cashOutlets = d.payins.payinNames(CASH_PAYMENT_COLLECTORS);
-    if (value === CASH_PAYMENT || Object.hasOwn(BANK_DEPOSIT_METHODS, value)) return { collector: value, cashOutlets };
+    if (value === CASH_PAYMENT || Object.hasOwn(BANK_DEPOSIT_METHODS, value))
+      return { collector: value, cashOutlets };
     const outlet = d.payins.payinOutlet(value);
     if (!outlet) throw ApiError.field('payment_method', `"${value}" is not a valid choice.`);
     return { collector: outlet.collector, outlet, cashOutlets };
@@ -71,7 +75,9 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
   /** The one amount of a create body: `currency_amount`, `amount` or `btc_amount`, equal at the sandbox rate of 1. */
   function amountOf(body: BuyOrderPlaceBody): bigint {
-    const given = (['currency_amount', 'amount', 'btc_amount'] as const).filter((k) => body[k] !== undefined);
+    const given = (['currency_amount', 'amount', 'btc_amount'] as const).filter(
+      (k) => body[k] !== undefined,
+    );
     if (!given.length) throw ApiError.field('currency_amount', 'This field is required.');
     const values = given.map((k) => parseAmount(body[k]));
     const differs = given.find((_, i) => values[i] !== values[0]);
@@ -79,7 +85,15 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     return values[0]!;
   }
 
-  function insert(ownerId: string, o: { amount: bigint; currency: string; status: BuyOrderStatus; method: ReturnType<typeof paymentMethodOf> }) {
+  function insert(
+    ownerId: string,
+    o: {
+      amount: bigint;
+      currency: string;
+      status: BuyOrderStatus;
+      method: ReturnType<typeof paymentMethodOf>;
+    },
+  ) {
     const wallet = walletOf(ownerId, o.currency);
     if (!wallet) throw ApiError.field('currency', `"${o.currency}" is not a valid choice.`);
     const now = d.clock.now();
@@ -100,7 +114,8 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       expires_at: now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000,
       status_changed_at: now,
     });
-    if (o.status === 'pending_payment') d.dueWork.expect(now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000);
+    if (o.status === 'pending_payment')
+      d.dueWork.expect(now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000);
     if (o.status === 'payment_received') expectRelease(now);
     return buyOrderResource(d.orders.buyById(id)!);
   }
@@ -113,13 +128,23 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
   /** One step of the lifecycle, compare-and-set on the status; the release credits the wallet. */
   function move(row: BuyOrderRow, to: BuyOrderStatus, at: number): BuyOrderRow {
-    if (!BUY_ORDER_TRANSITIONS[row.status].includes(to) || !d.orders.setBuyStatus(row.id, row.status, to, at)) {
-      throw ApiError.general('invalid_state_transition', `Buy order is ${row.status} and cannot move to ${to}.`);
+    if (
+      !BUY_ORDER_TRANSITIONS[row.status].includes(to) ||
+      !d.orders.setBuyStatus(row.id, row.status, to, at)
+    ) {
+      throw ApiError.general(
+        'invalid_state_transition',
+        `Buy order is ${row.status} and cannot move to ${to}.`,
+      );
     }
     if (to === 'payment_received' && row.auto_release) expectRelease(at);
     if (to === 'released') {
       const wallet = row.account_id ?? walletOf(row.owner_id, row.currency)?.id;
-      if (!wallet) throw ApiError.general('invalid_state_transition', `The owner has no ${row.currency} wallet to release the buy order into.`);
+      if (!wallet)
+        throw ApiError.general(
+          'invalid_state_transition',
+          `The owner has no ${row.currency} wallet to release the buy order into.`,
+        );
       const credit = d.ledger.post('buy_order_release', row.id, [
         { accountId: d.ledger.systemAccount('funding', row.currency), amount: -row.amount },
         { accountId: wallet, amount: row.amount },
@@ -144,8 +169,11 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
   /** Refused before anything moves: marking paid an order that its wallet, or the funding account, could never take. */
   function requireRoom(row: BuyOrderRow): void {
-    const wallet = row.account_id ? d.ledger.get(row.account_id) : walletOf(row.owner_id, row.currency);
-    if (wallet && wallet.balance + row.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(wallet);
+    const wallet = row.account_id
+      ? d.ledger.get(row.account_id)
+      : walletOf(row.owner_id, row.currency);
+    if (wallet && wallet.balance + row.amount > MAX_ACCOUNT_UNITS)
+      throw new BalanceLimitError(wallet);
     const funding = d.ledger.get(d.ledger.systemAccount('funding', row.currency))!;
     if (-funding.balance + row.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(funding);
   }
@@ -161,17 +189,38 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     place(app: App, body: BuyOrderPlaceBody) {
       const amount = amountOf(body);
       const method = paymentMethodOf(body.payment_method);
-      return d.unitOfWork(() => insert(app.owner_id, { amount, currency: walletCurrency(body.currency), status: 'pending_payment', method }));
+      return d.unitOfWork(() =>
+        insert(app.owner_id, {
+          amount,
+          currency: walletCurrency(body.currency),
+          status: 'pending_payment',
+          method,
+        }),
+      );
     },
 
     /** `POST /_sandbox/buyorders`: a buy order for the owner of an application, in any status (a record: no money moves). */
-    create(body: { api_key: string; amount: number | string; currency?: string; payment_method?: string; status?: BuyOrderStatus }) {
+    create(body: {
+      api_key: string;
+      amount: number | string;
+      currency?: string;
+      payment_method?: string;
+      status?: BuyOrderStatus;
+    }) {
       const app = d.identities.appByKey(body.api_key);
-      if (!app) throw ApiError.general('not_found', `No application with api_key "${body.api_key}".`);
+      if (!app)
+        throw ApiError.general('not_found', `No application with api_key "${body.api_key}".`);
       const method = paymentMethodOf(body.payment_method ?? CASH_PAYMENT);
       const currency = walletCurrency(body.currency);
       d.enterOwner(app.owner_id);
-      return d.unitOfWork(() => insert(app.owner_id, { amount: parseAmount(body.amount), currency, status: body.status ?? 'pending_payment', method }));
+      return d.unitOfWork(() =>
+        insert(app.owner_id, {
+          amount: parseAmount(body.amount),
+          currency,
+          status: body.status ?? 'pending_payment',
+          method,
+        }),
+      );
     },
 
     /** `PUT /v1/buyorder/{id}` (the clients' markBuyorderPaid): pending_payment → payment_received. */
@@ -199,7 +248,10 @@ export function createBuyOrderService(d: BuyOrderDeps) {
 
     list(ownerId: string, query: { limit?: number; offset?: number }) {
       const req = offsetRequest(query);
-      return { orders: d.orders.buyPage(ownerId, req.limit, req.offset).map(buyOrderResource), meta: offsetMeta(req, d.orders.buyCount(ownerId)) };
+      return {
+        orders: d.orders.buyPage(ownerId, req.limit, req.offset).map(buyOrderResource),
+        meta: offsetMeta(req, d.orders.buyCount(ownerId)),
+      };
     },
 
     /**
@@ -208,13 +260,23 @@ export function createBuyOrderService(d: BuyOrderDeps) {
      */
     advanceDue(): number {
       let moved = 0;
-      for (let due = d.orders.dueExpiry(d.clock.now()); due.length; due = d.orders.dueExpiry(d.clock.now())) {
-        d.unitOfWork(() => due.forEach((row) => move(row, 'escrow_expired', Number(row.expires_at))));
+      for (
+        let due = d.orders.dueExpiry(d.clock.now());
+        due.length;
+        due = d.orders.dueExpiry(d.clock.now())
+      ) {
+        d.unitOfWork(() =>
+          due.forEach((row) => move(row, 'escrow_expired', Number(row.expires_at))),
+        );
         moved += due.length;
       }
       const delay = releaseMicros();
       if (delay <= 0) return moved;
-      for (let due = d.orders.dueRelease(d.clock.now() - delay); due.length; due = d.orders.dueRelease(d.clock.now() - delay)) {
+      for (
+        let due = d.orders.dueRelease(d.clock.now() - delay);
+        due.length;
+        due = d.orders.dueRelease(d.clock.now() - delay)
+      ) {
         d.unitOfWork(() => due.forEach((row) => release(row, Number(row.marked_paid_at) + delay)));
         moved += due.length;
       }

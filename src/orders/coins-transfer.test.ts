@@ -11,12 +11,19 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const customer = () => t.fixtures.customers[0]!;
-const pesoWallet = (owner: { accounts: Array<{ id: string; currency: string }> }) => owner.accounts.find((a) => a.currency === 'PHP')!.id;
-const sellCount = () => (t.db.prepare('SELECT COUNT(*) AS n FROM sell_orders').get() as { n: number }).n;
+const pesoWallet = (owner: { accounts: Array<{ id: string; currency: string }> }) =>
+  owner.accounts.find((a) => a.currency === 'PHP')!.id;
+const sellCount = () =>
+  (t.db.prepare('SELECT COUNT(*) AS n FROM sell_orders').get() as { n: number }).n;
 type Dev = ReturnType<typeof newDeveloper>;
 const sell = (dev: Dev, body: Record<string, unknown>, o: { nonce?: string } = {}) =>
-  t.signed('POST', '/v1/sellorder', { ...as(dev), ...o, body: { payment_outlet: 'coins_transfer', amount: '2500', currency: 'PHP', ...body } });
-const statusOf = async (dev: Dev, id: string) => (await t.signed('GET', `/v1/sellorder/${id}`, as(dev))).body.order.delivery_status;
+  t.signed('POST', '/v1/sellorder', {
+    ...as(dev),
+    ...o,
+    body: { payment_outlet: 'coins_transfer', amount: '2500', currency: 'PHP', ...body },
+  });
+const statusOf = async (dev: Dev, id: string) =>
+  (await t.signed('GET', `/v1/sellorder/${id}`, as(dev))).body.order.delivery_status;
 /** One automatic step of the sell-order lifecycle (`--sellorder-delay`, 60 s by default). */
 const step = () => {
   t.advance(60);
@@ -40,11 +47,20 @@ describe('sell orders through coins_transfer pay into a wallet', () => {
       external_transaction_id: null,
       fields: { target_address: customer().email },
       id: order.id,
-      payment_outlet: { id: 'coins_transfer', name: 'Coins Transfer', payment_outlet_provider_id: null },
-      required_fields: [{ legend: 'Target Address', name: 'target_address', value: customer().email }],
+      payment_outlet: {
+        id: 'coins_transfer',
+        name: 'Coins Transfer',
+        payment_outlet_provider_id: null,
+      },
+      required_fields: [
+        { legend: 'Target Address', name: 'target_address', value: customer().email },
+      ],
     });
     expect(order.created_time).toMatch(/^\d+$/);
-    expect([res.headers.get('x-sandbox-fee'), res.headers.get('x-sandbox-total')]).toEqual(['0', '2500']);
+    expect([res.headers.get('x-sandbox-fee'), res.headers.get('x-sandbox-total')]).toEqual([
+      '0',
+      '2500',
+    ]);
     expect(balanceOf(t, dev.php)).toBe(parseAmount('500'));
     expect(balanceOf(t, target)).toBe(before);
     t.assertLedger();
@@ -70,7 +86,14 @@ describe('sell orders through coins_transfer pay into a wallet', () => {
       expect(res.status, address).toBe(201);
       ids.push(res.body.order.id);
     }
-    for (const id of ids) expect((await t.request('POST', `/_sandbox/sellorders/${id}/status`, { body: { status: 'completed' } })).status).toBe(200);
+    for (const id of ids)
+      expect(
+        (
+          await t.request('POST', `/_sandbox/sellorders/${id}/status`, {
+            body: { status: 'completed' },
+          })
+        ).status,
+      ).toBe(200);
     expect(balanceOf(t, target)).toBe(before + parseAmount('20'));
     expect(balanceOf(t, other.php)).toBe(parseAmount('10'));
     t.assertLedger();
@@ -82,7 +105,9 @@ describe('sell orders through coins_transfer pay into a wallet', () => {
     const before = balanceOf(t, target);
     const order = (await sell(dev, { target_address: customer().email })).body.order;
     step();
-    const res = await t.request('POST', `/_sandbox/sellorders/${order.id}/status`, { body: { status: 'failed' } });
+    const res = await t.request('POST', `/_sandbox/sellorders/${order.id}/status`, {
+      body: { status: 'failed' },
+    });
     expect(res.status).toBe(200);
     step();
     expect(await statusOf(dev, order.id)).toBe('failed');
@@ -91,11 +116,14 @@ describe('sell orders through coins_transfer pay into a wallet', () => {
     t.assertLedger();
   });
 
-  it('other outlets still pay out of the sandbox: nobody\'s wallet grows', async () => {
+  it("other outlets still pay out of the sandbox: nobody's wallet grows", async () => {
     const dev = newDeveloper(t, { php: '3000' });
     const target = pesoWallet(customer());
     const before = balanceOf(t, target);
-    const res = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { outlet_id: 'bpi', amount: '100', target_address: customer().email } });
+    const res = await t.signed('POST', '/v1/sellorder', {
+      ...as(dev),
+      body: { outlet_id: 'bpi', amount: '100', target_address: customer().email },
+    });
     expect(res.status).toBe(201);
     step();
     step();
@@ -108,7 +136,10 @@ describe('sell orders through coins_transfer pay into a wallet', () => {
 describe('coins_transfer refuses a target it cannot pay at creation (400, nothing written)', () => {
   /** What `POST /v3/transfers/` answers for the same target: the same 400 is expected. */
   async function transferAnswer(dev: Dev, target: string) {
-    const res = await t.signed('POST', '/v3/transfers/', { ...as(dev), body: { account: dev.php, target_address: target, amount: '1' } });
+    const res = await t.signed('POST', '/v3/transfers/', {
+      ...as(dev),
+      body: { account: dev.php, target_address: target, amount: '1' },
+    });
     expect(res.status).toBe(400);
     return res.body;
   }
@@ -117,8 +148,16 @@ describe('coins_transfer refuses a target it cannot pay at creation (400, nothin
     const dev = newDeveloper(t, { php: '3000' });
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{}, 'This field is required.', 'validation_error'],
-      [{ target_address: 'nobody@nowhere.example' }, 'No wallet account, customer email or mobile number matches "nobody@nowhere.example".', 'unknown_target'],
-      [{ target_address: 'e'.repeat(32) }, `No wallet account, customer email or mobile number matches "${'e'.repeat(32)}".`, 'unknown_target'],
+      [
+        { target_address: 'nobody@nowhere.example' },
+        'No wallet account, customer email or mobile number matches "nobody@nowhere.example".',
+        'unknown_target',
+      ],
+      [
+        { target_address: 'e'.repeat(32) },
+        `No wallet account, customer email or mobile number matches "${'e'.repeat(32)}".`,
+        'unknown_target',
+      ],
       [{ target_address: dev.btc }, 'Target account holds BTC, not PHP.', 'validation_error'],
       [{ target_address: dev.php }, 'Cannot send to the same account.', 'validation_error'],
     ];
@@ -135,7 +174,7 @@ describe('coins_transfer refuses a target it cannot pay at creation (400, nothin
     t.assertLedger();
   });
 
-  it('answers another tenant\'s customer exactly as an unknown one, both ways, as transfers do', async () => {
+  it("answers another tenant's customer exactly as an unknown one, both ways, as transfers do", async () => {
     const ws = (await t.request('POST', '/_sandbox/workspaces', { body: {} })).body.workspace;
     const wsDev = { app: ws.app, php: pesoWallet(ws.app.owner), btc: '' } as Dev;
     const dev = newDeveloper(t, { php: '3000' });
@@ -160,7 +199,9 @@ describe('coins_transfer refuses a target it cannot pay at creation (400, nothin
   it('the refusal uses up its nonce like any other signed request that was answered', async () => {
     const dev = newDeveloper(t);
     const nonce = String(BigInt(Date.now()) * 1000n + 5_000_000_000n);
-    expect((await sell(dev, { target_address: 'nobody@nowhere.example' }, { nonce })).status).toBe(400);
+    expect((await sell(dev, { target_address: 'nobody@nowhere.example' }, { nonce })).status).toBe(
+      400,
+    );
     const replay = await sell(dev, { target_address: customer().email }, { nonce });
     expect(replay.status).toBe(401);
     expect(errorCode(replay.body)).toBe('invalid_nonce');

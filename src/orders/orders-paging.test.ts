@@ -30,14 +30,39 @@ function developerWith(kind: Kind, n: number, times: number[]) {
       rows.push({ id, at });
       if (kind === 'sell') {
         repo.insertSell({
-          id, owner_id: dev.id, account_id: dev.php, outlet_id: 'bpi', amount: 100_000_000n, fee: 0n, currency: 'PHP',
-          delivery_status: 'completed', external_transaction_id: null, target_address: null, target_account_id: null, fields: '{}',
-          debit_transaction_id: null, auto_advance: 0, created_at: at, status_changed_at: at,
+          id,
+          owner_id: dev.id,
+          account_id: dev.php,
+          outlet_id: 'bpi',
+          amount: 100_000_000n,
+          fee: 0n,
+          currency: 'PHP',
+          delivery_status: 'completed',
+          external_transaction_id: null,
+          target_address: null,
+          target_account_id: null,
+          fields: '{}',
+          debit_transaction_id: null,
+          auto_advance: 0,
+          created_at: at,
+          status_changed_at: at,
         });
       } else {
         repo.insertBuy({
-          id, owner_id: dev.id, account_id: dev.php, amount: 100_000_000n, currency: 'PHP', payment_method: 'cash_payment', instructions: null,
-          status: 'released', marked_paid_at: at, canceled_at: null, auto_release: 0, created_at: at, expires_at: at, status_changed_at: at,
+          id,
+          owner_id: dev.id,
+          account_id: dev.php,
+          amount: 100_000_000n,
+          currency: 'PHP',
+          payment_method: 'cash_payment',
+          instructions: null,
+          status: 'released',
+          marked_paid_at: at,
+          canceled_at: null,
+          auto_release: 0,
+          created_at: at,
+          expires_at: at,
+          status_changed_at: at,
         });
       }
     }
@@ -62,7 +87,11 @@ describe.each(['sell', 'buy'] as const)('%s order list paging over HTTP', (kind)
           const seen: string[] = [];
           let offset = start;
           for (;;) {
-            const res = await t.signed('GET', `${LIST[kind]}?limit=${limit}&offset=${offset}`, as(dev));
+            const res = await t.signed(
+              'GET',
+              `${LIST[kind]}?limit=${limit}&offset=${offset}`,
+              as(dev),
+            );
             expect(res.status).toBe(200);
             expect(res.body.meta).toEqual({ pagination: { total: n, limit: clamped, offset } });
             expect(res.body.orders.length).toBe(Math.max(0, Math.min(clamped, n - offset)));
@@ -87,11 +116,19 @@ describe.each(['sell', 'buy'] as const)('%s order list paging over HTTP', (kind)
     expect(whole.length).toBeGreaterThanOrEqual(250);
     expect(new Set(whole).size).toBe(whole.length);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 100 }), fc.nat({ max: whole.length + 20 }), async (limit, offset) => {
-        const res = await t.signed('GET', `${LIST[kind]}?limit=${limit}&offset=${offset}`, { spelling: offset % 2 ? 'dash' : 'underscore' });
-        expect(res.body.orders.map((o: { id: string }) => o.id)).toEqual(whole.slice(offset, offset + limit));
-        expect(res.body.meta.pagination).toEqual({ total: whole.length, limit, offset });
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 100 }),
+        fc.nat({ max: whole.length + 20 }),
+        async (limit, offset) => {
+          const res = await t.signed('GET', `${LIST[kind]}?limit=${limit}&offset=${offset}`, {
+            spelling: offset % 2 ? 'dash' : 'underscore',
+          });
+          expect(res.body.orders.map((o: { id: string }) => o.id)).toEqual(
+            whole.slice(offset, offset + limit),
+          );
+          expect(res.body.meta.pagination).toEqual({ total: whole.length, limit, offset });
+        },
+      ),
       { numRuns: 25 },
     );
   });

@@ -47,7 +47,11 @@ const IN_FLIGHT: SellOrderStatus[] = ['pending_payment', 'processing'];
 
 /** Exact fee of an amount at an outlet, from the generated brackets (same rule as outlets.service). */
 function feeAt(outlet: FixturePayoutOutlet, units: bigint): bigint {
-  const b = outlet.fees.find((x) => parseAmount(x.from_amount, { allowZero: true }) <= units && units <= parseAmount(x.until_amount));
+  const b = outlet.fees.find(
+    (x) =>
+      parseAmount(x.from_amount, { allowZero: true }) <= units &&
+      units <= parseAmount(x.until_amount),
+  );
   if (!b) throw new Error(`no bracket of ${outlet.id} holds ${units}`);
   return fractionOf(units, b.fee_percent) + parseAmount(b.fee_amount, { allowZero: true });
 }
@@ -55,7 +59,8 @@ function feeAt(outlet: FixturePayoutOutlet, units: bigint): bigint {
 /** Ages in seconds; every 40th repeats the one before, so the id tie-break of the list order is exercised. */
 function ages(f: Faker, n: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(i % 40 === 39 ? out[i - 1]! : f.number.int({ min: 60, max: HISTORY_DAYS * DAY }));
+  for (let i = 0; i < n; i++)
+    out.push(i % 40 === 39 ? out[i - 1]! : f.number.int({ min: 60, max: HISTORY_DAYS * DAY }));
   return out;
 }
 
@@ -90,9 +95,13 @@ export function generateOrderFixtures(f: Faker, fx: Fixtures): void {
         fee: formatMoney(feeAt(outlet, units)),
         currency: outlet.currency,
         delivery_status: status,
-        external_transaction_id: f.datatype.boolean(0.8) ? `payout-${f.string.alphanumeric({ length: 12, casing: 'lower' })}` : null,
+        external_transaction_id: f.datatype.boolean(0.8)
+          ? `payout-${f.string.alphanumeric({ length: 12, casing: 'lower' })}`
+          : null,
         target_address: target,
-        fields: ewallet ? { mobile_number: target } : { account_name: f.person.fullName(), account_number: target },
+        fields: ewallet
+          ? { mobile_number: target }
+          : { account_name: f.person.fullName(), account_number: target },
         // Orders still in flight are recent; old ones have long settled.
         age_seconds: IN_FLIGHT.includes(status) ? Math.min(age, 2 * DAY) : age,
       });
@@ -110,7 +119,13 @@ export function generateOrderFixtures(f: Faker, fx: Fixtures): void {
         owner_id: dev.id,
         amount: `${f.number.int({ min: 100, max: 30000 })}.${f.string.numeric(2)}`,
         currency: 'PHP',
-        payment_method: f.helpers.arrayElement(['cash_payment', 'seven_connect_deposit', 'mlhuillier_deposit', 'cebuana_lhuillier_deposit', 'bayad_deposit']),
+        payment_method: f.helpers.arrayElement([
+          'cash_payment',
+          'seven_connect_deposit',
+          'mlhuillier_deposit',
+          'cebuana_lhuillier_deposit',
+          'bayad_deposit',
+        ]),
         status,
         // A buy order still waiting for payment is younger than its lifetime (it has not expired yet).
         age_seconds: status === 'pending_payment' ? age % (BUY_LIFETIME - 3600) : age,
@@ -165,14 +180,20 @@ export function loadOrderFixtures(s: ModuleServices, orders: OrderRepository, fx
       status_changed_at: created,
     });
   }
-  const walletOf = new Map(fx.developers.flatMap((d) => d.accounts.map((a) => [`${d.id}:${a.currency}`, a.id] as const)));
+  const walletOf = new Map(
+    fx.developers.flatMap((d) => d.accounts.map((a) => [`${d.id}:${a.currency}`, a.id] as const)),
+  );
   for (const o of (fx.buy_orders ?? []) as FixtureBuyOrder[]) {
     const created = now - o.age_seconds * 1_000_000;
     const amount = parseAmount(o.amount);
     // History, not the clock's: paid an hour in, canceled or released some minutes after.
-    const paid = ['payment_received', 'released'].includes(o.status) ? Math.min(created + 3600 * 1_000_000, now) : null;
+    const paid = ['payment_received', 'released'].includes(o.status)
+      ? Math.min(created + 3600 * 1_000_000, now)
+      : null;
     const outlet = fx.payin_outlets.find((p) => p.collector === o.payment_method);
-    const cashOutlets = fx.payin_outlets.filter((p) => CASH_PAYMENT_COLLECTORS.includes(p.collector)).map((p) => p.name);
+    const cashOutlets = fx.payin_outlets
+      .filter((p) => CASH_PAYMENT_COLLECTORS.includes(p.collector))
+      .map((p) => p.name);
     orders.insertBuy({
       id: o.id,
       owner_id: o.owner_id,
@@ -180,7 +201,10 @@ export function loadOrderFixtures(s: ModuleServices, orders: OrderRepository, fx
       amount,
       currency: o.currency,
       payment_method: o.payment_method,
-      instructions: instructionsFor({ collector: o.payment_method, outlet, cashOutlets }, { id: o.id, amount, currency: o.currency }),
+      instructions: instructionsFor(
+        { collector: o.payment_method, outlet, cashOutlets },
+        { id: o.id, amount, currency: o.currency },
+      ),
       status: o.status,
       marked_paid_at: paid,
       canceled_at: o.status === 'canceled' ? Math.min(created + 600 * 1_000_000, now) : null,

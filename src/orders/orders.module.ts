@@ -23,7 +23,8 @@ export function createOrdersModule(
   outlets: OutletService,
   transfers: Pick<TransferService, 'resolveTarget'>,
 ): SandboxModule<OrdersApi> & { repo: OrderRepository } {
-  const enterOwner = (ownerId: string) => s.tenants.enter(s.identities.userById(ownerId)?.workspace_id ?? null);
+  const enterOwner = (ownerId: string) =>
+    s.tenants.enter(s.identities.userById(ownerId)?.workspace_id ?? null);
   const repo = withReferences(createOrderRepository(s.db), {
     outletName: outlets.outletName,
     outletCategory: outlets.outletCategory,

@@ -2,8 +2,10 @@ import type { Db } from '../db/open.js';
 import { dueOnTenantClock, earliestOf } from '../db/tenant-sql.js';
 import { usersOfWorkspaceSql, userWorkspaceSql } from '../identities/tenant.sql.js';
 
-export type SellOrderStatus = 'pending_payment' | 'processing' | 'completed' | 'failed' | 'canceled';
-export type BuyOrderStatus = 'pending_payment' | 'payment_received' | 'released' | 'canceled' | 'escrow_expired';
+export type SellOrderStatus =
+  'pending_payment' | 'processing' | 'completed' | 'failed' | 'canceled';
+export type BuyOrderStatus =
+  'pending_payment' | 'payment_received' | 'released' | 'canceled' | 'escrow_expired';
 
 export interface SellOrderRecord {
   id: string;
@@ -26,7 +28,10 @@ export interface SellOrderRecord {
 }
 
 /** A stored sell order; integers come back as BigInt. */
-export interface StoredSellOrder extends Omit<SellOrderRecord, 'auto_advance' | 'created_at' | 'status_changed_at'> {
+export interface StoredSellOrder extends Omit<
+  SellOrderRecord,
+  'auto_advance' | 'created_at' | 'status_changed_at'
+> {
   auto_advance: bigint;
   created_at: bigint;
   status_changed_at: bigint;
@@ -59,7 +64,15 @@ export interface BuyOrderRecord {
 }
 
 /** A stored buy order; integers come back as BigInt. */
-export interface StoredBuyOrder extends Omit<BuyOrderRecord, 'marked_paid_at' | 'canceled_at' | 'auto_release' | 'created_at' | 'expires_at' | 'status_changed_at'> {
+export interface StoredBuyOrder extends Omit<
+  BuyOrderRecord,
+  | 'marked_paid_at'
+  | 'canceled_at'
+  | 'auto_release'
+  | 'created_at'
+  | 'expires_at'
+  | 'status_changed_at'
+> {
   marked_paid_at: bigint | null;
   canceled_at: bigint | null;
   auto_release: bigint;
@@ -146,37 +159,55 @@ export function createOrderRepository(db: Db) {
     )
     .safeIntegers(true);
 
-
   return {
     insertSell: (r: SellOrderRecord) => void insertSell.run(r),
     sellById: (id: string) => sellById.get(id) as StoredSellOrder | undefined,
-    sellForOwner: (id: string, ownerId: string) => sellForOwner.get(id, ownerId) as StoredSellOrder | undefined,
+    sellForOwner: (id: string, ownerId: string) =>
+      sellForOwner.get(id, ownerId) as StoredSellOrder | undefined,
     sellCount: (ownerId: string) => (sellCount.get(ownerId) as { n: number }).n,
-    sellPage: (ownerId: string, limit: number, offset: number) => sellPage.all(ownerId, limit, offset) as StoredSellOrder[],
+    sellPage: (ownerId: string, limit: number, offset: number) =>
+      sellPage.all(ownerId, limit, offset) as StoredSellOrder[],
     setSellStatus: (id: string, from: SellOrderStatus, to: SellOrderStatus, at: number) =>
       setSellStatus.run({ id, from, to, at }).changes === 1,
     /** In-flight orders of the clock whose current status began at or before `before`. */
     dueSell: (before: number) => dueSell.all({ at: before }) as StoredSellOrder[],
     /** The earliest status change of an in-flight order of the clock (of all, or of one workspace). */
-    earliestSell: earliestOf(db, 'sell_orders', 'status_changed_at',
-      "auto_advance = 1 AND delivery_status IN ('pending_payment', 'processing')", `owner_id IN (${usersOfWorkspaceSql})`),
+    earliestSell: earliestOf(
+      db,
+      'sell_orders',
+      'status_changed_at',
+      "auto_advance = 1 AND delivery_status IN ('pending_payment', 'processing')",
+      `owner_id IN (${usersOfWorkspaceSql})`,
+    ),
     insertBuy: (r: BuyOrderRecord) => void insertBuy.run(r),
     buyById: (id: string) => buyById.get(id) as StoredBuyOrder | undefined,
-    buyForOwner: (id: string, ownerId: string) => buyForOwner.get(id, ownerId) as StoredBuyOrder | undefined,
-    setBuyStatus: (id: string, from: BuyOrderStatus, to: BuyOrderStatus, at: number) => setBuyStatus.run({ id, from, to, at }).changes === 1,
+    buyForOwner: (id: string, ownerId: string) =>
+      buyForOwner.get(id, ownerId) as StoredBuyOrder | undefined,
+    setBuyStatus: (id: string, from: BuyOrderStatus, to: BuyOrderStatus, at: number) =>
+      setBuyStatus.run({ id, from, to, at }).changes === 1,
     setBuyCredit: (id: string, transactionId: string) => void setBuyCredit.run(transactionId, id),
     /** Orders still waiting for payment whose expiration time is at or before `now`. */
     dueExpiry: (now: number) => dueExpiry.all({ at: now }) as StoredBuyOrder[],
     /** The earliest expiration time of an unpaid order (of all, or of one workspace). */
-    earliestExpiry: earliestOf(db, 'buy_orders', 'expires_at', "status = 'pending_payment'", `owner_id IN (${usersOfWorkspaceSql})`),
+    earliestExpiry: earliestOf(
+      db,
+      'buy_orders',
+      'expires_at',
+      "status = 'pending_payment'",
+      `owner_id IN (${usersOfWorkspaceSql})`,
+    ),
     /** Paid orders of the clock marked paid at or before `before`. */
     dueRelease: (before: number) => dueRelease.all({ at: before }) as StoredBuyOrder[],
     /** The earliest time a paid order of the clock was marked paid (of all, or of one workspace). */
-    earliestRelease: earliestOf(db, 'buy_orders', 'marked_paid_at',
-      "status = 'payment_received' AND auto_release = 1", `owner_id IN (${usersOfWorkspaceSql})`),
+    earliestRelease: earliestOf(
+      db,
+      'buy_orders',
+      'marked_paid_at',
+      "status = 'payment_received' AND auto_release = 1",
+      `owner_id IN (${usersOfWorkspaceSql})`,
+    ),
     buyCount: (ownerId: string) => (buyCount.get(ownerId) as { n: number }).n,
-    buyPage: (ownerId: string, limit: number, offset: number) => buyPage.all(ownerId, limit, offset) as StoredBuyOrder[],
+    buyPage: (ownerId: string, limit: number, offset: number) =>
+      buyPage.all(ownerId, limit, offset) as StoredBuyOrder[],
   };
 }
-
-

@@ -7,7 +7,11 @@ import type { SellOrderService } from './sell-orders.service.js';
 
 /** One sell order in the real body, with the sandbox's fee and total beside it in `X-Sandbox-*` headers. */
 function sold<S extends 200 | 201>(row: SellOrderRow, status: S) {
-  return { status, body: { order: sellOrderResource(row), success: true as const }, headers: sellOrderHeaders(row) };
+  return {
+    status,
+    body: { order: sellOrderResource(row), success: true as const },
+    headers: sellOrderHeaders(row),
+  };
 }
 
 /**
@@ -17,20 +21,27 @@ function sold<S extends 200 | 201>(row: SellOrderRow, status: S) {
  */
 export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Handlers {
   return {
-    createSellOrder: ({ app, body, c }) => sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201),
+    createSellOrder: ({ app, body, c }) =>
+      sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201),
     // The v2 create, the v1 list and the v2 retrieve are the same operations at the paths the public clients call.
-    createSellOrderV2: ({ app, body, c }) => sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201),
+    createSellOrderV2: ({ app, body, c }) =>
+      sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201),
     getSellOrder: ({ app, params }) => sold(sell.get(app.owner_id, params.order_id), 200),
     getSellOrderV2: ({ app, params }) => sold(sell.get(app.owner_id, params.order_id), 200),
     listSellOrders: ({ app, query }) => ok(sell.list(app.owner_id, query)),
     listSellOrdersV1: ({ app, query }) => ok(sell.list(app.owner_id, query)),
-    placeBuyOrder: ({ app, body }) => ok({ order: buy.place(app, body), success: true as const }, 201),
-    getBuyOrder: ({ app, params }) => ok({ order: buy.get(app.owner_id, params.order_id), success: true as const }),
-    markBuyOrderPaid: ({ app, params }) => ok({ order: buy.markPaid(app.owner_id, params.order_id), success: true as const }),
+    placeBuyOrder: ({ app, body }) =>
+      ok({ order: buy.place(app, body), success: true as const }, 201),
+    getBuyOrder: ({ app, params }) =>
+      ok({ order: buy.get(app.owner_id, params.order_id), success: true as const }),
+    markBuyOrderPaid: ({ app, params }) =>
+      ok({ order: buy.markPaid(app.owner_id, params.order_id), success: true as const }),
     listBuyOrders: ({ app, query }) => ok(buy.list(app.owner_id, query)),
     listBuyOrdersV1: ({ app, query }) => ok(buy.list(app.owner_id, query)),
     createBuyOrder: ({ body }) => ok({ order: buy.create(body), success: true as const }, 201),
-    setBuyOrderStatus: ({ params, body }) => ok({ order: buy.setStatus(params.order_id, body.status), success: true as const }),
-    setSellOrderStatus: ({ params, body }) => ok({ order: sell.setStatus(params.order_id, body.status), success: true as const }),
+    setBuyOrderStatus: ({ params, body }) =>
+      ok({ order: buy.setStatus(params.order_id, body.status), success: true as const }),
+    setSellOrderStatus: ({ params, body }) =>
+      ok({ order: sell.setStatus(params.order_id, body.status), success: true as const }),
   };
 }

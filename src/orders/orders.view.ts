@@ -25,13 +25,20 @@ export function sellOrderResource(r: SellOrderRow) {
     fields,
     id: r.id,
     payment_outlet: { id: r.outlet_id, name: r.outlet_name, payment_outlet_provider_id: null },
-    required_fields: known.map((f) => ({ legend: f.name, name: f.id, value: String(fields[f.id]) })),
+    required_fields: known.map((f) => ({
+      legend: f.name,
+      name: f.id,
+      value: String(fields[f.id]),
+    })),
   };
 }
 
 /** The sandbox's own figures of a sell order, beside the real body: the fee and amount + fee (what the wallet paid). */
 export function sellOrderHeaders(r: { fee: bigint; amount: bigint }): Record<string, string> {
-  return { 'X-Sandbox-Fee': formatDecimal(r.fee), 'X-Sandbox-Total': formatDecimal(r.amount + r.fee) };
+  return {
+    'X-Sandbox-Fee': formatDecimal(r.fee),
+    'X-Sandbox-Total': formatDecimal(r.amount + r.fee),
+  };
 }
 
 /** The sandbox's exchange rate for buy orders: each buys into a wallet of its own currency. */

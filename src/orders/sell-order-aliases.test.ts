@@ -17,29 +17,50 @@ const bpi = () => t.fixtures.payout_outlets[0]!.id;
 describe('sell orders at the clients’ paths', () => {
   it('creates through POST /api/v2/sellorder/ as the npm client does, debiting the wallet like v1', async () => {
     const dev = newDeveloper(t, { php: '5000' });
-    const res = await t.signed('POST', '/api/v2/sellorder/', { ...as(dev), body: { payment_outlet: bpi(), amount: '500', currency: 'PHP', pay_with_wallet: 'PBTC' } });
+    const res = await t.signed('POST', '/api/v2/sellorder/', {
+      ...as(dev),
+      body: { payment_outlet: bpi(), amount: '500', currency: 'PHP', pay_with_wallet: 'PBTC' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
-    expect(res.body.order).toMatchObject({ amount: '500', delivery_status: 'pending_payment', payment_outlet: { id: bpi() } });
-    expect(balanceOf(t, dev.php)).toBe(parseAmount('5000') - parseAmount(res.headers.get('x-sandbox-total')!));
+    expect(res.body.order).toMatchObject({
+      amount: '500',
+      delivery_status: 'pending_payment',
+      payment_outlet: { id: bpi() },
+    });
+    expect(balanceOf(t, dev.php)).toBe(
+      parseAmount('5000') - parseAmount(res.headers.get('x-sandbox-total')!),
+    );
     t.assertLedger();
     // The same order through the other two paths.
-    const got = await t.signed('GET', `/api/v2/sellorder/${res.body.order.id}/?sellorder_id=${res.body.order.id}`, as(dev));
+    const got = await t.signed(
+      'GET',
+      `/api/v2/sellorder/${res.body.order.id}/?sellorder_id=${res.body.order.id}`,
+      as(dev),
+    );
     expect(got.status).toBe(200);
     expect(got.body).toEqual({ order: res.body.order, success: true });
     const list = await t.signed('GET', '/v1/sellorder?limit=10&offset=0', as(dev));
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ orders: [res.body.order], meta: { pagination: { total: 1, limit: 10, offset: 0 } } });
+    expect(list.body).toEqual({
+      orders: [res.body.order],
+      meta: { pagination: { total: 1, limit: 10, offset: 0 } },
+    });
   });
 
   it('needs the OTP on v2 as on v1 (422) and refuses bad input (400) without a debit', async () => {
     const dev = otpDeveloper(t);
     const wallet = dev.accounts.find((a) => a.currency === 'PHP')!.id;
     const before = balanceOf(t, wallet);
-    const noOtp = await t.signed('POST', '/v2/sellorder', { ...as(dev), body: { outlet_id: bpi(), amount: '10' } });
+    const noOtp = await t.signed('POST', '/v2/sellorder', {
+      ...as(dev),
+      body: { outlet_id: bpi(), amount: '10' },
+    });
     expect(noOtp.status).toBe(422);
     expect(noOtp.body).toEqual(OTP_INVALID);
-    const bad = await t.signed('POST', '/v2/sellorder', { body: { outlet_id: bpi(), amount: '-1' } });
+    const bad = await t.signed('POST', '/v2/sellorder', {
+      body: { outlet_id: bpi(), amount: '-1' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.amount).toEqual(['Ensure this value is greater than 0.']);
     expect(balanceOf(t, wallet)).toBe(before);
@@ -53,7 +74,8 @@ describe('sell orders at the clients’ paths', () => {
     expect(v1.body).toEqual(v2.body);
     const bad = await t.signed('GET', '/v1/sellorder?limit=abc');
     expect(bad.status).toBe(400);
-    const theirs = (await t.signed('GET', '/v2/sellorder?limit=1', as(otpDeveloper(t)))).body.orders[0];
+    const theirs = (await t.signed('GET', '/v2/sellorder?limit=1', as(otpDeveloper(t)))).body
+      .orders[0];
     const other = await t.signed('GET', `/v2/sellorder/${theirs.id}`);
     expect(other.status).toBe(404);
     expect(other.body).toEqual(developerError('not_found', { non_field_errors: ['Not found.'] }));
@@ -63,24 +85,55 @@ describe('sell orders at the clients’ paths', () => {
 
   it('takes the older spellings of the example scripts: btc_amount for amount, the bank fields as the order fields', async () => {
     const dev = newDeveloper(t, { php: '5000' });
-    const body = { payment_outlet: bpi(), btc_amount: '1500', currency: 'PHP', bank_account_name: 'Juan dela Cruz', bank_account_number: '1234567890' };
+    const body = {
+      payment_outlet: bpi(),
+      btc_amount: '1500',
+      currency: 'PHP',
+      bank_account_name: 'Juan dela Cruz',
+      bank_account_number: '1234567890',
+    };
     const res = await t.signed('POST', '/api/v2/sellorder', { ...as(dev), body });
     expect(res.status).toBe(201);
-    expect(res.body.order).toMatchObject({ amount: '1500', fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' } });
-    expect(balanceOf(t, dev.php)).toBe(parseAmount('5000') - parseAmount(res.headers.get('x-sandbox-total')!));
+    expect(res.body.order).toMatchObject({
+      amount: '1500',
+      fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' },
+    });
+    expect(balanceOf(t, dev.php)).toBe(
+      parseAmount('5000') - parseAmount(res.headers.get('x-sandbox-total')!),
+    );
     t.assertLedger();
     // Explicit `fields` win over the older bank fields.
-    const both = await t.signed('POST', '/v1/sellorder', { ...as(dev), body: { ...body, btc_amount: undefined, amount: '10', fields: { account_name: 'Maria Santos' } } });
+    const both = await t.signed('POST', '/v1/sellorder', {
+      ...as(dev),
+      body: {
+        ...body,
+        btc_amount: undefined,
+        amount: '10',
+        fields: { account_name: 'Maria Santos' },
+      },
+    });
     expect(both.status).toBe(201);
-    expect(both.body.order.fields).toEqual({ account_name: 'Maria Santos', account_number: '1234567890' });
+    expect(both.body.order.fields).toEqual({
+      account_name: 'Maria Santos',
+      account_number: '1234567890',
+    });
     const before = balanceOf(t, dev.php);
-    const twice = await t.signed('POST', '/v2/sellorder', { ...as(dev), body: { ...body, amount: '1500' } });
+    const twice = await t.signed('POST', '/v2/sellorder', {
+      ...as(dev),
+      body: { ...body, amount: '1500' },
+    });
     expect(twice.status).toBe(400);
     expect(twice.body.errors.btc_amount).toEqual(['Send amount or btc_amount, not both.']);
-    const none = await t.signed('POST', '/v2/sellorder', { ...as(dev), body: { payment_outlet: bpi(), currency: 'PHP' } });
+    const none = await t.signed('POST', '/v2/sellorder', {
+      ...as(dev),
+      body: { payment_outlet: bpi(), currency: 'PHP' },
+    });
     expect(none.status).toBe(400);
     expect(none.body.errors.amount).toEqual(['This field is required.']);
-    const badBtc = await t.signed('POST', '/v2/sellorder', { ...as(dev), body: { payment_outlet: bpi(), btc_amount: '-5' } });
+    const badBtc = await t.signed('POST', '/v2/sellorder', {
+      ...as(dev),
+      body: { payment_outlet: bpi(), btc_amount: '-5' },
+    });
     expect(badBtc.status).toBe(400);
     expect(errorCode(badBtc.body)).toBe('validation_error');
     expect(balanceOf(t, dev.php)).toBe(before);

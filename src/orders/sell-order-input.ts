@@ -19,10 +19,22 @@ export type SellOrderRequestBody = Omit<SellOrderCreateBody, 'amount'> & {
  * over its `btc_amount`).
  */
 export function sellOrderInput(body: SellOrderRequestBody): SellOrderCreateBody {
-  const { btc_amount, bank_account_name, bank_account_number, phone_number_load, currency_amount_locked, amount, ...rest } = body;
-  if (amount !== undefined && btc_amount !== undefined) throw ApiError.field('btc_amount', 'Send amount or btc_amount, not both.');
+  const {
+    btc_amount,
+    bank_account_name,
+    bank_account_number,
+    phone_number_load,
+    currency_amount_locked,
+    amount,
+    ...rest
+  } = body;
+  if (amount !== undefined && btc_amount !== undefined)
+    throw ApiError.field('btc_amount', 'Send amount or btc_amount, not both.');
   if (amount !== undefined && currency_amount_locked !== undefined) {
-    throw ApiError.field('currency_amount_locked', 'Send amount or currency_amount_locked, not both.');
+    throw ApiError.field(
+      'currency_amount_locked',
+      'Send amount or currency_amount_locked, not both.',
+    );
   }
   // A load order locks the peso amount; its btc_amount is that amount at the real rate, not the payout.
   const given = currency_amount_locked ?? amount ?? btc_amount;

@@ -9,16 +9,26 @@ let t: TestApp;
 afterEach(() => t.close());
 
 const phpWallet = () => whitelistedDeveloper(t).accounts.find((a) => a.currency === 'PHP')!.id;
-const setStatus = (id: string, status: string) => t.request('POST', `/_sandbox/sellorders/${id}/status`, { body: { status } });
-const statusOf = async (id: string) => (await t.signed('GET', `/v1/sellorder/${id}`)).body.order.delivery_status as string;
+const setStatus = (id: string, status: string) =>
+  t.request('POST', `/_sandbox/sellorders/${id}/status`, { body: { status } });
+const statusOf = async (id: string) =>
+  (await t.signed('GET', `/v1/sellorder/${id}`)).body.order.delivery_status as string;
 const kindsOf = (reference: string) =>
-  (t.db.prepare('SELECT kind FROM ledger_transactions WHERE reference = ? ORDER BY created_at').all(reference) as Array<{ kind: string }>).map((r) => r.kind);
+  (
+    t.db
+      .prepare('SELECT kind FROM ledger_transactions WHERE reference = ? ORDER BY created_at')
+      .all(reference) as Array<{ kind: string }>
+  ).map((r) => r.kind);
 
 /** A new order of 2000 at BDO: 1.5 % + 10 = 40 fee, 2040 debited. */
 async function createOrder(): Promise<{ id: string; fee: string; total: string }> {
   const res = await t.signed('POST', '/v1/sellorder', { body: { outlet_id: 'bdo', amount: 2000 } });
   expect(res.status).toBe(201);
-  return { id: res.body.order.id, fee: res.headers.get('x-sandbox-fee')!, total: res.headers.get('x-sandbox-total')! };
+  return {
+    id: res.body.order.id,
+    fee: res.headers.get('x-sandbox-fee')!,
+    total: res.headers.get('x-sandbox-total')!,
+  };
 }
 
 describe('delivery status through the control API', () => {
@@ -30,7 +40,10 @@ describe('delivery status through the control API', () => {
     const order = await createOrder();
     const moved = await setStatus(order.id, 'processing');
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ success: true, order: { id: order.id, delivery_status: 'processing' } });
+    expect(moved.body).toMatchObject({
+      success: true,
+      order: { id: order.id, delivery_status: 'processing' },
+    });
     expect((await setStatus(order.id, 'completed')).body.order.delivery_status).toBe('completed');
     expect(await statusOf(order.id)).toBe('completed');
     expect(kindsOf(order.id)).toEqual(['sell_order', 'sell_order_payout']);
@@ -93,23 +106,31 @@ describe('delivery status through the control API', () => {
 describe('fixture history', () => {
   it('loads with the fixture wallet balances and a consistent ledger', () => {
     t = createTestApp();
-    for (const d of t.fixtures.developers) for (const a of d.accounts) expect(balanceOf(t, a.id), a.id).toBe(parseAmount(a.balance, { allowZero: true }));
+    for (const d of t.fixtures.developers)
+      for (const a of d.accounts)
+        expect(balanceOf(t, a.id), a.id).toBe(parseAmount(a.balance, { allowZero: true }));
     t.assertLedger();
   });
 
   it('refunds an in-flight fixture order from the money it holds in clearing', async () => {
     t = createTestApp();
     const dev = whitelistedDeveloper(t);
-    const inFlight = (t.fixtures.sell_orders as FixtureSellOrder[]).find((o) => o.owner_id === dev.id && o.delivery_status === 'pending_payment')!;
+    const inFlight = (t.fixtures.sell_orders as FixtureSellOrder[]).find(
+      (o) => o.owner_id === dev.id && o.delivery_status === 'pending_payment',
+    )!;
     const before = balanceOf(t, inFlight.account_id);
     expect((await setStatus(inFlight.id, 'failed')).status).toBe(200);
-    expect(balanceOf(t, inFlight.account_id)).toBe(before + parseAmount(inFlight.amount) + parseAmount(inFlight.fee, { allowZero: true }));
+    expect(balanceOf(t, inFlight.account_id)).toBe(
+      before + parseAmount(inFlight.amount) + parseAmount(inFlight.fee, { allowZero: true }),
+    );
     t.assertLedger();
   });
 
   it('keeps settled fixture orders where they are', async () => {
     t = createTestApp();
-    const settled = (t.fixtures.sell_orders as FixtureSellOrder[]).find((o) => o.delivery_status === 'completed')!;
+    const settled = (t.fixtures.sell_orders as FixtureSellOrder[]).find(
+      (o) => o.delivery_status === 'completed',
+    )!;
     expect((await setStatus(settled.id, 'failed')).status).toBe(409);
     t.assertLedger();
   });
@@ -165,10 +186,16 @@ describe('automatic progress on the sandbox clock', () => {
     expect(await statusOf(order.id)).toBe('pending_payment');
     t.close();
     t = createTestApp({ config: { sellOrderAutoAdvanceSeconds: 1 } });
-    const inFlight = (t.fixtures.sell_orders as FixtureSellOrder[]).filter((o) => o.delivery_status === 'processing').map((o) => o.id);
+    const inFlight = (t.fixtures.sell_orders as FixtureSellOrder[])
+      .filter((o) => o.delivery_status === 'processing')
+      .map((o) => o.id);
     t.advance(3600);
     t.sandbox.tick();
-    const still = t.db.prepare(`SELECT COUNT(*) AS n FROM sell_orders WHERE delivery_status = 'processing' AND id IN (${inFlight.map(() => '?').join(',')})`).get(...inFlight) as { n: number };
+    const still = t.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM sell_orders WHERE delivery_status = 'processing' AND id IN (${inFlight.map(() => '?').join(',')})`,
+      )
+      .get(...inFlight) as { n: number };
     expect(still.n).toBe(inFlight.length);
   });
 });

@@ -25,7 +25,10 @@ export const SELL_ORDER_TRANSITIONS: Record<SellOrderStatus, SellOrderStatus[]> 
 };
 
 /** The step the sandbox clock takes on its own. */
-const AUTO_NEXT: Partial<Record<SellOrderStatus, SellOrderStatus>> = { pending_payment: 'processing', processing: 'completed' };
+const AUTO_NEXT: Partial<Record<SellOrderStatus, SellOrderStatus>> = {
+  pending_payment: 'processing',
+  processing: 'completed',
+};
 
 /** `pay_with_wallet` values that mean the peso wallet (`PBTC` is the real service's name for it). */
 const PESO_WALLET_NAMES = ['PBTC', 'PHP'];
@@ -63,7 +66,10 @@ export interface SellOrderDeps {
 
 /** The owner's oldest wallet in a currency: the one fixtures and workspaces fund. */
 function walletOf(ledger: LedgerApi, ownerId: string, currency: string): Account | undefined {
-  return ledger.byOwner('user', ownerId).filter((a) => a.currency === currency).at(-1);
+  return ledger
+    .byOwner('user', ownerId)
+    .filter((a) => a.currency === currency)
+    .at(-1);
 }
 
 /** The payout category of prepaid mobile load (`load-globe` …). */
@@ -82,36 +88,62 @@ type PayoutOutlet = ReturnType<OutletService['requirePayoutOutlet']>;
  */
 export function createSellOrderService(d: SellOrderDeps) {
   function outletOf(body: SellOrderCreateBody) {
-    if (body.outlet_id !== undefined && body.payment_outlet !== undefined && body.outlet_id !== body.payment_outlet) {
-      throw ApiError.field('payment_outlet', 'Must be the same outlet as outlet_id when both are given.');
+    if (
+      body.outlet_id !== undefined &&
+      body.payment_outlet !== undefined &&
+      body.outlet_id !== body.payment_outlet
+    ) {
+      throw ApiError.field(
+        'payment_outlet',
+        'Must be the same outlet as outlet_id when both are given.',
+      );
     }
-    const field = body.outlet_id === undefined && body.payment_outlet !== undefined ? 'payment_outlet' : 'outlet_id';
+    const field =
+      body.outlet_id === undefined && body.payment_outlet !== undefined
+        ? 'payment_outlet'
+        : 'outlet_id';
     return d.outlets.requirePayoutOutlet(body.outlet_id ?? body.payment_outlet, field);
   }
 
   const delayMicros = () => Math.round(d.autoAdvanceSeconds() * 1_000_000);
   /** An order of the clock entered a step at `at`: its next one falls due a delay later. */
   function expectStep(to: SellOrderStatus, at: number): void {
-    if ((to === 'pending_payment' || to === 'processing') && delayMicros() > 0) d.dueWork.expect(at + delayMicros());
+    if ((to === 'pending_payment' || to === 'processing') && delayMicros() > 0)
+      d.dueWork.expect(at + delayMicros());
   }
 
   function move(row: SellOrderRow, to: SellOrderStatus, at: number): SellOrderRow {
-    if (!SELL_ORDER_TRANSITIONS[row.delivery_status].includes(to) || !d.orders.setSellStatus(row.id, row.delivery_status, to, at)) {
-      throw ApiError.general('invalid_state_transition', `Sell order is ${row.delivery_status} and cannot move to ${to}.`);
+    if (
+      !SELL_ORDER_TRANSITIONS[row.delivery_status].includes(to) ||
+      !d.orders.setSellStatus(row.id, row.delivery_status, to, at)
+    ) {
+      throw ApiError.general(
+        'invalid_state_transition',
+        `Sell order is ${row.delivery_status} and cannot move to ${to}.`,
+      );
     }
     if (row.auto_advance) expectStep(to, at);
     // Pre-settled fixture history has no debit, so there is nothing to give back or pay out.
     if (row.debit_transaction_id) {
       if (to === 'failed' || to === 'canceled') {
         d.ledger.post('sell_order_refund', row.id, [
-          { accountId: d.ledger.systemAccount('payoutClearing', row.currency), amount: -row.amount },
+          {
+            accountId: d.ledger.systemAccount('payoutClearing', row.currency),
+            amount: -row.amount,
+          },
           { accountId: d.ledger.systemAccount('payoutFees', row.currency), amount: -row.fee },
           { accountId: row.account_id, amount: row.amount + row.fee },
         ]);
       } else if (to === 'completed') {
         d.ledger.post('sell_order_payout', row.id, [
-          { accountId: d.ledger.systemAccount('payoutClearing', row.currency), amount: -row.amount },
-          { accountId: row.target_account_id ?? d.ledger.systemAccount('funding', row.currency), amount: row.amount },
+          {
+            accountId: d.ledger.systemAccount('payoutClearing', row.currency),
+            amount: -row.amount,
+          },
+          {
+            accountId: row.target_account_id ?? d.ledger.systemAccount('funding', row.currency),
+            amount: row.amount,
+          },
         ]);
       }
     }
@@ -124,13 +156,19 @@ export function createSellOrderService(d: SellOrderDeps) {
     const phone = body.fields?.phone_number_load;
     if (phone === undefined) throw ApiError.field('phone_number_load', 'This field is required.');
     const rule = FIELD_RULES.phone_number_load!;
-    if (typeof phone !== 'string' || rule.check(phone) === null) throw ApiError.field('phone_number_load', rule.message);
+    if (typeof phone !== 'string' || rule.check(phone) === null)
+      throw ApiError.field('phone_number_load', rule.message);
   }
 
   /** The wallet a `coins_transfer` order pays into (same tenant, same 400s as transfers); none for other outlets. */
-  function payoutWallet(app: App, outlet: PayoutOutlet, body: SellOrderCreateBody): Account | undefined {
+  function payoutWallet(
+    app: App,
+    outlet: PayoutOutlet,
+    body: SellOrderCreateBody,
+  ): Account | undefined {
     if (outlet.category !== WALLET_PAYOUT) return undefined;
-    if (body.target_address === undefined) throw ApiError.field('target_address', 'This field is required.');
+    if (body.target_address === undefined)
+      throw ApiError.field('target_address', 'This field is required.');
     return d.sendTargets.resolveTarget(app, body.target_address, outlet.currency);
   }
 
@@ -139,8 +177,12 @@ export function createSellOrderService(d: SellOrderDeps) {
       requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
       const outlet = outletOf(body);
       const currency = body.currency ?? outlet.currency;
-      if (currency !== outlet.currency) throw ApiError.field('currency', `"${currency}" is not a valid choice.`);
-      if (body.pay_with_wallet !== undefined && !PESO_WALLET_NAMES.includes(body.pay_with_wallet.toUpperCase())) {
+      if (currency !== outlet.currency)
+        throw ApiError.field('currency', `"${currency}" is not a valid choice.`);
+      if (
+        body.pay_with_wallet !== undefined &&
+        !PESO_WALLET_NAMES.includes(body.pay_with_wallet.toUpperCase())
+      ) {
         throw ApiError.field('pay_with_wallet', `"${body.pay_with_wallet}" is not a valid choice.`);
       }
       requireLoadPhone(outlet, body);
@@ -148,13 +190,18 @@ export function createSellOrderService(d: SellOrderDeps) {
       const quote = d.outlets.quote(outlet, parseAmount(body.amount));
       return d.unitOfWork(() => {
         const wallet = walletOf(d.ledger, app.owner_id, currency);
-        if (target && target.id === wallet?.id) throw ApiError.field('target_address', 'Cannot send to the same account.');
-        if (!wallet || wallet.balance < quote.total) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
+        if (target && target.id === wallet?.id)
+          throw ApiError.field('target_address', 'Cannot send to the same account.');
+        if (!wallet || wallet.balance < quote.total)
+          throw ApiError.general('insufficient_balance', 'Insufficient balance.');
         if (target) d.ledger.requireRoom(target.id, quote.amount);
         const id = d.ids();
         const debit = d.ledger.post('sell_order', id, [
           { accountId: wallet.id, amount: -quote.total },
-          { accountId: d.ledger.systemAccount('payoutClearing', wallet.currency), amount: quote.amount },
+          {
+            accountId: d.ledger.systemAccount('payoutClearing', wallet.currency),
+            amount: quote.amount,
+          },
           { accountId: d.ledger.systemAccount('payoutFees', wallet.currency), amount: quote.fee },
         ]);
         const now = d.clock.now();
@@ -190,7 +237,10 @@ export function createSellOrderService(d: SellOrderDeps) {
 
     list(ownerId: string, query: { limit?: number; offset?: number }) {
       const req = offsetRequest(query);
-      return { orders: d.orders.sellPage(ownerId, req.limit, req.offset).map(sellOrderResource), meta: offsetMeta(req, d.orders.sellCount(ownerId)) };
+      return {
+        orders: d.orders.sellPage(ownerId, req.limit, req.offset).map(sellOrderResource),
+        meta: offsetMeta(req, d.orders.sellCount(ownerId)),
+      };
     },
 
     /** `POST /_sandbox/sellorders/{id}/status`: any owner's order; refused (409) unless the move is allowed. */
@@ -215,7 +265,8 @@ export function createSellOrderService(d: SellOrderDeps) {
         const due = d.orders.dueSell(d.clock.now() - delay);
         if (!due.length) return moved;
         d.unitOfWork(() => {
-          for (const row of due) move(row, AUTO_NEXT[row.delivery_status]!, Number(row.status_changed_at) + delay);
+          for (const row of due)
+            move(row, AUTO_NEXT[row.delivery_status]!, Number(row.status_changed_at) + delay);
         });
         moved += due.length;
       }

@@ -10,7 +10,10 @@ type PageQuery = { page?: number; per_page?: number };
 /** One page of an in-memory list (outlet lists are a handful of rows). */
 function paged<T>(query: PageQuery, items: T[]) {
   const req = pageRequest(query);
-  return { items: items.slice(req.offset, req.offset + req.limit), meta: pageMeta(req, items.length) };
+  return {
+    items: items.slice(req.offset, req.offset + req.limit),
+    meta: pageMeta(req, items.length),
+  };
 }
 
 /** `is_enabled` as clients send it: 1/0 or true/false in any case. */
@@ -25,8 +28,15 @@ export function createOutletDirectory(repo: OutletRepository, outlets: OutletSer
     const members =
       kind === 'payout'
         ? repo.allPayoutOutlets().map((o) => ({ id: o.id, name: o.name, category: o.category }))
-        : repo.payinOutlets().map((o) => ({ id: o.collector, name: o.name, category: 'nonbank-otc' }));
-    return OUTLET_CATEGORIES.filter((c) => c.kind === kind).map((c) => categoryResource(c, members.filter((m) => m.category === c.id)));
+        : repo
+            .payinOutlets()
+            .map((o) => ({ id: o.collector, name: o.name, category: 'nonbank-otc' }));
+    return OUTLET_CATEGORIES.filter((c) => c.kind === kind).map((c) =>
+      categoryResource(
+        c,
+        members.filter((m) => m.category === c.id),
+      ),
+    );
   }
 
   return {
@@ -40,25 +50,42 @@ export function createOutletDirectory(repo: OutletRepository, outlets: OutletSer
       return paged(query, regionOk && enabledOk ? all.map((o) => payinOutletResource(o, all)) : []);
     },
     payinFees(query: PageQuery & { outlet_id?: string }) {
-      const rows = repo.payinOutlets().filter((o) => query.outlet_id === undefined || o.collector === query.outlet_id);
+      const rows = repo
+        .payinOutlets()
+        .filter((o) => query.outlet_id === undefined || o.collector === query.outlet_id);
       return paged(query, rows.map(payinFeeResource));
     },
     /**
      * Checks one field value for an outlet. A valid value answers with its normalised form; an invalid
      * one is a field error on `value`, an unknown outlet or field one on `payment_outlet` or `field`.
      */
-    validateField(body: { payment_outlet?: string; outlet_id?: string; field: string; value: string }) {
+    validateField(body: {
+      payment_outlet?: string;
+      outlet_id?: string;
+      field: string;
+      value: string;
+    }) {
       const field = body.payment_outlet !== undefined ? 'payment_outlet' : 'outlet_id';
       const outlet = outlets.requirePayoutOutlet(body.payment_outlet ?? body.outlet_id, field);
       const cat = categoryOf(outlet.category);
       const known = cat?.fields.map((f) => f.id) ?? [];
       if (!known.includes(body.field)) {
-        throw ApiError.field('field', `"${body.field}" is not a field of ${outlet.name}. Its fields: ${known.join(', ') || 'none'}.`);
+        throw ApiError.field(
+          'field',
+          `"${body.field}" is not a field of ${outlet.name}. Its fields: ${known.join(', ') || 'none'}.`,
+        );
       }
       const rule = FIELD_RULES[body.field]!;
       const value = rule.check(body.value);
       if (value === null) throw ApiError.field('value', rule.message);
-      return { 'validate-field': { payment_outlet: outlet.id, field: body.field, value, is_valid: true as const } };
+      return {
+        'validate-field': {
+          payment_outlet: outlet.id,
+          field: body.field,
+          value,
+          is_valid: true as const,
+        },
+      };
     },
   };
 }

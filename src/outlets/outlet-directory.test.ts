@@ -11,7 +11,13 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const ids = (items: Array<{ id: string }>) => items.map((o) => o.id);
-const payoutIds = () => [...t.fixtures.payout_outlets.map((o) => o.id), 'coins_transfer', 'load-globe', 'load-smart', 'load-sun'];
+const payoutIds = () => [
+  ...t.fixtures.payout_outlets.map((o) => o.id),
+  'coins_transfer',
+  'load-globe',
+  'load-smart',
+  'load-sun',
+];
 const collectors = () => t.fixtures.payin_outlets.map((o) => o.collector);
 
 describe('one payout outlet', () => {
@@ -28,9 +34,23 @@ describe('one payout outlet', () => {
         outlet_category: 'bank',
         region: 'PH',
         is_enabled: true,
-        amount_limits: [{ currency: 'PHP', minimum: Number(fx.fees[0]!.from_amount), maximum: Number(fx.fees.at(-1)!.until_amount), increment: 0.00000001 }],
-        fields: [expect.objectContaining({ id: 'account_number' }), expect.objectContaining({ id: 'account_name' })],
-        payment_outlet_type: { id: 'bank', name: 'Bank transfer', outlets: ['bpi', 'bdo', 'metrobank', 'unionbank'] },
+        amount_limits: [
+          {
+            currency: 'PHP',
+            minimum: Number(fx.fees[0]!.from_amount),
+            maximum: Number(fx.fees.at(-1)!.until_amount),
+            increment: 0.00000001,
+          },
+        ],
+        fields: [
+          expect.objectContaining({ id: 'account_number' }),
+          expect.objectContaining({ id: 'account_name' }),
+        ],
+        payment_outlet_type: {
+          id: 'bank',
+          name: 'Bank transfer',
+          outlets: ['bpi', 'bdo', 'metrobank', 'unionbank'],
+        },
       });
     }
   });
@@ -40,20 +60,46 @@ describe('one payout outlet', () => {
     expect(res.body['payout-outlet']).toMatchObject({
       id: 'coins_transfer',
       outlet_category: 'coins_transfer',
-      fields: [{ id: 'target_address', name: 'Target Address', field_type: '', help_text: 'Wallet address, email or mobile number', help_link: '' }],
+      fields: [
+        {
+          id: 'target_address',
+          name: 'Target Address',
+          field_type: '',
+          help_text: 'Wallet address, email or mobile number',
+          help_link: '',
+        },
+      ],
     });
     const q = await t.signed('GET', '/v2/sellquote?payment_outlet=coins_transfer&amount=2500');
-    expect(q.body.quote).toMatchObject({ fee: '0.00000000', total: '2500.00000000', fee_percent: '0.00' });
+    expect(q.body.quote).toMatchObject({
+      fee: '0.00000000',
+      total: '2500.00000000',
+      fee_percent: '0.00',
+    });
     // A sell order through it debits the amount only (src/orders/coins-transfer.test.ts follows the money).
     const dev = whitelistedDeveloper(t);
     const order = await t.signed('POST', '/v1/sellorder', {
       key: dev.app.api_key,
       secret: dev.app.api_secret,
-      body: { payment_outlet: 'coins_transfer', amount: '2500', currency: 'PHP', target_address: t.fixtures.customers[0]!.email },
+      body: {
+        payment_outlet: 'coins_transfer',
+        amount: '2500',
+        currency: 'PHP',
+        target_address: t.fixtures.customers[0]!.email,
+      },
     });
     expect(order.status).toBe(201);
-    expect(order.body.order).toMatchObject({ payment_outlet: { id: 'coins_transfer', name: 'Coins Transfer', payment_outlet_provider_id: null } });
-    expect([order.headers.get('x-sandbox-fee'), order.headers.get('x-sandbox-total')]).toEqual(['0', '2500']);
+    expect(order.body.order).toMatchObject({
+      payment_outlet: {
+        id: 'coins_transfer',
+        name: 'Coins Transfer',
+        payment_outlet_provider_id: null,
+      },
+    });
+    expect([order.headers.get('x-sandbox-fee'), order.headers.get('x-sandbox-total')]).toEqual([
+      '0',
+      '2500',
+    ]);
     t.assertLedger();
   });
 
@@ -70,7 +116,11 @@ describe('v4 payout outlets', () => {
     const res = await t.signed('GET', '/v4/payout-outlets/?language=en&per_page=1000');
     expect(res.status).toBe(200);
     expect(ids(res.body['payout-outlets'])).toEqual(payoutIds());
-    expect(res.body.meta).toEqual({ total_count: payoutIds().length, next_page: null, previous_page: null });
+    expect(res.body.meta).toEqual({
+      total_count: payoutIds().length,
+      next_page: null,
+      previous_page: null,
+    });
     const v1 = await t.signed('GET', '/v1/payout-outlets/?per_page=100');
     expect(res.body['payout-outlets']).toEqual(v1.body['payout-outlets']);
   });
@@ -96,25 +146,51 @@ describe('payout outlet fees and categories', () => {
     expect(res.status).toBe(200);
     const partner = await t.signed('GET', '/v3/partner-payout-outlet-fees?per_page=100');
     expect(res.body['payout-outlet-fees']).toEqual(partner.body['partner-payout-outlet-fees']);
-    const fx = t.fixtures.payout_outlets.flatMap((o) => o.fees.map((b) => ({ payment_outlet: o.id, fee_percent: feePercentText(b.fee_percent) })));
-    expect(res.body['payout-outlet-fees'].map((b: { payment_outlet: string; fee_percent: string }) => ({ payment_outlet: b.payment_outlet, fee_percent: b.fee_percent }))).toEqual([
+    const fx = t.fixtures.payout_outlets.flatMap((o) =>
+      o.fees.map((b) => ({ payment_outlet: o.id, fee_percent: feePercentText(b.fee_percent) })),
+    );
+    expect(
+      res.body['payout-outlet-fees'].map((b: { payment_outlet: string; fee_percent: string }) => ({
+        payment_outlet: b.payment_outlet,
+        fee_percent: b.fee_percent,
+      })),
+    ).toEqual([
       ...fx,
       { payment_outlet: 'coins_transfer', fee_percent: '0.00' },
-      ...['load-globe', 'load-smart', 'load-sun'].map((id) => ({ payment_outlet: id, fee_percent: '0.00' })),
+      ...['load-globe', 'load-smart', 'load-sun'].map((id) => ({
+        payment_outlet: id,
+        fee_percent: '0.00',
+      })),
     ]);
     const one = await t.signed('GET', '/v1/payout-outlet-fees/?outlet_id=gcash');
     expect(one.body.meta.total_count).toBe(3);
-    expect(Object.keys(one.body['payout-outlet-fees'][0]).sort()).toEqual(['currency', 'fee_amount', 'fee_percent', 'from_amount', 'id', 'payment_outlet', 'until_amount']);
+    expect(Object.keys(one.body['payout-outlet-fees'][0]).sort()).toEqual([
+      'currency',
+      'fee_amount',
+      'fee_percent',
+      'from_amount',
+      'id',
+      'payment_outlet',
+      'until_amount',
+    ]);
   });
 
   it('lists the payout categories: every outlet in exactly one, with that category fields', async () => {
     const res = await t.signed('GET', '/d/api/payout-outlet-categories/');
     expect(res.status).toBe(200);
-    const cats = res.body['payout-outlet-categories'] as Array<{ id: string; outlets: string[]; fields: Array<{ id: string }> }>;
+    const cats = res.body['payout-outlet-categories'] as Array<{
+      id: string;
+      outlets: string[];
+      fields: Array<{ id: string }>;
+    }>;
     expect(ids(cats)).toEqual(['bank', 'e-wallet', 'remittance', 'coins_transfer', 'mobile-load']);
     expect(cats.flatMap((c) => c.outlets).sort()).toEqual(payoutIds().sort());
     const all = await t.signed('GET', '/v4/payout-outlets/?per_page=1000');
-    for (const o of all.body['payout-outlets'] as Array<{ id: string; outlet_category: string; fields: unknown }>) {
+    for (const o of all.body['payout-outlets'] as Array<{
+      id: string;
+      outlet_category: string;
+      fields: unknown;
+    }>) {
       const cat = cats.find((c) => c.outlets.includes(o.id))!;
       expect(cat.id).toBe(o.outlet_category);
       expect(cat.fields).toEqual(o.fields);
@@ -134,21 +210,33 @@ describe('pay-in outlets', () => {
       id: fx.collector,
       name: fx.name,
       outlet_category: 'nonbank-otc',
-      payment_outlet_type: { id: 'nonbank-otc', name: 'Non-bank OTC', fields: [], outlets: collectors() },
+      payment_outlet_type: {
+        id: 'nonbank-otc',
+        name: 'Non-bank OTC',
+        fields: [],
+        outlets: collectors(),
+      },
       amount_limits: [{ currency: 'PHP', minimum: 15, maximum: 100000000, increment: 0.00000001 }],
       denominations: [],
       region: 'PH',
       instructions: fx.instructions,
       is_enabled: true,
     });
-    for (const path of ['/v1/payin-outlets/?region=ph', '/v1/payin-outlets/?is_enabled=true', '/v1/payin-outlets/']) {
+    for (const path of [
+      '/v1/payin-outlets/?region=ph',
+      '/v1/payin-outlets/?is_enabled=true',
+      '/v1/payin-outlets/',
+    ]) {
       const res = await t.signed('GET', path);
       expect(res.status).toBe(200);
       expect(ids(res.body['payin-outlets']), path).toEqual(collectors());
     }
     for (const q of ['region=SG', 'is_enabled=0', 'region=PH&is_enabled=False']) {
       const none = await t.signed('GET', `/v1/payin-outlets/?${q}`);
-      expect(none.body, q).toEqual({ 'payin-outlets': [], meta: { total_count: 0, next_page: null, previous_page: null } });
+      expect(none.body, q).toEqual({
+        'payin-outlets': [],
+        meta: { total_count: 0, next_page: null, previous_page: null },
+      });
     }
     const bad = await t.signed('GET', '/v1/payin-outlets/?is_enabled=maybe');
     expect(bad.status).toBe(400);
@@ -171,8 +259,12 @@ describe('pay-in outlets', () => {
       })),
     );
     const one = await t.signed('GET', '/v1/payin-outlet-fees/?outlet_id=bayad_deposit');
-    expect(one.body['payin-outlet-fees'].map((f: { payment_outlet: string }) => f.payment_outlet)).toEqual(['bayad_deposit']);
+    expect(
+      one.body['payin-outlet-fees'].map((f: { payment_outlet: string }) => f.payment_outlet),
+    ).toEqual(['bayad_deposit']);
     const cats = await t.signed('GET', '/d/api/payin-outlet-categories/');
-    expect(cats.body['payin-outlet-categories']).toEqual([expect.objectContaining({ id: 'nonbank-otc', outlets: collectors() })]);
+    expect(cats.body['payin-outlet-categories']).toEqual([
+      expect.objectContaining({ id: 'nonbank-otc', outlets: collectors() }),
+    ]);
   });
 });

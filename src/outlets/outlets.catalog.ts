@@ -26,30 +26,61 @@ export interface OutletCategory {
   payout_duration: string;
 }
 
-const field = (id: string, name: string, help_text = ''): OutletField => ({ id, name, field_type: '', help_text, help_link: '' });
+const field = (id: string, name: string, help_text = ''): OutletField => ({
+  id,
+  name,
+  field_type: '',
+  help_text,
+  help_link: '',
+});
 
 export const OUTLET_CATEGORIES: OutletCategory[] = [
   {
     id: 'bank',
     name: 'Bank transfer',
     kind: 'payout',
-    fields: [field('account_number', 'Account number', '10 to 16 digits'), field('account_name', "Account holder's name")],
+    fields: [
+      field('account_number', 'Account number', '10 to 16 digits'),
+      field('account_name', "Account holder's name"),
+    ],
     payout_duration: 'Within 24 hours',
   },
-  { id: 'e-wallet', name: 'E-wallet', kind: 'payout', fields: [field('mobile_number', 'Mobile number', 'Philippine mobile number (09XXXXXXXXX)')], payout_duration: 'Instant' },
+  {
+    id: 'e-wallet',
+    name: 'E-wallet',
+    kind: 'payout',
+    fields: [field('mobile_number', 'Mobile number', 'Philippine mobile number (09XXXXXXXXX)')],
+    payout_duration: 'Instant',
+  },
   {
     id: 'remittance',
     name: 'Cash pick-up',
     kind: 'payout',
     fields: [
-      field('recipient_full_name', "Recipient's full name", 'Please provide first name and surname (ex. John Santos)'),
+      field(
+        'recipient_full_name',
+        "Recipient's full name",
+        'Please provide first name and surname (ex. John Santos)',
+      ),
       field('mobile_number', "Recipient's mobile number", 'Philippine mobile number (09XXXXXXXXX)'),
     ],
     payout_duration: 'Within 1 hour',
   },
-  { id: 'coins_transfer', name: 'Coins Transfer', kind: 'payout', fields: [field('target_address', 'Target Address', 'Wallet address, email or mobile number')], payout_duration: 'Instant' },
+  {
+    id: 'coins_transfer',
+    name: 'Coins Transfer',
+    kind: 'payout',
+    fields: [field('target_address', 'Target Address', 'Wallet address, email or mobile number')],
+    payout_duration: 'Instant',
+  },
   // Prepaid mobile load (`load-globe` …), as the real service's older docs and a public client sell it.
-  { id: 'mobile-load', name: 'Mobile Load', kind: 'payout', fields: [field('phone_number_load', 'Phone Number', 'Philippine mobile number (09XXXXXXXXX)')], payout_duration: 'Instant' },
+  {
+    id: 'mobile-load',
+    name: 'Mobile Load',
+    kind: 'payout',
+    fields: [field('phone_number_load', 'Phone Number', 'Philippine mobile number (09XXXXXXXXX)')],
+    payout_duration: 'Instant',
+  },
   // The real service's name for over-the-counter non-bank pay-in outlets.
   { id: 'nonbank-otc', name: 'Non-bank OTC', kind: 'payin', fields: [], payout_duration: '' },
 ];
@@ -60,10 +91,19 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** How each field is checked, and the normalised value kept for it. */
 export const FIELD_RULES: Record<string, FieldRule> = {
-  account_number: { check: (v) => (/^\d{10,16}$/.test(digits(v)) ? digits(v) : null), message: 'Enter a valid account number (10 to 16 digits).' },
-  account_name: { check: (v) => (/^[\p{L}][\p{L} .,'-]{1,99}$/u.test(v.trim()) ? v.trim() : null), message: 'Enter the account holder\'s name (2 to 100 letters).' },
+  account_number: {
+    check: (v) => (/^\d{10,16}$/.test(digits(v)) ? digits(v) : null),
+    message: 'Enter a valid account number (10 to 16 digits).',
+  },
+  account_name: {
+    check: (v) => (/^[\p{L}][\p{L} .,'-]{1,99}$/u.test(v.trim()) ? v.trim() : null),
+    message: "Enter the account holder's name (2 to 100 letters).",
+  },
   recipient_full_name: {
-    check: (v) => (/^[\p{L}][\p{L}.'-]*(?: [\p{L}][\p{L}.'-]*)+$/u.test(v.trim()) && v.trim().length <= 100 ? v.trim() : null),
+    check: (v) =>
+      /^[\p{L}][\p{L}.'-]*(?: [\p{L}][\p{L}.'-]*)+$/u.test(v.trim()) && v.trim().length <= 100
+        ? v.trim()
+        : null,
     message: 'Enter the first name and surname of the recipient.',
   },
   phone_number_load: {
@@ -91,10 +131,16 @@ export const FIELD_RULES: Record<string, FieldRule> = {
   },
 };
 
-export const categoryOf = (id: string): OutletCategory | undefined => OUTLET_CATEGORIES.find((c) => c.id === id);
+export const categoryOf = (id: string): OutletCategory | undefined =>
+  OUTLET_CATEGORIES.find((c) => c.id === id);
 
 /** The built-in payout outlet that sends pesos to another wallet (not part of the generated fixtures). */
-export const COINS_TRANSFER = { id: 'coins_transfer', name: 'Coins Transfer', category: 'coins_transfer', currency: 'PHP' } as const;
+export const COINS_TRANSFER = {
+  id: 'coins_transfer',
+  name: 'Coins Transfer',
+  category: 'coins_transfer',
+  currency: 'PHP',
+} as const;
 
 /**
  * The built-in prepaid-load outlets (the real ids and names of the older docs' `send-load` example and a

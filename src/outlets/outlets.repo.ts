@@ -35,25 +35,39 @@ export interface FeeBracketRow {
  * Money columns come back as BigInt (exact).
  */
 export function createOutletRepository(db: Db) {
-  const outletById = db.prepare("SELECT id, name, category, currency FROM outlets WHERE kind = 'payout' AND id = ?");
+  const outletById = db.prepare(
+    "SELECT id, name, category, currency FROM outlets WHERE kind = 'payout' AND id = ?",
+  );
   const outletsPage = db.prepare(
     "SELECT id, name, category, currency FROM outlets WHERE kind = 'payout' ORDER BY position, id LIMIT ? OFFSET ?",
   );
   const outletsCount = db.prepare("SELECT COUNT(*) AS n FROM outlets WHERE kind = 'payout'");
-  const bracketsOf = db.prepare('SELECT * FROM payout_outlet_fees WHERE outlet_id = ? ORDER BY from_amount, id').safeIntegers(true);
-  const feesPage = db.prepare('SELECT * FROM payout_outlet_fees ORDER BY position, id LIMIT ? OFFSET ?').safeIntegers(true);
+  const bracketsOf = db
+    .prepare('SELECT * FROM payout_outlet_fees WHERE outlet_id = ? ORDER BY from_amount, id')
+    .safeIntegers(true);
+  const feesPage = db
+    .prepare('SELECT * FROM payout_outlet_fees ORDER BY position, id LIMIT ? OFFSET ?')
+    .safeIntegers(true);
   const feesCount = db.prepare('SELECT COUNT(*) AS n FROM payout_outlet_fees');
   const feesOfPage = db
-    .prepare('SELECT * FROM payout_outlet_fees WHERE outlet_id = ? ORDER BY position, id LIMIT ? OFFSET ?')
+    .prepare(
+      'SELECT * FROM payout_outlet_fees WHERE outlet_id = ? ORDER BY position, id LIMIT ? OFFSET ?',
+    )
     .safeIntegers(true);
-  const feesOfCount = db.prepare('SELECT COUNT(*) AS n FROM payout_outlet_fees WHERE outlet_id = ?');
+  const feesOfCount = db.prepare(
+    'SELECT COUNT(*) AS n FROM payout_outlet_fees WHERE outlet_id = ?',
+  );
 
   const payinOutlets = db.prepare(
     "SELECT id, name, collector, currency, instructions FROM outlets WHERE kind = 'payin' ORDER BY position, id",
   );
-  const allPayout = db.prepare("SELECT id, name, category, currency FROM outlets WHERE kind = 'payout' ORDER BY position, id");
+  const allPayout = db.prepare(
+    "SELECT id, name, category, currency FROM outlets WHERE kind = 'payout' ORDER BY position, id",
+  );
   const rangeOf = db
-    .prepare('SELECT MIN(from_amount) AS minimum, MAX(until_amount) AS maximum FROM payout_outlet_fees WHERE outlet_id = ?')
+    .prepare(
+      'SELECT MIN(from_amount) AS minimum, MAX(until_amount) AS maximum FROM payout_outlet_fees WHERE outlet_id = ?',
+    )
     .safeIntegers(true);
   const insertOutlet = db.prepare(
     "INSERT INTO outlets (id, kind, name, collector, category, currency, instructions, position) VALUES (?, 'payout', ?, NULL, ?, ?, '', ?)",
@@ -62,8 +76,12 @@ export function createOutletRepository(db: Db) {
     `INSERT INTO payout_outlet_fees (id, outlet_id, currency, from_amount, until_amount, fee_amount, fee_percent, position)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const nextPosition = db.prepare("SELECT COALESCE(MAX(position) + 1, 0) AS p FROM outlets WHERE kind = 'payout'");
-  const nextFeePosition = db.prepare('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM payout_outlet_fees');
+  const nextPosition = db.prepare(
+    "SELECT COALESCE(MAX(position) + 1, 0) AS p FROM outlets WHERE kind = 'payout'",
+  );
+  const nextFeePosition = db.prepare(
+    'SELECT COALESCE(MAX(position) + 1, 0) AS p FROM payout_outlet_fees',
+  );
   const nameOf = db.prepare('SELECT name FROM outlets WHERE id = ?').pluck();
   const categoryOf = db.prepare('SELECT category FROM outlets WHERE id = ?').pluck();
   // Pay-in outlets are named by id or by collector (a buy order's payment method).
@@ -75,28 +93,52 @@ export function createOutletRepository(db: Db) {
     outletName: (id: string) => nameOf.get(id) as string | undefined,
     /** Any outlet's category (a sell order's wire fields depend on it). */
     outletCategory: (id: string) => categoryOf.get(id) as string | undefined,
-    payinOutlet: (idOrCollector: string) => payinOutlet.get({ v: idOrCollector }) as PayinOutletRow | undefined,
+    payinOutlet: (idOrCollector: string) =>
+      payinOutlet.get({ v: idOrCollector }) as PayinOutletRow | undefined,
     payinOutlets: () => payinOutlets.all() as PayinOutletRow[],
     allPayoutOutlets: () => allPayout.all() as PayoutOutletRow[],
     /** The amounts an outlet's fee brackets cover, or undefined when it has none. */
     amountRange: (outletId: string): AmountRange | undefined => {
       const r = rangeOf.get(outletId) as { minimum: bigint | null; maximum: bigint | null };
-      return r.minimum === null || r.maximum === null ? undefined : { minimum: r.minimum, maximum: r.maximum };
+      return r.minimum === null || r.maximum === null
+        ? undefined
+        : { minimum: r.minimum, maximum: r.maximum };
     },
     /** Adds a payout outlet with its brackets after the existing ones (the built-in coins_transfer). */
-    insertPayoutOutlet(o: PayoutOutletRow, brackets: Array<Omit<FeeBracketRow, 'outlet_id' | 'currency'>>) {
-      insertOutlet.run(o.id, o.name, o.category, o.currency, (nextPosition.get() as { p: number }).p);
+    insertPayoutOutlet(
+      o: PayoutOutletRow,
+      brackets: Array<Omit<FeeBracketRow, 'outlet_id' | 'currency'>>,
+    ) {
+      insertOutlet.run(
+        o.id,
+        o.name,
+        o.category,
+        o.currency,
+        (nextPosition.get() as { p: number }).p,
+      );
       for (const b of brackets) {
         const pos = (nextFeePosition.get() as { p: number }).p;
-        insertFee.run(b.id, o.id, o.currency, b.from_amount, b.until_amount, b.fee_amount, b.fee_percent, pos);
+        insertFee.run(
+          b.id,
+          o.id,
+          o.currency,
+          b.from_amount,
+          b.until_amount,
+          b.fee_amount,
+          b.fee_percent,
+          pos,
+        );
       }
     },
     payoutOutlet: (id: string) => outletById.get(id) as PayoutOutletRow | undefined,
-    payoutOutletsPage: (limit: number, offset: number) => outletsPage.all(limit, offset) as PayoutOutletRow[],
+    payoutOutletsPage: (limit: number, offset: number) =>
+      outletsPage.all(limit, offset) as PayoutOutletRow[],
     payoutOutletsCount: () => (outletsCount.get() as { n: number }).n,
     brackets: (outletId: string) => bracketsOf.all(outletId) as FeeBracketRow[],
     feesPage: (outletId: string | undefined, limit: number, offset: number) =>
-      (outletId === undefined ? feesPage.all(limit, offset) : feesOfPage.all(outletId, limit, offset)) as FeeBracketRow[],
+      (outletId === undefined
+        ? feesPage.all(limit, offset)
+        : feesOfPage.all(outletId, limit, offset)) as FeeBracketRow[],
     feesCount: (outletId: string | undefined) =>
       ((outletId === undefined ? feesCount.get() : feesOfCount.get(outletId)) as { n: number }).n,
   };

@@ -27,7 +27,11 @@ export function createOutletService(repo: OutletRepository) {
       const range = brackets.length
         ? ` (${formatMoneyShort(brackets[0]!.from_amount)} to ${formatMoneyShort(brackets.at(-1)!.until_amount)} ${outlet.currency})`
         : '';
-      throw ApiError.field('amount', `Amount is outside the fee brackets of ${outlet.name}${range}.`, 'amount_outside_fee_brackets');
+      throw ApiError.field(
+        'amount',
+        `Amount is outside the fee brackets of ${outlet.name}${range}.`,
+        'amount_outside_fee_brackets',
+      );
     }
     const fee = fractionOf(amount, bracket.fee_percent) + bracket.fee_amount;
     return { outlet, bracket, amount, fee, total: amount + fee };
@@ -45,7 +49,11 @@ export function createOutletService(repo: OutletRepository) {
     /** A pay-in outlet by its id or its collector code. */
     payinOutlet: (idOrCollector: string) => repo.payinOutlet(idOrCollector),
     /** Names of the pay-in outlets of these collectors, in outlet order. */
-    payinNames: (collectors: readonly string[]) => repo.payinOutlets().filter((o) => collectors.includes(o.collector)).map((o) => o.name),
+    payinNames: (collectors: readonly string[]) =>
+      repo
+        .payinOutlets()
+        .filter((o) => collectors.includes(o.collector))
+        .map((o) => o.name),
     /** One page of payout outlets; `maxPerPage` is 100 on v1 and 1000 on v4 (its clients ask for 1000). */
     listPayoutOutlets(query: { page?: number; per_page?: number }, maxPerPage = 100) {
       const req = pageRequest({ page: query.page });
@@ -53,7 +61,9 @@ export function createOutletService(repo: OutletRepository) {
       req.offset = (req.page - 1) * req.perPage;
       const all = repo.allPayoutOutlets();
       return {
-        'payout-outlets': repo.payoutOutletsPage(req.limit, req.offset).map((o) => payoutOutletResource(o, repo.amountRange(o.id), all)),
+        'payout-outlets': repo
+          .payoutOutletsPage(req.limit, req.offset)
+          .map((o) => payoutOutletResource(o, repo.amountRange(o.id), all)),
         meta: pageMeta(req, repo.payoutOutletsCount()),
       };
     },

@@ -1,6 +1,11 @@
 import { formatMoney, formatMoneyShort } from '../shared/money.js';
 import { PAYIN_LIMITS, categoryOf, type OutletCategory } from './outlets.catalog.js';
-import type { AmountRange, FeeBracketRow, PayinOutletRow, PayoutOutletRow } from './outlets.repo.js';
+import type {
+  AmountRange,
+  FeeBracketRow,
+  PayinOutletRow,
+  PayoutOutletRow,
+} from './outlets.repo.js';
 import type { FeeQuote } from './outlets.types.js';
 
 /** The sandbox keeps amounts to 8 decimals, so that is the step an outlet accepts. */
@@ -16,7 +21,10 @@ const limitOf = (currency: string, r: AmountRange) => ({
 });
 
 /** `payment_outlet_type` / a category list item: the real service's shape, with the outlets of the category. */
-export function categoryResource(cat: OutletCategory, members: Array<{ id: string; name: string }>) {
+export function categoryResource(
+  cat: OutletCategory,
+  members: Array<{ id: string; name: string }>,
+) {
   return {
     id: cat.id,
     name: cat.name,
@@ -58,15 +66,28 @@ function common(cat: OutletCategory, instructions: string) {
  * A payout outlet: `id`, `name`, `category` and `currency` as before, plus the real resource's fields.
  * `amount_limits` is the span of its fee brackets (an amount outside them cannot be paid out).
  */
-export function payoutOutletResource(o: PayoutOutletRow, range: AmountRange | undefined, siblings: PayoutOutletRow[]) {
-  const cat = categoryOf(o.category) ?? { id: o.category, name: o.category, kind: 'payout' as const, fields: [], payout_duration: '' };
+export function payoutOutletResource(
+  o: PayoutOutletRow,
+  range: AmountRange | undefined,
+  siblings: PayoutOutletRow[],
+) {
+  const cat = categoryOf(o.category) ?? {
+    id: o.category,
+    name: o.category,
+    kind: 'payout' as const,
+    fields: [],
+    payout_duration: '',
+  };
   return {
     id: o.id,
     name: o.name,
     category: o.category,
     currency: o.currency,
     outlet_category: cat.id,
-    payment_outlet_type: categoryResource(cat, siblings.filter((s) => s.category === o.category)),
+    payment_outlet_type: categoryResource(
+      cat,
+      siblings.filter((s) => s.category === o.category),
+    ),
     amount_limits: range ? [limitOf(o.currency, range)] : [],
     ...common(cat, ''),
   };
@@ -78,8 +99,18 @@ export function payinOutletResource(o: PayinOutletRow, all: PayinOutletRow[]) {
   return {
     id: o.collector,
     outlet_category: cat.id,
-    payment_outlet_type: categoryResource(cat, all.map((p) => ({ id: p.collector, name: p.name }))),
-    amount_limits: [{ currency: o.currency, minimum: Number(PAYIN_LIMITS.minimum), maximum: Number(PAYIN_LIMITS.maximum), increment: INCREMENT }],
+    payment_outlet_type: categoryResource(
+      cat,
+      all.map((p) => ({ id: p.collector, name: p.name })),
+    ),
+    amount_limits: [
+      {
+        currency: o.currency,
+        minimum: Number(PAYIN_LIMITS.minimum),
+        maximum: Number(PAYIN_LIMITS.maximum),
+        increment: INCREMENT,
+      },
+    ],
     name: o.name,
     currency: o.currency,
     ...common(cat, o.instructions),
@@ -123,5 +154,10 @@ export function feeBracketResource(b: FeeBracketRow) {
 
 /** A fee quote: its bracket, with the amount, the fee and the total. */
 export function feeQuoteResource(q: FeeQuote) {
-  return { ...feeBracketResource(q.bracket), amount: formatMoney(q.amount), fee: formatMoney(q.fee), total: formatMoney(q.total) };
+  return {
+    ...feeBracketResource(q.bracket),
+    amount: formatMoney(q.amount),
+    fee: formatMoney(q.fee),
+    total: formatMoney(q.total),
+  };
 }

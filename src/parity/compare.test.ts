@@ -3,7 +3,15 @@ import { compareAnswer, formatOf, type Difference } from './compare.js';
 import type { RecordedAnswer } from './har.js';
 import { ELIDED, parseLenient } from './lenient-parse.js';
 
-const rec = (value: unknown, o: Partial<{ status: number; truncated: boolean; partial: boolean; typeAmbiguous: string[] }> = {}): RecordedAnswer => ({
+const rec = (
+  value: unknown,
+  o: Partial<{
+    status: number;
+    truncated: boolean;
+    partial: boolean;
+    typeAmbiguous: string[];
+  }> = {},
+): RecordedAnswer => ({
   status: o.status,
   body: { kind: 'json', value, truncated: o.truncated ?? false, partial: o.partial ?? false },
   typeAmbiguous: o.typeAmbiguous ?? [],
@@ -26,8 +34,23 @@ describe('formatOf: how a string value is written', () => {
 
 describe('compareAnswer', () => {
   it("reports the issue's sell order: amount as written, missing and extra keys at every depth", () => {
-    const recorded = rec({ order: { amount: '5', created_time: '1594617992', fields: { target_address: 'a' }, payment_outlet: { id: 'x', payment_outlet_provider_id: null } } });
-    const ours = { order: { amount: '5.00000000', created_time: '2026-01-01T00:00:00.000000Z', fields: {}, payment_outlet: { id: 'x' }, fee: '0.00000000' } };
+    const recorded = rec({
+      order: {
+        amount: '5',
+        created_time: '1594617992',
+        fields: { target_address: 'a' },
+        payment_outlet: { id: 'x', payment_outlet_provider_id: null },
+      },
+    });
+    const ours = {
+      order: {
+        amount: '5.00000000',
+        created_time: '2026-01-01T00:00:00.000000Z',
+        fields: {},
+        payment_outlet: { id: 'x' },
+        fee: '0.00000000',
+      },
+    };
     expect(short(compareAnswer(recorded, { status: 201, body: ours }))).toEqual([
       'format order.amount',
       'format order.created_time',
@@ -38,52 +61,127 @@ describe('compareAnswer', () => {
   });
 
   it('compares the status when recorded, else its class from the body', () => {
-    expect(short(compareAnswer(rec({ errors: {} }, { status: 401 }), { status: 400, body: { errors: {} } }))).toEqual(['status status']);
+    expect(
+      short(
+        compareAnswer(rec({ errors: {} }, { status: 401 }), { status: 400, body: { errors: {} } }),
+      ),
+    ).toEqual(['status status']);
     expect(compareAnswer(rec({ errors: {} }), { status: 400, body: { errors: {} } })).toEqual([]);
-    expect(compareAnswer(rec({ order: {} }), { status: 404, body: { order: {} } })[0]).toMatchObject({ kind: 'status', recorded: 'unknown (a success body)', ours: '404' });
+    expect(
+      compareAnswer(rec({ order: {} }), { status: 404, body: { order: {} } })[0],
+    ).toMatchObject({ kind: 'status', recorded: 'unknown (a success body)', ours: '404' });
   });
 
   it('checks types (number vs string, null), enum values outside lists, and the first item of a list', () => {
-    const d = compareAnswer(rec({ a: 0.5, delivery_status: 'pending', l: [{ n: '1' }], e: [{ status: 'success' }] }), {
-      status: 200,
-      body: { a: '0.5', delivery_status: 'canceled', l: [{ n: 1 }], e: [{ status: 'pending' }] },
-    });
+    const d = compareAnswer(
+      rec({ a: 0.5, delivery_status: 'pending', l: [{ n: '1' }], e: [{ status: 'success' }] }),
+      {
+        status: 200,
+        body: { a: '0.5', delivery_status: 'canceled', l: [{ n: 1 }], e: [{ status: 'pending' }] },
+      },
+    );
     expect(short(d)).toEqual(['type a', 'enum delivery_status', 'type l[].n']);
-    expect(short(compareAnswer(rec({ l: [{ n: '1' }] }), { status: 200, body: { l: [] } }))).toEqual(['missing l[]']);
+    expect(
+      short(compareAnswer(rec({ l: [{ n: '1' }] }), { status: 200, body: { l: [] } })),
+    ).toEqual(['missing l[]']);
   });
 
   it('reports no extra key of a truncated body, and accepts anything where the source elided a value', () => {
-    expect(compareAnswer(rec({ a: '1', b: ELIDED }, { truncated: true }), { status: 200, body: { a: '2', b: { x: 1 }, c: 1 } })).toEqual([]);
-    expect(short(compareAnswer(rec({ a: '1', z: ELIDED }, { truncated: true }), { status: 200, body: { a: '2' } }))).toEqual(['missing z']);
+    expect(
+      compareAnswer(rec({ a: '1', b: ELIDED }, { truncated: true }), {
+        status: 200,
+        body: { a: '2', b: { x: 1 }, c: 1 },
+      }),
+    ).toEqual([]);
+    expect(
+      short(
+        compareAnswer(rec({ a: '1', z: ELIDED }, { truncated: true }), {
+          status: 200,
+          body: { a: '2' },
+        }),
+      ),
+    ).toEqual(['missing z']);
   });
 
   it('looks for a partial body anywhere in ours, and for a bare message among our strings', () => {
     const fragment = rec({ verification_code: ['x'] }, { partial: true });
-    expect(compareAnswer(fragment, { status: 400, body: { errors: { verification_code: ['y'] } } })).toEqual([]);
-    expect(short(compareAnswer(fragment, { status: 400, body: { errors: { amount: ['y'] } } }))).toEqual(['missing ']);
-    const text: RecordedAnswer = { status: undefined, body: { kind: 'text', text: 'daily limit.', partial: true }, typeAmbiguous: [] };
-    expect(compareAnswer(text, { status: 400, body: { errors: { non_field_errors: ['Over the daily limit.'] } } })).toEqual([]);
+    expect(
+      compareAnswer(fragment, { status: 400, body: { errors: { verification_code: ['y'] } } }),
+    ).toEqual([]);
+    expect(
+      short(compareAnswer(fragment, { status: 400, body: { errors: { amount: ['y'] } } })),
+    ).toEqual(['missing ']);
+    const text: RecordedAnswer = {
+      status: undefined,
+      body: { kind: 'text', text: 'daily limit.', partial: true },
+      typeAmbiguous: [],
+    };
+    expect(
+      compareAnswer(text, {
+        status: 400,
+        body: { errors: { non_field_errors: ['Over the daily limit.'] } },
+      }),
+    ).toEqual([]);
   });
 
   it('accepts string or null on a _typeAmbiguous field, and ignores sandbox_debug', () => {
-    const r = rec({ invoice: { note: '' } }, { typeAmbiguous: ['note', 'expires_in_seconds (string or number)'] });
-    expect(compareAnswer(r, { status: 200, body: { invoice: { note: null }, sandbox_debug: { code: 'x' } } })).toEqual([]);
-    expect(short(compareAnswer(rec({ invoice: { other: '' } }), { status: 200, body: { invoice: { other: null } } }))).toEqual(['type invoice.other']);
+    const r = rec(
+      { invoice: { note: '' } },
+      { typeAmbiguous: ['note', 'expires_in_seconds (string or number)'] },
+    );
+    expect(
+      compareAnswer(r, {
+        status: 200,
+        body: { invoice: { note: null }, sandbox_debug: { code: 'x' } },
+      }),
+    ).toEqual([]);
+    expect(
+      short(
+        compareAnswer(rec({ invoice: { other: '' } }), {
+          status: 200,
+          body: { invoice: { other: null } },
+        }),
+      ),
+    ).toEqual(['type invoice.other']);
   });
 
   it('compares a printed list with our one list', () => {
-    expect(compareAnswer(rec([{ id: 'a' }]), { status: 200, body: { 'crypto-accounts': [{ id: 'b' }], meta: {} } })).toEqual([]);
+    expect(
+      compareAnswer(rec([{ id: 'a' }]), {
+        status: 200,
+        body: { 'crypto-accounts': [{ id: 'b' }], meta: {} },
+      }),
+    ).toEqual([]);
   });
 });
 
 describe('parseLenient: bodies as the sources printed them', () => {
   it('reads JS object literals, util.inspect dumps behind // and fragments cut short', () => {
-    expect(parseLenient("{ id: 'a', 'x-y': \"b\", n: [Object], m: [ 1, 2, ], }")).toEqual({ ok: true, value: { id: 'a', 'x-y': 'b', n: ELIDED, m: [1, 2] }, truncated: false });
-    expect(parseLenient("// [ { id: 'a',\n//     total: '1' },\n//   { id: 'b'")).toEqual({ ok: true, value: [{ id: 'a', total: '1' }, { id: 'b' }], truncated: true });
+    expect(parseLenient("{ id: 'a', 'x-y': \"b\", n: [Object], m: [ 1, 2, ], }")).toEqual({
+      ok: true,
+      value: { id: 'a', 'x-y': 'b', n: ELIDED, m: [1, 2] },
+      truncated: false,
+    });
+    expect(parseLenient("// [ { id: 'a',\n//     total: '1' },\n//   { id: 'b'")).toEqual({
+      ok: true,
+      value: [{ id: 'a', total: '1' }, { id: 'b' }],
+      truncated: true,
+    });
     // Cut inside a key: the key may be longer than what is left of it, so it is not kept.
-    expect(parseLenient('"orders": [ { "amount": "50", "bank')).toEqual({ ok: true, value: { orders: [{ amount: '50' }] }, truncated: true });
-    expect(parseLenient('{ "a": "1", "b": "tex')).toEqual({ ok: true, value: { a: '1', b: ELIDED }, truncated: true });
-    expect(parseLenient('{ a: {...}, b: ... }')).toMatchObject({ ok: true, value: { a: ELIDED, b: ELIDED } });
+    expect(parseLenient('"orders": [ { "amount": "50", "bank')).toEqual({
+      ok: true,
+      value: { orders: [{ amount: '50' }] },
+      truncated: true,
+    });
+    expect(parseLenient('{ "a": "1", "b": "tex')).toEqual({
+      ok: true,
+      value: { a: '1', b: ELIDED },
+      truncated: true,
+    });
+    expect(parseLenient('{ a: {...}, b: ... }')).toMatchObject({
+      ok: true,
+      value: { a: ELIDED, b: ELIDED },
+    });
   });
 
   it('refuses what is not an object or a list', () => {

@@ -19,8 +19,17 @@ export interface Answer {
 }
 
 /** Keys whose values are an enumeration: the recorded value must be ours too. */
-const ENUM_KEYS = new Set(['status', 'delivery_status', 'entry_type', 'payer_contact_info_type', 'outlet_category', 'note_scope', 'category']);
-const ID_LIKE = /(^id$|_id$|^id_|code$|number|address|^tx|nonce|phone|^invoice$|^account$|_account$|^receiver$|^owner|^payment$)/;
+const ENUM_KEYS = new Set([
+  'status',
+  'delivery_status',
+  'entry_type',
+  'payer_contact_info_type',
+  'outlet_category',
+  'note_scope',
+  'category',
+]);
+const ID_LIKE =
+  /(^id$|_id$|^id_|code$|number|address|^tx|nonce|phone|^invoice$|^account$|_account$|^receiver$|^owner|^payment$)/;
 const TIME_KEY = /(time|_at|epoch|date|expires)/;
 
 /** `string`, `number`, `boolean`, `null`, `object`, `array`. */
@@ -50,11 +59,14 @@ export function formatOf(key: string, v: string): string {
 }
 
 function describe(key: string, v: unknown): string {
-  return typeof v === 'string' ? `${formatOf(key, v)} ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}` : typeOf(v);
+  return typeof v === 'string'
+    ? `${formatOf(key, v)} ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`
+    : typeOf(v);
 }
 
 /** `_typeAmbiguous` names fields (`note`, `expires_in_seconds (string or number)`): matched at any depth. */
-const ambiguousAt = (w: Walk, path: string) => [...w.ambiguous].some((a) => path === a || path.endsWith(`.${a}`));
+const ambiguousAt = (w: Walk, path: string) =>
+  [...w.ambiguous].some((a) => path === a || path.endsWith(`.${a}`));
 
 const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
 
@@ -69,15 +81,26 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
   const rt = typeOf(rec);
   const ot = typeOf(ours);
   if (rt !== ot) {
-    if (ambiguousAt(w, path) && ['null', 'string', 'number'].includes(rt) && ['null', 'string', 'number'].includes(ot)) return;
+    if (
+      ambiguousAt(w, path) &&
+      ['null', 'string', 'number'].includes(rt) &&
+      ['null', 'string', 'number'].includes(ot)
+    )
+      return;
     w.out.push({ path, kind: 'type', recorded: describe(key, rec), ours: describe(key, ours) });
     return;
   }
   if (rt === 'string') {
     const [rf, of] = [formatOf(key, rec as string), formatOf(key, ours as string)];
-    if (rf !== of) w.out.push({ path, kind: 'format', recorded: describe(key, rec), ours: describe(key, ours) });
+    if (rf !== of)
+      w.out.push({ path, kind: 'format', recorded: describe(key, rec), ours: describe(key, ours) });
     // In a list the first items are different records: their enum values are data, not shape.
-    else if (ENUM_KEYS.has(key) && !path.includes('[]') && /^[a-z_]+$/.test(rec as string) && rec !== ours) {
+    else if (
+      ENUM_KEYS.has(key) &&
+      !path.includes('[]') &&
+      /^[a-z_]+$/.test(rec as string) &&
+      rec !== ours
+    ) {
       w.out.push({ path, kind: 'enum', recorded: JSON.stringify(rec), ours: JSON.stringify(ours) });
     }
     return;
@@ -87,7 +110,12 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
     const first = ra.find((x) => x !== ELIDED);
     if (first === undefined) return;
     if (oa.length === 0) {
-      w.out.push({ path: `${path}[]`, kind: 'missing', recorded: `${ra.length} item(s)`, ours: 'empty array' });
+      w.out.push({
+        path: `${path}[]`,
+        kind: 'missing',
+        recorded: `${ra.length} item(s)`,
+        ours: 'empty array',
+      });
       return;
     }
     walk(`${path}[]`, key, first, oa[0], w);
@@ -96,21 +124,36 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
   if (rt === 'object') {
     const [ro, oo] = [rec as Record<string, unknown>, ours as Record<string, unknown>];
     for (const k of Object.keys(ro)) {
-      if (!(k in oo)) w.out.push({ path: join(path, k), kind: 'missing', recorded: describe(k, ro[k]), ours: 'absent' });
+      if (!(k in oo))
+        w.out.push({
+          path: join(path, k),
+          kind: 'missing',
+          recorded: describe(k, ro[k]),
+          ours: 'absent',
+        });
       else walk(join(path, k), k, ro[k], oo[k], w);
     }
     if (w.extras) {
       for (const k of Object.keys(oo)) {
         // sandbox_debug is the sandbox's own help beside the real body (removed by --no-debug-errors).
         if (k in ro || (path === '' && k === 'sandbox_debug')) continue;
-        w.out.push({ path: join(path, k), kind: 'extra', recorded: 'absent', ours: describe(k, oo[k]) });
+        w.out.push({
+          path: join(path, k),
+          kind: 'extra',
+          recorded: 'absent',
+          ours: describe(k, oo[k]),
+        });
       }
     }
   }
 }
 
 /** The first object (depth first) holding every key of `keys`, with its path. */
-function findHolder(v: unknown, keys: string[], path = ''): { path: string; value: unknown } | undefined {
+function findHolder(
+  v: unknown,
+  keys: string[],
+  path = '',
+): { path: string; value: unknown } | undefined {
   if (typeOf(v) !== 'object') return undefined;
   const o = v as Record<string, unknown>;
   if (keys.every((k) => k in o)) return { path, value: o };
@@ -128,7 +171,8 @@ function containsText(v: unknown, text: string): boolean {
 }
 
 const looksLikeError = (body: unknown): boolean =>
-  typeOf(body) === 'object' && ('errors' in (body as object) || (body as { success?: unknown }).success === false);
+  typeOf(body) === 'object' &&
+  ('errors' in (body as object) || (body as { success?: unknown }).success === false);
 
 /**
  * Compare our answer with the recorded one, structurally (docs/parity.md): the status when it was
@@ -140,29 +184,57 @@ export function compareAnswer(rec: RecordedAnswer, ours: Answer): Difference[] {
   const out: Difference[] = [];
   const body = rec.body;
   if (rec.status !== undefined && rec.status !== ours.status) {
-    out.push({ path: 'status', kind: 'status', recorded: String(rec.status), ours: String(ours.status) });
+    out.push({
+      path: 'status',
+      kind: 'status',
+      recorded: String(rec.status),
+      ours: String(ours.status),
+    });
   } else if (rec.status === undefined && body.kind === 'json' && !body.partial) {
     const recError = looksLikeError(body.value);
     if (recError !== ours.status >= 400) {
-      out.push({ path: 'status', kind: 'status', recorded: recError ? 'unknown (an error body)' : 'unknown (a success body)', ours: String(ours.status) });
+      out.push({
+        path: 'status',
+        kind: 'status',
+        recorded: recError ? 'unknown (an error body)' : 'unknown (a success body)',
+        ours: String(ours.status),
+      });
     }
   }
   if (body.kind === 'none') return out;
   if (body.kind === 'text') {
-    if (!containsText(ours.body, body.text)) out.push({ path: '', kind: 'missing', recorded: `the text ${JSON.stringify(body.text)}`, ours: 'not in the body' });
+    if (!containsText(ours.body, body.text))
+      out.push({
+        path: '',
+        kind: 'missing',
+        recorded: `the text ${JSON.stringify(body.text)}`,
+        ours: 'not in the body',
+      });
     return out;
   }
-  const w: Walk = { extras: !body.truncated && !body.partial, ambiguous: new Set(rec.typeAmbiguous.map((a) => a.split(' ')[0]!)), out };
+  const w: Walk = {
+    extras: !body.truncated && !body.partial,
+    ambiguous: new Set(rec.typeAmbiguous.map((a) => a.split(' ')[0]!)),
+    out,
+  };
   if (body.partial && typeOf(body.value) === 'object') {
     const keys = Object.keys(body.value as object);
     const holder = findHolder(ours.body, keys);
-    if (!holder) out.push({ path: '', kind: 'missing', recorded: `a fragment with ${keys.join(', ')}`, ours: 'not in the body' });
+    if (!holder)
+      out.push({
+        path: '',
+        kind: 'missing',
+        recorded: `a fragment with ${keys.join(', ')}`,
+        ours: 'not in the body',
+      });
     else walk(holder.path, holder.path.split('.').pop() ?? '', body.value, holder.value, w);
     return out;
   }
   // A client that printed only the list (`body['crypto-accounts']`): compared with our one list.
   if (Array.isArray(body.value) && typeOf(ours.body) === 'object') {
-    const lists = Object.entries(ours.body as Record<string, unknown>).filter(([, v]) => Array.isArray(v));
+    const lists = Object.entries(ours.body as Record<string, unknown>).filter(([, v]) =>
+      Array.isArray(v),
+    );
     if (lists.length === 1) {
       walk(lists[0]![0], lists[0]![0], body.value, lists[0]![1], w);
       return out;

@@ -13,18 +13,27 @@ export interface HistoryRow {
 
 /** The operations docs/parity.md accounts for: every operation of the document but the control API's. */
 export function apiOperations(spec: LoadedSpec): string[] {
-  return spec.operations.filter((o) => o.auth !== 'control' && !o.tags.includes('sandbox')).map((o) => o.operationId);
+  return spec.operations
+    .filter((o) => o.auth !== 'control' && !o.tags.includes('sandbox'))
+    .map((o) => o.operationId);
 }
 
 export function committedHistory(root = packageRoot()): HistoryRow[] {
   const path = join(root, 'parity', 'history.json');
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { runs: HistoryRow[] }).runs : [];
+  return existsSync(path)
+    ? (JSON.parse(readFileSync(path, 'utf8')) as { runs: HistoryRow[] }).runs
+    : [];
 }
 
 /** The history row of this run (what `parity/history.json` keeps). */
 export function historyRow(label: string, results: EntryResult[]): HistoryRow {
   const fams = tally(results, (r) => r.family);
-  return { label, families: Object.fromEntries([...fams, totals(results)].map((t) => [t.name, `${t.matched}/${t.total}`])) };
+  return {
+    label,
+    families: Object.fromEntries(
+      [...fams, totals(results)].map((t) => [t.name, `${t.matched}/${t.total}`]),
+    ),
+  };
 }
 
 // Our values hold ids and references of the run's workspace: the document shows only their shape.
@@ -43,7 +52,10 @@ function familyTable(rows: Tally[]): string[] {
   return [
     '| family | entries | matched | gaps being fixed | unexplained | not replayed |',
     '|---|---|---|---|---|---|',
-    ...rows.map((t) => `| ${t.name} | ${t.total} | ${t.matched} | ${t.gaps} | ${t.unexplained} | ${t.skipped} |`),
+    ...rows.map(
+      (t) =>
+        `| ${t.name} | ${t.total} | ${t.matched} | ${t.gaps} | ${t.unexplained} | ${t.skipped} |`,
+    ),
   ];
 }
 
@@ -69,7 +81,7 @@ export function parityMarkdown(results: EntryResult[], input: ParityDocInput): s
     '',
     'Every request of the recorded corpus (`parity/recorded/`, real exchanges of the service) replayed against a',
     'fresh in-process sandbox, re-authenticated with a fresh workspace, and its answer compared with the recorded',
-    'one structurally: status, keys missing or extra at every depth, each value\'s type and format (decimal as',
+    "one structurally: status, keys missing or extra at every depth, each value's type and format (decimal as",
     'written, epoch seconds or ISO 8601), enum values. How it works and how to run it on your own HAR files:',
     '[README](../README.md#parity-with-the-real-service). An entry **matches** when nothing differs or every',
     'difference is an accepted deviation of its operation (`x-fidelity.deviations` in the document, with its reason).',
@@ -82,8 +94,14 @@ export function parityMarkdown(results: EntryResult[], input: ParityDocInput): s
   ];
   if (input.history.length) {
     const fams = [...new Set(input.history.flatMap((h) => Object.keys(h.families)))];
-    out.push('## History', '', `| run | ${fams.join(' | ')} |`, `|---|${fams.map(() => '---').join('|')}|`);
-    for (const h of input.history) out.push(`| ${h.label} | ${fams.map((f) => h.families[f] ?? '').join(' | ')} |`);
+    out.push(
+      '## History',
+      '',
+      `| run | ${fams.join(' | ')} |`,
+      `|---|${fams.map(() => '---').join('|')}|`,
+    );
+    for (const h of input.history)
+      out.push(`| ${h.label} | ${fams.map((f) => h.families[f] ?? '').join(' | ')} |`);
     out.push('');
   }
   out.push('## Per operation', '');
@@ -92,29 +110,54 @@ export function parityMarkdown(results: EntryResult[], input: ParityDocInput): s
     const rs = results.filter((r) => operationName(r) === op);
     const matched = rs.filter((r) => isMatched(r.status)).length;
     const counted = rs.filter((r) => r.status !== 'skipped').length;
-    out.push(`### ${op}`, '', `${matched} of ${counted} replayed entries match.`, '', '| entry | request | evidence | parity |', '|---|---|---|---|');
-    for (const r of rs) out.push(`| ${r.key} | ${r.method} \`${cell(r.url)}\` | ${r.evidence} | ${STATUS[r.status]}${r.note && r.status === 'skipped' ? `: ${r.note}` : ''} |`);
+    out.push(
+      `### ${op}`,
+      '',
+      `${matched} of ${counted} replayed entries match.`,
+      '',
+      '| entry | request | evidence | parity |',
+      '|---|---|---|---|',
+    );
+    for (const r of rs)
+      out.push(
+        `| ${r.key} | ${r.method} \`${cell(r.url)}\` | ${r.evidence} | ${STATUS[r.status]}${r.note && r.status === 'skipped' ? `: ${r.note}` : ''} |`,
+      );
     out.push('');
     const notes = rs.filter((r) => input.overrides[r.key]);
     for (const r of notes) out.push(`- ${r.key}: ${input.overrides[r.key]!.note}.`);
     const accepted = new Map<string, string>();
-    for (const r of rs) for (const d of r.differences) if (d.verdict === 'accepted') accepted.set(`\`${d.path || '(body)'}\` ${d.kind}`, d.reason!);
+    for (const r of rs)
+      for (const d of r.differences)
+        if (d.verdict === 'accepted')
+          accepted.set(`\`${d.path || '(body)'}\` ${d.kind}`, d.reason!);
     if (accepted.size) {
       out.push('', 'Accepted deviations:', '');
       for (const [what, reason] of accepted) out.push(`- ${what}: ${reason}`);
     }
-    for (const r of rs.filter((x) => x.status === 'gap' || x.differences.some((d) => d.verdict === 'gap'))) {
+    for (const r of rs.filter(
+      (x) => x.status === 'gap' || x.differences.some((d) => d.verdict === 'gap'),
+    )) {
       const gap = input.gaps.find((g) => g.entry === r.key)!;
       out.push('', `Gap — being fixed (${r.key}): ${gap.reason}`, '');
       for (const d of r.differences.filter((x) => x.verdict === 'gap')) {
-        out.push(`- ${d.kind} \`${d.path || '(body)'}\`: recorded ${cell(d.recorded)}; ours ${cell(shape(d.ours))}`);
+        out.push(
+          `- ${d.kind} \`${d.path || '(body)'}\`: recorded ${cell(d.recorded)}; ours ${cell(shape(d.ours))}`,
+        );
       }
       if (r.note) out.push(`- ${r.note}`);
     }
     out.push('');
   }
   const unrecorded = input.operations.filter((id) => !ops.includes(id)).sort();
-  out.push('## Operations with no recorded exchange', '', 'No entry of the corpus reaches these yet:', '');
+  out.push(
+    '## Operations with no recorded exchange',
+    '',
+    'No entry of the corpus reaches these yet:',
+    '',
+  );
   out.push(unrecorded.map((id) => `\`${id}\``).join(', ') || 'none', '');
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

@@ -29,7 +29,13 @@ export interface HarEntry {
     httpVersion: string;
     cookies: unknown[];
     headers: HarHeader[];
-    content: { size: number; mimeType: string; text?: string; _truncated?: boolean; _textFormat?: string };
+    content: {
+      size: number;
+      mimeType: string;
+      text?: string;
+      _truncated?: boolean;
+      _textFormat?: string;
+    };
     redirectURL: string;
     headersSize: number;
     bodySize: number;
@@ -50,7 +56,12 @@ export interface HarEntry {
 }
 
 export interface HarLog {
-  log: { version: string; creator: { name: string; version: string }; comment?: string; entries: HarEntry[] };
+  log: {
+    version: string;
+    creator: { name: string; version: string };
+    comment?: string;
+    entries: HarEntry[];
+  };
 }
 
 /** One entry of one file, named `file.har#index` everywhere (reports, known gaps, docs). */
@@ -80,7 +91,8 @@ export function corpusDir(): string {
 
 /** The committed corpus: every `parity/recorded/*.har`, in name order. */
 export function corpusFiles(dir = corpusDir()): string[] {
-  if (!existsSync(dir)) throw new Error(`the recorded corpus is not here (${dir}): give HAR files with --har`);
+  if (!existsSync(dir))
+    throw new Error(`the recorded corpus is not here (${dir}): give HAR files with --har`);
   return readdirSync(dir)
     .filter((f) => f.endsWith('.har'))
     .sort()
@@ -97,10 +109,12 @@ export function loadEntries(files: string[]): LoadedEntry[] {
     } catch (err) {
       throw new Error(`${file}: not JSON (${(err as Error).message.split('\n')[0]})`);
     }
-    if (!Array.isArray(har?.log?.entries)) throw new Error(`${file}: not a HAR file (no log.entries)`);
+    if (!Array.isArray(har?.log?.entries))
+      throw new Error(`${file}: not a HAR file (no log.entries)`);
     const family = basename(file).replace(/\.har$/i, '');
     har.log.entries.forEach((entry, index) => {
-      if (!entry?.request?.url || !entry.request.method) throw new Error(`${file}: entry ${index} has no request method and url`);
+      if (!entry?.request?.url || !entry.request.method)
+        throw new Error(`${file}: entry ${index} has no request method and url`);
       out.push({ key: `${basename(file)}#${index}`, family, index, entry });
     });
   }
@@ -115,18 +129,30 @@ export function recordedAnswer(e: HarEntry): RecordedAnswer {
   const status = res._statusUnknown || !res.status ? undefined : res.status;
   const typeAmbiguous = e._typeAmbiguous ?? [];
   const partial = e._partial === true;
-  if (e._bodyUnknown) return { status, body: { kind: 'none', why: 'body not recorded' }, typeAmbiguous };
+  if (e._bodyUnknown)
+    return { status, body: { kind: 'none', why: 'body not recorded' }, typeAmbiguous };
   if (e._reconstructedJson) {
-    return { status, body: { kind: 'json', value: JSON.parse(e._reconstructedJson), truncated: false, partial }, typeAmbiguous };
+    return {
+      status,
+      body: { kind: 'json', value: JSON.parse(e._reconstructedJson), truncated: false, partial },
+      typeAmbiguous,
+    };
   }
   const text = res.content.text ?? '';
   const format = res.content._textFormat ?? 'json';
-  if (!text.trim() || format === 'empty') return { status, body: { kind: 'none', why: 'no body' }, typeAmbiguous };
-  if (ERRORISH.test(format)) return { status, body: { kind: 'text', text: text.trim(), partial }, typeAmbiguous };
+  if (!text.trim() || format === 'empty')
+    return { status, body: { kind: 'none', why: 'no body' }, typeAmbiguous };
+  if (ERRORISH.test(format))
+    return { status, body: { kind: 'text', text: text.trim(), partial }, typeAmbiguous };
   const truncated = e._truncated === true || res.content._truncated === true;
   const parsed = parseLenient(text);
-  if (!parsed.ok) return { status, body: { kind: 'text', text: text.trim(), partial }, typeAmbiguous };
-  return { status, body: { kind: 'json', value: parsed.value, truncated: truncated || parsed.truncated, partial }, typeAmbiguous };
+  if (!parsed.ok)
+    return { status, body: { kind: 'text', text: text.trim(), partial }, typeAmbiguous };
+  return {
+    status,
+    body: { kind: 'json', value: parsed.value, truncated: truncated || parsed.truncated, partial },
+    typeAmbiguous,
+  };
 }
 
 export function header(headers: HarHeader[], name: string): string | undefined {

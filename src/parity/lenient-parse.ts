@@ -4,7 +4,8 @@
  */
 export const ELIDED = Object.freeze({ __elided: true });
 
-export type LenientResult = { ok: true; value: unknown; truncated: boolean } | { ok: false; error: string };
+export type LenientResult =
+  { ok: true; value: unknown; truncated: boolean } | { ok: false; error: string };
 
 class Stop extends Error {}
 
@@ -68,20 +69,20 @@ export function parseLenient(source: string): LenientResult {
     eof();
     const c = text[i]!;
     if (c === '{') {
-      if (text.startsWith('{...}', i)) return (i += 5), set(ELIDED);
+      if (text.startsWith('{...}', i)) return ((i += 5), set(ELIDED));
       const o: Record<string, unknown> = {};
       set(o);
       return object(o);
     }
     if (c === '[') {
       const m = /^\[(Object|Array|Function[^\]]*)\]/.exec(text.slice(i));
-      if (m) return (i += m[0].length), set(ELIDED);
+      if (m) return ((i += m[0].length), set(ELIDED));
       const a: unknown[] = [];
       set(a);
       return array(a);
     }
     if (c === '"' || c === "'") return set(str());
-    if (text.startsWith('...', i)) return (i += 3), set(ELIDED);
+    if (text.startsWith('...', i)) return ((i += 3), set(ELIDED));
     const w = word();
     if (w === 'true' || w === 'false') return set(w === 'true');
     if (w === 'null' || w === 'None') return set(null);
@@ -128,7 +129,8 @@ export function parseLenient(source: string): LenientResult {
   try {
     value((v) => (root = v));
     ws();
-    if (i < text.length) return { ok: false, error: `unexpected "${text.slice(i, i + 10)}" after the value` };
+    if (i < text.length)
+      return { ok: false, error: `unexpected "${text.slice(i, i + 10)}" after the value` };
   } catch (err) {
     if (!(err instanceof Stop)) return { ok: false, error: (err as Error).message };
   }

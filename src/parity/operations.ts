@@ -22,7 +22,9 @@ export function operationMatcher(spec: LoadedSpec): OperationMatcher {
   const routes = spec.operations.flatMap((op) =>
     pathsOf(op).map((p) => {
       const params = (p.match(/:/g) ?? []).length;
-      const rx = new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
+      const rx = new RegExp(
+        `^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`,
+      );
       return { op, rx, params };
     }),
   );
@@ -30,7 +32,9 @@ export function operationMatcher(spec: LoadedSpec): OperationMatcher {
   routes.sort((a, b) => a.params - b.params);
   const byId = new Map<string, Deviation[]>();
   for (const [path, item] of Object.entries(spec.document.paths ?? {})) {
-    for (const [method, op] of Object.entries(item as Record<string, { operationId?: string; 'x-fidelity'?: unknown }>)) {
+    for (const [method, op] of Object.entries(
+      item as Record<string, { operationId?: string; 'x-fidelity'?: unknown }>,
+    )) {
       if (!op?.operationId) continue;
       byId.set(op.operationId, readDeviations(op['x-fidelity'], `${method.toUpperCase()} ${path}`));
     }
@@ -51,8 +55,15 @@ export function readDeviations(xf: unknown, where: string): Deviation[] {
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new Error(`${where}: x-fidelity.deviations must be a list`);
   return list.map((d: Partial<Deviation>, i) => {
-    if (typeof d?.path !== 'string' || !KINDS.includes(d.kind as DiffKind) || typeof d.reason !== 'string' || !d.reason.trim()) {
-      throw new Error(`${where}: x-fidelity.deviations[${i}] needs path, kind (${KINDS.join('|')}) and a reason`);
+    if (
+      typeof d?.path !== 'string' ||
+      !KINDS.includes(d.kind as DiffKind) ||
+      typeof d.reason !== 'string' ||
+      !d.reason.trim()
+    ) {
+      throw new Error(
+        `${where}: x-fidelity.deviations[${i}] needs path, kind (${KINDS.join('|')}) and a reason`,
+      );
     }
     return { path: d.path, kind: d.kind as DiffKind, reason: d.reason };
   });

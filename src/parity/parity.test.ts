@@ -24,21 +24,44 @@ describe('parity with the recorded corpus (parity/recorded)', () => {
   it('replays every entry: each difference is fixed, an accepted x-fidelity deviation or a known gap', () => {
     const silent = results
       .filter((r) => r.status === 'unexplained' || r.status === 'error')
-      .map((r) => `${r.key} ${r.note ?? ''}${r.differences.filter((d) => d.verdict === 'unexplained').map((d) => `\n  ${d.kind} ${d.path}: recorded ${d.recorded}; ours ${d.ours}`).join('')}`);
-    expect(silent, 'add a deviation with its reason to the operation (x-fidelity) or fix the sandbox').toEqual([]);
+      .map(
+        (r) =>
+          `${r.key} ${r.note ?? ''}${r.differences
+            .filter((d) => d.verdict === 'unexplained')
+            .map((d) => `\n  ${d.kind} ${d.path}: recorded ${d.recorded}; ours ${d.ours}`)
+            .join('')}`,
+      );
+    expect(
+      silent,
+      'add a deviation with its reason to the operation (x-fidelity) or fix the sandbox',
+    ).toEqual([]);
     expect(results).toHaveLength(59);
-    expect(results.filter((r) => r.status === 'skipped').map((r) => r.key)).toEqual(['callbacks.har#0', 'callbacks.har#1', 'callbacks.har#2']);
+    expect(results.filter((r) => r.status === 'skipped').map((r) => r.key)).toEqual([
+      'callbacks.har#0',
+      'callbacks.har#1',
+      'callbacks.har#2',
+    ]);
   });
 
   it('lists no known gap that no longer differs (remove it from parity/known-gaps.json when its fix lands)', () => {
     expect(staleGaps(results, inputs.gaps).map((g) => g.entry)).toEqual([]);
     expect(new Set(inputs.gaps.map((g) => g.entry)).size).toBe(inputs.gaps.length);
-    for (const key of Object.keys(inputs.overrides)) expect(results.map((r) => r.key), key).toContain(key);
+    for (const key of Object.keys(inputs.overrides))
+      expect(
+        results.map((r) => r.key),
+        key,
+      ).toContain(key);
   });
 
   it('docs/parity.md is what the generator writes (npm run gen:parity)', () => {
     const committed = readFileSync(join(packageRoot(), 'docs', 'parity.md'), 'utf8');
-    expect(committed, 'run npm run gen:parity').toBe(parityMarkdown(results, { ...inputs, history: committedHistory(), operations: apiOperations(sharedSpec().spec) }));
+    expect(committed, 'run npm run gen:parity').toBe(
+      parityMarkdown(results, {
+        ...inputs,
+        history: committedHistory(),
+        operations: apiOperations(sharedSpec().spec),
+      }),
+    );
   });
 
   it('matches each recorded request to the operation it reaches, legacy prefixes included', () => {
@@ -47,13 +70,19 @@ describe('parity with the recorded corpus (parity/recorded)', () => {
     expect(m.match('GET', '/api/v2/sellorder/abc/')?.operationId).toBe('getSellOrderV2');
     expect(m.match('POST', '/v1/invoices')?.operationId).toBe('createInvoiceV1');
     expect(m.match('GET', '/no/such/path')).toBeUndefined();
-    expect(m.deviations('createInvoiceV1').map((d) => `${d.kind} ${d.path}`)).toContain('extra invoice.description');
+    expect(m.deviations('createInvoiceV1').map((d) => `${d.kind} ${d.path}`)).toContain(
+      'extra invoice.description',
+    );
   });
 
   it('refuses an x-fidelity deviation without a kind it knows or a reason', () => {
     expect(readDeviations({ summary: 'x' }, 'GET /a')).toEqual([]);
-    expect(() => readDeviations({ deviations: [{ path: 'a', kind: 'odd', reason: 'r' }] }, 'GET /a')).toThrow(/GET \/a: x-fidelity.deviations\[0\] needs path, kind/);
-    expect(() => readDeviations({ deviations: [{ path: 'a', kind: 'extra', reason: ' ' }] }, 'GET /a')).toThrow(/a reason/);
+    expect(() =>
+      readDeviations({ deviations: [{ path: 'a', kind: 'odd', reason: 'r' }] }, 'GET /a'),
+    ).toThrow(/GET \/a: x-fidelity.deviations\[0\] needs path, kind/);
+    expect(() =>
+      readDeviations({ deviations: [{ path: 'a', kind: 'extra', reason: ' ' }] }, 'GET /a'),
+    ).toThrow(/a reason/);
     expect(() => readDeviations({ deviations: {} }, 'GET /a')).toThrow(/must be a list/);
   });
 });

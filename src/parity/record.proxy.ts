@@ -27,7 +27,18 @@ export interface Recorder {
 }
 
 // Not forwarded: hop-by-hop headers, and the body framing and encoding fetch redoes.
-const HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'accept-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+const HOP = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'accept-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
 const HMAC_HEADERS = /^access[-_](key|signature|nonce)$/i;
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -39,7 +50,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-const harHeaders = (h: Iterable<[string, string]>): HarHeader[] => [...h].map(([name, value]) => ({ name, value }));
+const harHeaders = (h: Iterable<[string, string]>): HarHeader[] =>
+  [...h].map(([name, value]) => ({ name, value }));
 
 /**
  * A recording proxy (`paysandbox record`): every request is forwarded to the upstream and the exchange
@@ -53,7 +65,14 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
   const now = o.now ?? Date.now;
   const entries: HarEntry[] = [];
   const write = () => {
-    const har: HarLog = { log: { version: '1.2', creator: { name: 'paysandbox record', version: o.version }, comment: `recorded from ${upstream.origin}`, entries } };
+    const har: HarLog = {
+      log: {
+        version: '1.2',
+        creator: { name: 'paysandbox record', version: o.version },
+        comment: `recorded from ${upstream.origin}`,
+        entries,
+      },
+    };
     writeFileSync(`${o.out}.tmp`, `${JSON.stringify(har, null, 2)}\n`);
     renameSync(`${o.out}.tmp`, o.out);
   };
@@ -70,17 +89,26 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
         headers.set(k, Array.isArray(v) ? v.join(', ') : v);
       }
       // Where the app sent the request: an upstream sandbox started with --trust-proxy verifies signatures against it.
-      if (!headers.has('x-forwarded-host') && req.headers.host) headers.set('x-forwarded-host', req.headers.host);
+      if (!headers.has('x-forwarded-host') && req.headers.host)
+        headers.set('x-forwarded-host', req.headers.host);
       if (!headers.has('x-forwarded-proto')) headers.set('x-forwarded-proto', 'http');
       const hmac = Object.keys(req.headers).some((k) => /^access[-_]signature$/i.test(k));
-      if (o.signer && hmac) for (const [k, v] of Object.entries(o.signer.sign(target, body))) headers.set(k, v);
+      if (o.signer && hmac)
+        for (const [k, v] of Object.entries(o.signer.sign(target, body))) headers.set(k, v);
       const method = req.method ?? 'GET';
       let upstreamRes: Response;
       try {
-        upstreamRes = await doFetch(target, { method, headers, body: ['GET', 'HEAD'].includes(method) ? undefined : new Uint8Array(body), redirect: 'manual' });
+        upstreamRes = await doFetch(target, {
+          method,
+          headers,
+          body: ['GET', 'HEAD'].includes(method) ? undefined : new Uint8Array(body),
+          redirect: 'manual',
+        });
       } catch (err) {
         const message = `paysandbox record: the upstream did not answer: ${(err as Error).message}`;
-        res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: { non_field_errors: [message] } }));
+        res
+          .writeHead(502, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ errors: { non_field_errors: [message] } }));
         return;
       }
       const answer = Buffer.from(await upstreamRes.arrayBuffer());
@@ -95,7 +123,9 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       const rs: ScrubOptions = { maskPii: o.maskPii, side: 'response' };
       const url = new URL(target);
       url.search = url.search ? `?${scrubParams(url.search.slice(1), rq)}` : '';
-      const sent = Object.entries(req.headers).flatMap(([k, v]) => (v === undefined || HOP.has(k) ? [] : [[k, String(v)] as [string, string]]));
+      const sent = Object.entries(req.headers).flatMap(([k, v]) =>
+        v === undefined || HOP.has(k) ? [] : [[k, String(v)] as [string, string]],
+      );
       const reqHeaders = harHeaders(sent);
       entries.push({
         startedDateTime: new Date(started).toISOString(),
@@ -107,7 +137,14 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
           cookies: [],
           headers: scrubHeaders(reqHeaders, rq),
           queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-          ...(body.length ? { postData: { mimeType: reqType, text: scrubBody(body.toString('utf8'), reqType, rq) } } : {}),
+          ...(body.length
+            ? {
+                postData: {
+                  mimeType: reqType,
+                  text: scrubBody(body.toString('utf8'), reqType, rq),
+                },
+              }
+            : {}),
           headersSize: -1,
           bodySize: body.length,
         },
@@ -117,7 +154,11 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
           httpVersion: 'HTTP/1.1',
           cookies: [],
           headers: scrubHeaders(harHeaders(Object.entries(resHeaders)), rs),
-          content: { size: answer.length, mimeType: resType, text: scrubBody(answer.toString('utf8'), resType, rs) },
+          content: {
+            size: answer.length,
+            mimeType: resType,
+            text: scrubBody(answer.toString('utf8'), resType, rs),
+          },
           redirectURL: upstreamRes.headers.get('location') ?? '',
           headersSize: -1,
           bodySize: answer.length,
@@ -130,7 +171,9 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       write();
     })().catch((err: Error) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errors: { non_field_errors: [`paysandbox record: ${err.message}`] } }));
+      res.end(
+        JSON.stringify({ errors: { non_field_errors: [`paysandbox record: ${err.message}`] } }),
+      );
     });
   });
   await new Promise<void>((resolve, reject) => {

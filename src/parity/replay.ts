@@ -5,7 +5,8 @@ import { parseLenient } from './lenient-parse.js';
 import { provisionBuyOrder, type Credentials, type Target } from './target.js';
 
 /** How a replayed request authenticates: as recorded, or one of the failures the corpus shows. */
-export type AuthMode = 'hmac' | 'token' | 'bearer' | 'none' | 'wrong-token' | 'bad-signature' | 'stale-nonce' | 'mfa';
+export type AuthMode =
+  'hmac' | 'token' | 'bearer' | 'none' | 'wrong-token' | 'bad-signature' | 'stale-nonce' | 'mfa';
 
 /** `parity/requests.json`: what an entry needs beyond what was recorded (a body the source left out, a failure). */
 export interface EntryOverride {
@@ -52,12 +53,21 @@ interface Outgoing {
   spelling?: 'underscore' | 'dash';
 }
 
-async function send(ctx: ReplayContext, { method, url, body, type, auth, spelling = 'underscore' }: Outgoing): Promise<Response> {
+async function send(
+  ctx: ReplayContext,
+  { method, url, body, type, auth, spelling = 'underscore' }: Outgoing,
+): Promise<Response> {
   const { creds } = ctx;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = type ?? 'application/json';
   const signed = async (signer = creds.signer, nonce?: string) =>
-    signer.exclusive(() => ctx.target.fetch(url, { method, body, headers: { ...headers, ...signer.sign(url, body ?? '', { nonce, spelling }) } }));
+    signer.exclusive(() =>
+      ctx.target.fetch(url, {
+        method,
+        body,
+        headers: { ...headers, ...signer.sign(url, body ?? '', { nonce, spelling }) },
+      }),
+    );
   switch (auth) {
     case 'hmac':
       return signed();
@@ -100,7 +110,8 @@ function mapBody(value: unknown, key: string, ctx: ReplayContext, uniq: string):
   if (typeof value !== 'string' && typeof value !== 'number') return value;
   const s = String(value);
   const named = /^<(\w+) account id>$/.exec(s)?.[1];
-  if (/^(account|source_account|receiving_account)$/.test(key)) return accounts[named ?? 'PHP'] ?? accounts.PHP;
+  if (/^(account|source_account|receiving_account)$/.test(key))
+    return accounts[named ?? 'PHP'] ?? accounts.PHP;
   if (key === 'target_account') return accounts[named ?? 'BTC'] ?? accounts.BTC ?? accounts.PHP;
   if (key === 'target_wallet') return accounts.BTC ?? accounts.PHP;
   if (/^(target_address|payer_contact_info)$/.test(key)) return customerEmail;
@@ -109,20 +120,47 @@ function mapBody(value: unknown, key: string, ctx: ReplayContext, uniq: string):
   return value;
 }
 
-async function provision(ctx: ReplayContext, kind: 'buyorder' | 'invoice' | 'sellorder'): Promise<string> {
+async function provision(
+  ctx: ReplayContext,
+  kind: 'buyorder' | 'invoice' | 'sellorder',
+): Promise<string> {
   const base = ctx.target.baseUrl;
   if (kind === 'buyorder') return provisionBuyOrder(ctx.target, ctx.creds);
   const [url, body, auth]: [string, unknown, AuthMode] =
     kind === 'invoice'
-      ? [`${base}/v3/invoices/`, { amount: '20', currency: 'PHP', external_transaction_id: ctx.unique() }, 'token']
+      ? [
+          `${base}/v3/invoices/`,
+          { amount: '20', currency: 'PHP', external_transaction_id: ctx.unique() },
+          'token',
+        ]
       : [
           `${base}/v1/sellorder`,
-          { amount: '5', currency: 'PHP', payment_outlet: 'coins_transfer', pay_with_wallet: 'PHP', target_address: ctx.creds.customerEmail, external_transaction_id: ctx.unique() },
+          {
+            amount: '5',
+            currency: 'PHP',
+            payment_outlet: 'coins_transfer',
+            pay_with_wallet: 'PHP',
+            target_address: ctx.creds.customerEmail,
+            external_transaction_id: ctx.unique(),
+          },
           'hmac',
         ];
-  const answer = await readAnswer(await send(ctx, { method: 'POST', url, body: JSON.stringify(body), type: 'application/json', auth }));
-  const id = (answer.body as Record<string, { id?: string }>)?.[kind === 'invoice' ? 'invoice' : 'order']?.id;
-  if (answer.status >= 300 || !id) throw new Error(`could not create a ${kind} to replay against: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+  const answer = await readAnswer(
+    await send(ctx, {
+      method: 'POST',
+      url,
+      body: JSON.stringify(body),
+      type: 'application/json',
+      auth,
+    }),
+  );
+  const id = (answer.body as Record<string, { id?: string }>)?.[
+    kind === 'invoice' ? 'invoice' : 'order'
+  ]?.id;
+  if (answer.status >= 300 || !id)
+    throw new Error(
+      `could not create a ${kind} to replay against: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`,
+    );
   return id;
 }
 
@@ -140,19 +178,30 @@ async function targetUrl(e: HarEntry, ctx: ReplayContext): Promise<string> {
 }
 
 /** Replay one recorded request against the target, re-authenticated, and read the answer. */
-export async function replayEntry(e: HarEntry, op: Operation | undefined, ctx: ReplayContext, override?: EntryOverride): Promise<Answer> {
+export async function replayEntry(
+  e: HarEntry,
+  op: Operation | undefined,
+  ctx: ReplayContext,
+  override?: EntryOverride,
+): Promise<Answer> {
   const url = await targetUrl(e, ctx);
   const post = e.request.postData;
   const type = header(e.request.headers, 'content-type') ?? post?.mimeType;
-  let body: string | undefined = override?.body !== undefined ? JSON.stringify(override.body) : post?.text;
+  let body: string | undefined =
+    override?.body !== undefined ? JSON.stringify(override.body) : post?.text;
   if (ctx.mapIds && body !== undefined && (!type || type.includes('json'))) {
-    const parsed = override?.body ?? (parseLenient(body).ok ? (parseLenient(body) as { value: unknown }).value : undefined);
+    const parsed =
+      override?.body ??
+      (parseLenient(body).ok ? (parseLenient(body) as { value: unknown }).value : undefined);
     if (parsed !== undefined) body = JSON.stringify(mapBody(parsed, '', ctx, ctx.unique()));
   }
-  if (body === '' || (body === undefined && override?.body === undefined)) body = post?.text || undefined;
+  if (body === '' || (body === undefined && override?.body === undefined))
+    body = post?.text || undefined;
   if (['GET', 'HEAD'].includes(e.request.method)) body = undefined; // fetch sends none (errors.har#3 records one)
   const auth = override?.auth ?? authOf(e, op);
-  const spelling = e.request.headers.some((h) => /^access-(key|signature)$/i.test(h.name)) ? 'dash' : 'underscore';
+  const spelling = e.request.headers.some((h) => /^access-(key|signature)$/i.test(h.name))
+    ? 'dash'
+    : 'underscore';
   const out: Outgoing = { method: e.request.method, url, body, type, auth, spelling };
   for (let i = 0; i < (override?.repeat ?? 0); i++) await (await send(ctx, out)).arrayBuffer();
   return readAnswer(await send(ctx, out));

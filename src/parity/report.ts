@@ -30,34 +30,55 @@ export function tally(results: EntryResult[], by: (r: EntryResult) => string): T
   return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export const operationName = (r: EntryResult) => r.operationId ?? `(none) ${r.method} ${new URL(r.url.replace(/[{}]/g, '')).pathname}`;
+export const operationName = (r: EntryResult) =>
+  r.operationId ?? `(none) ${r.method} ${new URL(r.url.replace(/[{}]/g, '')).pathname}`;
 
 export function totals(results: EntryResult[]): Tally {
-  return tally(results, () => 'total')[0] ?? { name: 'total', matched: 0, total: 0, gaps: 0, unexplained: 0, skipped: 0 };
+  return (
+    tally(results, () => 'total')[0] ?? {
+      name: 'total',
+      matched: 0,
+      total: 0,
+      gaps: 0,
+      unexplained: 0,
+      skipped: 0,
+    }
+  );
 }
 
-const MARK: Record<string, string> = { accepted: 'accepted', gap: 'gap', unexplained: 'UNEXPLAINED' };
+const MARK: Record<string, string> = {
+  accepted: 'accepted',
+  gap: 'gap',
+  unexplained: 'UNEXPLAINED',
+};
 
 /** The text report: one block per entry that differs, then the table per operation and the totals. */
 export function textReport(results: EntryResult[], opts: { all?: boolean } = {}): string {
   const lines: string[] = [];
   for (const r of results) {
     if (!opts.all && (r.status === 'match' || r.status === 'skipped')) continue;
-    lines.push(`${r.key}  ${r.method} ${r.url}  → ${r.operationId ?? 'no operation'}  [${r.status}]${r.note ? `  ${r.note}` : ''}`);
+    lines.push(
+      `${r.key}  ${r.method} ${r.url}  → ${r.operationId ?? 'no operation'}  [${r.status}]${r.note ? `  ${r.note}` : ''}`,
+    );
     for (const d of r.differences) {
-      lines.push(`    ${MARK[d.verdict]!.padEnd(11)} ${d.kind.padEnd(7)} ${(d.path || '(body)').padEnd(40)} recorded ${d.recorded}; ours ${d.ours}`);
+      lines.push(
+        `    ${MARK[d.verdict]!.padEnd(11)} ${d.kind.padEnd(7)} ${(d.path || '(body)').padEnd(40)} recorded ${d.recorded}; ours ${d.ours}`,
+      );
     }
   }
   const table = tally(results, operationName);
   const w = Math.max(9, ...table.map((t) => t.name.length));
   lines.push('', `${'operation'.padEnd(w)}  matched  gaps  unexplained  skipped`);
   for (const t of [...table, totals(results)]) {
-    lines.push(`${t.name.padEnd(w)}  ${`${t.matched}/${t.total}`.padEnd(7)}  ${String(t.gaps).padEnd(4)}  ${String(t.unexplained).padEnd(11)}  ${t.skipped}`);
+    lines.push(
+      `${t.name.padEnd(w)}  ${`${t.matched}/${t.total}`.padEnd(7)}  ${String(t.gaps).padEnd(4)}  ${String(t.unexplained).padEnd(11)}  ${t.skipped}`,
+    );
   }
   return lines.join('\n');
 }
 
-const xml = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
+const xml = (s: string) =>
+  s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 
 /** JUnit XML: one test case per entry; an unexplained difference is a failure, a skipped entry is skipped. */
 export function junitReport(results: EntryResult[]): string {
@@ -66,9 +87,12 @@ export function junitReport(results: EntryResult[]): string {
   const cases = results.map((r) => {
     const name = `${r.key} ${r.method} ${r.url}`;
     const open = `  <testcase classname="parity.${xml(r.family)}" name="${xml(name)}">`;
-    if (r.status === 'skipped') return `${open}<skipped message="${xml(r.note ?? '')}"/></testcase>`;
+    if (r.status === 'skipped')
+      return `${open}<skipped message="${xml(r.note ?? '')}"/></testcase>`;
     if (r.status !== 'unexplained' && r.status !== 'error') return `${open}</testcase>`;
-    const detail = r.differences.filter((d) => d.verdict === 'unexplained').map((d) => `${d.kind} ${d.path}: recorded ${d.recorded}; ours ${d.ours}`);
+    const detail = r.differences
+      .filter((d) => d.verdict === 'unexplained')
+      .map((d) => `${d.kind} ${d.path}: recorded ${d.recorded}; ours ${d.ours}`);
     return `${open}<failure message="${xml(r.note ?? `${detail.length} unexplained difference(s)`)}">${xml(detail.join('\n'))}</failure></testcase>`;
   });
   return [

@@ -48,15 +48,24 @@ function readJson<T>(path: string, fallback: T): T {
 
 /** The committed known gaps and request overrides (parity/known-gaps.json, parity/requests.json). */
 export function committedInputs(root = packageRoot()): ParityInputs {
-  const gaps = readJson<{ gaps: KnownGap[] }>(join(root, 'parity', 'known-gaps.json'), { gaps: [] }).gaps;
-  const overrides = readJson<{ entries: Record<string, EntryOverride> }>(join(root, 'parity', 'requests.json'), { entries: {} }).entries;
+  const gaps = readJson<{ gaps: KnownGap[] }>(join(root, 'parity', 'known-gaps.json'), {
+    gaps: [],
+  }).gaps;
+  const overrides = readJson<{ entries: Record<string, EntryOverride> }>(
+    join(root, 'parity', 'requests.json'),
+    { entries: {} },
+  ).entries;
   return { gaps, overrides };
 }
 
 const pathMatches = (pattern: string, path: string) =>
   new RegExp(`^${pattern.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.]*')}$`).test(path);
 
-function judge(d: Difference, deviations: Deviation[], gap: KnownGap | undefined): JudgedDifference {
+function judge(
+  d: Difference,
+  deviations: Deviation[],
+  gap: KnownGap | undefined,
+): JudgedDifference {
   const dev = deviations.find((x) => x.kind === d.kind && pathMatches(x.path, d.path));
   if (dev) return { ...d, verdict: 'accepted', reason: dev.reason };
   if (gap) return { ...d, verdict: 'gap', reason: gap.reason };
@@ -73,32 +82,66 @@ function statusOf(diffs: JudgedDifference[]): EntryStatus {
  * Replay every entry against the target in one fresh workspace and judge each difference: accepted
  * (an `x-fidelity` deviation of its operation), a known gap, or unexplained (docs/parity.md).
  */
-export async function runParity(entries: LoadedEntry[], target: Target, spec: LoadedSpec, inputs: ParityInputs): Promise<EntryResult[]> {
+export async function runParity(
+  entries: LoadedEntry[],
+  target: Target,
+  spec: LoadedSpec,
+  inputs: ParityInputs,
+): Promise<EntryResult[]> {
   const creds = await freshCredentials(target);
   let n = 0;
   const run = Date.now().toString(36);
-  return replayAll(entries, { target, creds, mapIds: true, unique: () => `parity-${run}-${++n}` }, spec, inputs);
+  return replayAll(
+    entries,
+    { target, creds, mapIds: true, unique: () => `parity-${run}-${++n}` },
+    spec,
+    inputs,
+  );
 }
 
 /** Replay the entries in order with the context's credentials, and judge each answer. */
-export async function replayAll(entries: LoadedEntry[], ctx: ReplayContext, spec: LoadedSpec, inputs: ParityInputs): Promise<EntryResult[]> {
+export async function replayAll(
+  entries: LoadedEntry[],
+  ctx: ReplayContext,
+  spec: LoadedSpec,
+  inputs: ParityInputs,
+): Promise<EntryResult[]> {
   const matcher = operationMatcher(spec);
   const results: EntryResult[] = [];
   for (const { key, family, entry } of entries) {
     const url = new URL(entry.request.url.replace(/[{}]/g, ''));
     const op = matcher.match(entry.request.method, url.pathname);
-    const base = { key, family, method: entry.request.method, url: entry.request.url, evidence: entry._evidence ?? 'unknown', operationId: op?.operationId };
+    const base = {
+      key,
+      family,
+      method: entry.request.method,
+      url: entry.request.url,
+      evidence: entry._evidence ?? 'unknown',
+      operationId: op?.operationId,
+    };
     if (entry._direction) {
-      results.push({ ...base, status: 'skipped', note: `not a call to the API (${entry._direction})`, differences: [] });
+      results.push({
+        ...base,
+        status: 'skipped',
+        note: `not a call to the API (${entry._direction})`,
+        differences: [],
+      });
       continue;
     }
     const gap = inputs.gaps.find((g) => g.entry === key);
     try {
       const answer = await replayEntry(entry, op, ctx, inputs.overrides[key]);
-      const diffs = compareAnswer(recordedAnswer(entry), answer).map((d) => judge(d, op ? matcher.deviations(op.operationId) : [], gap));
+      const diffs = compareAnswer(recordedAnswer(entry), answer).map((d) =>
+        judge(d, op ? matcher.deviations(op.operationId) : [], gap),
+      );
       results.push({ ...base, status: statusOf(diffs), differences: diffs });
     } catch (err) {
-      results.push({ ...base, status: gap ? 'gap' : 'error', note: (err as Error).message, differences: [] });
+      results.push({
+        ...base,
+        status: gap ? 'gap' : 'error',
+        note: (err as Error).message,
+        differences: [],
+      });
     }
   }
   return results;

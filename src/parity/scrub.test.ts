@@ -19,25 +19,67 @@ describe('scrubbing a recording', () => {
       ],
       req,
     );
-    expect(headers.map((h) => h.value)).toEqual([REDACTED, REDACTED, '1700000000000000', REDACTED, '<redacted: Token>', '<redacted: Bearer>', REDACTED, 'application/json']);
+    expect(headers.map((h) => h.value)).toEqual([
+      REDACTED,
+      REDACTED,
+      '1700000000000000',
+      REDACTED,
+      '<redacted: Token>',
+      '<redacted: Bearer>',
+      REDACTED,
+      'application/json',
+    ]);
   });
 
   it('redacts tokens, secrets and passwords in bodies, and the request `code` (a one-time password) only in requests', () => {
-    const body = JSON.stringify({ code: 189772, amount: 1, nested: { access_token: 'a', api_secret: 's', password: 'p', merchant_api_token: 't' } });
-    expect(JSON.parse(scrubBody(body, 'application/json', req))).toEqual({ code: REDACTED, amount: 1, nested: { access_token: REDACTED, api_secret: REDACTED, password: REDACTED, merchant_api_token: REDACTED } });
-    const answer = JSON.stringify({ errors: { code: 'Two-factor code invalid!' }, refresh_token: 'r' });
-    expect(JSON.parse(scrubBody(answer, 'application/json', res))).toEqual({ errors: { code: 'Two-factor code invalid!' }, refresh_token: REDACTED });
-    expect(scrubBody('otp=123456&amount=5', 'application/x-www-form-urlencoded', req)).toBe(`otp=${encodeURIComponent(REDACTED)}&amount=5`);
-    expect(scrubParams('access_token=abc&page=2', res)).toBe(`access_token=${encodeURIComponent(REDACTED)}&page=2`);
+    const body = JSON.stringify({
+      code: 189772,
+      amount: 1,
+      nested: { access_token: 'a', api_secret: 's', password: 'p', merchant_api_token: 't' },
+    });
+    expect(JSON.parse(scrubBody(body, 'application/json', req))).toEqual({
+      code: REDACTED,
+      amount: 1,
+      nested: {
+        access_token: REDACTED,
+        api_secret: REDACTED,
+        password: REDACTED,
+        merchant_api_token: REDACTED,
+      },
+    });
+    const answer = JSON.stringify({
+      errors: { code: 'Two-factor code invalid!' },
+      refresh_token: 'r',
+    });
+    expect(JSON.parse(scrubBody(answer, 'application/json', res))).toEqual({
+      errors: { code: 'Two-factor code invalid!' },
+      refresh_token: REDACTED,
+    });
+    expect(scrubBody('otp=123456&amount=5', 'application/x-www-form-urlencoded', req)).toBe(
+      `otp=${encodeURIComponent(REDACTED)}&amount=5`,
+    );
+    expect(scrubParams('access_token=abc&page=2', res)).toBe(
+      `access_token=${encodeURIComponent(REDACTED)}&page=2`,
+    );
   });
 
   it('masks emails and phone numbers with --mask-pii, keeping their form', () => {
-    expect(maskPii('juan.dela.cruz@example.ph paid +639171234567')).toBe('j***@example.ph paid +639*******67');
+    expect(maskPii('juan.dela.cruz@example.ph paid +639171234567')).toBe(
+      'j***@example.ph paid +639*******67',
+    );
     expect(maskPii('call 09171234567')).toBe('call 0917*****67');
     // Amounts, epoch seconds and nonces are not phone numbers.
-    expect(maskPii('1594617992 1700000000000001 100000000.00000000 0.00010000')).toBe('1594617992 1700000000000001 100000000.00000000 0.00010000');
-    const body = scrubBody(JSON.stringify({ target_address: 'ana@example.com', amount: '5' }), 'application/json', { maskPii: true, side: 'request' });
+    expect(maskPii('1594617992 1700000000000001 100000000.00000000 0.00010000')).toBe(
+      '1594617992 1700000000000001 100000000.00000000 0.00010000',
+    );
+    const body = scrubBody(
+      JSON.stringify({ target_address: 'ana@example.com', amount: '5' }),
+      'application/json',
+      { maskPii: true, side: 'request' },
+    );
     expect(JSON.parse(body)).toEqual({ target_address: 'a***@example.com', amount: '5' });
-    expect(scrubBody(JSON.stringify({ target_address: 'ana@example.com' }), 'application/json', req)).toContain('ana@example.com');
+    expect(
+      scrubBody(JSON.stringify({ target_address: 'ana@example.com' }), 'application/json', req),
+    ).toContain('ana@example.com');
   });
 });

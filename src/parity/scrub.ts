@@ -1,9 +1,11 @@
 import type { HarHeader } from './har.js';
 
 /** Headers whose value is a secret: never written to a recording. The nonce reveals nothing and stays. */
-const SECRET_HEADERS = /^(access[-_]key|access[-_]signature|access[-_]otp|x-sandbox-token|cookie|set-cookie|proxy-authorization)$/i;
+const SECRET_HEADERS =
+  /^(access[-_]key|access[-_]signature|access[-_]otp|x-sandbox-token|cookie|set-cookie|proxy-authorization)$/i;
 /** Body, form and query keys whose value is a secret (tokens, secrets, passwords, one-time codes). */
-const SECRET_KEYS = /^(access_token|refresh_token|token|[a-z_]*_token|[a-z_]*secret|password|otp|otp_code)$/i;
+const SECRET_KEYS =
+  /^(access_token|refresh_token|token|[a-z_]*_token|[a-z_]*secret|password|otp|otp_code)$/i;
 /** In requests only: a sell order's or transfer's two-factor `code` (in answers `code` is an error message). */
 const REQUEST_SECRET_KEYS = /^(code|verification_code)$/i;
 
@@ -25,15 +27,19 @@ const PHONE = /(?<![\w+.])(?:\+\d{10,14}|0\d{9,11})(?![\d.])/g;
  * comparison still sees a string of the same kind.
  */
 export function maskPii(text: string): string {
-  return text.replace(EMAIL, '$1***@$2').replace(PHONE, (m) => `${m.slice(0, 4)}${'*'.repeat(m.length - 6)}${m.slice(-2)}`);
+  return text
+    .replace(EMAIL, '$1***@$2')
+    .replace(PHONE, (m) => `${m.slice(0, 4)}${'*'.repeat(m.length - 6)}${m.slice(-2)}`);
 }
 
-const isSecretKey = (key: string, o: ScrubOptions) => SECRET_KEYS.test(key) || (o.side === 'request' && REQUEST_SECRET_KEYS.test(key));
+const isSecretKey = (key: string, o: ScrubOptions) =>
+  SECRET_KEYS.test(key) || (o.side === 'request' && REQUEST_SECRET_KEYS.test(key));
 
 function scrubValue(value: unknown, key: string, o: ScrubOptions): unknown {
   if (key && isSecretKey(key, o) && value !== null && typeof value !== 'object') return REDACTED;
   if (Array.isArray(value)) return value.map((v) => scrubValue(v, '', o));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubValue(v, k, o)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubValue(v, k, o)]));
   if (typeof value === 'string' && o.maskPii) return maskPii(value);
   return value;
 }
@@ -41,7 +47,8 @@ function scrubValue(value: unknown, key: string, o: ScrubOptions): unknown {
 /** Authorization keeps its scheme (`<redacted: Token>`) so that a replay knows which credential to use. */
 export function scrubHeaders(headers: HarHeader[], o: ScrubOptions): HarHeader[] {
   return headers.map(({ name, value }) => {
-    if (/^authorization$/i.test(name)) return { name, value: `<redacted: ${/^\s*(\w+)/.exec(value)?.[1] ?? 'credential'}>` };
+    if (/^authorization$/i.test(name))
+      return { name, value: `<redacted: ${/^\s*(\w+)/.exec(value)?.[1] ?? 'credential'}>` };
     if (SECRET_HEADERS.test(name)) return { name, value: REDACTED };
     return { name, value: o.maskPii ? maskPii(value) : value };
   });
@@ -65,6 +72,7 @@ export function scrubBody(text: string, mimeType: string, o: ScrubOptions): stri
 export function scrubParams(query: string, o: ScrubOptions): string {
   const params = new URLSearchParams(query);
   const out = new URLSearchParams();
-  for (const [k, v] of params) out.append(k, isSecretKey(k, o) ? REDACTED : o.maskPii ? maskPii(v) : v);
+  for (const [k, v] of params)
+    out.append(k, isSecretKey(k, o) ? REDACTED : o.maskPii ? maskPii(v) : v);
   return out.toString();
 }

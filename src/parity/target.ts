@@ -32,7 +32,9 @@ const IN_PROCESS_BASE = 'http://127.0.0.1:7070';
  */
 export async function inProcessTarget(): Promise<Target> {
   const { createSandbox } = await import('../sandbox.js');
-  const sandbox = createSandbox({ config: { db: ':memory:', publicUrl: IN_PROCESS_BASE, quiet: true } });
+  const sandbox = createSandbox({
+    config: { db: ':memory:', publicUrl: IN_PROCESS_BASE, quiet: true },
+  });
   return {
     baseUrl: IN_PROCESS_BASE,
     fetch: (input, init) => Promise.resolve(sandbox.app.fetch(new Request(input, init))),
@@ -44,7 +46,8 @@ export async function inProcessTarget(): Promise<Target> {
 export function urlTarget(baseUrl: string, controlToken?: string): Target {
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    fetch: (input, init) => fetch(input, { ...init, redirect: 'manual', signal: AbortSignal.timeout(15_000) }),
+    fetch: (input, init) =>
+      fetch(input, { ...init, redirect: 'manual', signal: AbortSignal.timeout(15_000) }),
     controlHeaders: controlToken ? { 'x-sandbox-token': controlToken } : {},
     close: () => Promise.resolve(),
   };
@@ -53,18 +56,29 @@ export function urlTarget(baseUrl: string, controlToken?: string): Target {
 async function control<T>(t: Target, method: string, path: string, body?: unknown): Promise<T> {
   const res = await t.fetch(`${t.baseUrl}${path}`, {
     method,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...t.controlHeaders },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...t.controlHeaders,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status >= 300) throw new Error(`the target's control API answered ${method} ${path} with ${res.status}: ${text.slice(0, 200)}`);
+  if (res.status >= 300)
+    throw new Error(
+      `the target's control API answered ${method} ${path} with ${res.status}: ${text.slice(0, 200)}`,
+    );
   return JSON.parse(text) as T;
 }
 
 interface WorkspaceBody {
   workspace: {
     merchant: { merchant_api_token: string };
-    app: { api_key: string; api_secret: string; owner: { accounts: Array<{ id: string; currency: string }> } };
+    app: {
+      api_key: string;
+      api_secret: string;
+      owner: { accounts: Array<{ id: string; currency: string }> };
+    };
     customer: { email: string; mobile_number: string };
   };
 }
@@ -72,8 +86,18 @@ interface WorkspaceBody {
 /** A fresh workspace (`POST /_sandbox/workspaces`), a bearer token of its app, and an app with MFA. */
 export async function freshCredentials(t: Target): Promise<Credentials> {
   const { workspace: ws } = await control<WorkspaceBody>(t, 'POST', '/_sandbox/workspaces', {});
-  const token = await control<{ access_token: string }>(t, 'POST', `/_sandbox/apps/${ws.app.api_key}/tokens`, {});
-  const mfa = await control<{ app: { api_key: string; api_secret: string } }>(t, 'POST', '/_sandbox/apps', { mfa_whitelisted: false });
+  const token = await control<{ access_token: string }>(
+    t,
+    'POST',
+    `/_sandbox/apps/${ws.app.api_key}/tokens`,
+    {},
+  );
+  const mfa = await control<{ app: { api_key: string; api_secret: string } }>(
+    t,
+    'POST',
+    '/_sandbox/apps',
+    { mfa_whitelisted: false },
+  );
   return {
     merchantToken: ws.merchant.merchant_api_token,
     apiKey: ws.app.api_key,
@@ -88,6 +112,9 @@ export async function freshCredentials(t: Target): Promise<Credentials> {
 
 /** A buy order of the workspace's app, made through the control API. */
 export async function provisionBuyOrder(t: Target, creds: Credentials): Promise<string> {
-  const body = await control<{ order: { id: string } }>(t, 'POST', '/_sandbox/buyorders', { api_key: creds.apiKey, amount: '624' });
+  const body = await control<{ order: { id: string } }>(t, 'POST', '/_sandbox/buyorders', {
+    api_key: creds.apiKey,
+    amount: '624',
+  });
   return body.order.id;
 }

@@ -13,7 +13,10 @@ export interface PaymentsModuleDeps {
 }
 
 /** Payments of invoices: wallet and counter payments, expiry and cancellation, settled through the ledger. */
-export function createPaymentsModule(s: Services, d: PaymentsModuleDeps): SandboxModule<PaymentService> {
+export function createPaymentsModule(
+  s: Services,
+  d: PaymentsModuleDeps,
+): SandboxModule<PaymentService> {
   const payments = createPaymentService({
     invoiceService: d.invoices,
     ledger: d.ledger,

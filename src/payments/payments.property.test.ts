@@ -26,14 +26,50 @@ type Step =
 const kind = fc.constantFrom<Kind>('partial', 'full', 'over');
 const at = fc.nat(20);
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('create' as const), amount: fc.oneof(fc.bigInt(1n, 3n), fc.bigInt(1n, 100_000_000_000n)) }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('wallet' as const), at, kind, percent: fc.integer({ min: 1, max: 99 }) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('counter' as const), at, kind, percent: fc.integer({ min: 1, max: 99 }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constantFrom('expire' as const, 'cancel' as const), at }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('advance' as const), seconds: fc.oneof(fc.integer({ min: 1, max: 120 }), fc.constantFrom(899, 900, 901)) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('create' as const),
+      amount: fc.oneof(fc.bigInt(1n, 3n), fc.bigInt(1n, 100_000_000_000n)),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('wallet' as const),
+      at,
+      kind,
+      percent: fc.integer({ min: 1, max: 99 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('counter' as const),
+      at,
+      kind,
+      percent: fc.integer({ min: 1, max: 99 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constantFrom('expire' as const, 'cancel' as const), at }),
+  },
   {
     weight: 2,
-    arbitrary: fc.record({ op: fc.constant('concurrent' as const), at, n: fc.integer({ min: 2, max: 3 }), collector: fc.constantFrom('coins_peso_wallet' as const, 'cash_payment' as const) }),
+    arbitrary: fc.record({
+      op: fc.constant('advance' as const),
+      seconds: fc.oneof(fc.integer({ min: 1, max: 120 }), fc.constantFrom(899, 900, 901)),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('concurrent' as const),
+      at,
+      n: fc.integer({ min: 2, max: 3 }),
+      collector: fc.constantFrom('coins_peso_wallet' as const, 'cash_payment' as const),
+    }),
   },
 );
 
@@ -65,7 +101,10 @@ beforeAll(() => {
 afterAll(() => t.close());
 
 function sumPayments(invoiceId: string): bigint {
-  const r = t.db.prepare('SELECT COALESCE(SUM(amount), 0) AS s FROM payments WHERE invoice_id = ?').safeIntegers(true).get(invoiceId) as { s: bigint };
+  const r = t.db
+    .prepare('SELECT COALESCE(SUM(amount), 0) AS s FROM payments WHERE invoice_id = ?')
+    .safeIntegers(true)
+    .get(invoiceId) as { s: bigint };
   return r.s;
 }
 
@@ -89,7 +128,10 @@ async function runSteps(steps: Step[]): Promise<void> {
     runsOnSandbox = 1;
   }
   const s = t.services;
-  const provisioning = createProvisioningService(s, createControlReads(s.db, s.identities, s.invoices));
+  const provisioning = createProvisioningService(
+    s,
+    createControlReads(s.db, s.identities, s.invoices),
+  );
   const merchant = provisioning.createMerchant({});
   const customer = provisioning.createCustomer({ balance: '1000000' });
   const customerWallet = s.ledger.byOwner('user', customer.id)[0]!.id;
@@ -115,8 +157,19 @@ async function runSteps(steps: Step[]): Promise<void> {
     const inv = invoices.length ? invoices[('at' in st ? st.at : 0) % invoices.length]! : undefined;
     switch (st.op) {
       case 'create': {
-        const view = s.invoices.create(merchant, { amount: formatMoney(st.amount), currency: 'PHP', external_transaction_id: s.ids() });
-        invoices.push({ id: view.id, amount: st.amount, received: 0n, walletPaid: 0n, status: 'pending', bornAtSeconds: elapsed() });
+        const view = s.invoices.create(merchant, {
+          amount: formatMoney(st.amount),
+          currency: 'PHP',
+          external_transaction_id: s.ids(),
+        });
+        invoices.push({
+          id: view.id,
+          amount: st.amount,
+          received: 0n,
+          walletPaid: 0n,
+          status: 'pending',
+          bornAtSeconds: elapsed(),
+        });
         break;
       }
       case 'wallet':
@@ -124,21 +177,30 @@ async function runSteps(steps: Step[]): Promise<void> {
         if (!inv) break;
         const amount = amountFor(inv, st.kind, st.percent);
         const pay = () =>
-          st.op === 'wallet' ? s.payments.payFromWallet(inv.id, customer, amount) : s.payments.payOverCounter(inv.id, 'cash_payment', amount);
-        if (attempt(pay, inv.status === 'pending' ? null : 'invoice_not_payable')) settle(inv, amount, st.op === 'wallet');
+          st.op === 'wallet'
+            ? s.payments.payFromWallet(inv.id, customer, amount)
+            : s.payments.payOverCounter(inv.id, 'cash_payment', amount);
+        if (attempt(pay, inv.status === 'pending' ? null : 'invoice_not_payable'))
+          settle(inv, amount, st.op === 'wallet');
         break;
       }
       case 'expire':
       case 'cancel': {
         if (!inv) break;
-        const close = () => (st.op === 'expire' ? s.payments.expire(inv.id) : s.payments.cancel(inv.id));
-        if (attempt(close, inv.status === 'pending' ? null : 'invalid_state_transition')) inv.status = st.op === 'expire' ? 'expired' : 'canceled';
+        const close = () =>
+          st.op === 'expire' ? s.payments.expire(inv.id) : s.payments.cancel(inv.id);
+        if (attempt(close, inv.status === 'pending' ? null : 'invalid_state_transition'))
+          inv.status = st.op === 'expire' ? 'expired' : 'canceled';
         break;
       }
       case 'advance': {
-        const res = await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: st.seconds } });
+        const res = await t.request('POST', '/_sandbox/clock/advance', {
+          body: { seconds: st.seconds },
+        });
         expect(res.status).toBe(200);
-        for (const i of invoices) if (i.status === 'pending' && elapsed() - i.bornAtSeconds >= LIFETIME_SECONDS) i.status = 'expired';
+        for (const i of invoices)
+          if (i.status === 'pending' && elapsed() - i.bornAtSeconds >= LIFETIME_SECONDS)
+            i.status = 'expired';
         break;
       }
       case 'concurrent': {
@@ -167,7 +229,10 @@ async function runSteps(steps: Step[]): Promise<void> {
     for (const m of invoices) {
       const row = s.invoiceRepo.byId(m.id)!;
       const before = lastSeen.get(m.id) ?? 'pending';
-      expect(before === row.status || before === 'pending', `${m.id} moved ${before} → ${row.status}`).toBe(true);
+      expect(
+        before === row.status || before === 'pending',
+        `${m.id} moved ${before} → ${row.status}`,
+      ).toBe(true);
       lastSeen.set(m.id, row.status);
       expect(row.status, `status of ${m.id}`).toBe(m.status);
       expect(row.amount_received).toBe(m.received);
@@ -175,7 +240,9 @@ async function runSteps(steps: Step[]): Promise<void> {
     }
     const totalPaid = invoices.reduce((sum, m) => sum + m.received, 0n);
     expect(s.ledger.get(merchant.wallet_account_id)!.balance).toBe(totalPaid);
-    expect(s.ledger.get(customerWallet)!.balance).toBe(startBalance - invoices.reduce((sum, m) => sum + m.walletPaid, 0n));
+    expect(s.ledger.get(customerWallet)!.balance).toBe(
+      startBalance - invoices.reduce((sum, m) => sum + m.walletPaid, 0n),
+    );
   }
 }
 

@@ -21,18 +21,40 @@ function invoice(collectors?: string[], amount = '20') {
   });
 }
 const payments = () => t.services.payments;
-const ledgerTx = (id: string) => t.db.prepare('SELECT kind, reference FROM ledger_transactions WHERE id = ?').get(id);
+const ledgerTx = (id: string) =>
+  t.db.prepare('SELECT kind, reference FROM ledger_transactions WHERE id = ?').get(id);
 const lastEvent = (invoiceId: string) =>
-  JSON.parse((t.db.prepare('SELECT payload FROM outbox_events WHERE invoice_id = ? ORDER BY seq DESC LIMIT 1').get(invoiceId) as { payload: string }).payload);
-const apiError = (code: string, errors: Record<string, string[]>) => expect.objectContaining({ code, errors });
+  JSON.parse(
+    (
+      t.db
+        .prepare('SELECT payload FROM outbox_events WHERE invoice_id = ? ORDER BY seq DESC LIMIT 1')
+        .get(invoiceId) as { payload: string }
+    ).payload,
+  );
+const apiError = (code: string, errors: Record<string, string[]>) =>
+  expect.objectContaining({ code, errors });
 
 /** A customer with only the wallets given (newest last), each funded with `units`. */
 function customerWith(currencies: string[], units = 10_000_000_000n): User {
   const id = `cust-${++ext}`;
-  const user: User = { id, kind: 'customer', name: 'C', email: `${id}@example.test`, mobile_number: null, password: null, workspace_id: null, created_at: t.services.clock.now() };
+  const user: User = {
+    id,
+    kind: 'customer',
+    name: 'C',
+    email: `${id}@example.test`,
+    mobile_number: null,
+    password: null,
+    workspace_id: null,
+    created_at: t.services.clock.now(),
+  };
   t.services.identities.insertUser(user);
   for (const currency of currencies) {
-    const wallet = t.services.ledger.createAccount({ ownerType: 'user', ownerId: id, name: currency, currency });
+    const wallet = t.services.ledger.createAccount({
+      ownerType: 'user',
+      ownerId: id,
+      name: currency,
+      currency,
+    });
     t.services.ledger.post('funding', null, [
       { accountId: t.services.ledger.systemAccount('funding', currency), amount: -units },
       { accountId: wallet, amount: units },
@@ -55,26 +77,35 @@ describe('payment service', () => {
     const customer = customerWith(['PHP', 'BTC']); // the BTC wallet is the newest
     const inv = invoice();
     const out = payments().payFromWallet(inv.id, customer);
-    const [php, btc] = ['PHP', 'BTC'].map((c) => t.services.ledger.byOwner('user', customer.id).find((a) => a.currency === c)!);
+    const [php, btc] = ['PHP', 'BTC'].map((c) =>
+      t.services.ledger.byOwner('user', customer.id).find((a) => a.currency === c)!,
+    );
     expect(php!.balance).toBe(10_000_000_000n - 2_000_000_000n);
     expect(btc!.balance).toBe(10_000_000_000n);
     const payment = t.services.invoiceRepo.payments(inv.id)[0]!;
     expect(payment.payer_account_id).toBe(php!.id);
-    expect(ledgerTx(payment.ledger_transaction_id!)).toEqual({ kind: 'invoice_payment', reference: inv.id });
+    expect(ledgerTx(payment.ledger_transaction_id!)).toEqual({
+      kind: 'invoice_payment',
+      reference: inv.id,
+    });
     expect(out.invoice.status).toBe('fully_paid');
     t.assertLedger();
   });
 
   it('refuses a customer without a wallet in the invoice currency, and an amount above the balance', () => {
     const inv = invoice();
-    expect(() => payments().payFromWallet(inv.id, customerWith(['BTC']))).toThrow(apiError('validation_error', { customer: ['Customer has no PHP wallet.'] }));
+    expect(() => payments().payFromWallet(inv.id, customerWith(['BTC']))).toThrow(
+      apiError('validation_error', { customer: ['Customer has no PHP wallet.'] }),
+    );
     const exact = customerWith(['PHP'], 2_000_000_000n);
     expect(() => payments().payFromWallet(inv.id, customerWith(['PHP'], 1_999_999_999n))).toThrow(
       apiError('insufficient_balance', { non_field_errors: ['Insufficient balance.'] }),
     );
     // a balance of exactly the amount due is enough
     expect(payments().payFromWallet(inv.id, exact).invoice.status).toBe('fully_paid');
-    expect(() => payments().customer('nobody')).toThrow(apiError('validation_error', { customer: ['No customer "nobody".'] }));
+    expect(() => payments().customer('nobody')).toThrow(
+      apiError('validation_error', { customer: ['No customer "nobody".'] }),
+    );
   });
 
   it('takes an outlet collector on an invoice that offers cash_payment, and names the offered ones otherwise', () => {
@@ -82,10 +113,17 @@ describe('payment service', () => {
     const paid = payments().payOverCounter(cash.id, 'seven_connect_deposit');
     expect(paid.payment.payment_collector).toBe('seven_connect_deposit');
     const payment = t.services.invoiceRepo.payments(cash.id)[0]!;
-    expect(ledgerTx(payment.ledger_transaction_id!)).toEqual({ kind: 'counter_payment', reference: cash.id });
+    expect(ledgerTx(payment.ledger_transaction_id!)).toEqual({
+      kind: 'counter_payment',
+      reference: cash.id,
+    });
     const walletOnly = invoice(['coins_peso_wallet', 'seven_connect_deposit']);
     expect(() => payments().payOverCounter(walletOnly.id, 'bayad_deposit')).toThrow(
-      apiError('validation_error', { collector: ['"bayad_deposit" is not a payment option of this invoice (coins_peso_wallet, seven_connect_deposit).'] }),
+      apiError('validation_error', {
+        collector: [
+          '"bayad_deposit" is not a payment option of this invoice (coins_peso_wallet, seven_connect_deposit).',
+        ],
+      }),
     );
     t.assertLedger();
   });
@@ -99,7 +137,10 @@ describe('payment service', () => {
   });
 
   it('issues 13-digit references, no two alike', () => {
-    const refs = Array.from({ length: 40 }, () => payments().issueReference(invoice().id).reference_number);
+    const refs = Array.from(
+      { length: 40 },
+      () => payments().issueReference(invoice().id).reference_number,
+    );
     for (const ref of refs) expect(ref).toMatch(/^[1-9]\d{12}$/);
     expect(new Set(refs).size).toBe(refs.length);
   });

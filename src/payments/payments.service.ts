@@ -2,7 +2,16 @@ import { randomInt } from 'node:crypto';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../shared/api-error.js';
 import type { IdentitiesApi, User } from '../identities/identities.api.js';
-import { accepts, amountDue, close, collectorsOf, issueReference, receivePayment, statusAt, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
+import {
+  accepts,
+  amountDue,
+  close,
+  collectorsOf,
+  issueReference,
+  receivePayment,
+  statusAt,
+  WALLET_COLLECTOR,
+} from '../invoices/invoice.model.js';
 import { paymentResource, type InvoiceResource } from '../invoices/invoice.view.js';
 import type { Invoice } from '../invoices/invoices.api.js';
 import type { InvoiceService } from '../invoices/invoices.service.js';
@@ -51,12 +60,22 @@ export function createPaymentService(d: PaymentServiceDeps) {
 
   function requireCollector(inv: Invoice, collector: string): void {
     if (!accepts(inv, collector)) {
-      throw ApiError.field('collector', `"${collector}" is not a payment option of this invoice (${collectorsOf(inv).join(', ')}).`);
+      throw ApiError.field(
+        'collector',
+        `"${collector}" is not a payment option of this invoice (${collectorsOf(inv).join(', ')}).`,
+      );
     }
   }
 
   /** Record a settled payment (invoice.model.ts `receivePayment`), inside the caller's unit of work. */
-  function settle(inv: Invoice, amount: bigint, collector: string, ref: string | null, payer: string | null, ledgerTx: string) {
+  function settle(
+    inv: Invoice,
+    amount: bigint,
+    collector: string,
+    ref: string | null,
+    payer: string | null,
+    ledgerTx: string,
+  ) {
     const payment = {
       id: d.ids(),
       amount,
@@ -69,7 +88,10 @@ export function createPaymentService(d: PaymentServiceDeps) {
     const after = d.invoiceService.apply(change);
     // The first payment of an invoice is its only one: no need to read the payments back.
     const known = inv.amount_received === 0n ? [change.payment] : undefined;
-    return { payment: paymentResource(change.payment), invoice: d.invoiceService.view(after, undefined, known) };
+    return {
+      payment: paymentResource(change.payment),
+      invoice: d.invoiceService.view(after, undefined, known),
+    };
   }
 
   function merchantWallet(inv: Invoice): string {
@@ -86,7 +108,10 @@ export function createPaymentService(d: PaymentServiceDeps) {
 
   function newReference(): string {
     for (;;) {
-      const ref = String(randomInt(1, 10)) + String(randomInt(0, 1e6)).padStart(6, '0') + String(randomInt(0, 1e6)).padStart(6, '0');
+      const ref =
+        String(randomInt(1, 10)) +
+        String(randomInt(0, 1e6)).padStart(6, '0') +
+        String(randomInt(0, 1e6)).padStart(6, '0');
       // Stryker disable next-line ConditionalExpression: a collision among 9e12 random references is only reachable with a rigged random source
       if (!d.invoiceService.byReference(ref)) return ref;
     }
@@ -96,21 +121,36 @@ export function createPaymentService(d: PaymentServiceDeps) {
     /** Find a customer by id, email or mobile number (or the first fixture customer). */
     /** A customer of the invoice's tenant (`workspaceId` null: the base data), by login or the first one. */
     customer(login?: string, workspaceId: string | null = null): User {
-      const c = login ? d.identities.customerByLogin(login, workspaceId) : d.identities.firstCustomer(workspaceId);
-      if (!c) throw ApiError.field('customer', login ? `No customer "${login}".` : 'There is no customer to pay with.', 'validation_error');
+      const c = login
+        ? d.identities.customerByLogin(login, workspaceId)
+        : d.identities.firstCustomer(workspaceId);
+      if (!c)
+        throw ApiError.field(
+          'customer',
+          login ? `No customer "${login}".` : 'There is no customer to pay with.',
+          'validation_error',
+        );
       return c;
     },
 
     /** The customer pays from their peso wallet: debit and credit at once (docs/design.md#hosted-payment-page). */
-    payFromWallet(invoiceId: string, customer: User, amount?: bigint, loaded?: Invoice): PaymentOutcome {
+    payFromWallet(
+      invoiceId: string,
+      customer: User,
+      amount?: bigint,
+      loaded?: Invoice,
+    ): PaymentOutcome {
       return d.unitOfWork(() => {
         // `loaded`: the row the caller read in this same synchronous call (nothing ran in between).
         const inv = loaded?.id === invoiceId ? pendingOnly(loaded) : payable(invoiceId);
         requireCollector(inv, WALLET_COLLECTOR);
         const value = amount ?? amountDue(inv);
-        const wallet = d.ledger.byOwner('user', customer.id).find((a) => a.currency === inv.currency);
+        const wallet = d.ledger
+          .byOwner('user', customer.id)
+          .find((a) => a.currency === inv.currency);
         if (!wallet) throw ApiError.field('customer', `Customer has no ${inv.currency} wallet.`);
-        if (wallet.balance < value) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
+        if (wallet.balance < value)
+          throw ApiError.general('insufficient_balance', 'Insufficient balance.');
         const tx = d.ledger.post('invoice_payment', inv.id, [
           { accountId: wallet.id, amount: -value },
           { accountId: merchantWallet(inv), amount: value },
@@ -123,12 +163,18 @@ export function createPaymentService(d: PaymentServiceDeps) {
      * Issue (or return) the invoice's over-the-counter reference number; the first issue raises
      * `invoice.payment_reference_number_generated`.
      */
-    issueReference(invoiceId: string, collector = 'cash_payment'): { reference_number: string; invoice: InvoiceResource } {
+    issueReference(
+      invoiceId: string,
+      collector = 'cash_payment',
+    ): { reference_number: string; invoice: InvoiceResource } {
       return d.unitOfWork(() => {
         const inv = payable(invoiceId);
         requireCollector(inv, collector);
         if (inv.current_payment_reference_number) {
-          return { reference_number: inv.current_payment_reference_number, invoice: d.invoiceService.view(inv) };
+          return {
+            reference_number: inv.current_payment_reference_number,
+            invoice: d.invoiceService.view(inv),
+          };
         }
         const ref = newReference();
         const after = d.invoiceService.apply(issueReference(inv, ref, collector, d.clock.now()));
@@ -152,7 +198,14 @@ export function createPaymentService(d: PaymentServiceDeps) {
           { accountId: merchantWallet(inv), amount: value },
         ]);
         // Stryker disable next-line StringLiteral: a reference number is always issued with its collector, so the last fallback is never reached
-        return settle(inv, value, collector ?? inv.current_payment_collector ?? 'cash_payment', reference, null, tx);
+        return settle(
+          inv,
+          value,
+          collector ?? inv.current_payment_collector ?? 'cash_payment',
+          reference,
+          null,
+          tx,
+        );
       });
     },
 
@@ -176,9 +229,14 @@ export function createPaymentService(d: PaymentServiceDeps) {
       return d.unitOfWork(() => {
         const inv = d.invoiceService.load(invoiceId);
         if (inv.status !== 'pending') {
-          throw ApiError.general('invalid_state_transition', `Invoice is ${inv.status}; only a pending invoice can become ${status}.`);
+          throw ApiError.general(
+            'invalid_state_transition',
+            `Invoice is ${inv.status}; only a pending invoice can become ${status}.`,
+          );
         }
-        return d.invoiceService.view(d.invoiceService.apply(close(inv, status, d.clock.now(), d.expiryEvents())));
+        return d.invoiceService.view(
+          d.invoiceService.apply(close(inv, status, d.clock.now(), d.expiryEvents())),
+        );
       });
     },
   };

@@ -36,14 +36,23 @@ export function externalIdPrefix(runId: string): string {
 }
 
 export function syntheticInvoice(ids: IdFactory, runId: string, label: string): SyntheticInvoice {
-  return { id: ids(), currency: 'PHP', amount: AMOUNT, external_transaction_id: `${externalIdPrefix(runId)}-${label}` };
+  return {
+    id: ids(),
+    currency: 'PHP',
+    amount: AMOUNT,
+    external_transaction_id: `${externalIdPrefix(runId)}-${label}`,
+  };
 }
 
 /**
  * An event of `invoice` with the body the sandbox itself sends (docs/design.md#invoice-lifecycle-and-events, `eventBody`):
  * `invoice.fully_paid` has received the full amount, `invoice.updated` a partial payment.
  */
-export function syntheticEvent(ids: IdFactory, name: 'invoice.fully_paid' | 'invoice.updated', invoice: SyntheticInvoice): SyntheticEvent {
+export function syntheticEvent(
+  ids: IdFactory,
+  name: 'invoice.fully_paid' | 'invoice.updated',
+  invoice: SyntheticInvoice,
+): SyntheticEvent {
   const received = name === 'invoice.fully_paid' ? invoice.amount : PARTIAL;
   return {
     event_id: ids(),
@@ -76,5 +85,10 @@ export function callbackRequestFor(
     callback_auth: mode === 'missing' ? ('never' as const) : ('always' as const),
     merchant_api_token: mode === 'wrong' ? wrongToken(ids, token) : token,
   };
-  return buildCallbackRequest({ event_id: event.event_id, body: event.body }, merchant, url, attempt);
+  return buildCallbackRequest(
+    { event_id: event.event_id, body: event.body },
+    merchant,
+    url,
+    attempt,
+  );
 }

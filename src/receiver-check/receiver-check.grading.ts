@@ -4,7 +4,14 @@
  */
 export type Grade = 'PASS' | 'WARN' | 'FAIL' | 'INFO';
 
-export type CheckId = 'valid-event' | 'duplicate-delivery' | 'out-of-order' | 'missing-token' | 'wrong-token' | 'slow-ack' | 'content-type';
+export type CheckId =
+  | 'valid-event'
+  | 'duplicate-delivery'
+  | 'out-of-order'
+  | 'missing-token'
+  | 'wrong-token'
+  | 'slow-ack'
+  | 'content-type';
 
 /** What the handler answered to one request. */
 export interface Answer {
@@ -27,17 +34,20 @@ export const CHECKS: ReadonlyArray<{ id: CheckId; title: string; expected: strin
   {
     id: 'valid-event',
     title: 'valid event',
-    expected: 'answers 2xx (the reference answer is 200 OK) within the timeout to an event with the right token, on the registered URL itself (no redirect)',
+    expected:
+      'answers 2xx (the reference answer is 200 OK) within the timeout to an event with the right token, on the registered URL itself (no redirect)',
   },
   {
     id: 'duplicate-delivery',
     title: 'duplicate delivery',
-    expected: 'is idempotent: acknowledges a repeat of an event it already handled (same X-Sandbox-Event-Id, or same invoice id and status) with 2xx and does not act on it twice',
+    expected:
+      'is idempotent: acknowledges a repeat of an event it already handled (same X-Sandbox-Event-Id, or same invoice id and status) with 2xx and does not act on it twice',
   },
   {
     id: 'out-of-order',
     title: 'out-of-order events',
-    expected: 'acknowledges an older event with 2xx and never moves an invoice back (compare amount_received, or re-read GET /v1/invoices/{id})',
+    expected:
+      'acknowledges an older event with 2xx and never moves an invoice back (compare amount_received, or re-read GET /v1/invoices/{id})',
   },
   {
     id: 'missing-token',
@@ -47,12 +57,14 @@ export const CHECKS: ReadonlyArray<{ id: CheckId; title: string; expected: strin
   {
     id: 'wrong-token',
     title: 'wrong token',
-    expected: 'compares "Authorization: Token <merchant_api_token>" with its own token (constant-time) and answers 401 on a mismatch',
+    expected:
+      'compares "Authorization: Token <merchant_api_token>" with its own token (constant-time) and answers 401 on a mismatch',
   },
   {
     id: 'slow-ack',
     title: 'slow acknowledgement',
-    expected: 'acknowledges at once and does slow work after answering; no answer within the timeout counts as a failed delivery and is retried',
+    expected:
+      'acknowledges at once and does slow work after answering; no answer within the timeout counts as a failed delivery and is retried',
   },
   {
     id: 'content-type',
@@ -87,7 +99,8 @@ export function describeAnswer(a: Answer): string {
 /** The likely cause of a refused valid event, for the two refusals a correct handler can make by mistake. */
 function refusalHint(status: number): string {
   if (status === 401) return ' (is --token the merchant_api_token this handler expects?)';
-  if (status >= 400 && status < 500) return ' (these synthetic invoices are unknown to your backend: acknowledge events of unknown invoices, then ignore them)';
+  if (status >= 400 && status < 500)
+    return ' (these synthetic invoices are unknown to your backend: acknowledge events of unknown invoices, then ignore them)';
   return '';
 }
 
@@ -98,9 +111,15 @@ export function gradeValid(a: Answer): Verdict {
     case 'ok':
       return { grade: 'PASS', reason: `${describeAnswer(a)} in ${ms(a.duration_ms)}` };
     case 'redirect':
-      return { grade: 'WARN', reason: `${describeAnswer(a)}: the real service does not follow it either; register the final URL` };
+      return {
+        grade: 'WARN',
+        reason: `${describeAnswer(a)}: the real service does not follow it either; register the final URL`,
+      };
     case 'refused':
-      return { grade: 'FAIL', reason: `${describeAnswer(a)}: ${RETRIED}${refusalHint(a.status ?? 0)}` };
+      return {
+        grade: 'FAIL',
+        reason: `${describeAnswer(a)}: ${RETRIED}${refusalHint(a.status ?? 0)}`,
+      };
     default:
       return { grade: 'FAIL', reason: `${describeAnswer(a)}: ${RETRIED}` };
   }
@@ -108,20 +127,42 @@ export function gradeValid(a: Answer): Verdict {
 
 /** The same event twice: at-least-once delivery makes repeats normal (a retry after a lost answer). */
 export function gradeDuplicate(first: Answer, second: Answer): Verdict {
-  if (ackOf(first) !== 'ok') return { grade: 'WARN', reason: `not judged: the first delivery was not acknowledged (${describeAnswer(first)})` };
+  if (ackOf(first) !== 'ok')
+    return {
+      grade: 'WARN',
+      reason: `not judged: the first delivery was not acknowledged (${describeAnswer(first)})`,
+    };
   const kind = ackOf(second);
-  if (kind === 'ok') return { grade: 'PASS', reason: `the repeat of an acknowledged event was acknowledged too (${first.status}, ${second.status})` };
-  if (kind === 'redirect') return { grade: 'WARN', reason: `the repeat was redirected: ${describeAnswer(second)}` };
-  return { grade: 'FAIL', reason: `the repeat of an acknowledged event ${describeAnswer(second)}: ${RETRIED}` };
+  if (kind === 'ok')
+    return {
+      grade: 'PASS',
+      reason: `the repeat of an acknowledged event was acknowledged too (${first.status}, ${second.status})`,
+    };
+  if (kind === 'redirect')
+    return { grade: 'WARN', reason: `the repeat was redirected: ${describeAnswer(second)}` };
+  return {
+    grade: 'FAIL',
+    reason: `the repeat of an acknowledged event ${describeAnswer(second)}: ${RETRIED}`,
+  };
 }
 
 /** `invoice.fully_paid`, then an older `invoice.updated` of the same invoice. */
 export function gradeOutOfOrder(newer: Answer, older: Answer): Verdict {
-  if (ackOf(newer) !== 'ok') return { grade: 'WARN', reason: `invoice.fully_paid was not acknowledged (${describeAnswer(newer)})` };
+  if (ackOf(newer) !== 'ok')
+    return {
+      grade: 'WARN',
+      reason: `invoice.fully_paid was not acknowledged (${describeAnswer(newer)})`,
+    };
   if (ackOf(older) !== 'ok') {
-    return { grade: 'WARN', reason: `the older invoice.updated, sent after invoice.fully_paid, ${describeAnswer(older)}: ${RETRIED}` };
+    return {
+      grade: 'WARN',
+      reason: `the older invoice.updated, sent after invoice.fully_paid, ${describeAnswer(older)}: ${RETRIED}`,
+    };
   }
-  return { grade: 'PASS', reason: `invoice.fully_paid, then the older invoice.updated: both acknowledged (${newer.status}, ${older.status})` };
+  return {
+    grade: 'PASS',
+    reason: `invoice.fully_paid, then the older invoice.updated: both acknowledged (${newer.status}, ${older.status})`,
+  };
 }
 
 /**
@@ -129,9 +170,14 @@ export function gradeOutOfOrder(newer: Answer, older: Answer): Verdict {
  * the URL could post a fake `invoice.fully_paid`). Any other refusal keeps the handler safe, so it
  * only warns when it is not the 401 the real service's merchants answer.
  */
-export function gradeRefusal(a: Answer, mode: 'missing' | 'wrong', opts: { https: boolean } = { https: true }): Verdict {
+export function gradeRefusal(
+  a: Answer,
+  mode: 'missing' | 'wrong',
+  opts: { https: boolean } = { https: true },
+): Verdict {
   const kind = ackOf(a);
-  const what = mode === 'missing' ? 'a callback without Authorization' : 'a callback with a wrong token';
+  const what =
+    mode === 'missing' ? 'a callback without Authorization' : 'a callback with a wrong token';
   if (a.status === 401) return { grade: 'PASS', reason: `refused with 401` };
   // The real service sends the token only to https callback URLs (seed: "when callback_url uses SSL"), so
   // an http handler has to accept token-less callbacks; it must then verify payments by retrieving the invoice.
@@ -141,8 +187,13 @@ export function gradeRefusal(a: Answer, mode: 'missing' | 'wrong', opts: { https
       reason: `answered ${a.status} to ${what}: expected on an http URL (the token comes only over https), so verify each payment with GET /v1/invoices/{id} before acting on it`,
     };
   }
-  if (kind === 'ok') return { grade: 'FAIL', reason: `answered ${a.status} to ${what}: this handler accepts unauthenticated callbacks` };
-  if (kind === 'timeout' || kind === 'unreachable') return { grade: 'WARN', reason: `not judged: ${describeAnswer(a)}` };
+  if (kind === 'ok')
+    return {
+      grade: 'FAIL',
+      reason: `answered ${a.status} to ${what}: this handler accepts unauthenticated callbacks`,
+    };
+  if (kind === 'timeout' || kind === 'unreachable')
+    return { grade: 'WARN', reason: `not judged: ${describeAnswer(a)}` };
   return { grade: 'WARN', reason: `refused ${what}, but ${describeAnswer(a)} instead of 401` };
 }
 
@@ -150,13 +201,23 @@ export function gradeRefusal(a: Answer, mode: 'missing' | 'wrong', opts: { https
 export function gradeSlow(a: Answer, limits: { slowMs: number; timeoutMs: number }): Verdict {
   const kind = ackOf(a);
   if (kind === 'timeout') {
-    return { grade: 'FAIL', reason: `no answer within ${ms(limits.timeoutMs)}: the sandbox and the real service count that as a failed delivery and retry it` };
+    return {
+      grade: 'FAIL',
+      reason: `no answer within ${ms(limits.timeoutMs)}: the sandbox and the real service count that as a failed delivery and retry it`,
+    };
   }
-  if (kind === 'unreachable') return { grade: 'WARN', reason: `not measured: ${describeAnswer(a)}` };
+  if (kind === 'unreachable')
+    return { grade: 'WARN', reason: `not measured: ${describeAnswer(a)}` };
   if (a.duration_ms > limits.slowMs) {
-    return { grade: 'WARN', reason: `answered in ${ms(a.duration_ms)}, above ${ms(limits.slowMs)}; at ${ms(limits.timeoutMs)} the delivery counts as failed` };
+    return {
+      grade: 'WARN',
+      reason: `answered in ${ms(a.duration_ms)}, above ${ms(limits.slowMs)}; at ${ms(limits.timeoutMs)} the delivery counts as failed`,
+    };
   }
-  return { grade: 'PASS', reason: `answered in ${ms(a.duration_ms)} (WARN above ${ms(limits.slowMs)}, FAIL at ${ms(limits.timeoutMs)})` };
+  return {
+    grade: 'PASS',
+    reason: `answered in ${ms(a.duration_ms)} (WARN above ${ms(limits.slowMs)}, FAIL at ${ms(limits.timeoutMs)})`,
+  };
 }
 
 /** Information only: what the handler answers to the valid event. */
@@ -164,6 +225,10 @@ export function gradeContentType(a: Answer): Verdict {
   if (a.status === null) return { grade: 'INFO', reason: 'no answer to describe' };
   const body = (a.excerpt ?? '').trim();
   const shown = body.length > 60 ? `${JSON.stringify(body.slice(0, 60))}…` : JSON.stringify(body);
-  const reference = ackOf(a) === 'ok' && body !== 'OK' ? ' (any 2xx body counts; the reference answer is OK)' : '';
-  return { grade: 'INFO', reason: `${a.status} with Content-Type ${a.content_type ?? '(none)'}, body ${shown}${reference}` };
+  const reference =
+    ackOf(a) === 'ok' && body !== 'OK' ? ' (any 2xx body counts; the reference answer is OK)' : '';
+  return {
+    grade: 'INFO',
+    reason: `${a.status} with Content-Type ${a.content_type ?? '(none)'}, body ${shown}${reference}`,
+  };
 }

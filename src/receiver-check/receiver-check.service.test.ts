@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMerchantReceiver, type ReceiverOptions } from '../../examples/merchant-callback/server.js';
+import {
+  startMerchantReceiver,
+  type ReceiverOptions,
+} from '../../examples/merchant-callback/server.js';
 import { checkReceiver, type ReceiverReport } from './receiver-check.service.js';
 import {
   acceptsAnyToken,
@@ -50,7 +53,9 @@ describe('checkReceiver', () => {
     expect(grades(report)).toEqual(ALL_PASS);
     expect(report.passed).toBe(true);
     expect(report.summary).toEqual({ pass: 6, warn: 0, fail: 0, info: 1 });
-    expect(report.checks.find((c) => c.id === 'content-type')!.reason).toBe('200 with Content-Type text/plain, body "OK"');
+    expect(report.checks.find((c) => c.id === 'content-type')!.reason).toBe(
+      '200 with Content-Type text/plain, body "OK"',
+    );
 
     const names = r.received.map((cb) => `${cb.event?.event.name}:${cb.attempt}:${cb.status}`);
     expect(names).toEqual([
@@ -63,7 +68,11 @@ describe('checkReceiver', () => {
       'invoice.fully_paid:1:401',
     ]);
     const [valid, dup1, dup2, newer, older, missing, wrong] = r.received;
-    expect(valid!.headers).toMatchObject({ 'content-type': 'application/json', authorization: `Token ${TOKEN}`, 'user-agent': 'paysandbox-callbacks/1' });
+    expect(valid!.headers).toMatchObject({
+      'content-type': 'application/json',
+      authorization: `Token ${TOKEN}`,
+      'user-agent': 'paysandbox-callbacks/1',
+    });
     expect(valid!.eventId).toMatch(/^[0-9a-f]{32}$/);
     expect(valid!.event!.event.data).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -83,7 +92,9 @@ describe('checkReceiver', () => {
     expect(wrong!.headers.authorization).toMatch(/^Token [0-9a-f]{32}$/);
     expect(wrong!.headers.authorization).not.toBe(`Token ${TOKEN}`);
     // Every check has its own invoice, and the report never carries the token.
-    const invoices = new Set([valid, dup1, newer, missing, wrong].map((cb) => cb!.event!.event.data.id));
+    const invoices = new Set(
+      [valid, dup1, newer, missing, wrong].map((cb) => cb!.event!.event.data.id),
+    );
     expect(invoices.size).toBe(5);
     expect(JSON.stringify(report)).not.toContain(TOKEN);
     expect(report.notes[0]).toMatch(/synthetic test events/);
@@ -113,7 +124,9 @@ describe('checkReceiver', () => {
     const report = await checkReceiver({ url: r.url, token: TOKEN });
     expect(grades(report)).toEqual({ ...ALL_PASS, 'missing-token': 'WARN', 'wrong-token': 'FAIL' });
     const wrong = report.checks.find((c) => c.id === 'wrong-token')!;
-    expect(wrong.reason).toBe('answered 200 to a callback with a wrong token: this handler accepts unauthenticated callbacks');
+    expect(wrong.reason).toBe(
+      'answered 200 to a callback with a wrong token: this handler accepts unauthenticated callbacks',
+    );
     expect(wrong.expected).toMatch(/answers 401 on a mismatch/);
     expect(report.summary.fail).toBe(1);
   });
@@ -123,7 +136,9 @@ describe('checkReceiver', () => {
     const report = await checkReceiver({ url: r.url, token: TOKEN });
     expect(grades(report)).toEqual({ ...ALL_PASS, 'duplicate-delivery': 'FAIL' });
     const dup = report.checks.find((c) => c.id === 'duplicate-delivery')!;
-    expect(dup.reason).toMatch(/^the repeat of an acknowledged event answered 409 \(already processed\)/);
+    expect(dup.reason).toMatch(
+      /^the repeat of an acknowledged event answered 409 \(already processed\)/,
+    );
     expect(dup.requests.map((q) => [q.attempt, q.status])).toEqual([
       [1, 200],
       [2, 409],
@@ -141,16 +156,26 @@ describe('checkReceiver', () => {
   it('fails a handler that answers after the timeout, on the valid event and on speed', async () => {
     const r = await receiver(answersAfter(TOKEN, 1_500));
     const report = await checkReceiver({ url: r.url, token: TOKEN, timeoutMs: 300 });
-    expect(grades(report)).toMatchObject({ 'valid-event': 'FAIL', 'slow-ack': 'FAIL', 'content-type': 'INFO' });
-    expect(report.checks.find((c) => c.id === 'slow-ack')!.reason).toMatch(/^no answer within 300 ms: .*retry it$/);
-    expect(report.checks.find((c) => c.id === 'valid-event')!.reason).toMatch(/^timeout: no answer within 300 ms/);
+    expect(grades(report)).toMatchObject({
+      'valid-event': 'FAIL',
+      'slow-ack': 'FAIL',
+      'content-type': 'INFO',
+    });
+    expect(report.checks.find((c) => c.id === 'slow-ack')!.reason).toMatch(
+      /^no answer within 300 ms: .*retry it$/,
+    );
+    expect(report.checks.find((c) => c.id === 'valid-event')!.reason).toMatch(
+      /^timeout: no answer within 300 ms/,
+    );
   });
 
   it('warns about a handler slower than the slow threshold but inside the timeout', async () => {
     const r = await receiver(answersAfter(TOKEN, 150));
     const report = await checkReceiver({ url: r.url, token: TOKEN, timeoutMs: 5_000, slowMs: 50 });
     expect(grades(report)).toEqual({ ...ALL_PASS, 'slow-ack': 'WARN' });
-    expect(report.checks.find((c) => c.id === 'slow-ack')!.reason).toMatch(/^answered in \d+ ms, above 50 ms; at 5000 ms the delivery counts as failed$/);
+    expect(report.checks.find((c) => c.id === 'slow-ack')!.reason).toMatch(
+      /^answered in \d+ ms, above 50 ms; at 5000 ms the delivery counts as failed$/,
+    );
   });
 
   it('warns about a redirect, which is never followed', async () => {
@@ -158,7 +183,9 @@ describe('checkReceiver', () => {
     const report = await checkReceiver({ url: r.url, token: TOKEN });
     const valid = report.checks.find((c) => c.id === 'valid-event')!;
     expect(valid.grade).toBe('WARN');
-    expect(valid.reason).toMatch(/^redirect 308 to https:\/\/merchant\.example\/callbacks\/ not followed/);
+    expect(valid.reason).toMatch(
+      /^redirect 308 to https:\/\/merchant\.example\/callbacks\/ not followed/,
+    );
     expect(r.received).toHaveLength(7);
   });
 
@@ -166,7 +193,10 @@ describe('checkReceiver', () => {
     const r = await receiver(acceptsAnyToken());
     await r.close();
     const report = await checkReceiver({ url: r.url, token: TOKEN });
-    expect(report.checks.find((c) => c.id === 'valid-event')).toMatchObject({ grade: 'FAIL', reason: expect.stringMatching(/^connection failed: /) });
+    expect(report.checks.find((c) => c.id === 'valid-event')).toMatchObject({
+      grade: 'FAIL',
+      reason: expect.stringMatching(/^connection failed: /),
+    });
     expect(report.passed).toBe(false);
   });
 });

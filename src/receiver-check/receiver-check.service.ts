@@ -90,7 +90,11 @@ export async function checkReceiver(o: ReceiverCheckOptions): Promise<ReceiverRe
   const nowMs = o.nowMs ?? (() => performance.now());
   const runId = ids();
 
-  async function send(event: SyntheticEvent, mode: TokenMode, attempt: number): Promise<{ sent: SentRequest; answer: Answer }> {
+  async function send(
+    event: SyntheticEvent,
+    mode: TokenMode,
+    attempt: number,
+  ): Promise<{ sent: SentRequest; answer: Answer }> {
     let contentType: string | null = null;
     // sendCallback keeps only status and excerpt; the Content-Type is read on the way through.
     const capture: typeof fetch = async (input, init) => {
@@ -122,8 +126,12 @@ export async function checkReceiver(o: ReceiverCheckOptions): Promise<ReceiverRe
     return { sent, answer };
   }
 
-  const fullyPaid = (label: string) => syntheticEvent(ids, 'invoice.fully_paid', syntheticInvoice(ids, runId, label));
-  const results = new Map<CheckId, { verdict: Verdict; requests: SentRequest[]; measured_on?: CheckId }>();
+  const fullyPaid = (label: string) =>
+    syntheticEvent(ids, 'invoice.fully_paid', syntheticInvoice(ids, runId, label));
+  const results = new Map<
+    CheckId,
+    { verdict: Verdict; requests: SentRequest[]; measured_on?: CheckId }
+  >();
 
   const valid = await send(fullyPaid('valid'), 'right', 1);
   results.set('valid-event', { verdict: gradeValid(valid.answer), requests: [valid.sent] });
@@ -132,30 +140,62 @@ export async function checkReceiver(o: ReceiverCheckOptions): Promise<ReceiverRe
   const repeated = fullyPaid('duplicate');
   const first = await send(repeated, 'right', 1);
   const second = await send(repeated, 'right', 2);
-  results.set('duplicate-delivery', { verdict: gradeDuplicate(first.answer, second.answer), requests: [first.sent, second.sent] });
+  results.set('duplicate-delivery', {
+    verdict: gradeDuplicate(first.answer, second.answer),
+    requests: [first.sent, second.sent],
+  });
 
   const shuffled = syntheticInvoice(ids, runId, 'out-of-order');
   const partialEvent = syntheticEvent(ids, 'invoice.updated', shuffled);
   const newer = await send(syntheticEvent(ids, 'invoice.fully_paid', shuffled), 'right', 1);
   const older = await send(partialEvent, 'right', 1);
-  results.set('out-of-order', { verdict: gradeOutOfOrder(newer.answer, older.answer), requests: [newer.sent, older.sent] });
+  results.set('out-of-order', {
+    verdict: gradeOutOfOrder(newer.answer, older.answer),
+    requests: [newer.sent, older.sent],
+  });
 
   const missing = await send(fullyPaid('missing-token'), 'missing', 1);
-  results.set('missing-token', { verdict: gradeRefusal(missing.answer, 'missing', { https: o.url.startsWith('https:') }), requests: [missing.sent] });
+  results.set('missing-token', {
+    verdict: gradeRefusal(missing.answer, 'missing', { https: o.url.startsWith('https:') }),
+    requests: [missing.sent],
+  });
   const wrong = await send(fullyPaid('wrong-token'), 'wrong', 1);
-  results.set('wrong-token', { verdict: gradeRefusal(wrong.answer, 'wrong'), requests: [wrong.sent] });
+  results.set('wrong-token', {
+    verdict: gradeRefusal(wrong.answer, 'wrong'),
+    requests: [wrong.sent],
+  });
 
-  results.set('slow-ack', { verdict: gradeSlow(valid.answer, { slowMs, timeoutMs }), requests: [], measured_on: 'valid-event' });
-  results.set('content-type', { verdict: gradeContentType(valid.answer), requests: [], measured_on: 'valid-event' });
+  results.set('slow-ack', {
+    verdict: gradeSlow(valid.answer, { slowMs, timeoutMs }),
+    requests: [],
+    measured_on: 'valid-event',
+  });
+  results.set('content-type', {
+    verdict: gradeContentType(valid.answer),
+    requests: [],
+    measured_on: 'valid-event',
+  });
 
   const checks: CheckResult[] = CHECKS.map((c) => {
     const r = results.get(c.id)!;
-    return { ...c, ...r.verdict, requests: r.requests, ...(r.measured_on ? { measured_on: r.measured_on } : {}) };
+    return {
+      ...c,
+      ...r.verdict,
+      requests: r.requests,
+      ...(r.measured_on ? { measured_on: r.measured_on } : {}),
+    };
   });
   const count = (g: Grade) => checks.filter((c) => c.grade === g).length;
-  const summary = { pass: count('PASS'), warn: count('WARN'), fail: count('FAIL'), info: count('INFO') };
+  const summary = {
+    pass: count('PASS'),
+    warn: count('WARN'),
+    fail: count('FAIL'),
+    info: count('INFO'),
+  };
   const prefix = externalIdPrefix(runId);
-  const notes = [`These are synthetic test events: invoices ${prefix}-* match no real invoice; a handler acknowledges them like any other.`];
+  const notes = [
+    `These are synthetic test events: invoices ${prefix}-* match no real invoice; a handler acknowledges them like any other.`,
+  ];
   if (/^http:/i.test(o.url)) {
     notes.push(
       'http URL: the sandbox sends the token to it only when the merchant\'s callback_auth is "always" (the default "https-only" sends none); these checks send it as to an https URL.',

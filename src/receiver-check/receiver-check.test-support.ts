@@ -34,11 +34,19 @@ export async function startTestReceiver(handle: TestHandler) {
       } catch {
         event = null;
       }
-      const request: TestRequest = { headers: req.headers, body, eventId: req.headers['x-sandbox-event-id'] as string | undefined, event };
+      const request: TestRequest = {
+        headers: req.headers,
+        body,
+        eventId: req.headers['x-sandbox-event-id'] as string | undefined,
+        event,
+      };
       received.push(request);
       const answer = handle(request);
       const reply = () => {
-        if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body ?? '');
+        if (!res.destroyed)
+          res
+            .writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers })
+            .end(answer.body ?? '');
       };
       if (!answer.delayMs) return reply();
       const timer = setTimeout(() => {
@@ -100,8 +108,14 @@ export function refusesOlderEvents(token: string): TestHandler {
 
 /** A correct handler that answers only after `delayMs`. */
 export function answersAfter(token: string, delayMs: number): TestHandler {
-  return (req) => (authorized(req, token) ? { status: 200, body: 'OK', delayMs } : { status: 401, body: 'Unauthorized', delayMs });
+  return (req) =>
+    authorized(req, token)
+      ? { status: 200, body: 'OK', delayMs }
+      : { status: 401, body: 'Unauthorized', delayMs };
 }
 
 /** A correct handler on the wrong URL: every callback is redirected. */
-export const redirects = (): TestHandler => () => ({ status: 308, headers: { location: 'https://merchant.example/callbacks/' } });
+export const redirects = (): TestHandler => () => ({
+  status: 308,
+  headers: { location: 'https://merchant.example/callbacks/' },
+});

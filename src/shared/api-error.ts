@@ -74,10 +74,16 @@ export const STATUS_OF: Record<ErrorCode, number> = {
 };
 
 /** The codes that can appear in `error_codes` of a control error or in `sandbox_debug.code` (the document lists exactly these). */
-export const ENVELOPE_CODES = (Object.keys(STATUS_OF) as ErrorCode[]).filter((c) => c !== 'two_factor_invalid');
+export const ENVELOPE_CODES = (Object.keys(STATUS_OF) as ErrorCode[]).filter(
+  (c) => c !== 'two_factor_invalid',
+);
 
 /** Merchant errors whose real body is known to carry `"error_codes": []`: their code goes in `sandbox_debug`. */
-export const REAL_UNCODED_MERCHANT_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['invalid_token', 'not_found', 'amount_above_maximum']);
+export const REAL_UNCODED_MERCHANT_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'invalid_token',
+  'not_found',
+  'amount_above_maximum',
+]);
 
 /** Which API a request is on, which decides the shape of its error body. */
 export type ErrorSurface = 'merchant' | 'developer' | 'control';
@@ -91,7 +97,9 @@ export function surfaceOfPath(path: string): ErrorSurface {
   // Invoices (and unknown paths: the real `Not found.` body is the merchant one) are merchant-shaped;
   // every other versioned path is the developer API.
   if (/\/invoices(?:\/|$)/.test(path)) return 'merchant';
-  return /^\/(?:api\/|d\/api\/)?v\d+\//.test(path) || path.startsWith('/d/api/') ? 'developer' : 'merchant';
+  return /^\/(?:api\/|d\/api\/)?v\d+\//.test(path) || path.startsWith('/d/api/')
+    ? 'developer'
+    : 'merchant';
 }
 
 /** An unknown path: the merchant API's `Not found.` envelope, or the control API's under `/_sandbox`. */
@@ -133,13 +141,16 @@ export class ApiError extends Error {
    * detail such as the message a signature was computed over) where the real body has no room for it.
    */
   body(surface: ErrorSurface = 'control', withDebug = true): object {
-    const named = surface === 'control' || (surface === 'merchant' && !REAL_UNCODED_MERCHANT_ERRORS.has(this.code));
+    const named =
+      surface === 'control' ||
+      (surface === 'merchant' && !REAL_UNCODED_MERCHANT_ERRORS.has(this.code));
     if (named) {
       const body: ErrorEnvelope = { error_codes: [this.code], errors: this.errors };
       if (withDebug && this.debug) body.sandbox_debug = this.debug;
       return body;
     }
-    const body: ErrorEnvelope = surface === 'merchant' ? { error_codes: [], errors: this.errors } : { errors: this.errors };
+    const body: ErrorEnvelope =
+      surface === 'merchant' ? { error_codes: [], errors: this.errors } : { errors: this.errors };
     if (withDebug) body.sandbox_debug = this.sandboxDebug();
     return body;
   }
@@ -160,7 +171,8 @@ export class ApiError extends Error {
 
   /** A body over `limitBytes` (64 KiB unless the path allows more). */
   static payloadTooLarge(limitBytes = 64 * 1024): ApiError {
-    const size = limitBytes >= 1024 * 1024 ? `${limitBytes / (1024 * 1024)} MiB` : `${limitBytes / 1024} KiB`;
+    const size =
+      limitBytes >= 1024 * 1024 ? `${limitBytes / (1024 * 1024)} MiB` : `${limitBytes / 1024} KiB`;
     return ApiError.general('payload_too_large', `Request body is larger than ${size}.`);
   }
 
@@ -202,7 +214,10 @@ export class NonceTooLowError extends ApiError {
     return `NONCE is too low.  Last value '${lastNonce}'`;
   }
   override body(_surface?: ErrorSurface, withDebug = true) {
-    const body = { errors: { non_field_errors: NonceTooLowError.message(this.lastNonce) }, meta: { error_codes: ['unauthorized'] } };
+    const body = {
+      errors: { non_field_errors: NonceTooLowError.message(this.lastNonce) },
+      meta: { error_codes: ['unauthorized'] },
+    };
     return withDebug ? { ...body, sandbox_debug: this.sandboxDebug() } : body;
   }
 }

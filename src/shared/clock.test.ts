@@ -19,7 +19,9 @@ describe('formatTimestamp', () => {
   it('agrees with the plain definition whatever order seconds come in (its cache never leaks)', () => {
     // Seconds that share a cache slot (multiples of 64 apart) and repeat, in any order.
     const second = fc.integer({ min: 0, max: 4_000_000_000 });
-    const micros = fc.tuple(second, fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 999_999 })).map(([s, k, u]) => (s + k * 64) * 1_000_000 + u);
+    const micros = fc
+      .tuple(second, fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 999_999 }))
+      .map(([s, k, u]) => (s + k * 64) * 1_000_000 + u);
     fc.assert(
       fc.property(fc.array(micros, { minLength: 1, maxLength: 50 }), (list) => {
         for (const m of list) expect(formatTimestamp(m)).toBe(reference(m));
@@ -43,7 +45,8 @@ describe('newId', () => {
       expect(ms).toBeLessThanOrEqual(after);
     }
     expect(new Set(ids).size).toBe(ids.length);
-    for (let i = 1; i < ids.length; i++) expect(ids[i]!.slice(0, 12) >= ids[i - 1]!.slice(0, 12)).toBe(true);
+    for (let i = 1; i < ids.length; i++)
+      expect(ids[i]!.slice(0, 12) >= ids[i - 1]!.slice(0, 12)).toBe(true);
   });
 });
 
@@ -81,9 +84,15 @@ describe('createClock', () => {
     | { kind: 'restart' }
     | { kind: 'read'; n: number };
   const op: fc.Arbitrary<Op> = fc.oneof(
-    fc.record({ kind: fc.constant('advance' as const), micros: fc.integer({ min: 1, max: 31_622_400 * 1_000_000 }) }),
+    fc.record({
+      kind: fc.constant('advance' as const),
+      micros: fc.integer({ min: 1, max: 31_622_400 * 1_000_000 }),
+    }),
     fc.record({ kind: fc.constant('reset' as const) }),
-    fc.record({ kind: fc.constant('pass' as const), ms: fc.double({ min: 0, max: 3_600_000, noNaN: true }) }),
+    fc.record({
+      kind: fc.constant('pass' as const),
+      ms: fc.double({ min: 0, max: 3_600_000, noNaN: true }),
+    }),
     fc.record({ kind: fc.constant('back' as const), ms: fc.integer({ min: 1, max: 600_000 }) }),
     fc.record({ kind: fc.constant('restart' as const) }),
     fc.record({ kind: fc.constant('read' as const), n: fc.integer({ min: 1, max: 50 }) }),
@@ -96,7 +105,12 @@ describe('createClock', () => {
       fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
         let real = 1_795_336_558_000.25;
         let stored = 0; // the persisted offset
-        const open = () => createClock({ realNowMs: () => real, initialOffsetMicros: stored, onOffsetChange: (o) => (stored = o) });
+        const open = () =>
+          createClock({
+            realNowMs: () => real,
+            initialOffsetMicros: stored,
+            onOffsetChange: (o) => (stored = o),
+          });
         let clock = open();
         let prevT = Number.NEGATIVE_INFINITY;
         let prevBase = Number.NEGATIVE_INFINITY;

@@ -61,7 +61,8 @@ export function formatTimestamp(micros: number): string {
   return `${slotPrefix[slot]}${String(micros - second * 1_000_000).padStart(6, '0')}Z`;
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const DELTA_PART = /(\d+)\s*([wdhms])/g;
 const UNIT_SECONDS: Record<string, number> = { w: 604800, d: 86400, h: 3600, m: 60, s: 1 };
 
@@ -82,6 +83,7 @@ export function parseExpiry(text: string, nowMicros: number): number | null {
   }
   if (!/^(\d+\s*[wdhms]\s*)+$/.test(t)) return null;
   let seconds = 0;
-  for (const m of t.matchAll(DELTA_PART)) seconds += Number(m[1]) * (UNIT_SECONDS[m[2] ?? 's'] ?? 0);
+  for (const m of t.matchAll(DELTA_PART))
+    seconds += Number(m[1]) * (UNIT_SECONDS[m[2] ?? 's'] ?? 0);
   return nowMicros + seconds * 1_000_000;
 }

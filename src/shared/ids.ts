@@ -12,7 +12,13 @@ export type IdFactory = () => string;
  */
 export const newId: IdFactory = () => {
   const u = randomUUID(); // xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx
-  return Date.now().toString(16).padStart(12, '0') + '7' + u.slice(15, 18) + u.slice(19, 23) + u.slice(24);
+  return (
+    Date.now().toString(16).padStart(12, '0') +
+    '7' +
+    u.slice(15, 18) +
+    u.slice(19, 23) +
+    u.slice(24)
+  );
 };
 
 export const ID_PATTERN = /^[0-9a-f]{32}$/;

@@ -11,7 +11,8 @@ import { isIP } from 'node:net';
 type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
 
 /** `[::1]` → `::1`; zone ids (`fe80::1%eth0`) are kept, ipaddr.js reads them. */
-const unbracket = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
+const unbracket = (host: string) =>
+  host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 
 function parse(address: string): Parsed | null {
   const text = unbracket(address);

@@ -11,13 +11,21 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const nested = (levels: number, inner = '1') => '['.repeat(levels) + inner + ']'.repeat(levels);
-const lastNonce = (key: string) => (t.db.prepare('SELECT last_nonce FROM apps WHERE api_key = ?').get(key) as { last_nonce: string | null }).last_nonce;
-const count = (table: string) => (t.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const lastNonce = (key: string) =>
+  (
+    t.db.prepare('SELECT last_nonce FROM apps WHERE api_key = ?').get(key) as {
+      last_nonce: string | null;
+    }
+  ).last_nonce;
+const count = (table: string) =>
+  (t.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 describe('parseJsonBody', () => {
   it(`accepts ${MAX_JSON_DEPTH} levels of nesting and refuses one more with validation_error`, () => {
     expect(parseJsonBody(nested(MAX_JSON_DEPTH))).toBeDefined();
-    expect(() => parseJsonBody(nested(MAX_JSON_DEPTH + 1))).toThrow(expect.objectContaining({ code: 'validation_error', status: 400 }));
+    expect(() => parseJsonBody(nested(MAX_JSON_DEPTH + 1))).toThrow(
+      expect.objectContaining({ code: 'validation_error', status: 400 }),
+    );
     expect(() => parseJsonBody(`{"a":${nested(6000)}}`)).toThrow(/nesting is too deep/);
     // Brackets inside strings (escaped quotes included) are text, not nesting.
     const text = JSON.stringify({ note: '['.repeat(100) + '\\"{{{' });
@@ -25,7 +33,9 @@ describe('parseJsonBody', () => {
   });
 
   it('remembers which numbers were written with an exponent, by container and key', () => {
-    const body = parseJsonBody('{"amount": 1e2, "plain": 100, "list": [5, 1E-7], "s": "1e2", "n": {"amount": 2.5e+1}}') as Record<string, any>;
+    const body = parseJsonBody(
+      '{"amount": 1e2, "plain": 100, "list": [5, 1E-7], "s": "1e2", "n": {"amount": 2.5e+1}}',
+    ) as Record<string, any>;
     expect(isExponentNumber(body, 'amount')).toBe(true);
     expect(isExponentNumber(body, 'plain')).toBe(false);
     expect(isExponentNumber(body, 's')).toBe(false);
@@ -54,7 +64,9 @@ describe('numbers JSON.parse does not keep', () => {
     expect(numberSourceOf(body, 's')).toBeUndefined();
     expect(numberSourceOf(body.l, 0)).toBe('123456789012345678');
     // Digits in strings never make a number lossy.
-    expect(numberSourceOf(parseJsonBody('{"ref": "12345678901234567890", "n": 5}'), 'n')).toBeUndefined();
+    expect(
+      numberSourceOf(parseJsonBody('{"ref": "12345678901234567890", "n": 5}'), 'n'),
+    ).toBeUndefined();
   });
 
   const amounts: Array<[string, number, string | null]> = [
@@ -65,25 +77,31 @@ describe('numbers JSON.parse does not keep', () => {
     ['9999.123456780000000', 201, null],
     ['20.5', 201, null],
   ];
-  it.each(amounts)('an amount written %s as a JSON number is judged by its text, like the same string (%i)', async (text, status, message) => {
-    const token = t.merchant.merchant_api_token;
-    const before = count('invoices');
-    for (const literal of [text, JSON.stringify(text)]) {
-      const raw = `{"amount": ${literal}, "currency": "PHP", "external_transaction_id": "n-${count('invoices')}-${literal.length}"}`;
-      const res = await t.request('POST', '/v3/invoices/', { token, raw });
-      expect(res.status, literal).toBe(status);
-      if (message) expect(res.body.errors, literal).toEqual({ amount: [message] });
-      else expect(res.body.invoice.amount, literal).toBe(formatMoney(parseAmount(text)));
-    }
-    if (status === 400) expect(count('invoices')).toBe(before);
-  });
+  it.each(amounts)(
+    'an amount written %s as a JSON number is judged by its text, like the same string (%i)',
+    async (text, status, message) => {
+      const token = t.merchant.merchant_api_token;
+      const before = count('invoices');
+      for (const literal of [text, JSON.stringify(text)]) {
+        const raw = `{"amount": ${literal}, "currency": "PHP", "external_transaction_id": "n-${count('invoices')}-${literal.length}"}`;
+        const res = await t.request('POST', '/v3/invoices/', { token, raw });
+        expect(res.status, literal).toBe(status);
+        if (message) expect(res.body.errors, literal).toEqual({ amount: [message] });
+        else expect(res.body.invoice.amount, literal).toBe(formatMoney(parseAmount(text)));
+      }
+      if (status === 400) expect(count('invoices')).toBe(before);
+    },
+  );
 });
 
 describe('deeply nested bodies → 400, never 500', () => {
   it('refuses invoice metadata 6,000 arrays deep (under 64 KiB) and stores nothing', async () => {
     const raw = `{"amount": 20, "currency": "PHP", "external_transaction_id": "deep", "metadata": {"x": ${nested(6000)}}}`;
     expect(raw.length).toBeLessThan(64 * 1024);
-    const res = await t.request('POST', '/v1/invoices/', { token: t.merchant.merchant_api_token, raw });
+    const res = await t.request('POST', '/v1/invoices/', {
+      token: t.merchant.merchant_api_token,
+      raw,
+    });
     expect(res.status).toBe(400);
     expect(errorCode(res.body)).toBe('validation_error');
     expect(res.body.errors.non_field_errors[0]).toMatch(/nesting is too deep/);
@@ -91,7 +109,9 @@ describe('deeply nested bodies → 400, never 500', () => {
   });
 
   it('refuses a deep fault body on the control API', async () => {
-    const res = await t.request('POST', '/_sandbox/faults', { raw: `{"path": "/v1/**", "body": ${nested(5000)}}` });
+    const res = await t.request('POST', '/_sandbox/faults', {
+      raw: `{"path": "/v1/**", "body": ${nested(5000)}}`,
+    });
     expect(res.status).toBe(400);
     expect(errorCode(res.body)).toBe('validation_error');
     expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
@@ -99,41 +119,61 @@ describe('deeply nested bodies → 400, never 500', () => {
 
   it('refuses deep sell-order fields without using up the nonce: the same nonce then works', async () => {
     const key = t.fixtures.developers[0]!.app.api_key;
-    const good = { outlet_id: 'bpi', amount: '500', currency: 'PHP', external_transaction_id: 'deep-fields' };
-    const raw = JSON.stringify({ ...good, fields: { x: 0 } }).replace('{"x":0}', `{"x": ${nested(6000)}}`);
+    const good = {
+      outlet_id: 'bpi',
+      amount: '500',
+      currency: 'PHP',
+      external_transaction_id: 'deep-fields',
+    };
+    const raw = JSON.stringify({ ...good, fields: { x: 0 } }).replace(
+      '{"x":0}',
+      `{"x": ${nested(6000)}}`,
+    );
     const deep = await t.signed('POST', '/v1/sellorder', { raw, nonce: '9000' });
     expect(deep.status).toBe(400);
     expect(errorCode(deep.body)).toBe('validation_error');
     expect(lastNonce(key)).toBeNull();
-    const malformed = await t.signed('POST', '/v1/sellorder', { raw: '{"outlet_id": ', nonce: '9000' });
+    const malformed = await t.signed('POST', '/v1/sellorder', {
+      raw: '{"outlet_id": ',
+      nonce: '9000',
+    });
     expect(malformed.status).toBe(400);
     expect(errorCode(malformed.body)).toBe('malformed_json');
     expect(lastNonce(key)).toBeNull();
-    const ok = await t.signed('POST', '/v1/sellorder', { body: { ...good, fields: { x: [[1]] } }, nonce: '9000' });
+    const ok = await t.signed('POST', '/v1/sellorder', {
+      body: { ...good, fields: { x: [[1]] } },
+      nonce: '9000',
+    });
     expect(ok.status).toBe(201);
     expect(lastNonce(key)).toBe('9000');
   });
 
   it('still answers 401 first for a bad signature on a deep body', async () => {
-    const res = await t.signed('POST', '/v1/sellorder', { raw: `{"fields": ${nested(6000)}}`, secret: 'wrong' });
+    const res = await t.signed('POST', '/v1/sellorder', {
+      raw: `{"fields": ${nested(6000)}}`,
+      secret: 'wrong',
+    });
     expect(res.status).toBe(401);
   });
 });
 
 describe('amounts written as JSON numbers with an exponent', () => {
-  it.each(['1e2', '1E2', '1e-7', '2.5e+1', '-1e2'])('refuses %s on an invoice as the string form is refused', async (num) => {
-    const res = await t.request('POST', '/v1/invoices/', {
-      token: t.merchant.merchant_api_token,
-      raw: `{"amount": ${num}, "currency": "PHP", "external_transaction_id": "exp-${num}"}`,
-    });
-    const asString = await t.request('POST', '/v1/invoices/', {
-      token: t.merchant.merchant_api_token,
-      body: { amount: num, currency: 'PHP', external_transaction_id: `exps-${num}` },
-    });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(asString.body);
-    expect(count('invoices')).toBe(0);
-  });
+  it.each(['1e2', '1E2', '1e-7', '2.5e+1', '-1e2'])(
+    'refuses %s on an invoice as the string form is refused',
+    async (num) => {
+      const res = await t.request('POST', '/v1/invoices/', {
+        token: t.merchant.merchant_api_token,
+        raw: `{"amount": ${num}, "currency": "PHP", "external_transaction_id": "exp-${num}"}`,
+      });
+      const asString = await t.request('POST', '/v1/invoices/', {
+        token: t.merchant.merchant_api_token,
+        body: { amount: num, currency: 'PHP', external_transaction_id: `exps-${num}` },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(asString.body);
+      expect(count('invoices')).toBe(0);
+    },
+  );
 
   it('keeps plain numbers and strings working, and exponents where no amount is expected', async () => {
     const res = await t.request('POST', '/v1/invoices/', {
@@ -142,7 +182,9 @@ describe('amounts written as JSON numbers with an exponent', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.invoice.amount).toBe('100.50000000');
-    const fault = await t.request('POST', '/_sandbox/faults', { raw: '{"path": "/v1/invoices/nothing", "latency_ms": 1e1, "status": 503}' });
+    const fault = await t.request('POST', '/_sandbox/faults', {
+      raw: '{"path": "/v1/invoices/nothing", "latency_ms": 1e1, "status": 503}',
+    });
     expect(fault.status).toBe(201);
     expect(fault.body.fault.latency_ms).toBe(10);
   });
@@ -157,7 +199,9 @@ describe('amounts written as JSON numbers with an exponent', () => {
     expect(transfer.status).toBe(400);
     expect(transfer.body.errors.amount).toEqual(['A valid number is required.']);
     expect(count('transfers')).toBe(transfers);
-    const fee = await t.signed('POST', '/v3/partner-payout-outlet-fees', { raw: '{"outlet_id": "bpi", "amount": 1e3}' });
+    const fee = await t.signed('POST', '/v3/partner-payout-outlet-fees', {
+      raw: '{"outlet_id": "bpi", "amount": 1e3}',
+    });
     expect(fee.status).toBe(400);
     expect(fee.body.errors.amount).toEqual(['A valid number is required.']);
     const customer = await t.request('POST', '/_sandbox/customers', { raw: '{"balance": 5e3}' });

@@ -72,14 +72,19 @@ function scan(text: string, limit: number): { tooDeep: boolean; exponent: boolea
       if (++depth > limit) return { tooDeep: true, exponent };
     } else if (c === 93 /* ] */ || c === 125 /* } */) {
       depth--;
-    } else if ((c === 101 /* e */ || c === 69 /* E */) && i > 0 && isDigit(text.charCodeAt(i - 1))) {
+    } else if (
+      (c === 101 /* e */ || c === 69) /* E */ &&
+      i > 0 &&
+      isDigit(text.charCodeAt(i - 1))
+    ) {
       exponent = true;
     }
   }
   return { tooDeep: false, exponent };
 }
 
-type Frame = { array: true; index: number } | { array: false; key: string | undefined; expectKey: boolean };
+type Frame =
+  { array: true; index: number } | { array: false; key: string | undefined; expectKey: boolean };
 
 /**
  * The path (keys and indexes) of every number in the text, each with whether it was written with an
@@ -100,7 +105,8 @@ function numberPaths(text: string): Map<string, { path: string[]; source: string
         if (s === 92) i++;
         else if (s === 34) break;
       }
-      if (top && !top.array && top.expectKey) top.key = JSON.parse(text.slice(start, i + 1)) as string;
+      if (top && !top.array && top.expectKey)
+        top.key = JSON.parse(text.slice(start, i + 1)) as string;
     } else if (c === 123) {
       stack.push({ array: false, key: undefined, expectKey: true });
     } else if (c === 91) {
@@ -129,7 +135,10 @@ function markLossyNumbers(root: unknown, text: string): void {
     if (!lossy(source) || path.length === 0) continue;
     let parent: unknown = root;
     for (const key of path.slice(0, -1)) {
-      parent = parent !== null && typeof parent === 'object' && Object.hasOwn(parent, key) ? (parent as Record<string, unknown>)[key] : undefined;
+      parent =
+        parent !== null && typeof parent === 'object' && Object.hasOwn(parent, key)
+          ? (parent as Record<string, unknown>)[key]
+          : undefined;
     }
     const key = path[path.length - 1]!;
     if (parent === null || typeof parent !== 'object' || !Object.hasOwn(parent, key)) continue;
@@ -147,7 +156,10 @@ function markLossyNumbers(root: unknown, text: string): void {
 export function parseJsonBody(text: string): unknown {
   const { tooDeep, exponent } = scan(text, MAX_JSON_DEPTH);
   if (tooDeep) {
-    throw ApiError.general('validation_error', `JSON nesting is too deep: at most ${MAX_JSON_DEPTH} levels of arrays and objects.`);
+    throw ApiError.general(
+      'validation_error',
+      `JSON nesting is too deep: at most ${MAX_JSON_DEPTH} levels of arrays and objects.`,
+    );
   }
   let value: unknown;
   try {

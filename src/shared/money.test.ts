@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AmountError, formatDecimal, formatMoney, formatMoneyShort, fractionOf, parseAmount } from './money.js';
+import {
+  AmountError,
+  formatDecimal,
+  formatMoney,
+  formatMoneyShort,
+  fractionOf,
+  parseAmount,
+} from './money.js';
 
 describe('money', () => {
   it.each([
@@ -18,18 +25,33 @@ describe('money', () => {
     expect(parseAmount(input)).toBe(units);
   });
 
-  it.each([['1e3', 'invalid'], ['-1', 'not_positive'], [-1, 'not_positive'], [0, 'not_positive'], ['0.000000001', 'too_many_digits'], ['', 'invalid'], [' 1', 'invalid'], ['1,000', 'invalid'], [NaN, 'invalid'], [Infinity, 'invalid'], [null, 'invalid'], ['10000000000.00000001', 'too_large'], ['2000000000000', 'too_large'], [1e21, 'too_large'], [1e-10, 'too_many_digits'], ['+1', 'invalid'], [true, 'invalid']])(
-    'refuses %j (%s)',
-    (input, problem) => {
-      try {
-        parseAmount(input);
-        expect.unreachable();
-      } catch (err) {
-        expect(err).toBeInstanceOf(AmountError);
-        expect((err as AmountError).problem).toBe(problem);
-      }
-    },
-  );
+  it.each([
+    ['1e3', 'invalid'],
+    ['-1', 'not_positive'],
+    [-1, 'not_positive'],
+    [0, 'not_positive'],
+    ['0.000000001', 'too_many_digits'],
+    ['', 'invalid'],
+    [' 1', 'invalid'],
+    ['1,000', 'invalid'],
+    [NaN, 'invalid'],
+    [Infinity, 'invalid'],
+    [null, 'invalid'],
+    ['10000000000.00000001', 'too_large'],
+    ['2000000000000', 'too_large'],
+    [1e21, 'too_large'],
+    [1e-10, 'too_many_digits'],
+    ['+1', 'invalid'],
+    [true, 'invalid'],
+  ])('refuses %j (%s)', (input, problem) => {
+    try {
+      parseAmount(input);
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(AmountError);
+      expect((err as AmountError).problem).toBe(problem);
+    }
+  });
 
   it('formats with exactly 8 fractional digits, beyond the range of doubles', () => {
     expect(formatMoney(0n)).toBe('0.00000000');
@@ -51,7 +73,9 @@ describe('money', () => {
   it('takes zero only when allowed', () => {
     expect(parseAmount(0, { allowZero: true })).toBe(0n);
     expect(parseAmount('0.00', { allowZero: true })).toBe(0n);
-    expect(() => parseAmount('0.00')).toThrow(new AmountError('not_positive', 'Ensure this value is greater than 0.'));
+    expect(() => parseAmount('0.00')).toThrow(
+      new AmountError('not_positive', 'Ensure this value is greater than 0.'),
+    );
   });
 
   it('takes fractions exactly ("0.015" = 1.5 %), rounding half up to a unit', () => {

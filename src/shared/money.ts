@@ -69,19 +69,26 @@ export function parseAmount(input: unknown, opts: { allowZero?: boolean } = {}):
   } else text = null;
   // Stryker disable next-line MethodExpression: a leading "+" fails DECIMAL below anyway
   if (text === null || text.startsWith('-') || text.startsWith('+')) {
-    if (text !== null && text.startsWith('-')) throw new AmountError('not_positive', 'Ensure this value is greater than 0.');
+    if (text !== null && text.startsWith('-'))
+      throw new AmountError('not_positive', 'Ensure this value is greater than 0.');
     throw new AmountError('invalid', 'A valid number is required.');
   }
   const m = DECIMAL.exec(text);
   if (!m) throw new AmountError('invalid', 'A valid number is required.');
   const frac = (m[2] ?? '').replace(/0+$/, '');
   if (frac.length > FRACTION_DIGITS) {
-    throw new AmountError('too_many_digits', 'Ensure that there are no more than 8 decimal places.');
+    throw new AmountError(
+      'too_many_digits',
+      'Ensure that there are no more than 8 decimal places.',
+    );
   }
   // Stryker disable next-line StringLiteral: group 1 always matches and padEnd never returns ""
-  const units = BigInt(m[1] ?? '0') * UNITS_PER_PESO + BigInt(frac.padEnd(FRACTION_DIGITS, '0') || '0');
-  if (units === 0n && !opts.allowZero) throw new AmountError('not_positive', 'Ensure this value is greater than 0.');
-  if (units > MAX_AMOUNT_UNITS) throw new AmountError('too_large', 'Ensure this value is less than or equal to 10000000000.');
+  const units =
+    BigInt(m[1] ?? '0') * UNITS_PER_PESO + BigInt(frac.padEnd(FRACTION_DIGITS, '0') || '0');
+  if (units === 0n && !opts.allowZero)
+    throw new AmountError('not_positive', 'Ensure this value is greater than 0.');
+  if (units > MAX_AMOUNT_UNITS)
+    throw new AmountError('too_large', 'Ensure this value is less than or equal to 10000000000.');
   return units;
 }
 

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, offsetMeta, offsetRequest, pageMeta, pageRequest } from './pagination.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  offsetMeta,
+  offsetRequest,
+  pageMeta,
+  pageRequest,
+} from './pagination.js';
 
 /** One page of a list of `total` items (0..total-1), as a repository would return it. */
 const slice = (total: number, offset: number, limit: number) =>
@@ -52,7 +59,11 @@ describe('page-based paging', () => {
         const last = Math.max(1, Math.ceil(n / req0.perPage));
         const req = pageRequest({ page: last + beyond, per_page: perPage });
         expect(slice(n, req.offset, req.limit)).toEqual([]);
-        expect(pageMeta(req, n)).toEqual({ total_count: n, next_page: null, previous_page: n === 0 ? null : last });
+        expect(pageMeta(req, n)).toEqual({
+          total_count: n,
+          next_page: null,
+          previous_page: n === 0 ? null : last,
+        });
       }),
     );
   });
@@ -90,7 +101,11 @@ describe('offset-based paging', () => {
         for (;;) {
           const req = offsetRequest({ limit, offset });
           const meta = offsetMeta(req, n);
-          expect(meta.pagination).toEqual({ total: n, limit: Math.min(limit, MAX_PAGE_SIZE), offset });
+          expect(meta.pagination).toEqual({
+            total: n,
+            limit: Math.min(limit, MAX_PAGE_SIZE),
+            offset,
+          });
           const items = slice(n, req.offset, req.limit);
           if (items.length === 0) break;
           seen.push(...items);

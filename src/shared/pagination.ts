@@ -48,7 +48,10 @@ export interface OffsetMeta {
 
 /** `limit`/`offset` (buy and sell order lists); `limit` defaults to 10 and is clamped to 100. */
 export function offsetRequest(query: { limit?: number; offset?: number }): OffsetRequest {
-  return { limit: Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), offset: query.offset ?? 0 };
+  return {
+    limit: Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+    offset: query.offset ?? 0,
+  };
 }
 
 export function offsetMeta(req: OffsetRequest, total: number): OffsetMeta {

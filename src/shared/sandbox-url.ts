@@ -40,6 +40,7 @@ export function resolveSandboxUrl(url: string, base: string): string {
  */
 export function selfUrl(host: string, port: number): string {
   const h = host.trim().replace(/^\[|\]$/g, '');
-  if (h === '' || h === '0.0.0.0' || h === '::' || h === '::0' || h === 'localhost') return `http://127.0.0.1:${port}`;
+  if (h === '' || h === '0.0.0.0' || h === '::' || h === '::0' || h === 'localhost')
+    return `http://127.0.0.1:${port}`;
   return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }

@@ -20,7 +20,11 @@ describe('the document lists every status the sandbox answers', () => {
       const res =
         op.auth === 'hmac'
           ? await t.signed(method, path, { raw, operationId: op.operationId })
-          : await t.request(method, path, { raw, token: t.merchant.merchant_api_token, operationId: op.operationId });
+          : await t.request(method, path, {
+              raw,
+              token: t.merchant.merchant_api_token,
+              operationId: op.operationId,
+            });
       expect(res.status, op.operationId).toBe(413);
       expect(errorCode(res.body), op.operationId).toBe('payload_too_large');
     }

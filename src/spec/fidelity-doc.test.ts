@@ -52,17 +52,23 @@ describe('x-fidelity in openapi/openapi.yaml', () => {
   });
 
   it('reports a note without a source, with an unknown key, or with deviations that are not a list', () => {
-    expect(fidelityProblems(withNote('getHealth', { summary: 'Health.', source: 'trust me' }))).toEqual([
-      expect.stringMatching(/`getHealth`: x-fidelity.source names no source/),
-    ]);
-    expect(fidelityProblems(withNote('getHealth', { summary: 'Health.', source: 'seed', sauce: 1 }))).toEqual([
-      '`getHealth`: x-fidelity has an unknown key "sauce"',
-    ]);
-    expect(fidelityProblems(withNote('getHealth', { summary: ' ', source: 'seed', deviations: 'none' }))).toEqual([
+    expect(
+      fidelityProblems(withNote('getHealth', { summary: 'Health.', source: 'trust me' })),
+    ).toEqual([expect.stringMatching(/`getHealth`: x-fidelity.source names no source/)]);
+    expect(
+      fidelityProblems(withNote('getHealth', { summary: 'Health.', source: 'seed', sauce: 1 })),
+    ).toEqual(['`getHealth`: x-fidelity has an unknown key "sauce"']);
+    expect(
+      fidelityProblems(withNote('getHealth', { summary: ' ', source: 'seed', deviations: 'none' })),
+    ).toEqual([
       '`getHealth`: x-fidelity.summary must be text',
       '`getHealth`: x-fidelity.deviations must be a list',
     ]);
-    expect(fidelityProblems(withNote('getHealth', { summary: 'Health.', source: 'seed', deviations: [] }))).toEqual([]);
+    expect(
+      fidelityProblems(
+        withNote('getHealth', { summary: 'Health.', source: 'seed', deviations: [] }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -73,22 +79,34 @@ describe('docs/fidelity.md section 1', () => {
 
   it('has one row per operation, with its method and path', () => {
     const tables = operationsTables(document);
-    for (const e of fidelityEntries(document)) expect(tables).toContain(`| \`${e.operationId}\` | ${e.where} |`);
+    for (const e of fidelityEntries(document))
+      expect(tables).toContain(`| \`${e.operationId}\` | ${e.where} |`);
     expect(tables).toContain('| `getHealth` | `GET /healthz` |');
-    expect(tables).toContain('| `invoiceFullyPaidWebhook` | `POST <callback_url>` (`invoice.fully_paid`) |');
+    expect(tables).toContain(
+      '| `invoiceFullyPaidWebhook` | `POST <callback_url>` (`invoice.fully_paid`) |',
+    );
   });
 
   it('goes stale when a note changes, and regenerating changes only the part between the markers', () => {
-    const edited = withNote('getHealth', { summary: 'A new summary | with a pipe.', source: 'seed' });
+    const edited = withNote('getHealth', {
+      summary: 'A new summary | with a pipe.',
+      source: 'seed',
+    });
     const regenerated = withGeneratedOperations(page, edited);
     expect(regenerated).not.toBe(page);
-    expect(regenerated).toContain('| `getHealth` | `GET /healthz` | A new summary \\| with a pipe. | seed |');
+    expect(regenerated).toContain(
+      '| `getHealth` | `GET /healthz` | A new summary \\| with a pipe. | seed |',
+    );
     const outside = (s: string) => [s.slice(0, s.indexOf(BEGIN)), s.slice(s.indexOf(END))];
     expect(outside(regenerated)).toEqual(outside(page));
   });
 
   it('refuses to generate from a document with a missing note, or into a page without the markers', () => {
-    expect(() => operationsTables(withNote('createTransfer', undefined))).toThrow(/`createTransfer` has no x-fidelity/);
-    expect(() => withGeneratedOperations('# no markers', document)).toThrow(/must hold the markers/);
+    expect(() => operationsTables(withNote('createTransfer', undefined))).toThrow(
+      /`createTransfer` has no x-fidelity/,
+    );
+    expect(() => withGeneratedOperations('# no markers', document)).toThrow(
+      /must hold the markers/,
+    );
   });
 });

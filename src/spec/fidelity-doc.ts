@@ -42,12 +42,20 @@ export const FIDELITY_DOC = join(packageRoot(), 'docs', 'fidelity.md');
 /** Every operation of the document (paths, then webhooks) with its `x-fidelity`, in document order. */
 export function fidelityEntries(doc: Doc): FidelityEntry[] {
   const entries: FidelityEntry[] = [];
-  const add = (items: Record<string, any> | undefined, where: (method: string, key: string) => string) => {
+  const add = (
+    items: Record<string, any> | undefined,
+    where: (method: string, key: string) => string,
+  ) => {
     for (const [key, item] of Object.entries(items ?? {})) {
       for (const method of METHODS) {
         const op = item?.[method];
         if (!op?.operationId) continue;
-        entries.push({ operationId: op.operationId, where: where(method, key), tag: op.tags?.[0] ?? '', fidelity: op['x-fidelity'] });
+        entries.push({
+          operationId: op.operationId,
+          where: where(method, key),
+          tag: op.tags?.[0] ?? '',
+          fidelity: op['x-fidelity'],
+        });
       }
     }
   };
@@ -65,10 +73,14 @@ export function fidelityProblems(doc: Doc): string[] {
       continue;
     }
     const note = f as Record<string, unknown>;
-    for (const k of Object.keys(note)) if (!KEYS.has(k)) problems.push(`\`${id}\`: x-fidelity has an unknown key "${k}"`);
-    if (typeof note.summary !== 'string' || !note.summary.trim()) problems.push(`\`${id}\`: x-fidelity.summary must be text`);
+    for (const k of Object.keys(note))
+      if (!KEYS.has(k)) problems.push(`\`${id}\`: x-fidelity has an unknown key "${k}"`);
+    if (typeof note.summary !== 'string' || !note.summary.trim())
+      problems.push(`\`${id}\`: x-fidelity.summary must be text`);
     if (typeof note.source !== 'string' || !SOURCES.test(note.source)) {
-      problems.push(`\`${id}\`: x-fidelity.source names no source (observed, documented, seed or sandbox's choice)`);
+      problems.push(
+        `\`${id}\`: x-fidelity.source names no source (observed, documented, seed or sandbox's choice)`,
+      );
     }
     if (note.deviations !== undefined && !Array.isArray(note.deviations)) {
       problems.push(`\`${id}\`: x-fidelity.deviations must be a list`);
@@ -107,7 +119,8 @@ export function operationsTables(doc: Doc): string {
 export function withGeneratedOperations(markdown: string, doc: Doc): string {
   const start = markdown.indexOf(BEGIN);
   const end = markdown.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`docs/fidelity.md must hold the markers\n${BEGIN}\n${END}`);
+  if (start < 0 || end < start)
+    throw new Error(`docs/fidelity.md must hold the markers\n${BEGIN}\n${END}`);
   return `${markdown.slice(0, start + BEGIN.length)}\n\n${operationsTables(doc)}\n${markdown.slice(end)}`;
 }
 

@@ -74,14 +74,18 @@ function resolveRef<T>(doc: oas31.OpenAPIObject, value: T | oas31.ReferenceObjec
   if (value && typeof value === 'object' && '$ref' in value) {
     const parts = value.$ref.replace(/^#\//, '').split('/');
     let cur: unknown = doc;
-    for (const p of parts) cur = (cur as Record<string, unknown>)[p.replaceAll('~1', '/').replaceAll('~0', '~')];
+    for (const p of parts)
+      cur = (cur as Record<string, unknown>)[p.replaceAll('~1', '/').replaceAll('~0', '~')];
     return cur as T;
   }
   return value as T;
 }
 
 /** Top-level property types of a JSON request body (see `Operation.bodyTypes`). */
-function bodyTypesOf(doc: oas31.OpenAPIObject, body: oas31.RequestBodyObject | undefined): Record<string, string> {
+function bodyTypesOf(
+  doc: oas31.OpenAPIObject,
+  body: oas31.RequestBodyObject | undefined,
+): Record<string, string> {
   const raw = body?.content?.['application/json']?.schema;
   const schema = raw ? resolveRef<oas31.SchemaObject>(doc, raw) : undefined;
   const types: Record<string, string> = {};
@@ -98,7 +102,9 @@ export function authOf(security: oas31.SecurityRequirementObject[] | undefined):
   if (names.has('controlToken')) return 'control';
   if (names.has('accessKey')) return 'hmac';
   if (names.has('merchantToken') || names.has('merchantBearer')) {
-    return (security ?? []).some((s) => Object.keys(s).length === 0) ? 'merchant-or-public' : 'merchant';
+    return (security ?? []).some((s) => Object.keys(s).length === 0)
+      ? 'merchant-or-public'
+      : 'merchant';
   }
   return 'none';
 }
@@ -116,21 +122,27 @@ export function parseYamlDocument(yamlText: string): oas31.OpenAPIObject {
 export function loadSpec(path = specPath(), opts: { precompiled?: boolean } = {}): LoadedSpec {
   const yamlText = readFileSync(path, 'utf8');
   const sourceSha256 = sha256(yamlText);
-  const document = (opts.precompiled !== false && readPrecompiledDocument(sourceSha256)) || parseYamlDocument(yamlText);
+  const document =
+    (opts.precompiled !== false && readPrecompiledDocument(sourceSha256)) ||
+    parseYamlDocument(yamlText);
   const operations: Operation[] = [];
   for (const [p, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const op = (item as oas31.PathItemObject)[method];
       if (!op) continue;
       if (!op.operationId) throw new Error(`${method.toUpperCase()} ${p} has no operationId`);
-      const body = op.requestBody ? resolveRef<oas31.RequestBodyObject>(document, op.requestBody) : undefined;
+      const body = op.requestBody
+        ? resolveRef<oas31.RequestBodyObject>(document, op.requestBody)
+        : undefined;
       operations.push({
         operationId: op.operationId,
         method,
         path: p,
         tags: op.tags ?? [],
         auth: authOf(op.security ?? document.security),
-        parameters: (op.parameters ?? []).map((x) => resolveRef<oas31.ParameterObject>(document, x)),
+        parameters: (op.parameters ?? []).map((x) =>
+          resolveRef<oas31.ParameterObject>(document, x),
+        ),
         hasBody: Boolean(body),
         bodyRequired: Boolean(body?.required),
         fullFieldPaths: (op as Record<string, unknown>)['x-sandbox-field-paths'] === 'full',

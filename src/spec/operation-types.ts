@@ -35,9 +35,16 @@ function typeOf(s: Schema | undefined, indent: string): string {
   if (s.$ref) return `Schemas[${JSON.stringify(refName(s.$ref))}]`;
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (Array.isArray(s.enum)) return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
-  if (s.oneOf || s.anyOf) return (s.oneOf ?? s.anyOf).map((x: Schema) => `(${typeOf(x, indent)})`).join(' | ');
+  if (s.oneOf || s.anyOf)
+    return (s.oneOf ?? s.anyOf).map((x: Schema) => `(${typeOf(x, indent)})`).join(' | ');
   if (s.allOf) return s.allOf.map((x: Schema) => `(${typeOf(x, indent)})`).join(' & ');
-  const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : s.properties ? ['object'] : [];
+  const types: string[] = Array.isArray(s.type)
+    ? s.type
+    : s.type
+      ? [s.type]
+      : s.properties
+        ? ['object']
+        : [];
   if (!types.length) return 'unknown';
   return types.map((t) => single(t, s, indent)).join(' | ');
 }
@@ -66,10 +73,14 @@ function objectType(s: Schema, indent: string): string {
   const props = Object.entries((s.properties ?? {}) as Record<string, Schema>);
   const required = new Set<string>(s.required ?? []);
   const inner = indent + '  ';
-  const lines = props.map(([k, v]) => `${inner}${key(k)}${required.has(k) ? '' : '?'}: ${typeOf(v, inner)};`);
+  const lines = props.map(
+    ([k, v]) => `${inner}${key(k)}${required.has(k) ? '' : '?'}: ${typeOf(v, inner)};`,
+  );
   const extra = s.additionalProperties;
-  if (extra && typeof extra === 'object') lines.push(`${inner}[key: string]: ${typeOf(extra, inner)} | undefined;`);
-  else if (extra === true || (!props.length && extra !== false)) lines.push(`${inner}[key: string]: unknown;`);
+  if (extra && typeof extra === 'object')
+    lines.push(`${inner}[key: string]: ${typeOf(extra, inner)} | undefined;`);
+  else if (extra === true || (!props.length && extra !== false))
+    lines.push(`${inner}[key: string]: unknown;`);
   return lines.length ? `{\n${lines.join('\n')}\n${indent}}` : 'Record<string, never>';
 }
 
@@ -81,19 +92,31 @@ export function operationTypesCode(doc: Doc): string {
     '',
     'export interface Schemas {',
   ];
-  for (const [name, schema] of Object.entries((doc.components?.schemas ?? {}) as Record<string, Schema>)) {
+  for (const [name, schema] of Object.entries(
+    (doc.components?.schemas ?? {}) as Record<string, Schema>,
+  )) {
     out.push(`  ${key(name)}: ${typeOf(schema, '  ')};`);
   }
-  out.push('}', '', '/** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */', 'export interface Operations {');
+  out.push(
+    '}',
+    '',
+    '/** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */',
+    'export interface Operations {',
+  );
   for (const [, item] of Object.entries((doc.paths ?? {}) as Record<string, any>)) {
     for (const method of METHODS) {
       const op = item?.[method];
       if (!op?.operationId) continue;
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) => (p.$ref ? resolve(doc, p.$ref) : p));
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) =>
+        p.$ref ? resolve(doc, p.$ref) : p,
+      );
       const group = (where: string) => {
         const ps = params.filter((p: any) => p.in === where);
         if (!ps.length) return 'Record<string, never>';
-        const lines = ps.map((p: any) => `      ${key(p.name)}${p.required || where === 'path' ? '' : '?'}: ${typeOf(p.schema, '      ')};`);
+        const lines = ps.map(
+          (p: any) =>
+            `      ${key(p.name)}${p.required || where === 'path' ? '' : '?'}: ${typeOf(p.schema, '      ')};`,
+        );
         return `{\n${lines.join('\n')}\n    }`;
       };
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;

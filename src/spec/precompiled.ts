@@ -22,9 +22,15 @@ export function sha256(text: string): string {
 }
 
 /** The document parsed at build time, when it was parsed from exactly this YAML. */
-export function readPrecompiledDocument(sourceSha256: string, dir: URL = GENERATED_DIR): oas31.OpenAPIObject | undefined {
+export function readPrecompiledDocument(
+  sourceSha256: string,
+  dir: URL = GENERATED_DIR,
+): oas31.OpenAPIObject | undefined {
   try {
-    const file = JSON.parse(readFileSync(new URL(DOCUMENT_FILE, dir), 'utf8')) as { sourceSha256?: string; document?: oas31.OpenAPIObject };
+    const file = JSON.parse(readFileSync(new URL(DOCUMENT_FILE, dir), 'utf8')) as {
+      sourceSha256?: string;
+      document?: oas31.OpenAPIObject;
+    };
     return file.sourceSha256 === sourceSha256 ? file.document : undefined;
   } catch {
     return undefined;

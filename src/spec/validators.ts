@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Ajv2020, CodeKeywordDefinition, ErrorObject, KeywordCxt, Name, ValidateFunction } from 'ajv/dist/2020.js';
+import type {
+  Ajv2020,
+  CodeKeywordDefinition,
+  ErrorObject,
+  KeywordCxt,
+  Name,
+  ValidateFunction,
+} from 'ajv/dist/2020.js';
 import type { FieldErrors } from '../shared/api-error.js';
 import { numberSourceOf } from '../shared/json-body.js';
 import { AmountError, parseAmount } from '../shared/money.js';
@@ -24,7 +31,10 @@ function anchorRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(anchorRefs);
   if (!schema || typeof schema !== 'object') return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? SPEC_ID + v : anchorRefs(v)]),
+    Object.entries(schema).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#') ? SPEC_ID + v : anchorRefs(v),
+    ]),
   );
 }
 
@@ -60,7 +70,10 @@ function amountKeyword(ajv: AjvModule): CodeKeywordDefinition {
     type: ['number', 'string'],
     code(cxt) {
       const fn = cxt.gen.scopeValue('func', { ref: amountProblem, code: _`runtime.amountProblem` });
-      const message = cxt.gen.const('amountProblem', _`${fn}(${cxt.data}, ${cxt.it.parentData}, ${cxt.it.parentDataProperty})`);
+      const message = cxt.gen.const(
+        'amountProblem',
+        _`${fn}(${cxt.data}, ${cxt.it.parentData}, ${cxt.it.parentDataProperty})`,
+      );
       messages.set(cxt, message);
       cxt.fail(_`${message} !== null`);
     },
@@ -71,7 +84,9 @@ function amountKeyword(ajv: AjvModule): CodeKeywordDefinition {
 /** The one Ajv 2020 instance of the document, with the document added whole and the `x-amount` keyword. */
 export function createAjv(spec: LoadedSpec, opts: { standalone?: boolean } = {}): Ajv2020 {
   const ajvModule = require('ajv/dist/2020.js') as AjvModule;
-  const formats = require('ajv-formats') as { default?: (ajv: Ajv2020) => void } & ((ajv: Ajv2020) => void);
+  const formats = require('ajv-formats') as { default?: (ajv: Ajv2020) => void } & ((
+    ajv: Ajv2020,
+  ) => void);
   // ajv-formats is CommonJS; its function is the module itself or its `default`.
   const addFormats = formats.default ?? formats;
   const { _ } = ajvModule;
@@ -81,11 +96,25 @@ export function createAjv(spec: LoadedSpec, opts: { standalone?: boolean } = {})
     strict: true,
     strictTypes: false,
     strictTuples: false,
-    ...(opts.standalone ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {}),
+    ...(opts.standalone
+      ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } }
+      : {}),
   });
   addFormats(ajv);
   // The document is added whole so `#/components/...` refs resolve; its OpenAPI-only keys are not schema.
-  ajv.addVocabulary(['example', 'openapi', 'info', 'servers', 'tags', 'paths', 'components', 'security', 'webhooks', 'x-hosted-page', 'x-hosted-request-page']);
+  ajv.addVocabulary([
+    'example',
+    'openapi',
+    'info',
+    'servers',
+    'tags',
+    'paths',
+    'components',
+    'security',
+    'webhooks',
+    'x-hosted-page',
+    'x-hosted-request-page',
+  ]);
   ajv.addKeyword(amountKeyword(ajvModule));
   ajv.addSchema(spec.document as object, SPEC_ID);
   return ajv;
@@ -98,7 +127,9 @@ export function createAjv(spec: LoadedSpec, opts: { standalone?: boolean } = {})
 export function validatorsFingerprint(spec: LoadedSpec): string | undefined {
   if (!spec.sourceSha256) return undefined;
   const ajvVersion = (require('ajv/package.json') as { version: string }).version;
-  return sha256(`${spec.sourceSha256}\n${ajvVersion}\n${readFileSync(fileURLToPath(import.meta.url), 'utf8')}`);
+  return sha256(
+    `${spec.sourceSha256}\n${ajvVersion}\n${readFileSync(fileURLToPath(import.meta.url), 'utf8')}`,
+  );
 }
 
 /** One request schema of an operation: its query parameters or its JSON body. */
@@ -120,7 +151,12 @@ export function requestSchemas(spec: LoadedSpec): RequestSchema[] {
         operationId: op.operationId,
         part: 'query',
         exportName: `query_${op.operationId}`,
-        schema: { type: 'object', properties: Object.fromEntries(queryParams.map((p) => [p.name, anchorRefs(p.schema ?? {})])) },
+        schema: {
+          type: 'object',
+          properties: Object.fromEntries(
+            queryParams.map((p) => [p.name, anchorRefs(p.schema ?? {})]),
+          ),
+        },
       });
     }
     if (op.hasBody) {
@@ -128,7 +164,9 @@ export function requestSchemas(spec: LoadedSpec): RequestSchema[] {
         operationId: op.operationId,
         part: 'body',
         exportName: `body_${op.operationId}`,
-        schema: { $ref: `${SPEC_ID}#/${pointer('paths', op.path, op.method, 'requestBody', 'content', 'application/json', 'schema')}` },
+        schema: {
+          $ref: `${SPEC_ID}#/${pointer('paths', op.path, op.method, 'requestBody', 'content', 'application/json', 'schema')}`,
+        },
       });
     }
   }
@@ -159,7 +197,11 @@ export function compileValidators(spec: LoadedSpec): SpecValidators {
   let ajv: Ajv2020 | undefined;
   const getAjv = () => (ajv ??= createAjv(spec));
   const schemas = requestSchemas(spec);
-  const precompiled = loadPrecompiledValidators(validatorsFingerprint(spec), schemas.map((s) => s.exportName), VALIDATOR_RUNTIME);
+  const precompiled = loadPrecompiledValidators(
+    validatorsFingerprint(spec),
+    schemas.map((s) => s.exportName),
+    VALIDATOR_RUNTIME,
+  );
 
   const requestValidators = new Map<string, OperationValidators>();
   for (const s of schemas) {
@@ -216,19 +258,28 @@ function messageOf(e: ErrorObject): string {
     case 'required':
       return 'This field is required.';
     case 'type': {
-      const types = ([] as string[]).concat(p.type as string | string[]).filter((t) => t !== 'null');
-      if (types.includes('number') && types.includes('string')) return 'A valid number is required.';
+      const types = ([] as string[])
+        .concat(p.type as string | string[])
+        .filter((t) => t !== 'null');
+      if (types.includes('number') && types.includes('string'))
+        return 'A valid number is required.';
       return TYPE_MESSAGES[types[0] ?? ''] ?? 'Invalid value.';
     }
     case 'maxLength':
       return `Ensure this field has no more than ${p.limit} characters.`;
     case 'minLength':
-      return p.limit === 1 ? 'This field may not be blank.' : `Ensure this field has at least ${p.limit} characters.`;
+      return p.limit === 1
+        ? 'This field may not be blank.'
+        : `Ensure this field has at least ${p.limit} characters.`;
     case 'enum':
     case 'const':
       return `"${String(e.data)}" is not a valid choice.`;
     case 'format':
-      return p.format === 'email' ? 'Enter a valid email address.' : p.format === 'uri' ? 'Enter a valid URL.' : 'Enter a valid value.';
+      return p.format === 'email'
+        ? 'Enter a valid email address.'
+        : p.format === 'uri'
+          ? 'Enter a valid URL.'
+          : 'Enter a valid value.';
     case 'pattern':
       return 'Enter a valid value.';
     case 'minimum':
@@ -238,7 +289,9 @@ function messageOf(e: ErrorObject): string {
     case 'maximum':
       return `Ensure this value is less than or equal to ${p.limit}.`;
     case 'minItems':
-      return p.limit === 1 ? 'This list may not be empty.' : `Ensure this list has at least ${p.limit} items.`;
+      return p.limit === 1
+        ? 'This list may not be empty.'
+        : `Ensure this list has at least ${p.limit} items.`;
     case 'uniqueItems':
       return 'Duplicate values are not allowed.';
     case 'minProperties':
@@ -252,7 +305,10 @@ function messageOf(e: ErrorObject): string {
  * Ajv errors → `{"<field>": ["<message>"]}` in the wording of the real service (DRF style). `fullPaths`:
  * the field is the whole path (`tables.invoices[2].status`) instead of its top-level name.
  */
-export function toFieldErrors(errors: ErrorObject[] | null | undefined, fullPaths = false): FieldErrors {
+export function toFieldErrors(
+  errors: ErrorObject[] | null | undefined,
+  fullPaths = false,
+): FieldErrors {
   // A Map, not an object: a field may be named `constructor` or `__proto__` by the client.
   const out = new Map<string, string[]>();
   const listOf = (field: string) => out.get(field) ?? out.set(field, []).get(field)!;
@@ -260,7 +316,9 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, fullPath
     // Branch failures of oneOf/anyOf repeat what the branch errors already say.
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
     const segments = e.instancePath.split('/').filter(Boolean);
-    let field = fullPaths ? fullPath(segments) : segments[0]?.replaceAll('~1', '/').replaceAll('~0', '~');
+    let field = fullPaths
+      ? fullPath(segments)
+      : segments[0]?.replaceAll('~1', '/').replaceAll('~0', '~');
     if (e.keyword === 'required' && (fullPaths || segments.length === 0)) {
       const missing = String((e.params as { missingProperty: string }).missingProperty);
       field = fullPaths && segments.length ? `${field}.${missing}` : missing;
@@ -272,7 +330,11 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, fullPath
     if (!field) {
       field = 'non_field_errors';
       if (e.keyword === 'type') {
-        listOf(field).push('Invalid data. Expected a dictionary, but got ' + (Array.isArray(e.data) ? 'list' : typeof e.data) + '.');
+        listOf(field).push(
+          'Invalid data. Expected a dictionary, but got ' +
+            (Array.isArray(e.data) ? 'list' : typeof e.data) +
+            '.',
+        );
         continue;
       }
     }
@@ -310,7 +372,8 @@ export function coerceQuery(
       else values[p.name] = Number(text);
     } else if (type === 'number') {
       const n = Number(text);
-      if (text.trim() === '' || !Number.isFinite(n)) errors[p.name] = ['A valid number is required.'];
+      if (text.trim() === '' || !Number.isFinite(n))
+        errors[p.name] = ['A valid number is required.'];
       else values[p.name] = n;
     } else values[p.name] = text;
   }

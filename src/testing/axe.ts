@@ -26,21 +26,37 @@ export interface AxeViolation {
  * await page.goto(url);
  * expect(formatViolations(await axeViolations(page))).toBe('');
  */
-export async function axeViolations(page: Page, tags: readonly string[] = WCAG21_AA): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SCRIPT_PATH });
-  return page.evaluate(async (only) => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<any> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: only }, resultTypes: ['violations'] });
-    return (result.violations as any[]).map((v) => ({
-      id: v.id as string,
-      impact: (v.impact ?? null) as string | null,
-      help: v.help as string,
-      nodes: (v.nodes as any[]).map((n) => `${(n.target as string[]).join(' ')}: ${n.failureSummary ?? ''}`),
-    }));
-  }, [...tags]);
+export async function axeViolations(
+  page: Page,
+  tags: readonly string[] = WCAG21_AA,
+): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ path: AXE_SCRIPT_PATH });
+  return page.evaluate(
+    async (only) => {
+      const axe = (
+        window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<any> } }
+      ).axe;
+      const result = await axe.run(document, {
+        runOnly: { type: 'tag', values: only },
+        resultTypes: ['violations'],
+      });
+      return (result.violations as any[]).map((v) => ({
+        id: v.id as string,
+        impact: (v.impact ?? null) as string | null,
+        help: v.help as string,
+        nodes: (v.nodes as any[]).map(
+          (n) => `${(n.target as string[]).join(' ')}: ${n.failureSummary ?? ''}`,
+        ),
+      }));
+    },
+    [...tags],
+  );
 }
 
 /** Violations as readable lines for an assertion message ('' when there are none). */
 export function formatViolations(violations: AxeViolation[]): string {
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.join('\n  ')}`).join('\n');
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.join('\n  ')}`)
+    .join('\n');
 }

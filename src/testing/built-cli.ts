@@ -12,14 +12,22 @@ export const BUILT_CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', imp
  * so in CI it is there and current).
  */
 export function builtCli(): string {
-  if (!existsSync(BUILT_CLI)) execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  if (!existsSync(BUILT_CLI))
+    execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'ignore' });
   return BUILT_CLI;
 }
 
 /** Run `node <cli> <args>` to its end (killed after `timeoutMs`): exit code, merged output, wall time. */
 export function runBuilt(
   args: string[],
-  opts: { cli?: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number; uid?: number; gid?: number } = {},
+  opts: {
+    cli?: string;
+    cwd?: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    uid?: number;
+    gid?: number;
+  } = {},
 ): Promise<{ code: number | null; out: string; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {

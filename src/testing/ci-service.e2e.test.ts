@@ -19,10 +19,19 @@ function runRecipe(testScript: string, out: string): Promise<{ code: number | nu
   writeFileSync(tests, testScript);
   chmodSync(tests, 0o755);
   return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SANDBOX_') && !k.startsWith('PAYSANDBOX_')));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) => !k.startsWith('SANDBOX_') && !k.startsWith('PAYSANDBOX_'),
+      ),
+    );
     const child = spawn('bash', [join(REPO_ROOT, 'examples/ci/sandbox-service.sh')], {
       cwd: work,
-      env: { ...env, PAYSANDBOX: `${process.execPath} ${builtCli()}`, TEST_COMMAND: tests, OUT: join(work, out) },
+      env: {
+        ...env,
+        PAYSANDBOX: `${process.execPath} ${builtCli()}`,
+        TEST_COMMAND: tests,
+        OUT: join(work, out),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
@@ -49,10 +58,18 @@ describe('the sandbox as a CI service, in a plain shell (examples/ci/sandbox-ser
     const { code, log } = await runRecipe(CREATE_INVOICE, 'ok');
     expect(code, log).toBe(0);
     const invoice = JSON.parse(readFileSync(join(work, 'ok', 'invoice.json'), 'utf8')).invoice;
-    const deliveries = JSON.parse(readFileSync(join(work, 'ok', 'deliveries.json'), 'utf8')).deliveries as Array<{ event: string; invoice_id: string }>;
-    expect(deliveries.some((d) => d.invoice_id === invoice.id && d.event === 'invoice.created')).toBe(true);
-    expect(readFileSync(join(work, 'ok', 'sandbox.log'), 'utf8')).toMatch(/paysandbox listening on http:\/\/127\.0\.0\.1:\d+/);
-    expect(existsSync(join(work, 'ok', 'sandbox.ready')), 'the sandbox stopped and removed its ready file').toBe(false);
+    const deliveries = JSON.parse(readFileSync(join(work, 'ok', 'deliveries.json'), 'utf8'))
+      .deliveries as Array<{ event: string; invoice_id: string }>;
+    expect(
+      deliveries.some((d) => d.invoice_id === invoice.id && d.event === 'invoice.created'),
+    ).toBe(true);
+    expect(readFileSync(join(work, 'ok', 'sandbox.log'), 'utf8')).toMatch(
+      /paysandbox listening on http:\/\/127\.0\.0\.1:\d+/,
+    );
+    expect(
+      existsSync(join(work, 'ok', 'sandbox.ready')),
+      'the sandbox stopped and removed its ready file',
+    ).toBe(false);
   }, 120_000);
 
   it('failing tests: the same status out, the delivery log still kept', async () => {
@@ -67,10 +84,14 @@ describe('the GitHub Actions and GitLab CI recipes of docs/ci-service.md', () =>
   const yaml = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
   it('parse, wait for readiness (ready file or /healthz), create a workspace, run the tests, keep the delivery log', () => {
-    const gha = parseYaml(yaml.find((y) => y.startsWith('name: tests-against-paysandbox'))!) as Record<string, any>;
+    const gha = parseYaml(
+      yaml.find((y) => y.startsWith('name: tests-against-paysandbox'))!,
+    ) as Record<string, any>;
     const ghaText = JSON.stringify(gha);
     expect(gha.permissions).toEqual({ contents: 'read' });
-    const gl = (parseYaml(yaml.find((y) => y.startsWith('test-against-paysandbox:'))!) as Record<string, any>)['test-against-paysandbox'];
+    const gl = (
+      parseYaml(yaml.find((y) => y.startsWith('test-against-paysandbox:'))!) as Record<string, any>
+    )['test-against-paysandbox'];
     const glText = JSON.stringify(gl);
     expect(ghaText).toContain('--ready-file');
     expect(glText).toContain('/healthz');
@@ -81,8 +102,13 @@ describe('the GitHub Actions and GitLab CI recipes of docs/ci-service.md', () =>
     }
     const used = new Set([...glText.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]!));
     const exported = new Set([...glText.matchAll(/export ([A-Z_]+)=/g)].map((m) => m[1]!));
-    for (const name of used) if (!name.startsWith('CI_') && !exported.has(name) && name !== 'WS') expect(Object.keys(gl.variables), name).toContain(name);
-    const service = parseYaml(yaml.find((y) => y.trimStart().startsWith('services:'))!) as Record<string, any>;
+    for (const name of used)
+      if (!name.startsWith('CI_') && !exported.has(name) && name !== 'WS')
+        expect(Object.keys(gl.variables), name).toContain(name);
+    const service = parseYaml(yaml.find((y) => y.trimStart().startsWith('services:'))!) as Record<
+      string,
+      any
+    >;
     expect(service.services.paysandbox.ports).toEqual(['7070:7070']);
   });
 });

@@ -6,8 +6,10 @@ import type { TestApp } from './test-app.js';
 /** Test support for developer-API tests (imported by *.test.ts only). */
 
 /** The fixture application that is not MFA-whitelisted (needs an OTP). */
-export const otpDeveloper = (t: TestApp) => t.fixtures.developers.find((d) => !d.app.mfa_whitelisted)!;
-export const whitelistedDeveloper = (t: TestApp) => t.fixtures.developers.find((d) => d.app.mfa_whitelisted)!;
+export const otpDeveloper = (t: TestApp) =>
+  t.fixtures.developers.find((d) => !d.app.mfa_whitelisted)!;
+export const whitelistedDeveloper = (t: TestApp) =>
+  t.fixtures.developers.find((d) => d.app.mfa_whitelisted)!;
 
 /** The TOTP an authenticator would show now on the sandbox clock. */
 export function otpNow(t: TestApp, secret: string): string {
@@ -15,7 +17,10 @@ export function otpNow(t: TestApp, secret: string): string {
 }
 
 /** Signing options for an application. */
-export const as = (d: { app: { api_key: string; api_secret: string } }) => ({ key: d.app.api_key, secret: d.app.api_secret });
+export const as = (d: { app: { api_key: string; api_secret: string } }) => ({
+  key: d.app.api_key,
+  secret: d.app.api_secret,
+});
 
 let serial = 0;
 
@@ -35,11 +40,33 @@ export function newDeveloper(t: TestApp, opts: { php?: string; whitelisted?: boo
       workspace_id: null,
       created_at: s.clock.now(),
     });
-    const php = s.ledger.createAccount({ ownerType: 'user', ownerId: id, name: 'PHP Wallet', currency: 'PHP' });
-    const btc = s.ledger.createAccount({ ownerType: 'user', ownerId: id, name: 'BTC Wallet', currency: 'BTC' });
+    const php = s.ledger.createAccount({
+      ownerType: 'user',
+      ownerId: id,
+      name: 'PHP Wallet',
+      currency: 'PHP',
+    });
+    const btc = s.ledger.createAccount({
+      ownerType: 'user',
+      ownerId: id,
+      name: 'BTC Wallet',
+      currency: 'BTC',
+    });
     fund(s, php, parseAmount(opts.php ?? '100000', { allowZero: true }));
-    const app = { api_key: `key-${id}`, api_secret: `secret-${id}`, mfa_whitelisted: opts.whitelisted ?? true, otp_secret: 'JBSWY3DPEHPK3PXP' };
-    s.identities.insertApp({ ...app, name: `App ${n}`, owner_id: id, mfa_whitelisted: app.mfa_whitelisted ? 1 : 0, workspace_id: null, created_at: s.clock.now() });
+    const app = {
+      api_key: `key-${id}`,
+      api_secret: `secret-${id}`,
+      mfa_whitelisted: opts.whitelisted ?? true,
+      otp_secret: 'JBSWY3DPEHPK3PXP',
+    };
+    s.identities.insertApp({
+      ...app,
+      name: `App ${n}`,
+      owner_id: id,
+      mfa_whitelisted: app.mfa_whitelisted ? 1 : 0,
+      workspace_id: null,
+      created_at: s.clock.now(),
+    });
     return { id, php, btc, app };
   });
 }

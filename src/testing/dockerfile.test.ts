@@ -13,7 +13,10 @@ import { closure } from '../../scripts/runtime-deps.mjs';
 const root = packageRoot();
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
-const dockerignore = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const dockerignore = readFileSync(join(root, '.dockerignore'), 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
 
 interface Instruction {
   op: string;
@@ -27,7 +30,11 @@ interface Stage {
 
 /** The Dockerfile as stages of instructions (continuation lines joined, comments dropped). */
 function parseDockerfile(text: string): Stage[] {
-  const joined = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const joined = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const stages: Stage[] = [];
   for (const line of joined) {
     const [, op, args] = /^(\w+)\s+(.*)$/.exec(line) ?? [];
@@ -43,13 +50,18 @@ function parseDockerfile(text: string): Stage[] {
 const stages = parseDockerfile(readFileSync(join(root, 'Dockerfile'), 'utf8'));
 const stage = (name: string) => stages.find((s) => s.name === name)!;
 /** The stage and the ones it is built FROM, base first. */
-const lineage = (s: Stage): Stage[] => (stages.some((x) => x.name === s.from) ? [...lineage(stage(s.from)), s] : [s]);
+const lineage = (s: Stage): Stage[] =>
+  stages.some((x) => x.name === s.from) ? [...lineage(stage(s.from)), s] : [s];
 const copies = (s: Stage) =>
   s.steps
     .filter((i) => i.op === 'COPY')
     .map((i) => {
-      const words = i.args.split(/\s+/).filter((w) => !w.startsWith('--') || w.startsWith('--from'));
-      const from = words[0]!.startsWith('--from=') ? words.shift()!.slice('--from='.length) : undefined;
+      const words = i.args
+        .split(/\s+/)
+        .filter((w) => !w.startsWith('--') || w.startsWith('--from'));
+      const from = words[0]!.startsWith('--from=')
+        ? words.shift()!.slice('--from='.length)
+        : undefined;
       return { from, sources: words.slice(0, -1), dest: words.at(-1)! };
     });
 const runtime = stages.at(-1)!;
@@ -76,10 +88,16 @@ describe('the Dockerfile (checked without Docker)', () => {
   });
 
   it('copies into the build everything `npm run build` compiles and runs', () => {
-    const copied = new Set(lineage(stage('build')).flatMap((s) => copies(s).flatMap((c) => c.sources)));
-    const tsBuild = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
-    for (const inc of tsBuild.include) expect(copied, `tsconfig.build.json includes ${inc}`).toContain(inc.split('/')[0]);
-    for (const file of ['tsconfig.json', 'tsconfig.build.json', 'scripts', 'openapi']) expect(copied).toContain(file);
+    const copied = new Set(
+      lineage(stage('build')).flatMap((s) => copies(s).flatMap((c) => c.sources)),
+    );
+    const tsBuild = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as {
+      include: string[];
+    };
+    for (const inc of tsBuild.include)
+      expect(copied, `tsconfig.build.json includes ${inc}`).toContain(inc.split('/')[0]);
+    for (const file of ['tsconfig.json', 'tsconfig.build.json', 'scripts', 'openapi'])
+      expect(copied).toContain(file);
     for (const used of pkg.scripts.build.match(/\b(?:scripts|dist)\/[\w./-]+/g) as string[]) {
       if (used.startsWith('scripts/')) expect(existsSync(join(root, used)), used).toBe(true);
     }
@@ -94,12 +112,26 @@ describe('the Dockerfile (checked without Docker)', () => {
     expect(all.find((c) => c.sources.includes('/app/node_modules'))?.from).toBe('runtime-deps');
     const local = all.filter((c) => !c.from).flatMap((c) => c.sources);
     // The document, the fixtures, and the suite with the src/ modules it imports (vitest runs the TypeScript).
-    for (const needed of ['package.json', 'openapi', 'fixtures', 'contract-tests', 'src', 'tsconfig.json']) expect(local).toContain(needed);
+    for (const needed of [
+      'package.json',
+      'openapi',
+      'fixtures',
+      'contract-tests',
+      'src',
+      'tsconfig.json',
+    ])
+      expect(local).toContain(needed);
     // The suite's imports of src/ resolve inside the copied src/ (as TypeScript, which vitest runs).
     const harness = ['contract-tests/harness', 'contract-tests/cases'].flatMap((d) =>
-      readdirSync(join(root, d)).filter((f) => f.endsWith('.ts')).map((f) => join(root, d, f)),
+      readdirSync(join(root, d))
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join(root, d, f)),
     );
-    const imports = harness.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/from '(?:\.\.\/)+(src\/[^']+)\.js'/g)].map((m) => m[1]!));
+    const imports = harness.flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/from '(?:\.\.\/)+(src\/[^']+)\.js'/g)].map(
+        (m) => m[1]!,
+      ),
+    );
     expect(imports.length).toBeGreaterThan(0);
     for (const m of imports) expect(existsSync(join(root, `${m}.ts`)), m).toBe(true);
     expect(runtime.steps.some((i) => i.op === 'USER' && i.args === 'node')).toBe(true);
@@ -118,12 +150,21 @@ describe('the Dockerfile (checked without Docker)', () => {
   });
 
   it('keeps a slim runtime: no compiler, and only production dependencies plus vitest (with what they need)', () => {
-    expect(runtime.steps.some((i) => i.op === 'RUN' && /apt-get|g\+\+|npm (ci|install)/.test(i.args))).toBe(false);
+    expect(
+      runtime.steps.some((i) => i.op === 'RUN' && /apt-get|g\+\+|npm (ci|install)/.test(i.args)),
+    ).toBe(false);
     const prune = stage('runtime-deps').steps.find((i) => i.op === 'RUN')!.args;
     expect(prune).toMatch(/node scripts\/runtime-deps\.mjs vitest/);
     const keep: Set<string> = closure(lock, [...Object.keys(pkg.dependencies), 'vitest']);
-    for (const dep of [...Object.keys(pkg.dependencies), 'vitest', 'vite']) expect(keep, dep).toContain(`node_modules/${dep}`);
-    for (const dev of ['typescript', '@stryker-mutator/core', 'playwright-core', 'dependency-cruiser', 'autocannon']) {
+    for (const dep of [...Object.keys(pkg.dependencies), 'vitest', 'vite'])
+      expect(keep, dep).toContain(`node_modules/${dep}`);
+    for (const dev of [
+      'typescript',
+      '@stryker-mutator/core',
+      'playwright-core',
+      'dependency-cruiser',
+      'autocannon',
+    ]) {
       expect(keep, dev).not.toContain(`node_modules/${dev}`);
     }
     // What the contract command runs: vitest's CLI, found from the package root.

@@ -4,7 +4,8 @@
  * maximum), `error_codes` otherwise.
  */
 export function errorCode(body: unknown): string | undefined {
-  const b = body as { sandbox_debug?: { code?: unknown }; error_codes?: unknown } | null | undefined;
+  const b = body as
+    { sandbox_debug?: { code?: unknown }; error_codes?: unknown } | null | undefined;
   const debug = b?.sandbox_debug?.code;
   if (typeof debug === 'string') return debug;
   const codes = b?.error_codes;
@@ -24,4 +25,8 @@ export function merchantError(code: string, errors: Errors) {
 }
 
 /** The real 2FA failure body (422), with the sandbox code beside it. */
-export const OTP_INVALID = { errors: { code: 'Two-factor code invalid!' }, success: false, sandbox_debug: { code: 'two_factor_invalid' } };
+export const OTP_INVALID = {
+  errors: { code: 'Two-factor code invalid!' },
+  success: false,
+  sandbox_debug: { code: 'two_factor_invalid' },
+};

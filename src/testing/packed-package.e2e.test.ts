@@ -9,7 +9,18 @@
  * needs GitHub. Only the declared dependencies are linked, so an undeclared import fails here.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,10 +34,22 @@ let serverOut = '';
 let tarball = '';
 
 /** `npx --no-install paysandbox …` in the consumer directory: exit code and output, bounded. */
-function npx(args: string[], env: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; out: string }> {
+function npx(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONTRACT_')));
-    const child = spawn('npx', ['--no-install', 'paysandbox', ...args], { cwd: app, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) => !k.startsWith('VITEST') && !k.startsWith('CONTRACT_'),
+      ),
+    );
+    const child = spawn('npx', ['--no-install', 'paysandbox', ...args], {
+      cwd: app,
+      env: { ...clean, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
@@ -41,7 +64,12 @@ function npx(args: string[], env: Record<string, string>, timeoutMs: number): Pr
 
 beforeAll(() => {
   builtCli(); // npm ci builds dist through `prepare`; `npm pack --ignore-scripts` ships it as it is
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: REPO_ROOT, encoding: 'utf8' }));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }),
+  );
   tarball = join(work, packed[0].filename);
   mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
   writeFileSync(join(app, 'package.json'), '{"name": "consumer", "private": true}\n');
@@ -77,43 +105,85 @@ afterAll(async () => {
 describe('the packed package', () => {
   it('ships the CLI, the document, the fixtures and the contract suite, and none of the local state', () => {
     const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
-    for (const f of ['package/dist/src/cli/main.js', 'package/openapi/openapi.yaml', 'package/fixtures/sandbox.json', 'package/contract-tests/suite.test.ts', 'package/README.md']) {
+    for (const f of [
+      'package/dist/src/cli/main.js',
+      'package/openapi/openapi.yaml',
+      'package/fixtures/sandbox.json',
+      'package/contract-tests/suite.test.ts',
+      'package/README.md',
+    ]) {
       expect(listing, f).toContain(f);
     }
-    expect(listing.filter((f) => /^package\/(node_modules|\.paysandbox|contract-tests\/reports|test-artifacts)\//.test(f))).toEqual([]);
+    expect(
+      listing.filter((f) =>
+        /^package\/(node_modules|\.paysandbox|contract-tests\/reports|test-artifacts)\//.test(f),
+      ),
+    ).toEqual([]);
   });
 
-  it('npx paysandbox start --ready-file, then npx paysandbox contract --base-url against it, both from the install', async () => {
-    const ready = join(work, 'ready');
-    server = spawn('npx', ['--no-install', 'paysandbox', 'start', '--port', '0', '--db', ':memory:', '--quiet', '--ready-file', ready], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    server.stdout!.on('data', (d) => (serverOut += d));
-    server.stderr!.on('data', (d) => (serverOut += d));
-    const deadline = Date.now() + 30_000;
-    while (!existsSync(ready) && Date.now() < deadline && server.exitCode === null) await new Promise((r) => setTimeout(r, 100));
-    expect(existsSync(ready), serverOut).toBe(true);
-    const base = readFileSync(ready, 'utf8');
-    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
-    const url = base.trim();
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  it(
+    'npx paysandbox start --ready-file, then npx paysandbox contract --base-url against it, both from the install',
+    async () => {
+      const ready = join(work, 'ready');
+      server = spawn(
+        'npx',
+        [
+          '--no-install',
+          'paysandbox',
+          'start',
+          '--port',
+          '0',
+          '--db',
+          ':memory:',
+          '--quiet',
+          '--ready-file',
+          ready,
+        ],
+        { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+      );
+      server.stdout!.on('data', (d) => (serverOut += d));
+      server.stderr!.on('data', (d) => (serverOut += d));
+      const deadline = Date.now() + 30_000;
+      while (!existsSync(ready) && Date.now() < deadline && server.exitCode === null)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(ready), serverOut).toBe(true);
+      const base = readFileSync(ready, 'utf8');
+      expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+      const url = base.trim();
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
-    const fixtures = JSON.parse(readFileSync(join(installed, 'fixtures', 'sandbox.json'), 'utf8'));
-    const reports = join(work, 'reports');
-    const run = await npx(
-      ['contract', '--base-url', url, '--tags', 'read', '--reports', reports, '--min-interval', '0'],
-      {
-        CONTRACT_API_KEY: fixtures.developers[0].app.api_key,
-        CONTRACT_API_SECRET: fixtures.developers[0].app.api_secret,
-        CONTRACT_MERCHANT_TOKEN: fixtures.merchants[0].merchant_api_token,
-      },
-      5 * 60_000,
-    );
-    expect(run.code, run.out.slice(-3000)).toBe(0);
-    expect(run.out).toMatch(/\d+ passed, 0 failed/);
-    expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toMatch(/failures="0"/);
+      const fixtures = JSON.parse(
+        readFileSync(join(installed, 'fixtures', 'sandbox.json'), 'utf8'),
+      );
+      const reports = join(work, 'reports');
+      const run = await npx(
+        [
+          'contract',
+          '--base-url',
+          url,
+          '--tags',
+          'read',
+          '--reports',
+          reports,
+          '--min-interval',
+          '0',
+        ],
+        {
+          CONTRACT_API_KEY: fixtures.developers[0].app.api_key,
+          CONTRACT_API_SECRET: fixtures.developers[0].app.api_secret,
+          CONTRACT_MERCHANT_TOKEN: fixtures.merchants[0].merchant_api_token,
+        },
+        5 * 60_000,
+      );
+      expect(run.code, run.out.slice(-3000)).toBe(0);
+      expect(run.out).toMatch(/\d+ passed, 0 failed/);
+      expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toMatch(/failures="0"/);
 
-    await stopServer();
-    const until = Date.now() + 5000;
-    while (existsSync(ready) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    expect(existsSync(ready), 'the ready file is removed on exit').toBe(false);
-  }, 6 * 60_000);
+      await stopServer();
+      const until = Date.now() + 5000;
+      while (existsSync(ready) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(existsSync(ready), 'the ready file is removed on exit').toBe(false);
+    },
+    6 * 60_000,
+  );
 });

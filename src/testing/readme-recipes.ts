@@ -38,7 +38,12 @@ export function extractRecipes(markdown: string): Recipe[] {
       let k = i - 1;
       while (k >= 0 && lines[k]!.trim() === '') k--;
       const marker = k >= 0 ? NOT_RUN.exec(lines[k]!.trim()) : null;
-      recipes.push({ line: i + 1, lang: lang!.toLowerCase(), code: body.join('\n'), notRun: marker?.[1] });
+      recipes.push({
+        line: i + 1,
+        lang: lang!.toLowerCase(),
+        code: body.join('\n'),
+        notRun: marker?.[1],
+      });
     }
     i = j;
   }

@@ -23,7 +23,10 @@ export interface SpawnedServer {
  * Start the real CLI (`paysandbox start`) in a child process on a free port and wait for its banner.
  * Used by crash and restart tests.
  */
-export function spawnServer(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<SpawnedServer> {
+export function spawnServer(
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<SpawnedServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'start', '--port', '0', ...args], {
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -31,11 +34,15 @@ export function spawnServer(args: string[], opts: { env?: Record<string, string>
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start within ${opts.timeoutMs ?? START_BOUND_MS} ms:\n${out}`));
+      reject(
+        new Error(`server did not start within ${opts.timeoutMs ?? START_BOUND_MS} ms:\n${out}`),
+      );
     }, opts.timeoutMs ?? START_BOUND_MS);
     const onData = () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
@@ -71,7 +78,10 @@ export function spawnServer(args: string[], opts: { env?: Record<string, string>
  * Run one `paysandbox <args>` command as a user would, in a child process, to its end (killed after
  * `timeoutMs`); resolves with its exit code and everything it printed.
  */
-export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number | null; out: string }> {
+export function runCli(
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
       env: { ...process.env, ...opts.env },
@@ -102,7 +112,10 @@ export interface RunningCli {
  * Start a long-running `paysandbox <args>` (e.g. `listen`) in a child process; the caller ends it
  * (SIGINT, as Ctrl-C would). Killed after `timeoutMs` in any case.
  */
-export function spawnCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): RunningCli {
+export function spawnCli(
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+): RunningCli {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -136,7 +149,11 @@ export function spawnCli(args: string[], opts: { env?: Record<string, string>; t
             resolve(m);
           } else if (child.exitCode !== null || child.signalCode !== null) {
             done();
-            reject(new Error(`exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${out}`));
+            reject(
+              new Error(
+                `exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${out}`,
+              ),
+            );
           }
         };
         const timer = setTimeout(() => {

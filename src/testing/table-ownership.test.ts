@@ -57,7 +57,8 @@ function* sources(dir: string): Generator<string> {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (!['testing', 'db'].includes(entry.name)) yield* sources(path);
-    } else if (/\.tsx?$/.test(entry.name) && !/\.test(-support)?\.tsx?$/.test(entry.name)) yield path;
+    } else if (/\.tsx?$/.test(entry.name) && !/\.test(-support)?\.tsx?$/.test(entry.name))
+      yield path;
   }
 }
 
@@ -77,16 +78,28 @@ export function foreignTableUses(files: Array<{ path: string; text: string }>): 
 }
 
 describe('table ownership', () => {
-  it('no module runs SQL on another module\'s tables', () => {
+  it("no module runs SQL on another module's tables", () => {
     const root = packageRoot();
-    const files = [...sources(join(root, 'src'))].map((p) => ({ path: relative(root, p), text: readFileSync(p, 'utf8') }));
+    const files = [...sources(join(root, 'src'))].map((p) => ({
+      path: relative(root, p),
+      text: readFileSync(p, 'utf8'),
+    }));
     expect(files.length).toBeGreaterThan(100);
     expect(foreignTableUses(files)).toEqual([]);
   });
 
-  it('names a statement on another module\'s table, and lets a module use its own', () => {
-    const control = { path: 'src/control/control.repo.ts', text: "db.prepare('SELECT 1 FROM users WHERE email = ?')" };
-    const orders = { path: 'src/orders/orders.repo.ts', text: 'SELECT s.*, o.name FROM sell_orders s JOIN outlets o ON o.id = s.outlet_id' };
-    expect(foreignTableUses([control, orders])).toEqual(['src/control/control.repo.ts: users (identities)', 'src/orders/orders.repo.ts: outlets (outlets)']);
+  it("names a statement on another module's table, and lets a module use its own", () => {
+    const control = {
+      path: 'src/control/control.repo.ts',
+      text: "db.prepare('SELECT 1 FROM users WHERE email = ?')",
+    };
+    const orders = {
+      path: 'src/orders/orders.repo.ts',
+      text: 'SELECT s.*, o.name FROM sell_orders s JOIN outlets o ON o.id = s.outlet_id',
+    };
+    expect(foreignTableUses([control, orders])).toEqual([
+      'src/control/control.repo.ts: users (identities)',
+      'src/orders/orders.repo.ts: outlets (outlets)',
+    ]);
   });
 });

@@ -23,7 +23,11 @@ export interface RequestOptions {
   operationId?: string | false;
 }
 
-const BASE_CONFIG: Partial<AppConfig> = { db: ':memory:', publicUrl: 'http://localhost', quiet: true };
+const BASE_CONFIG: Partial<AppConfig> = {
+  db: ':memory:',
+  publicUrl: 'http://localhost',
+  quiet: true,
+};
 
 // The default fixtures, migrated and loaded once per worker (a test file's process) and serialized:
 // each test then starts from a copy of it instead of migrating and seeding its own (~13 ms each).
@@ -63,8 +67,14 @@ export function testServices(sandbox: Sandbox) {
  * seeded per worker unless the test brings its own database, fixtures, ids or real clock (those
  * decide what the fixture rows hold, so they are loaded for that test alone).
  */
-export function createTestApp(opts: { config?: Partial<AppConfig> } & Omit<SandboxOptions, 'config'> = {}) {
-  const ownSeed = opts.fixtures !== undefined || opts.ids !== undefined || opts.realNowMs !== undefined || opts.config?.fixtures !== undefined;
+export function createTestApp(
+  opts: { config?: Partial<AppConfig> } & Omit<SandboxOptions, 'config'> = {},
+) {
+  const ownSeed =
+    opts.fixtures !== undefined ||
+    opts.ids !== undefined ||
+    opts.realNowMs !== undefined ||
+    opts.config?.fixtures !== undefined;
   const sandbox: Sandbox = createSandbox({
     db: opts.db ?? (ownSeed ? openDatabase(':memory:') : openDatabaseCopy(seededImage())),
     spec: sharedSpec(),
@@ -76,7 +86,9 @@ export function createTestApp(opts: { config?: Partial<AppConfig> } & Omit<Sandb
   let nonce = BigInt(Date.now()) * 1000n;
 
   function operationFor(method: string, path: string): string | undefined {
-    const clean = path.split('?')[0]!.replace(/^\/(api\/(v[23])|d\/api)\//, (_, __, v) => (v ? `/${v}/` : '/v1/'));
+    const clean = path
+      .split('?')[0]!
+      .replace(/^\/(api\/(v[23])|d\/api)\//, (_, __, v) => (v ? `/${v}/` : '/v1/'));
     const norm = clean.replace(/\/$/, '');
     return spec.operations.find((o) => {
       if (o.method !== method.toLowerCase()) return false;
@@ -85,22 +97,33 @@ export function createTestApp(opts: { config?: Partial<AppConfig> } & Omit<Sandb
     })?.operationId;
   }
 
-  async function request<T = any>(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse<T>> {
+  async function request<T = any>(
+    method: string,
+    path: string,
+    o: RequestOptions = {},
+  ): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Token ${o.token}`;
     let body: string | undefined = o.raw;
     if (body === undefined && o.body !== undefined) body = JSON.stringify(o.body);
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     const res = await sandbox.app.request(`http://localhost${path}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = text;
     if (res.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);
-    const opId = o.operationId === false ? undefined : (o.operationId ?? operationFor(method, path));
+    const opId =
+      o.operationId === false ? undefined : (o.operationId ?? operationFor(method, path));
     if (opId && res.status !== 204) {
       const validate = validators.response(opId, res.status);
-      expect(validate, `the document lists no ${res.status} response for ${opId} (body: ${text.slice(0, 300)})`).toBeDefined();
+      expect(
+        validate,
+        `the document lists no ${res.status} response for ${opId} (body: ${text.slice(0, 300)})`,
+      ).toBeDefined();
       if (validate && !validate(parsed)) {
-        throw new Error(`${opId} ${res.status} response does not match the document: ${JSON.stringify(validate.errors)}\n${text.slice(0, 500)}`);
+        throw new Error(
+          `${opId} ${res.status} response does not match the document: ${JSON.stringify(validate.errors)}\n${text.slice(0, 500)}`,
+        );
       }
     }
     return { status: res.status, headers: res.headers, body: parsed as T, text };
@@ -110,7 +133,13 @@ export function createTestApp(opts: { config?: Partial<AppConfig> } & Omit<Sandb
   async function signed<T = any>(
     method: string,
     path: string,
-    o: RequestOptions & { key?: string; secret?: string; nonce?: string; url?: string; spelling?: 'underscore' | 'dash' } = {},
+    o: RequestOptions & {
+      key?: string;
+      secret?: string;
+      nonce?: string;
+      url?: string;
+      spelling?: 'underscore' | 'dash';
+    } = {},
   ): Promise<TestResponse<T>> {
     const dev = fx.developers[0]!;
     const key = o.key ?? dev.app.api_key;
@@ -119,7 +148,10 @@ export function createTestApp(opts: { config?: Partial<AppConfig> } & Omit<Sandb
     const body = o.raw ?? (o.body !== undefined ? JSON.stringify(o.body) : '');
     const url = o.url ?? `http://localhost${path}`;
     const sig = signRequest(secret, n, url, body);
-    const names = o.spelling === 'dash' ? ['Access-Key', 'Access-Signature', 'Access-Nonce'] : ['ACCESS_KEY', 'ACCESS_SIGNATURE', 'ACCESS_NONCE'];
+    const names =
+      o.spelling === 'dash'
+        ? ['Access-Key', 'Access-Signature', 'Access-Nonce']
+        : ['ACCESS_KEY', 'ACCESS_SIGNATURE', 'ACCESS_NONCE'];
     return request<T>(method, path, {
       ...o,
       raw: body || undefined,

@@ -9,14 +9,21 @@ import { packageRoot } from '../spec/load.js';
  */
 function services(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? services(join(dir, e.name)) : e.name.endsWith('.service.ts') ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? services(join(dir, e.name))
+      : e.name.endsWith('.service.ts')
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 
 /** What a service holds that belongs in a view. */
 export function wireShapesIn(path: string, text: string): string[] {
-  const found = [...text.matchAll(/^export function (\w+Resource)\b/gm)].map((m) => `${path}: defines ${m[1]}`);
-  if (/import \{[^}]*\bformatTimestamp\b[^}]*\} from/.test(text)) found.push(`${path}: formats timestamps`);
+  const found = [...text.matchAll(/^export function (\w+Resource)\b/gm)].map(
+    (m) => `${path}: defines ${m[1]}`,
+  );
+  if (/import \{[^}]*\bformatTimestamp\b[^}]*\} from/.test(text))
+    found.push(`${path}: formats timestamps`);
   return found;
 }
 
@@ -25,11 +32,14 @@ describe('wire shapes live in views', () => {
     const root = packageRoot();
     const files = services(join(root, 'src'));
     expect(files.length).toBeGreaterThan(15);
-    expect(files.flatMap((p) => wireShapesIn(relative(root, p), readFileSync(p, 'utf8')))).toEqual([]);
+    expect(files.flatMap((p) => wireShapesIn(relative(root, p), readFileSync(p, 'utf8')))).toEqual(
+      [],
+    );
   });
 
   it('names a resource function or a timestamp format in a service', () => {
-    const text = "import { formatTimestamp, type Clock } from '../shared/clock.js';\nexport function transferResource(t) {}";
+    const text =
+      "import { formatTimestamp, type Clock } from '../shared/clock.js';\nexport function transferResource(t) {}";
     expect(wireShapesIn('src/transfers/transfers.service.ts', text)).toEqual([
       'src/transfers/transfers.service.ts: defines transferResource',
       'src/transfers/transfers.service.ts: formats timestamps',

@@ -13,7 +13,8 @@ export async function waitUntil<T>(
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${opts.timeoutMs ?? WAIT_BOUND_MS} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${opts.timeoutMs ?? WAIT_BOUND_MS} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, opts.everyMs ?? 25));
   }
 }

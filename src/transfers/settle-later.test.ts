@@ -4,7 +4,11 @@ import { settleDue } from './transfers.settle-later.js';
 
 describe('settleDue', () => {
   it('fails a due send whose destination cannot take it, settles the others, and never stalls', () => {
-    const pending = [{ id: 'a', tenant: null }, { id: 'full', tenant: null }, { id: 'b', tenant: null }];
+    const pending = [
+      { id: 'a', tenant: null },
+      { id: 'full', tenant: null },
+      { id: 'b', tenant: null },
+    ];
     const outcome: Record<string, string> = {};
     const settled = settleDue({
       unitOfWork: <T>(work: () => T) => work(),

@@ -1,23 +1,31 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { balanceOf, otpDeveloper, whitelistedDeveloper } from '../testing/developer.test-support.js';
+import {
+  balanceOf,
+  otpDeveloper,
+  whitelistedDeveloper,
+} from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 let t: TestApp;
 afterEach(() => t.close());
 
-const walletOf = (d: { accounts: Array<{ id: string; currency: string }> }) => d.accounts.find((a) => a.currency === 'PHP')!.id;
+const walletOf = (d: { accounts: Array<{ id: string; currency: string }> }) =>
+  d.accounts.find((a) => a.currency === 'PHP')!.id;
 
 async function pendingTransfer(amount = '40') {
   const from = walletOf(whitelistedDeveloper(t));
   const to = walletOf(otpDeveloper(t));
   const before = { from: balanceOf(t, from), to: balanceOf(t, to) };
-  const res = await t.signed('POST', '/v3/transfers/', { body: { account: from, target_address: to, amount } });
+  const res = await t.signed('POST', '/v3/transfers/', {
+    body: { account: from, target_address: to, amount },
+  });
   expect(res.body.transfer.status).toBe('pending');
   return { id: res.body.transfer.id as string, from, to, before };
 }
 
-const setStatus = (id: string, status: unknown) => t.request('POST', `/_sandbox/transfers/${id}/status`, { body: { status } });
+const setStatus = (id: string, status: unknown) =>
+  t.request('POST', `/_sandbox/transfers/${id}/status`, { body: { status } });
 
 describe('POST /_sandbox/transfers/{id}/status (setTransferStatus)', () => {
   it('settles a pending transfer now: the held amount reaches the target', async () => {
@@ -53,11 +61,16 @@ describe('POST /_sandbox/transfers/{id}/status (setTransferStatus)', () => {
     expect(again.status).toBe(409);
     expect(again.body).toEqual({
       error_codes: ['invalid_state_transition'],
-      errors: { non_field_errors: ['Transfer is success; only a pending transfer can become failed.'] },
+      errors: {
+        non_field_errors: ['Transfer is success; only a pending transfer can become failed.'],
+      },
     });
     const unknown = await setStatus('0'.repeat(32), 'success');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } });
+    expect(unknown.body).toEqual({
+      error_codes: ['not_found'],
+      errors: { non_field_errors: ['Not found.'] },
+    });
     const bad = await setStatus(p.id, 'pending');
     expect(bad.status).toBe(400);
     expect(bad.body.error_codes).toEqual(['validation_error']);
@@ -82,18 +95,26 @@ describe('POST /_sandbox/transfers/{id}/status (setTransferStatus)', () => {
     const made = [];
     for (let i = 0; i < 12; i++) made.push(await pendingTransfer('1'));
     await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 10 } });
-    const statuses = t.db.prepare('SELECT status, COUNT(*) AS n FROM transfers WHERE id IN (' + made.map(() => '?').join(',') + ') GROUP BY status').all(...made.map((m) => m.id));
+    const statuses = t.db
+      .prepare(
+        'SELECT status, COUNT(*) AS n FROM transfers WHERE id IN (' +
+          made.map(() => '?').join(',') +
+          ') GROUP BY status',
+      )
+      .all(...made.map((m) => m.id));
     expect(statuses).toEqual([{ status: 'success', n: 12 }]);
     t.assertLedger();
   });
 
-  it('cannot fail a transfer already past its delay, even before the clock\'s tick: it has settled (409)', async () => {
+  it("cannot fail a transfer already past its delay, even before the clock's tick: it has settled (409)", async () => {
     t = createTestApp();
     const p = await pendingTransfer();
     t.advance(11); // past --transfer-delay, no tick has run
     const late = await setStatus(p.id, 'failed');
     expect(late.status).toBe(409);
-    expect(late.body.errors).toEqual({ non_field_errors: ['Transfer is success; only a pending transfer can become failed.'] });
+    expect(late.body.errors).toEqual({
+      non_field_errors: ['Transfer is success; only a pending transfer can become failed.'],
+    });
     expect(balanceOf(t, p.to)).toBe(p.before.to + parseAmount('40'));
     t.assertLedger();
   });

@@ -43,10 +43,15 @@ export function generateTransferFixtures(f: Faker, fx: Fixtures): void {
         target = { account: acc.id, address: acc.id };
       } else {
         const c = f.helpers.arrayElement(fx.customers);
-        target = { account: c.accounts.find((a) => a.currency === 'PHP')!.id, address: kind === 'email' ? c.email : c.mobile_number };
+        target = {
+          account: c.accounts.find((a) => a.currency === 'PHP')!.id,
+          address: kind === 'email' ? c.email : c.mobile_number,
+        };
       }
       // BTC: 0.00001 to 0.01 in units of 1e-8; PHP: 10 to 8000 pesos with centavos.
-      const units = crypto ? BigInt(f.number.int({ min: 1000, max: 1_000_000 })) : parseAmount(`${f.number.int({ min: 10, max: 8000 })}.${f.string.numeric(2)}`);
+      const units = crypto
+        ? BigInt(f.number.int({ min: 1000, max: 1_000_000 }))
+        : parseAmount(`${f.number.int({ min: 10, max: 8000 })}.${f.string.numeric(2)}`);
       // Every 40th shares its time with the one before, so the id tie-break of the list order is exercised.
       const age = i % 40 === 39 ? lastAge : f.number.int({ min: 30, max: HISTORY_SECONDS });
       lastAge = age;
@@ -74,7 +79,11 @@ export function generateTransferFixtures(f: Faker, fx: Fixtures): void {
  * fixture balances are the balances after it, so its records carry no ledger postings (a transfer is
  * instant and final; nothing can move it later).
  */
-export function loadTransferFixtures(now: number, transfers: TransferRepository, fx: Fixtures): void {
+export function loadTransferFixtures(
+  now: number,
+  transfers: TransferRepository,
+  fx: Fixtures,
+): void {
   for (const t of (fx.transfers ?? []) as FixtureTransfer[]) {
     transfers.insert({
       id: t.id,

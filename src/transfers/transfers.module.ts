@@ -9,7 +9,9 @@ import { createTransferService, type TransferService } from './transfers.service
 type ModuleServices = ServicesWith<'identities' | 'ledger'>;
 
 /** Transfers: developer API handlers, the control call that settles or fails one, fixture history. */
-export function createTransfersModule(s: ModuleServices): SandboxModule<TransferService> & { repo: TransferRepository } {
+export function createTransfersModule(
+  s: ModuleServices,
+): SandboxModule<TransferService> & { repo: TransferRepository } {
   const repo = createTransferRepository(s.db);
   const service = createTransferService({
     transfers: repo,

@@ -27,7 +27,9 @@ export function createTransferRepository(db: Db) {
     `INSERT INTO transfers (id, owner_id, account_id, target_account_id, target_address, amount, currency, status, ledger_transaction_id, created_at)
      VALUES (@id, @owner_id, @account_id, @target_account_id, @target_address, @amount, @currency, @status, @ledger_transaction_id, @created_at)`,
   );
-  const forOwner = db.prepare('SELECT * FROM transfers WHERE id = ? AND owner_id = ?').safeIntegers(true);
+  const forOwner = db
+    .prepare('SELECT * FROM transfers WHERE id = ? AND owner_id = ?')
+    .safeIntegers(true);
   const byId = db.prepare('SELECT * FROM transfers WHERE id = ?').safeIntegers(true);
   const duePending = db
     .prepare(
@@ -35,11 +37,19 @@ export function createTransferRepository(db: Db) {
        WHERE status = 'pending' AND ${dueOnTenantClock('created_at', userWorkspaceSql('owner_id'))} ORDER BY created_at, id LIMIT 500`,
     )
     .safeIntegers(true);
-  const earliest = earliestOf(db, 'transfers', 'created_at', "status = 'pending'", `owner_id IN (${usersOfWorkspaceSql})`);
+  const earliest = earliestOf(
+    db,
+    'transfers',
+    'created_at',
+    "status = 'pending'",
+    `owner_id IN (${usersOfWorkspaceSql})`,
+  );
   const setStatus = db.prepare('UPDATE transfers SET status = ? WHERE id = ?');
   const count = db.prepare('SELECT COUNT(*) AS n FROM transfers WHERE owner_id = ?');
   const page = db
-    .prepare('SELECT * FROM transfers WHERE owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?')
+    .prepare(
+      'SELECT * FROM transfers WHERE owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?',
+    )
     .safeIntegers(true);
 
   return {
@@ -47,12 +57,14 @@ export function createTransferRepository(db: Db) {
     forOwner: (id: string, ownerId: string) => forOwner.get(id, ownerId) as TransferRow | undefined,
     byId: (id: string) => byId.get(id) as TransferRow | undefined,
     /** Pending transfers created at or before `createdBy` on their tenant's clock (`createdBy`: sandbox micros), oldest first, a bounded batch. */
-    duePending: (createdBy: number) => duePending.all({ at: createdBy }) as Array<TransferRow & { tenant: string | null }>,
+    duePending: (createdBy: number) =>
+      duePending.all({ at: createdBy }) as Array<TransferRow & { tenant: string | null }>,
     /** The oldest pending transfer's creation time (of all, or of one workspace). */
     earliestPending: earliest,
     setStatus: (id: string, status: TransferStatus) => void setStatus.run(status, id),
     count: (ownerId: string) => (count.get(ownerId) as { n: number }).n,
-    page: (ownerId: string, limit: number, offset: number) => page.all(ownerId, limit, offset) as TransferRow[],
+    page: (ownerId: string, limit: number, offset: number) =>
+      page.all(ownerId, limit, offset) as TransferRow[],
   };
 }
 

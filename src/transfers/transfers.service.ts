@@ -10,7 +10,13 @@ import { ID_PATTERN, type IdFactory } from '../shared/ids.js';
 import { parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { TransferRepository, TransferRow } from './transfers.repo.js';
-import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from './transfers.settle-later.js';
+import {
+  expectSettlement,
+  setPendingStatus,
+  settleDue,
+  settleLaterJob,
+  type Outcome,
+} from './transfers.settle-later.js';
 import { transferResource } from './transfers.view.js';
 
 /** Philippine mobile numbers as customers type them (`09…`, `639…`) in the stored `+639…` form. */
@@ -25,7 +31,8 @@ export function normalizeMobile(text: string): string {
  * `non_field_errors` (as sell orders answer it). Call it inside the unit of work that debits.
  */
 export function requireBalance(ledger: LedgerApi, accountId: string, amount: bigint): void {
-  if (ledger.get(accountId)!.balance < amount) throw ApiError.general('insufficient_balance', 'Insufficient balance.');
+  if (ledger.get(accountId)!.balance < amount)
+    throw ApiError.general('insufficient_balance', 'Insufficient balance.');
 }
 
 export interface TransferDeps {
@@ -45,7 +52,15 @@ export interface TransferDeps {
 /** The system account that holds a pending transfer's money, one per currency (made on first use). */
 function clearingAccount(ledger: LedgerApi, currency: string): string {
   const id = `system-transfer-clearing-${currency.toLowerCase()}`;
-  if (!ledger.get(id)) ledger.createAccount({ id, ownerType: 'system', ownerId: 'sandbox', name: `Transfers in flight (${currency})`, currency, allowNegative: true });
+  if (!ledger.get(id))
+    ledger.createAccount({
+      id,
+      ownerType: 'system',
+      ownerId: 'sandbox',
+      name: `Transfers in flight (${currency})`,
+      currency,
+      allowNegative: true,
+    });
   return id;
 }
 
@@ -64,20 +79,40 @@ export function createTransferService(d: TransferDeps) {
   function target(address: string, currency: string, workspaceId: string | null): Account {
     const text = address.trim();
     const found = ID_PATTERN.test(text) ? d.ledger.get(text) : undefined;
-    const account = found && d.identities.workspaceOfOwner(found.owner_type, found.owner_id) === workspaceId ? found : undefined;
+    const account =
+      found && d.identities.workspaceOfOwner(found.owner_type, found.owner_id) === workspaceId
+        ? found
+        : undefined;
     if (account) {
       if (account.currency !== currency) {
-        throw ApiError.field('target_address', `Target account holds ${account.currency}, not ${currency}.`);
+        throw ApiError.field(
+          'target_address',
+          `Target account holds ${account.currency}, not ${currency}.`,
+        );
       }
       return account;
     }
     // Any wallet user of the tenant: a customer, or a developer (an application's owner), as on the real service.
     const customer = d.identities.walletUserByAddress(normalizeMobile(text), workspaceId);
     // The customer's oldest wallet in the currency: the one fixtures and the control API fund.
-    const wallet = customer && d.ledger.byOwner('user', customer.id).filter((a) => a.currency === currency).at(-1);
-    if (customer && !wallet) throw ApiError.field('target_address', `The recipient has no ${currency} wallet.`, 'unknown_target');
+    const wallet =
+      customer &&
+      d.ledger
+        .byOwner('user', customer.id)
+        .filter((a) => a.currency === currency)
+        .at(-1);
+    if (customer && !wallet)
+      throw ApiError.field(
+        'target_address',
+        `The recipient has no ${currency} wallet.`,
+        'unknown_target',
+      );
     if (!wallet) {
-      throw ApiError.field('target_address', `No wallet account, customer email or mobile number matches "${text}".`, 'unknown_target');
+      throw ApiError.field(
+        'target_address',
+        `No wallet account, customer email or mobile number matches "${text}".`,
+        'unknown_target',
+      );
     }
     return wallet;
   }
@@ -99,7 +134,13 @@ export function createTransferService(d: TransferDeps) {
    */
   function prepareSend(
     app: App,
-    body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string },
+    body: {
+      account: string;
+      target_address: string;
+      amount: number | string;
+      otp?: string;
+      code?: string;
+    },
     headerOtp: string | undefined,
   ): { source: Account; amount: bigint; to: Account } {
     requireOtp(app, [body.otp, body.code, headerOtp], d.clock.now());
@@ -109,7 +150,8 @@ export function createTransferService(d: TransferDeps) {
     }
     const amount = parseAmount(body.amount);
     const to = target(body.target_address, source.currency, app.workspace_id);
-    if (to.id === source.id) throw ApiError.field('target_address', 'Cannot send to the same account.');
+    if (to.id === source.id)
+      throw ApiError.field('target_address', 'Cannot send to the same account.');
     return { source, amount, to };
   }
 
@@ -129,9 +171,20 @@ export function createTransferService(d: TransferDeps) {
      * tenant, in `currency`; refused with the very 400 a transfer gives. Sell orders through
      * `coins_transfer` send to it.
      */
-    resolveTarget: (app: App, address: string, currency: string): Account => target(address, currency, app.workspace_id),
+    resolveTarget: (app: App, address: string, currency: string): Account =>
+      target(address, currency, app.workspace_id),
 
-    create(app: App, body: { account: string; target_address: string; amount: number | string; otp?: string; code?: string }, headerOtp: string | undefined) {
+    create(
+      app: App,
+      body: {
+        account: string;
+        target_address: string;
+        amount: number | string;
+        otp?: string;
+        code?: string;
+      },
+      headerOtp: string | undefined,
+    ) {
       const { source, amount, to } = prepareSend(app, body, headerOtp);
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
@@ -161,13 +214,22 @@ export function createTransferService(d: TransferDeps) {
 
     /** `POST /_sandbox/transfers/{id}/status`: settle (`success`) or fail a pending transfer now. */
     setStatus(id: string, to: Outcome) {
-      return transferResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish }, id, to));
+      return transferResource(
+        setPendingStatus(
+          { unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish },
+          id,
+          to,
+        ),
+      );
     },
 
     /** The clock's own progress: every pending transfer older than the delay settles. */
     settleDue: settleDueNow,
     /** The same as due work (src/clock/due-work.ts), registered by the module. */
-    dueJob: settleLaterJob('transfers.settlement', { ...settling, earliestPending: d.transfers.earliestPending }),
+    dueJob: settleLaterJob('transfers.settlement', {
+      ...settling,
+      earliestPending: d.transfers.earliestPending,
+    }),
 
     get(ownerId: string, id: string) {
       const row = d.transfers.forOwner(id, ownerId);
@@ -177,7 +239,10 @@ export function createTransferService(d: TransferDeps) {
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
       const req = pageRequest(query);
-      return { transfers: d.transfers.page(ownerId, req.limit, req.offset).map(transferResource), meta: pageMeta(req, d.transfers.count(ownerId)) };
+      return {
+        transfers: d.transfers.page(ownerId, req.limit, req.offset).map(transferResource),
+        meta: pageMeta(req, d.transfers.count(ownerId)),
+      };
     },
   };
 }

@@ -52,7 +52,8 @@ function settleOrFail<R>(d: SettleDueDeps<R>, row: R): void {
   }
 }
 
-const delayMicros = (d: { settleSeconds: () => number }) => Math.round(d.settleSeconds() * 1_000_000);
+const delayMicros = (d: { settleSeconds: () => number }) =>
+  Math.round(d.settleSeconds() * 1_000_000);
 
 /** The clock's own progress: every pending send older than the delay settles; returns how many did. */
 export function settleDue<R>(d: SettleDueDeps<R>): number {
@@ -62,7 +63,9 @@ export function settleDue<R>(d: SettleDueDeps<R>): number {
   for (;;) {
     const due = d.duePending(d.clock.now() - delay);
     if (!due.length) return settled;
-    d.unitOfWork(() => due.forEach((row) => d.tenants.within(row.tenant, () => settleOrFail(d, row))));
+    d.unitOfWork(() =>
+      due.forEach((row) => d.tenants.within(row.tenant, () => settleOrFail(d, row))),
+    );
     settled += due.length;
   }
 }
@@ -71,7 +74,10 @@ export function settleDue<R>(d: SettleDueDeps<R>): number {
  * One kind of send as due work: it settles `settleSeconds` after its creation; `earliestPending` is the
  * oldest pending creation time (of all, or of one workspace), on its tenant's clock.
  */
-export function settleLaterJob<R>(name: string, d: SettleDueDeps<R> & { earliestPending: (ws: string | null) => number | null }): DueJob {
+export function settleLaterJob<R>(
+  name: string,
+  d: SettleDueDeps<R> & { earliestPending: (ws: string | null) => number | null },
+): DueJob {
   return {
     name,
     run: () => void settleDue(d),
@@ -84,7 +90,10 @@ export function settleLaterJob<R>(name: string, d: SettleDueDeps<R> & { earliest
 }
 
 /** A send created now (on the current tenant's clock) will settle after the delay: tell the due work. */
-export function expectSettlement(d: { dueWork: Pick<DueWork, 'expect'>; settleSeconds: () => number }, createdAt: number): void {
+export function expectSettlement(
+  d: { dueWork: Pick<DueWork, 'expect'>; settleSeconds: () => number },
+  createdAt: number,
+): void {
   const delay = delayMicros(d);
   if (delay > 0) d.dueWork.expect(createdAt + delay);
 }
@@ -102,14 +111,21 @@ export interface SetPendingStatusDeps<R extends PendingRow> {
  * A control call's settle or fail of one pending send, in one transaction: 404 for an unknown id, 409
  * unless it is still pending (one past its delay has settled first). Returns the row as it is afterwards.
  */
-export function setPendingStatus<R extends PendingRow>(d: SetPendingStatusDeps<R>, id: string, to: Outcome): R {
+export function setPendingStatus<R extends PendingRow>(
+  d: SetPendingStatusDeps<R>,
+  id: string,
+  to: Outcome,
+): R {
   // A send already due has settled before this request's handler ran (the due work runs first), so it
   // can no longer fail: whether the tick or the control call comes first does not change the answer.
   return d.unitOfWork(() => {
     const row = d.byId(id);
     if (!row) throw ApiError.notFound();
     if (row.status !== 'pending') {
-      throw ApiError.general('invalid_state_transition', `${d.noun} is ${row.status}; only a pending ${d.noun.toLowerCase()} can become ${to}.`);
+      throw ApiError.general(
+        'invalid_state_transition',
+        `${d.noun} is ${row.status}; only a pending ${d.noun.toLowerCase()} can become ${to}.`,
+      );
     }
     d.finish(row, to);
     return d.byId(id)!;

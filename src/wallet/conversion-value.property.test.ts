@@ -22,18 +22,41 @@ type Step = { coin: Coin; toCoin: boolean; units: bigint };
 
 function developerWithCoins() {
   const dev = newDeveloper(t, { php: '1000' });
-  const eth = t.services.unitOfWork(() => t.services.ledger.createAccount({ ownerType: 'user', ownerId: dev.id, name: 'ETH', currency: 'ETH' }));
+  const eth = t.services.unitOfWork(() =>
+    t.services.ledger.createAccount({
+      ownerType: 'user',
+      ownerId: dev.id,
+      name: 'ETH',
+      currency: 'ETH',
+    }),
+  );
   return { ...dev, eth };
 }
 
 const worth = (d: ReturnType<typeof developerWithCoins>) =>
-  balanceOf(t, d.php) + balanceOf(t, d.btc) * PESOS_PER_COIN.BTC! + balanceOf(t, d.eth) * PESOS_PER_COIN.ETH!;
+  balanceOf(t, d.php) +
+  balanceOf(t, d.btc) * PESOS_PER_COIN.BTC! +
+  balanceOf(t, d.eth) * PESOS_PER_COIN.ETH!;
 
-async function convert(d: ReturnType<typeof developerWithCoins>, from: string, to: string, units: bigint) {
-  const res = await t.signed('POST', '/v3/crypto-exchanges/', { ...as(d), body: { source_account: from, target_account: to, amount: formatMoney(units) } });
+async function convert(
+  d: ReturnType<typeof developerWithCoins>,
+  from: string,
+  to: string,
+  units: bigint,
+) {
+  const res = await t.signed('POST', '/v3/crypto-exchanges/', {
+    ...as(d),
+    body: { source_account: from, target_account: to, amount: formatMoney(units) },
+  });
   if (res.status === 201) {
     const id = res.body['crypto-exchange'].id as string;
-    expect((await t.request('POST', `/_sandbox/crypto-exchanges/${id}/status`, { body: { status: 'success' } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', `/_sandbox/crypto-exchanges/${id}/status`, {
+          body: { status: 'success' },
+        })
+      ).status,
+    ).toBe(200);
   }
   return res;
 }
@@ -51,7 +74,9 @@ describe('conversions', () => {
     const before = worth(d);
     const res = await convert(d, d.php, d.btc, 311_000n); // 0.00311 PHP
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual({ amount: ['Amount is too small to convert from PBTC to BTC.'] });
+    expect(res.body.errors).toEqual({
+      amount: ['Amount is too small to convert from PBTC to BTC.'],
+    });
     expect(worth(d)).toBe(before);
   });
 
@@ -68,7 +93,10 @@ describe('conversions', () => {
           const res = await convert(d, from, to, units);
           expect([201, 400]).toContain(res.status);
           const now = worth(d);
-          expect(now <= last, `${s.coin} ${s.toCoin ? 'in' : 'out'} ${units}: ${last} → ${now}`).toBe(true);
+          expect(
+            now <= last,
+            `${s.coin} ${s.toCoin ? 'in' : 'out'} ${units}: ${last} → ${now}`,
+          ).toBe(true);
           if (!s.toCoin && res.status === 201) expect(now).toBe(last); // a coin to pesos is exact
           last = now;
         }

@@ -10,7 +10,13 @@ import type { IdFactory } from '../shared/ids.js';
 import { formatMoneyShort, MAX_AMOUNT_UNITS, parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance } from '../transfers/transfers.service.js';
-import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from '../transfers/transfers.settle-later.js';
+import {
+  expectSettlement,
+  setPendingStatus,
+  settleDue,
+  settleLaterJob,
+  type Outcome,
+} from '../transfers/transfers.settle-later.js';
 import type { CryptoExchangeRecord, CryptoExchangeRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 import { coinUnitsBought, PESOS_PER_COIN } from '../shared/rates.js';
@@ -22,9 +28,15 @@ import { cryptoExchangeResource } from './wallet.view.js';
  * rounding up there and converting back at the same rate made money out of nothing (docs/fidelity.md,
  * section 3). A coin to pesos is exact. Undefined when the table has no route between the two currencies.
  */
-export function convert(units: bigint, from: string, to: string): { rate: bigint; amount: bigint } | undefined {
-  if (from === 'PHP' && PESOS_PER_COIN[to]) return { rate: PESOS_PER_COIN[to], amount: coinUnitsBought(units, PESOS_PER_COIN[to]) };
-  if (to === 'PHP' && PESOS_PER_COIN[from]) return { rate: PESOS_PER_COIN[from], amount: units * PESOS_PER_COIN[from] };
+export function convert(
+  units: bigint,
+  from: string,
+  to: string,
+): { rate: bigint; amount: bigint } | undefined {
+  if (from === 'PHP' && PESOS_PER_COIN[to])
+    return { rate: PESOS_PER_COIN[to], amount: coinUnitsBought(units, PESOS_PER_COIN[to]) };
+  if (to === 'PHP' && PESOS_PER_COIN[from])
+    return { rate: PESOS_PER_COIN[from], amount: units * PESOS_PER_COIN[from] };
   return undefined;
 }
 
@@ -59,7 +71,8 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
     return account;
   }
 
-  const inFlight = (currency: string) => walletSystemAccount(d.ledger, 'exchange-clearing', currency);
+  const inFlight = (currency: string) =>
+    walletSystemAccount(d.ledger, 'exchange-clearing', currency);
 
   /** Moves both held amounts on: to the desk and the owner (`success`), or back where they came from (`failed`). */
   function finish(row: Row<CryptoExchangeRecord>, to: Outcome): void {
@@ -67,11 +80,17 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
     const desk = (currency: string) => walletSystemAccount(d.ledger, 'exchange', currency);
     d.ledger.post(kind, row.id, [
       { accountId: inFlight(row.source_currency), amount: -row.source_amount },
-      { accountId: to === 'success' ? desk(row.source_currency) : row.source_account_id, amount: row.source_amount },
+      {
+        accountId: to === 'success' ? desk(row.source_currency) : row.source_account_id,
+        amount: row.source_amount,
+      },
     ]);
     d.ledger.post(kind, row.id, [
       { accountId: inFlight(row.target_currency), amount: -row.target_amount },
-      { accountId: to === 'success' ? row.target_account_id : desk(row.target_currency), amount: row.target_amount },
+      {
+        accountId: to === 'success' ? row.target_account_id : desk(row.target_currency),
+        amount: row.target_amount,
+      },
     ]);
     d.exchanges.setStatus(row.id, to);
   }
@@ -85,19 +104,29 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
   const settleDueNow = (): number => settleDue(settling);
 
   return {
-    create(app: App, body: { source_account: string; target_account: string; amount: number | string }) {
+    create(
+      app: App,
+      body: { source_account: string; target_account: string; amount: number | string },
+    ) {
       const source = ownAccount(app, body.source_account, 'source_account');
       const target = ownAccount(app, body.target_account, 'target_account');
       if (source.currency === target.currency) {
-        throw ApiError.field('target_account', `Both accounts hold ${developerCurrency(source.currency)}; choose an account in another currency.`);
+        throw ApiError.field(
+          'target_account',
+          `Both accounts hold ${developerCurrency(source.currency)}; choose an account in another currency.`,
+        );
       }
       const amount = parseAmount(body.amount);
       const route = convert(amount, source.currency, target.currency);
       const pair = `${developerCurrency(source.currency)} to ${developerCurrency(target.currency)}`;
       if (!route) throw ApiError.field('target_account', `No conversion route from ${pair}.`);
-      if (route.amount <= 0n) throw ApiError.field('amount', `Amount is too small to convert from ${pair}.`);
+      if (route.amount <= 0n)
+        throw ApiError.field('amount', `Amount is too small to convert from ${pair}.`);
       if (route.amount > MAX_AMOUNT_UNITS) {
-        throw ApiError.field('amount', `The converted amount would exceed ${formatMoneyShort(MAX_AMOUNT_UNITS)} ${developerCurrency(target.currency)}.`);
+        throw ApiError.field(
+          'amount',
+          `The converted amount would exceed ${formatMoneyShort(MAX_AMOUNT_UNITS)} ${developerCurrency(target.currency)}.`,
+        );
       }
       return d.unitOfWork(() => {
         requireBalance(d.ledger, source.id, amount);
@@ -109,7 +138,10 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
           { accountId: inFlight(source.currency), amount },
         ]);
         const traderPayment = d.ledger.post('crypto_exchange', id, [
-          { accountId: walletSystemAccount(d.ledger, 'exchange', target.currency), amount: -route.amount },
+          {
+            accountId: walletSystemAccount(d.ledger, 'exchange', target.currency),
+            amount: -route.amount,
+          },
           { accountId: inFlight(target.currency), amount: route.amount },
         ]);
         d.exchanges.insert({
@@ -134,13 +166,22 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
 
     /** `POST /_sandbox/crypto-exchanges/{id}/status`: settle (`success`) or fail a pending conversion now. */
     setStatus(id: string, to: Outcome) {
-      return cryptoExchangeResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish }, id, to));
+      return cryptoExchangeResource(
+        setPendingStatus(
+          { unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish },
+          id,
+          to,
+        ),
+      );
     },
 
     /** The clock's own progress: every pending conversion older than the delay settles. */
     settleDue: settleDueNow,
     /** The same as due work (src/clock/due-work.ts), registered by the module. */
-    dueJob: settleLaterJob('conversions.settlement', { ...settling, earliestPending: d.exchanges.earliestPending }),
+    dueJob: settleLaterJob('conversions.settlement', {
+      ...settling,
+      earliestPending: d.exchanges.earliestPending,
+    }),
 
     /** One conversion of the owner (anyone else's answers as unknown), after the clock's due settlements. */
     get(ownerId: string, id: string) {
@@ -152,7 +193,9 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
     list(ownerId: string, query: { page?: number; per_page?: number }) {
       const req = pageRequest(query);
       return {
-        'crypto-exchanges': d.exchanges.page(ownerId, req.limit, req.offset).map(cryptoExchangeResource),
+        'crypto-exchanges': d.exchanges
+          .page(ownerId, req.limit, req.offset)
+          .map(cryptoExchangeResource),
         meta: pageMeta(req, d.exchanges.count(ownerId)),
       };
     },

@@ -7,24 +7,33 @@ import { errorCode } from '../testing/error-code.js';
 let t: TestApp;
 afterEach(() => t.close());
 
-const exchange = (dev: ReturnType<typeof newDeveloper>, body: unknown) => t.signed('POST', '/v3/crypto-exchanges/', { ...as(dev), body });
+const exchange = (dev: ReturnType<typeof newDeveloper>, body: unknown) =>
+  t.signed('POST', '/v3/crypto-exchanges/', { ...as(dev), body });
 
 /** Ids of the ledger transactions a conversion posted, in posting order. */
 const transactionsOf = (id: string) =>
-  (t.db.prepare('SELECT id, kind FROM ledger_transactions WHERE reference = ? ORDER BY rowid').all(id) as Array<{ id: string; kind: string }>);
-const setStatus = (id: string, status: unknown) => t.request('POST', `/_sandbox/crypto-exchanges/${id}/status`, { body: { status } });
+  t.db
+    .prepare('SELECT id, kind FROM ledger_transactions WHERE reference = ? ORDER BY rowid')
+    .all(id) as Array<{ id: string; kind: string }>;
+const setStatus = (id: string, status: unknown) =>
+  t.request('POST', `/_sandbox/crypto-exchanges/${id}/status`, { body: { status } });
 /** Let the sandbox clock run past the settle delay (`--transfer-delay`, 10 s by default) and do the due work. */
 const settle = () => {
   t.advance(10);
   t.sandbox.tick();
 };
-const listed = async (dev: ReturnType<typeof newDeveloper>) => (await t.signed('GET', '/v3/crypto-exchanges/', as(dev))).body['crypto-exchanges'];
+const listed = async (dev: ReturnType<typeof newDeveloper>) =>
+  (await t.signed('GET', '/v3/crypto-exchanges/', as(dev))).body['crypto-exchanges'];
 
 describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
   it('is created pending as the real service answers, with the source held, and settles on the sandbox clock', async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '1000' });
-    const res = await exchange(dev, { source_account: dev.php, target_account: dev.btc, amount: '200' });
+    const res = await exchange(dev, {
+      source_account: dev.php,
+      target_account: dev.btc,
+      amount: '200',
+    });
     expect(res.status).toBe(201);
     // The real recorded conversion: 200 PBTC at 621822, `pending` (the real one rounded to 0.00032164; ours rounds down, in the house's favour).
     const created = res.body['crypto-exchange'];
@@ -42,7 +51,10 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
     // The source is debited at once; the target has nothing yet. Both payments are ledger transactions.
     expect(balanceOf(t, dev.php)).toBe(parseAmount('800'));
     expect(balanceOf(t, dev.btc)).toBe(0n);
-    expect(transactionsOf(created.id).map((x) => x.id)).toEqual([created.owner_payment, created.trader_payment]);
+    expect(transactionsOf(created.id).map((x) => x.id)).toEqual([
+      created.owner_payment,
+      created.trader_payment,
+    ]);
     t.assertLedger();
     // 9 s later it is still pending; at 10 s it settles.
     t.advance(9);
@@ -62,36 +74,77 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
     t.assertLedger();
   });
 
-  it('converts BTC back to pesos, and lists the owner\'s conversions newest first', async () => {
+  it("converts BTC back to pesos, and lists the owner's conversions newest first", async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '1000' });
     await exchange(dev, { source_account: dev.php, target_account: dev.btc, amount: '621.822' });
     settle();
     expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.001'));
-    const back = await exchange(dev, { source_account: dev.btc, target_account: dev.php, amount: '0.0005' });
-    expect(back.body['crypto-exchange']).toMatchObject({ target_amount: '310.91100000', source_currency: 'BTC', target_currency: 'PBTC', status: 'pending' });
+    const back = await exchange(dev, {
+      source_account: dev.btc,
+      target_account: dev.php,
+      amount: '0.0005',
+    });
+    expect(back.body['crypto-exchange']).toMatchObject({
+      target_amount: '310.91100000',
+      source_currency: 'BTC',
+      target_currency: 'PBTC',
+      status: 'pending',
+    });
     expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.0005'));
     settle();
-    expect(balanceOf(t, dev.php)).toBe(parseAmount('1000') - parseAmount('621.822') + parseAmount('310.911'));
+    expect(balanceOf(t, dev.php)).toBe(
+      parseAmount('1000') - parseAmount('621.822') + parseAmount('310.911'),
+    );
     const list = await t.signed('GET', '/v3/crypto-exchanges/?per_page=1', as(dev));
     expect(list.status).toBe(200);
     expect(list.body.meta).toEqual({ total_count: 2, next_page: 2, previous_page: null });
-    expect(list.body['crypto-exchanges']).toEqual([{ ...back.body['crypto-exchange'], status: 'success' }]);
-    expect((await t.signed('GET', '/v3/crypto-exchanges/', as(newDeveloper(t)))).body['crypto-exchanges']).toEqual([]);
+    expect(list.body['crypto-exchanges']).toEqual([
+      { ...back.body['crypto-exchange'], status: 'success' },
+    ]);
+    expect(
+      (await t.signed('GET', '/v3/crypto-exchanges/', as(newDeveloper(t)))).body[
+        'crypto-exchanges'
+      ],
+    ).toEqual([]);
     t.assertLedger();
   });
 
-  it('refuses another owner\'s account, one currency, too little balance or too small an amount (400, nothing moves)', async () => {
+  it("refuses another owner's account, one currency, too little balance or too small an amount (400, nothing moves)", async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '100' });
     const other = newDeveloper(t);
     const cases: Array<[unknown, string, string]> = [
-      [{ source_account: other.php, target_account: dev.btc, amount: '1' }, 'source_account', 'validation_error'],
-      [{ source_account: dev.php, target_account: other.btc, amount: '1' }, 'target_account', 'validation_error'],
-      [{ source_account: dev.php, target_account: dev.php, amount: '1' }, 'target_account', 'validation_error'],
-      [{ source_account: dev.php, target_account: dev.btc, amount: '100.5' }, 'non_field_errors', 'insufficient_balance'],
-      [{ source_account: dev.php, target_account: dev.btc, amount: '0.0003' }, 'amount', 'validation_error'],
-      [{ source_account: dev.php, target_account: dev.btc, amount: '-1' }, 'amount', 'validation_error'],
+      [
+        { source_account: other.php, target_account: dev.btc, amount: '1' },
+        'source_account',
+        'validation_error',
+      ],
+      [
+        { source_account: dev.php, target_account: other.btc, amount: '1' },
+        'target_account',
+        'validation_error',
+      ],
+      [
+        { source_account: dev.php, target_account: dev.php, amount: '1' },
+        'target_account',
+        'validation_error',
+      ],
+      [
+        { source_account: dev.php, target_account: dev.btc, amount: '100.5' },
+        'non_field_errors',
+        'insufficient_balance',
+      ],
+      [
+        { source_account: dev.php, target_account: dev.btc, amount: '0.0003' },
+        'amount',
+        'validation_error',
+      ],
+      [
+        { source_account: dev.php, target_account: dev.btc, amount: '-1' },
+        'amount',
+        'validation_error',
+      ],
       [{ source_account: dev.php, amount: '1' }, 'target_account', 'validation_error'],
     ];
     for (const [body, field, code] of cases) {
@@ -101,7 +154,11 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
       expect(Object.keys(res.body.errors)).toEqual([field]);
     }
     // Insufficient balance has the real body: the request as a whole, not the amount field.
-    const broke = await exchange(dev, { source_account: dev.php, target_account: dev.btc, amount: '100.5' });
+    const broke = await exchange(dev, {
+      source_account: dev.php,
+      target_account: dev.btc,
+      amount: '100.5',
+    });
     expect(broke.body.errors).toEqual({ non_field_errors: ['Insufficient balance.'] });
     expect(balanceOf(t, dev.php)).toBe(parseAmount('100'));
     expect(balanceOf(t, dev.btc)).toBe(0n);
@@ -123,7 +180,11 @@ describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)'
     const { dev, id } = await pending();
     const res = await setStatus(id, 'success');
     expect(res.status).toBe(200);
-    expect(res.body['crypto-exchange']).toMatchObject({ id, status: 'success', target_amount: '0.00032163' });
+    expect(res.body['crypto-exchange']).toMatchObject({
+      id,
+      status: 'success',
+      target_amount: '0.00032163',
+    });
     expect(balanceOf(t, dev.php)).toBe(parseAmount('800'));
     expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032163'));
     t.assertLedger();
@@ -142,7 +203,11 @@ describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)'
     expect(balanceOf(t, 'system-exchange-btc')).toBe(desk + parseAmount('0.00032163'));
     expect(balanceOf(t, 'system-exchange-clearing-php')).toBe(0n);
     expect(balanceOf(t, 'system-exchange-clearing-btc')).toBe(0n);
-    expect(transactionsOf(id).map((x) => x.kind).slice(2)).toEqual(['crypto_exchange_refund', 'crypto_exchange_refund']);
+    expect(
+      transactionsOf(id)
+        .map((x) => x.kind)
+        .slice(2),
+    ).toEqual(['crypto_exchange_refund', 'crypto_exchange_refund']);
     settle();
     expect((await listed(dev))[0].status).toBe('failed');
     expect(balanceOf(t, dev.btc)).toBe(0n);
@@ -155,7 +220,9 @@ describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)'
     settle();
     const again = await setStatus(id, 'failed');
     expect(again.status).toBe(409);
-    expect(again.body.errors).toEqual({ non_field_errors: ['Conversion is success; only a pending conversion can become failed.'] });
+    expect(again.body.errors).toEqual({
+      non_field_errors: ['Conversion is success; only a pending conversion can become failed.'],
+    });
     expect(errorCode(again.body)).toBe('invalid_state_transition');
     expect((await setStatus('0'.repeat(32), 'success')).status).toBe(404);
     const bad = await setStatus(id, 'pending');
@@ -165,13 +232,15 @@ describe('POST /_sandbox/crypto-exchanges/{id}/status (setCryptoExchangeStatus)'
     t.assertLedger();
   });
 
-  it('cannot fail a conversion already past its delay, even before the clock\'s tick (409): it has settled', async () => {
+  it("cannot fail a conversion already past its delay, even before the clock's tick (409): it has settled", async () => {
     t = createTestApp();
     const { dev, id } = await pending();
     t.advance(11); // past --transfer-delay, no tick has run
     const late = await setStatus(id, 'failed');
     expect(late.status).toBe(409);
-    expect(late.body.errors).toEqual({ non_field_errors: ['Conversion is success; only a pending conversion can become failed.'] });
+    expect(late.body.errors).toEqual({
+      non_field_errors: ['Conversion is success; only a pending conversion can become failed.'],
+    });
     expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00032163'));
     t.assertLedger();
   });

@@ -8,7 +8,13 @@ import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance, type TransferService } from '../transfers/transfers.service.js';
-import { expectSettlement, setPendingStatus, settleDue, settleLaterJob, type Outcome } from '../transfers/transfers.settle-later.js';
+import {
+  expectSettlement,
+  setPendingStatus,
+  settleDue,
+  settleLaterJob,
+  type Outcome,
+} from '../transfers/transfers.settle-later.js';
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
 import { walletSystemAccount } from './wallet-system-accounts.js';
 import { cryptoPaymentResource } from './wallet.view.js';
@@ -37,10 +43,20 @@ export interface CryptoPaymentDeps {
 export function createCryptoPaymentService(d: CryptoPaymentDeps) {
   /** Moves the held amount on: to the target (`success`) or back to the paying account (`failed`). */
   function finish(row: Row<CryptoPaymentRecord>, to: Outcome): void {
-    d.ledger.post(to === 'success' ? 'crypto_payment_settlement' : 'crypto_payment_refund', row.id, [
-      { accountId: walletSystemAccount(d.ledger, 'payment-clearing', row.currency), amount: -row.amount },
-      { accountId: to === 'success' ? row.target_account_id : row.account_id, amount: row.amount },
-    ]);
+    d.ledger.post(
+      to === 'success' ? 'crypto_payment_settlement' : 'crypto_payment_refund',
+      row.id,
+      [
+        {
+          accountId: walletSystemAccount(d.ledger, 'payment-clearing', row.currency),
+          amount: -row.amount,
+        },
+        {
+          accountId: to === 'success' ? row.target_account_id : row.account_id,
+          amount: row.amount,
+        },
+      ],
+    );
     d.payments.setStatus(row.id, to);
   }
 
@@ -55,7 +71,14 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
   return {
     create(
       app: App,
-      body: { account: string; target_address: string; amount: number | string; message?: string; otp?: string; code?: string },
+      body: {
+        account: string;
+        target_address: string;
+        amount: number | string;
+        message?: string;
+        otp?: string;
+        code?: string;
+      },
       headerOtp: string | undefined,
     ) {
       const { source, amount, to } = d.transfers.prepareSend(app, body, headerOtp);
@@ -87,13 +110,22 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
 
     /** `POST /_sandbox/crypto-payments/{id}/status`: settle (`success`) or fail a pending payment now. */
     setStatus(id: string, to: Outcome) {
-      return cryptoPaymentResource(setPendingStatus({ unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish }, id, to));
+      return cryptoPaymentResource(
+        setPendingStatus(
+          { unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish },
+          id,
+          to,
+        ),
+      );
     },
 
     /** The clock's own progress: every pending payment older than the delay settles. */
     settleDue: settleDueNow,
     /** The same as due work (src/clock/due-work.ts), registered by the module. */
-    dueJob: settleLaterJob('crypto-payments.settlement', { ...settling, earliestPending: d.payments.earliestPending }),
+    dueJob: settleLaterJob('crypto-payments.settlement', {
+      ...settling,
+      earliestPending: d.payments.earliestPending,
+    }),
 
     /** One payment of the owner (anyone else's answers as unknown), after the clock's due settlements. */
     get(ownerId: string, id: string) {
@@ -104,7 +136,12 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
 
     list(ownerId: string, query: { page?: number; per_page?: number }) {
       const req = pageRequest(query);
-      return { 'crypto-payments': d.payments.page(ownerId, req.limit, req.offset).map(cryptoPaymentResource), meta: pageMeta(req, d.payments.count(ownerId)) };
+      return {
+        'crypto-payments': d.payments
+          .page(ownerId, req.limit, req.offset)
+          .map(cryptoPaymentResource),
+        meta: pageMeta(req, d.payments.count(ownerId)),
+      };
     },
   };
 }

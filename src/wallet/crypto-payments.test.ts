@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { as, balanceOf, newDeveloper, otpDeveloper, otpNow } from '../testing/developer.test-support.js';
+import {
+  as,
+  balanceOf,
+  newDeveloper,
+  otpDeveloper,
+  otpNow,
+} from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { OTP_INVALID, errorCode } from '../testing/error-code.js';
@@ -7,7 +13,8 @@ import { OTP_INVALID, errorCode } from '../testing/error-code.js';
 let t: TestApp;
 afterEach(() => t.close());
 
-const pay = (dev: ReturnType<typeof newDeveloper>, body: unknown) => t.signed('POST', '/v3/crypto-payments/', { ...as(dev), body });
+const pay = (dev: ReturnType<typeof newDeveloper>, body: unknown) =>
+  t.signed('POST', '/v3/crypto-payments/', { ...as(dev), body });
 
 describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
   it('holds the amount while pending and delivers it when the sandbox clock settles it', async () => {
@@ -16,7 +23,12 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     const customer = t.fixtures.customers[0]!;
     const wallet = customer.accounts.find((a) => a.currency === 'PHP')!.id;
     const before = balanceOf(t, wallet);
-    const res = await pay(dev, { account: dev.php, target_address: customer.email, amount: '120.5', message: 'lunch' });
+    const res = await pay(dev, {
+      account: dev.php,
+      target_address: customer.email,
+      amount: '120.5',
+      message: 'lunch',
+    });
     expect(res.status).toBe(201);
     const payment = res.body['crypto-payment'];
     expect(payment).toEqual({
@@ -61,9 +73,16 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     const other = newDeveloper(t, { php: '0' });
     const customer = t.fixtures.customers[1]!;
     const byAccount = await pay(dev, { account: dev.php, target_address: other.php, amount: 10 });
-    const byMobile = await pay(dev, { account: dev.php, target_address: customer.mobile_number, amount: 5 });
+    const byMobile = await pay(dev, {
+      account: dev.php,
+      target_address: customer.mobile_number,
+      amount: 5,
+    });
     // The official example scripts post under the /d/api prefix.
-    const legacy = await t.signed('POST', '/d/api/crypto-payments/', { ...as(dev), body: { account: dev.php, target_address: other.php, amount: 1 } });
+    const legacy = await t.signed('POST', '/d/api/crypto-payments/', {
+      ...as(dev),
+      body: { account: dev.php, target_address: other.php, amount: 1 },
+    });
     expect([byAccount.status, byMobile.status, legacy.status]).toEqual([201, 201, 201]);
     t.advance(10);
     t.sandbox.tick();
@@ -72,16 +91,32 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     t.assertLedger();
   });
 
-  it('refuses others\' accounts, unknown addresses, a currency mismatch and too little balance (400, nothing moves)', async () => {
+  it("refuses others' accounts, unknown addresses, a currency mismatch and too little balance (400, nothing moves)", async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '50' });
     const other = newDeveloper(t);
     const cases: Array<[unknown, string, string]> = [
       [{ account: other.php, target_address: dev.php, amount: '1' }, 'account', 'validation_error'],
-      [{ account: dev.php, target_address: 'nobody@example.invalid', amount: '1' }, 'target_address', 'unknown_target'],
-      [{ account: dev.php, target_address: other.btc, amount: '1' }, 'target_address', 'validation_error'],
-      [{ account: dev.php, target_address: dev.php, amount: '1' }, 'target_address', 'validation_error'],
-      [{ account: dev.php, target_address: other.php, amount: '50.01' }, 'non_field_errors', 'insufficient_balance'],
+      [
+        { account: dev.php, target_address: 'nobody@example.invalid', amount: '1' },
+        'target_address',
+        'unknown_target',
+      ],
+      [
+        { account: dev.php, target_address: other.btc, amount: '1' },
+        'target_address',
+        'validation_error',
+      ],
+      [
+        { account: dev.php, target_address: dev.php, amount: '1' },
+        'target_address',
+        'validation_error',
+      ],
+      [
+        { account: dev.php, target_address: other.php, amount: '50.01' },
+        'non_field_errors',
+        'insufficient_balance',
+      ],
       [{ account: dev.php, target_address: other.php }, 'amount', 'validation_error'],
     ];
     for (const [body, field, code] of cases) {
@@ -103,14 +138,18 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
     const missing = await t.signed('POST', '/v3/crypto-payments/', { ...as(dev), body });
     expect(missing.status).toBe(422);
     expect(missing.body).toEqual(OTP_INVALID);
-    const withOtp = await t.signed('POST', '/v3/crypto-payments/', { ...as(dev), body: { ...body, otp: otpNow(t, dev.app.otp_secret) } });
+    const withOtp = await t.signed('POST', '/v3/crypto-payments/', {
+      ...as(dev),
+      body: { ...body, otp: otpNow(t, dev.app.otp_secret) },
+    });
     expect(withOtp.status).toBe(201);
     t.assertLedger();
   });
 });
 
 describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', () => {
-  const setStatus = (id: string, status: unknown) => t.request('POST', `/_sandbox/crypto-payments/${id}/status`, { body: { status } });
+  const setStatus = (id: string, status: unknown) =>
+    t.request('POST', `/_sandbox/crypto-payments/${id}/status`, { body: { status } });
 
   it('success delivers the held amount to the target; failed gives it back to the paying account', async () => {
     t = createTestApp();
@@ -118,8 +157,12 @@ describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', 
     const customer = t.fixtures.customers[0]!;
     const wallet = customer.accounts.find((a) => a.currency === 'PHP')!.id;
     const before = balanceOf(t, wallet);
-    const settled = (await pay(dev, { account: dev.php, target_address: customer.email, amount: '120' })).body['crypto-payment'];
-    const failed = (await pay(dev, { account: dev.php, target_address: customer.email, amount: '80' })).body['crypto-payment'];
+    const settled = (
+      await pay(dev, { account: dev.php, target_address: customer.email, amount: '120' })
+    ).body['crypto-payment'];
+    const failed = (
+      await pay(dev, { account: dev.php, target_address: customer.email, amount: '80' })
+    ).body['crypto-payment'];
     expect(balanceOf(t, dev.php)).toBe(parseAmount('300'));
     const ok = await setStatus(settled.id, 'success');
     expect(ok.status).toBe(200);
@@ -132,7 +175,9 @@ describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', 
     // The failed amount is whole again on the paying account; the target got only the settled one.
     expect(balanceOf(t, dev.php)).toBe(parseAmount('380'));
     expect(balanceOf(t, wallet)).toBe(before + parseAmount('120'));
-    const kinds = t.db.prepare('SELECT kind FROM ledger_transactions WHERE reference = ? ORDER BY rowid').all(failed.id) as Array<{ kind: string }>;
+    const kinds = t.db
+      .prepare('SELECT kind FROM ledger_transactions WHERE reference = ? ORDER BY rowid')
+      .all(failed.id) as Array<{ kind: string }>;
     expect(kinds.map((k) => k.kind)).toEqual(['crypto_payment', 'crypto_payment_refund']);
     t.assertLedger();
     // The developer reads both as the control API left them, and the clock settles neither again.
@@ -144,17 +189,22 @@ describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', 
     t.assertLedger();
   });
 
-  it('cannot fail a payment already past its delay, even before the clock\'s tick (409): it has settled', async () => {
+  it("cannot fail a payment already past its delay, even before the clock's tick (409): it has settled", async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '50' });
     const customer = t.fixtures.customers[0]!;
     const wallet = customer.accounts.find((a) => a.currency === 'PHP')!.id;
     const before = balanceOf(t, wallet);
-    const p = (await pay(dev, { account: dev.php, target_address: customer.email, amount: '10' })).body['crypto-payment'];
+    const p = (await pay(dev, { account: dev.php, target_address: customer.email, amount: '10' }))
+      .body['crypto-payment'];
     t.advance(11); // past --transfer-delay, no tick has run
     const late = await setStatus(p.id, 'failed');
     expect(late.status).toBe(409);
-    expect(late.body.errors).toEqual({ non_field_errors: ['Crypto payment is success; only a pending crypto payment can become failed.'] });
+    expect(late.body.errors).toEqual({
+      non_field_errors: [
+        'Crypto payment is success; only a pending crypto payment can become failed.',
+      ],
+    });
     expect(balanceOf(t, wallet)).toBe(before + parseAmount('10'));
     t.assertLedger();
   });
@@ -162,12 +212,22 @@ describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', 
   it('moves only a pending payment (409), answers 404 for an unknown id and 400 for another status; nothing moves', async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '50' });
-    const p = (await pay(dev, { account: dev.php, target_address: t.fixtures.customers[0]!.email, amount: '10' })).body['crypto-payment'];
+    const p = (
+      await pay(dev, {
+        account: dev.php,
+        target_address: t.fixtures.customers[0]!.email,
+        amount: '10',
+      })
+    ).body['crypto-payment'];
     expect((await setStatus(p.id, 'failed')).status).toBe(200);
     const again = await setStatus(p.id, 'success');
     expect(again.status).toBe(409);
     expect(errorCode(again.body)).toBe('invalid_state_transition');
-    expect(again.body.errors).toEqual({ non_field_errors: ['Crypto payment is failed; only a pending crypto payment can become success.'] });
+    expect(again.body.errors).toEqual({
+      non_field_errors: [
+        'Crypto payment is failed; only a pending crypto payment can become success.',
+      ],
+    });
     expect((await setStatus('0'.repeat(32), 'success')).status).toBe(404);
     const bad = await setStatus(p.id, 'pending');
     expect(bad.status).toBe(400);

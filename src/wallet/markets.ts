@@ -40,7 +40,13 @@ function twoDecimals(units: bigint): string {
   return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 }
 
-const v1 = (m: Market) => ({ symbol: m.symbol, currency: m.currency, product: m.product, bid: formatMoney(m.bid), ask: formatMoney(m.ask) });
+const v1 = (m: Market) => ({
+  symbol: m.symbol,
+  currency: m.currency,
+  product: m.product,
+  bid: formatMoney(m.bid),
+  ask: formatMoney(m.ask),
+});
 
 export const marketsApi = {
   /** `GET /v1/markets`: every market with the page `meta` of the recorded body. */

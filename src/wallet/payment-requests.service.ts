@@ -10,7 +10,12 @@ import type { IdFactory } from '../shared/ids.js';
 import { parseAmount } from '../shared/money.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { normalizeMobile } from '../transfers/transfers.service.js';
-import type { PaymentRequestRecord, PaymentRequestRepository, PaymentRequestStatus, Row } from './wallet.repo.js';
+import type {
+  PaymentRequestRecord,
+  PaymentRequestRepository,
+  PaymentRequestStatus,
+  Row,
+} from './wallet.repo.js';
 import { paymentRequestResource } from './wallet.view.js';
 
 /** A year, as the recorded request shows: how long a request waits for its payer unless it says otherwise. */
@@ -20,7 +25,8 @@ export const DEFAULT_REQUEST_SECONDS = 365 * 86_400;
 export const PAYMENT_REQUEST_PAGE = '/payment/request';
 
 /** The absolute address of a request's payer page under the sandbox's public URL. */
-export const paymentRequestPageUrl = (publicUrl: string, id: string) => `${publicUrl}${PAYMENT_REQUEST_PAGE}/${encodeURIComponent(id)}`;
+export const paymentRequestPageUrl = (publicUrl: string, id: string) =>
+  `${publicUrl}${PAYMENT_REQUEST_PAGE}/${encodeURIComponent(id)}`;
 
 export type PaymentRequestRow = Row<PaymentRequestRecord>;
 
@@ -44,10 +50,16 @@ export interface PaymentRequestDeps {
  * the default; both at once, an unreadable date or one not in the future is a 400 on `expires_at`.
  */
 function expiryOf(body: { expires_in_seconds?: number; expires_at?: string }, now: number): number {
-  if (body.expires_at === undefined) return now + (body.expires_in_seconds ?? DEFAULT_REQUEST_SECONDS) * 1_000_000;
-  if (body.expires_in_seconds !== undefined) throw ApiError.field('expires_at', 'Send expires_at or expires_in_seconds, not both.');
+  if (body.expires_at === undefined)
+    return now + (body.expires_in_seconds ?? DEFAULT_REQUEST_SECONDS) * 1_000_000;
+  if (body.expires_in_seconds !== undefined)
+    throw ApiError.field('expires_at', 'Send expires_at or expires_in_seconds, not both.');
   const at = parseExpiry(body.expires_at, now);
-  if (at === null) throw ApiError.field('expires_at', 'Enter a valid date/time (ISO 8601) or a delta such as "1w 3d 2h 32m 5s".');
+  if (at === null)
+    throw ApiError.field(
+      'expires_at',
+      'Enter a valid date/time (ISO 8601) or a delta such as "1w 3d 2h 32m 5s".',
+    );
   if (at <= now) throw ApiError.field('expires_at', 'Expiry must be in the future.');
   return at;
 }
@@ -59,24 +71,39 @@ function expiryOf(body: { expires_in_seconds?: number; expires_at?: string }, no
  */
 export function createPaymentRequestService(d: PaymentRequestDeps) {
   const view = (r: Row<PaymentRequestRecord>) =>
-    paymentRequestResource(r, { paymentUrl: paymentRequestPageUrl(d.publicUrl(), r.id), payerEmail: d.identities.userById(r.payer_id)?.email ?? null });
+    paymentRequestResource(r, {
+      paymentUrl: paymentRequestPageUrl(d.publicUrl(), r.id),
+      payerEmail: d.identities.userById(r.payer_id)?.email ?? null,
+    });
 
   /** The payer's wallet in the currency: their oldest, the one fixtures and the control API fund. */
   const payerWallet = (payerId: string, currency: string): Account | undefined =>
-    d.ledger.byOwner('user', payerId).filter((a) => a.currency === currency).at(-1);
+    d.ledger
+      .byOwner('user', payerId)
+      .filter((a) => a.currency === currency)
+      .at(-1);
 
-  function move(row: Row<PaymentRequestRecord>, to: Exclude<PaymentRequestStatus, 'pending'>): void {
+  function move(
+    row: Row<PaymentRequestRecord>,
+    to: Exclude<PaymentRequestStatus, 'pending'>,
+  ): void {
     let tx: string | null = null;
     if (to === 'paid') {
       const wallet = payerWallet(row.payer_id, row.currency);
-      if (!wallet || wallet.balance < row.amount) throw ApiError.general('insufficient_balance', 'The payer has insufficient balance.');
+      if (!wallet || wallet.balance < row.amount)
+        throw ApiError.general('insufficient_balance', 'The payer has insufficient balance.');
       tx = d.ledger.post('payment_request', row.id, [
         { accountId: wallet.id, amount: -row.amount },
         { accountId: row.receiving_account_id, amount: row.amount },
       ]);
     }
     // An expiry is dated when it fell due, as the clock's other work is.
-    d.requests.setStatus(row.id, to, tx, to === 'expired' ? Math.min(Number(row.expires_at), d.clock.now()) : d.clock.now());
+    d.requests.setStatus(
+      row.id,
+      to,
+      tx,
+      to === 'expired' ? Math.min(Number(row.expires_at), d.clock.now()) : d.clock.now(),
+    );
   }
 
   /** The clock's own progress (due work, src/clock/due-work.ts): every pending request past its expiry on its owner's clock expires. */
@@ -85,7 +112,9 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
     for (;;) {
       const due = d.requests.dueExpiry(d.clock.now());
       if (!due.length) return expired;
-      d.unitOfWork(() => due.forEach((row) => d.tenants.within(row.tenant, () => move(row, 'expired'))));
+      d.unitOfWork(() =>
+        due.forEach((row) => d.tenants.within(row.tenant, () => move(row, 'expired'))),
+      );
       expired += due.length;
     }
   }
@@ -100,11 +129,21 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
   return {
     create(
       app: App,
-      body: { payer_contact_info: string; receiving_account: string; amount: number | string; message?: string; expires_in_seconds?: number; expires_at?: string },
+      body: {
+        payer_contact_info: string;
+        receiving_account: string;
+        amount: number | string;
+        message?: string;
+        expires_in_seconds?: number;
+        expires_at?: string;
+      },
     ) {
       const account = d.ledger.get(body.receiving_account);
       if (!account || account.owner_type !== 'user' || account.owner_id !== app.owner_id) {
-        throw ApiError.field('receiving_account', `Account "${body.receiving_account}" is not one of your accounts.`);
+        throw ApiError.field(
+          'receiving_account',
+          `Account "${body.receiving_account}" is not one of your accounts.`,
+        );
       }
       const amount = parseAmount(body.amount);
       const now = d.clock.now();
@@ -112,9 +151,18 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
       const contact = body.payer_contact_info.trim();
       // Only customers of the app's own tenant: anyone else answers as unknown, so nothing leaks.
       const payer = d.identities.customerByLogin(normalizeMobile(contact), app.workspace_id);
-      if (!payer) throw ApiError.field('payer_contact_info', `No customer has the email or mobile number "${contact}".`, 'unknown_target');
+      if (!payer)
+        throw ApiError.field(
+          'payer_contact_info',
+          `No customer has the email or mobile number "${contact}".`,
+          'unknown_target',
+        );
       if (!payerWallet(payer.id, account.currency)) {
-        throw ApiError.field('payer_contact_info', `The payer has no ${developerCurrency(account.currency)} wallet.`, 'unknown_target');
+        throw ApiError.field(
+          'payer_contact_info',
+          `The payer has no ${developerCurrency(account.currency)} wallet.`,
+          'unknown_target',
+        );
       }
       const id = d.ids();
       d.dueWork.expect(expiresAt);
@@ -148,7 +196,10 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
         const row = byId(id);
         if (!row || (by && row.payer_id !== by.payerId)) throw ApiError.notFound();
         if (row.status !== 'pending') {
-          throw ApiError.general('invalid_state_transition', `Payment request is ${row.status}; only a pending request can become ${to}.`);
+          throw ApiError.general(
+            'invalid_state_transition',
+            `Payment request is ${row.status}; only a pending request can become ${to}.`,
+          );
         }
         move(row, to);
         return view(d.requests.byId(id)!);
@@ -165,7 +216,10 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
         const row = d.requests.forOwner(id, ownerId);
         if (!row) throw ApiError.notFound();
         if (row.status !== 'pending') {
-          throw ApiError.general('invalid_state_transition', `Payment request is ${row.status}; only a pending request can be canceled.`);
+          throw ApiError.general(
+            'invalid_state_transition',
+            `Payment request is ${row.status}; only a pending request can be canceled.`,
+          );
         }
         move(row, 'canceled');
         return view(d.requests.byId(id)!);
@@ -174,7 +228,11 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
 
     expireDue,
     /** The same as due work, registered by the module. */
-    dueJob: { name: 'payment-requests.expiry', run: () => void expireDue(), earliest: d.requests.earliestExpiry } satisfies DueJob,
+    dueJob: {
+      name: 'payment-requests.expiry',
+      run: () => void expireDue(),
+      earliest: d.requests.earliestExpiry,
+    } satisfies DueJob,
 
     /** One request by id, for its payer's page. */
     find: byId,

@@ -17,13 +17,20 @@ async function pendingRequest(amount = '75', extra: Record<string, unknown> = {}
   const before = balanceOf(t, wallet);
   const res = await t.signed('POST', '/v3/payment-requests/', {
     ...as(dev),
-    body: { payer_contact_info: payer().email, receiving_account: dev.php, amount, message: 'invoice 42', ...extra },
+    body: {
+      payer_contact_info: payer().email,
+      receiving_account: dev.php,
+      amount,
+      message: 'invoice 42',
+      ...extra,
+    },
   });
   expect(res.status).toBe(201);
   return { dev, wallet, before, request: res.body['payment-request'] };
 }
 
-const setStatus = (id: string, status: unknown) => t.request('POST', `/_sandbox/payment-requests/${id}/status`, { body: { status } });
+const setStatus = (id: string, status: unknown) =>
+  t.request('POST', `/_sandbox/payment-requests/${id}/status`, { body: { status } });
 
 describe('payment requests (createPaymentRequest, listPaymentRequests, getPaymentRequests)', () => {
   it('creates a pending request that moves nothing, listed under both list paths', async () => {
@@ -49,21 +56,38 @@ describe('payment requests (createPaymentRequest, listPaymentRequests, getPaymen
     expect(Date.parse(request.expires_at) - Date.parse(request.created_at)).toBe(365 * 86_400_000);
     expect(balanceOf(t, wallet)).toBe(before);
     const list = await t.signed('GET', '/v3/payment-requests/', as(dev));
-    expect(list.body).toEqual({ 'payment-requests': [request], meta: { total_count: 1, next_page: null, previous_page: null } });
+    expect(list.body).toEqual({
+      'payment-requests': [request],
+      meta: { total_count: 1, next_page: null, previous_page: null },
+    });
     expect((await t.signed('GET', '/v3/getpayment-requests/', as(dev))).body).toEqual(list.body);
-    expect((await t.signed('GET', '/api/v3/getpayment-requests/', as(dev))).body).toEqual(list.body);
+    expect((await t.signed('GET', '/api/v3/getpayment-requests/', as(dev))).body).toEqual(
+      list.body,
+    );
     t.assertLedger();
   });
 
-  it('refuses an account that is not the owner\'s, an unknown payer and a bad amount (400, nothing stored)', async () => {
+  it("refuses an account that is not the owner's, an unknown payer and a bad amount (400, nothing stored)", async () => {
     t = createTestApp();
     const dev = newDeveloper(t);
     const other = newDeveloper(t);
     const payer = t.fixtures.customers[0]!.mobile_number;
     const cases: Array<[unknown, string, string]> = [
-      [{ payer_contact_info: payer, receiving_account: other.php, amount: 1 }, 'receiving_account', 'validation_error'],
-      [{ payer_contact_info: 'nobody@example.invalid', receiving_account: dev.php, amount: 1 }, 'payer_contact_info', 'unknown_target'],
-      [{ payer_contact_info: payer, receiving_account: dev.php, amount: 0 }, 'amount', 'validation_error'],
+      [
+        { payer_contact_info: payer, receiving_account: other.php, amount: 1 },
+        'receiving_account',
+        'validation_error',
+      ],
+      [
+        { payer_contact_info: 'nobody@example.invalid', receiving_account: dev.php, amount: 1 },
+        'payer_contact_info',
+        'unknown_target',
+      ],
+      [
+        { payer_contact_info: payer, receiving_account: dev.php, amount: 0 },
+        'amount',
+        'validation_error',
+      ],
       [{ receiving_account: dev.php, amount: 1 }, 'payer_contact_info', 'validation_error'],
     ];
     for (const [body, field, code] of cases) {
@@ -77,7 +101,7 @@ describe('payment requests (createPaymentRequest, listPaymentRequests, getPaymen
 });
 
 describe('POST /_sandbox/payment-requests/{id}/status (setPaymentRequestStatus)', () => {
-  it('paid moves the amount from the payer\'s wallet to the receiving account in one transaction', async () => {
+  it("paid moves the amount from the payer's wallet to the receiving account in one transaction", async () => {
     t = createTestApp();
     const { dev, wallet, before, request } = await pendingRequest('75');
     const res = await setStatus(request.id, 'paid');
@@ -92,8 +116,12 @@ describe('POST /_sandbox/payment-requests/{id}/status (setPaymentRequestStatus)'
     t = createTestApp();
     const a = await pendingRequest();
     const b = await pendingRequest();
-    expect((await setStatus(a.request.id, 'declined')).body['payment-request'].status).toBe('declined');
-    expect((await setStatus(b.request.id, 'expired')).body['payment-request'].status).toBe('expired');
+    expect((await setStatus(a.request.id, 'declined')).body['payment-request'].status).toBe(
+      'declined',
+    );
+    expect((await setStatus(b.request.id, 'expired')).body['payment-request'].status).toBe(
+      'expired',
+    );
     const again = await setStatus(a.request.id, 'paid');
     expect(again.status).toBe(409);
     expect(errorCode(again.body)).toBe('invalid_state_transition');
@@ -109,11 +137,15 @@ describe('POST /_sandbox/payment-requests/{id}/status (setPaymentRequestStatus)'
   it('a payer without the money cannot pay (400 insufficient_balance), and the request stays pending', async () => {
     t = createTestApp();
     // One centavo more than the payer holds.
-    const { wallet, before, request, dev } = await pendingRequest(formatMoney(balanceOf(t, payerWallet()) + 1_000_000n));
+    const { wallet, before, request, dev } = await pendingRequest(
+      formatMoney(balanceOf(t, payerWallet()) + 1_000_000n),
+    );
     const res = await setStatus(request.id, 'paid');
     expect(res.status).toBe(400);
     expect(errorCode(res.body)).toBe('insufficient_balance');
-    expect((await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0].status).toBe('pending');
+    expect(
+      (await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0].status,
+    ).toBe('pending');
     expect(balanceOf(t, wallet)).toBe(before);
     t.assertLedger();
   });
@@ -122,9 +154,13 @@ describe('POST /_sandbox/payment-requests/{id}/status (setPaymentRequestStatus)'
     t = createTestApp();
     const { dev, request } = await pendingRequest('75', { expires_in_seconds: 3600 });
     await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 3599 } });
-    expect((await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0].status).toBe('pending');
+    expect(
+      (await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0].status,
+    ).toBe('pending');
     await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 1 } });
-    expect((await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0]).toMatchObject({ id: request.id, status: 'expired' });
+    expect(
+      (await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0],
+    ).toMatchObject({ id: request.id, status: 'expired' });
     expect((await setStatus(request.id, 'paid')).status).toBe(409);
     t.assertLedger();
   });
@@ -133,12 +169,16 @@ describe('POST /_sandbox/payment-requests/{id}/status (setPaymentRequestStatus)'
 describe('a request past its expiry before the clock has processed it', () => {
   it('is never paid late: the control API finds it expired (409) and nothing moves', async () => {
     t = createTestApp();
-    const { dev, wallet, before, request } = await pendingRequest('75', { expires_in_seconds: 3600 });
+    const { dev, wallet, before, request } = await pendingRequest('75', {
+      expires_in_seconds: 3600,
+    });
     t.advance(3600); // the offset moves, the clock's own tick does not run
     const res = await setStatus(request.id, 'paid');
     expect(res.status).toBe(409);
     expect(errorCode(res.body)).toBe('invalid_state_transition');
-    expect((await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0].status).toBe('expired');
+    expect(
+      (await t.signed('GET', '/v3/payment-requests/', as(dev))).body['payment-requests'][0].status,
+    ).toBe('expired');
     expect(balanceOf(t, wallet)).toBe(before);
     t.assertLedger();
   });
@@ -152,9 +192,15 @@ describe('payment requests across tenants', () => {
     const dev = newDeveloper(t);
     const res = await t.signed('POST', '/v3/payment-requests/', {
       ...as(dev),
-      body: { payer_contact_info: ws.body.workspace.customer.email, receiving_account: dev.php, amount: 1 },
+      body: {
+        payer_contact_info: ws.body.workspace.customer.email,
+        receiving_account: dev.php,
+        amount: 1,
+      },
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors.payer_contact_info).toEqual([`No customer has the email or mobile number "${ws.body.workspace.customer.email}".`]);
+    expect(res.body.errors.payer_contact_info).toEqual([
+      `No customer has the email or mobile number "${ws.body.workspace.customer.email}".`,
+    ]);
   });
 });

@@ -4,15 +4,29 @@ import type { TransferService } from '../transfers/transfers.service.js';
 import { createCryptoExchangeService } from './crypto-exchanges.service.js';
 import { createCryptoPaymentService } from './crypto-payments.service.js';
 import { createPaymentRequestService } from './payment-requests.service.js';
-import { createCryptoExchangeRepository, createCryptoPaymentRepository, createPaymentRequestRepository } from './wallet.repo.js';
+import {
+  createCryptoExchangeRepository,
+  createCryptoPaymentRepository,
+  createPaymentRequestRepository,
+} from './wallet.repo.js';
 import { walletHandlers } from './wallet.routes.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities' | 'ledger'>;
 
 /** Wallet operations: conversions, crypto payments and payment requests (docs/fidelity.md lists their sources). */
-export function createWalletModule(s: ModuleServices, transfers: Pick<TransferService, 'prepareSend'>) {
-  const common = { ledger: s.ledger, unitOfWork: s.unitOfWork, clock: s.clock, tenants: s.tenants, dueWork: s.dueWork, ids: s.ids };
+export function createWalletModule(
+  s: ModuleServices,
+  transfers: Pick<TransferService, 'prepareSend'>,
+) {
+  const common = {
+    ledger: s.ledger,
+    unitOfWork: s.unitOfWork,
+    clock: s.clock,
+    tenants: s.tenants,
+    dueWork: s.dueWork,
+    ids: s.ids,
+  };
   const exchanges = createCryptoExchangeService({
     ...common,
     exchanges: createCryptoExchangeRepository(s.db),

@@ -57,28 +57,52 @@ export interface PaymentRequestRecord {
 }
 
 /** Rows as read back: integers come out as BigInt (safeIntegers), timestamps included. */
-export type Row<R> = Omit<R, 'created_at' | 'expires_at' | 'updated_at'> & { created_at: bigint; expires_at: bigint; updated_at: bigint };
+export type Row<R> = Omit<R, 'created_at' | 'expires_at' | 'updated_at'> & {
+  created_at: bigint;
+  expires_at: bigint;
+  updated_at: bigint;
+};
 
 /** One owner's rows of a table, newest first (ties by id), and single rows by id. SQL only. */
 function ownedTable<R>(db: Db, table: string, columns: string[]) {
-  const insert = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
-  const forOwner = db.prepare(`SELECT * FROM ${table} WHERE id = ? AND owner_id = ?`).safeIntegers(true);
+  const insert = db.prepare(
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+  );
+  const forOwner = db
+    .prepare(`SELECT * FROM ${table} WHERE id = ? AND owner_id = ?`)
+    .safeIntegers(true);
   const byId = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).safeIntegers(true);
   const count = db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE owner_id = ?`);
-  const page = db.prepare(`SELECT * FROM ${table} WHERE owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).safeIntegers(true);
+  const page = db
+    .prepare(
+      `SELECT * FROM ${table} WHERE owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    )
+    .safeIntegers(true);
   return {
     insert: (r: R) => void insert.run(r),
     forOwner: (id: string, ownerId: string) => forOwner.get(id, ownerId) as Row<R> | undefined,
     byId: (id: string) => byId.get(id) as Row<R> | undefined,
     count: (ownerId: string) => (count.get(ownerId) as { n: number }).n,
-    page: (ownerId: string, limit: number, offset: number) => page.all(ownerId, limit, offset) as Array<Row<R>>,
+    page: (ownerId: string, limit: number, offset: number) =>
+      page.all(ownerId, limit, offset) as Array<Row<R>>,
   };
 }
 
 export function createCryptoExchangeRepository(db: Db) {
   const table = ownedTable<CryptoExchangeRecord>(db, 'crypto_exchanges', [
-    'id', 'owner_id', 'source_account_id', 'target_account_id', 'rate', 'source_amount', 'target_amount',
-    'source_currency', 'target_currency', 'owner_payment', 'trader_payment', 'status', 'created_at',
+    'id',
+    'owner_id',
+    'source_account_id',
+    'target_account_id',
+    'rate',
+    'source_amount',
+    'target_amount',
+    'source_currency',
+    'target_currency',
+    'owner_payment',
+    'trader_payment',
+    'status',
+    'created_at',
   ]);
   const due = db
     .prepare(
@@ -86,16 +110,24 @@ export function createCryptoExchangeRepository(db: Db) {
        WHERE status = 'pending' AND ${dueOnTenantClock('created_at', userWorkspaceSql('owner_id'))} ORDER BY created_at, id LIMIT 500`,
     )
     .safeIntegers(true);
-  const earliest = earliestOf(db, 'crypto_exchanges', 'created_at', "status = 'pending'", `owner_id IN (${usersOfWorkspaceSql})`);
+  const earliest = earliestOf(
+    db,
+    'crypto_exchanges',
+    'created_at',
+    "status = 'pending'",
+    `owner_id IN (${usersOfWorkspaceSql})`,
+  );
   const setStatus = db.prepare('UPDATE crypto_exchanges SET status = ? WHERE id = ?');
   return {
     ...table,
     /** Pending conversions created at or before `createdBy` on their tenant's clock (`createdBy`: sandbox micros), oldest first, a bounded batch. */
-    duePending: (createdBy: number) => due.all({ at: createdBy }) as Array<Tenanted<Row<CryptoExchangeRecord>>>,
+    duePending: (createdBy: number) =>
+      due.all({ at: createdBy }) as Array<Tenanted<Row<CryptoExchangeRecord>>>,
     /** The oldest pending conversion's creation time (of all, or of one workspace). */
     earliestPending: earliest,
     /** Records the outcome of a pending conversion (which leaves the pending index with it). */
-    setStatus: (id: string, status: Exclude<CryptoExchangeStatus, 'pending'>) => void setStatus.run(status, id),
+    setStatus: (id: string, status: Exclude<CryptoExchangeStatus, 'pending'>) =>
+      void setStatus.run(status, id),
   };
 }
 
@@ -106,14 +138,30 @@ export function createCryptoPaymentRepository(db: Db) {
        WHERE status = 'pending' AND ${dueOnTenantClock('created_at', userWorkspaceSql('owner_id'))} ORDER BY created_at, id LIMIT 500`,
     )
     .safeIntegers(true);
-  const earliest = earliestOf(db, 'crypto_payments', 'created_at', "status = 'pending'", `owner_id IN (${usersOfWorkspaceSql})`);
+  const earliest = earliestOf(
+    db,
+    'crypto_payments',
+    'created_at',
+    "status = 'pending'",
+    `owner_id IN (${usersOfWorkspaceSql})`,
+  );
   const setStatus = db.prepare('UPDATE crypto_payments SET status = ? WHERE id = ?');
   return {
     ...ownedTable<CryptoPaymentRecord>(db, 'crypto_payments', [
-      'id', 'owner_id', 'account_id', 'target_account_id', 'target_address', 'amount', 'currency', 'message', 'status', 'created_at',
+      'id',
+      'owner_id',
+      'account_id',
+      'target_account_id',
+      'target_address',
+      'amount',
+      'currency',
+      'message',
+      'status',
+      'created_at',
     ]),
     /** Pending payments created at or before `createdBy` on their tenant's clock (`createdBy`: sandbox micros), oldest first, a bounded batch. */
-    duePending: (createdBy: number) => due.all({ at: createdBy }) as Array<Tenanted<Row<CryptoPaymentRecord>>>,
+    duePending: (createdBy: number) =>
+      due.all({ at: createdBy }) as Array<Tenanted<Row<CryptoPaymentRecord>>>,
     /** The oldest pending payment's creation time (of all, or of one workspace). */
     earliestPending: earliest,
     setStatus: (id: string, status: CryptoPaymentStatus) => void setStatus.run(status, id),
@@ -127,19 +175,41 @@ export function createPaymentRequestRepository(db: Db) {
        WHERE status = 'pending' AND ${dueOnTenantClock('expires_at', userWorkspaceSql('owner_id'))} ORDER BY expires_at, id LIMIT 500`,
     )
     .safeIntegers(true);
-  const earliest = earliestOf(db, 'payment_requests', 'expires_at', "status = 'pending'", `owner_id IN (${usersOfWorkspaceSql})`);
-  const setStatus = db.prepare('UPDATE payment_requests SET status = ?, ledger_transaction_id = ?, updated_at = ? WHERE id = ?');
-  const recent = db.prepare('SELECT * FROM payment_requests ORDER BY created_at DESC, id DESC LIMIT ?').safeIntegers(true);
+  const earliest = earliestOf(
+    db,
+    'payment_requests',
+    'expires_at',
+    "status = 'pending'",
+    `owner_id IN (${usersOfWorkspaceSql})`,
+  );
+  const setStatus = db.prepare(
+    'UPDATE payment_requests SET status = ?, ledger_transaction_id = ?, updated_at = ? WHERE id = ?',
+  );
+  const recent = db
+    .prepare('SELECT * FROM payment_requests ORDER BY created_at DESC, id DESC LIMIT ?')
+    .safeIntegers(true);
   return {
     ...ownedTable<PaymentRequestRecord>(db, 'payment_requests', [
-      'id', 'owner_id', 'receiving_account_id', 'payer_id', 'payer_contact_info', 'amount', 'currency', 'message',
-      'status', 'ledger_transaction_id', 'created_at', 'expires_at', 'updated_at',
+      'id',
+      'owner_id',
+      'receiving_account_id',
+      'payer_id',
+      'payer_contact_info',
+      'amount',
+      'currency',
+      'message',
+      'status',
+      'ledger_transaction_id',
+      'created_at',
+      'expires_at',
+      'updated_at',
     ]),
     /** Pending requests whose expiry is at or before `now` (sandbox micros) on their tenant's clock, a bounded batch. */
     dueExpiry: (now: number) => due.all({ at: now }) as Array<Tenanted<Row<PaymentRequestRecord>>>,
     /** The earliest expiry of a pending request (of all, or of one workspace). */
     earliestExpiry: earliest,
-    setStatus: (id: string, status: PaymentRequestStatus, tx: string | null, now: number) => void setStatus.run(status, tx, now, id),
+    setStatus: (id: string, status: PaymentRequestStatus, tx: string | null, now: number) =>
+      void setStatus.run(status, tx, now, id),
     /** The newest requests of every owner (the QA dashboard's list). */
     recent: (limit: number) => recent.all(limit) as Array<Row<PaymentRequestRecord>>,
   };

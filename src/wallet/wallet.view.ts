@@ -3,7 +3,12 @@ import { developerCurrency } from '../ledger/accounts.view.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
 import { PESOS_PER_COIN } from '../shared/rates.js';
-import type { CryptoExchangeRecord, CryptoPaymentRecord, PaymentRequestRecord, Row } from './wallet.repo.js';
+import type {
+  CryptoExchangeRecord,
+  CryptoPaymentRecord,
+  PaymentRequestRecord,
+  Row,
+} from './wallet.repo.js';
 
 /** Every route of the table, both ways between the peso wallet and each coin (developer currency codes). */
 export function cryptoRoutes() {
@@ -13,7 +18,12 @@ export function cryptoRoutes() {
         ['PBTC', coin],
         [coin, 'PBTC'],
       ] as const
-    ).map(([source, target]) => ({ id: `${source}-${target}`, source_currency: source, target_currency: target, rate: price.toString() })),
+    ).map(([source, target]) => ({
+      id: `${source}-${target}`,
+      source_currency: source,
+      target_currency: target,
+      rate: price.toString(),
+    })),
   );
 }
 
@@ -63,11 +73,16 @@ export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
  * payer's page (`/payment/request/<id>`, as on the real service, here under the sandbox's public URL).
  * The recorded body's `invoice` (the invoice behind the request) has no counterpart in the sandbox.
  */
-export function paymentRequestResource(r: Row<PaymentRequestRecord>, more: { paymentUrl: string; payerEmail: string | null }) {
+export function paymentRequestResource(
+  r: Row<PaymentRequestRecord>,
+  more: { paymentUrl: string; payerEmail: string | null },
+) {
   return {
     id: r.id,
     payer_contact_info: r.payer_contact_info,
-    payer_contact_info_type: r.payer_contact_info.includes('@') ? ('email' as const) : ('mobile' as const),
+    payer_contact_info_type: r.payer_contact_info.includes('@')
+      ? ('email' as const)
+      : ('mobile' as const),
     payer_email: more.payerEmail,
     amount: formatMoney(r.amount),
     currency: developerCurrency(r.currency),

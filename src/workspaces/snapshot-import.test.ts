@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { buildScenario, newWorkspace, normalized, readWorkspace, rowCounts } from './snapshot.test-support.js';
+import {
+  buildScenario,
+  newWorkspace,
+  normalized,
+  readWorkspace,
+  rowCounts,
+} from './snapshot.test-support.js';
 
 let t: TestApp;
 let doc: any;
@@ -21,11 +27,23 @@ const copy = () => JSON.parse(JSON.stringify(doc));
 describe('snapshot documents', () => {
   it('an export is versioned, holds no internal numbers, and imports into a workspace that reads the same', async () => {
     expect(doc).toMatchObject({ format: 'paysandbox.snapshot', version: 1 });
-    expect(doc.system_accounts.filter((a: any) => a.id.startsWith('system-funding')).map((a: any) => a.currency)).toContain('PHP');
-    expect(doc.tables.invoices[1]).toMatchObject({ status: 'pending', amount: '250.00000000', amount_received: '100.00000000' });
+    expect(
+      doc.system_accounts
+        .filter((a: any) => a.id.startsWith('system-funding'))
+        .map((a: any) => a.currency),
+    ).toContain('PHP');
+    expect(doc.tables.invoices[1]).toMatchObject({
+      status: 'pending',
+      amount: '250.00000000',
+      amount_received: '100.00000000',
+    });
     const res = await importing(doc);
     expect(res.status, res.text).toBe(201);
-    expect(res.body.snapshot).toMatchObject({ workspace_id: null, source: 'import', taken_at: doc.taken_at });
+    expect(res.body.snapshot).toMatchObject({
+      workspace_id: null,
+      source: 'import',
+      taken_at: doc.taken_at,
+    });
     expect(res.body.snapshot.counts.invoices).toBe(5);
     const a = await newWorkspace(t, { from_snapshot: res.body.snapshot.id });
     const b = await newWorkspace(t, { from_snapshot: res.body.snapshot.id });
@@ -35,26 +53,67 @@ describe('snapshot documents', () => {
 
   // Each bad document: the field the 400 names, and how to spoil a copy of the export.
   const cases: Array<[string, string, (d: any) => void]> = [
-    ['an unknown status', 'tables.invoices[0].status', (d) => (d.tables.invoices[0].status = 'paid')],
-    ['an amount with 9 digits', 'tables.payments[0].amount', (d) => (d.tables.payments[0].amount = '1.000000001')],
-    ['a field the format lacks', 'tables.merchants[0].nickname', (d) => (d.tables.merchants[0].nickname = 'x')],
+    [
+      'an unknown status',
+      'tables.invoices[0].status',
+      (d) => (d.tables.invoices[0].status = 'paid'),
+    ],
+    [
+      'an amount with 9 digits',
+      'tables.payments[0].amount',
+      (d) => (d.tables.payments[0].amount = '1.000000001'),
+    ],
+    [
+      'a field the format lacks',
+      'tables.merchants[0].nickname',
+      (d) => (d.tables.merchants[0].nickname = 'x'),
+    ],
     // Found by the fuzzer: a field named like a property every object has (a 500 once).
     ['a top-level field named constructor', 'constructor', (d) => (d.constructor = 'x')],
-    ['a row field named __proto__', 'tables.users[0].__proto__', (d) => Object.defineProperty(d.tables.users[0], '__proto__', { value: 1, enumerable: true })],
+    [
+      'a row field named __proto__',
+      'tables.users[0].__proto__',
+      (d) => Object.defineProperty(d.tables.users[0], '__proto__', { value: 1, enumerable: true }),
+    ],
     ['a missing column', 'tables.users[0].email', (d) => delete d.tables.users[0].email],
     ['another version', 'version', (d) => (d.version = 2)],
-    ['a payment of an invoice the document lacks', 'tables.payments[0].invoice_id', (d) => (d.tables.payments[0].invoice_id = 'f'.repeat(32))],
-    ['a balance that is not the sum of its entries', 'tables.accounts[0].balance', (d) => (d.tables.accounts[0].balance = '1.00000000')],
-    ['an unbalanced ledger transaction', 'tables.ledger_transactions[0]', (d) => (d.tables.ledger_entries[0].amount = '1.00000000')],
+    [
+      'a payment of an invoice the document lacks',
+      'tables.payments[0].invoice_id',
+      (d) => (d.tables.payments[0].invoice_id = 'f'.repeat(32)),
+    ],
+    [
+      'a balance that is not the sum of its entries',
+      'tables.accounts[0].balance',
+      (d) => (d.tables.accounts[0].balance = '1.00000000'),
+    ],
+    [
+      'an unbalanced ledger transaction',
+      'tables.ledger_transactions[0]',
+      (d) => (d.tables.ledger_entries[0].amount = '1.00000000'),
+    ],
     [
       'a ledger transaction in two currencies (its first entry moved to a BTC wallet: the second one disagrees)',
       'tables.ledger_entries[1].account_id',
-      (d) => (d.tables.ledger_entries[0].account_id = d.tables.accounts.find((a: any) => a.currency !== 'PHP').id),
+      (d) =>
+        (d.tables.ledger_entries[0].account_id = d.tables.accounts.find(
+          (a: any) => a.currency !== 'PHP',
+        ).id),
     ],
-    ['two invoices with one id', 'tables.invoices[1].id', (d) => (d.tables.invoices[1].id = d.tables.invoices[0].id)],
+    [
+      'two invoices with one id',
+      'tables.invoices[1].id',
+      (d) => (d.tables.invoices[1].id = d.tables.invoices[0].id),
+    ],
     ['no merchant', 'tables.merchants', (d) => (d.tables.merchants = [])],
     // Only the trial restore finds this one (a unique key of the storage): the row is named.
-    ['two invoices with one external id', 'tables.invoices[1]', (d) => (d.tables.invoices[1].external_transaction_id = d.tables.invoices[0].external_transaction_id)],
+    [
+      'two invoices with one external id',
+      'tables.invoices[1]',
+      (d) =>
+        (d.tables.invoices[1].external_transaction_id =
+          d.tables.invoices[0].external_transaction_id),
+    ],
   ];
   for (const [what, field, spoil] of cases) {
     it(`${what}: 400 naming ${field}, and nothing changes`, async () => {
@@ -72,13 +131,20 @@ describe('snapshot documents', () => {
   it('a body that is not a document is a 400 on its top-level fields', async () => {
     const res = await importing({ tables: {} });
     expect(res.status).toBe(400);
-    expect(Object.keys(res.body.errors)).toEqual(expect.arrayContaining(['format', 'version', 'taken_at', 'tables.users']));
+    expect(Object.keys(res.body.errors)).toEqual(
+      expect.arrayContaining(['format', 'version', 'taken_at', 'tables.users']),
+    );
   });
 
   it('a document over 64 KiB is taken (up to 8 MiB)', async () => {
     const big = copy();
     big.tables.invoices[0].description = 'x'.repeat(4000);
-    for (let i = 0; i < 20; i++) big.tables.deliveries.push({ ...big.tables.deliveries[0], id: `${i}`.padStart(32, 'd'), body: 'y'.repeat(4000) });
+    for (let i = 0; i < 20; i++)
+      big.tables.deliveries.push({
+        ...big.tables.deliveries[0],
+        id: `${i}`.padStart(32, 'd'),
+        body: 'y'.repeat(4000),
+      });
     expect(JSON.stringify(big).length).toBeGreaterThan(64 * 1024);
     const res = await importing(big);
     expect(res.status, res.text).toBe(201);

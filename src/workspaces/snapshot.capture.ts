@@ -1,7 +1,12 @@
 import type { Db } from '../db/open.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { formatMoney } from '../shared/money.js';
-import { SNAPSHOT_FORMAT, SNAPSHOT_TABLES, SNAPSHOT_VERSION, type ColumnSpec } from './snapshot.tables.js';
+import {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_TABLES,
+  SNAPSHOT_VERSION,
+  type ColumnSpec,
+} from './snapshot.tables.js';
 
 export type SnapshotValue = string | number | null;
 export type SnapshotRow = Record<string, SnapshotValue>;
@@ -39,18 +44,35 @@ export const outsideAccountId = (currency: string) => `system-snapshot-${currenc
 export function captureWorkspace(db: Db, workspaceId: string, takenAt: number): SnapshotDocument {
   const tables: Record<string, SnapshotRow[]> = {};
   for (const t of SNAPSHOT_TABLES) {
-    const rows = db.prepare(t.select).safeIntegers(true).all({ ws: workspaceId }) as Array<Record<string, unknown>>;
-    tables[t.name] = rows.map((r) => Object.fromEntries(Object.entries(t.columns).map(([k, c]) => [k, encode(c, r[k])])));
+    const rows = db.prepare(t.select).safeIntegers(true).all({ ws: workspaceId }) as Array<
+      Record<string, unknown>
+    >;
+    tables[t.name] = rows.map((r) =>
+      Object.fromEntries(Object.entries(t.columns).map(([k, c]) => [k, encode(c, r[k])])),
+    );
   }
   const own = new Set(tables.accounts!.map((a) => a.id));
-  const accountById = db.prepare('SELECT id, owner_type, name, currency FROM accounts WHERE id = ?');
+  const accountById = db.prepare(
+    'SELECT id, owner_type, name, currency FROM accounts WHERE id = ?',
+  );
   const system = new Map<string, { id: string; name: string; currency: string }>();
   for (const e of tables.ledger_entries!) {
     const id = e.account_id as string;
     if (own.has(id)) continue;
-    const a = accountById.get(id) as { id: string; owner_type: string; name: string; currency: string };
+    const a = accountById.get(id) as {
+      id: string;
+      owner_type: string;
+      name: string;
+      currency: string;
+    };
     const outside =
-      a.owner_type === 'system' ? a : { id: outsideAccountId(a.currency), name: `Outside the workspace (${a.currency})`, currency: a.currency };
+      a.owner_type === 'system'
+        ? a
+        : {
+            id: outsideAccountId(a.currency),
+            name: `Outside the workspace (${a.currency})`,
+            currency: a.currency,
+          };
     e.account_id = outside.id;
     system.set(outside.id, { id: outside.id, name: outside.name, currency: outside.currency });
   }

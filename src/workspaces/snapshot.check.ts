@@ -24,10 +24,15 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
   const fail = (field: string, message: string) => {
     if (Object.keys(errors).length < 20) (errors[field] ??= []).push(message);
   };
-  for (const [table, what] of [['merchants', 'merchant'], ['apps', 'application']] as const) {
-    if (doc.tables[table]!.length === 0) fail(`tables.${table}`, `A workspace needs at least one ${what}.`);
+  for (const [table, what] of [
+    ['merchants', 'merchant'],
+    ['apps', 'application'],
+  ] as const) {
+    if (doc.tables[table]!.length === 0)
+      fail(`tables.${table}`, `A workspace needs at least one ${what}.`);
   }
-  if (!doc.tables.users!.some((u) => u.kind === 'customer')) fail('tables.users', 'A workspace needs at least one customer.');
+  if (!doc.tables.users!.some((u) => u.kind === 'customer'))
+    fail('tables.users', 'A workspace needs at least one customer.');
   const keys = new Map<string, Set<string>>();
   for (const t of SNAPSHOT_TABLES) {
     const key = keyColumn(t);
@@ -35,7 +40,8 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
     const seen = new Set<string>();
     doc.tables[t.name]!.forEach((row, i) => {
       const v = row[key] as string;
-      if (seen.has(v)) fail(`tables.${t.name}[${i}].${key}`, 'Another row of this table has the same value.');
+      if (seen.has(v))
+        fail(`tables.${t.name}[${i}].${key}`, 'Another row of this table has the same value.');
       seen.add(v);
     });
     keys.set(t.name, seen);
@@ -46,9 +52,13 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
     outlets: (id) => db.prepare('SELECT 1 FROM outlets WHERE id = ?').get(id) !== undefined,
   };
   doc.system_accounts.forEach((a, i) => {
-    const row = db.prepare('SELECT owner_type, currency FROM accounts WHERE id = ?').get(a.id) as { owner_type: string; currency: string } | undefined;
+    const row = db.prepare('SELECT owner_type, currency FROM accounts WHERE id = ?').get(a.id) as
+      { owner_type: string; currency: string } | undefined;
     if (row && (row.owner_type !== 'system' || row.currency !== a.currency)) {
-      fail(`system_accounts[${i}].id`, `This sandbox's account ${a.id} is not a ${a.currency} system account.`);
+      fail(
+        `system_accounts[${i}].id`,
+        `This sandbox's account ${a.id} is not a ${a.currency} system account.`,
+      );
     }
   });
 
@@ -61,7 +71,10 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
         if (t.name === 'ledger_entries' && systemIds.has(v as string)) continue;
         // A nullable reference outside the document is forgotten on restore when this sandbox lacks its row.
         if (c.external && (c.nullable || held[c.to[0]!]?.(v as string))) continue;
-        fail(`tables.${t.name}[${i}].${col}`, `No row of ${c.to.join(' or ')} has the id ${String(v).slice(0, 64)}.`);
+        fail(
+          `tables.${t.name}[${i}].${col}`,
+          `No row of ${c.to.join(' or ')} has the id ${String(v).slice(0, 64)}.`,
+        );
       }
     });
   }
@@ -69,8 +82,10 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
   const users = new Set(doc.tables.users!.map((u) => u.id));
   const merchants = new Set(doc.tables.merchants!.map((m) => m.id));
   doc.tables.accounts!.forEach((a, i) => {
-    const owners = a.owner_type === 'user' ? users : a.owner_type === 'merchant' ? merchants : undefined;
-    if (!owners?.has(a.owner_id as string)) fail(`tables.accounts[${i}].owner_id`, `The owner is not a ${a.owner_type} of the document.`);
+    const owners =
+      a.owner_type === 'user' ? users : a.owner_type === 'merchant' ? merchants : undefined;
+    if (!owners?.has(a.owner_id as string))
+      fail(`tables.accounts[${i}].owner_id`, `The owner is not a ${a.owner_type} of the document.`);
   });
 
   checkLedger(doc, fail);
@@ -85,7 +100,11 @@ function checkLedger(doc: SnapshotDocument, fail: (field: string, message: strin
   const txCurrency = new Map<string, string>();
   doc.tables.ledger_entries!.forEach((e, i) => {
     const [tx, currency] = [e.transaction_id as string, currencyOf.get(e.account_id as string)];
-    if (currency && (txCurrency.get(tx) ?? currency) !== currency) fail(`tables.ledger_entries[${i}].account_id`, 'A ledger transaction holds one currency only.');
+    if (currency && (txCurrency.get(tx) ?? currency) !== currency)
+      fail(
+        `tables.ledger_entries[${i}].account_id`,
+        'A ledger transaction holds one currency only.',
+      );
     if (currency) txCurrency.set(tx, txCurrency.get(tx) ?? currency);
   });
   const txSum = new Map<string, bigint>();
@@ -101,18 +120,35 @@ function checkLedger(doc: SnapshotDocument, fail: (field: string, message: strin
   }
   doc.tables.ledger_transactions!.forEach((t, i) => {
     const sum = txSum.get(t.id as string);
-    if (sum === undefined) fail(`tables.ledger_transactions[${i}]`, 'A ledger transaction needs its entries.');
-    else if (sum !== 0n) fail(`tables.ledger_transactions[${i}]`, `Its entries sum to ${sum} units, not 0.`);
+    if (sum === undefined)
+      fail(`tables.ledger_transactions[${i}]`, 'A ledger transaction needs its entries.');
+    else if (sum !== 0n)
+      fail(`tables.ledger_transactions[${i}]`, `Its entries sum to ${sum} units, not 0.`);
   });
   doc.tables.accounts!.forEach((a, i) => {
     const sum = balance.get(a.id as string) ?? 0n;
-    if (unitsOf(a.balance as string) !== sum) fail(`tables.accounts[${i}].balance`, 'The balance is not the sum of the ledger entries of the account.');
+    if (unitsOf(a.balance as string) !== sum)
+      fail(
+        `tables.accounts[${i}].balance`,
+        'The balance is not the sum of the ledger entries of the account.',
+      );
     if (unitsOf(a.total_received as string) !== (received.get(a.id as string) ?? 0n)) {
-      fail(`tables.accounts[${i}].total_received`, 'total_received is not the sum of the credits of the account.');
+      fail(
+        `tables.accounts[${i}].total_received`,
+        'total_received is not the sum of the credits of the account.',
+      );
     }
-    if (sum < 0n && a.allow_negative === 0) fail(`tables.accounts[${i}].balance`, 'A wallet cannot be negative.');
-    if (sum > MAX_ACCOUNT_UNITS || -sum > MAX_ACCOUNT_UNITS || (received.get(a.id as string) ?? 0n) > MAX_ACCOUNT_UNITS) {
-      fail(`tables.accounts[${i}].balance`, `An account stays within ${formatMoney(MAX_ACCOUNT_UNITS)}.`);
+    if (sum < 0n && a.allow_negative === 0)
+      fail(`tables.accounts[${i}].balance`, 'A wallet cannot be negative.');
+    if (
+      sum > MAX_ACCOUNT_UNITS ||
+      -sum > MAX_ACCOUNT_UNITS ||
+      (received.get(a.id as string) ?? 0n) > MAX_ACCOUNT_UNITS
+    ) {
+      fail(
+        `tables.accounts[${i}].balance`,
+        `An account stays within ${formatMoney(MAX_ACCOUNT_UNITS)}.`,
+      );
     }
   });
 }

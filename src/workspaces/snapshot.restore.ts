@@ -9,8 +9,10 @@ import { unitsOf } from './snapshot.check.js';
 import { SNAPSHOT_TABLES, type ColumnSpec, type TableSpec } from './snapshot.tables.js';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
-const randomToken = (length: number) => Array.from({ length }, () => BASE36[randomInt(36)]).join('');
-const randomDigits = (length: number) => String(randomInt(1, 10)) + Array.from({ length: length - 1 }, () => randomInt(10)).join('');
+const randomToken = (length: number) =>
+  Array.from({ length }, () => BASE36[randomInt(36)]).join('');
+const randomDigits = (length: number) =>
+  String(randomInt(1, 10)) + Array.from({ length: length - 1 }, () => randomInt(10)).join('');
 const EMAIL = /[^\s"'<>(),;:]+@[^\s"'<>(),;:]+/g;
 const WORD = /[A-Za-z0-9_+-]+/g;
 const ALNUM = /[A-Za-z0-9]+/g;
@@ -41,7 +43,11 @@ export interface RestoreTarget {
  * sum of their entries by construction); the outbox keeps its order and deliveries in flight are due
  * again. A constraint the document breaks is a 400 naming the row. Returns the copy of each id or credential.
  */
-export function restoreDocument(db: Db, doc: SnapshotDocument, target: RestoreTarget): (oldId: string) => string {
+export function restoreDocument(
+  db: Db,
+  doc: SnapshotDocument,
+  target: RestoreTarget,
+): (oldId: string) => string {
   const map = renewals(db, doc, target);
   const accountExists = db.prepare('SELECT 1 FROM accounts WHERE id = ?').pluck();
   // The ledger's own balance move (src/ledger/ledger.repo.ts): inside the bound, no total kept for a system account.
@@ -68,7 +74,11 @@ export function restoreDocument(db: Db, doc: SnapshotDocument, target: RestoreTa
     switch (c.kind) {
       case 'ws':
         return target.workspaceId;
-      case 'id': case 'secret': case 'email': case 'mobile': case 'reference':
+      case 'id':
+      case 'secret':
+      case 'email':
+      case 'mobile':
+      case 'reference':
         return map.get(v as string);
       case 'ref':
         if (map.has(v as string)) return map.get(v as string);
@@ -98,12 +108,25 @@ export function restoreDocument(db: Db, doc: SnapshotDocument, target: RestoreTa
       if (t.name === 'deliveries' && values.status === 'delivering') values.status = 'pending';
       try {
         insert.run(values);
-        if (t.name === 'ledger_entries' && moveBalance.get({ amount: values.amount, id: values.account_id, limit: MAX_ACCOUNT_UNITS }) === undefined) {
-          throw ApiError.field(`tables.${t.name}[${i}]`, `The entry would take account ${String(values.account_id)} past ${formatMoney(MAX_ACCOUNT_UNITS)}.`);
+        if (
+          t.name === 'ledger_entries' &&
+          moveBalance.get({
+            amount: values.amount,
+            id: values.account_id,
+            limit: MAX_ACCOUNT_UNITS,
+          }) === undefined
+        ) {
+          throw ApiError.field(
+            `tables.${t.name}[${i}]`,
+            `The entry would take account ${String(values.account_id)} past ${formatMoney(MAX_ACCOUNT_UNITS)}.`,
+          );
         }
       } catch (err) {
         if ((err as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
-          throw ApiError.field(`tables.${t.name}[${i}]`, `The row breaks a rule of the sandbox's storage (${(err as Error).message}).`);
+          throw ApiError.field(
+            `tables.${t.name}[${i}]`,
+            `The row breaks a rule of the sandbox's storage (${(err as Error).message}).`,
+          );
         }
         throw err;
       }
@@ -118,7 +141,9 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
   if (doc.source_workspace_id) map.set(doc.source_workspace_id, target.workspaceId);
   const emails: Array<[string, string]> = [];
   const mobileTaken = db.prepare('SELECT 1 FROM users WHERE mobile_number = ?').pluck();
-  const referenceTaken = db.prepare('SELECT 1 FROM invoices WHERE current_payment_reference_number = ?').pluck();
+  const referenceTaken = db
+    .prepare('SELECT 1 FROM invoices WHERE current_payment_reference_number = ?')
+    .pluck();
   for (const t of SNAPSHOT_TABLES) {
     for (const row of doc.tables[t.name]!) {
       for (const [col, c] of Object.entries(t.columns)) {
@@ -127,8 +152,16 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
         if (c.kind === 'id') map.set(v, target.ids());
         else if (c.kind === 'secret') map.set(v, randomToken(Math.max(v.length, 16)));
         else if (c.kind === 'email') emails.push([v, v]);
-        else if (c.kind === 'mobile') map.set(v, unique(() => `+639${String(randomInt(0, 1e9)).padStart(9, '0')}`, mobileTaken));
-        else if (c.kind === 'reference') map.set(v, unique(() => randomDigits(Math.max(v.length, 10)), referenceTaken));
+        else if (c.kind === 'mobile')
+          map.set(
+            v,
+            unique(() => `+639${String(randomInt(0, 1e9)).padStart(9, '0')}`, mobileTaken),
+          );
+        else if (c.kind === 'reference')
+          map.set(
+            v,
+            unique(() => randomDigits(Math.max(v.length, 10)), referenceTaken),
+          );
       }
     }
   }
@@ -136,7 +169,12 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
   for (const [email] of emails) {
     const renamed = substitute(map, email);
     const at = email.lastIndexOf('@');
-    map.set(email, renamed !== email ? renamed : `${email.slice(0, at)}+${target.workspaceId.slice(0, 8)}${email.slice(at)}`);
+    map.set(
+      email,
+      renamed !== email
+        ? renamed
+        : `${email.slice(0, at)}+${target.workspaceId.slice(0, 8)}${email.slice(at)}`,
+    );
   }
   return map;
 }

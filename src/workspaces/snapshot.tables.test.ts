@@ -15,29 +15,52 @@ const NOT_A_TENANT_TABLE: Record<string, string> = {
   sqlite_sequence: 'SQLite internals',
 };
 // Columns the storage numbers itself on insert.
-const RENUMBERED: Record<string, string[]> = { ledger_entries: ['id'], outbox_events: ['seq'], deliveries: ['seq'] };
+const RENUMBERED: Record<string, string[]> = {
+  ledger_entries: ['id'],
+  outbox_events: ['seq'],
+  deliveries: ['seq'],
+};
 
 const db = openDatabase(':memory:');
-const camel = (s: string) => s.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const camel = (s: string) =>
+  s
+    .split('_')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 describe('the snapshot tables (src/workspaces/snapshot.tables.ts)', () => {
   it('cover every table of the schema that holds tenant rows', () => {
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
-    const covered = new Set([...SNAPSHOT_TABLES.map((t) => t.name), ...Object.keys(NOT_A_TENANT_TABLE)]);
-    expect(tables.filter((t) => !covered.has(t)), 'tables neither saved in a snapshot nor listed as shared').toEqual([]);
+    const tables = db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
+      .pluck()
+      .all() as string[];
+    const covered = new Set([
+      ...SNAPSHOT_TABLES.map((t) => t.name),
+      ...Object.keys(NOT_A_TENANT_TABLE),
+    ]);
+    expect(
+      tables.filter((t) => !covered.has(t)),
+      'tables neither saved in a snapshot nor listed as shared',
+    ).toEqual([]);
   });
 
   it('name every column of each table (a new column is one line there)', () => {
     for (const t of SNAPSHOT_TABLES) {
-      const columns = (db.prepare(`PRAGMA table_info(${t.name})`).all() as Array<{ name: string }>).map((c) => c.name);
+      const columns = (
+        db.prepare(`PRAGMA table_info(${t.name})`).all() as Array<{ name: string }>
+      ).map((c) => c.name);
       const expected = columns.filter((c) => !(RENUMBERED[t.name] ?? []).includes(c)).sort();
       expect(Object.keys(t.columns).sort(), t.name).toEqual(expected);
     }
   });
 
   it('match the row schemas of SnapshotDocument in openapi.yaml, column for column', () => {
-    const schemas = loadSpec().document.components!.schemas! as Record<string, { required?: string[]; properties?: Record<string, unknown> }>;
-    const tables = (schemas.SnapshotDocument!.properties!.tables as { required: string[] }).required;
+    const schemas = loadSpec().document.components!.schemas! as Record<
+      string,
+      { required?: string[]; properties?: Record<string, unknown> }
+    >;
+    const tables = (schemas.SnapshotDocument!.properties!.tables as { required: string[] })
+      .required;
     expect(tables).toEqual(SNAPSHOT_TABLES.map((t) => t.name));
     for (const t of SNAPSHOT_TABLES) {
       const row = schemas[`Snapshot${camel(t.name)}Row`]!;

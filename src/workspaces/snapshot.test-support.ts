@@ -4,11 +4,24 @@ import type { TestApp } from '../testing/test-app.js';
 export interface WorkspaceView {
   id: string;
   merchant: { id: string; merchant_api_token: string; wallet_account_id: string };
-  app: { api_key: string; api_secret: string; owner: { accounts: Array<{ id: string; currency: string }> } };
-  customer: { id: string; email: string; mobile_number: string; password: string; accounts: Array<{ id: string }> };
+  app: {
+    api_key: string;
+    api_secret: string;
+    owner: { accounts: Array<{ id: string; currency: string }> };
+  };
+  customer: {
+    id: string;
+    email: string;
+    mobile_number: string;
+    password: string;
+    accounts: Array<{ id: string }>;
+  };
 }
 
-export async function newWorkspace(t: TestApp, body: Record<string, unknown> = {}): Promise<WorkspaceView> {
+export async function newWorkspace(
+  t: TestApp,
+  body: Record<string, unknown> = {},
+): Promise<WorkspaceView> {
   const res = await t.request('POST', '/_sandbox/workspaces', { body });
   expect(res.status, res.text).toBe(201);
   return res.body.workspace;
@@ -24,34 +37,75 @@ const phpOf = (ws: WorkspaceView) => ws.app.owner.accounts.find((a) => a.currenc
  */
 export async function buildScenario(t: TestApp): Promise<WorkspaceView> {
   const ws = await newWorkspace(t);
-  const ok = (res: { status: number; text: string }, status = 201) => expect(res.status, res.text).toBe(status);
-  ok(await t.request('PATCH', `/_sandbox/merchants/${ws.merchant.id}`, { body: { callback_url: 'http://127.0.0.1:9/callbacks' } }), 200);
+  const ok = (res: { status: number; text: string }, status = 201) =>
+    expect(res.status, res.text).toBe(status);
+  ok(
+    await t.request('PATCH', `/_sandbox/merchants/${ws.merchant.id}`, {
+      body: { callback_url: 'http://127.0.0.1:9/callbacks' },
+    }),
+    200,
+  );
   const invoices: string[] = [];
   for (let i = 1; i <= 5; i++) {
     const res = await t.request('POST', '/v1/invoices/', {
       token: ws.merchant.merchant_api_token,
-      body: { amount: 250, currency: 'PHP', external_transaction_id: `order-${i}`, description: `Order ${i}` },
+      body: {
+        amount: 250,
+        currency: 'PHP',
+        external_transaction_id: `order-${i}`,
+        description: `Order ${i}`,
+      },
     });
     ok(res);
     invoices.push(res.body.invoice.id);
   }
-  const pay = (id: string, body: object) => t.request('POST', `/_sandbox/invoices/${id}/payments`, { body });
+  const pay = (id: string, body: object) =>
+    t.request('POST', `/_sandbox/invoices/${id}/payments`, { body });
   ok(await pay(invoices[0]!, { collector: 'coins_peso_wallet', customer: ws.customer.email }));
-  ok(await pay(invoices[1]!, { collector: 'coins_peso_wallet', amount: '100', customer: ws.customer.email }));
-  ok(await t.request('POST', '/_sandbox/trigger', { body: { event: 'invoice.payment_reference_number_generated', invoice_id: invoices[2] } }));
+  ok(
+    await pay(invoices[1]!, {
+      collector: 'coins_peso_wallet',
+      amount: '100',
+      customer: ws.customer.email,
+    }),
+  );
+  ok(
+    await t.request('POST', '/_sandbox/trigger', {
+      body: { event: 'invoice.payment_reference_number_generated', invoice_id: invoices[2] },
+    }),
+  );
   ok(await t.request('POST', `/_sandbox/invoices/${invoices[3]}/cancel`), 200);
-  ok(await t.signed('POST', '/v3/transfers/', { ...as(ws), body: { account: phpOf(ws), target_address: ws.customer.email, amount: '5' } }));
+  ok(
+    await t.signed('POST', '/v3/transfers/', {
+      ...as(ws),
+      body: { account: phpOf(ws), target_address: ws.customer.email, amount: '5' },
+    }),
+  );
   ok(
     await t.signed('POST', '/v1/sellorder', {
       ...as(ws),
-      body: { outlet_id: t.fixtures.payout_outlets[0]!.id, amount: '120', currency: 'PHP', target_address: '001234567890' },
+      body: {
+        outlet_id: t.fixtures.payout_outlets[0]!.id,
+        amount: '120',
+        currency: 'PHP',
+        target_address: '001234567890',
+      },
     }),
   );
-  ok(await t.request('POST', '/_sandbox/buyorders', { body: { api_key: ws.app.api_key, amount: '50' } }));
+  ok(
+    await t.request('POST', '/_sandbox/buyorders', {
+      body: { api_key: ws.app.api_key, amount: '50' },
+    }),
+  );
   ok(
     await t.signed('POST', '/v3/payment-requests/', {
       ...as(ws),
-      body: { payer_contact_info: ws.customer.email, receiving_account: phpOf(ws), amount: '75', message: 'Dinner on Friday' },
+      body: {
+        payer_contact_info: ws.customer.email,
+        receiving_account: phpOf(ws),
+        amount: '75',
+        message: 'Dinner on Friday',
+      },
     }),
   );
   return ws;
@@ -69,10 +123,17 @@ export async function readWorkspace(t: TestApp, ws: WorkspaceView) {
     expect(res.status, `${path}: ${res.text}`).toBe(200);
     return res.body;
   };
-  const invoices = (await t.request('GET', '/v3/invoices/?per_page=100', { token: ws.merchant.merchant_api_token })).body;
-  const accounts = [ws.merchant.wallet_account_id, ...ws.app.owner.accounts.map((a) => a.id), ...ws.customer.accounts.map((a) => a.id)];
+  const invoices = (
+    await t.request('GET', '/v3/invoices/?per_page=100', { token: ws.merchant.merchant_api_token })
+  ).body;
+  const accounts = [
+    ws.merchant.wallet_account_id,
+    ...ws.app.owner.accounts.map((a) => a.id),
+    ...ws.customer.accounts.map((a) => a.id),
+  ];
   const deliveries = [];
-  for (const inv of invoices.invoices) deliveries.push(await get(`/_sandbox/deliveries?invoice_id=${inv.id}`));
+  for (const inv of invoices.invoices)
+    deliveries.push(await get(`/_sandbox/deliveries?invoice_id=${inv.id}`));
   return {
     invoices,
     deliveries,
@@ -86,7 +147,8 @@ export async function readWorkspace(t: TestApp, ws: WorkspaceView) {
 }
 
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z/g;
-const RENEWED = /[0-9a-f]{32}|\b3[1-9A-HJ-NP-Za-km-z]{33}\b|\+639\d{9}|(?<=")\d{13}(?=")|ws-[0-9a-f]{32}@[a-z.]+|\b[0-9a-z]{40}\b/g;
+const RENEWED =
+  /[0-9a-f]{32}|\b3[1-9A-HJ-NP-Za-km-z]{33}\b|\+639\d{9}|(?<=")\d{13}(?=")|ws-[0-9a-f]{32}@[a-z.]+|\b[0-9a-z]{40}\b/g;
 
 /**
  * A read with its ids, credentials and references named by order of first appearance (`<id 3>`) and its
@@ -105,6 +167,11 @@ export function normalized(read: unknown): unknown {
 
 /** Rows of every table of the database (what an import must leave as it was when it fails). */
 export function rowCounts(t: TestApp): Record<string, number> {
-  const tables = t.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
-  return Object.fromEntries(tables.map((n) => [n, t.db.prepare(`SELECT COUNT(*) FROM "${n}"`).pluck().get() as number]));
+  const tables = t.db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all() as string[];
+  return Object.fromEntries(
+    tables.map((n) => [n, t.db.prepare(`SELECT COUNT(*) FROM "${n}"`).pluck().get() as number]),
+  );
 }

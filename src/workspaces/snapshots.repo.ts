@@ -25,7 +25,8 @@ export function createSnapshotRepository(db: Db) {
   return {
     insert: (r: SnapshotRecord) => void insert.run(r),
     byId: (id: string) => byId.get(id) as SnapshotRecord | undefined,
-    page: (workspaceId: string, limit: number, offset: number) => page.all(workspaceId, limit, offset) as Omit<SnapshotRecord, 'document'>[],
+    page: (workspaceId: string, limit: number, offset: number) =>
+      page.all(workspaceId, limit, offset) as Omit<SnapshotRecord, 'document'>[],
     count: (workspaceId: string) => count.get(workspaceId) as number,
   };
 }

@@ -18,8 +18,16 @@ const TRIAL_DONE = Symbol('trial restore done');
  * Saved states of workspaces (docs/design.md#saved-states): take one, list them, export one as its
  * versioned JSON document, import a document, and restore one into a new workspace.
  */
-export function createSnapshotService(s: ModuleServices, repo: SnapshotRepository, workspaces: WorkspaceRepository) {
-  function store(doc: SnapshotDocument, workspaceId: string | null, source: SnapshotRecord['source']) {
+export function createSnapshotService(
+  s: ModuleServices,
+  repo: SnapshotRepository,
+  workspaces: WorkspaceRepository,
+) {
+  function store(
+    doc: SnapshotDocument,
+    workspaceId: string | null,
+    source: SnapshotRecord['source'],
+  ) {
     const record: SnapshotRecord = {
       id: s.ids(),
       workspace_id: workspaceId,
@@ -47,7 +55,10 @@ export function createSnapshotService(s: ModuleServices, repo: SnapshotRepositor
 
     list(workspaceId: string, req: PageRequest) {
       liveWorkspace(workspaceId);
-      return { snapshots: repo.page(workspaceId, req.limit, req.offset).map(snapshotView), total: repo.count(workspaceId) };
+      return {
+        snapshots: repo.page(workspaceId, req.limit, req.offset).map(snapshotView),
+        total: repo.count(workspaceId),
+      };
     },
 
     export(id: string): SnapshotDocument {
@@ -81,7 +92,11 @@ export function createSnapshotService(s: ModuleServices, repo: SnapshotRepositor
       const r = repo.byId(id);
       if (!r) throw ApiError.field('from_snapshot', 'No snapshot has this id.');
       const doc = JSON.parse(r.document) as SnapshotDocument;
-      const copyOf = restoreDocument(s.db, doc, { workspaceId, shiftMicros: s.clock.now() - r.taken_at, ids: s.ids });
+      const copyOf = restoreDocument(s.db, doc, {
+        workspaceId,
+        shiftMicros: s.clock.now() - r.taken_at,
+        ids: s.ids,
+      });
       return { doc, copyOf };
     },
   };

@@ -24,7 +24,11 @@ describe('saved states', () => {
     const ws = await buildScenario(t);
     const before = await readWorkspace(t, ws);
     const snap = await snapshot(ws.id);
-    expect(snap).toMatchObject({ workspace_id: ws.id, source: 'workspace', counts: { invoices: 5, payments: 2, transfers: 1, sell_orders: 1 } });
+    expect(snap).toMatchObject({
+      workspace_id: ws.id,
+      source: 'workspace',
+      counts: { invoices: 5, payments: 2, transfers: 1, sell_orders: 1 },
+    });
 
     const copy = await newWorkspace(t, { from_snapshot: snap.id });
     expect(copy.id).not.toBe(ws.id);
@@ -39,19 +43,34 @@ describe('saved states', () => {
     expect(normalized(restored)).toEqual(normalized(before));
     // States, amounts and windows are there to see, not only equal: a part-paid invoice, a counter reference,
     // pending callbacks to the failing receiver, a pending transfer.
-    const byExternal = Object.fromEntries(restored.invoices.invoices.map((i: any) => [i.external_transaction_id, i]));
+    const byExternal = Object.fromEntries(
+      restored.invoices.invoices.map((i: any) => [i.external_transaction_id, i]),
+    );
     expect(byExternal['order-1']).toMatchObject({ status: 'fully_paid' });
-    expect(byExternal['order-2']).toMatchObject({ status: 'pending', amount_received: '100.00000000', expires_in_seconds: '899' });
+    expect(byExternal['order-2']).toMatchObject({
+      status: 'pending',
+      amount_received: '100.00000000',
+      expires_in_seconds: '899',
+    });
     expect(byExternal['order-4']).toMatchObject({ status: 'canceled' });
-    expect(restored.deliveries.flatMap((d: any) => d.deliveries).every((d: any) => d.status === 'pending')).toBe(true);
-    expect(restored.transfers.transfers[0]).toMatchObject({ status: 'pending', amount: '5.00000000' });
+    expect(
+      restored.deliveries
+        .flatMap((d: any) => d.deliveries)
+        .every((d: any) => d.status === 'pending'),
+    ).toBe(true);
+    expect(restored.transfers.transfers[0]).toMatchObject({
+      status: 'pending',
+      amount: '5.00000000',
+    });
     // No id of the original leaks into the copy's reads.
     const text = JSON.stringify(restored);
     for (const inv of before.invoices.invoices) expect(text).not.toContain(inv.id);
     t.assertLedger();
     // The original is untouched and the two live apart: the copy's token does not see the original's invoices.
     expect(normalized(await readWorkspace(t, ws))).toEqual(normalized(before));
-    const foreign = await t.request('GET', `/v1/invoices/${before.invoices.invoices[0].id}`, { token: copy.merchant.merchant_api_token });
+    const foreign = await t.request('GET', `/v1/invoices/${before.invoices.invoices[0].id}`, {
+      token: copy.merchant.merchant_api_token,
+    });
     expect(foreign.status).toBe(404);
   });
 
@@ -62,21 +81,33 @@ describe('saved states', () => {
     t.advance(600); // ten minutes later, the copy still has the invoice's full window left
     const copy = await newWorkspace(t, { from_snapshot: snap.id });
     const list = async (w: typeof ws) =>
-      (await t.request('GET', '/v3/invoices/?per_page=100', { token: w.merchant.merchant_api_token })).body.invoices as any[];
+      (
+        await t.request('GET', '/v3/invoices/?per_page=100', {
+          token: w.merchant.merchant_api_token,
+        })
+      ).body.invoices as any[];
     const partPaid = (await list(copy)).find((i) => i.external_transaction_id === 'order-2');
     expect(Number(partPaid.expires_in_seconds)).toBeGreaterThan(890);
     const paid = await t.request('POST', `/_sandbox/invoices/${partPaid.id}/payments`, {
       body: { collector: 'coins_peso_wallet', customer: copy.customer.email },
     });
     expect(paid.status, paid.text).toBe(201);
-    expect(paid.body.invoice).toMatchObject({ status: 'fully_paid', amount_received: '250.00000000' });
-    expect((await list(ws)).find((i) => i.external_transaction_id === 'order-2')).toMatchObject({ status: 'pending', amount_received: '100.00000000' });
+    expect(paid.body.invoice).toMatchObject({
+      status: 'fully_paid',
+      amount_received: '250.00000000',
+    });
+    expect((await list(ws)).find((i) => i.external_transaction_id === 'order-2')).toMatchObject({
+      status: 'pending',
+      amount_received: '100.00000000',
+    });
     t.advance(900);
-    expect((await list(copy)).find((i) => i.external_transaction_id === 'order-5')).toMatchObject({ status: 'expired' });
+    expect((await list(copy)).find((i) => i.external_transaction_id === 'order-5')).toMatchObject({
+      status: 'expired',
+    });
     t.assertLedger();
   });
 
-  it('lists a workspace\'s snapshots newest first; an unknown or deleted workspace and an unknown snapshot are 404', async () => {
+  it("lists a workspace's snapshots newest first; an unknown or deleted workspace and an unknown snapshot are 404", async () => {
     t = createTestApp();
     const ws = await newWorkspace(t);
     const first = await snapshot(ws.id);
@@ -85,9 +116,17 @@ describe('saved states', () => {
     const list = await t.request('GET', `/_sandbox/workspaces/${ws.id}/snapshots`);
     expect(list.body.snapshots.map((s: { id: string }) => s.id)).toEqual([second.id, first.id]);
     expect(list.body.meta).toEqual({ total_count: 2, next_page: null, previous_page: null });
-    expect((await t.request('POST', '/_sandbox/workspaces/0123456789abcdef0123456789abcdef/snapshots')).status).toBe(404);
-    expect((await t.request('GET', '/_sandbox/snapshots/0123456789abcdef0123456789abcdef/export')).status).toBe(404);
-    const bad = await t.request('POST', '/_sandbox/workspaces', { body: { from_snapshot: 'nope' } });
+    expect(
+      (await t.request('POST', '/_sandbox/workspaces/0123456789abcdef0123456789abcdef/snapshots'))
+        .status,
+    ).toBe(404);
+    expect(
+      (await t.request('GET', '/_sandbox/snapshots/0123456789abcdef0123456789abcdef/export'))
+        .status,
+    ).toBe(404);
+    const bad = await t.request('POST', '/_sandbox/workspaces', {
+      body: { from_snapshot: 'nope' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual({ from_snapshot: ['No snapshot has this id.'] });
     expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);
@@ -106,8 +145,12 @@ describe('saved states', () => {
       const exported = (await t.request('GET', `/_sandbox/snapshots/${snap.id}/export`)).body;
       await t.close();
       t = createTestApp({ db: openDatabase(file) });
-      expect((await t.request('GET', `/_sandbox/workspaces/${ws.id}/snapshots`)).body.snapshots).toEqual([snap]);
-      expect((await t.request('GET', `/_sandbox/snapshots/${snap.id}/export`)).body).toEqual(exported);
+      expect(
+        (await t.request('GET', `/_sandbox/workspaces/${ws.id}/snapshots`)).body.snapshots,
+      ).toEqual([snap]);
+      expect((await t.request('GET', `/_sandbox/snapshots/${snap.id}/export`)).body).toEqual(
+        exported,
+      );
       await newWorkspace(t, { from_snapshot: snap.id });
       t.assertLedger();
     } finally {

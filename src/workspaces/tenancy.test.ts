@@ -12,8 +12,18 @@ afterEach(() => t.close());
 interface Workspace {
   id: string;
   merchant: { merchant_api_token: string; wallet_account_id: string };
-  app: { api_key: string; api_secret: string; owner: { email?: string; accounts: Array<{ id: string; currency: string }> } };
-  customer: { id: string; email: string; mobile_number: string; password: string; accounts: Array<{ id: string }> };
+  app: {
+    api_key: string;
+    api_secret: string;
+    owner: { email?: string; accounts: Array<{ id: string; currency: string }> };
+  };
+  customer: {
+    id: string;
+    email: string;
+    mobile_number: string;
+    password: string;
+    accounts: Array<{ id: string }>;
+  };
 }
 
 async function workspace(): Promise<Workspace> {
@@ -24,7 +34,9 @@ async function workspace(): Promise<Workspace> {
 
 const balance = (id: string) => t.services.ledger.get(id)!.balance;
 const unknownTarget = (text: string) =>
-  developerError('unknown_target', { target_address: [`No wallet account, customer email or mobile number matches "${text}".`] });
+  developerError('unknown_target', {
+    target_address: [`No wallet account, customer email or mobile number matches "${text}".`],
+  });
 
 /** A transfer of 1 PHP from the app's PHP account to `target`. */
 function transfer(app: { api_key: string; api_secret: string }, account: string, target: string) {
@@ -62,7 +74,9 @@ describe('tenants stay apart for money (transfers)', () => {
       expect(res.body, target).toEqual(unknownTarget(target));
     }
     // A target that exists nowhere answers the same way.
-    expect((await transfer(ws.app, from, 'nobody@nowhere.example')).body).toEqual(unknownTarget('nobody@nowhere.example'));
+    expect((await transfer(ws.app, from, 'nobody@nowhere.example')).body).toEqual(
+      unknownTarget('nobody@nowhere.example'),
+    );
     expect(balance(from)).toBe(before);
     // Its own tenant is reachable.
     expect((await transfer(ws.app, from, ws.customer.email)).status).toBe(201);
@@ -74,7 +88,12 @@ describe('tenants stay apart for money (transfers)', () => {
     const ws = await workspace();
     const dev = t.fixtures.developers[0]!;
     const from = dev.accounts.find((a) => a.currency === 'PHP')!.id;
-    for (const target of [ws.customer.email, ws.customer.mobile_number, ws.customer.accounts[0]!.id, ws.merchant.wallet_account_id]) {
+    for (const target of [
+      ws.customer.email,
+      ws.customer.mobile_number,
+      ws.customer.accounts[0]!.id,
+      ws.merchant.wallet_account_id,
+    ]) {
       const res = await transfer(dev.app, from, target);
       expect(res.status, target).toBe(400);
       expect(res.body, target).toEqual(unknownTarget(target));
@@ -85,10 +104,17 @@ describe('tenants stay apart for money (transfers)', () => {
 
 describe('tenants stay apart for wallet logins on the hosted page', () => {
   const invoiceOf = async (token: string) =>
-    (await t.request('POST', '/v1/invoices/', { token, body: { amount: 10, currency: 'PHP', external_transaction_id: `ten-${t.services.ids()}` } })).body
-      .invoice.id as string;
+    (
+      await t.request('POST', '/v1/invoices/', {
+        token,
+        body: { amount: 10, currency: 'PHP', external_transaction_id: `ten-${t.services.ids()}` },
+      })
+    ).body.invoice.id as string;
   const login = (invoice: string, who: { email: string; password: string }) =>
-    postForm(t, `/payment/invoice/${invoice}/wallet/login`, { login: who.email, password: who.password });
+    postForm(t, `/payment/invoice/${invoice}/wallet/login`, {
+      login: who.email,
+      password: who.password,
+    });
 
   it('a base-data customer cannot log in on a workspace invoice, nor a workspace customer on another tenant’s', async () => {
     const ws = await workspace();
@@ -116,14 +142,21 @@ describe('tenants stay apart on the control API', () => {
   it('pays a workspace invoice only from a customer of that workspace', async () => {
     const ws = await workspace();
     const inv = (
-      await t.request('POST', '/v1/invoices/', { token: ws.merchant.merchant_api_token, body: { amount: 10, currency: 'PHP', external_transaction_id: 'ctl' } })
+      await t.request('POST', '/v1/invoices/', {
+        token: ws.merchant.merchant_api_token,
+        body: { amount: 10, currency: 'PHP', external_transaction_id: 'ctl' },
+      })
     ).body.invoice.id;
     const base = t.fixtures.customers[0]!;
-    const res = await t.request('POST', `/_sandbox/invoices/${inv}/payments`, { body: { collector: 'coins_peso_wallet', customer: base.email } });
+    const res = await t.request('POST', `/_sandbox/invoices/${inv}/payments`, {
+      body: { collector: 'coins_peso_wallet', customer: base.email },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.customer).toEqual([`No customer "${base.email}".`]);
     expect(balance(base.accounts[0]!.id)).toBe(50_000n * 100_000_000n);
-    const own = await t.request('POST', `/_sandbox/invoices/${inv}/payments`, { body: { collector: 'coins_peso_wallet', customer: ws.customer.email } });
+    const own = await t.request('POST', `/_sandbox/invoices/${inv}/payments`, {
+      body: { collector: 'coins_peso_wallet', customer: ws.customer.email },
+    });
     expect(own.status).toBe(201);
   });
 });

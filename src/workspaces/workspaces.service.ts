@@ -21,7 +21,10 @@ const WORKSPACE_BALANCE = '100000';
  */
 export interface WorkspaceProvisioning {
   createMerchant(input: { name: string }, workspaceId: string): Merchant;
-  createApp(input: { name: string; mfa_whitelisted: boolean; balance: string }, workspaceId: string): { app: App; owner: User };
+  createApp(
+    input: { name: string; mfa_whitelisted: boolean; balance: string },
+    workspaceId: string,
+  ): { app: App; owner: User };
   createCustomer(input: { balance: string }, workspaceId: string, emailHint: string): User;
 }
 
@@ -52,14 +55,21 @@ export function createWorkspaceService(
     return row;
   }
 
-  const clockView = (id: string) => workspaceClockResource(s.tenants.nowOf(id), s.tenants.offsetOf(id));
-
+  const clockView = (id: string) =>
+    workspaceClockResource(s.tenants.nowOf(id), s.tenants.offsetOf(id));
 
   /** The first merchant, application and customer of a restored document, as the workspace resource shows them. */
-  function restoredView(id: string, expiresAt: number, doc: SnapshotDocument, copyOf: (old: string) => string) {
+  function restoredView(
+    id: string,
+    expiresAt: number,
+    doc: SnapshotDocument,
+    copyOf: (old: string) => string,
+  ) {
     const merchant = s.identities.merchantById(copyOf(doc.tables.merchants![0]!.id as string))!;
     const app = s.identities.appByKey(copyOf(doc.tables.apps![0]!.api_key as string))!;
-    const customer = s.identities.userById(copyOf(doc.tables.users!.find((u) => u.kind === 'customer')!.id as string))!;
+    const customer = s.identities.userById(
+      copyOf(doc.tables.users!.find((u) => u.kind === 'customer')!.id as string),
+    )!;
     const owner = s.identities.userById(app.owner_id)!;
     return workspaceResource({ id, expiresAt, merchant, app, owner, customer }, s.ledger);
   }
@@ -78,9 +88,16 @@ export function createWorkspaceService(
           const { doc, copyOf } = snapshots.restoreInto(fromSnapshot, id);
           return { ...restoredView(id, expiresAt, doc, copyOf), from_snapshot: fromSnapshot };
         }
-        const merchant = provisioning.createMerchant({ name: `Workspace ${id.slice(0, 8)} merchant` }, id);
+        const merchant = provisioning.createMerchant(
+          { name: `Workspace ${id.slice(0, 8)} merchant` },
+          id,
+        );
         const { app, owner } = provisioning.createApp(
-          { name: `Workspace ${id.slice(0, 8)} app`, mfa_whitelisted: true, balance: WORKSPACE_BALANCE },
+          {
+            name: `Workspace ${id.slice(0, 8)} app`,
+            mfa_whitelisted: true,
+            balance: WORKSPACE_BALANCE,
+          },
           id,
         );
         const customer = provisioning.createCustomer(
@@ -131,7 +148,9 @@ export function createWorkspaceService(
      */
     advanceClock(id: string, seconds: number) {
       live(id);
-      s.unitOfWork(() => s.tenants.setOffset(id, s.tenants.offsetOf(id) + Math.round(seconds * 1_000_000)));
+      s.unitOfWork(() =>
+        s.tenants.setOffset(id, s.tenants.offsetOf(id) + Math.round(seconds * 1_000_000)),
+      );
       return clockView(id);
     },
 
@@ -150,5 +169,10 @@ export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
 /** Workspaces over their own repository, for the control module that serves them. */
 export function createWorkspaces(s: ModuleServices, provisioning: WorkspaceProvisioning) {
   const repo = createWorkspaceRepository(s.db);
-  return createWorkspaceService(s, repo, provisioning, createSnapshotService(s, createSnapshotRepository(s.db), repo));
+  return createWorkspaceService(
+    s,
+    repo,
+    provisioning,
+    createSnapshotService(s, createSnapshotRepository(s.db), repo),
+  );
 }

@@ -28,16 +28,21 @@ if (args.help) {
 }
 
 const seed = args.seed !== undefined ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
-const maxMs = args.minutes !== undefined ? Number(args.minutes) * 60_000 : args.requests ? undefined : 60_000;
+const maxMs =
+  args.minutes !== undefined ? Number(args.minutes) * 60_000 : args.requests ? undefined : 60_000;
 const maxRequests = args.requests !== undefined ? Number(args.requests) : undefined;
 const controlToken = 'fuzz-control-token';
 
-const server = await spawnServer(['--db', ':memory:', '--quiet', '--control-token', controlToken], { timeoutMs: 60_000 });
+const server = await spawnServer(['--db', ':memory:', '--quiet', '--control-token', controlToken], {
+  timeoutMs: 60_000,
+});
 const stop = () => server.kill9();
 process.once('SIGINT', () => void stop().then(() => process.exit(130)));
 let code = 1;
 try {
-  console.log(`fuzz: sandbox on ${server.url}, seed ${seed}, budget ${maxRequests ? `${maxRequests} requests` : `${(maxMs! / 60_000).toFixed(1)} min`}`);
+  console.log(
+    `fuzz: sandbox on ${server.url}, seed ${seed}, budget ${maxRequests ? `${maxRequests} requests` : `${(maxMs! / 60_000).toFixed(1)} min`}`,
+  );
   const report = await runFuzz({
     baseUrl: server.url,
     controlToken,
@@ -47,7 +52,8 @@ try {
     maxRequests,
     onRequest: args.verbose ? (line) => console.log(line) : undefined,
     onProgress: (r) => {
-      if (r.requests % 2000 < 200) console.log(`fuzz: … ${r.requests} requests, ${r.failures.length} distinct failures`);
+      if (r.requests % 2000 < 200)
+        console.log(`fuzz: … ${r.requests} requests, ${r.failures.length} distinct failures`);
     },
   });
   console.log(summarize(report));

@@ -9,35 +9,59 @@ import type { FuzzWorld } from './fuzz.world.js';
  * published clients' habit): a valid request echoes the path's id there, as they do (any other value is
  * a 404 by design). A sell quote needs one of its two outlet parameters, and a currency the outlet pays in.
  */
-export function fitQuery(op: Operation, world: FuzzWorld, pathParams: Record<string, string>, query: Array<[string, string]>): Array<[string, string]> {
+export function fitQuery(
+  op: Operation,
+  world: FuzzWorld,
+  pathParams: Record<string, string>,
+  query: Array<[string, string]>,
+): Array<[string, string]> {
   const [pathId] = op.parameters.filter((p) => p.in === 'path').map((p) => pathParams[p.name]);
-  if (pathId !== undefined) return query.map(([name, value]) => (name === 'id' ? [name, pathId] : [name, value]));
+  if (pathId !== undefined)
+    return query.map(([name, value]) => (name === 'id' ? [name, pathId] : [name, value]));
   if (op.operationId === 'streamEvents') {
     // The stream is of one merchant: at most one of the three ways to name it.
-    const [who] = query.filter(([name]) => ['merchant_id', 'workspace_id', 'invoice_id'].includes(name));
-    return query.filter(([name, value]) => name === 'events' || (name === who?.[0] && value === who[1]));
+    const [who] = query.filter(([name]) =>
+      ['merchant_id', 'workspace_id', 'invoice_id'].includes(name),
+    );
+    return query.filter(
+      ([name, value]) => name === 'events' || (name === who?.[0] && value === who[1]),
+    );
   }
   if (op.operationId === 'listDeliveries') {
     // Two filters at once (one invoice, one event name, one status) almost always list nothing, and
     // leave nothing to read or redeliver later: at most one of them.
     const [filter] = query.filter(([name]) => ['invoice_id', 'event', 'status'].includes(name));
-    return query.filter(([name]) => !['invoice_id', 'event', 'status'].includes(name) || name === filter?.[0]);
+    return query.filter(
+      ([name]) => !['invoice_id', 'event', 'status'].includes(name) || name === filter?.[0],
+    );
   }
   if (op.operationId !== 'getSellQuote') return query;
   const fitted = query.filter(([name, value]) => name !== 'currency' || value === 'PHP');
-  return fitted.some(([name]) => name === 'payment_outlet' || name === 'outlet_id') ? fitted : [...fitted, ['payment_outlet', world.outlets[0]!]];
+  return fitted.some(([name]) => name === 'payment_outlet' || name === 'outlet_id')
+    ? fitted
+    : [...fitted, ['payment_outlet', world.outlets[0]!]];
 }
 
 /**
  * Path and body values that must agree with each other: a payment with a collector the invoice
  * accepts, a token revoked through the app that issued it.
  */
-export function fitDraft(op: Operation, world: FuzzWorld, pathParams: Record<string, string>, body: unknown): { pathParams: Record<string, string>; body: unknown } {
+export function fitDraft(
+  op: Operation,
+  world: FuzzWorld,
+  pathParams: Record<string, string>,
+  body: unknown,
+): { pathParams: Record<string, string>; body: unknown } {
   if (op.operationId === 'importSnapshot') {
     // A document the schema allows is almost never a consistent workspace: import one the sandbox exported.
     return { pathParams, body: world.snapshotDocument ?? body };
   }
-  if (op.operationId === 'createWorkspace' && body && typeof body === 'object' && 'from_snapshot' in body) {
+  if (
+    op.operationId === 'createWorkspace' &&
+    body &&
+    typeof body === 'object' &&
+    'from_snapshot' in body
+  ) {
     // From a snapshot of this run, or (none yet) a new empty workspace.
     const [snapshot] = world.pool('snapshot').slice(-1);
     const { from_snapshot: _, ...rest } = body as { from_snapshot?: string };
@@ -50,25 +74,49 @@ export function fitDraft(op: Operation, world: FuzzWorld, pathParams: Record<str
   if (op.operationId === 'payInvoice' && body && typeof body === 'object') {
     // A pending invoice with too little due to pay in part gives way to the open one with the most due.
     const open = world.movable('invoice');
-    const most = open.reduce((a, b) => ((world.invoiceDue.get(b) ?? 0) > (world.invoiceDue.get(a) ?? 0) ? b : a), open[0] ?? '');
+    const most = open.reduce(
+      (a, b) => ((world.invoiceDue.get(b) ?? 0) > (world.invoiceDue.get(a) ?? 0) ? b : a),
+      open[0] ?? '',
+    );
     const id = pathParams.invoice_id ?? '';
-    if (open.includes(id) && (world.invoiceDue.get(id) ?? 0) < 2 && (world.invoiceDue.get(most) ?? 0) >= 2) pathParams = { ...pathParams, invoice_id: most };
+    if (
+      open.includes(id) &&
+      (world.invoiceDue.get(id) ?? 0) < 2 &&
+      (world.invoiceDue.get(most) ?? 0) >= 2
+    )
+      pathParams = { ...pathParams, invoice_id: most };
     const collectors = world.invoiceCollectors.get(pathParams.invoice_id ?? '') ?? [];
     const asked = (body as { collector?: string }).collector ?? '';
     // Keep an accepted collector; otherwise one the invoice takes, over the counter where it can (a
     // wallet payment also needs a payer of the invoice's tenant with the money), picked by the generated one.
     const counter = collectors.filter((c) => c !== 'coins_peso_wallet');
     const choices = counter.length ? counter : collectors;
-    const collector = collectors.includes(asked) || !choices.length ? asked : choices[asked.length % choices.length]!;
+    const collector =
+      collectors.includes(asked) || !choices.length
+        ? asked
+        : choices[asked.length % choices.length]!;
     // Mostly a partial payment (the invoice stays pending, with a counter reference number to confirm
     // later), sometimes all that is due or more.
-    const amount = mostlyPartial(world.invoiceDue.get(pathParams.invoice_id ?? ''), (body as { amount?: unknown }).amount, asked.length);
+    const amount = mostlyPartial(
+      world.invoiceDue.get(pathParams.invoice_id ?? ''),
+      (body as { amount?: unknown }).amount,
+      asked.length,
+    );
     return { pathParams, body: withoutUndefined({ ...body, collector, amount }) };
   }
   if (op.operationId === 'confirmCounterPayment' && body && typeof body === 'object') {
-    const { reference_number: ref, amount } = body as { reference_number?: string; amount?: unknown };
+    const { reference_number: ref, amount } = body as {
+      reference_number?: string;
+      amount?: unknown;
+    };
     const invoice = world.referenceInvoice.get(ref ?? '') ?? '';
-    return { pathParams, body: withoutUndefined({ ...body, amount: mostlyPartial(world.invoiceDue.get(invoice), amount, String(amount).length) }) };
+    return {
+      pathParams,
+      body: withoutUndefined({
+        ...body,
+        amount: mostlyPartial(world.invoiceDue.get(invoice), amount, String(amount).length),
+      }),
+    };
   }
   return { pathParams, body };
 }
@@ -78,7 +126,14 @@ export function fitDraft(op: Operation, world: FuzzWorld, pathParams: Record<str
  * where the generated one would close it, so that later calls of the round still find it open.
  */
 function mostlyPartial(due: number | undefined, amount: unknown, pick: number): unknown {
-  if (amount === undefined || due === undefined || due < 2 || Number(amount) < due || pick % 3 === 0) return amount;
+  if (
+    amount === undefined ||
+    due === undefined ||
+    due < 2 ||
+    Number(amount) < due ||
+    pick % 3 === 0
+  )
+    return amount;
   return String(Math.floor(due / 2));
 }
 
@@ -94,7 +149,9 @@ export function ownAccountsOf(world: FuzzWorld, app: number, body: unknown): unk
     [world.ownAccount, accounts.find((a) => a.currency === 'PHP')?.id],
     [world.ownBtcAccount, accounts.find((a) => a.currency === 'BTC')?.id],
   ]);
-  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? (swap.get(v) ?? v) : v]));
+  return Object.fromEntries(
+    Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? (swap.get(v) ?? v) : v]),
+  );
 }
 
 export function withoutUndefined(o: unknown): unknown {

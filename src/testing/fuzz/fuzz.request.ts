@@ -51,10 +51,15 @@ export interface WireRequest {
 }
 
 /** Percent-encoding that survives lone surrogates (sent as U+FFFD, as a browser would). */
-export const enc = (s: string) => encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+export const enc = (s: string) =>
+  encodeURIComponent(
+    s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
+  );
 
 export function pathOf(d: Draft): string {
-  const path = d.op.path.replace(/\{([^}]+)\}/g, (_, name: string) => enc(d.pathParams[name] ?? ''));
+  const path = d.op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    enc(d.pathParams[name] ?? ''),
+  );
   const qs = d.query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
   return qs ? `${path}?${qs}` : path;
 }
@@ -73,10 +78,14 @@ export function toWire(d: Draft, world: FuzzWorld): WireRequest {
   const auth = d.op.auth;
   // A merchant-or-public read (the v1 invoice read) takes the same credentials; without any it is public.
   if (auth === 'merchant' || auth === 'merchant-or-public') {
-    if (d.auth === 'good') headers.authorization = world.merchantTokens[d.app % world.merchantTokens.length]!;
-    else if (d.auth !== 'missing') headers.authorization = d.auth === 'wrong-token' ? 'Token not-a-real-token-0000' : 'Basic Zm9vOmJhcg==';
+    if (d.auth === 'good')
+      headers.authorization = world.merchantTokens[d.app % world.merchantTokens.length]!;
+    else if (d.auth !== 'missing')
+      headers.authorization =
+        d.auth === 'wrong-token' ? 'Token not-a-real-token-0000' : 'Basic Zm9vOmJhcg==';
   } else if (auth === 'control') {
-    if (d.auth === 'good' || d.auth === 'foreign-origin') headers['x-sandbox-token'] = world.controlToken;
+    if (d.auth === 'good' || d.auth === 'foreign-origin')
+      headers['x-sandbox-token'] = world.controlToken;
     else if (d.auth !== 'missing') headers['x-sandbox-token'] = world.controlToken + 'x';
     // The right token, from a page of another site: a browser adds the Origin, the sandbox refuses it.
     if (d.auth === 'foreign-origin') headers.origin = 'http://evil.example';
@@ -87,8 +96,14 @@ export function toWire(d: Draft, world: FuzzWorld): WireRequest {
     // No accepted nonce to replay yet (or the key was reset): a nonce that is not a number instead.
     if (d.auth === 'replayed-nonce') nonce = replay?.nonce ?? 'not-a-nonce';
     if (d.auth === 'garbage-nonce') nonce = 'abc' + nonce;
-    let signature = world.sign(app, nonce, d.auth === 'other-url-signed' ? url + 'x' : url, body ?? '');
-    if (d.auth === 'wrong-secret') signature = world.sign({ ...app, secret: app.secret + 'x' }, nonce, url, body ?? '');
+    let signature = world.sign(
+      app,
+      nonce,
+      d.auth === 'other-url-signed' ? url + 'x' : url,
+      body ?? '',
+    );
+    if (d.auth === 'wrong-secret')
+      signature = world.sign({ ...app, secret: app.secret + 'x' }, nonce, url, body ?? '');
     if (d.auth === 'uppercase-signature') signature = signature.toUpperCase();
     headers['ACCESS_KEY'] = d.auth === 'unknown-key' ? 'no-such-key-' + app.key : app.key;
     headers['ACCESS_NONCE'] = nonce;
@@ -128,18 +143,35 @@ async function firstEvent(body: ReadableStream<Uint8Array> | null): Promise<stri
  * races the whole exchange (headers and body), and the request is aborted when it fires. An event
  * stream stays open by design: it is answered once its first event is in, and then aborted.
  */
-export async function send(w: WireRequest, deadlineMs: number): Promise<WireResponse | { hang: true; ms: number } | { error: string }> {
+export async function send(
+  w: WireRequest,
+  deadlineMs: number,
+): Promise<WireResponse | { hang: true; ms: number } | { error: string }> {
   const started = performance.now();
   const ctrl = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'hang'>((resolve) => (timer = setTimeout(() => resolve('hang'), deadlineMs)));
+  const deadline = new Promise<'hang'>(
+    (resolve) => (timer = setTimeout(() => resolve('hang'), deadlineMs)),
+  );
   const exchange = (async () => {
-    const res = await fetch(w.url, { method: w.method, headers: w.headers, body: w.body, signal: ctrl.signal, redirect: 'manual' });
+    const res = await fetch(w.url, {
+      method: w.method,
+      headers: w.headers,
+      body: w.body,
+      signal: ctrl.signal,
+      redirect: 'manual',
+    });
     const contentType = res.headers.get('content-type') ?? '';
     if (/^text\/event-stream\b/i.test(contentType)) {
       const text = await firstEvent(res.body);
       ctrl.abort(); // the server sees the client leave and ends the stream
-      return { status: res.status, contentType, text, ms: performance.now() - started, stream: true };
+      return {
+        status: res.status,
+        contentType,
+        text,
+        ms: performance.now() - started,
+        stream: true,
+      };
     }
     const text = await res.text();
     return { status: res.status, contentType, text, ms: performance.now() - started };
@@ -153,7 +185,11 @@ export async function send(w: WireRequest, deadlineMs: number): Promise<WireResp
     }
     return r;
   } catch (err) {
-    return { error: (err as Error).message + ((err as { cause?: Error }).cause ? `: ${(err as { cause: Error }).cause.message}` : '') };
+    return {
+      error:
+        (err as Error).message +
+        ((err as { cause?: Error }).cause ? `: ${(err as { cause: Error }).cause.message}` : ''),
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -62,7 +62,8 @@ export interface FuzzReport {
   hang: boolean;
 }
 
-const excerpt = (s: string | undefined, n = 300) => (s === undefined ? undefined : s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
+const excerpt = (s: string | undefined, n = 300) =>
+  s === undefined ? undefined : s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s;
 
 /** The JSON schema of an operation's request body, if it takes one. */
 export function bodySchemaOf(spec: LoadedSpec, op: Operation): Schema | undefined {
@@ -76,7 +77,10 @@ export function bodySchemaOf(spec: LoadedSpec, op: Operation): Schema | undefine
 function streamsOf(spec: LoadedSpec): StreamsDocumented {
   return (operationId, status, type = 'text/event-stream') => {
     const op = spec.byId.get(operationId);
-    const responses = op && (spec.document.paths?.[op.path]?.[op.method]?.responses as Record<string, { content?: Record<string, unknown> }> | undefined);
+    const responses =
+      op &&
+      (spec.document.paths?.[op.path]?.[op.method]?.responses as
+        Record<string, { content?: Record<string, unknown> }> | undefined);
     return Boolean(responses?.[String(status)]?.content?.[type]);
   };
 }
@@ -88,7 +92,10 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const resolve: Resolve = documentResolver(spec.document);
   const streams = streamsOf(spec);
   const world = new FuzzWorld(o.baseUrl, o.controlToken, o.fixtures);
-  const shuffled = fc.sample(fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }), { seed: o.seed, numRuns: 1 })[0]!;
+  const shuffled = fc.sample(
+    fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }),
+    { seed: o.seed, numRuns: 1 },
+  )[0]!;
   // Each round first makes things, then uses them, and resets last (the reset wipes every id made so
   // far): what a round creates is there for the operations of the same round that read or move it (a
   // control call on a new transfer, a read of a new invoice), lists first. The round's invoices then go through
@@ -98,7 +105,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   // (which needs one still there). The clock moves only at the end: an hour ahead
   // expires the round's invoices and settles its transfers, leaving nothing pending to pay or settle.
   // Within each part the order stays shuffled.
-  const late = [['payInvoice'], ['confirmCounterPayment'], ['cancelInvoice', 'expireInvoice', 'clearFaults'], ['advanceClock'], ['resetSandbox']];
+  const late = [
+    ['payInvoice'],
+    ['confirmCounterPayment'],
+    ['cancelInvoice', 'expireInvoice', 'clearFaults'],
+    ['advanceClock'],
+    ['resetSandbox'],
+  ];
   const part = (op: { operationId: string }) => {
     if (/^(create|place)/.test(op.operationId)) return 0;
     if (/^list/.test(op.operationId)) return 1; // what they answer (deliveries...) is there for the reads by id
@@ -108,7 +121,17 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const deadlineMs = o.deadlineMs ?? 10_000;
   const extraEvery = o.extraEvery ?? 12;
   const started = performance.now();
-  const report: FuzzReport = { seed: o.seed, requests: 0, ms: 0, operations: {}, operationsTotal: ops.length, extra: {}, failures: [], repeatedFailures: 0, hang: false };
+  const report: FuzzReport = {
+    seed: o.seed,
+    requests: 0,
+    ms: 0,
+    operations: {},
+    operationsTotal: ops.length,
+    extra: {},
+    failures: [],
+    repeatedFailures: 0,
+    hang: false,
+  };
   const seen = new Set<string>();
   let liveFaults = 0;
   let unsafeFault = false;
@@ -120,7 +143,11 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     seen.add(key);
     report.failures.push(f);
   };
-  const control = (method: string, path: string) => send({ method, url: o.baseUrl + path, headers: { 'x-sandbox-token': o.controlToken } }, deadlineMs);
+  const control = (method: string, path: string) =>
+    send(
+      { method, url: o.baseUrl + path, headers: { 'x-sandbox-token': o.controlToken } },
+      deadlineMs,
+    );
 
   for (let i = 0; ; i++) {
     if (o.maxRequests !== undefined && report.requests >= o.maxRequests) break;
@@ -136,7 +163,17 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       report.extra[c.surface] = (report.extra[c.surface] ?? 0) + 1;
       const verdict = await judgeRaw(o.baseUrl, c, deadlineMs);
       const request = { method: 'RAW', url: o.baseUrl, headers: {}, body: excerpt(c.text, 400) };
-      if (verdict.problems.length) fail({ seed: o.seed, index: i, target: c.surface, kind: 'raw', problems: verdict.problems, request, status: verdict.status, answer: verdict.head });
+      if (verdict.problems.length)
+        fail({
+          seed: o.seed,
+          index: i,
+          target: c.surface,
+          kind: 'raw',
+          problems: verdict.problems,
+          request,
+          status: verdict.status,
+          answer: verdict.head,
+        });
       if (verdict.hang) {
         report.hang = true;
         break;
@@ -158,37 +195,75 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const invalid = valid.chain((v) => invalidDraft(v, resolve, bodySchema, world));
       // The first round sends every operation a valid request and the second an invalid one, so that
       // each gets both whatever the seed; later rounds mix them.
-      const arb = round === 0 ? valid : round === 1 ? invalid : fc.oneof({ weight: 9, arbitrary: valid }, { weight: 11, arbitrary: invalid });
+      const arb =
+        round === 0
+          ? valid
+          : round === 1
+            ? invalid
+            : fc.oneof({ weight: 9, arbitrary: valid }, { weight: 11, arbitrary: invalid });
       draft = fc.sample(arb, { seed: caseSeed, numRuns: 1 })[0]!;
       if (draft.kind === 'valid' && draft.body !== undefined) {
         // The document's own validator decides: a generated body it refuses must be refused.
         const check = validators.forOperation(op.operationId).body;
-        if (check && !check(draft.body)) draft = { ...draft, kind: 'valid-by-generator-only', expect: 'reject' };
+        if (check && !check(draft.body))
+          draft = { ...draft, kind: 'valid-by-generator-only', expect: 'reject' };
       }
       target = op.operationId;
       kind = draft.kind;
       wire = toWire(draft, world);
-      const s = (report.operations[target] ??= { requests: 0, valid: 0, invalid: 0, succeeded: 0, statuses: {} });
+      const s = (report.operations[target] ??= {
+        requests: 0,
+        valid: 0,
+        invalid: 0,
+        succeeded: 0,
+        statuses: {},
+      });
       s.requests++;
       if (draft.expect === 'documented' && draft.kind === 'valid') s.valid++;
       else s.invalid++;
     }
     report.requests++;
     const res = await send(wire, deadlineMs);
-    o.onRequest?.(`#${i} ${target} [${kind}] ${wire.method} ${wire.url.slice(0, 120)} → ${'status' in res ? `${res.status} in ${res.ms.toFixed(0)} ms` : JSON.stringify(res)}`);
+    o.onRequest?.(
+      `#${i} ${target} [${kind}] ${wire.method} ${wire.url.slice(0, 120)} → ${'status' in res ? `${res.status} in ${res.ms.toFixed(0)} ms` : JSON.stringify(res)}`,
+    );
     const request = { ...wire, body: excerpt(wire.body) };
     if ('hang' in res) {
-      fail({ seed: o.seed, index: i, target, kind, problems: [`no answer within ${deadlineMs} ms (hang)`], request });
+      fail({
+        seed: o.seed,
+        index: i,
+        target,
+        kind,
+        problems: [`no answer within ${deadlineMs} ms (hang)`],
+        request,
+      });
       report.hang = true;
       break; // the server may be wedged: nothing after this would mean anything
     }
     if ('error' in res) {
       if (/header|ByteString/i.test(res.error)) continue; // the client refused to send it: not the server's doing
-      fail({ seed: o.seed, index: i, target, kind, problems: [`no answer: ${res.error}`], request });
+      fail({
+        seed: o.seed,
+        index: i,
+        target,
+        kind,
+        problems: [`no answer: ${res.error}`],
+        request,
+      });
       continue;
     }
     const problems = draft ? problemsOf(draft, res, validators, streams) : extraProblems(res);
-    if (problems.length) fail({ seed: o.seed, index: i, target, kind, problems, request, status: res.status, answer: excerpt(res.text) });
+    if (problems.length)
+      fail({
+        seed: o.seed,
+        index: i,
+        target,
+        kind,
+        problems,
+        request,
+        status: res.status,
+        answer: excerpt(res.text),
+      });
     if (!draft) continue;
     const stats = report.operations[target]!;
     stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
@@ -203,16 +278,34 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       report.requests++;
       report.extra['fault glob probe'] = (report.extra['fault glob probe'] ?? 0) + 1;
       const faultMethod = String((draft.body as { method?: string } | undefined)?.method ?? '*');
-      const probe = { method: faultMethod === '*' ? 'GET' : faultMethod, url: `${o.baseUrl}/v1/invoices/${'a'.repeat(4000)}`, headers: { authorization: world.merchantTokens[0]! } };
+      const probe = {
+        method: faultMethod === '*' ? 'GET' : faultMethod,
+        url: `${o.baseUrl}/v1/invoices/${'a'.repeat(4000)}`,
+        headers: { authorization: world.merchantTokens[0]! },
+      };
       const answer = await send(probe, deadlineMs);
       const glob = excerpt(wire.body, 700);
       if ('hang' in answer) {
-        fail({ seed: o.seed, index: i, target: 'fault glob probe', kind, problems: [`no answer within ${deadlineMs} ms after this fault (hang)`], request: { ...probe, body: glob } });
+        fail({
+          seed: o.seed,
+          index: i,
+          target: 'fault glob probe',
+          kind,
+          problems: [`no answer within ${deadlineMs} ms after this fault (hang)`],
+          request: { ...probe, body: glob },
+        });
         report.hang = true;
         break;
       }
       if ('status' in answer && answer.status >= 500 && draft.kind === 'valid') {
-        fail({ seed: o.seed, index: i, target: 'fault glob probe', kind, problems: [`server error ${answer.status} after this fault`], request: { ...probe, body: glob } });
+        fail({
+          seed: o.seed,
+          index: i,
+          target: 'fault glob probe',
+          kind,
+          problems: [`server error ${answer.status} after this fault`],
+          request: { ...probe, body: glob },
+        });
       }
     }
     if (unsafeFault || liveFaults > 10) {
@@ -226,19 +319,38 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   }
   // The ledger's rules hold after everything the run did (per currency, cached figures, bounds).
   const ledger = await control('GET', '/_sandbox/ledger/invariants');
-  const verdict = 'status' in ledger ? (JSON.parse(ledger.text) as { ok?: boolean; problems?: string[] }) : undefined;
+  const verdict =
+    'status' in ledger
+      ? (JSON.parse(ledger.text) as { ok?: boolean; problems?: string[] })
+      : undefined;
   if (!verdict?.ok) {
     const request = { method: 'GET', url: `${o.baseUrl}/_sandbox/ledger/invariants`, headers: {} };
-    fail({ seed: o.seed, index: report.requests, target: 'ledger invariants', kind: 'after the run', problems: verdict?.problems ?? ['no answer'], request });
+    fail({
+      seed: o.seed,
+      index: report.requests,
+      target: 'ledger invariants',
+      kind: 'after the run',
+      problems: verdict?.problems ?? ['no answer'],
+      request,
+    });
   }
   report.ms = performance.now() - started;
   return report;
 
-  function afterSuccess(d: Draft, wire: WireRequest, answer: { access_token?: unknown; expires_at?: unknown } | undefined) {
+  function afterSuccess(
+    d: Draft,
+    wire: WireRequest,
+    answer: { access_token?: unknown; expires_at?: unknown } | undefined,
+  ) {
     const id = d.op.operationId;
     if (d.op.auth === 'hmac' && d.auth === 'good') {
       const app = world.apps[d.app % world.apps.length]!;
-      world.accepted.set(app.key, { nonce: wire.headers['ACCESS_NONCE']!, method: wire.method, path: wire.url, body: wire.body ?? '' });
+      world.accepted.set(app.key, {
+        nonce: wire.headers['ACCESS_NONCE']!,
+        method: wire.method,
+        path: wire.url,
+        body: wire.body ?? '',
+      });
     }
     if (id === 'resetAppNonce') world.accepted.delete(d.pathParams.api_key!);
     if (id === 'deleteWorkspace') world.workspaces.delete(d.pathParams.workspace_id!);
@@ -246,7 +358,8 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (id === 'deleteFault') world.forget('fault', d.pathParams.fault_id!);
     if (id === 'clearFaults') world.forgetAll('fault');
     if (id === 'revokeAppToken') world.forget('accessToken', d.pathParams.access_token!);
-    if (id === 'createAppToken' && typeof answer?.access_token === 'string') world.addToken(d.pathParams.api_key!, answer.access_token, String(answer.expires_at));
+    if (id === 'createAppToken' && typeof answer?.access_token === 'string')
+      world.addToken(d.pathParams.api_key!, answer.access_token, String(answer.expires_at));
     if (id === 'resetSandbox') {
       world.accepted.clear();
       world.seedPools();
@@ -268,11 +381,17 @@ export function summarize(r: FuzzReport): string {
     `fuzz: ${ops.length}/${r.operationsTotal} operations covered, ${succeeded} of them answered 2xx at least once; routes outside the document: ${Object.values(r.extra).reduce((a, b) => a + b, 0)} requests`,
     `fuzz: ${r.failures.length} distinct failures (${r.repeatedFailures} repeats)${r.hang ? ', stopped on a hang' : ''}`,
   ];
-  const never = ops.filter(([, s]) => s.succeeded === 0).map(([k, s]) => `${k} ${JSON.stringify(s.statuses)}`);
+  const never = ops
+    .filter(([, s]) => s.succeeded === 0)
+    .map(([k, s]) => `${k} ${JSON.stringify(s.statuses)}`);
   if (never.length) lines.push(`fuzz: never 2xx: ${never.join(', ')}`);
   for (const f of r.failures) {
-    lines.push(`  ✗ ${f.target} [${f.kind}] case ${f.index} (seed ${f.seed}): ${f.problems.join(' | ')}`);
-    lines.push(`    ${f.request.method} ${f.request.url}${f.request.body ? ` body ${JSON.stringify(f.request.body)}` : ''}`);
+    lines.push(
+      `  ✗ ${f.target} [${f.kind}] case ${f.index} (seed ${f.seed}): ${f.problems.join(' | ')}`,
+    );
+    lines.push(
+      `    ${f.request.method} ${f.request.url}${f.request.body ? ` body ${JSON.stringify(f.request.body)}` : ''}`,
+    );
     if (f.status !== undefined) lines.push(`    → ${f.status} ${f.answer ?? ''}`);
   }
   return lines.join('\n');

@@ -21,8 +21,16 @@ let server: SpawnedServer;
 let report: FuzzReport;
 
 beforeAll(async () => {
-  server = await spawnServer(['--db', ':memory:', '--quiet', '--control-token', CONTROL_TOKEN], { timeoutMs: 60_000 });
-  report = await runFuzz({ baseUrl: server.url, controlToken: CONTROL_TOKEN, fixtures: readFixtures(), seed: SEED, maxRequests: REQUESTS });
+  server = await spawnServer(['--db', ':memory:', '--quiet', '--control-token', CONTROL_TOKEN], {
+    timeoutMs: 60_000,
+  });
+  report = await runFuzz({
+    baseUrl: server.url,
+    controlToken: CONTROL_TOKEN,
+    fixtures: readFixtures(),
+    seed: SEED,
+    maxRequests: REQUESTS,
+  });
   console.log(summarize(report));
 }, 300_000);
 
@@ -33,7 +41,9 @@ afterAll(async () => {
 describe('spec-driven fuzzing of the running sandbox', () => {
   it('sends every operation of the document valid and invalid requests', () => {
     expect(report.requests).toBe(REQUESTS);
-    const documented = loadSpec().operations.map((o) => o.operationId).sort();
+    const documented = loadSpec()
+      .operations.map((o) => o.operationId)
+      .sort();
     expect(Object.keys(report.operations).sort()).toEqual(documented);
     for (const [id, s] of Object.entries(report.operations)) {
       expect(s.valid, `${id}: valid requests`).toBeGreaterThan(0);
@@ -47,7 +57,8 @@ describe('spec-driven fuzzing of the running sandbox', () => {
     // 2xx out of every operation at least once. A new operation that the fuzzer cannot bring to success
     // fails here, by name; make the generator reach it, or add it below with the reason it cannot.
     const documented = loadSpec().operations.map((o) => o.operationId);
-    for (const id of Object.keys(NEVER_2XX_EXPECTED)) expect(documented, `excluded ${id} is documented`).toContain(id);
+    for (const id of Object.keys(NEVER_2XX_EXPECTED))
+      expect(documented, `excluded ${id} is documented`).toContain(id);
     const never = documented
       .filter((id) => !(id in NEVER_2XX_EXPECTED) && !((report.operations[id]?.succeeded ?? 0) > 0))
       .map((id) => `${id} ${JSON.stringify(report.operations[id]?.statuses ?? {})}`);
@@ -56,6 +67,10 @@ describe('spec-driven fuzzing of the running sandbox', () => {
 
   it('gets documented, schema-valid JSON answers only: no 5xx, no hang, no invalid request accepted', () => {
     expect(report.hang).toBe(false);
-    expect(report.failures.map((f) => `${f.target} [${f.kind}] case ${f.index}: ${f.problems.join(' | ')}`)).toEqual([]);
+    expect(
+      report.failures.map(
+        (f) => `${f.target} [${f.kind}] case ${f.index}: ${f.problems.join(' | ')}`,
+      ),
+    ).toEqual([]);
   });
 });

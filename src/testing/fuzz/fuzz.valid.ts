@@ -13,13 +13,19 @@ type Fields = Record<string, fc.Arbitrary<unknown>>;
  * not exist. Ids that may still move are favoured (fixture orders in flight, what the run created
  * last: a pending transfer or conversion, an unpaid order), where most fixture history has long settled.
  */
-export function existing(world: FuzzWorld, pool: PoolName, movableFirst = false): fc.Arbitrary<string> {
+export function existing(
+  world: FuzzWorld,
+  pool: PoolName,
+  movableFirst = false,
+): fc.Arbitrary<string> {
   const fresh = fc.stringMatching(/^[0-9a-f]{32}$/);
   const values = world.pool(pool);
   if (!values.length) return fresh;
   const movable = world.movable(pool).slice(-3);
   return fc.oneof(
-    ...(movable.length ? [{ weight: movableFirst ? 20 : 4, arbitrary: fc.constantFrom(...movable) }] : []),
+    ...(movable.length
+      ? [{ weight: movableFirst ? 20 : 4, arbitrary: fc.constantFrom(...movable) }]
+      : []),
     { weight: movable.length && movableFirst ? 1 : 5, arbitrary: fc.constantFrom(...values) },
     { weight: 1, arbitrary: fresh },
   );
@@ -67,7 +73,9 @@ function pathPool(op: Operation, name: string): PoolName {
   return PATH_POOLS[name] ?? 'invoice';
 }
 
-const unique = fc.tuple(fc.nat(), fc.string({ minLength: 1, maxLength: 12 })).map(([n, s]) => `fuzz-${n}-${s}`);
+const unique = fc
+  .tuple(fc.nat(), fc.string({ minLength: 1, maxLength: 12 }))
+  .map(([n, s]) => `fuzz-${n}-${s}`);
 const localUrl = fc.nat(9999).map((n) => `http://127.0.0.1:9/fuzz/${n}`);
 
 /**
@@ -80,7 +88,12 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
   switch (op.operationId) {
     case 'createInvoiceV1':
     case 'createInvoiceV3':
-      return { amount: validAmount(5000), currency: fc.constant('PHP'), external_transaction_id: unique, expires_at: fc.constant(undefined) };
+      return {
+        amount: validAmount(5000),
+        currency: fc.constant('PHP'),
+        external_transaction_id: unique,
+        expires_at: fc.constant(undefined),
+      };
     case 'createSellOrder':
     case 'createSellOrderV2':
       return {
@@ -99,7 +112,12 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
       };
     case 'createTransfer':
     case 'createCryptoPayment':
-      return { account: fc.constant(world.ownAccount), target_address: target, amount: validAmount(200), otp: fc.constant(undefined) };
+      return {
+        account: fc.constant(world.ownAccount),
+        target_address: target,
+        amount: validAmount(200),
+        otp: fc.constant(undefined),
+      };
     case 'placeBuyOrder':
       return {
         currency_amount: validAmount(5000),
@@ -109,7 +127,11 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         payment_method: fc.constantFrom('cash_payment', 'seven_connect_deposit', 'bayad_deposit'),
       };
     case 'createCryptoExchange':
-      return { source_account: fc.constant(world.ownAccount), target_account: fc.constant(world.ownBtcAccount), amount: validAmount(500) };
+      return {
+        source_account: fc.constant(world.ownAccount),
+        target_account: fc.constant(world.ownBtcAccount),
+        amount: validAmount(500),
+      };
     case 'createPaymentRequest':
       // A payer who exists (an unknown one is a 400 by design; the invalid generator covers it).
       // `expires_at` must be a date in the future (any other text is a 400 by design).
@@ -120,18 +142,27 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         expires_at: fc.constant(undefined),
       };
     case 'validateOutletField':
-      return { payment_outlet: fc.constant('bpi'), outlet_id: fc.constant(undefined), field: fc.constant('account_number'), value: fc.constantFrom('1234567890', '001234567890') };
+      return {
+        payment_outlet: fc.constant('bpi'),
+        outlet_id: fc.constant(undefined),
+        field: fc.constant('account_number'),
+        value: fc.constantFrom('1234567890', '001234567890'),
+      };
     case 'quotePartnerPayoutOutletFee':
       return { outlet_id: fc.constantFrom(...world.outlets), amount: validAmount(60000) };
     case 'payInvoice':
       return {
-        collector: fc.constantFrom(...(resolve('#/components/schemas/PaymentCollector').enum as string[])),
+        collector: fc.constantFrom(
+          ...(resolve('#/components/schemas/PaymentCollector').enum as string[]),
+        ),
         amount: fc.option(validAmount(50), { nil: undefined }),
         customer: fc.option(existing(world, 'email'), { nil: undefined }),
       };
     case 'confirmCounterPayment':
       return {
-        reference_number: world.pool('reference').length ? existing(world, 'reference', true) : fc.string({ minLength: 1, maxLength: 12 }),
+        reference_number: world.pool('reference').length
+          ? existing(world, 'reference', true)
+          : fc.string({ minLength: 1, maxLength: 12 }),
         amount: fc.option(validAmount(50), { nil: undefined }),
       };
     case 'triggerEvent':
@@ -151,7 +182,11 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
       return { balance: fc.option(validAmount(10000), { nil: undefined }) };
     case 'createMerchant':
     case 'updateMerchant':
-      return { callback_url: fc.option(localUrl), redirect_url: fc.option(localUrl), max_invoice_amount: fc.option(validAmount(100000), { nil: undefined }) };
+      return {
+        callback_url: fc.option(localUrl),
+        redirect_url: fc.option(localUrl),
+        max_invoice_amount: fc.option(validAmount(100000), { nil: undefined }),
+      };
     case 'createFault':
       // Never fires (the glob is still matched against every later request, which is what can hang).
       return {
@@ -163,9 +198,21 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
           { weight: 2, arbitrary: fc.constantFrom('/v1/invoices', '/v3/**', '/*/sellorder', '**') },
           // Globs that make a backtracking matcher explode on a long path, with as many wildcards as
           // the sandbox takes (16: more is a 400, which would leave no fault to match or delete).
-          { weight: 3, arbitrary: fc.constantFrom('**/' + '*a'.repeat(15) + 'b', '/*/*/' + '*a'.repeat(13) + '*c', '/**/' + 'a*'.repeat(15) + 'z') },
+          {
+            weight: 3,
+            arbitrary: fc.constantFrom(
+              '**/' + '*a'.repeat(15) + 'b',
+              '/*/*/' + '*a'.repeat(13) + '*c',
+              '/**/' + 'a*'.repeat(15) + 'z',
+            ),
+          },
           // Any text as the last segment under a served path (a glob that matches no served path is a 400).
-          { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 60 }).map((s) => `/v1/invoices/${s.replace(/\//g, '')}`) },
+          {
+            weight: 1,
+            arbitrary: fc
+              .string({ minLength: 1, maxLength: 60 })
+              .map((s) => `/v1/invoices/${s.replace(/\//g, '')}`),
+          },
         ),
       };
     case 'advanceClock':
@@ -176,11 +223,18 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
 }
 
 /** Query values that exist and keep answers small; the rest come from the parameter's schema. */
-function queryValue(p: oas31.ParameterObject, world: FuzzWorld, resolve: Resolve): fc.Arbitrary<string> {
+function queryValue(
+  p: oas31.ParameterObject,
+  world: FuzzWorld,
+  resolve: Resolve,
+): fc.Arbitrary<string> {
   switch (p.name) {
     case 'page':
       // Mostly the first page: what a list answers fills the pools for the reads by id.
-      return fc.oneof({ weight: 2, arbitrary: fc.constant('1') }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 4 }).map(String) });
+      return fc.oneof(
+        { weight: 2, arbitrary: fc.constant('1') },
+        { weight: 1, arbitrary: fc.integer({ min: 2, max: 4 }).map(String) },
+      );
     case 'per_page':
     case 'limit':
       return fc.integer({ min: 1, max: 50 }).map(String);
@@ -188,7 +242,10 @@ function queryValue(p: oas31.ParameterObject, world: FuzzWorld, resolve: Resolve
       return fc.integer({ min: 0, max: 300 }).map(String);
     case 'wait':
       // A long poll holds the answer for real seconds: rarely, and short.
-      return fc.oneof({ weight: 9, arbitrary: fc.constant('0') }, { weight: 1, arbitrary: fc.constant('1') });
+      return fc.oneof(
+        { weight: 9, arbitrary: fc.constant('0') },
+        { weight: 1, arbitrary: fc.constant('1') },
+      );
     case 'currency':
       return fc.constantFrom('PHP', 'BTC');
     case 'outlet_id':
@@ -204,18 +261,34 @@ function queryValue(p: oas31.ParameterObject, world: FuzzWorld, resolve: Resolve
       return existing(world, 'workspace');
     case 'events':
       // A comma-separated list of event names (the event stream's filter).
-      return fc.uniqueArray(fc.constantFrom(...(resolve('#/components/schemas/EventName').enum as string[])), { minLength: 1 }).map((names) => names.join(','));
+      return fc
+        .uniqueArray(
+          fc.constantFrom(...(resolve('#/components/schemas/EventName').enum as string[])),
+          { minLength: 1 },
+        )
+        .map((names) => names.join(','));
     default:
-      return arbitraryFor((p.schema ?? {}) as Schema, resolve).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+      return arbitraryFor((p.schema ?? {}) as Schema, resolve).map((v) =>
+        typeof v === 'string' ? v : JSON.stringify(v),
+      );
   }
 }
 
 /** A request the document says is valid, with real ids and good credentials. */
-export function validDraft(op: Operation, world: FuzzWorld, resolve: Resolve, bodySchema: Schema | undefined): fc.Arbitrary<Draft> {
+export function validDraft(
+  op: Operation,
+  world: FuzzWorld,
+  resolve: Resolve,
+  bodySchema: Schema | undefined,
+): fc.Arbitrary<Draft> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   const movableFirst = MOVABLE_FIRST.has(op.operationId);
-  const params = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, existing(world, pathPool(op, p.name), movableFirst)]))) as fc.Arbitrary<Record<string, string>>;
+  const params = fc.record(
+    Object.fromEntries(
+      pathParams.map((p) => [p.name, existing(world, pathPool(op, p.name), movableFirst)]),
+    ),
+  ) as fc.Arbitrary<Record<string, string>>;
   const query = fc
     .tuple(
       ...queryParams.map((p) => {
@@ -230,15 +303,38 @@ export function validDraft(op: Operation, world: FuzzWorld, resolve: Resolve, bo
     const overrides = bodyOverrides(op, world, resolve);
     const merged = fc
       .tuple(arbitraryFor(bodySchema, resolve), fc.record(overrides))
-      .map(([b, o]) => withoutUndefined(b && typeof b === 'object' && !Array.isArray(b) ? { ...(b as object), ...o } : b));
+      .map(([b, o]) =>
+        withoutUndefined(
+          b && typeof b === 'object' && !Array.isArray(b) ? { ...(b as object), ...o } : b,
+        ),
+      );
     body = op.bodyRequired ? merged : fc.option(merged, { nil: undefined, freq: 4 });
   }
   // Mostly the whitelisted app; sometimes the one that needs a one-time code (422 is documented).
-  const app = fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(world.apps.length * 3) });
+  const app = fc.oneof(
+    { weight: 5, arbitrary: fc.constant(0) },
+    { weight: 1, arbitrary: fc.nat(world.apps.length * 3) },
+  );
   // The event stream answers only a client that asks for one (406 otherwise).
-  const headers: Record<string, string> = op.operationId === 'streamEvents' ? { accept: 'text/event-stream' } : {};
+  const headers: Record<string, string> =
+    op.operationId === 'streamEvents' ? { accept: 'text/event-stream' } : {};
   return fc.record({ pathParams: params, query, body, app }).map((r): Draft => {
-    const fit = fitDraft(op, world, r.pathParams, op.auth === 'hmac' ? ownAccountsOf(world, r.app, r.body) : r.body);
-    return { op, kind: 'valid', pathParams: fit.pathParams, query: fitQuery(op, world, fit.pathParams, r.query), body: fit.body, headers, auth: 'good', app: r.app, expect: 'documented' };
+    const fit = fitDraft(
+      op,
+      world,
+      r.pathParams,
+      op.auth === 'hmac' ? ownAccountsOf(world, r.app, r.body) : r.body,
+    );
+    return {
+      op,
+      kind: 'valid',
+      pathParams: fit.pathParams,
+      query: fitQuery(op, world, fit.pathParams, r.query),
+      body: fit.body,
+      headers,
+      auth: 'good',
+      app: r.app,
+      expect: 'documented',
+    };
   });
 }

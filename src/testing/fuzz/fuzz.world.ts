@@ -26,10 +26,24 @@ export type PoolName =
 const POOL_CAP = 200;
 
 /** Pools of resources with a lifecycle: a new one can still move, where history has settled. */
-const STATEFUL = new Set<PoolName>(['invoice', 'sellOrder', 'buyOrder', 'transfer', 'paymentRequest', 'cryptoExchange', 'cryptoPayment']);
+const STATEFUL = new Set<PoolName>([
+  'invoice',
+  'sellOrder',
+  'buyOrder',
+  'transfer',
+  'paymentRequest',
+  'cryptoExchange',
+  'cryptoPayment',
+]);
 
 /** Pools whose objects say in `status` whether they can still move: only a `pending` one can. */
-const SETTLES_BY_STATUS = new Set<PoolName>(['invoice', 'transfer', 'paymentRequest', 'cryptoExchange', 'cryptoPayment']);
+const SETTLES_BY_STATUS = new Set<PoolName>([
+  'invoice',
+  'transfer',
+  'paymentRequest',
+  'cryptoExchange',
+  'cryptoPayment',
+]);
 
 /** A pending transfer settles by itself this long after it was made (the server's default `--transfer-delay`). */
 const TRANSFER_DELAY_MS = 10_000;
@@ -62,7 +76,10 @@ export class FuzzWorld {
   readonly customerPesoAccounts: string[];
   private nonce = BigInt(Date.now()) * 1000n;
   /** Workspaces made during the run: a tenant of their own (app, wallet, customer), by workspace id. */
-  readonly workspaces = new Map<string, { app: SigningApp; account: string; customerEmail: string }>();
+  readonly workspaces = new Map<
+    string,
+    { app: SigningApp; account: string; customerEmail: string }
+  >();
   /**
    * When an in-flight item stops moving by itself on the sandbox clock (an invoice expires, a transfer
    * settles, an access token lapses), by pool and id: it is no longer offered as movable after that.
@@ -80,7 +97,10 @@ export class FuzzWorld {
   /** The last snapshot document exported: what a valid import sends. */
   snapshotDocument: unknown;
   /** The last nonce each key had accepted (2xx), for replays; forgotten when the key is reset. */
-  readonly accepted = new Map<string, { nonce: string; method: string; path: string; body: string }>();
+  readonly accepted = new Map<
+    string,
+    { nonce: string; method: string; path: string; body: string }
+  >();
 
   constructor(
     readonly baseUrl: string,
@@ -88,12 +108,21 @@ export class FuzzWorld {
     readonly fixtures: Fixtures,
   ) {
     const devs = fixtures.developers;
-    this.apps = devs.map((d) => ({ key: d.app.api_key, secret: d.app.api_secret, whitelisted: d.app.mfa_whitelisted }));
-    this.merchantTokens = fixtures.merchants.flatMap((m) => [`Token ${m.merchant_api_token}`, ...(m.bearer_token ? [`Bearer ${m.bearer_token}`] : [])]);
+    this.apps = devs.map((d) => ({
+      key: d.app.api_key,
+      secret: d.app.api_secret,
+      whitelisted: d.app.mfa_whitelisted,
+    }));
+    this.merchantTokens = fixtures.merchants.flatMap((m) => [
+      `Token ${m.merchant_api_token}`,
+      ...(m.bearer_token ? [`Bearer ${m.bearer_token}`] : []),
+    ]);
     this.ownAccount = devs[0]!.accounts.find((a) => a.currency === 'PHP')!.id;
     this.ownBtcAccount = devs[0]!.accounts.find((a) => a.currency === 'BTC')!.id;
     this.outlets = fixtures.payout_outlets.map((o) => o.id);
-    this.customerPesoAccounts = fixtures.customers.flatMap((c) => c.accounts.filter((a) => a.currency === 'PHP').map((a) => a.id));
+    this.customerPesoAccounts = fixtures.customers.flatMap((c) =>
+      c.accounts.filter((a) => a.currency === 'PHP').map((a) => a.id),
+    );
     this.seedPools();
   }
 
@@ -112,17 +141,46 @@ export class FuzzWorld {
     const devs = fixtures.developers;
     // Order sections are optional in the fixture type (added by the orders module).
     const section = (name: string) =>
-      ((fixtures[name] ?? []) as Array<{ id: string; owner_id: string; status?: string; delivery_status?: string }>).filter((o) => o.owner_id === devs[0]!.id);
-    this.add('sellOrder', ...section('sell_orders').slice(0, 50).map((o) => o.id));
-    this.add('buyOrder', ...section('buy_orders').slice(0, 50).map((o) => o.id));
+      (
+        (fixtures[name] ?? []) as Array<{
+          id: string;
+          owner_id: string;
+          status?: string;
+          delivery_status?: string;
+        }>
+      ).filter((o) => o.owner_id === devs[0]!.id);
+    this.add(
+      'sellOrder',
+      ...section('sell_orders')
+        .slice(0, 50)
+        .map((o) => o.id),
+    );
+    this.add(
+      'buyOrder',
+      ...section('buy_orders')
+        .slice(0, 50)
+        .map((o) => o.id),
+    );
     const moving = (name: string, statuses: string[]) =>
-      section(name).filter((o) => statuses.includes(o.delivery_status ?? o.status ?? '')).slice(0, 10).map((o) => o.id);
+      section(name)
+        .filter((o) => statuses.includes(o.delivery_status ?? o.status ?? ''))
+        .slice(0, 10)
+        .map((o) => o.id);
     this.markInFlight('sellOrder', ...moving('sell_orders', ['pending_payment', 'processing']));
     this.markInFlight('buyOrder', ...moving('buy_orders', ['pending_payment']));
-    this.add('transfer', ...section('transfers').slice(0, 50).map((o) => o.id));
+    this.add(
+      'transfer',
+      ...section('transfers')
+        .slice(0, 50)
+        .map((o) => o.id),
+    );
     this.add('merchant', ...fixtures.merchants.map((m) => m.id));
     this.add('apiKey', ...devs.map((d) => d.app.api_key));
-    this.add('account', ...devs.flatMap((d) => d.accounts.map((a) => a.id)), ...fixtures.customers.flatMap((c) => c.accounts.map((a) => a.id)));
+    this.add(
+      'account',
+      ...devs.flatMap((d) => d.accounts.map((a) => a.id)),
+      ...fixtures.customers.flatMap((c) => c.accounts.map((a) => a.id)),
+    );
     this.add('account', ...fixtures.merchants.map((m) => m.wallet_account_id));
     this.add('email', ...fixtures.customers.flatMap((c) => [c.email, c.mobile_number]));
     this.add('outlet', ...fixtures.payout_outlets.map((o) => o.id));
@@ -147,30 +205,46 @@ export class FuzzWorld {
    */
   movable(name: PoolName): string[] {
     const now = Date.now() + this.clockOffsetMs;
-    const live = (pool: PoolName, id: string) => (this.dueAt.get(`${pool} ${id}`) ?? Infinity) > now;
+    const live = (pool: PoolName, id: string) =>
+      (this.dueAt.get(`${pool} ${id}`) ?? Infinity) > now;
     if (name === 'reference') {
       const invoices = new Set(this.movable('invoice'));
-      return this.pool('reference').filter((ref) => invoices.has(this.referenceInvoice.get(ref) ?? ''));
+      return this.pool('reference').filter((ref) =>
+        invoices.has(this.referenceInvoice.get(ref) ?? ''),
+      );
     }
-    if (name === 'accessToken') return this.pool('accessToken').filter((t) => live('accessToken', t));
+    if (name === 'accessToken')
+      return this.pool('accessToken').filter((t) => live('accessToken', t));
     return (this.inFlight.get(name) ?? []).filter((id) => live(name, id));
   }
 
   private markInFlight(pool: PoolName, ...ids: string[]): void {
     this.add(pool, ...ids);
-    this.inFlight.set(pool, [...(this.inFlight.get(pool) ?? []).filter((id) => !ids.includes(id)), ...ids].slice(-POOL_CAP));
+    this.inFlight.set(
+      pool,
+      [...(this.inFlight.get(pool) ?? []).filter((id) => !ids.includes(id)), ...ids].slice(
+        -POOL_CAP,
+      ),
+    );
   }
 
   /** The item can no longer move (paid, settled, expired): it stays in its pool for reads. */
   settle(pool: PoolName, id: string): void {
     const list = this.inFlight.get(pool);
-    if (list?.includes(id)) this.inFlight.set(pool, list.filter((x) => x !== id));
+    if (list?.includes(id))
+      this.inFlight.set(
+        pool,
+        list.filter((x) => x !== id),
+      );
   }
 
   /** The item is gone (deleted, revoked): nothing may point at it any more. */
   forget(pool: PoolName, id: string): void {
     this.settle(pool, id);
-    this.pools.set(pool, this.pool(pool).filter((x) => x !== id));
+    this.pools.set(
+      pool,
+      this.pool(pool).filter((x) => x !== id),
+    );
   }
 
   /** Every item of the pool is gone (all faults cleared). */
@@ -202,32 +276,48 @@ export class FuzzWorld {
   }
 
   sign(app: SigningApp, nonce: string, url: string, body: string): string {
-    return createHmac('sha256', app.secret).update(nonce + url + body).digest('hex');
+    return createHmac('sha256', app.secret)
+      .update(nonce + url + body)
+      .digest('hex');
   }
 
   /** Remember ids found in an answer, by the name of the object that holds them. */
   harvest(operationId: string, body: unknown): void {
-    const ws = operationId === 'createWorkspace' ? (body as { workspace?: any }).workspace : undefined;
+    const ws =
+      operationId === 'createWorkspace' ? (body as { workspace?: any }).workspace : undefined;
     if (ws?.app && ws.customer) {
-      const account = ws.app.owner.accounts.find((a: { currency: string }) => a.currency === 'PHP')?.id;
-      const app = { key: ws.app.api_key, secret: ws.app.api_secret, whitelisted: ws.app.mfa_whitelisted };
+      const account = ws.app.owner.accounts.find(
+        (a: { currency: string }) => a.currency === 'PHP',
+      )?.id;
+      const app = {
+        key: ws.app.api_key,
+        secret: ws.app.api_secret,
+        whitelisted: ws.app.mfa_whitelisted,
+      };
       this.workspaces.set(ws.id, { app, account, customerEmail: ws.customer.email });
     }
     // What a create answers is new (and often still pending); what a list or read answers may be old history.
     // A triggered event answers the (often new, still pending) invoice it happened to.
     const creates = /^(create|place)/.test(operationId) || operationId === 'triggerEvent';
-    if (/Clock$/.test(operationId) && typeof (body as { now?: unknown })?.now === 'string') this.clock((body as { now: string }).now);
+    if (/Clock$/.test(operationId) && typeof (body as { now?: unknown })?.now === 'string')
+      this.clock((body as { now: string }).now);
     const add = (pool: PoolName, id: string, o: Record<string, unknown>) => {
       const status = typeof o.status === 'string' ? o.status : undefined;
-      const knownSettled = SETTLES_BY_STATUS.has(pool) && status !== undefined && status !== 'pending';
+      const knownSettled =
+        SETTLES_BY_STATUS.has(pool) && status !== undefined && status !== 'pending';
       if (knownSettled) return void (this.add(pool, id), this.settle(pool, id));
       if (creates && STATEFUL.has(pool)) this.markInFlight(pool, id);
       else this.add(pool, id);
-      if (pool === 'invoice' && typeof o.expires_at === 'string') this.due(pool, id, Date.parse(o.expires_at));
-      if (pool === 'transfer' && typeof o.created_at === 'string') this.due(pool, id, Date.parse(o.created_at) + TRANSFER_DELAY_MS);
-      if (pool === 'invoice' && typeof o.amount_due === 'string') this.invoiceDue.set(id, Number(o.amount_due));
-      if (pool === 'invoice' && Array.isArray(o.supported_payment_collectors)) this.invoiceCollectors.set(id, o.supported_payment_collectors as string[]);
-      if (pool === 'invoice' && typeof o.current_payment_reference_number === 'string') this.referenceInvoice.set(o.current_payment_reference_number, id);
+      if (pool === 'invoice' && typeof o.expires_at === 'string')
+        this.due(pool, id, Date.parse(o.expires_at));
+      if (pool === 'transfer' && typeof o.created_at === 'string')
+        this.due(pool, id, Date.parse(o.created_at) + TRANSFER_DELAY_MS);
+      if (pool === 'invoice' && typeof o.amount_due === 'string')
+        this.invoiceDue.set(id, Number(o.amount_due));
+      if (pool === 'invoice' && Array.isArray(o.supported_payment_collectors))
+        this.invoiceCollectors.set(id, o.supported_payment_collectors as string[]);
+      if (pool === 'invoice' && typeof o.current_payment_reference_number === 'string')
+        this.referenceInvoice.set(o.current_payment_reference_number, id);
     };
     if (operationId === 'exportSnapshot') this.snapshotDocument = body;
     if (operationId === 'createSnapshot' || operationId === 'importSnapshot') {
@@ -241,11 +331,15 @@ export class FuzzWorld {
       const id = typeof o.id === 'string' ? o.id : undefined;
       if (id) {
         if (parent === 'invoice' || parent === 'invoices') add('invoice', id, o);
-        else if (parent === 'order' || parent === 'orders') add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id, o);
+        else if (parent === 'order' || parent === 'orders')
+          add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id, o);
         else if (parent === 'transfer' || parent === 'transfers') add('transfer', id, o);
-        else if (parent === 'payment-request' || parent === 'payment-requests') add('paymentRequest', id, o);
-        else if (parent === 'crypto-exchange' || parent === 'crypto-exchanges') add('cryptoExchange', id, o);
-        else if (parent === 'crypto-payment' || parent === 'crypto-payments') add('cryptoPayment', id, o);
+        else if (parent === 'payment-request' || parent === 'payment-requests')
+          add('paymentRequest', id, o);
+        else if (parent === 'crypto-exchange' || parent === 'crypto-exchanges')
+          add('cryptoExchange', id, o);
+        else if (parent === 'crypto-payment' || parent === 'crypto-payments')
+          add('cryptoPayment', id, o);
         else if (parent === 'fault' || parent === 'faults') add('fault', id, o);
         else if (parent === 'delivery' || parent === 'deliveries') add('delivery', id, o);
         else if (parent === 'workspace') add('workspace', id, o);
@@ -253,10 +347,12 @@ export class FuzzWorld {
         else if (parent === 'merchant' || parent === 'merchants') add('merchant', id, o);
       }
       if (typeof o.api_key === 'string') this.add('apiKey', o.api_key);
-      if (typeof o.current_payment_reference_number === 'string') this.add('reference', o.current_payment_reference_number);
+      if (typeof o.current_payment_reference_number === 'string')
+        this.add('reference', o.current_payment_reference_number);
       if (typeof o.reference_number === 'string') this.add('reference', o.reference_number);
       // A workspace's customer is of that tenant only (kept in `workspaces`): not a payer for the base data.
-      if (typeof o.email === 'string' && parent === 'customer' && operationId !== 'createWorkspace') this.add('email', o.email);
+      if (typeof o.email === 'string' && parent === 'customer' && operationId !== 'createWorkspace')
+        this.add('email', o.email);
       for (const [k, x] of Object.entries(o)) if (x && typeof x === 'object') walk(x, k);
     };
     walk(body, '');

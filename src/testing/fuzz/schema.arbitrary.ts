@@ -9,7 +9,8 @@ export type Resolve = (ref: string) => Schema;
 export function documentResolver(document: unknown): Resolve {
   return (ref) => {
     let cur: any = document;
-    for (const part of ref.replace(/^#\//, '').split('/')) cur = cur?.[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+    for (const part of ref.replace(/^#\//, '').split('/'))
+      cur = cur?.[part.replaceAll('~1', '/').replaceAll('~0', '~')];
     if (!cur || typeof cur !== 'object') throw new Error(`unresolvable $ref ${ref}`);
     return cur as Schema;
   };
@@ -63,19 +64,41 @@ export const NASTY_STRINGS = [
 export const validAmount = (max = 5000): fc.Arbitrary<string | number> =>
   fc.oneof(
     { weight: 4, arbitrary: fc.integer({ min: 1, max }) },
-    { weight: 4, arbitrary: fc.tuple(fc.integer({ min: 0, max: max - 1 }), fc.integer({ min: 1, max: 99 })).map(([a, b]) => `${a}.${String(b).padStart(2, '0')}`) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 0, max: max - 1 }), fc.integer({ min: 1, max: 99 }))
+        .map(([a, b]) => `${a}.${String(b).padStart(2, '0')}`),
+    },
     { weight: 4, arbitrary: fc.integer({ min: 1, max }).map(String) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom<string | number>('10000000000', 10000000000, '9999999999.99999999', '0.00000001', 0.00000001, '1.12345678', 1.12345678, '12345678.12345678'),
+      arbitrary: fc.constantFrom<string | number>(
+        '10000000000',
+        10000000000,
+        '9999999999.99999999',
+        '0.00000001',
+        0.00000001,
+        '1.12345678',
+        1.12345678,
+        '12345678.12345678',
+      ),
     },
   );
 
 const plainString = (min: number, max: number) =>
   fc.oneof(
     { weight: 6, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, 24) }) },
-    { weight: 2, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, 24), unit: 'grapheme' }) },
-    { weight: 1, arbitrary: fc.constantFrom(...NASTY_STRINGS.filter((s) => s.length >= min && s.length <= max)) },
+    {
+      weight: 2,
+      arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, 24), unit: 'grapheme' }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        ...NASTY_STRINGS.filter((s) => s.length >= min && s.length <= max),
+      ),
+    },
   );
 
 const freeJson = fc.jsonValue({ maxDepth: 2 }).filter((v) => JSON.stringify(v).length < 400);
@@ -90,9 +113,15 @@ export function arbitraryFor(schema: Schema, resolve: Resolve, depth = 0): fc.Ar
   if (s.enum) return fc.constantFrom(...(s.enum as unknown[]));
   if (s['x-amount']) return validAmount();
   const alts = (s.oneOf ?? s.anyOf) as Schema[] | undefined;
-  if (alts) return fc.oneof(...alts.map((a) => arbitraryFor({ ...omit(omit(s, 'oneOf'), 'anyOf'), ...a }, resolve, depth)));
+  if (alts)
+    return fc.oneof(
+      ...alts.map((a) =>
+        arbitraryFor({ ...omit(omit(s, 'oneOf'), 'anyOf'), ...a }, resolve, depth),
+      ),
+    );
   const types: string[] = s.type === undefined ? [] : ([] as string[]).concat(s.type);
-  if (types.length > 1) return fc.oneof(...types.map((t) => arbitraryFor({ ...s, type: t }, resolve, depth)));
+  if (types.length > 1)
+    return fc.oneof(...types.map((t) => arbitraryFor({ ...s, type: t }, resolve, depth)));
   switch (types[0]) {
     case 'null':
       return fc.constant(null);
@@ -113,7 +142,9 @@ export function arbitraryFor(schema: Schema, resolve: Resolve, depth = 0): fc.Ar
     case 'array': {
       const items = s.items ? arbitraryFor(s.items, resolve, depth + 1) : freeJson;
       const c = { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 4, 4) };
-      return s.uniqueItems ? fc.uniqueArray(items, { ...c, selector: (v) => JSON.stringify(v) }) : fc.array(items, c);
+      return s.uniqueItems
+        ? fc.uniqueArray(items, { ...c, selector: (v) => JSON.stringify(v) })
+        : fc.array(items, c);
     }
     case 'object':
       return objectFor(s, resolve, depth);
@@ -125,7 +156,10 @@ export function arbitraryFor(schema: Schema, resolve: Resolve, depth = 0): fc.Ar
 function stringFor(s: Schema): fc.Arbitrary<string> {
   const min = s.minLength ?? 0;
   const max = s.maxLength ?? 64;
-  if (s.pattern) return fc.stringMatching(new RegExp(s.pattern)).filter((x) => x.length >= min && x.length <= max);
+  if (s.pattern)
+    return fc
+      .stringMatching(new RegExp(s.pattern))
+      .filter((x) => x.length >= min && x.length <= max);
   if (s.format === 'email') return fc.emailAddress().filter((x) => x.length <= max);
   // A URL that stays on this machine: a sandbox may call it back (network use is 127.0.0.1 only).
   if (s.format === 'uri') return fc.nat(9999).map((n) => `http://127.0.0.1:9/cb/${n}`);
@@ -134,7 +168,10 @@ function stringFor(s: Schema): fc.Arbitrary<string> {
 
 function objectFor(s: Schema, resolve: Resolve, depth: number): fc.Arbitrary<unknown> {
   const props = (s.properties ?? {}) as Record<string, Schema>;
-  if (!Object.keys(props).length || depth > 4) return fc.dictionary(fc.string({ maxLength: 8 }), freeJson, { maxKeys: 4 });
-  const model = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, arbitraryFor(v, resolve, depth + 1)]));
+  if (!Object.keys(props).length || depth > 4)
+    return fc.dictionary(fc.string({ maxLength: 8 }), freeJson, { maxKeys: 4 });
+  const model = Object.fromEntries(
+    Object.entries(props).map(([k, v]) => [k, arbitraryFor(v, resolve, depth + 1)]),
+  );
   return fc.record(model, { requiredKeys: (s.required ?? []) as string[] });
 }

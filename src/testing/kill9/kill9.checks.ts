@@ -49,21 +49,24 @@ export function checkFile(file: string, log: WriteLog): FileCheck {
     // The outbox: an `invoice.created` per invoice, and one more event per payment of the invoice.
     const events = db.prepare('SELECT name FROM outbox_events WHERE invoice_id = ?');
     const payments = new Map<string, number>();
-    for (const a of log.acks) if (a.kind === 'payment') payments.set(a.invoiceId, (payments.get(a.invoiceId) ?? 0) + 1);
+    for (const a of log.acks)
+      if (a.kind === 'payment') payments.set(a.invoiceId, (payments.get(a.invoiceId) ?? 0) + 1);
     const missingEvents: string[] = [];
     for (const a of log.acks) {
       if (a.kind !== 'invoice') continue;
       const names = (events.all(a.id) as Array<{ name: string }>).map((e) => e.name);
       if (!names.includes('invoice.created')) missingEvents.push(`invoice.created of ${a.id}`);
       const paid = payments.get(a.id) ?? 0;
-      if (names.length - 1 < paid) missingEvents.push(`${paid - (names.length - 1)} payment events of ${a.id}`);
+      if (names.length - 1 < paid)
+        missingEvents.push(`${paid - (names.length - 1)} payment events of ${a.id}`);
     }
 
     const nonceRegressions: string[] = [];
     const lastNonce = db.prepare('SELECT last_nonce FROM apps WHERE api_key = ?');
     for (const [key, nonce] of log.signedNonces) {
       const row = lastNonce.get(key) as { last_nonce: string | null } | undefined;
-      if (!row?.last_nonce || BigInt(row.last_nonce) < nonce) nonceRegressions.push(`${key}: stored ${row?.last_nonce}, accepted ${nonce}`);
+      if (!row?.last_nonce || BigInt(row.last_nonce) < nonce)
+        nonceRegressions.push(`${key}: stored ${row?.last_nonce}, accepted ${nonce}`);
     }
 
     let ledger: string | null = null;

@@ -36,12 +36,24 @@ export interface WriteLog {
   signedNonces: Map<string, bigint>;
 }
 
-export const newWriteLog = (): WriteLog => ({ acks: [], lastSigned: new Map(), signedNonces: new Map() });
+export const newWriteLog = (): WriteLog => ({
+  acks: [],
+  lastSigned: new Map(),
+  signedNonces: new Map(),
+});
 
 let nonceBase = BigInt(Date.now()) * 1000n;
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
@@ -49,7 +61,14 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
  * One worker of mixed writes (invoices, wallet and counter payments, sell orders, transfers,
  * fundings) against `base` until `stop()` says so or the server is gone. Every 2xx goes to the log.
  */
-export async function writeWorker(base: string, creds: Credentials, worker: number, log: WriteLog, stop: () => boolean, random: () => number): Promise<void> {
+export async function writeWorker(
+  base: string,
+  creds: Credentials,
+  worker: number,
+  log: WriteLog,
+  stop: () => boolean,
+  random: () => number,
+): Promise<void> {
   const app = creds.apps[worker % creds.apps.length]!;
   const pending: string[] = [];
   let n = 0;
@@ -61,7 +80,9 @@ export async function writeWorker(base: string, creds: Credentials, worker: numb
       'content-type': 'application/json',
       'Access-Key': app.key,
       'Access-Nonce': nonce,
-      'Access-Signature': createHmac('sha256', app.secret).update(nonce + url + body).digest('hex'),
+      'Access-Signature': createHmac('sha256', app.secret)
+        .update(nonce + url + body)
+        .digest('hex'),
     };
     const res = await fetch(url, { method: 'POST', headers, body });
     const out = { status: res.status, body: await res.json().catch(() => null) };
@@ -76,7 +97,15 @@ export async function writeWorker(base: string, creds: Credentials, worker: numb
     const pick = random();
     try {
       if (pick < 0.3 || !pending.length) {
-        const r = await post(`${base}/v1/invoices/`, { amount: 20, currency: 'PHP', external_transaction_id: `k9-${worker}-${Date.now()}-${n++}` }, { authorization: `Token ${creds.merchantToken}` });
+        const r = await post(
+          `${base}/v1/invoices/`,
+          {
+            amount: 20,
+            currency: 'PHP',
+            external_transaction_id: `k9-${worker}-${Date.now()}-${n++}`,
+          },
+          { authorization: `Token ${creds.merchantToken}` },
+        );
         if (r.status === 201) {
           log.acks.push({ kind: 'invoice', id: r.body.invoice.id });
           pending.push(r.body.invoice.id);
@@ -84,20 +113,33 @@ export async function writeWorker(base: string, creds: Credentials, worker: numb
       } else if (pick < 0.5) {
         const invoiceId = pending.shift()!;
         const wallet = random() < 0.5;
-        const body = wallet ? { collector: 'coins_peso_wallet', customer: creds.customerEmail, amount: '5' } : { collector: 'cash_payment' };
+        const body = wallet
+          ? { collector: 'coins_peso_wallet', customer: creds.customerEmail, amount: '5' }
+          : { collector: 'cash_payment' };
         const r = await post(`${base}/_sandbox/invoices/${invoiceId}/payments`, body);
         if (r.status === 201) {
           log.acks.push({ kind: 'payment', id: r.body.payment.id, invoiceId });
           if (r.body.invoice.status === 'pending') pending.push(invoiceId);
         }
       } else if (pick < 0.65) {
-        const r = await signed('/v1/sellorder', { outlet_id: creds.outletId, amount: '10', currency: 'PHP', external_transaction_id: `k9-so-${worker}-${n++}` });
+        const r = await signed('/v1/sellorder', {
+          outlet_id: creds.outletId,
+          amount: '10',
+          currency: 'PHP',
+          external_transaction_id: `k9-so-${worker}-${n++}`,
+        });
         if (r.status === 201) log.acks.push({ kind: 'sellOrder', id: r.body.order.id });
       } else if (pick < 0.8) {
-        const r = await signed('/v3/transfers/', { account: app.account, target_address: creds.customerEmail, amount: '1' });
+        const r = await signed('/v3/transfers/', {
+          account: app.account,
+          target_address: creds.customerEmail,
+          amount: '1',
+        });
         if (r.status === 201) log.acks.push({ kind: 'transfer', id: r.body.transfer.id });
       } else {
-        const r = await post(`${base}/_sandbox/accounts/${creds.customerAccount}/fund`, { amount: '3' });
+        const r = await post(`${base}/_sandbox/accounts/${creds.customerAccount}/fund`, {
+          amount: '3',
+        });
         if (r.status === 200) log.acks.push({ kind: 'funding', accountId: creds.customerAccount });
       }
     } catch {

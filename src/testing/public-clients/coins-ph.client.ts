@@ -34,7 +34,10 @@ export interface SentRequest {
   body: string | undefined;
 }
 
-export function coinsPhClient(flavor: CoinsPhFlavor, opts: { host: string; key: string; secret: string }) {
+export function coinsPhClient(
+  flavor: CoinsPhFlavor,
+  opts: { host: string; key: string; secret: string },
+) {
   const sent: SentRequest[] = [];
 
   async function call(o: RequestOptions): Promise<WireResponse> {
@@ -44,7 +47,11 @@ export function coinsPhClient(flavor: CoinsPhFlavor, opts: { host: string; key: 
     const nonce = String((await nextMillisecond()) * NONCE_FACTOR[flavor]);
     const body = o.data === undefined ? undefined : JSON.stringify(o.data);
     const signature = hmacHex(opts.secret, nonce + url + (body ?? ''));
-    const headers: Record<string, string> = { ACCESS_SIGNATURE: signature, ACCESS_KEY: opts.key, ACCESS_NONCE: nonce };
+    const headers: Record<string, string> = {
+      ACCESS_SIGNATURE: signature,
+      ACCESS_KEY: opts.key,
+      ACCESS_NONCE: nonce,
+    };
     if (body !== undefined) headers['content-type'] = 'application/json';
     headers.accept = 'application/json';
     sent.push({ method, url, headers, body });
@@ -54,34 +61,76 @@ export function coinsPhClient(flavor: CoinsPhFlavor, opts: { host: string; key: 
   return {
     /** Every request as it went on the wire, for assertions on the client's habits. */
     sent,
-    cryptoAccounts: (params: { currency?: string } = {}) => call({ url: 'crypto-accounts', params, version: 'api/v3' }),
+    cryptoAccounts: (params: { currency?: string } = {}) =>
+      call({ url: 'crypto-accounts', params, version: 'api/v3' }),
     createTransferRequest: (data: { account: string; target_address: string; amount: string }) =>
       call({ url: 'transfers', method: 'POST', data, version: 'api/v3' }),
-    transfers: (params: { id?: string } = {}) => call({ url: 'transfers' + (params.id ? `/${params.id}` : ''), params, version: 'api/v3' }),
-    createSellorder: (data: Record<string, unknown>) => call({ url: 'sellorder', method: 'POST', data, version: 'api/v2' }),
+    transfers: (params: { id?: string } = {}) =>
+      call({ url: 'transfers' + (params.id ? `/${params.id}` : ''), params, version: 'api/v3' }),
+    createSellorder: (data: Record<string, unknown>) =>
+      call({ url: 'sellorder', method: 'POST', data, version: 'api/v2' }),
     sellorder: (params: { sellorder_id?: string; limit?: number; offset?: number } = {}) =>
-      call({ url: 'sellorder' + (params.sellorder_id ? `/${params.sellorder_id}` : ''), params, data: 'order', version: 'api/v2' }),
-    createBuyorder: (data: Record<string, unknown>) => call({ url: 'buyorder', method: 'POST', data, version: 'api/v2' }),
-    markBuyorderPaid: (data: { id: string }) => call({ url: `buyorder/${data.id}`, method: 'PUT', params: {} }),
-    buyorder: (params: { buyorder_id?: string } = {}) => call({ url: 'buyorder' + (params.buyorder_id ? `/${params.buyorder_id}` : ''), method: 'GET', params }),
-    transactionHistory: () => call({ url: 'buyorder', params: {}, data: 'orders', version: 'api/v2' }),
-    payoutOutlets: (params: Record<string, string> = {}) => call({ url: 'payout-outlets', method: 'GET', params }),
-    payoutOutletFees: (params: Record<string, string> = {}) => call({ url: 'payout-outlet-fees', method: 'GET', params }),
-    payoutOutletCategories: (params: Record<string, string> = {}) => call({ url: 'payout-outlet-categories', method: 'GET', params }),
-    payinOutlets: (params: Record<string, string> = {}) => call({ url: 'payin-outlets', method: 'GET', params }),
-    payinOutletFees: (params: Record<string, string> = {}) => call({ url: 'payin-outlet-fees', method: 'GET', params }),
-    payinOutletCategories: (params: Record<string, string> = {}) => call({ url: 'payin-outlet-categories', method: 'GET', params }),
-    validateField: (data: Record<string, unknown>) => call({ url: 'validate-field', method: 'POST', params: {}, data, version: 'api/v3' }),
-    createPaymentRequest: (data: { payer_contact_info: string; receiving_account: string; amount: string; message: string }) =>
-      call({ url: 'payment-requests', method: 'POST', data, version: 'api/v3' }),
+      call({
+        url: 'sellorder' + (params.sellorder_id ? `/${params.sellorder_id}` : ''),
+        params,
+        data: 'order',
+        version: 'api/v2',
+      }),
+    createBuyorder: (data: Record<string, unknown>) =>
+      call({ url: 'buyorder', method: 'POST', data, version: 'api/v2' }),
+    markBuyorderPaid: (data: { id: string }) =>
+      call({ url: `buyorder/${data.id}`, method: 'PUT', params: {} }),
+    buyorder: (params: { buyorder_id?: string } = {}) =>
+      call({
+        url: 'buyorder' + (params.buyorder_id ? `/${params.buyorder_id}` : ''),
+        method: 'GET',
+        params,
+      }),
+    transactionHistory: () =>
+      call({ url: 'buyorder', params: {}, data: 'orders', version: 'api/v2' }),
+    payoutOutlets: (params: Record<string, string> = {}) =>
+      call({ url: 'payout-outlets', method: 'GET', params }),
+    payoutOutletFees: (params: Record<string, string> = {}) =>
+      call({ url: 'payout-outlet-fees', method: 'GET', params }),
+    payoutOutletCategories: (params: Record<string, string> = {}) =>
+      call({ url: 'payout-outlet-categories', method: 'GET', params }),
+    payinOutlets: (params: Record<string, string> = {}) =>
+      call({ url: 'payin-outlets', method: 'GET', params }),
+    payinOutletFees: (params: Record<string, string> = {}) =>
+      call({ url: 'payin-outlet-fees', method: 'GET', params }),
+    payinOutletCategories: (params: Record<string, string> = {}) =>
+      call({ url: 'payin-outlet-categories', method: 'GET', params }),
+    validateField: (data: Record<string, unknown>) =>
+      call({ url: 'validate-field', method: 'POST', params: {}, data, version: 'api/v3' }),
+    createPaymentRequest: (data: {
+      payer_contact_info: string;
+      receiving_account: string;
+      amount: string;
+      message: string;
+    }) => call({ url: 'payment-requests', method: 'POST', data, version: 'api/v3' }),
     paymentRequests: (params: { id?: string } = {}) =>
-      call({ url: 'getpayment-requests' + (params.id ? `/${params.id}` : ''), params, version: 'api/v3' }),
+      call({
+        url: 'getpayment-requests' + (params.id ? `/${params.id}` : ''),
+        params,
+        version: 'api/v3',
+      }),
     convertFunds: (data: { source_account: string; target_account: string; amount: string }) =>
       call({ url: 'crypto-exchanges', method: 'POST', data, version: 'api/v3' }),
-    cryptoExchanges: (params: { id?: string } = {}) => call({ url: 'crypto-exchanges' + (params.id ? `/${params.id}` : ''), params, version: 'api/v3' }),
+    cryptoExchanges: (params: { id?: string } = {}) =>
+      call({
+        url: 'crypto-exchanges' + (params.id ? `/${params.id}` : ''),
+        params,
+        version: 'api/v3',
+      }),
     cryptoRoutes: () => call({ url: 'crypto-routes', version: 'api/v3' }),
-    createCryptoPayment: (data: Record<string, unknown>) => call({ url: 'crypto-payments', method: 'POST', data, version: 'api/v3' }),
-    cryptoPayments: (params: { id?: string } = {}) => call({ url: 'crypto-payments' + (params.id ? `/${params.id}` : ''), params, version: 'api/v3' }),
+    createCryptoPayment: (data: Record<string, unknown>) =>
+      call({ url: 'crypto-payments', method: 'POST', data, version: 'api/v3' }),
+    cryptoPayments: (params: { id?: string } = {}) =>
+      call({
+        url: 'crypto-payments' + (params.id ? `/${params.id}` : ''),
+        params,
+        version: 'api/v3',
+      }),
   };
 }
 

@@ -1,4 +1,10 @@
-import { hmacHex as hmac, microsecondNonce, sendRaw, type Credentials, type WireResponse } from './wire.support.js';
+import {
+  hmacHex as hmac,
+  microsecondNonce,
+  sendRaw,
+  type Credentials,
+  type WireResponse,
+} from './wire.support.js';
 
 /**
  * The official Python example scripts (HMAC, batch payouts): nonce = `int(time.time() * 1e6)`
@@ -12,18 +18,24 @@ export function pythonExampleScript(c: Credentials) {
     const nonce = await microsecondNonce();
     // JSON.stringify writes what json.dumps(separators=(',', ':')) writes for these ASCII bodies.
     const raw = JSON.stringify(body);
-    return sendRaw('POST', url, {
-      ACCESS_SIGNATURE: hmac(c.secret, nonce + url + raw),
-      ACCESS_KEY: c.key,
-      ACCESS_NONCE: nonce,
-      'Content-Type': 'application/json',
-      Accept: 'application/json',
-    }, raw);
+    return sendRaw(
+      'POST',
+      url,
+      {
+        ACCESS_SIGNATURE: hmac(c.secret, nonce + url + raw),
+        ACCESS_KEY: c.key,
+        ACCESS_NONCE: nonce,
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+      },
+      raw,
+    );
   }
   return {
     /** One row of the batch payout script: a sell order to a bank account (`amount` or `btc_amount`). */
     sellOrder: (body: Record<string, unknown>) => post('/api/v2/sellorder', body),
-    cryptoPayment: (body: { account: string; target_address: string; amount: string }) => post('/d/api/crypto-payments/', body),
+    cryptoPayment: (body: { account: string; target_address: string; amount: string }) =>
+      post('/d/api/crypto-payments/', body),
   };
 }
 
@@ -35,7 +47,12 @@ export function phpExampleScript(c: Credentials) {
   async function get(pathAndQuery: string): Promise<WireResponse> {
     const url = `${c.base}${pathAndQuery}`;
     const nonce = await microsecondNonce();
-    return sendRaw('GET', url, { ACCESS_SIGNATURE: hmac(c.secret, nonce + url), ACCESS_KEY: c.key, ACCESS_NONCE: nonce, Accept: 'application/json' });
+    return sendRaw('GET', url, {
+      ACCESS_SIGNATURE: hmac(c.secret, nonce + url),
+      ACCESS_KEY: c.key,
+      ACCESS_NONCE: nonce,
+      Accept: 'application/json',
+    });
   }
   return {
     sellQuote: (query: string) => get(`/api/v2/sellquote?${query}`),
@@ -51,10 +68,15 @@ export function phpExampleScript(c: Credentials) {
 export function pythonOAuthExample(base: string, token: string) {
   return {
     sellOrder: async (body: Record<string, string>): Promise<WireResponse> =>
-      sendRaw('POST', `${base}/v1/sellorder`, {
-        Authorization: `Bearer ${token}`,
-        ACCESS_NONCE: await microsecondNonce(),
-        'Content-Type': 'application/x-www-form-urlencoded',
-      }, new URLSearchParams(body).toString()),
+      sendRaw(
+        'POST',
+        `${base}/v1/sellorder`,
+        {
+          Authorization: `Bearer ${token}`,
+          ACCESS_NONCE: await microsecondNonce(),
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        new URLSearchParams(body).toString(),
+      ),
   };
 }

@@ -6,7 +6,10 @@ import { sendRaw, type WireResponse } from './wire.support.js';
  */
 export function eloadClient(base: string, accessToken: string) {
   const get = (pathAndQuery: string): Promise<WireResponse> =>
-    sendRaw('GET', `${base}${pathAndQuery}`, { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' });
+    sendRaw('GET', `${base}${pathAndQuery}`, {
+      Authorization: `Bearer ${accessToken}`,
+      Accept: 'application/json',
+    });
   return {
     sellOrders: () => get('/v1/sellorder?limit=10&offset=0'),
     buyOrder: (id: string) => get(`/v1/buyorder/${id}/`),
@@ -23,11 +26,17 @@ export function eloadClient(base: string, accessToken: string) {
 export function wooCommercePlugin(base: string, merchantToken: string) {
   return {
     createInvoice: (body: { amount: string; currency: string; external_transaction_id: string }) =>
-      sendRaw('POST', `${base}/v1/invoices/`, {
-        Authorization: `Token ${merchantToken}`,
-        'Content-Type': 'application/json',
-        Accept: 'application/json',
-      }, JSON.stringify(body)),
-    inquire: (id: string) => sendRaw('GET', `${base}/v1/invoices/${id}`, { Accept: 'application/json' }),
+      sendRaw(
+        'POST',
+        `${base}/v1/invoices/`,
+        {
+          Authorization: `Token ${merchantToken}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+        },
+        JSON.stringify(body),
+      ),
+    inquire: (id: string) =>
+      sendRaw('GET', `${base}/v1/invoices/${id}`, { Accept: 'application/json' }),
   };
 }

@@ -14,7 +14,12 @@ export interface WireResponse<T = any> {
  * underscores), and a GET may carry a body (fetch() refuses that; some public clients do it). Bounded
  * in time so that a hung server fails the test instead of holding it.
  */
-export function sendRaw(method: string, url: string, headers: Record<string, string>, body?: string): Promise<WireResponse> {
+export function sendRaw(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
     const all = { ...headers };
     if (body !== undefined) all['content-length'] = String(Buffer.byteLength(body));
@@ -62,7 +67,8 @@ export interface Credentials {
 }
 
 /** The hex HMAC-SHA256 every client signs with. */
-export const hmacHex = (secret: string, message: string) => createHmac('sha256', secret).update(message).digest('hex');
+export const hmacHex = (secret: string, message: string) =>
+  createHmac('sha256', secret).update(message).digest('hex');
 
 /** A microsecond nonce, as the example scripts and the PHP client make it, never repeated. */
 export const microsecondNonce = async () => String((await nextMillisecond()) * 1000);

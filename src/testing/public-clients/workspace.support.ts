@@ -15,8 +15,18 @@ interface Account {
 export interface Workspace {
   id: string;
   merchant: { id: string; merchant_api_token: string };
-  app: { api_key: string; api_secret: string; owner: { id: string; email: string; accounts: Account[] } };
-  customer: { id: string; email: string; mobile_number: string; password: string; accounts: Account[] };
+  app: {
+    api_key: string;
+    api_secret: string;
+    owner: { id: string; email: string; accounts: Account[] };
+  };
+  customer: {
+    id: string;
+    email: string;
+    mobile_number: string;
+    password: string;
+    accounts: Account[];
+  };
 }
 
 export interface SandboxServer {
@@ -66,16 +76,24 @@ export async function startSandboxServer(): Promise<SandboxServer> {
     base,
     control,
     async workspace() {
-      return (await control<{ workspace: Workspace }>('POST', '/workspaces', { ttl_seconds: 3600 })).workspace;
+      return (await control<{ workspace: Workspace }>('POST', '/workspaces', { ttl_seconds: 3600 }))
+        .workspace;
     },
     async advance(seconds) {
       await control('POST', '/clock/advance', { seconds });
     },
     async bearerToken(apiKey) {
-      return (await control<{ access_token: string }>('POST', `/apps/${apiKey}/tokens`, { scope: 'read write' })).access_token;
+      return (
+        await control<{ access_token: string }>('POST', `/apps/${apiKey}/tokens`, {
+          scope: 'read write',
+        })
+      ).access_token;
     },
     async balance(accountId) {
-      return parseAmount((await control<{ account: Account }>('GET', `/accounts/${accountId}`)).account.balance, { allowZero: true });
+      return parseAmount(
+        (await control<{ account: Account }>('GET', `/accounts/${accountId}`)).account.balance,
+        { allowZero: true },
+      );
     },
     async close() {
       await server.stop();
