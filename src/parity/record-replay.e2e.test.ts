@@ -13,9 +13,7 @@ import { corpusFiles, loadEntries, recordedAnswer, type HarLog } from './har.js'
  * the method and path (legacy prefix and trailing slash aside), at its status or 200. `tweak` changes
  * one answer, to play a staging that differs.
  */
-function fakeUpstream(
-  tweak?: (path: string, body: unknown) => unknown,
-): Promise<{
+function fakeUpstream(tweak?: (path: string, body: unknown) => unknown): Promise<{
   url: string;
   seen: Array<{ url: string; headers: IncomingHttpHeaders; body: string }>;
   server: Server;

@@ -128,13 +128,11 @@ export function invalidDraft(
     );
     if (strings.length)
       out.push(
-        fc
-          .constantFrom(...strings)
-          .map(([k, s]) =>
-            reject(`too-long-${k}`, {
-              body: { ...body, [k]: 'x'.repeat(flatten(s, resolve).maxLength + 1) },
-            }),
-          ),
+        fc.constantFrom(...strings).map(([k, s]) =>
+          reject(`too-long-${k}`, {
+            body: { ...body, [k]: 'x'.repeat(flatten(s, resolve).maxLength + 1) },
+          }),
+        ),
       );
     // Over the 64 KiB limit: 413 before anything is parsed.
     out.push(
@@ -251,13 +249,11 @@ export function invalidDraft(
   });
   if (badQuery.length)
     out.push(
-      fc
-        .constantFrom(...badQuery)
-        .map((pair) =>
-          reject(`bad-query-${pair[0]}`, {
-            query: [...valid.query.filter(([k]) => k !== pair[0]), pair],
-          }),
-        ),
+      fc.constantFrom(...badQuery).map((pair) =>
+        reject(`bad-query-${pair[0]}`, {
+          query: [...valid.query.filter(([k]) => k !== pair[0]), pair],
+        }),
+      ),
     );
   out.push(
     fc
