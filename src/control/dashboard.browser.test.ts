@@ -153,7 +153,7 @@ describe('QA dashboard in Chromium', () => {
     });
     const form = page.getByTestId('fault-form');
     await form.getByLabel('Method').selectOption('POST');
-    await form.getByLabel('Path glob').fill('/v1/never/**');
+    await form.getByLabel('Path glob').fill('/v1/invoices/never-*');
     await form.getByLabel('Status').fill('503');
     await form.getByLabel('Latency (ms)').fill('1');
     await form.getByLabel('Probability').fill('0.5');
@@ -170,12 +170,12 @@ describe('QA dashboard in Chromium', () => {
     await form.getByRole('button', { name: 'Inject fault' }).click();
     await page
       .getByTestId('fault')
-      .filter({ hasText: 'POST /v1/never/** → 503 after 1 ms, 3 left, p=0.5' })
+      .filter({ hasText: 'POST /v1/invoices/never-* → 503 after 1 ms, 3 left, p=0.5' })
       .waitFor();
     const [first] = await faultsNow();
     expect(first).toMatchObject({
       method: 'POST',
-      path: '/v1/never/**',
+      path: '/v1/invoices/never-*',
       status: 503,
       latency_ms: 1,
       probability: 0.5,
@@ -185,7 +185,7 @@ describe('QA dashboard in Chromium', () => {
     });
 
     await form.getByLabel('Method').selectOption('GET');
-    await form.getByLabel('Path glob').fill('/v3/never');
+    await form.getByLabel('Path glob').fill('/v3/invoices/never');
     await form.getByLabel('Latency (ms)').fill('');
     await form.getByLabel('Probability').fill('');
     await form.getByLabel('Count').fill('');
@@ -194,12 +194,12 @@ describe('QA dashboard in Chromium', () => {
     await page.getByTestId('fault').nth(1).waitFor();
 
     await page
-      .getByRole('button', { name: `Delete fault POST /v1/never/** (${first.id.slice(-8)})` })
+      .getByRole('button', { name: `Delete fault POST /v1/invoices/never-* (${first.id.slice(-8)})` })
       .click();
     await page.locator(`[data-fault-id="${first.id}"]`).waitFor({ state: 'detached' });
     const left = await faultsNow();
     expect(left.map((f: { method: string; path: string }) => `${f.method} ${f.path}`)).toEqual([
-      'GET /v3/never',
+      'GET /v3/invoices/never',
     ]);
     await fetch(`${h.url}/_sandbox/faults`, {
       method: 'DELETE',

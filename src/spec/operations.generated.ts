@@ -1391,6 +1391,7 @@ export interface Operations {
       200: {
         "payment-request": Schemas["PaymentRequest"];
       };
+      400: Schemas["ErrorBody"];
       401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];

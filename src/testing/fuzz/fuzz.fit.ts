@@ -28,11 +28,14 @@ export function fitQuery(
     );
   }
   if (op.operationId === 'listDeliveries') {
-    // Two filters at once (one invoice, one event name, one status) almost always list nothing, and
+    // Two filters at once (one invoice, one merchant, one event name, one status) almost always list nothing, and
     // leave nothing to read or redeliver later: at most one of them.
-    const [filter] = query.filter(([name]) => ['invoice_id', 'event', 'status'].includes(name));
+    const [filter] = query.filter(([name]) =>
+      ['invoice_id', 'merchant_id', 'event', 'status'].includes(name),
+    );
     return query.filter(
-      ([name]) => !['invoice_id', 'event', 'status'].includes(name) || name === filter?.[0],
+      ([name]) =>
+        !['invoice_id', 'merchant_id', 'event', 'status'].includes(name) || name === filter?.[0],
     );
   }
   if (op.operationId !== 'getSellQuote') return query;
@@ -66,6 +69,14 @@ export function fitDraft(
     const [snapshot] = world.pool('snapshot').slice(-1);
     const { from_snapshot: _, ...rest } = body as { from_snapshot?: string };
     return { pathParams, body: snapshot ? { ...rest, from_snapshot: snapshot } : rest };
+  }
+  if (op.operationId === 'redeliverDelivery') {
+    // A redelivery names a delivery the run has seen (the newest): a made-up id only ever finds nothing.
+    const known = world.pool('delivery');
+    const id = known.at(-1);
+    if (id !== undefined && !known.includes(pathParams.delivery_id ?? '')) {
+      return { pathParams: { ...pathParams, delivery_id: id }, body };
+    }
   }
   if (op.operationId === 'revokeAppToken') {
     const app = world.tokenApp.get(pathParams.access_token ?? '');
