@@ -194,7 +194,9 @@ describe('QA dashboard in Chromium', () => {
     await page.getByTestId('fault').nth(1).waitFor();
 
     await page
-      .getByRole('button', { name: `Delete fault POST /v1/invoices/never-* (${first.id.slice(-8)})` })
+      .getByRole('button', {
+        name: `Delete fault POST /v1/invoices/never-* (${first.id.slice(-8)})`,
+      })
       .click();
     await page.locator(`[data-fault-id="${first.id}"]`).waitFor({ state: 'detached' });
     const left = await faultsNow();

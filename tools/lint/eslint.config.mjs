@@ -12,6 +12,7 @@ export default tseslint.config(
       '**/node_modules/**',
       'dist/**',
       '.lint-deps/**',
+      '.stryker-tmp/**',
       'reports/**',
       'test-artifacts/**',
       'src/spec/generated/**',
