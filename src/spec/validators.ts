@@ -9,6 +9,7 @@ import type {
   Name,
   ValidateFunction,
 } from 'ajv/dist/2020.js';
+import { required } from '../shared/defined.js';
 import type { FieldErrors } from '../shared/api-error.js';
 import { numberSourceOf } from '../shared/json-body.js';
 import { AmountError, parseAmount } from '../shared/money.js';
@@ -77,7 +78,11 @@ function amountKeyword(ajv: AjvModule): CodeKeywordDefinition {
       messages.set(cxt, message);
       cxt.fail(_`${message} !== null`);
     },
-    error: { message: (cxt) => _`${messages.get(cxt as KeywordCxt)!}`, params: () => _`{}` },
+    error: {
+      message: (cxt) =>
+        _`${required(messages.get(cxt as KeywordCxt), 'the message the x-amount code named')}`,
+      params: () => _`{}`,
+    },
   };
 }
 
@@ -206,7 +211,9 @@ export function compileValidators(spec: LoadedSpec): SpecValidators {
   const requestValidators = new Map<string, OperationValidators>();
   for (const s of schemas) {
     const v = requestValidators.get(s.operationId) ?? {};
-    v[s.part] = precompiled ? precompiled[s.exportName]! : getAjv().compile(s.schema);
+    v[s.part] = precompiled
+      ? required(precompiled[s.exportName], `the precompiled validator ${s.exportName}`)
+      : getAjv().compile(s.schema);
     requestValidators.set(s.operationId, v);
   }
 
@@ -311,7 +318,11 @@ export function toFieldErrors(
 ): FieldErrors {
   // A Map, not an object: a field may be named `constructor` or `__proto__` by the client.
   const out = new Map<string, string[]>();
-  const listOf = (field: string) => out.get(field) ?? out.set(field, []).get(field)!;
+  const listOf = (field: string) => {
+    let list = out.get(field);
+    if (!list) out.set(field, (list = []));
+    return list;
+  };
   for (const e of errors ?? []) {
     // Branch failures of oneOf/anyOf repeat what the branch errors already say.
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
