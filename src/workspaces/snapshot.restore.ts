@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
-import { parseExpiry } from '../shared/clock.js';
+import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import type { IdFactory } from '../shared/ids.js';
-import type { SnapshotDocument, SnapshotValue } from './snapshot.capture.js';
-import { unitsOf } from './snapshot.check.js';
+import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.capture.js';
+import { microsOf, unitsOf } from './snapshot.check.js';
 import { SNAPSHOT_TABLES, type ColumnSpec, type TableSpec } from './snapshot.tables.js';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -89,7 +89,7 @@ export function restoreDocument(
       case 'money':
         return t.name === 'accounts' && col !== 'pending_balance' ? 0n : unitsOf(v as string);
       case 'time':
-        return parseExpiry(v as string, 0)! + target.shiftMicros;
+        return microsOf(v as string) + target.shiftMicros;
       default:
         return v;
     }
@@ -101,9 +101,10 @@ export function restoreDocument(
     const insert = db.prepare(
       `INSERT INTO ${t.name} (${[...cols, ...extra].join(', ')}) VALUES (${[...cols, ...extra].map((c) => `@${c}`).join(', ')})`,
     );
-    doc.tables[t.name]!.forEach((row, i) => {
+    rowsOf(doc, t.name).forEach((row, i) => {
       const values: Record<string, unknown> = {};
-      for (const col of cols) values[col] = value(t, col, t.columns[col]!, row[col] ?? null);
+      for (const [col, spec] of Object.entries(t.columns))
+        values[col] = value(t, col, spec, row[col] ?? null);
       if (t.name === 'outbox_events') values.seq = nextSeq.get();
       if (t.name === 'deliveries' && values.status === 'delivering') values.status = 'pending';
       try {
@@ -132,7 +133,7 @@ export function restoreDocument(
       }
     });
   }
-  return (oldId) => map.get(oldId)!;
+  return (oldId) => required(map.get(oldId), `the renewed id of ${oldId}`);
 }
 
 /** Every id and unique credential of the document, with its renewal. */
@@ -145,7 +146,7 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
     .prepare('SELECT 1 FROM invoices WHERE current_payment_reference_number = ?')
     .pluck();
   for (const t of SNAPSHOT_TABLES) {
-    for (const row of doc.tables[t.name]!) {
+    for (const row of rowsOf(doc, t.name)) {
       for (const [col, c] of Object.entries(t.columns)) {
         const v = row[col];
         if (typeof v !== 'string' || map.has(v)) continue;

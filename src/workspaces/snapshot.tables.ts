@@ -52,10 +52,10 @@ const WS_ACCOUNTS = `SELECT id FROM accounts WHERE (owner_type = 'user' AND owne
 const WS_TRANSACTIONS = `SELECT transaction_id FROM ledger_entries WHERE account_id IN (${WS_ACCOUNTS})`;
 
 function parse(spec: string): ColumnSpec {
-  const [head, ...rest] = spec.split(' ');
-  const nullable = head!.endsWith('?');
+  const [head = '', ...rest] = spec.split(' ');
+  const nullable = head.endsWith('?');
   return {
-    kind: head!.replace('?', '') as ColumnKind,
+    kind: head.replace('?', '') as ColumnKind,
     nullable,
     to: rest.filter((t) => t !== '*'),
     external: rest.includes('*'),
