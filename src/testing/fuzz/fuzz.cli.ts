@@ -41,7 +41,7 @@ process.once('SIGINT', () => void stop().then(() => process.exit(130)));
 let code = 1;
 try {
   console.log(
-    `fuzz: sandbox on ${server.url}, seed ${seed}, budget ${maxRequests ? `${maxRequests} requests` : `${(maxMs! / 60_000).toFixed(1)} min`}`,
+    `fuzz: sandbox on ${server.url}, seed ${seed}, budget ${maxRequests ? `${maxRequests} requests` : `${((maxMs ?? 0) / 60_000).toFixed(1)} min`}`,
   );
   const report = await runFuzz({
     baseUrl: server.url,

@@ -10,6 +10,7 @@ import { send, toWire, type Draft, type WireRequest } from './fuzz.request.js';
 import { validDraft } from './fuzz.valid.js';
 import { FuzzWorld } from './fuzz.world.js';
 import { documentResolver, type Resolve, type Schema } from './schema.arbitrary.js';
+import { itemAt, required } from '../../shared/defined.js';
 
 export interface FuzzOptions {
   baseUrl: string;
@@ -92,10 +93,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const resolve: Resolve = documentResolver(spec.document);
   const streams = streamsOf(spec);
   const world = new FuzzWorld(o.baseUrl, o.controlToken, o.fixtures);
-  const shuffled = fc.sample(
-    fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }),
-    { seed: o.seed, numRuns: 1 },
-  )[0]!;
+  const shuffled = itemAt(
+    fc.sample(fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }), {
+      seed: o.seed,
+      numRuns: 1,
+    }),
+    0,
+  );
   // Each round first makes things, then uses them, and resets last (the reset wipes every id made so
   // far): what a round creates is there for the operations of the same round that read or move it (a
   // control call on a new transfer, a read of a new invoice), lists first. The round's invoices then go through
@@ -138,7 +142,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   let opTurn = 0;
 
   const fail = (f: FuzzFailure) => {
-    const key = `${f.target} ${f.kind.replace(/\d+/g, 'N')} ${f.problems[0]!.replace(/\d+/g, 'N').slice(0, 80)}`;
+    const key = `${f.target} ${f.kind.replace(/\d+/g, 'N')} ${itemAt(f.problems, 0).replace(/\d+/g, 'N').slice(0, 80)}`;
     if (seen.has(key)) return void report.repeatedFailures++;
     seen.add(key);
     report.failures.push(f);
@@ -158,7 +162,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     let wire: WireRequest;
     let draft: Draft | undefined;
     if (i % (extraEvery * 4) === extraEvery * 2 - 1) {
-      const c = fc.sample(rawCase(world), { seed: caseSeed, numRuns: 1 })[0]!;
+      const c = itemAt(fc.sample(rawCase(world), { seed: caseSeed, numRuns: 1 }), 0);
       report.requests++;
       report.extra[c.surface] = (report.extra[c.surface] ?? 0) + 1;
       const verdict = await judgeRaw(o.baseUrl, c, deadlineMs);
@@ -181,7 +185,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       continue;
     }
     if (i % extraEvery === extraEvery - 1) {
-      const c = fc.sample(extraCase(world), { seed: caseSeed, numRuns: 1 })[0]!;
+      const c = itemAt(fc.sample(extraCase(world), { seed: caseSeed, numRuns: 1 }), 0);
       ({ surface: target, wire } = c);
       kind = 'extra';
       report.extra[target] = (report.extra[target] ?? 0) + 1;
@@ -189,7 +193,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       // Counted apart from `i`: with `i` an operation count sharing a factor with `extraEvery` would
       // leave the operations at the extra cases' positions never sent.
       const round = Math.floor(opTurn / ops.length);
-      const op = ops[opTurn++ % ops.length]!;
+      const op = itemAt(ops, opTurn++ % ops.length);
       const bodySchema = bodySchemaOf(spec, op);
       const valid = validDraft(op, world, resolve, bodySchema);
       const invalid = valid.chain((v) => invalidDraft(v, resolve, bodySchema, world));
@@ -201,7 +205,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
           : round === 1
             ? invalid
             : fc.oneof({ weight: 9, arbitrary: valid }, { weight: 11, arbitrary: invalid });
-      draft = fc.sample(arb, { seed: caseSeed, numRuns: 1 })[0]!;
+      draft = itemAt(fc.sample(arb, { seed: caseSeed, numRuns: 1 }), 0);
       if (draft.kind === 'valid' && draft.body !== undefined) {
         // The document's own validator decides: a generated body it refuses must be refused.
         const check = validators.forOperation(op.operationId).body;
@@ -265,7 +269,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         answer: excerpt(res.text),
       });
     if (!draft) continue;
-    const stats = report.operations[target]!;
+    const stats = required(report.operations[target], `the statistics of ${target}`);
     stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
     if (res.status >= 200 && res.status < 300) {
       stats.succeeded++;
@@ -281,7 +285,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const probe = {
         method: faultMethod === '*' ? 'GET' : faultMethod,
         url: `${o.baseUrl}/v1/invoices/${'a'.repeat(4000)}`,
-        headers: { authorization: world.merchantTokens[0]! },
+        headers: { authorization: itemAt(world.merchantTokens, 0) },
       };
       const answer = await send(probe, deadlineMs);
       const glob = excerpt(wire.body, 700);
@@ -343,23 +347,24 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     answer: { access_token?: unknown; expires_at?: unknown } | undefined,
   ) {
     const id = d.op.operationId;
+    const param = (name: string) => required(d.pathParams[name], `the path parameter ${name}`);
     if (d.op.auth === 'hmac' && d.auth === 'good') {
-      const app = world.apps[d.app % world.apps.length]!;
+      const app = itemAt(world.apps, d.app % world.apps.length);
       world.accepted.set(app.key, {
-        nonce: wire.headers['ACCESS_NONCE']!,
+        nonce: required(wire.headers['ACCESS_NONCE'], 'the nonce of the signed request'),
         method: wire.method,
         path: wire.url,
         body: wire.body ?? '',
       });
     }
-    if (id === 'resetAppNonce') world.accepted.delete(d.pathParams.api_key!);
-    if (id === 'deleteWorkspace') world.workspaces.delete(d.pathParams.workspace_id!);
+    if (id === 'resetAppNonce') world.accepted.delete(param('api_key'));
+    if (id === 'deleteWorkspace') world.workspaces.delete(param('workspace_id'));
     // Gone for good: no later valid request may count on them.
-    if (id === 'deleteFault') world.forget('fault', d.pathParams.fault_id!);
+    if (id === 'deleteFault') world.forget('fault', param('fault_id'));
     if (id === 'clearFaults') world.forgetAll('fault');
-    if (id === 'revokeAppToken') world.forget('accessToken', d.pathParams.access_token!);
+    if (id === 'revokeAppToken') world.forget('accessToken', param('access_token'));
     if (id === 'createAppToken' && typeof answer?.access_token === 'string')
-      world.addToken(d.pathParams.api_key!, answer.access_token, String(answer.expires_at));
+      world.addToken(param('api_key'), answer.access_token, String(answer.expires_at));
     if (id === 'resetSandbox') {
       world.accepted.clear();
       world.seedPools();

@@ -1,5 +1,18 @@
 import { createHmac } from 'node:crypto';
 import type { Fixtures } from '../../fixtures/fixture-types.js';
+import { itemAt, required } from '../../shared/defined.js';
+
+/** The workspace `createWorkspace` answers, as far as the fuzzer uses it. */
+interface WorkspaceAnswer {
+  id: string;
+  app?: {
+    api_key: string;
+    api_secret: string;
+    mfa_whitelisted: boolean;
+    owner: { accounts: Array<{ id: string; currency: string }> };
+  };
+  customer?: { email: string };
+}
 
 /** Kinds of existing resources a request can point at; filled from the fixtures and from answers. */
 export type PoolName =
@@ -117,8 +130,13 @@ export class FuzzWorld {
       `Token ${m.merchant_api_token}`,
       ...(m.bearer_token ? [`Bearer ${m.bearer_token}`] : []),
     ]);
-    this.ownAccount = devs[0]!.accounts.find((a) => a.currency === 'PHP')!.id;
-    this.ownBtcAccount = devs[0]!.accounts.find((a) => a.currency === 'BTC')!.id;
+    const walletOfFirst = (currency: string) =>
+      required(
+        itemAt(devs, 0).accounts.find((a) => a.currency === currency),
+        `the first developer's ${currency} wallet`,
+      ).id;
+    this.ownAccount = walletOfFirst('PHP');
+    this.ownBtcAccount = walletOfFirst('BTC');
     this.outlets = fixtures.payout_outlets.map((o) => o.id);
     this.customerPesoAccounts = fixtures.customers.flatMap((c) =>
       c.accounts.filter((a) => a.currency === 'PHP').map((a) => a.id),
@@ -148,7 +166,7 @@ export class FuzzWorld {
           status?: string;
           delivery_status?: string;
         }>
-      ).filter((o) => o.owner_id === devs[0]!.id);
+      ).filter((o) => o.owner_id === itemAt(devs, 0).id);
     this.add(
       'sellOrder',
       ...section('sell_orders')
@@ -284,11 +302,11 @@ export class FuzzWorld {
   /** Remember ids found in an answer, by the name of the object that holds them. */
   harvest(operationId: string, body: unknown): void {
     const ws =
-      operationId === 'createWorkspace' ? (body as { workspace?: any }).workspace : undefined;
-    if (ws?.app && ws.customer) {
-      const account = ws.app.owner.accounts.find(
-        (a: { currency: string }) => a.currency === 'PHP',
-      )?.id;
+      operationId === 'createWorkspace'
+        ? (body as { workspace?: WorkspaceAnswer }).workspace
+        : undefined;
+    const account = ws?.app?.owner.accounts.find((a) => a.currency === 'PHP')?.id;
+    if (ws?.app && ws.customer && account !== undefined) {
       const app = {
         key: ws.app.api_key,
         secret: ws.app.api_secret,
