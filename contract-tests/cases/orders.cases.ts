@@ -18,7 +18,11 @@ export const orderCases: ContractCase[] = [
     name: 'orders: a sell order created with POST /api/v2/sellorder/ is the one GET /v2/sellorder/{id} and GET /v1/sellorder answer',
     tags: ['money'],
     async run(ctx) {
-      const bracket = (await allFeeBrackets(ctx))[0]!;
+      const bracket = ctx.expectPresent(
+        (await allFeeBrackets(ctx))[0],
+        'no payout outlet with fee brackets',
+        'listPartnerPayoutOutletFees',
+      );
       const otp = await ctx.otp();
       const created = await ctx.dev.request<{ order: Order; success: boolean }>({
         method: 'POST',
@@ -141,9 +145,13 @@ export const orderCases: ContractCase[] = [
     tags: ['money', 'sandbox'],
     async run(ctx) {
       const peso = async () =>
-        (await ctx.dev.listCryptoAccounts({ currency: 'PBTC', per_page: 100 }))[
-          'crypto-accounts'
-        ][0]!;
+        ctx.expectPresent(
+          (await ctx.dev.listCryptoAccounts({ currency: 'PBTC', per_page: 100 }))[
+            'crypto-accounts'
+          ][0],
+          'the application owner has no peso wallet account (currency PBTC)',
+          'listCryptoAccounts',
+        );
       const place = async () =>
         (
           await ctx.dev.request<{ order: BuyOrder }>({
