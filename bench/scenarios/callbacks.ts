@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../src/db/open.js';
 import { createSandbox, sharedSpec } from '../../src/sandbox.js';
-import { itemAt } from '../../src/shared/defined.js';
+import { itemAt, required } from '../../src/shared/defined.js';
 
 export interface CallbackScenarioResult {
   deliveriesPerSecond: number;
@@ -87,7 +87,7 @@ export async function runCallbackScenario(opts: {
   };
   const merchantId = itemAt(sandbox.fixtures.merchants, 0).id;
   s.identities.updateMerchant(merchantId, { callback_url: url });
-  const merchant = s.identities.merchantById(merchantId)!;
+  const merchant = required(s.identities.merchantById(merchantId), `merchant ${merchantId}`);
   const committedAt = new Map<string, number>();
   s.outbox.onAppend((e) => committedAt.set(e.id, performance.now()));
   sandbox.startBackground();

@@ -150,7 +150,10 @@ export const callbackCases: ContractCase[] = [
     name: 'callbacks: the example receiver records a callback with its Authorization verdict and lists it',
     tags: ['write', 'sandbox'],
     async run(ctx) {
-      const id = required(ctx.creds.merchantId, "the merchant's control-API id (needsReceiver checked it)");
+      const id = required(
+        ctx.creds.merchantId,
+        "the merchant's control-API id (needsReceiver checked it)",
+      );
       const body = {
         event: {
           name: 'invoice.created',

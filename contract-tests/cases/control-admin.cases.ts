@@ -142,7 +142,9 @@ export const controlAdminCases: ContractCase[] = [
         'listRequests',
       );
       ctx.check(
-        requests.every((r, i) => i === 0 || Date.parse(itemAt(requests, i - 1).at) >= Date.parse(r.at)),
+        requests.every(
+          (r, i) => i === 0 || Date.parse(itemAt(requests, i - 1).at) >= Date.parse(r.at),
+        ),
         'the request log is not newest first',
         'listRequests',
       );

@@ -33,7 +33,10 @@ export async function merchantReceiver(
   label: string,
   callbackAuth: 'https-only' | 'always' | 'never',
 ): Promise<CallbackReceiver> {
-  const id = required(ctx.creds.merchantId, "the merchant's control-API id (needsReceiver checked it)");
+  const id = required(
+    ctx.creds.merchantId,
+    "the merchant's control-API id (needsReceiver checked it)",
+  );
   let original: SandboxMerchant | undefined;
   for (let page: number | null = 1, i = 0; page !== null && !original && i < 10; i++) {
     const res: { merchants: SandboxMerchant[]; meta: PageMeta } = await ctx.control.listMerchants({

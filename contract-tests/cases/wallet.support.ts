@@ -29,7 +29,6 @@ export async function walletIn(ctx: CaseContext, currency: string) {
   );
 }
 
-
 /**
  * Reads one item back by id as the published clients do (`<id>/?id=<id>`): the same resource under the
  * create's key, except for a status it may have moved to since (`moved`).

@@ -199,7 +199,8 @@ export function buildCaseContext(target: Target, recorder: Recorder, name: strin
       if (!condition) fail(ctx.lastResponse(operationId), message);
     },
     expectPresent(value, message, operationId) {
-      if (value === undefined || value === null) return fail(ctx.lastResponse(operationId), message);
+      if (value === undefined || value === null)
+        return fail(ctx.lastResponse(operationId), message);
       return value;
     },
     lastResponse: (operationId) =>

@@ -94,15 +94,16 @@ export async function walkPages(ctx: CaseContext, w: PageWalk): Promise<WalkResu
     );
     ids.push(...items.map(idOf));
     const orderBy = w.orderBy;
-    if (orderBy) for (const item of items) {
-      const t = timeOf(item[orderBy]);
-      ctx.check(
-        t <= previousTime,
-        `${at}: not newest first (${orderBy} ${String(item[orderBy])} after an older item)`,
-        res.operationId,
-      );
-      previousTime = t;
-    }
+    if (orderBy)
+      for (const item of items) {
+        const t = timeOf(item[orderBy]);
+        ctx.check(
+          t <= previousTime,
+          `${at}: not newest first (${orderBy} ${String(item[orderBy])} after an older item)`,
+          res.operationId,
+        );
+        previousTime = t;
+      }
   }
   const complete = pages.length === lastPage;
   const opId = itemAt(pages, 0).res.operationId;
