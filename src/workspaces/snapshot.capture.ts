@@ -2,12 +2,8 @@ import type { Db } from '../db/open.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { required } from '../shared/defined.js';
 import { formatMoney } from '../shared/money.js';
-import {
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_TABLES,
-  SNAPSHOT_VERSION,
-  type ColumnSpec,
-} from './snapshot.tables.js';
+import type { ColumnSpec } from './snapshot.columns.js';
+import { SNAPSHOT_FORMAT, SNAPSHOT_TABLES, SNAPSHOT_VERSION } from './snapshot.tables.js';
 
 export type SnapshotValue = string | number | null;
 export type SnapshotRow = Record<string, SnapshotValue>;

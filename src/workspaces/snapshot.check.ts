@@ -4,7 +4,8 @@ import { parseExpiry } from '../shared/clock.js';
 import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import { rowsOf, type SnapshotDocument } from './snapshot.capture.js';
-import { keyColumn, SNAPSHOT_TABLES } from './snapshot.tables.js';
+import { keyColumn } from './snapshot.columns.js';
+import { SNAPSHOT_TABLES } from './snapshot.tables.js';
 
 const AMOUNT = /^(-?)(\d{1,11})\.(\d{8})$/;
 

@@ -6,7 +6,8 @@ import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import type { IdFactory } from '../shared/ids.js';
 import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.capture.js';
 import { microsOf, unitsOf } from './snapshot.check.js';
-import { SNAPSHOT_TABLES, type ColumnSpec, type TableSpec } from './snapshot.tables.js';
+import type { ColumnSpec, TableSpec } from './snapshot.columns.js';
+import { SNAPSHOT_TABLES } from './snapshot.tables.js';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 const randomToken = (length: number) =>
