@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readFixtures } from '../../fixtures/load.js';
 import { spawnServer } from '../spawn-server.js';
-import { runFuzz, summarize } from './fuzz.runner.js';
+import { summarize } from './fuzz.report.js';
+import { runFuzz } from './fuzz.runner.js';
 
 const { values: args } = parseArgs({
   options: {

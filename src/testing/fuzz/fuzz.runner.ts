@@ -1,90 +1,21 @@
 import fc from 'fast-check';
 import type { Fixtures } from '../../fixtures/fixture-types.js';
-import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
+import { loadSpec } from '../../spec/load.js';
 import { compileValidators, type SpecValidators } from '../../spec/validators.js';
-import { problemsOf, type StreamsDocumented } from './fuzz.check.js';
+import { problemsOf } from './fuzz.check.js';
+import { bodySchemaOf, streamsOf } from './fuzz.document.js';
 import { extraCase, extraProblems } from './fuzz.extra.js';
 import { invalidDraft } from './fuzz.invalid.js';
 import { judgeRaw, rawCase } from './fuzz.raw.js';
 import { send, toWire, type Draft, type WireRequest } from './fuzz.request.js';
 import { validDraft } from './fuzz.valid.js';
 import { FuzzWorld } from './fuzz.world.js';
-import { documentResolver, type Resolve, type Schema } from './schema.arbitrary.js';
+import { documentResolver, type Resolve } from './schema.arbitrary.js';
 import { itemAt, required } from '../../shared/defined.js';
-
-export interface FuzzOptions {
-  baseUrl: string;
-  controlToken: string;
-  fixtures: Fixtures;
-  seed: number;
-  /** Stop after this many requests, or after this many ms, whichever comes first. */
-  maxRequests?: number;
-  maxMs?: number;
-  /** Each request must be fully answered within this (a slower answer is a hang). */
-  deadlineMs?: number;
-  /** Share of cases that go to routes outside the document (1 in N). */
-  extraEvery?: number;
-  onProgress?: (r: FuzzReport) => void;
-  /** Called after every request (the CLI's --verbose). */
-  onRequest?: (line: string) => void;
-}
-
-export interface FuzzFailure {
-  /** Replays the same sequence: `npm run fuzz -- --seed <seed> --requests <index + 1>`. */
-  seed: number;
-  index: number;
-  target: string;
-  kind: string;
-  problems: string[];
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  status?: number;
-  answer?: string;
-}
-
-export interface OperationStats {
-  requests: number;
-  valid: number;
-  invalid: number;
-  /** Answers with a 2xx status: the valid generator reached the operation's success path. */
-  succeeded: number;
-  statuses: Record<string, number>;
-}
-
-export interface FuzzReport {
-  seed: number;
-  requests: number;
-  ms: number;
-  operations: Record<string, OperationStats>;
-  operationsTotal: number;
-  extra: Record<string, number>;
-  failures: FuzzFailure[];
-  /** Failures beyond the distinct ones listed. */
-  repeatedFailures: number;
-  hang: boolean;
-}
+import type { FuzzFailure, FuzzOptions, FuzzReport } from './fuzz.report.js';
 
 const excerpt = (s: string | undefined, n = 300) =>
   s === undefined ? undefined : s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s;
-
-/** The JSON schema of an operation's request body, if it takes one. */
-export function bodySchemaOf(spec: LoadedSpec, op: Operation): Schema | undefined {
-  if (!op.hasBody) return undefined;
-  const raw = spec.document.paths?.[op.path]?.[op.method]?.requestBody as Schema | undefined;
-  const body = raw?.$ref ? documentResolver(spec.document)(raw.$ref) : raw;
-  return body?.content?.['application/json']?.schema as Schema | undefined;
-}
-
-/** Whether the document lists a `text/event-stream` answer for the operation and status. */
-function streamsOf(spec: LoadedSpec): StreamsDocumented {
-  return (operationId, status, type = 'text/event-stream') => {
-    const op = spec.byId.get(operationId);
-    const responses =
-      op &&
-      (spec.document.paths?.[op.path]?.[op.method]?.responses as
-        Record<string, { content?: Record<string, unknown> }> | undefined);
-    return Boolean(responses?.[String(status)]?.content?.[type]);
-  };
-}
 
 /** One request per case, operations in a seeded round-robin so that every one is reached early. */
 export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
@@ -376,28 +307,4 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (id === 'clearFaults' || id === 'resetSandbox') liveFaults = 0;
     if (id === 'clearFaults' || id === 'resetSandbox') unsafeFault = false;
   }
-}
-
-export function summarize(r: FuzzReport): string {
-  const ops = Object.entries(r.operations);
-  const succeeded = ops.filter(([, s]) => s.succeeded > 0).length;
-  const lines = [
-    `fuzz: seed ${r.seed}, ${r.requests} requests in ${(r.ms / 1000).toFixed(1)} s (${((r.requests * 1000) / r.ms).toFixed(0)}/s)`,
-    `fuzz: ${ops.length}/${r.operationsTotal} operations covered, ${succeeded} of them answered 2xx at least once; routes outside the document: ${Object.values(r.extra).reduce((a, b) => a + b, 0)} requests`,
-    `fuzz: ${r.failures.length} distinct failures (${r.repeatedFailures} repeats)${r.hang ? ', stopped on a hang' : ''}`,
-  ];
-  const never = ops
-    .filter(([, s]) => s.succeeded === 0)
-    .map(([k, s]) => `${k} ${JSON.stringify(s.statuses)}`);
-  if (never.length) lines.push(`fuzz: never 2xx: ${never.join(', ')}`);
-  for (const f of r.failures) {
-    lines.push(
-      `  ✗ ${f.target} [${f.kind}] case ${f.index} (seed ${f.seed}): ${f.problems.join(' | ')}`,
-    );
-    lines.push(
-      `    ${f.request.method} ${f.request.url}${f.request.body ? ` body ${JSON.stringify(f.request.body)}` : ''}`,
-    );
-    if (f.status !== undefined) lines.push(`    → ${f.status} ${f.answer ?? ''}`);
-  }
-  return lines.join('\n');
 }
