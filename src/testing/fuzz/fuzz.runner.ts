@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import type { Fixtures } from '../../fixtures/fixture-types.js';
 import { loadSpec } from '../../spec/load.js';
 import { compileValidators, type SpecValidators } from '../../spec/validators.js';
 import { problemsOf } from './fuzz.check.js';

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import type { oas31 } from 'openapi3-ts';
 import type { Operation } from '../../spec/load.js';
 import type { Draft } from './fuzz.request.js';
-import type { FuzzWorld, PoolName } from './fuzz.world.js';
+import type { PoolName } from './fuzz.pools.js';
+import type { FuzzWorld } from './fuzz.world.js';
 import { fitDraft, fitQuery, ownAccountsOf, withoutUndefined } from './fuzz.fit.js';
 import { arbitraryFor, validAmount, type Resolve, type Schema } from './schema.arbitrary.js';
 

@@ -1,6 +1,14 @@
 import { createHmac } from 'node:crypto';
 import type { Fixtures } from '../../fixtures/fixture-types.js';
 import { itemAt, required } from '../../shared/defined.js';
+import {
+  POOL_CAP,
+  poolOfKey,
+  SETTLES_BY_STATUS,
+  STATEFUL,
+  TRANSFER_DELAY_MS,
+  type PoolName,
+} from './fuzz.pools.js';
 
 /** The workspace `createWorkspace` answers, as far as the fuzzer uses it. */
 interface WorkspaceAnswer {
@@ -13,53 +21,6 @@ interface WorkspaceAnswer {
   };
   customer?: { email: string };
 }
-
-/** Kinds of existing resources a request can point at; filled from the fixtures and from answers. */
-export type PoolName =
-  | 'invoice'
-  | 'sellOrder'
-  | 'buyOrder'
-  | 'transfer'
-  | 'account'
-  | 'delivery'
-  | 'apiKey'
-  | 'merchant'
-  | 'workspace'
-  | 'reference'
-  | 'email'
-  | 'outlet'
-  | 'market'
-  | 'paymentRequest'
-  | 'cryptoExchange'
-  | 'cryptoPayment'
-  | 'fault'
-  | 'accessToken'
-  | 'snapshot';
-
-const POOL_CAP = 200;
-
-/** Pools of resources with a lifecycle: a new one can still move, where history has settled. */
-const STATEFUL = new Set<PoolName>([
-  'invoice',
-  'sellOrder',
-  'buyOrder',
-  'transfer',
-  'paymentRequest',
-  'cryptoExchange',
-  'cryptoPayment',
-]);
-
-/** Pools whose objects say in `status` whether they can still move: only a `pending` one can. */
-const SETTLES_BY_STATUS = new Set<PoolName>([
-  'invoice',
-  'transfer',
-  'paymentRequest',
-  'cryptoExchange',
-  'cryptoPayment',
-]);
-
-/** A pending transfer settles by itself this long after it was made (the server's default `--transfer-delay`). */
-const TRANSFER_DELAY_MS = 10_000;
 
 export interface SigningApp {
   key: string;
@@ -347,23 +308,8 @@ export class FuzzWorld {
       if (!v || typeof v !== 'object') return;
       const o = v as Record<string, unknown>;
       const id = typeof o.id === 'string' ? o.id : undefined;
-      if (id) {
-        if (parent === 'invoice' || parent === 'invoices') add('invoice', id, o);
-        else if (parent === 'order' || parent === 'orders')
-          add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id, o);
-        else if (parent === 'transfer' || parent === 'transfers') add('transfer', id, o);
-        else if (parent === 'payment-request' || parent === 'payment-requests')
-          add('paymentRequest', id, o);
-        else if (parent === 'crypto-exchange' || parent === 'crypto-exchanges')
-          add('cryptoExchange', id, o);
-        else if (parent === 'crypto-payment' || parent === 'crypto-payments')
-          add('cryptoPayment', id, o);
-        else if (parent === 'fault' || parent === 'faults') add('fault', id, o);
-        else if (parent === 'delivery' || parent === 'deliveries') add('delivery', id, o);
-        else if (parent === 'workspace') add('workspace', id, o);
-        else if (parent === 'accounts' || parent === 'account') add('account', id, o);
-        else if (parent === 'merchant' || parent === 'merchants') add('merchant', id, o);
-      }
+      const pool = id ? poolOfKey(parent, operationId) : undefined;
+      if (id && pool) add(pool, id, o);
       if (typeof o.api_key === 'string') this.add('apiKey', o.api_key);
       if (typeof o.current_payment_reference_number === 'string')
         this.add('reference', o.current_payment_reference_number);
