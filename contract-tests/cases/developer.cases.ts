@@ -3,6 +3,15 @@ import type { CaseContext, ContractCase } from '../harness/case.context.js';
 import { sameJson } from '../harness/compare.js';
 import { fractionOf, money, units } from '../harness/decimal.js';
 
+/** The first fee bracket the target lists; none is drift. */
+export async function firstFeeBracket(ctx: CaseContext): Promise<PayoutOutletFee> {
+  return ctx.expectPresent(
+    (await allFeeBrackets(ctx))[0],
+    'no payout outlet with fee brackets',
+    'listPartnerPayoutOutletFees',
+  );
+}
+
 /** Every fee bracket the target lists (at most 5 pages of 100). */
 export async function allFeeBrackets(ctx: CaseContext): Promise<PayoutOutletFee[]> {
   const out: PayoutOutletFee[] = [];

@@ -1,7 +1,7 @@
 import type { ContractCase } from '../harness/case.context.js';
 import { sameJson } from '../harness/compare.js';
 import { units } from '../harness/decimal.js';
-import { allFeeBrackets, amountIn } from './developer.cases.js';
+import { amountIn, firstFeeBracket } from './developer.cases.js';
 
 type Order = { id: string; delivery_status: string };
 type BuyOrder = {
@@ -18,11 +18,7 @@ export const orderCases: ContractCase[] = [
     name: 'orders: a sell order created with POST /api/v2/sellorder/ is the one GET /v2/sellorder/{id} and GET /v1/sellorder answer',
     tags: ['money'],
     async run(ctx) {
-      const bracket = ctx.expectPresent(
-        (await allFeeBrackets(ctx))[0],
-        'no payout outlet with fee brackets',
-        'listPartnerPayoutOutletFees',
-      );
+      const bracket = await firstFeeBracket(ctx);
       const otp = await ctx.otp();
       const created = await ctx.dev.request<{ order: Order; success: boolean }>({
         method: 'POST',

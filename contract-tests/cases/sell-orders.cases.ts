@@ -1,6 +1,6 @@
 import type { ContractCase } from '../harness/case.context.js';
 import { units } from '../harness/decimal.js';
-import { allFeeBrackets, amountIn } from './developer.cases.js';
+import { allFeeBrackets, amountIn, firstFeeBracket } from './developer.cases.js';
 import { pesoAccount } from './money.support.js';
 
 /** Sell orders (docs/design.md#public-api): cash-outs at a payout outlet, debited amount + fee at once. */
@@ -9,11 +9,7 @@ export const sellOrderCases: ContractCase[] = [
     name: 'sell orders: create, retrieve and list a sell order; amount + fee debited at once',
     tags: ['money'],
     async run(ctx) {
-      const bracket = ctx.expectPresent(
-        (await allFeeBrackets(ctx))[0],
-        'no payout outlet with fee brackets',
-        'listPartnerPayoutOutletFees',
-      );
+      const bracket = await firstFeeBracket(ctx);
       const amount = amountIn(bracket);
       const quote = await ctx.dev.quotePartnerPayoutOutletFee({
         outlet_id: bracket.payment_outlet,
@@ -112,11 +108,7 @@ export const sellOrderCases: ContractCase[] = [
     name: 'sell orders: a sell order canceled through the control API is refunded in full',
     tags: ['money', 'sandbox'],
     async run(ctx) {
-      const bracket = ctx.expectPresent(
-        (await allFeeBrackets(ctx))[0],
-        'no payout outlet with fee brackets',
-        'listPartnerPayoutOutletFees',
-      );
+      const bracket = await firstFeeBracket(ctx);
       const before = await pesoAccount(ctx);
       const order = await ctx.dev.createSellOrder(
         { outlet_id: bracket.payment_outlet, amount: amountIn(bracket), currency: 'PHP' },
