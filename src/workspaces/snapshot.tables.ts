@@ -130,6 +130,8 @@ export const SNAPSHOT_TABLES: readonly TableSpec[] = [
     workspace_id: 'ws',
     disabled: 'int',
     created_at: 'time',
+    business_account: 'int',
+    daily_buy_limit: 'money?',
   }),
   table('app_access_tokens', 'api_key IN (SELECT api_key FROM apps WHERE workspace_id = @ws)', {
     access_token: 'secret',
