@@ -10,6 +10,11 @@ import { buildScenario, newWorkspace, normalized, readWorkspace } from './snapsh
 // (`expires_in_seconds`) answer the same for the original and its copy.
 const NOW_MS = Date.parse('2026-11-20T09:00:00.000Z');
 let t: TestApp;
+interface InvoiceRead {
+  external_transaction_id: string;
+  status: string;
+  created_at: string;
+}
 afterEach(() => t?.close());
 
 async function snapshot(workspaceId: string) {
@@ -128,21 +133,21 @@ describe('saved states', () => {
         await t.request('GET', '/v3/invoices/?per_page=100', {
           token: w.merchant.merchant_api_token,
         })
-      ).body.invoices as any[];
-    const byOrder = (items: any[], order: string) =>
+      ).body.invoices as InvoiceRead[];
+    const byOrder = (items: InvoiceRead[], order: string) =>
       items.find((i) => i.external_transaction_id === order);
     const [original, copied] = [await list(ws), await list(copy)];
-    expect(byOrder(original, 'order-5').status).toBe('expired');
+    expect(byOrder(original, 'order-5')?.status).toBe('expired');
     expect(byOrder(copied, 'order-5')).toMatchObject({
       status: 'pending',
       expires_in_seconds: '299', // 900 s window, 600 s used before the save (the countdown floors)
-      created_at: byOrder(original, 'order-5').created_at,
+      created_at: byOrder(original, 'order-5')?.created_at,
     });
     const later = await t.request('POST', `/_sandbox/workspaces/${copy.id}/clock/advance`, {
       body: { seconds: 300 },
     });
     expect(later.body.offset_seconds).toBeCloseTo(-2700, 1);
-    expect(byOrder(await list(copy), 'order-5').status).toBe('expired');
+    expect(byOrder(await list(copy), 'order-5')?.status).toBe('expired');
     const reset = await t.request('POST', `/_sandbox/workspaces/${copy.id}/clock/reset`);
     expect(reset.body.offset_seconds).toBe(0);
     t.assertLedger();
