@@ -566,8 +566,8 @@ export interface Schemas {
     workspace_id: string;
     disabled: number;
     created_at: string;
-    business_account: number;
-    daily_buy_limit: string | null;
+    business_account?: number;
+    daily_buy_limit?: string | null;
   };
   SnapshotAppAccessTokensRow: {
     access_token: string;
