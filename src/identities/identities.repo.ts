@@ -1,7 +1,6 @@
 import type { Db } from '../db/open.js';
 import { createAppTokenRepository } from './app-tokens.repo.js';
 import {
-  DEFAULT_DAILY_BUY_LIMIT_UNITS,
   MERCHANT_SETTINGS,
   type App,
   type IdentitiesApi,
@@ -206,8 +205,7 @@ export function createIdentityRepository(
       insertApp.run({
         ...a,
         business_account: a.business_account ?? 1,
-        daily_buy_limit:
-          a.daily_buy_limit === undefined ? DEFAULT_DAILY_BUY_LIMIT_UNITS : a.daily_buy_limit,
+        daily_buy_limit: a.daily_buy_limit ?? null,
       });
     },
     /** True when the nonce was strictly greater than the last one and is now recorded. */
