@@ -167,8 +167,29 @@ export interface Schemas {
       value: string;
     }>;
   };
+  SellOrderHistoryItem: (Schemas["SellOrder"]) & ({
+    btc_amount: Schemas["Decimal"];
+    btc_pending: Schemas["Decimal"];
+    btc_received: Schemas["Decimal"];
+    confirmation_code: string;
+    confirmations: Array<unknown>;
+    currency_amount: Schemas["Decimal"];
+    currency_amount_locked: Schemas["Decimal"];
+    currency_amount_received: Schemas["Decimal"];
+    currency_fees: Schemas["Decimal"];
+    currency_fees_locked: Schemas["Decimal"];
+    currency_net: Schemas["Decimal"];
+    currency_settled: Schemas["Decimal"];
+    due_btc_amount: Schemas["Decimal"];
+    estimated_delivery_time: null;
+    favorite_id: null;
+    instructions: string;
+    is_claiming_details_resend_enabled: boolean;
+    is_claiming_details_resendable: boolean;
+    is_express: boolean;
+  });
   SellOrderPage: {
-    orders: Array<Schemas["SellOrder"]>;
+    orders: Array<Schemas["SellOrderHistoryItem"]>;
     meta: Schemas["OffsetMeta"];
   };
   SellOrderEnvelope: {
@@ -216,8 +237,10 @@ export interface Schemas {
   Transfer: {
     id: Schemas["Id"];
     account: Schemas["Id"];
-    amount: Schemas["Money"];
+    amount: Schemas["Decimal"];
     target_address: string;
+    payment: null;
+    exchange: null;
     status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
@@ -1060,7 +1083,7 @@ export interface Operations {
     body: undefined;
     responses: {
       200: {
-        orders: Array<Schemas["SellOrder"]>;
+        orders: Array<Schemas["SellOrderHistoryItem"]>;
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
