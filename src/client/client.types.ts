@@ -273,8 +273,11 @@ export interface TransferPage {
 export interface PayoutOutlet {
   id: string;
   name: string;
-  category?: string;
-  currency?: string;
+  /** The outlet's category (`bank`, `e-wallet`, `remittance`, `coins_transfer`, `mobile-load`). */
+  outlet_category?: string;
+  /** What it pays out, in its currency: `[{currency, minimum, maximum, increment}]`. */
+  amount_limits?: Array<{ currency: string; minimum: number; maximum: number; increment: number }>;
+  region?: string;
 }
 
 export interface PayoutOutletPage {

@@ -327,8 +327,6 @@ export interface Schemas {
   PayoutOutlet: {
     id: string;
     name: string;
-    category?: string;
-    currency?: string;
     outlet_category?: string;
     payment_outlet_type?: Schemas["OutletCategory"];
     amount_limits?: Array<Schemas["AmountLimit"]>;
@@ -352,7 +350,10 @@ export interface Schemas {
     fields: Array<Schemas["OutletField"]>;
     optional_fields?: Array<unknown>;
     remittance_fields?: Array<unknown>;
-    payout_duration?: string | null;
+    fee_info: string;
+    fee_structure_description: string;
+    payout_duration: string | null;
+    payout_duration_description: string | null;
     outlets: Array<string>;
     outlet_names_subset?: Array<string>;
   };
@@ -373,9 +374,9 @@ export interface Schemas {
     id?: string;
     payment_outlet: string;
     currency: string;
-    from_amount: Schemas["Money"];
-    until_amount: Schemas["Money"];
-    fee_amount: Schemas["Money"];
+    from_amount: Schemas["Decimal"];
+    until_amount: Schemas["Decimal"];
+    fee_amount: Schemas["Decimal"];
     fee_percent: string;
   };
   EventName: "invoice.created" | "invoice.updated" | "invoice.fully_paid" | "invoice.payment_reference_number_generated";
