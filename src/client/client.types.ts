@@ -289,10 +289,11 @@ export interface PayoutOutletFee {
   id?: string;
   payment_outlet: string;
   currency: string;
-  from_amount: Money;
-  until_amount: Money;
-  fee_amount: Money;
-  /** A fraction, e.g. `"0.015"` for 1.5 %: fee = amount × fee_percent + fee_amount. */
+  /** The bracket's amounts, unpadded as the recorded fee lists write them ("0", "1000", "10"). */
+  from_amount: Decimal;
+  until_amount: Decimal;
+  fee_amount: Decimal;
+  /** A fraction without trailing zeros, e.g. `"0.015"` for 1.5 %: fee = amount × fee_percent + fee_amount. */
   fee_percent: string;
 }
 
