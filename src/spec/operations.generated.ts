@@ -12,10 +12,10 @@ export interface Schemas {
     [key: string]: Array<string> | undefined;
   };
   SandboxDebug: {
-    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "two_factor_invalid";
+    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required" | "two_factor_invalid";
   };
   MerchantError: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required">;
     errors: Schemas["FieldErrors"];
     sandbox_debug?: Schemas["SandboxDebug"];
   };
@@ -32,8 +32,14 @@ export interface Schemas {
     };
     sandbox_debug?: Schemas["SandboxDebug"];
   };
+  UnauthorizedMessageError: {
+    message: "Unauthorized";
+    status: 401;
+    success: false;
+    sandbox_debug?: Schemas["SandboxDebug"];
+  };
   ErrorEnvelope: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required">;
     errors: {
       [key: string]: Array<string> | undefined;
     };
@@ -288,8 +294,6 @@ export interface Schemas {
     entry_type: "outgoing" | "incoming";
     amount: Schemas["Money"];
     fee_amount: Schemas["Money"];
-    currency: string;
-    message: string;
     status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
@@ -444,6 +448,8 @@ export interface Schemas {
     api_secret: string;
     name?: string;
     mfa_whitelisted: boolean;
+    business_account: boolean;
+    daily_buy_limit: (Schemas["Money"]) | (null);
     otp_secret: string;
     last_nonce?: string | null;
     owner: {
@@ -584,6 +590,8 @@ export interface Schemas {
     workspace_id: string;
     disabled: number;
     created_at: string;
+    business_account?: number;
+    daily_buy_limit?: string | null;
   };
   SnapshotAppAccessTokensRow: {
     access_token: string;
@@ -1015,7 +1023,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getBalanceStatement: {
@@ -1030,7 +1038,7 @@ export interface Operations {
     responses: {
       200: undefined;
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listSellOrdersV1: {
@@ -1044,7 +1052,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderPage"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createSellOrder: {
@@ -1055,7 +1063,8 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1070,7 +1079,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1088,7 +1097,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createSellOrderV2: {
@@ -1099,7 +1108,8 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1116,7 +1126,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1131,7 +1141,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderPage"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getBuyOrder: {
@@ -1144,7 +1154,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1160,7 +1170,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
@@ -1180,7 +1190,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   placeBuyOrder: {
@@ -1191,7 +1201,7 @@ export interface Operations {
     responses: {
       201: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1205,7 +1215,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1222,7 +1232,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1240,7 +1250,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listCryptoExchanges: {
@@ -1257,7 +1267,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createCryptoExchange: {
@@ -1270,7 +1280,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1288,7 +1298,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1302,7 +1312,7 @@ export interface Operations {
         "crypto-routes": Array<Schemas["CryptoRoute"]>;
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listCryptoPayments: {
@@ -1319,7 +1329,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createCryptoPayment: {
@@ -1332,7 +1342,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1351,7 +1361,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1369,7 +1379,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createPaymentRequest: {
@@ -1382,7 +1392,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1400,7 +1410,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1416,7 +1426,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
     };
@@ -1435,7 +1445,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getPaymentRequestsItem: {
@@ -1452,7 +1462,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1470,7 +1480,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPartnerPayoutOutletFees: {
@@ -1488,7 +1498,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   quotePartnerPayoutOutletFee: {
@@ -1508,7 +1518,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1524,7 +1534,7 @@ export interface Operations {
         "payout-outlet": Schemas["PayoutOutlet"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1543,7 +1553,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayoutOutletFees: {
@@ -1561,7 +1571,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayoutOutletCategories: {
@@ -1578,7 +1588,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutlets: {
@@ -1597,7 +1607,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutletFees: {
@@ -1615,7 +1625,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutletCategories: {
@@ -1632,7 +1642,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getSellQuote: {
@@ -1654,7 +1664,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   validateOutletField: {
@@ -1677,7 +1687,7 @@ export interface Operations {
         };
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1760,6 +1770,8 @@ export interface Operations {
       name?: string;
       mfa_whitelisted?: boolean;
       balance?: Schemas["AmountInput"];
+      business_account?: boolean;
+      daily_buy_limit?: (Schemas["AmountInput"]) | (null);
     };
     responses: {
       201: {
