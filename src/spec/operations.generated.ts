@@ -12,10 +12,10 @@ export interface Schemas {
     [key: string]: Array<string> | undefined;
   };
   SandboxDebug: {
-    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "two_factor_invalid";
+    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required" | "two_factor_invalid";
   };
   MerchantError: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required">;
     errors: Schemas["FieldErrors"];
     sandbox_debug?: Schemas["SandboxDebug"];
   };
@@ -32,8 +32,14 @@ export interface Schemas {
     };
     sandbox_debug?: Schemas["SandboxDebug"];
   };
+  UnauthorizedMessageError: {
+    message: "Unauthorized";
+    status: 401;
+    success: false;
+    sandbox_debug?: Schemas["SandboxDebug"];
+  };
   ErrorEnvelope: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required">;
     errors: {
       [key: string]: Array<string> | undefined;
     };
@@ -265,8 +271,6 @@ export interface Schemas {
     entry_type: "outgoing" | "incoming";
     amount: Schemas["Money"];
     fee_amount: Schemas["Money"];
-    currency: string;
-    message: string;
     status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
@@ -420,6 +424,8 @@ export interface Schemas {
     api_secret: string;
     name?: string;
     mfa_whitelisted: boolean;
+    business_account: boolean;
+    daily_buy_limit: (Schemas["Money"]) | (null);
     otp_secret: string;
     last_nonce?: string | null;
     owner: {
@@ -560,6 +566,8 @@ export interface Schemas {
     workspace_id: string;
     disabled: number;
     created_at: string;
+    business_account?: number;
+    daily_buy_limit?: string | null;
   };
   SnapshotAppAccessTokensRow: {
     access_token: string;
@@ -991,7 +999,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getBalanceStatement: {
@@ -1006,7 +1014,7 @@ export interface Operations {
     responses: {
       200: undefined;
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listSellOrdersV1: {
@@ -1020,7 +1028,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderPage"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createSellOrder: {
@@ -1031,7 +1039,8 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1046,7 +1055,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1064,7 +1073,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createSellOrderV2: {
@@ -1075,7 +1084,8 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1092,7 +1102,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1107,7 +1117,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderPage"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getBuyOrder: {
@@ -1120,7 +1130,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1136,7 +1146,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
@@ -1156,7 +1166,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   placeBuyOrder: {
@@ -1167,7 +1177,7 @@ export interface Operations {
     responses: {
       201: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1181,7 +1191,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1198,7 +1208,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1216,7 +1226,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listCryptoExchanges: {
@@ -1233,7 +1243,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createCryptoExchange: {
@@ -1246,7 +1256,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1264,7 +1274,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1278,7 +1288,7 @@ export interface Operations {
         "crypto-routes": Array<Schemas["CryptoRoute"]>;
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listCryptoPayments: {
@@ -1295,7 +1305,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createCryptoPayment: {
@@ -1308,7 +1318,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1327,7 +1337,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1345,7 +1355,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createPaymentRequest: {
@@ -1358,7 +1368,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1376,7 +1386,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1392,7 +1402,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
     };
@@ -1411,7 +1421,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getPaymentRequestsItem: {
@@ -1428,7 +1438,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1446,7 +1456,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPartnerPayoutOutletFees: {
@@ -1464,7 +1474,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   quotePartnerPayoutOutletFee: {
@@ -1484,7 +1494,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1500,7 +1510,7 @@ export interface Operations {
         "payout-outlet": Schemas["PayoutOutlet"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1519,7 +1529,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayoutOutletFees: {
@@ -1537,7 +1547,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayoutOutletCategories: {
@@ -1554,7 +1564,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutlets: {
@@ -1573,7 +1583,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutletFees: {
@@ -1591,7 +1601,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutletCategories: {
@@ -1608,7 +1618,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getSellQuote: {
@@ -1630,7 +1640,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   validateOutletField: {
@@ -1653,7 +1663,7 @@ export interface Operations {
         };
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1736,6 +1746,8 @@ export interface Operations {
       name?: string;
       mfa_whitelisted?: boolean;
       balance?: Schemas["AmountInput"];
+      business_account?: boolean;
+      daily_buy_limit?: (Schemas["AmountInput"]) | (null);
     };
     responses: {
       201: {
