@@ -126,6 +126,11 @@ export interface IdentitiesApi {
   insertApp(a: NewApp): void;
   /** True when the nonce was strictly greater than the last one and is now recorded. */
   advanceNonce(key: string, nonce: string): boolean;
+  /**
+   * Rows the nonce advances have changed on this connection so far: a cache that is valid while
+   * SQLite's `total_changes()` stays put may subtract them (a nonce is in no page it keeps).
+   */
+  nonceWrites(): number;
   resetNonce(key: string): boolean;
   userById(id: string): User | undefined;
   /** A customer by email, mobile number or id, within one tenant (`null`: the base data). */

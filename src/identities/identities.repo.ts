@@ -76,6 +76,7 @@ export function createIdentityRepository(
        @business_account, @daily_buy_limit)`,
   );
   // One atomic conditional advance: canonical decimal nonces compare by length, then lexically.
+  let nonceWrites = 0;
   const advanceNonce = db.prepare(
     `UPDATE apps SET last_nonce = @nonce WHERE api_key = @key AND disabled = 0 AND (last_nonce IS NULL
        OR length(last_nonce) < length(@nonce) OR (length(last_nonce) = length(@nonce) AND last_nonce < @nonce))`,
@@ -210,7 +211,12 @@ export function createIdentityRepository(
     },
     /** True when the nonce was strictly greater than the last one and is now recorded. */
     advanceNonce: (key: string, nonce: string) =>
-      inBatch(() => advanceNonce.run({ key, nonce }).changes === 1),
+      inBatch(() => {
+        const moved = advanceNonce.run({ key, nonce }).changes;
+        nonceWrites += moved;
+        return moved === 1;
+      }),
+    nonceWrites: () => nonceWrites,
     resetNonce: (key: string) => resetNonce.run(key).changes === 1,
     userById: (id: string) => userById.get(id) as UserRow | undefined,
     /**
