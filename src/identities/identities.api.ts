@@ -45,7 +45,18 @@ export interface App {
   workspace_id: string | null;
   disabled: number;
   created_at: number;
+  /** 1 when the developer account behind the app is a business account (HMAC sell orders need one). */
+  business_account: number;
+  /** The account's cash-in limit for buy orders over a rolling day, in units of 1e-8 PHP; null: none. */
+  daily_buy_limit: number | null;
 }
+
+/**
+ * What a new app needs; left out, `business_account` is true and `daily_buy_limit` is none (the real limits
+ * depend on the account's level, which nothing publishes: a test sets one to exercise the refusal).
+ */
+export type NewApp = Omit<App, 'last_nonce' | 'disabled' | 'business_account' | 'daily_buy_limit'> &
+  Partial<Pick<App, 'business_account' | 'daily_buy_limit'>>;
 
 /** A customer (wallet login) or a developer (owner of apps). */
 export interface User {
@@ -111,9 +122,15 @@ export interface IdentitiesApi {
   appForAuth(key: string): App | undefined;
   appsPage(limit: number, offset: number, workspaceId?: string): App[];
   appsCount(workspaceId?: string): number;
-  insertApp(a: Omit<App, 'last_nonce' | 'disabled'>): void;
+  /** A new app; a business account with the default daily buy limit unless told otherwise. */
+  insertApp(a: NewApp): void;
   /** True when the nonce was strictly greater than the last one and is now recorded. */
   advanceNonce(key: string, nonce: string): boolean;
+  /**
+   * Rows the nonce advances have changed on this connection so far: a cache that is valid while
+   * SQLite's `total_changes()` stays put may subtract them (a nonce is in no page it keeps).
+   */
+  nonceWrites(): number;
   resetNonce(key: string): boolean;
   userById(id: string): User | undefined;
   /** A customer by email, mobile number or id, within one tenant (`null`: the base data). */

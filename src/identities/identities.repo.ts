@@ -6,6 +6,7 @@ import {
   type IdentitiesApi,
   type Merchant,
   type MerchantSetting,
+  type NewApp,
   type User,
 } from './identities.api.js';
 
@@ -69,10 +70,13 @@ export function createIdentityRepository(
     'SELECT COUNT(*) AS n FROM apps WHERE disabled = 0 AND workspace_id = ?',
   );
   const insertApp = db.prepare(
-    `INSERT INTO apps (api_key, api_secret, name, owner_id, mfa_whitelisted, otp_secret, last_nonce, workspace_id, created_at)
-     VALUES (@api_key, @api_secret, @name, @owner_id, @mfa_whitelisted, @otp_secret, NULL, @workspace_id, @created_at)`,
+    `INSERT INTO apps (api_key, api_secret, name, owner_id, mfa_whitelisted, otp_secret, last_nonce, workspace_id, created_at,
+       business_account, daily_buy_limit)
+     VALUES (@api_key, @api_secret, @name, @owner_id, @mfa_whitelisted, @otp_secret, NULL, @workspace_id, @created_at,
+       @business_account, @daily_buy_limit)`,
   );
   // One atomic conditional advance: canonical decimal nonces compare by length, then lexically.
+  let nonceWrites = 0;
   const advanceNonce = db.prepare(
     `UPDATE apps SET last_nonce = @nonce WHERE api_key = @key AND disabled = 0 AND (last_nonce IS NULL
        OR length(last_nonce) < length(@nonce) OR (length(last_nonce) = length(@nonce) AND last_nonce < @nonce))`,
@@ -197,13 +201,22 @@ export function createIdentityRepository(
           n: number;
         }
       ).n,
-    insertApp: (a: Omit<AppRow, 'last_nonce' | 'disabled'>) => {
+    insertApp: (a: NewApp) => {
       forgetCached();
-      insertApp.run(a);
+      insertApp.run({
+        ...a,
+        business_account: a.business_account ?? 1,
+        daily_buy_limit: a.daily_buy_limit ?? null,
+      });
     },
     /** True when the nonce was strictly greater than the last one and is now recorded. */
     advanceNonce: (key: string, nonce: string) =>
-      inBatch(() => advanceNonce.run({ key, nonce }).changes === 1),
+      inBatch(() => {
+        const moved = advanceNonce.run({ key, nonce }).changes;
+        nonceWrites += moved;
+        return moved === 1;
+      }),
+    nonceWrites: () => nonceWrites,
     resetNonce: (key: string) => resetNonce.run(key).changes === 1,
     userById: (id: string) => userById.get(id) as UserRow | undefined,
     /**

@@ -12,10 +12,10 @@ export interface Schemas {
     [key: string]: Array<string> | undefined;
   };
   SandboxDebug: {
-    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "two_factor_invalid";
+    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required" | "two_factor_invalid";
   };
   MerchantError: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required">;
     errors: Schemas["FieldErrors"];
     sandbox_debug?: Schemas["SandboxDebug"];
   };
@@ -32,8 +32,14 @@ export interface Schemas {
     };
     sandbox_debug?: Schemas["SandboxDebug"];
   };
+  UnauthorizedMessageError: {
+    message: "Unauthorized";
+    status: 401;
+    success: false;
+    sandbox_debug?: Schemas["SandboxDebug"];
+  };
   ErrorEnvelope: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required">;
     errors: {
       [key: string]: Array<string> | undefined;
     };
@@ -167,8 +173,29 @@ export interface Schemas {
       value: string;
     }>;
   };
+  SellOrderHistoryItem: (Schemas["SellOrder"]) & ({
+    btc_amount: Schemas["Decimal"];
+    btc_pending: Schemas["Decimal"];
+    btc_received: Schemas["Decimal"];
+    confirmation_code: string;
+    confirmations: Array<unknown>;
+    currency_amount: Schemas["Decimal"];
+    currency_amount_locked: Schemas["Decimal"];
+    currency_amount_received: Schemas["Decimal"];
+    currency_fees: Schemas["Decimal"];
+    currency_fees_locked: Schemas["Decimal"];
+    currency_net: Schemas["Decimal"];
+    currency_settled: Schemas["Decimal"];
+    due_btc_amount: Schemas["Decimal"];
+    estimated_delivery_time: null;
+    favorite_id: null;
+    instructions: string;
+    is_claiming_details_resend_enabled: boolean;
+    is_claiming_details_resendable: boolean;
+    is_express: boolean;
+  });
   SellOrderPage: {
-    orders: Array<Schemas["SellOrder"]>;
+    orders: Array<Schemas["SellOrderHistoryItem"]>;
     meta: Schemas["OffsetMeta"];
   };
   SellOrderEnvelope: {
@@ -216,8 +243,10 @@ export interface Schemas {
   Transfer: {
     id: Schemas["Id"];
     account: Schemas["Id"];
-    amount: Schemas["Money"];
+    amount: Schemas["Decimal"];
     target_address: string;
+    payment: null;
+    exchange: null;
     status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
@@ -265,8 +294,6 @@ export interface Schemas {
     entry_type: "outgoing" | "incoming";
     amount: Schemas["Money"];
     fee_amount: Schemas["Money"];
-    currency: string;
-    message: string;
     status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
@@ -304,8 +331,6 @@ export interface Schemas {
   PayoutOutlet: {
     id: string;
     name: string;
-    category?: string;
-    currency?: string;
     outlet_category?: string;
     payment_outlet_type?: Schemas["OutletCategory"];
     amount_limits?: Array<Schemas["AmountLimit"]>;
@@ -329,7 +354,10 @@ export interface Schemas {
     fields: Array<Schemas["OutletField"]>;
     optional_fields?: Array<unknown>;
     remittance_fields?: Array<unknown>;
-    payout_duration?: string | null;
+    fee_info: string;
+    fee_structure_description: string;
+    payout_duration: string | null;
+    payout_duration_description: string | null;
     outlets: Array<string>;
     outlet_names_subset?: Array<string>;
   };
@@ -350,9 +378,9 @@ export interface Schemas {
     id?: string;
     payment_outlet: string;
     currency: string;
-    from_amount: Schemas["Money"];
-    until_amount: Schemas["Money"];
-    fee_amount: Schemas["Money"];
+    from_amount: Schemas["Decimal"];
+    until_amount: Schemas["Decimal"];
+    fee_amount: Schemas["Decimal"];
     fee_percent: string;
   };
   EventName: "invoice.created" | "invoice.updated" | "invoice.fully_paid" | "invoice.payment_reference_number_generated";
@@ -420,6 +448,8 @@ export interface Schemas {
     api_secret: string;
     name?: string;
     mfa_whitelisted: boolean;
+    business_account: boolean;
+    daily_buy_limit: (Schemas["Money"]) | (null);
     otp_secret: string;
     last_nonce?: string | null;
     owner: {
@@ -560,6 +590,8 @@ export interface Schemas {
     workspace_id: string;
     disabled: number;
     created_at: string;
+    business_account?: number;
+    daily_buy_limit?: string | null;
   };
   SnapshotAppAccessTokensRow: {
     access_token: string;
@@ -991,7 +1023,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getBalanceStatement: {
@@ -1006,7 +1038,7 @@ export interface Operations {
     responses: {
       200: undefined;
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listSellOrdersV1: {
@@ -1020,7 +1052,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderPage"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createSellOrder: {
@@ -1031,7 +1063,8 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1046,7 +1079,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1060,11 +1093,11 @@ export interface Operations {
     body: undefined;
     responses: {
       200: {
-        orders: Array<Schemas["SellOrder"]>;
+        orders: Array<Schemas["SellOrderHistoryItem"]>;
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createSellOrderV2: {
@@ -1075,7 +1108,8 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1092,7 +1126,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1107,7 +1141,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderPage"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getBuyOrder: {
@@ -1120,7 +1154,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1136,7 +1170,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
@@ -1156,7 +1190,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   placeBuyOrder: {
@@ -1167,7 +1201,7 @@ export interface Operations {
     responses: {
       201: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1181,7 +1215,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1198,7 +1232,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1216,7 +1250,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listCryptoExchanges: {
@@ -1233,7 +1267,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createCryptoExchange: {
@@ -1246,7 +1280,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1264,7 +1298,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1278,7 +1312,7 @@ export interface Operations {
         "crypto-routes": Array<Schemas["CryptoRoute"]>;
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listCryptoPayments: {
@@ -1295,7 +1329,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createCryptoPayment: {
@@ -1308,7 +1342,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1327,7 +1361,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1345,7 +1379,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createPaymentRequest: {
@@ -1358,7 +1392,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1376,7 +1410,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1392,7 +1426,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
     };
@@ -1411,7 +1445,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getPaymentRequestsItem: {
@@ -1428,7 +1462,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1446,7 +1480,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPartnerPayoutOutletFees: {
@@ -1464,7 +1498,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   quotePartnerPayoutOutletFee: {
@@ -1484,7 +1518,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1500,7 +1534,7 @@ export interface Operations {
         "payout-outlet": Schemas["PayoutOutlet"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1519,7 +1553,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayoutOutletFees: {
@@ -1537,7 +1571,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayoutOutletCategories: {
@@ -1554,7 +1588,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutlets: {
@@ -1573,7 +1607,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutletFees: {
@@ -1591,7 +1625,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutletCategories: {
@@ -1608,7 +1642,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getSellQuote: {
@@ -1630,7 +1664,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   validateOutletField: {
@@ -1653,7 +1687,7 @@ export interface Operations {
         };
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1736,6 +1770,8 @@ export interface Operations {
       name?: string;
       mfa_whitelisted?: boolean;
       balance?: Schemas["AmountInput"];
+      business_account?: boolean;
+      daily_buy_limit?: (Schemas["AmountInput"]) | (null);
     };
     responses: {
       201: {

@@ -7,7 +7,7 @@ import type { IdFactory } from '../shared/ids.js';
 import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.capture.js';
 import { microsOf, unitsOf } from './snapshot.check.js';
 import type { ColumnSpec, TableSpec } from './snapshot.columns.js';
-import { SNAPSHOT_TABLES } from './snapshot.tables.js';
+import { ADDED_COLUMNS, SNAPSHOT_TABLES } from './snapshot.tables.js';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 const randomToken = (length: number) =>
@@ -32,8 +32,6 @@ function substitute(map: Map<string, string>, text: string): string {
 
 export interface RestoreTarget {
   workspaceId: string;
-  /** Added to every time of the document: the new workspace continues from the snapshot's moment. */
-  shiftMicros: number;
   ids: IdFactory;
 }
 
@@ -90,7 +88,7 @@ export function restoreDocument(
       case 'money':
         return t.name === 'accounts' && col !== 'pending_balance' ? 0n : unitsOf(v as string);
       case 'time':
-        return microsOf(v as string) + target.shiftMicros;
+        return microsOf(v as string);
       default:
         return v;
     }
@@ -104,8 +102,11 @@ export function restoreDocument(
     );
     rowsOf(doc, t.name).forEach((row, i) => {
       const values: Record<string, unknown> = {};
-      for (const [col, spec] of Object.entries(t.columns))
-        values[col] = value(t, col, spec, row[col] ?? null);
+      const added = ADDED_COLUMNS[t.name] ?? {};
+      for (const [col, spec] of Object.entries(t.columns)) {
+        const v = row[col] === undefined ? (added[col] ?? null) : row[col];
+        values[col] = value(t, col, spec, v);
+      }
       if (t.name === 'outbox_events') values.seq = nextSeq.get();
       if (t.name === 'deliveries' && values.status === 'delivering') values.status = 'pending';
       try {
