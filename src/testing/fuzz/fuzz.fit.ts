@@ -71,6 +71,17 @@ export function fitDraft(
     const { from_snapshot: _, ...rest } = body as { from_snapshot?: string };
     return { pathParams, body: snapshot ? { ...rest, from_snapshot: snapshot } : rest };
   }
+  if (pathParams.workspace_id !== undefined && !world.workspaces.has(pathParams.workspace_id)) {
+    // A workspace's calls name a live workspace of the run (the newest): reset and deletion end the others.
+    const live = [...world.workspaces.keys()].at(-1);
+    if (live !== undefined) return { pathParams: { ...pathParams, workspace_id: live }, body };
+  }
+  if (op.operationId === 'getCryptoPayment') {
+    // A read by id names a crypto payment the run has made (the newest), when there is one.
+    const id = world.pool('cryptoPayment').at(-1);
+    if (id !== undefined && pathParams.crypto_payment_id !== id)
+      return { pathParams: { ...pathParams, crypto_payment_id: id }, body };
+  }
   if (op.operationId === 'redeliverDelivery') {
     // A redelivery names a delivery the run has seen (the newest): a made-up id only ever finds nothing.
     const known = world.pool('delivery');

@@ -32,7 +32,8 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   );
   // Each round first makes things, then uses them, and resets last (the reset wipes every id made so
   // far): what a round creates is there for the operations of the same round that read or move it (a
-  // control call on a new transfer, a read of a new invoice), lists first. The round's invoices then go through
+  // control call on a new transfer, a read of a new invoice), lists first. A snapshot is exported before
+  // the import that sends its document back, and a workspace deleted after the calls on its clock. The round's invoices then go through
   // their lifecycle in order: a payment (a partial one over the counter issues a reference number),
   // the counter confirmation of that reference, then cancel and expire (each needs an invoice still
   // pending, which the one before would have closed); all faults are cleared after one was deleted
@@ -40,6 +41,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   // expires the round's invoices and settles its transfers, leaving nothing pending to pay or settle.
   // Within each part the order stays shuffled.
   const late = [
+    ['exportSnapshot'], // a snapshot's document, which the import then sends back
+    ['importSnapshot'],
+    ['deleteWorkspace'], // after the calls on its clock
     ['payInvoice'],
     ['confirmCounterPayment'],
     ['cancelInvoice', 'expireInvoice', 'clearFaults'],
@@ -51,7 +55,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (/^list/.test(op.operationId)) return 1; // what they answer (deliveries...) is there for the reads by id
     return late.findIndex((ids) => ids.includes(op.operationId)) + 3 || 2;
   };
-  const ops = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((p) => shuffled.filter((op) => part(op) === p));
+  const ops = Array.from({ length: late.length + 3 }, (_, p) => p).flatMap((p) =>
+    shuffled.filter((op) => part(op) === p),
+  );
   const deadlineMs = o.deadlineMs ?? 10_000;
   const extraEvery = o.extraEvery ?? 12;
   const started = performance.now();
