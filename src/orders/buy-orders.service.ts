@@ -232,6 +232,19 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       });
     },
 
+    /** `DELETE /v1/buyorder/{id}` (and the 2014 docs' v2 path): an unpaid order → canceled; nothing moves. */
+    cancel(ownerId: string, id: string) {
+      return d.unitOfWork(() => {
+        const row = ownOrder(ownerId, id);
+        if (row.status !== 'pending_payment')
+          throw ApiError.general(
+            'invalid_state_transition',
+            `Buy order is ${row.status} and cannot move to canceled.`,
+          );
+        return buyOrderResource(move(row, 'canceled', d.clock.now()));
+      });
+    },
+
     /** `POST /_sandbox/buyorders/{id}/status`: any owner's order; 409 unless the move is allowed. */
     setStatus(id: string, to: BuyOrderStatus) {
       return d.unitOfWork(() => {

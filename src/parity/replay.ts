@@ -14,6 +14,8 @@ export interface EntryOverride {
   auth?: AuthMode;
   /** Send the request this many times first (a duplicate's first use). */
   repeat?: number;
+  /** The path to send instead of the recorded one (a doc's example code that drops the id its reference names). */
+  path?: string;
   note: string;
 }
 
@@ -177,6 +179,12 @@ async function targetUrl(e: HarEntry, ctx: ReplayContext): Promise<string> {
   return `${ctx.target.baseUrl}${rest}`;
 }
 
+/** The entry as it is replayed: at the override's path when it names one. */
+export function replayedAt(e: HarEntry, override?: EntryOverride): HarEntry {
+  if (!override?.path) return e;
+  return { ...e, request: { ...e.request, url: new URL(override.path, e.request.url).href } };
+}
+
 /** Replay one recorded request against the target, re-authenticated, and read the answer. */
 export async function replayEntry(
   e: HarEntry,
@@ -184,7 +192,7 @@ export async function replayEntry(
   ctx: ReplayContext,
   override?: EntryOverride,
 ): Promise<Answer> {
-  const url = await targetUrl(e, ctx);
+  const url = await targetUrl(replayedAt(e, override), ctx);
   const post = e.request.postData;
   const type = header(e.request.headers, 'content-type') ?? post?.mimeType;
   let body: string | undefined =

@@ -206,6 +206,23 @@ export interface Schemas {
     order: Schemas["BuyOrder"];
     success: true;
   };
+  BuyOrderCreated: {
+    btc_amount: Schemas["Decimal"];
+    btc_released: Schemas["Decimal"];
+    canceled_time: null;
+    created_at: string;
+    currency_amount: Schemas["Decimal"];
+    id: Schemas["Id"];
+    marked_paid_time: null;
+    payment_method: string;
+    rate: Schemas["Decimal"];
+    status: "pending_payment";
+    wallet_address: string | null;
+  };
+  BuyOrderCreatedEnvelope: {
+    order: Schemas["BuyOrderCreated"];
+    success: true;
+  };
   TransferCreateRequest: {
     account: string;
     target_address: string;
@@ -1142,6 +1159,68 @@ export interface Operations {
       413: Schemas["ErrorBody"];
     };
   };
+  cancelBuyOrder: {
+    auth: "hmac";
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+    };
+  };
+  getBuyOrderV2: {
+    auth: "hmac";
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      404: Schemas["ErrorBody"];
+    };
+  };
+  markBuyOrderPaidV2: {
+    auth: "hmac";
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      [key: string]: unknown;
+    };
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
+    };
+  };
+  cancelBuyOrderV2: {
+    auth: "hmac";
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+    };
+  };
   listBuyOrders: {
     auth: "hmac";
     params: Record<string, never>;
@@ -1165,7 +1244,7 @@ export interface Operations {
     query: Record<string, never>;
     body: Schemas["BuyOrderCreateRequest"];
     responses: {
-      201: Schemas["BuyOrderEnvelope"];
+      201: Schemas["BuyOrderCreatedEnvelope"];
       400: Schemas["ErrorBody"];
       401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
       413: Schemas["ErrorBody"];
