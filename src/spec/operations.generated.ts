@@ -241,15 +241,17 @@ export interface Schemas {
   CryptoExchangeCreateRequest: {
     source_account: string;
     target_account: string;
-    amount: Schemas["AmountInput"];
+    source_amount?: Schemas["AmountInput"];
+    target_amount?: Schemas["AmountInput"];
+    amount?: Schemas["AmountInput"];
   };
   CryptoExchange: {
     id: Schemas["Id"];
     source_account: Schemas["Id"];
     target_account: Schemas["Id"];
     rate: string;
-    source_amount: Schemas["Money"];
-    target_amount: Schemas["Money"];
+    source_amount: Schemas["Decimal"];
+    target_amount: Schemas["Decimal"];
     source_currency: string;
     target_currency: string;
     owner_payment: Schemas["Id"];

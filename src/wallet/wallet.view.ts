@@ -1,7 +1,7 @@
 /** The wire shapes of the wallet module's resources (conversions, crypto payments, payment requests). */
 import { developerCurrency } from '../ledger/accounts.view.js';
 import { formatTimestamp } from '../shared/clock.js';
-import { formatMoney } from '../shared/money.js';
+import { formatDecimal, formatMoney } from '../shared/money.js';
 import { PESOS_PER_COIN } from '../shared/rates.js';
 import type {
   CryptoExchangeRecord,
@@ -34,8 +34,9 @@ export function cryptoExchangeResource(r: Row<CryptoExchangeRecord>) {
     source_account: r.source_account_id,
     target_account: r.target_account_id,
     rate: r.rate,
-    source_amount: formatMoney(r.source_amount),
-    target_amount: formatMoney(r.target_amount),
+    // Unpadded, as the recorded conversion writes them ("200", "0.00032164"; crypto-exchanges.har#1).
+    source_amount: formatDecimal(r.source_amount),
+    target_amount: formatDecimal(r.target_amount),
     source_currency: developerCurrency(r.source_currency),
     target_currency: developerCurrency(r.target_currency),
     owner_payment: r.owner_payment,
