@@ -20,13 +20,14 @@ import type { OutletService } from '../outlets/outlets.service.js';
 import type { OrderRepository } from './orders.references.js';
 import type { BuyOrderRow, BuyOrderStatus } from './orders.repo.js';
 import { buyOrderResource } from './orders.view.js';
+import { buyQuote } from './buy-quote.js';
 
 export { BUY_ORDER_LIFETIME_SECONDS };
 
 export interface BuyOrderDeps {
   orders: OrderRepository;
   /** The outlets module's pay-in outlets (a payment method names one). */
-  payins: Pick<OutletService, 'payinOutlet' | 'payinNames'>;
+  payins: Pick<OutletService, 'payinOutlet' | 'payinNames' | 'payinOutlets'>;
   identities: IdentitiesApi;
   ledger: LedgerApi;
   unitOfWork: UnitOfWork;
@@ -254,6 +255,9 @@ export function createBuyOrderService(d: BuyOrderDeps) {
         return buyOrderResource(move(row, to, d.clock.now()));
       });
     },
+
+    /** `GET /v2/buyquote`: every payment method's quote (src/orders/buy-quote.ts). */
+    quote: (query: Parameters<typeof buyQuote>[1]) => buyQuote(d.payins.payinOutlets(), query),
 
     get(ownerId: string, id: string) {
       return buyOrderResource(ownOrder(ownerId, id));

@@ -45,6 +45,7 @@ export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Han
       ok({ order: buy.markPaid(app.owner_id, params.order_id), success: true as const }),
     cancelBuyOrderV2: ({ app, params }) =>
       ok({ order: buy.cancel(app.owner_id, params.order_id), success: true as const }),
+    getBuyQuote: ({ query }) => ok(buy.quote(query)),
     listBuyOrders: ({ app, query }) => ok(buy.list(app.owner_id, query)),
     listBuyOrdersV1: ({ app, query }) => ok(buy.list(app.owner_id, query)),
     createBuyOrder: ({ body }) => ok({ order: buy.create(body), success: true as const }, 201),

@@ -206,6 +206,31 @@ export interface Schemas {
     order: Schemas["BuyOrder"];
     success: true;
   };
+  SellQuoteOneOutlet: {
+    quote: (Schemas["PayoutOutletFee"]) & ({
+      amount: Schemas["Money"];
+      fee: Schemas["Money"];
+      total: Schemas["Money"];
+    });
+  };
+  SellQuoteAllOutlets: {
+    quote: {
+      btc_amount: number;
+      currency: string;
+      rate: number;
+      outlets: {
+        [key: string]: {
+          fee: number;
+          outlet_id: string;
+          outlet_type_id: string;
+          required_fields: Array<string>;
+          subtotal: number;
+          total: number;
+        } | undefined;
+      };
+    };
+    success: true;
+  };
   BuyOrderCreated: {
     btc_amount: Schemas["Decimal"];
     btc_released: Schemas["Decimal"];
@@ -1698,17 +1723,51 @@ export interface Operations {
     query: {
       payment_outlet?: string;
       outlet_id?: string;
-      amount: string;
+      amount?: string;
+      btc_amount?: string;
+      currency?: string;
+    };
+    body: undefined;
+    responses: {
+      200: (Schemas["SellQuoteAllOutlets"]) | (Schemas["SellQuoteOneOutlet"]);
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+    };
+  };
+  getBuyQuote: {
+    auth: "hmac";
+    params: Record<string, never>;
+    query: {
+      btc_amount?: string;
+      amount?: string;
       currency?: string;
     };
     body: undefined;
     responses: {
       200: {
-        quote: (Schemas["PayoutOutletFee"]) & ({
-          amount: Schemas["Money"];
-          fee: Schemas["Money"];
-          total: Schemas["Money"];
-        });
+        quote: {
+          btc_amount: number;
+          currency: string;
+          rate: number;
+          outlets: {
+            [key: string]: {
+              available: boolean;
+              coins_fee: Schemas["Decimal"];
+              collections_outlet: boolean;
+              fee: Schemas["Decimal"];
+              help_link: string;
+              help_text: string;
+              name: string;
+              outlet_id: string;
+              outlet_type_id: string;
+              outlet_type_name: string;
+              required_fields: Array<string>;
+              subtotal: Schemas["Decimal"];
+              total: Schemas["Decimal"];
+            } | undefined;
+          };
+        };
+        success: true;
       };
       400: Schemas["ErrorBody"];
       401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
