@@ -28,8 +28,10 @@ export interface ReplayContext {
 }
 
 const UNKNOWN_ID = '0'.repeat(32);
-const RESOURCES: Array<{ rx: RegExp; kind: 'buyorder' | 'invoice' | 'sellorder' }> = [
+type ResourceKind = 'buyorder' | 'invoice' | 'sellorder' | 'crypto-route';
+const RESOURCES: Array<{ rx: RegExp; kind: ResourceKind }> = [
   { rx: /\/buyorder\/([^/?]+)/, kind: 'buyorder' },
+  { rx: /\/crypto-routes\/([^/?]+)/, kind: 'crypto-route' },
   { rx: /\/invoices\/([^/?]+)/, kind: 'invoice' },
   { rx: /\/sellorder\/([^/?]+)/, kind: 'sellorder' },
 ];
@@ -122,12 +124,24 @@ function mapBody(value: unknown, key: string, ctx: ReplayContext, uniq: string):
   return value;
 }
 
-async function provision(
-  ctx: ReplayContext,
-  kind: 'buyorder' | 'invoice' | 'sellorder',
-): Promise<string> {
+async function provision(ctx: ReplayContext, kind: ResourceKind): Promise<string> {
   const base = ctx.target.baseUrl;
   if (kind === 'buyorder') return provisionBuyOrder(ctx.target, ctx.creds);
+  if (kind === 'crypto-route') {
+    const route = await readAnswer(
+      await send(ctx, {
+        method: 'POST',
+        url: `${base}/v3/crypto-routes/`,
+        body: JSON.stringify({ monitored_address: ctx.unique(), stock_address: ctx.unique() }),
+        type: 'application/json',
+        auth: 'hmac',
+      }),
+    );
+    const id = (route.body as { id?: string } | null)?.id;
+    if (route.status !== 201 || !id)
+      throw new Error(`could not create a crypto route: ${route.status}`);
+    return id;
+  }
   const [url, body, auth]: [string, unknown, AuthMode] =
     kind === 'invoice'
       ? [

@@ -293,6 +293,12 @@ export interface Schemas {
     target_currency: string;
     rate: string;
   };
+  CryptoAddressRoute: {
+    id: Schemas["Id"];
+    monitored_address: string;
+    stock_address: string;
+    created_at: Schemas["Timestamp"];
+  };
   CryptoPaymentCreateRequest: {
     account: string;
     target_address: string;
@@ -552,6 +558,7 @@ export interface Schemas {
       crypto_exchanges: Array<Schemas["SnapshotCryptoExchangesRow"]>;
       crypto_payments: Array<Schemas["SnapshotCryptoPaymentsRow"]>;
       payment_requests: Array<Schemas["SnapshotPaymentRequestsRow"]>;
+      crypto_routes: Array<Schemas["SnapshotCryptoRoutesRow"]>;
     };
   };
   SnapshotUsersRow: {
@@ -751,6 +758,13 @@ export interface Schemas {
     owner_payment: string;
     trader_payment: string;
     status: string;
+    created_at: string;
+  };
+  SnapshotCryptoRoutesRow: {
+    id: string;
+    owner_id: string;
+    monitored_address: string;
+    stock_address: string;
     created_at: string;
   };
   SnapshotCryptoPaymentsRow: {
@@ -1381,10 +1395,39 @@ export interface Operations {
     body: undefined;
     responses: {
       200: {
-        "crypto-routes": Array<Schemas["CryptoRoute"]>;
+        "crypto-routes": Array<(Schemas["CryptoRoute"]) | (Schemas["CryptoAddressRoute"])>;
       };
       400: Schemas["ErrorBody"];
       401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+    };
+  };
+  createCryptoRoute: {
+    auth: "hmac";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      monitored_address: string;
+      stock_address: string;
+    };
+    responses: {
+      201: Schemas["CryptoAddressRoute"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      413: Schemas["ErrorBody"];
+    };
+  };
+  deleteCryptoRoute: {
+    auth: "hmac";
+    params: {
+      crypto_route_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["CryptoAddressRoute"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      404: Schemas["ErrorBody"];
     };
   };
   listCryptoPayments: {

@@ -6,6 +6,7 @@ import { PESOS_PER_COIN } from '../shared/rates.js';
 import type {
   CryptoExchangeRecord,
   CryptoPaymentRecord,
+  CryptoRouteRecord,
   PaymentRequestRecord,
   Row,
 } from './wallet.repo.js';
@@ -25,6 +26,16 @@ export function cryptoRoutes() {
       rate: price.toString(),
     })),
   );
+}
+
+/** A developer's crypto route, bare as the 2015 docs show it (parity/recorded crypto-routes.har#0). */
+export function cryptoRouteResource(r: CryptoRouteRecord) {
+  return {
+    id: r.id,
+    monitored_address: r.monitored_address,
+    stock_address: r.stock_address,
+    created_at: formatTimestamp(Number(r.created_at)),
+  };
 }
 
 /** The `crypto-exchange` resource, field for field as the real service answers a conversion. */
