@@ -8,7 +8,9 @@ export type Tenant = string | null;
 
 /**
  * A clock per workspace (docs/design.md#the-clock): a workspace's time is the sandbox time plus its own
- * offset (`workspaces.clock_offset`, microseconds, never negative); the base data has offset 0.
+ * offset (`workspaces.clock_offset`, microseconds); the base data has offset 0. An offset is positive once
+ * the workspace's clock has been advanced, negative for a workspace restored from a snapshot (its time
+ * goes on from the snapshot's moment), and 0 after a reset.
  *
  * Which tenant a piece of work belongs to is carried by the work itself: a request gets a scope
  * (`scope`), and the first owner it meets (the authenticated merchant or app, the invoice a control call
@@ -18,8 +20,8 @@ export type Tenant = string | null;
  *
  * SQL sees the offsets through `ws_offset(workspace_id)` and `ws_max_offset()` (src/db/tenant-sql.ts), so
  * that a due query compares each row with its own tenant's time in one statement.
- * Only live workspaces are held: a deleted workspace's objects fall back to the sandbox time, which is
- * never ahead of the workspace's own, so nothing expired comes back.
+ * Only live workspaces are held: a deleted workspace's objects fall back to the sandbox time. Expiry and
+ * settlement are written as states, so nothing that happened is undone by a clock that moves back (a reset).
  */
 export interface TenantClocks {
   /** The sandbox clock itself, without any tenant offset (workspace TTLs, the global clock calls). */
@@ -28,7 +30,7 @@ export interface TenantClocks {
   offsetOf(tenant: Tenant | undefined): number;
   /** The largest offset of any live workspace (0 when none has moved). */
   maxOffset(): number;
-  /** Live workspaces whose clock is ahead of the sandbox's, with their offsets. */
+  /** Live workspaces whose clock is not the sandbox's (ahead, or behind for a restored one), with their offsets. */
   advanced(): ReadonlyMap<string, number>;
   /** Record a workspace's new offset (in its row and in memory); `live: false` forgets it (a deleted workspace). */
   setOffset(workspaceId: string, micros: number, live?: boolean): void;
@@ -87,7 +89,7 @@ export function createTenantClocks(db: Db, sandbox: Clock): TenantClocks {
     maxOffset: () => max,
     advanced: () => offsets,
     setOffset(workspaceId, micros, live = true) {
-      const value = Math.max(0, Math.trunc(micros));
+      const value = Math.trunc(micros);
       store.run(value, workspaceId);
       if (live && value !== 0) offsets.set(workspaceId, value);
       else offsets.delete(workspaceId);

@@ -146,8 +146,8 @@ export function dashboardVersion(
     .list()
     .map((f) => `${f.id}:${f.hits}:${f.count ?? ''}`)
     .join(',');
-  let workspaceClocks = 0;
-  for (const o of s.tenants.advanced().values()) workspaceClocks += o;
+  let workspaceClocks = '';
+  for (const [ws, o] of s.tenants.advanced()) workspaceClocks += `${ws}:${o};`;
   return [
     repo.writes(),
     ctx.requestLog.latestId(),

@@ -31,8 +31,6 @@ function substitute(map: Map<string, string>, text: string): string {
 
 export interface RestoreTarget {
   workspaceId: string;
-  /** Added to every time of the document: the new workspace continues from the snapshot's moment. */
-  shiftMicros: number;
   ids: IdFactory;
 }
 
@@ -89,7 +87,7 @@ export function restoreDocument(
       case 'money':
         return t.name === 'accounts' && col !== 'pending_balance' ? 0n : unitsOf(v as string);
       case 'time':
-        return parseExpiry(v as string, 0)! + target.shiftMicros;
+        return parseExpiry(v as string, 0);
       default:
         return v;
     }

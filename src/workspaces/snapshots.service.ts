@@ -50,7 +50,9 @@ export function createSnapshotService(
   return {
     take(workspaceId: string) {
       liveWorkspace(workspaceId);
-      return store(captureWorkspace(s.db, workspaceId, s.clock.now()), workspaceId, 'workspace');
+      // The document keeps the workspace's own time (its clock may have been moved), not the sandbox's.
+      const takenAt = s.tenants.nowOf(workspaceId);
+      return store(captureWorkspace(s.db, workspaceId, takenAt), workspaceId, 'workspace');
     },
 
     list(workspaceId: string, req: PageRequest) {
@@ -74,7 +76,7 @@ export function createSnapshotService(
         s.unitOfWork(() => {
           const trial = s.ids();
           workspaces.insert(trial, s.clock.now(), s.clock.now());
-          restoreDocument(s.db, doc, { workspaceId: trial, shiftMicros: 0, ids: s.ids });
+          restoreDocument(s.db, doc, { workspaceId: trial, ids: s.ids });
           throw TRIAL_DONE;
         });
       } catch (err) {
@@ -85,18 +87,15 @@ export function createSnapshotService(
 
     /**
      * Restore snapshot `id` into the new workspace `workspaceId` (inside the caller's unit of work):
-     * times move by the sandbox time passed since the snapshot's moment, so every window keeps the
-     * time it had left. Returns the copy of each id of the document.
+     * the times are kept as saved, and the workspace's clock is set to the snapshot's moment, so its
+     * time goes on from there and every window keeps the time it had left. Returns the copy of each id.
      */
     restoreInto(id: string, workspaceId: string) {
       const r = repo.byId(id);
       if (!r) throw ApiError.field('from_snapshot', 'No snapshot has this id.');
       const doc = JSON.parse(r.document) as SnapshotDocument;
-      const copyOf = restoreDocument(s.db, doc, {
-        workspaceId,
-        shiftMicros: s.clock.now() - r.taken_at,
-        ids: s.ids,
-      });
+      const copyOf = restoreDocument(s.db, doc, { workspaceId, ids: s.ids });
+      s.tenants.setOffset(workspaceId, r.taken_at - s.tenants.sandbox.now());
       return { doc, copyOf };
     },
   };

@@ -10,6 +10,11 @@ import { buildScenario, newWorkspace, normalized, readWorkspace } from './snapsh
 // (`expires_in_seconds`) answer the same for the original and its copy.
 const NOW_MS = Date.parse('2026-11-20T09:00:00.000Z');
 let t: TestApp;
+interface InvoiceRead {
+  external_transaction_id: string;
+  status: string;
+  created_at: string;
+}
 afterEach(() => t?.close());
 
 async function snapshot(workspaceId: string) {
@@ -104,6 +109,47 @@ describe('saved states', () => {
     expect((await list(copy)).find((i) => i.external_transaction_id === 'order-5')).toMatchObject({
       status: 'expired',
     });
+    t.assertLedger();
+  });
+
+  it("a copy's clock is the snapshot's moment (its own workspace time when saved): the same times, the same window left", async () => {
+    t = createTestApp({ realNowMs: () => NOW_MS });
+    const ws = await buildScenario(t);
+    const advanced = await t.request('POST', `/_sandbox/workspaces/${ws.id}/clock/advance`, {
+      body: { seconds: 600 },
+    });
+    expect(advanced.status, advanced.text).toBe(200);
+    const snap = await snapshot(ws.id);
+    // The clock hands out strictly increasing microseconds, so times agree to well under a second.
+    const near = (a: string, b: string) => Math.abs(Date.parse(a) - Date.parse(b)) < 50;
+    expect(near(snap.taken_at, advanced.body.now), snap.taken_at).toBe(true); // the workspace's time
+    t.advance(3600); // an hour later on the sandbox clock: the original's pending invoices are long expired
+    const copy = await newWorkspace(t, { from_snapshot: snap.id });
+    const clock = await t.request('GET', `/_sandbox/workspaces/${copy.id}/clock`);
+    expect(near(clock.body.now, snap.taken_at), clock.body.now).toBe(true);
+    expect(clock.body.offset_seconds).toBeCloseTo(-3000, 1);
+    const list = async (w: typeof ws) =>
+      (
+        await t.request('GET', '/v3/invoices/?per_page=100', {
+          token: w.merchant.merchant_api_token,
+        })
+      ).body.invoices as InvoiceRead[];
+    const byOrder = (items: InvoiceRead[], order: string) =>
+      items.find((i) => i.external_transaction_id === order);
+    const [original, copied] = [await list(ws), await list(copy)];
+    expect(byOrder(original, 'order-5')?.status).toBe('expired');
+    expect(byOrder(copied, 'order-5')).toMatchObject({
+      status: 'pending',
+      expires_in_seconds: '299', // 900 s window, 600 s used before the save (the countdown floors)
+      created_at: byOrder(original, 'order-5')?.created_at,
+    });
+    const later = await t.request('POST', `/_sandbox/workspaces/${copy.id}/clock/advance`, {
+      body: { seconds: 300 },
+    });
+    expect(later.body.offset_seconds).toBeCloseTo(-2700, 1);
+    expect(byOrder(await list(copy), 'order-5')?.status).toBe('expired');
+    const reset = await t.request('POST', `/_sandbox/workspaces/${copy.id}/clock/reset`);
+    expect(reset.body.offset_seconds).toBe(0);
     t.assertLedger();
   });
 
