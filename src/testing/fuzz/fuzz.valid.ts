@@ -61,6 +61,7 @@ const PATH_POOLS: Record<string, PoolName> = {
   payment_request_id: 'paymentRequest',
   crypto_exchange_id: 'cryptoExchange',
   crypto_payment_id: 'cryptoPayment',
+  crypto_route_id: 'cryptoRoute',
   fault_id: 'fault',
   access_token: 'accessToken',
   snapshot_id: 'snapshot',
@@ -131,6 +132,9 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         source_account: fc.constant(world.ownAccount),
         target_account: fc.constant(world.ownBtcAccount),
         amount: validAmount(500),
+        // The documented names of the amount: another amount beside `amount` is a 400 by design.
+        source_amount: fc.constant(undefined),
+        target_amount: fc.constant(undefined),
       };
     case 'createPaymentRequest':
       // A payer who exists (an unknown one is a 400 by design; the invalid generator covers it).
@@ -252,6 +256,7 @@ function queryValue(
     case 'payment_outlet':
       return fc.constantFrom(...world.outlets);
     case 'amount':
+    case 'btc_amount':
       return fc.integer({ min: 1, max: 900 }).map(String);
     case 'invoice_id':
       return existing(world, 'invoice');

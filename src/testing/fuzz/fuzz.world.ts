@@ -19,6 +19,7 @@ export type PoolName =
   | 'paymentRequest'
   | 'cryptoExchange'
   | 'cryptoPayment'
+  | 'cryptoRoute'
   | 'fault'
   | 'accessToken'
   | 'snapshot';
@@ -320,6 +321,11 @@ export class FuzzWorld {
         this.referenceInvoice.set(o.current_payment_reference_number, id);
     };
     if (operationId === 'exportSnapshot') this.snapshotDocument = body;
+    // An address route is answered bare (no envelope key to walk under).
+    if (operationId === 'createCryptoRoute') {
+      const id = (body as { id?: unknown }).id;
+      if (typeof id === 'string') this.add('cryptoRoute', id);
+    }
     if (operationId === 'createSnapshot' || operationId === 'importSnapshot') {
       const id = (body as { snapshot?: { id?: unknown } }).snapshot?.id;
       if (typeof id === 'string') this.add('snapshot', id);
