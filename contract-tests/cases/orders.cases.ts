@@ -41,7 +41,8 @@ export const orderCases: ContractCase[] = [
       );
       const got = await ctx.dev.request<{ order: Order }>({
         method: 'GET',
-        path: `/api/v2/sellorder/${order.id}/`,
+        // No trailing slash: the real service answers the slashed form 404 (as the npm client learnt).
+        path: `/api/v2/sellorder/${order.id}`,
         query: { sellorder_id: order.id },
         operationId: 'getSellOrderV2',
       });

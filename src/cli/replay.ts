@@ -92,6 +92,7 @@ export const replayCommand: CliCommand = {
       signer,
       bearer: env.CONTRACT_BEARER_TOKEN ?? '',
       mfaSigner: signer,
+      nonBusinessSigner: signer,
       accounts: {},
       customerEmail: '',
       customerPhone: '',

@@ -48,6 +48,8 @@ export interface ControlClient {
     name?: string;
     mfa_whitelisted?: boolean;
     balance?: AmountInput;
+    business_account?: boolean;
+    daily_buy_limit?: AmountInput | null;
   }): Promise<SandboxApp>;
   resetAppNonce(apiKey: string): Promise<SandboxApp>;
   getAppOtp(apiKey: string): Promise<{ otp: string; expires_in_seconds: number }>;

@@ -57,6 +57,10 @@ export interface SandboxApp {
   api_secret: string;
   name?: string;
   mfa_whitelisted: boolean;
+  /** The owner is a business account (HMAC sell orders need one). */
+  business_account?: boolean;
+  /** The owner's daily cash-in limit for buy orders (PHP); null: none. */
+  daily_buy_limit?: string | null;
   otp_secret: string;
   last_nonce?: string | null;
   owner: { id: string; name: string; email?: string; accounts: SandboxAccountSummary[] };

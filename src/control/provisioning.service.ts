@@ -32,6 +32,8 @@ export interface AppInput {
   name?: string;
   mfa_whitelisted?: boolean;
   balance?: unknown;
+  business_account?: boolean;
+  daily_buy_limit?: unknown;
 }
 
 export interface CustomerInput {
@@ -135,6 +137,10 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
     createApp(input: AppInput, workspaceId: string | null = null): { app: App; owner: User } {
       const balance =
         input.balance === undefined ? DEFAULT_APP_BALANCE : amountInput(input.balance, 'balance');
+      const dailyBuyLimit =
+        input.daily_buy_limit === undefined || input.daily_buy_limit === null
+          ? input.daily_buy_limit
+          : Number(amountInput(input.daily_buy_limit, 'daily_buy_limit', MAX_MERCHANT_LIMIT_UNITS));
       return s.unitOfWork(() => {
         const ownerId = s.ids();
         const owner: User = {
@@ -163,6 +169,8 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
           otp_secret: newOtpSecret(),
           workspace_id: workspaceId,
           created_at: s.clock.now(),
+          business_account: input.business_account === false ? 0 : 1,
+          daily_buy_limit: dailyBuyLimit,
         });
         return { app: s.identities.appByKey(apiKey)!, owner };
       });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { as, newDeveloper } from '../testing/developer.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { ApiError, notFoundSurface, OtpError, surfaceOfPath } from '../shared/api-error.js';
 
@@ -121,6 +122,77 @@ describe('--no-debug-errors over HTTP', () => {
       404,
       { error_codes: ['not_found'], errors: { non_field_errors: ['Not found.'] } },
     ]);
+  });
+
+  it('sends every recorded developer-API error shape exactly, with nothing of the sandbox in the body', async () => {
+    t = createTestApp({ config: { debugErrors: false } });
+    const app = t;
+    const plain = newDeveloper(app, { php: '10', whitelisted: false, business: false });
+    const dev = newDeveloper(app, { php: '10', dailyBuyLimit: '100' });
+    const answers: Array<[string, { status: number; body: unknown }, number, unknown]> = [];
+    const check = (
+      name: string,
+      res: { status: number; body: unknown },
+      status: number,
+      body: unknown,
+    ) => answers.push([name, res, status, body]);
+    await app.signed('GET', '/v3/crypto-accounts/', { ...as(dev), nonce: '100' });
+    check(
+      'stale nonce',
+      await app.signed('GET', '/v3/crypto-accounts/', { ...as(dev), nonce: '5' }),
+      401,
+      {
+        errors: { non_field_errors: "NONCE is too low.  Last value '100'" },
+        meta: { error_codes: ['unauthorized'] },
+      },
+    );
+    const pay = {
+      account: plain.php,
+      target_address: app.fixtures.customers[0]?.email,
+      amount: '1',
+    };
+    check(
+      'two-factor',
+      await app.signed('POST', '/v3/crypto-payments/', { ...as(plain), body: pay }),
+      422,
+      {
+        errors: { code: 'Two-factor code invalid!' },
+        success: false,
+      },
+    );
+    const big = {
+      account: dev.php,
+      target_address: app.fixtures.customers[0]?.email,
+      amount: '11',
+    };
+    check(
+      'insufficient',
+      await app.signed('POST', '/v3/crypto-payments/', { ...as(dev), body: big }),
+      400,
+      {
+        errors: { non_field_errors: ['Insufficient balance.'] },
+      },
+    );
+    check('non-business read', await app.signed('GET', '/v1/sellorder', as(plain)), 401, {
+      message: 'Unauthorized',
+      status: 401,
+      success: false,
+    });
+    const slash = `/api/v2/sellorder/${'0'.repeat(32)}/`;
+    check('slashed v2 retrieve', await app.signed('GET', slash, as(dev)), 404, {
+      errors: { non_field_errors: ['Not found.'] },
+    });
+    const buy = { currency_amount: '101', payment_method: 'bdo_deposit' };
+    check(
+      'daily limit',
+      await app.signed('POST', '/api/v2/buyorder/', { ...as(dev), body: buy }),
+      400,
+      {
+        errors: { non_field_errors: ['This order exceeds your remaining daily limit.'] },
+      },
+    );
+    for (const [name, res, status, body] of answers)
+      expect([res.status, res.body], name).toEqual([status, body]);
   });
 
   it("answers a wrong method in the shape of its path's API (405 and Allow)", async () => {

@@ -4,6 +4,7 @@ import { parseAmount } from '../shared/money.js';
 import { signRequest } from '../auth/hmac.js';
 import { errorCode } from '../testing/error-code.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { sharedSpec } from '../sandbox.js';
 import { isFormBody, parseFormBody } from './form-body.js';
 
 let t: TestApp;
@@ -88,6 +89,26 @@ describe('form-encoded bodies on developer writes', () => {
       amount: '1500',
       fields: { account_name: 'Juan dela Cruz', account_number: '1234567890' },
     });
+  });
+
+  it('takes a form body on every developer write of the document, answering as the same fields in JSON', async () => {
+    const writes = sharedSpec().spec.operations.filter(
+      (op) => op.auth === 'hmac' && op.hasBody && op.method !== 'get',
+    );
+    expect(writes.length).toBeGreaterThanOrEqual(10);
+    const dev = newDeveloper(t, { php: '5000' });
+    // Fields that no write accepts as they are: each answers the same refusal either way, never
+    // `malformed_json`, and nothing is written.
+    const fields = { amount: '0', currency: 'XXX', account: 'no-such-account' };
+    for (const op of writes) {
+      const path = op.path.replace(/\{[^}]+\}/g, '0'.repeat(32));
+      const method = op.method.toUpperCase();
+      const asForm = await t.signed(method, path, { ...as(dev), raw: form(fields), headers: FORM });
+      const asJson = await t.signed(method, path, { ...as(dev), body: fields });
+      expect(errorCode(asForm.body), op.operationId).not.toBe('malformed_json');
+      expect([asForm.status, asForm.body], op.operationId).toEqual([asJson.status, asJson.body]);
+    }
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('5000'));
   });
 
   it('types form values as the document types the field, and refuses what is not one with the usual 400', async () => {

@@ -45,7 +45,18 @@ export interface App {
   workspace_id: string | null;
   disabled: number;
   created_at: number;
+  /** 1 when the developer account behind the app is a business account (HMAC sell orders need one). */
+  business_account: number;
+  /** The account's cash-in limit for buy orders over a rolling day, in units of 1e-8 PHP; null: none. */
+  daily_buy_limit: number | null;
 }
+
+/** Default daily cash-in limit of buy orders: PHP 400,000 in units (docs/fidelity.md, buy orders). */
+export const DEFAULT_DAILY_BUY_LIMIT_UNITS = 40_000_000_000_000;
+
+/** What a new app needs; `business_account` and `daily_buy_limit` take their defaults when left out. */
+export type NewApp = Omit<App, 'last_nonce' | 'disabled' | 'business_account' | 'daily_buy_limit'> &
+  Partial<Pick<App, 'business_account' | 'daily_buy_limit'>>;
 
 /** A customer (wallet login) or a developer (owner of apps). */
 export interface User {
@@ -111,7 +122,8 @@ export interface IdentitiesApi {
   appForAuth(key: string): App | undefined;
   appsPage(limit: number, offset: number, workspaceId?: string): App[];
   appsCount(workspaceId?: string): number;
-  insertApp(a: Omit<App, 'last_nonce' | 'disabled'>): void;
+  /** A new app; a business account with the default daily buy limit unless told otherwise. */
+  insertApp(a: NewApp): void;
   /** True when the nonce was strictly greater than the last one and is now recorded. */
   advanceNonce(key: string, nonce: string): boolean;
   resetNonce(key: string): boolean;

@@ -1,11 +1,13 @@
 import type { Db } from '../db/open.js';
 import { createAppTokenRepository } from './app-tokens.repo.js';
 import {
+  DEFAULT_DAILY_BUY_LIMIT_UNITS,
   MERCHANT_SETTINGS,
   type App,
   type IdentitiesApi,
   type Merchant,
   type MerchantSetting,
+  type NewApp,
   type User,
 } from './identities.api.js';
 
@@ -69,8 +71,10 @@ export function createIdentityRepository(
     'SELECT COUNT(*) AS n FROM apps WHERE disabled = 0 AND workspace_id = ?',
   );
   const insertApp = db.prepare(
-    `INSERT INTO apps (api_key, api_secret, name, owner_id, mfa_whitelisted, otp_secret, last_nonce, workspace_id, created_at)
-     VALUES (@api_key, @api_secret, @name, @owner_id, @mfa_whitelisted, @otp_secret, NULL, @workspace_id, @created_at)`,
+    `INSERT INTO apps (api_key, api_secret, name, owner_id, mfa_whitelisted, otp_secret, last_nonce, workspace_id, created_at,
+       business_account, daily_buy_limit)
+     VALUES (@api_key, @api_secret, @name, @owner_id, @mfa_whitelisted, @otp_secret, NULL, @workspace_id, @created_at,
+       @business_account, @daily_buy_limit)`,
   );
   // One atomic conditional advance: canonical decimal nonces compare by length, then lexically.
   const advanceNonce = db.prepare(
@@ -197,9 +201,14 @@ export function createIdentityRepository(
           n: number;
         }
       ).n,
-    insertApp: (a: Omit<AppRow, 'last_nonce' | 'disabled'>) => {
+    insertApp: (a: NewApp) => {
       forgetCached();
-      insertApp.run(a);
+      insertApp.run({
+        ...a,
+        business_account: a.business_account ?? 1,
+        daily_buy_limit:
+          a.daily_buy_limit === undefined ? DEFAULT_DAILY_BUY_LIMIT_UNITS : a.daily_buy_limit,
+      });
     },
     /** True when the nonce was strictly greater than the last one and is now recorded. */
     advanceNonce: (key: string, nonce: string) =>

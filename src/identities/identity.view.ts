@@ -29,6 +29,8 @@ export function sandboxApp(a: App, owner: User, ledger: LedgerApi) {
     api_secret: a.api_secret,
     name: a.name,
     mfa_whitelisted: a.mfa_whitelisted === 1,
+    business_account: a.business_account === 1,
+    daily_buy_limit: a.daily_buy_limit === null ? null : formatMoney(BigInt(a.daily_buy_limit)),
     otp_secret: a.otp_secret,
     last_nonce: a.last_nonce,
     owner: {

@@ -17,6 +17,7 @@ import {
   walletCurrency,
 } from './buy-orders.model.js';
 import type { OutletService } from '../outlets/outlets.service.js';
+import { checkDailyBuyLimit } from './buy-order-limit.js';
 import type { OrderRepository } from './orders.references.js';
 import type { BuyOrderRow, BuyOrderStatus } from './orders.repo.js';
 import { buyOrderResource } from './orders.view.js';
@@ -190,14 +191,11 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     place(app: App, body: BuyOrderPlaceBody) {
       const amount = amountOf(body);
       const method = paymentMethodOf(body.payment_method);
-      return d.unitOfWork(() =>
-        insert(app.owner_id, {
-          amount,
-          currency: walletCurrency(body.currency),
-          status: 'pending_payment',
-          method,
-        }),
-      );
+      const currency = walletCurrency(body.currency);
+      return d.unitOfWork(() => {
+        checkDailyBuyLimit(d.orders, app, { amount, currency, now: d.clock.now() });
+        return insert(app.owner_id, { amount, currency, status: 'pending_payment', method });
+      });
     },
 
     /** `POST /_sandbox/buyorders`: a buy order for the owner of an application, in any status (a record: no money moves). */

@@ -135,6 +135,13 @@ export function createOrderRepository(db: Db) {
   const buyById = db.prepare(`${BUY} WHERE b.id = ?`).safeIntegers(true);
   const buyForOwner = db.prepare(`${BUY} WHERE b.id = ? AND b.owner_id = ?`).safeIntegers(true);
   const buyCount = db.prepare('SELECT COUNT(*) AS n FROM buy_orders WHERE owner_id = ?');
+  // What counts against the daily cash-in limit: every order placed since, except those that never paid.
+  const buyPlacedSince = db
+    .prepare(
+      `SELECT COALESCE(SUM(amount), 0) AS total FROM buy_orders WHERE owner_id = ? AND currency = ?
+         AND created_at > ? AND status NOT IN ('canceled', 'escrow_expired')`,
+    )
+    .safeIntegers(true);
   const buyPage = db
     .prepare(`${BUY} WHERE b.owner_id = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?`)
     .safeIntegers(true);
@@ -206,6 +213,9 @@ export function createOrderRepository(db: Db) {
       "status = 'payment_received' AND auto_release = 1",
       `owner_id IN (${usersOfWorkspaceSql})`,
     ),
+    /** The total of the owner's buy orders in `currency` placed after `since`, except the canceled or expired. */
+    buyPlacedSince: (ownerId: string, currency: string, since: number) =>
+      (buyPlacedSince.get(ownerId, currency, since) as { total: bigint }).total,
     buyCount: (ownerId: string) => (buyCount.get(ownerId) as { n: number }).n,
     buyPage: (ownerId: string, limit: number, offset: number) =>
       buyPage.all(ownerId, limit, offset) as StoredBuyOrder[],

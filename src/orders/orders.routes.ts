@@ -1,5 +1,6 @@
 import { ok, type Handlers } from '../http/operation.js';
 import type { BuyOrderService } from './buy-orders.service.js';
+import { checkSellOrderAccess } from './sell-order-access.js';
 import { sellOrderInput } from './sell-order-input.js';
 import type { SellOrderRow } from './orders.repo.js';
 import { buyOrderCreated, sellOrderHeaders, sellOrderResource } from './orders.view.js';
@@ -21,15 +22,31 @@ function sold<S extends 200 | 201>(row: SellOrderRow, status: S) {
  */
 export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Handlers {
   return {
-    createSellOrder: ({ app, body, c }) =>
-      sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201),
+    createSellOrder: ({ app, body, c }) => {
+      checkSellOrderAccess(app, c, 'create');
+      return sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201);
+    },
     // The v2 create, the v1 list and the v2 retrieve are the same operations at the paths the public clients call.
-    createSellOrderV2: ({ app, body, c }) =>
-      sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201),
-    getSellOrder: ({ app, params }) => sold(sell.get(app.owner_id, params.order_id), 200),
-    getSellOrderV2: ({ app, params }) => sold(sell.get(app.owner_id, params.order_id), 200),
-    listSellOrders: ({ app, query }) => ok(sell.list(app.owner_id, query)),
-    listSellOrdersV1: ({ app, query }) => ok(sell.list(app.owner_id, query)),
+    createSellOrderV2: ({ app, body, c }) => {
+      checkSellOrderAccess(app, c, 'create');
+      return sold(sell.create(app, sellOrderInput(body), c.req.header('access-otp')), 201);
+    },
+    getSellOrder: ({ app, params, c }) => {
+      checkSellOrderAccess(app, c, 'read');
+      return sold(sell.get(app.owner_id, params.order_id), 200);
+    },
+    getSellOrderV2: ({ app, params, c }) => {
+      checkSellOrderAccess(app, c, 'retrieve-v2');
+      return sold(sell.get(app.owner_id, params.order_id), 200);
+    },
+    listSellOrders: ({ app, query, c }) => {
+      checkSellOrderAccess(app, c, 'read');
+      return ok(sell.list(app.owner_id, query));
+    },
+    listSellOrdersV1: ({ app, query, c }) => {
+      checkSellOrderAccess(app, c, 'read');
+      return ok(sell.list(app.owner_id, query));
+    },
     placeBuyOrder: ({ app, body }) =>
       ok({ order: buyOrderCreated(buy.place(app, body)), success: true as const }, 201),
     getBuyOrder: ({ app, params }) =>

@@ -32,10 +32,11 @@ describe('sell orders at the clients’ paths', () => {
       parseAmount('5000') - parseAmount(res.headers.get('x-sandbox-total')!),
     );
     t.assertLedger();
-    // The same order through the other two paths.
+    // The same order through the other two paths (the v2 retrieve without the trailing slash, as the
+    // npm client sends it: the slashed form is a 404, src/orders/sell-order-access.test.ts).
     const got = await t.signed(
       'GET',
-      `/api/v2/sellorder/${res.body.order.id}/?sellorder_id=${res.body.order.id}`,
+      `/api/v2/sellorder/${res.body.order.id}?sellorder_id=${res.body.order.id}`,
       as(dev),
     );
     expect(got.status).toBe(200);

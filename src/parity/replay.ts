@@ -6,7 +6,15 @@ import { provisionBuyOrder, type Credentials, type Target } from './target.js';
 
 /** How a replayed request authenticates: as recorded, or one of the failures the corpus shows. */
 export type AuthMode =
-  'hmac' | 'token' | 'bearer' | 'none' | 'wrong-token' | 'bad-signature' | 'stale-nonce' | 'mfa';
+  | 'hmac'
+  | 'token'
+  | 'bearer'
+  | 'none'
+  | 'wrong-token'
+  | 'bad-signature'
+  | 'stale-nonce'
+  | 'mfa'
+  | 'non-business';
 
 /** `parity/requests.json`: what an entry needs beyond what was recorded (a body the source left out, a failure). */
 export interface EntryOverride {
@@ -77,6 +85,8 @@ async function send(
       return signed();
     case 'mfa':
       return signed(creds.mfaSigner);
+    case 'non-business':
+      return signed(creds.nonBusinessSigner);
     case 'bad-signature':
       return signed(creds.signer.withSecret('not-the-secret'));
     case 'stale-nonce': {

@@ -18,6 +18,8 @@ export interface Credentials {
   bearer: string;
   /** An application that is not MFA-whitelisted (the two-factor failures). */
   mfaSigner: HmacSigner;
+  /** An application whose owner is not a business account (HMAC sell orders refused). */
+  nonBusinessSigner: HmacSigner;
   /** The app owner's wallet accounts by currency. */
   accounts: Record<string, string>;
   customerEmail: string;
@@ -83,7 +85,10 @@ interface WorkspaceBody {
   };
 }
 
-/** A fresh workspace (`POST /_sandbox/workspaces`), a bearer token of its app, and an app with MFA. */
+/**
+ * A fresh workspace (`POST /_sandbox/workspaces`), a bearer token of its app, an app with MFA and one of a
+ * developer that is not a business account.
+ */
 export async function freshCredentials(t: Target): Promise<Credentials> {
   const { workspace: ws } = await control<WorkspaceBody>(t, 'POST', '/_sandbox/workspaces', {});
   const token = await control<{ access_token: string }>(
@@ -98,12 +103,22 @@ export async function freshCredentials(t: Target): Promise<Credentials> {
     '/_sandbox/apps',
     { mfa_whitelisted: false },
   );
+  const plain = await control<{ app: { api_key: string; api_secret: string } }>(
+    t,
+    'POST',
+    '/_sandbox/apps',
+    { mfa_whitelisted: true, business_account: false },
+  );
   return {
     merchantToken: ws.merchant.merchant_api_token,
     apiKey: ws.app.api_key,
     signer: createHmacSigner({ apiKey: ws.app.api_key, apiSecret: ws.app.api_secret }),
     bearer: token.access_token,
     mfaSigner: createHmacSigner({ apiKey: mfa.app.api_key, apiSecret: mfa.app.api_secret }),
+    nonBusinessSigner: createHmacSigner({
+      apiKey: plain.app.api_key,
+      apiSecret: plain.app.api_secret,
+    }),
     accounts: Object.fromEntries(ws.app.owner.accounts.map((a) => [a.currency, a.id])),
     customerEmail: ws.customer.email,
     customerPhone: ws.customer.mobile_number,

@@ -38,6 +38,8 @@ export type ErrorCode =
   | 'not_implemented'
   | 'internal_error'
   | 'too_many_waiters'
+  | 'daily_limit_exceeded'
+  | 'business_account_required'
   // Never in an envelope: the 2FA failure has the real service's own body (OtpError).
   | 'two_factor_invalid';
 
@@ -70,6 +72,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   not_implemented: 501,
   internal_error: 500,
   too_many_waiters: 503,
+  daily_limit_exceeded: 400,
+  business_account_required: 401,
   two_factor_invalid: 422,
 };
 
@@ -218,6 +222,26 @@ export class NonceTooLowError extends ApiError {
       errors: { non_field_errors: NonceTooLowError.message(this.lastNonce) },
       meta: { error_codes: ['unauthorized'] },
     };
+    return withDebug ? { ...body, sandbox_debug: this.sandboxDebug() } : body;
+  }
+}
+
+/**
+ * A sell-order read signed (HMAC) by an app whose owner is not a business account, in the real service's
+ * recorded body (2018): 401 `{"message": "Unauthorized", "status": 401, "success": false}`.
+ */
+export class BusinessAccountError extends ApiError {
+  constructor() {
+    super(
+      'business_account_required',
+      { non_field_errors: ['Unauthorized'] },
+      {
+        hint: 'HMAC access to sell orders needs a business account (business_account of the app); OAuth2 works without one.',
+      },
+    );
+  }
+  override body(_surface?: ErrorSurface, withDebug = true) {
+    const body = { message: 'Unauthorized', status: 401, success: false as const };
     return withDebug ? { ...body, sandbox_debug: this.sandboxDebug() } : body;
   }
 }

@@ -12,10 +12,10 @@ export interface Schemas {
     [key: string]: Array<string> | undefined;
   };
   SandboxDebug: {
-    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "two_factor_invalid";
+    code: "invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required" | "two_factor_invalid";
   };
   MerchantError: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required">;
     errors: Schemas["FieldErrors"];
     sandbox_debug?: Schemas["SandboxDebug"];
   };
@@ -32,8 +32,14 @@ export interface Schemas {
     };
     sandbox_debug?: Schemas["SandboxDebug"];
   };
+  UnauthorizedMessageError: {
+    message: "Unauthorized";
+    status: 401;
+    success: false;
+    sandbox_debug?: Schemas["SandboxDebug"];
+  };
   ErrorEnvelope: {
-    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters">;
+    error_codes: Array<"invalid_token" | "missing_credentials" | "invalid_access_key" | "invalid_signature" | "invalid_nonce" | "invalid_nonce_format" | "control_token_required" | "host_not_allowed" | "origin_not_allowed" | "json_required" | "not_found" | "method_not_allowed" | "not_acceptable" | "malformed_json" | "payload_too_large" | "validation_error" | "amount_above_maximum" | "duplicate_external_transaction_id" | "insufficient_balance" | "unknown_target" | "amount_outside_fee_brackets" | "invoice_not_payable" | "invalid_state_transition" | "injected_fault" | "not_implemented" | "internal_error" | "too_many_waiters" | "daily_limit_exceeded" | "business_account_required">;
     errors: {
       [key: string]: Array<string> | undefined;
     };
@@ -315,8 +321,6 @@ export interface Schemas {
     entry_type: "outgoing" | "incoming";
     amount: Schemas["Money"];
     fee_amount: Schemas["Money"];
-    currency: string;
-    message: string;
     status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
@@ -470,6 +474,8 @@ export interface Schemas {
     api_secret: string;
     name?: string;
     mfa_whitelisted: boolean;
+    business_account: boolean;
+    daily_buy_limit: (Schemas["Money"]) | (null);
     otp_secret: string;
     last_nonce?: string | null;
     owner: {
@@ -611,6 +617,8 @@ export interface Schemas {
     workspace_id: string;
     disabled: number;
     created_at: string;
+    business_account?: number;
+    daily_buy_limit?: string | null;
   };
   SnapshotAppAccessTokensRow: {
     access_token: string;
@@ -1049,7 +1057,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getBalanceStatement: {
@@ -1064,7 +1072,7 @@ export interface Operations {
     responses: {
       200: undefined;
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listSellOrdersV1: {
@@ -1078,7 +1086,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderPage"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createSellOrder: {
@@ -1089,7 +1097,8 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1104,7 +1113,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1122,7 +1131,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createSellOrderV2: {
@@ -1133,7 +1142,8 @@ export interface Operations {
     responses: {
       201: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1150,7 +1160,7 @@ export interface Operations {
     responses: {
       200: Schemas["SellOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1165,7 +1175,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderPage"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getBuyOrder: {
@@ -1178,7 +1188,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1194,7 +1204,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
@@ -1210,7 +1220,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
     };
@@ -1225,7 +1235,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1241,7 +1251,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
@@ -1257,7 +1267,7 @@ export interface Operations {
     responses: {
       200: Schemas["BuyOrderEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
     };
@@ -1276,7 +1286,7 @@ export interface Operations {
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   placeBuyOrder: {
@@ -1287,7 +1297,7 @@ export interface Operations {
     responses: {
       201: Schemas["BuyOrderCreatedEnvelope"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1301,7 +1311,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1318,7 +1328,7 @@ export interface Operations {
         transfer: Schemas["Transfer"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1336,7 +1346,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listCryptoExchanges: {
@@ -1353,7 +1363,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createCryptoExchange: {
@@ -1366,7 +1376,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1384,7 +1394,7 @@ export interface Operations {
         "crypto-exchange": Schemas["CryptoExchange"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1398,7 +1408,7 @@ export interface Operations {
         "crypto-routes": Array<(Schemas["CryptoRoute"]) | (Schemas["CryptoAddressRoute"])>;
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createCryptoRoute: {
@@ -1412,7 +1422,7 @@ export interface Operations {
     responses: {
       201: Schemas["CryptoAddressRoute"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1426,7 +1436,7 @@ export interface Operations {
     responses: {
       200: Schemas["CryptoAddressRoute"];
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1444,7 +1454,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createCryptoPayment: {
@@ -1457,7 +1467,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
       422: Schemas["OtpError"];
     };
@@ -1476,7 +1486,7 @@ export interface Operations {
         "crypto-payment": Schemas["CryptoPayment"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1494,7 +1504,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   createPaymentRequest: {
@@ -1507,7 +1517,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1525,7 +1535,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1541,7 +1551,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
       409: Schemas["ErrorBody"];
     };
@@ -1560,7 +1570,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getPaymentRequestsItem: {
@@ -1577,7 +1587,7 @@ export interface Operations {
         "payment-request": Schemas["PaymentRequest"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1595,7 +1605,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPartnerPayoutOutletFees: {
@@ -1613,7 +1623,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   quotePartnerPayoutOutletFee: {
@@ -1633,7 +1643,7 @@ export interface Operations {
         });
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1649,7 +1659,7 @@ export interface Operations {
         "payout-outlet": Schemas["PayoutOutlet"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       404: Schemas["ErrorBody"];
     };
   };
@@ -1668,7 +1678,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayoutOutletFees: {
@@ -1686,7 +1696,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayoutOutletCategories: {
@@ -1703,7 +1713,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutlets: {
@@ -1722,7 +1732,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutletFees: {
@@ -1740,7 +1750,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   listPayinOutletCategories: {
@@ -1757,7 +1767,7 @@ export interface Operations {
         meta: Schemas["PageMeta"];
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getSellQuote: {
@@ -1774,7 +1784,7 @@ export interface Operations {
     responses: {
       200: (Schemas["SellQuoteAllOutlets"]) | (Schemas["SellQuoteOneOutlet"]);
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   getBuyQuote: {
@@ -1813,7 +1823,7 @@ export interface Operations {
         success: true;
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
     };
   };
   validateOutletField: {
@@ -1836,7 +1846,7 @@ export interface Operations {
         };
       };
       400: Schemas["ErrorBody"];
-      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]);
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
     };
   };
@@ -1919,6 +1929,8 @@ export interface Operations {
       name?: string;
       mfa_whitelisted?: boolean;
       balance?: Schemas["AmountInput"];
+      business_account?: boolean;
+      daily_buy_limit?: (Schemas["AmountInput"]) | (null);
     };
     responses: {
       201: {

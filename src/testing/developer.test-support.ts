@@ -24,8 +24,19 @@ export const as = (d: { app: { api_key: string; api_secret: string } }) => ({
 
 let serial = 0;
 
-/** A developer with no history and one funded PHP wallet (plus an empty BTC one), created directly. */
-export function newDeveloper(t: TestApp, opts: { php?: string; whitelisted?: boolean } = {}) {
+/**
+ * A developer with no history and one funded PHP wallet (plus an empty BTC one), created directly; a
+ * business account with the default daily buy limit unless told otherwise (`dailyBuyLimit` null: none).
+ */
+export function newDeveloper(
+  t: TestApp,
+  opts: {
+    php?: string;
+    whitelisted?: boolean;
+    business?: boolean;
+    dailyBuyLimit?: string | null;
+  } = {},
+) {
   const s = t.services;
   const id = s.ids();
   const n = ++serial;
@@ -66,6 +77,11 @@ export function newDeveloper(t: TestApp, opts: { php?: string; whitelisted?: boo
       mfa_whitelisted: app.mfa_whitelisted ? 1 : 0,
       workspace_id: null,
       created_at: s.clock.now(),
+      business_account: opts.business === false ? 0 : 1,
+      daily_buy_limit:
+        opts.dailyBuyLimit === undefined || opts.dailyBuyLimit === null
+          ? opts.dailyBuyLimit
+          : Number(parseAmount(opts.dailyBuyLimit)),
     });
     return { id, php, btc, app };
   });

@@ -39,8 +39,6 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
       entry_type: 'outgoing',
       amount: '120.50000000',
       fee_amount: '0.00000000',
-      currency: 'PBTC',
-      message: 'lunch',
       status: 'pending',
       created_at: payment.created_at,
     });

@@ -60,8 +60,8 @@ export function cryptoExchangeResource(r: Row<CryptoExchangeRecord>) {
 
 /**
  * The `crypto-payment` resource: the recorded body's keys (`tx_id` "" as there is no chain in the sandbox,
- * `entry_type` `outgoing` for the sender, `fee_amount` "0.00000000": a wallet-to-wallet send is free), plus
- * the currency and the sender's message.
+ * `entry_type` `outgoing` for the sender, `fee_amount` "0.00000000": a wallet-to-wallet send is free); nothing
+ * more, as recorded: the currency is the paying account's, and the sender's message is kept but not echoed.
  */
 export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
   return {
@@ -72,8 +72,6 @@ export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
     entry_type: 'outgoing' as const,
     amount: formatMoney(r.amount),
     fee_amount: formatMoney(0n),
-    currency: developerCurrency(r.currency),
-    message: r.message,
     status: r.status,
     created_at: formatTimestamp(Number(r.created_at)),
   };

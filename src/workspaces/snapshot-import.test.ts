@@ -51,6 +51,32 @@ describe('snapshot documents', () => {
     t.assertLedger();
   });
 
+  it("imports a document saved before the apps' business flag and daily limit: the defaults, not an error", async () => {
+    expect(doc.tables.apps[0]).toMatchObject({
+      business_account: 1,
+      daily_buy_limit: '400000.00000000',
+    });
+    const old = copy();
+    for (const app of old.tables.apps) {
+      delete app.business_account;
+      delete app.daily_buy_limit;
+    }
+    const res = await importing(old);
+    expect(res.status, res.text).toBe(201);
+    const ws = await newWorkspace(t, { from_snapshot: res.body.snapshot.id });
+    expect(ws.app).toMatchObject({
+      business_account: true,
+      daily_buy_limit: '400000.00000000',
+    });
+    // An explicit null (no limit) is kept.
+    const none = copy();
+    for (const app of none.tables.apps) app.daily_buy_limit = null;
+    const imported = await importing(none);
+    expect(imported.status, imported.text).toBe(201);
+    const restored = await newWorkspace(t, { from_snapshot: imported.body.snapshot.id });
+    expect(restored.app).toMatchObject({ daily_buy_limit: null });
+  });
+
   // Each bad document: the field the 400 names, and how to spoil a copy of the export.
   const cases: Array<[string, string, (d: any) => void]> = [
     [

@@ -6,7 +6,12 @@ import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import type { IdFactory } from '../shared/ids.js';
 import type { SnapshotDocument, SnapshotValue } from './snapshot.capture.js';
 import { unitsOf } from './snapshot.check.js';
-import { SNAPSHOT_TABLES, type ColumnSpec, type TableSpec } from './snapshot.tables.js';
+import {
+  ADDED_COLUMNS,
+  SNAPSHOT_TABLES,
+  type ColumnSpec,
+  type TableSpec,
+} from './snapshot.tables.js';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 const randomToken = (length: number) =>
@@ -101,7 +106,11 @@ export function restoreDocument(
     );
     doc.tables[t.name]!.forEach((row, i) => {
       const values: Record<string, unknown> = {};
-      for (const col of cols) values[col] = value(t, col, t.columns[col]!, row[col] ?? null);
+      const added = ADDED_COLUMNS[t.name] ?? {};
+      for (const col of cols) {
+        const v = row[col] === undefined ? (added[col] ?? null) : row[col];
+        values[col] = value(t, col, t.columns[col]!, v);
+      }
       if (t.name === 'outbox_events') values.seq = nextSeq.get();
       if (t.name === 'deliveries' && values.status === 'delivering') values.status = 'pending';
       try {

@@ -76,6 +76,14 @@ function table(
   };
 }
 
+/**
+ * Columns added after version 1 of the document was published: optional in a document (one saved before
+ * has none), restored with these values (in the document's form) when absent.
+ */
+export const ADDED_COLUMNS: Readonly<Record<string, Readonly<Record<string, string | number>>>> = {
+  apps: { business_account: 1, daily_buy_limit: '400000.00000000' },
+};
+
 const owned = { owner_id: 'ref users' };
 
 /** In restore order: a row's references are restored before it. */
@@ -130,6 +138,8 @@ export const SNAPSHOT_TABLES: readonly TableSpec[] = [
     workspace_id: 'ws',
     disabled: 'int',
     created_at: 'time',
+    business_account: 'int',
+    daily_buy_limit: 'money?',
   }),
   table('app_access_tokens', 'api_key IN (SELECT api_key FROM apps WHERE workspace_id = @ws)', {
     access_token: 'secret',

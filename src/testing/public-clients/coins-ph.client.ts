@@ -5,7 +5,9 @@ import { hmacHex, nextMillisecond, sendRaw, type WireResponse } from './wire.sup
  * The wire habits of the npm packages `coins-ph` (1.1.17) and `coins-ph-promise`, written from what
  * those clients are known to send (docs/public-clients.md), not copied from them:
  * - URL = host + version (`api/v2`, `api/v3`, default `d/api`) + `/` + path + `/`, then `?` + the params
- *   (Node's querystring), so every URL has a slash before its query;
+ *   (Node's querystring), so every URL has a slash before its query — except one sell order's, whose
+ *   trailing slash the client strips (`api/v2/sellorder/<id>?sellorder_id=<id>`) since the real service
+ *   answered the slashed form 404 in 2018;
  * - headers `ACCESS_SIGNATURE`, `ACCESS_KEY`, `ACCESS_NONCE` with underscores, plus what the `request`
  *   library adds for `json`: `accept: application/json`, and `content-type: application/json` with a body;
  * - the body is `JSON.stringify(data)` whenever `data` is given, on a GET too (the sell-order list sends
@@ -25,6 +27,8 @@ interface RequestOptions {
   params?: Record<string, string | number>;
   data?: unknown;
   version?: string;
+  /** False for the one call whose trailing slash the client strips (one sell order). */
+  trailingSlash?: boolean;
 }
 
 export interface SentRequest {
@@ -43,7 +47,8 @@ export function coinsPhClient(
   async function call(o: RequestOptions): Promise<WireResponse> {
     const method = (o.method ?? 'get').toUpperCase();
     const qs = stringify(o.params ?? {});
-    const url = `${opts.host}${o.version ?? 'd/api'}/${o.url}/${qs ? `?${qs}` : ''}`;
+    const slash = o.trailingSlash === false ? '' : '/';
+    const url = `${opts.host}${o.version ?? 'd/api'}/${o.url}${slash}${qs ? `?${qs}` : ''}`;
     const nonce = String((await nextMillisecond()) * NONCE_FACTOR[flavor]);
     const body = o.data === undefined ? undefined : JSON.stringify(o.data);
     const signature = hmacHex(opts.secret, nonce + url + (body ?? ''));
@@ -75,6 +80,7 @@ export function coinsPhClient(
         params,
         data: 'order',
         version: 'api/v2',
+        trailingSlash: !params.sellorder_id,
       }),
     createBuyorder: (data: Record<string, unknown>) =>
       call({ url: 'buyorder', method: 'POST', data, version: 'api/v2' }),

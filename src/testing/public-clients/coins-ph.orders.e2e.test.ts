@@ -109,7 +109,7 @@ describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])(
       const got = await client.sellorder({ sellorder_id: order.id });
       expect(client.sent.at(-1)).toMatchObject({
         method: 'GET',
-        url: `${env.server.base}/api/v2/sellorder/${order.id}/?sellorder_id=${order.id}`,
+        url: `${env.server.base}/api/v2/sellorder/${order.id}?sellorder_id=${order.id}`,
         body: '"order"',
       });
       expectAccepted(got, 200);
