@@ -51,7 +51,11 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
     ledger: ledger.api,
     identities: identities.api,
   });
-  const accounts = createAccountsModule(ledger.api);
+  // Wallet pages kept while no row changed but the nonces of signed requests (the pages' own reads).
+  const accounts = createAccountsModule(ledger.api, {
+    version: () => s.writeBatch.changes() - identities.api.nonceWrites(),
+    onRollback: (l) => s.writeBatch.onRollback(l),
+  });
   const base = { identities: identities.api, ledger: ledger.api };
   const outlets = createOutletsModule({ db: s.db });
   const transfers = createTransfersModule({ ...s, ...base });

@@ -59,7 +59,7 @@ export const developerCases: ContractCase[] = [
       );
       const sample = [
         ...new Map(
-          brackets.map((b) => [`${b.payment_outlet} ${b.fee_percent !== '0.00'}`, b]),
+          brackets.map((b) => [`${b.payment_outlet} ${!/^0(\.0*)?$/.test(b.fee_percent)}`, b]),
         ).values(),
       ].slice(0, 4);
       for (const b of sample) {

@@ -30,10 +30,11 @@ export const moneyCases: ContractCase[] = [
       const before = await pesoAccount(ctx);
       const target = ctx.creds.transferTarget!;
       const made: string[] = [];
+      // Written as stored, without padding, as the recorded transfer answer ("25").
       for (const [amount, wire] of [
-        ['1.5', '1.50000000'],
-        [0.25, '0.25000000'],
-        ['0.1', '0.10000000'],
+        ['1.5', '1.5'],
+        [0.25, '0.25'],
+        ['0.10', '0.1'],
       ] as const) {
         const t = await ctx.dev.createTransfer(
           { account: before.id, target_address: target, amount },

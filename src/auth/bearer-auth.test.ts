@@ -109,7 +109,7 @@ describe('Authorization: Bearer on the developer API', () => {
     expect(res.status).toBe(201);
     expect(res.body.transfer).toMatchObject({
       account: from,
-      amount: '2.50000000',
+      amount: '2.5',
       status: 'pending',
     });
     expect(balanceOf(t, from)).toBe(before - 250_000_000n);

@@ -47,6 +47,23 @@ describe('HMAC authentication', () => {
     expect((await t.signed('GET', `${PATH}?currency=PHP`)).body.meta.total_count).toBe(0);
   });
 
+  it('answers a repeated poll from the kept wallet page, and with the new balance after a funding', async () => {
+    const php = t.fixtures.developers[0]?.accounts.find((a) => a.currency === 'PHP');
+    if (!php) throw new Error('the first developer has a peso wallet');
+    const balance = async () =>
+      (await t.signed('GET', `${PATH}?currency=PBTC`)).body['crypto-accounts'][0].balance;
+    const nonceWrites = t.services.identities.nonceWrites();
+    expect(await balance()).toBe('250000.00000000');
+    expect(await balance()).toBe('250000.00000000');
+    // Each accepted signature moved one nonce row: the writes the kept page may ignore.
+    expect(t.services.identities.nonceWrites()).toBe(nonceWrites + 2);
+    const funded = await t.request('POST', `/_sandbox/accounts/${php.id}/fund`, {
+      body: { amount: '5' },
+    });
+    expect(funded.status).toBe(200);
+    expect(await balance()).toBe('250005.00000000');
+  });
+
   it('signs the query string as part of the URL', async () => {
     const dev = t.fixtures.developers[0]!;
     const nonce = String(Date.now() * 1000);

@@ -1,85 +1,29 @@
-import type { AppConfig } from '../config.js';
 import type { Merchant } from '../identities/identities.api.js';
-import type { Clock } from '../shared/clock.js';
 import {
   buildCallbackRequest,
   type CallbackOutcome,
   type CallbackRequest,
-  type CallbackTransport,
-} from './callback.transport.js';
-import {
-  callbackUrlProblem,
-  checkCallbackTarget,
-  type Lookup,
-  type TargetCheck,
-} from './callback-target.guard.js';
+} from './callback.request.js';
+import type { TargetCheck } from './callback-target.guard.js';
 import { noTarget } from './event-delivery.writer.js';
-import { isInboxPath, resolveSandboxUrl } from '../shared/sandbox-url.js';
-import type {
-  AttemptEnd,
-  Claim,
-  DeliveryRepository,
-  DueRow,
-  Ended,
-  FailNow,
-} from './deliveries.repo.js';
+import type { Claim, DueRow, Ended, FailNow } from './deliveries.repo.js';
+import {
+  DEFAULT_CONCURRENCY,
+  INTERRUPTED,
+  type AttemptReport,
+  type DispatcherDeps,
+} from './delivery.dispatcher.types.js';
+import { createDeliveryTargeting } from './delivery.targeting.js';
 
-export const DEFAULT_CONCURRENCY = 8;
-export const INTERRUPTED =
-  'interrupted: the sandbox stopped during this attempt; the outcome is unknown, so it is sent again';
+export {
+  DEFAULT_CONCURRENCY,
+  INTERRUPTED,
+  type AttemptReport,
+  type DispatcherDeps,
+} from './delivery.dispatcher.types.js';
+
 // setTimeout cannot wait longer than 2^31-1 ms; a far retry is simply re-armed when this one fires.
 const MAX_TIMER_MS = 3_600_000;
-
-export interface DispatcherDeps {
-  repo: DeliveryRepository;
-  /** The sandbox clock (not a tenant's): the dispatcher works for every merchant. */
-  clock: Clock;
-  /**
-   * A tenant's time (src/clock/tenant-clocks.ts): a retry is scheduled on its merchant's workspace clock
-   * (docs/design.md#the-clock). Without it, the sandbox clock.
-   */
-  nowOf?: (workspaceId: string | null | undefined) => number;
-  config: Pick<
-    AppConfig,
-    'retrySchedule' | 'callbackTimeoutMs' | 'blockPrivateCallbacks' | 'internalUrl'
-  >;
-  merchantById: (id: string) => Merchant | undefined;
-  /** Outbound HTTP (node:http with keep-alive in the sandbox, an injected fetch in some tests); closed by `stop`. */
-  transport: CallbackTransport;
-  lookup: Lookup;
-  /** Tell long-polls that deliveries changed. */
-  onChange: () => void;
-  /**
-   * When the writes made so far are in a group commit still open (src/db/unit-of-work.ts): a promise
-   * of whether that commit succeeded; null when they are committed already. A claim is sent only once
-   * committed, so no callback goes out for an event or a claim that a failed commit took back.
-   */
-  committed?: () => Promise<boolean> | null;
-  concurrency?: number;
-  log?: (message: string, err?: unknown) => void;
-  /**
-   * Told of every attempt once it is recorded (the server's log, `GET /_sandbox/events/stream`).
-   * Read per batch, so listeners can come and go; null costs nothing per attempt.
-   */
-  onAttempt?: () => ((report: AttemptReport) => void) | null;
-}
-
-/** One recorded attempt, with what a reader needs to tell which callback it was. */
-export interface AttemptReport {
-  delivery_id: string;
-  event_id: string;
-  merchant_id: string;
-  /** The delivery's stored body (the event), to name the event and invoice without a query. */
-  body: string;
-  url: string;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  /** Where the delivery stands after this attempt. */
-  status: 'pending' | 'delivered' | 'failed';
-  next_attempt_at: number | null;
-}
 
 /**
  * Sends callbacks from the persisted `deliveries` rows (docs/design.md#callbacks): at least once, per-invoice
@@ -98,48 +42,17 @@ export function createDispatcher(d: DispatcherDeps) {
   const limit = d.concurrency ?? DEFAULT_CONCURRENCY;
   const log =
     d.log ?? ((m: string, err?: unknown) => console.error(`[paysandbox] ${m}`, err ?? ''));
+  const { nextStep, targetCheck, targetOf } = createDeliveryTargeting(d);
   const inFlight = new Map<string, Promise<void>>();
   // Attempts that ended and are not recorded yet (recorded by the next pump, in one transaction).
   let ended: Ended[] = [];
   // What listeners are told of those attempts (filled only while someone listens).
   let reports: AttemptReport[] = [];
-  // Without --block-private-callbacks the target check depends on the URL alone: remembered per URL.
-  const urlProblems = new Map<string, string | null>();
   let running = false;
   let stopping = false;
   let scheduled = false;
   let timer: NodeJS.Timeout | undefined;
   let timerAt: number | null = null;
-
-  function nextStep(attempt: number, outcome: CallbackOutcome, now: number): AttemptEnd['next'] {
-    if (outcome.delivered) return { status: 'delivered', next_attempt_at: null, at: now };
-    const delay = d.config.retrySchedule[attempt - 1];
-    if (delay === undefined) return { status: 'failed', next_attempt_at: null, at: now };
-    return { status: 'pending', next_attempt_at: now + Math.round(delay * 1_000_000), at: now };
-  }
-
-  /** With --block-private-callbacks the name is resolved and checked per attempt (and pinned); else per URL. */
-  function targetCheck(url: string): TargetCheck | Promise<TargetCheck> {
-    if (d.config.blockPrivateCallbacks)
-      return checkCallbackTarget(url, { blockPrivate: true, lookup: d.lookup });
-    let problem = urlProblems.get(url);
-    if (problem === undefined) {
-      problem = callbackUrlProblem(url);
-      if (urlProblems.size >= 1000) urlProblems.clear();
-      urlProblems.set(url, problem);
-    }
-    return { problem };
-  }
-
-  /**
-   * The URL to send to: a merchant URL that is a path of the sandbox (its example receiver) is resolved
-   * against the sandbox's own address now, so it follows the port the sandbox listens on.
-   */
-  function targetOf(callbackUrl: string): { url: string; own: boolean } {
-    return isInboxPath(callbackUrl)
-      ? { url: resolveSandboxUrl(callbackUrl, d.config.internalUrl), own: true }
-      : { url: callbackUrl, own: false };
-  }
 
   async function attempt(
     row: DueRow,

@@ -18,6 +18,7 @@ export type WireTypesMatchTheDocument = [
   Check<Same<C.CryptoAccount, Schemas['CryptoAccount']>>,
   Check<Same<C.SellOrderStatus, Schemas['SellOrderStatus']>>,
   Check<Same<C.SellOrder, Schemas['SellOrder']>>,
+  Check<Same<C.SellOrderHistoryItem, Schemas['SellOrderHistoryItem']>>,
   Check<Same<C.BuyOrderStatus, Schemas['BuyOrderStatus']>>,
   Check<Same<C.BuyOrder, Schemas['BuyOrder']>>,
   Check<Same<C.Transfer, Schemas['Transfer']>>,

@@ -179,8 +179,37 @@ export interface SellOrder {
   required_fields: Array<{ legend: string; name: string; value: string }>;
 }
 
+/**
+ * A sell order as the history lists it: the order with its accounting (the recorded v1 history item).
+ * Sandbox orders are paid from the wallet at creation, at rate 1: `btc_amount` and `btc_received` are
+ * what the wallet paid (amount + fee), nothing is due or pending.
+ */
+export interface SellOrderHistoryItem extends SellOrder {
+  btc_amount: Decimal;
+  btc_pending: Decimal;
+  btc_received: Decimal;
+  /** The id's first 8 characters. */
+  confirmation_code: string;
+  confirmations: unknown[];
+  currency_amount: Decimal;
+  currency_amount_locked: Decimal;
+  currency_amount_received: Decimal;
+  currency_fees: Decimal;
+  currency_fees_locked: Decimal;
+  currency_net: Decimal;
+  /** The amount once the order completed, "0" before. */
+  currency_settled: Decimal;
+  due_btc_amount: Decimal;
+  estimated_delivery_time: null;
+  favorite_id: null;
+  instructions: string;
+  is_claiming_details_resend_enabled: boolean;
+  is_claiming_details_resendable: boolean;
+  is_express: boolean;
+}
+
 export interface SellOrderPage {
-  orders: SellOrder[];
+  orders: SellOrderHistoryItem[];
   meta: OffsetMeta;
 }
 
@@ -225,8 +254,13 @@ export interface TransferCreateInput {
 export interface Transfer {
   id: string;
   account: string;
-  amount: Money;
+  /** Unpadded, as the real service writes it ("25"). */
+  amount: Decimal;
   target_address: string;
+  /** The crypto payment behind the transfer: none in the sandbox (wallet to wallet). */
+  payment: null;
+  /** The market the transfer converted through: none in the sandbox (one currency). */
+  exchange: null;
   status: 'pending' | 'success' | 'failed';
   created_at: Timestamp;
 }
@@ -239,8 +273,11 @@ export interface TransferPage {
 export interface PayoutOutlet {
   id: string;
   name: string;
-  category?: string;
-  currency?: string;
+  /** The outlet's category (`bank`, `e-wallet`, `remittance`, `coins_transfer`, `mobile-load`). */
+  outlet_category?: string;
+  /** What it pays out, in its currency: `[{currency, minimum, maximum, increment}]`. */
+  amount_limits?: Array<{ currency: string; minimum: number; maximum: number; increment: number }>;
+  region?: string;
 }
 
 export interface PayoutOutletPage {
@@ -252,10 +289,11 @@ export interface PayoutOutletFee {
   id?: string;
   payment_outlet: string;
   currency: string;
-  from_amount: Money;
-  until_amount: Money;
-  fee_amount: Money;
-  /** A fraction, e.g. `"0.015"` for 1.5 %: fee = amount × fee_percent + fee_amount. */
+  /** The bracket's amounts, unpadded as the recorded fee lists write them ("0", "1000", "10"). */
+  from_amount: Decimal;
+  until_amount: Decimal;
+  fee_amount: Decimal;
+  /** A fraction without trailing zeros, e.g. `"0.015"` for 1.5 %: fee = amount × fee_percent + fee_amount. */
   fee_percent: string;
 }
 

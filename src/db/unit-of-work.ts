@@ -36,6 +36,11 @@ export interface WriteBatch {
   flush(): void;
   /** Call `listener` after every rollback (of a unit or of a whole batch): caches of rows drop them. */
   onRollback(listener: () => void): void;
+  /**
+   * SQLite's `total_changes()` of the connection: rows inserted, updated or deleted so far by any
+   * statement or trigger, committed or not (a rollback does not lower it: see `onRollback`).
+   */
+  changes(): number;
 }
 
 export function createWriteBatch(
@@ -47,6 +52,7 @@ export function createWriteBatch(
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
   // One wrapper for every unit: nested in the open transaction, better-sqlite3 runs it in a SAVEPOINT.
   const inSavepoint = db.transaction((work: () => unknown) => work());
   let open = false;
@@ -158,5 +164,6 @@ export function createWriteBatch(
     },
     flush: () => end(),
     onRollback: (listener) => void rollbackListeners.push(listener),
+    changes: () => totalChanges.get() as number,
   };
 }

@@ -57,13 +57,12 @@ const notImplemented: AnyHandler = ({ operation }) => {
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 
 /** Dot segments in the path as sent → 404: no request reaches a route other than the one it names. */
-const refuseDotSegments: MiddlewareHandler<AppEnv> = (c, next) => {
+function dotSegmentsRefused(c: Context<AppEnv>): Response | undefined {
   const path = rawPath(c);
-  if ((path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path)) {
-    return Promise.resolve(renderError(c, ApiError.notFound(), { surface: notFoundSurface(path) }));
-  }
-  return next();
-};
+  if ((path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path))
+    return renderError(c, ApiError.notFound(), { surface: notFoundSurface(path) });
+  return undefined;
+}
 
 /** The 500 envelope: the sandbox failed, not the request. */
 const serverError = (c: Context<AppEnv>) => renderError(c, ApiError.internal());
@@ -96,27 +95,22 @@ export function createApp(parts: AppParts) {
   };
 
   const app = new Hono<AppEnv>({ strict: false });
-  app.use('*', (c, next) => {
-    c.set('debugErrors', services.config.debugErrors);
-    return next();
-  });
+  const bodyLimit = cheapBodyLimit<AppEnv>(bodyLimitOf, (c) =>
+    renderError(c, ApiError.payloadTooLarge(bodyLimitOf(c.req.path))),
+  );
   app.use('*', requestLog.middleware(services.clock));
   app.use('*', commitBarrier(services.writeBatch));
-  // Each request on its own tenant's clock (entered once its owner is known), after the clock's due
-  // work: the one catch-up of the sandbox (src/clock/due-work.ts), a comparison when nothing is due.
-  app.use('*', (c, next) =>
-    services.tenants.scope(() => {
+  // One layer for the cheap steps of every request (each layer of Hono's chain costs a dispatch and a
+  // promise): the error bodies' debug setting, the tenant scope with the due work, dot segments, the
+  // body limit. The barrier above renders a failed commit after this has set `debugErrors`.
+  app.use('*', (c, next) => {
+    c.set('debugErrors', services.config.debugErrors);
+    return services.tenants.scope(() => {
       services.dueWork.runIfDue();
-      return next();
-    }),
-  );
-  app.use('*', refuseDotSegments);
-  app.use(
-    '*',
-    cheapBodyLimit<AppEnv>(bodyLimitOf, (c) =>
-      renderError(c, ApiError.payloadTooLarge(bodyLimitOf(c.req.path))),
-    ),
-  );
+      const refused = dotSegmentsRefused(c);
+      return refused ? Promise.resolve(refused) : bodyLimit(c, next);
+    });
+  });
   app.use(
     '*',
     methodNotAllowed({

@@ -33,3 +33,23 @@ function typed(value: string, type: string | undefined): unknown {
   if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }
+
+/**
+ * A JSON number sent where the document types a top-level field `string` becomes its text, as the real
+ * service's Django REST framework `CharField` does (`"bank_account_number": 123456789` → `"123456789"`,
+ * a 2FA `"code": 189772` → `"189772"`): the number is written as the client wrote it when the parser
+ * kept that text (`sourceOf`), else as JavaScript prints it. Booleans, objects and arrays stay as they
+ * are, for the document's check to refuse (`CharField` refuses them too).
+ */
+export function coerceCharFields(
+  body: unknown,
+  types: Record<string, string>,
+  sourceOf: (parent: object, key: string) => string | undefined,
+): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const fields = body as Record<string, unknown>;
+  for (const [name, value] of Object.entries(fields)) {
+    if (types[name] === 'string' && typeof value === 'number' && Number.isFinite(value))
+      fields[name] = sourceOf(fields, name) ?? String(value);
+  }
+}

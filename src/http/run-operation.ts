@@ -14,8 +14,8 @@ import type { Operation } from '../spec/load.js';
 import { coerceQuery, toFieldErrors, type SpecValidators } from '../spec/validators.js';
 import { ApiError, surfaceOfTags } from '../shared/api-error.js';
 import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.js';
-import { isFormBody, parseFormBody } from './form-body.js';
-import { parseJsonBody } from '../shared/json-body.js';
+import { coerceCharFields, isFormBody, parseFormBody } from './form-body.js';
+import { numberSourceOf, parseJsonBody } from '../shared/json-body.js';
 import { jsonTextOf } from './json-text.js';
 import type { AnyHandler, AppEnv, RunnerContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
@@ -73,6 +73,8 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         parsed = form
           ? parseFormBody(rawBody.toString('utf8'), op.bodyTypes)
           : parseJsonBody(rawBody.toString('utf8'));
+        // The developer API is Django REST framework: its string fields take a JSON number as its text.
+        if (op.auth === 'hmac' && !form) coerceCharFields(parsed, op.bodyTypes, numberSourceOf);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         bodyError = err;

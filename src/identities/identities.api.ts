@@ -51,10 +51,10 @@ export interface App {
   daily_buy_limit: number | null;
 }
 
-/** Default daily cash-in limit of buy orders: PHP 400,000 in units (docs/fidelity.md, buy orders). */
-export const DEFAULT_DAILY_BUY_LIMIT_UNITS = 40_000_000_000_000;
-
-/** What a new app needs; `business_account` and `daily_buy_limit` take their defaults when left out. */
+/**
+ * What a new app needs; left out, `business_account` is true and `daily_buy_limit` is none (the real limits
+ * depend on the account's level, which nothing publishes: a test sets one to exercise the refusal).
+ */
 export type NewApp = Omit<App, 'last_nonce' | 'disabled' | 'business_account' | 'daily_buy_limit'> &
   Partial<Pick<App, 'business_account' | 'daily_buy_limit'>>;
 
@@ -126,6 +126,11 @@ export interface IdentitiesApi {
   insertApp(a: NewApp): void;
   /** True when the nonce was strictly greater than the last one and is now recorded. */
   advanceNonce(key: string, nonce: string): boolean;
+  /**
+   * Rows the nonce advances have changed on this connection so far: a cache that is valid while
+   * SQLite's `total_changes()` stays put may subtract them (a nonce is in no page it keeps).
+   */
+  nonceWrites(): number;
   resetNonce(key: string): boolean;
   userById(id: string): User | undefined;
   /** A customer by email, mobile number or id, within one tenant (`null`: the base data). */

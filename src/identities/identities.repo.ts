@@ -1,7 +1,6 @@
 import type { Db } from '../db/open.js';
 import { createAppTokenRepository } from './app-tokens.repo.js';
 import {
-  DEFAULT_DAILY_BUY_LIMIT_UNITS,
   MERCHANT_SETTINGS,
   type App,
   type IdentitiesApi,
@@ -77,6 +76,7 @@ export function createIdentityRepository(
        @business_account, @daily_buy_limit)`,
   );
   // One atomic conditional advance: canonical decimal nonces compare by length, then lexically.
+  let nonceWrites = 0;
   const advanceNonce = db.prepare(
     `UPDATE apps SET last_nonce = @nonce WHERE api_key = @key AND disabled = 0 AND (last_nonce IS NULL
        OR length(last_nonce) < length(@nonce) OR (length(last_nonce) = length(@nonce) AND last_nonce < @nonce))`,
@@ -206,13 +206,17 @@ export function createIdentityRepository(
       insertApp.run({
         ...a,
         business_account: a.business_account ?? 1,
-        daily_buy_limit:
-          a.daily_buy_limit === undefined ? DEFAULT_DAILY_BUY_LIMIT_UNITS : a.daily_buy_limit,
+        daily_buy_limit: a.daily_buy_limit ?? null,
       });
     },
     /** True when the nonce was strictly greater than the last one and is now recorded. */
     advanceNonce: (key: string, nonce: string) =>
-      inBatch(() => advanceNonce.run({ key, nonce }).changes === 1),
+      inBatch(() => {
+        const moved = advanceNonce.run({ key, nonce }).changes;
+        nonceWrites += moved;
+        return moved === 1;
+      }),
+    nonceWrites: () => nonceWrites,
     resetNonce: (key: string) => resetNonce.run(key).changes === 1,
     userById: (id: string) => userById.get(id) as UserRow | undefined,
     /**

@@ -41,6 +41,16 @@ export interface InsertRow {
   expires_at: number;
 }
 
+/** The unique key (merchant_id, external_transaction_id) refused an insert. */
+function isDuplicateExternalId(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return (
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    typeof e.message === 'string' &&
+    e.message.includes('invoices.external_transaction_id')
+  );
+}
+
 /** Invoices and their payments. Money and times come back as BigInt (exact). */
 export function createInvoiceRepository(db: Db) {
   const insert = db.prepare(
@@ -130,8 +140,18 @@ export function createInvoiceRepository(db: Db) {
   );
 
   return {
-    insert(row: InsertRow): void {
-      insert.run(row);
+    /**
+     * Insert a new invoice; false (nothing written) when its merchant already used its
+     * `external_transaction_id`. The unique key says so in the insert itself: no lookup before it.
+     */
+    insert(row: InsertRow): boolean {
+      try {
+        insert.run(row);
+        return true;
+      } catch (err) {
+        if (isDuplicateExternalId(err)) return false;
+        throw err;
+      }
     },
     /** The row `insert(row)` writes, as `byId` would read it back (same defaults, BigInt money and times). */
     inserted: (row: InsertRow): InvoiceRow => ({
@@ -156,8 +176,6 @@ export function createInvoiceRepository(db: Db) {
     byId: (id: string) => toInvoice(byId.get(id) as StoredInvoice | undefined),
     forMerchant: (id: string, merchantId: string) =>
       toInvoice(byMerchantAndId.get(id, merchantId) as StoredInvoice | undefined),
-    externalIdTaken: (merchantId: string, ext: string) =>
-      byExternalId.get(merchantId, ext) !== undefined,
     byReference: (ref: string) => toInvoice(byReference.get(ref) as StoredInvoice | undefined),
     payments: (invoiceId: string) => paymentsOf.all(invoiceId) as PaymentRow[],
     count(f: InvoiceFilter): number {

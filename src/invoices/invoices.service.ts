@@ -179,13 +179,6 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
 
       const id = d.ids();
       const row = d.unitOfWork(() => {
-        if (d.invoices.externalIdTaken(merchant.id, input.external_transaction_id)) {
-          throw ApiError.field(
-            'external_transaction_id',
-            'External transaction ID has already been used for an invoice.',
-            'duplicate_external_transaction_id',
-          );
-        }
         const fields = {
           id,
           merchant_id: merchant.id,
@@ -198,7 +191,13 @@ export function createInvoiceService(d: InvoiceServiceDeps) {
           created_at: now,
           expires_at: expiresAt,
         };
-        d.invoices.insert(fields);
+        if (!d.invoices.insert(fields)) {
+          throw ApiError.field(
+            'external_transaction_id',
+            'External transaction ID has already been used for an invoice.',
+            'duplicate_external_transaction_id',
+          );
+        }
         d.dueWork.expect(expiresAt);
         // The row as the insert wrote it (the repository's defaults), without reading it back.
         const created = d.invoices.inserted(fields);

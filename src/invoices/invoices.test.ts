@@ -199,7 +199,15 @@ describe('create invoice', () => {
         external_transaction_id: ['External transaction ID has already been used for an invoice.'],
       },
     });
+    // The unique key refuses the insert itself: no second row, no event, no count moved by its trigger.
     expect(count()).toBe(1);
+    expect(events()).toBe(1);
+    expect(
+      t.db
+        .prepare('SELECT SUM(n) FROM invoice_counts WHERE merchant_id = ?')
+        .pluck()
+        .get(t.merchant.id),
+    ).toBe(1);
     expect(
       (
         await t.request('POST', '/v1/invoices/', {

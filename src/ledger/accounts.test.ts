@@ -120,3 +120,35 @@ describe('listForUser', () => {
     expect(accounts.listForUser('u1', { currency: 'EUR' })['crypto-accounts']).toEqual([]);
   });
 });
+
+describe('kept pages', () => {
+  const changes = () => db.prepare('SELECT total_changes()').pluck().get() as number;
+
+  it('answers from the kept page while nothing changed, and renders again after any write', () => {
+    const id = fundedWallet('u1', 'PHP', 100_000_000n);
+    const accounts = createAccountService({ ledger, version: changes });
+    const first = accounts.listForUser('u1', {});
+    expect(accounts.listForUser('u1', {})).toBe(first); // the same page: nothing was read again
+    expect(accounts.listForUser('u1', { per_page: 1 })).not.toBe(first); // another query, its own page
+    ledger.post('funding', null, [
+      { accountId: ledger.systemAccount('funding', 'PHP'), amount: -50_000_000n },
+      { accountId: id, amount: 50_000_000n },
+    ]);
+    const after = accounts.listForUser('u1', {});
+    expect(after).not.toBe(first);
+    expect(after['crypto-accounts'][0]?.balance).toBe('1.50000000');
+  });
+
+  it('renders again after `forget` (a rollback) even when the version did not move', () => {
+    let version = 7;
+    fundedWallet('u1', 'PHP', 100_000_000n);
+    const accounts = createAccountService({ ledger, version: () => version });
+    const first = accounts.listForUser('u1', {});
+    expect(accounts.listForUser('u1', {})).toBe(first);
+    accounts.forget();
+    expect(accounts.listForUser('u1', {})).not.toBe(first);
+    version = 8;
+    const third = accounts.listForUser('u1', {});
+    expect(accounts.listForUser('u1', {})).toBe(third);
+  });
+});

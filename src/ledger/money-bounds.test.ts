@@ -51,7 +51,7 @@ async function fillFromOutside(dev: ReturnType<typeof newDeveloper>) {
 describe('money from outside', () => {
   it('stays exact; a buy order past what the sandbox keeps exact is refused with a 400 before anything moves', async () => {
     t = createTestApp();
-    const dev = newDeveloper(t, { php: '0', dailyBuyLimit: null });
+    const dev = newDeveloper(t, { php: '0' });
     const refused = await fillFromOutside(dev);
     // The peso funding account is the counterparty of every release: it reaches its bound first.
     expect(refused.released).toBe(8);
@@ -86,7 +86,7 @@ describe('money from outside', () => {
 
   it('a release the clock cannot make cancels the order instead of stalling the clock', async () => {
     t = createTestApp({ config: { buyOrderReleaseSeconds: 60 } });
-    const dev = newDeveloper(t, { php: '0', dailyBuyLimit: null });
+    const dev = newDeveloper(t, { php: '0' });
     await fillFromOutside(dev);
     const created = await t.request('POST', '/_sandbox/buyorders', {
       body: {
@@ -110,8 +110,8 @@ describe('money from outside', () => {
 describe("a wallet's total received", () => {
   it('is bounded: a transfer that would pass it is refused with a 400 before anything moves', async () => {
     t = createTestApp({ config: { transferSettleSeconds: 1 } });
-    const a = newDeveloper(t, { php: '0', dailyBuyLimit: null });
-    const b = newDeveloper(t, { php: '0', dailyBuyLimit: null });
+    const a = newDeveloper(t, { php: '0' });
+    const b = newDeveloper(t, { php: '0' });
     await buyAndRelease(a);
     const send = (from: typeof a, to: typeof a, amount = MAX_AMOUNT) =>
       t.signed('POST', '/v3/transfers/', {
@@ -152,10 +152,7 @@ describe("a wallet's total received", () => {
 describe('the system funding account', () => {
   it('is bounded too: fundings past 90000000000 in one currency are refused, and the invariant check still sums', async () => {
     t = createTestApp();
-    const wallets = Array.from(
-      { length: 12 },
-      () => newDeveloper(t, { php: '0', dailyBuyLimit: null }).php,
-    );
+    const wallets = Array.from({ length: 12 }, () => newDeveloper(t, { php: '0' }).php);
     let refused: { status: number; body: any } | undefined;
     fund: for (const id of wallets) {
       for (let i = 0; i < 10; i++) {
@@ -191,7 +188,7 @@ describe('currencies', () => {
     for (const c of fresh.body.currencies) expect(c.trial_balance, c.currency).toBe('0.00000000');
     expect(fresh.body.currencies.map((c: { currency: string }) => c.currency)).toContain('BTC');
 
-    const dev = newDeveloper(t, { php: '0', dailyBuyLimit: null });
+    const dev = newDeveloper(t, { php: '0' });
     const before = t.services.ledger.get('system-funding-btc')?.balance ?? 0n;
     expect(
       (await t.request('POST', `/_sandbox/accounts/${dev.btc}/fund`, { body: { amount: '0.5' } }))

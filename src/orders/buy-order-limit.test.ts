@@ -15,9 +15,17 @@ const ordersOf = async (dev: ReturnType<typeof newDeveloper>) =>
   (await t.signed('GET', '/api/v2/buyorder/?limit=100', as(dev))).body.orders as unknown[];
 
 describe("the owner's daily cash-in limit on buy orders (errors.har#9)", () => {
-  it('places up to PHP 400,000 a day by default and refuses one centavo more, writing nothing', async () => {
+  it('has no limit by default: a buy order of PHP 10,000,000,000 is placed', async () => {
     t = createTestApp();
     const dev = newDeveloper(t);
+    const big = await place(dev, '10000000000');
+    expect(big.status, big.text).toBe(201);
+    expect((await place(dev, '10000000000')).status).toBe(201);
+  });
+
+  it('places up to a limit of PHP 400,000 a day and refuses one centavo more, writing nothing', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { dailyBuyLimit: '400000' });
     expect((await place(dev, '300000')).status).toBe(201);
     expect((await place(dev, '100000')).status).toBe(201);
     const over = await place(dev, '0.01');

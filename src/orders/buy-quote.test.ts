@@ -40,8 +40,7 @@ describe('GET /api/v2/buyquote', () => {
       help_text: seven.instructions,
       outlet_type_id: 'nonbank-otc',
     });
-    // Every key is a payment method a buy order takes, at the quoted total (a new developer: the fixture
-    // one has used its daily cash-in limit).
+    // Every key is a payment method a buy order takes, at the quoted total.
     const dev = newDeveloper(t);
     for (const method of Object.keys(quote.outlets)) {
       const placed = await t.signed('POST', '/api/v2/buyorder', {

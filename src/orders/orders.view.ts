@@ -33,6 +33,39 @@ export function sellOrderResource(r: SellOrderRow) {
   };
 }
 
+/**
+ * A sell order as the history lists it (the recorded v1 history item, `GET /v1/sellorder`): the resource
+ * plus the order's accounting as the real service writes it. The sandbox's orders are paid from the
+ * wallet when they are created, at rate 1: `btc_amount` and `btc_received` are what the wallet paid
+ * (amount + fee), nothing is due or pending; the peso side is the amount, its fee, and what has been
+ * settled (the amount once completed). `confirmation_code` is the id's first 8 characters, as recorded.
+ */
+export function sellOrderHistoryItem(r: SellOrderRow) {
+  const paid = formatDecimal(r.amount + r.fee);
+  return {
+    ...sellOrderResource(r),
+    btc_amount: paid,
+    btc_pending: '0',
+    btc_received: paid,
+    confirmation_code: r.id.slice(0, 8),
+    confirmations: [],
+    currency_amount: formatDecimal(r.amount),
+    currency_amount_locked: formatDecimal(r.amount),
+    currency_amount_received: formatDecimal(r.amount),
+    currency_fees: formatDecimal(r.fee),
+    currency_fees_locked: formatDecimal(r.fee),
+    currency_net: formatDecimal(r.amount),
+    currency_settled: formatDecimal(r.delivery_status === 'completed' ? r.amount : 0n),
+    due_btc_amount: '0',
+    estimated_delivery_time: null,
+    favorite_id: null,
+    instructions: '',
+    is_claiming_details_resend_enabled: false,
+    is_claiming_details_resendable: false,
+    is_express: false,
+  };
+}
+
 /** The sandbox's own figures of a sell order, beside the real body: the fee and amount + fee (what the wallet paid). */
 export function sellOrderHeaders(r: { fee: bigint; amount: bigint }): Record<string, string> {
   return {

@@ -71,7 +71,7 @@ describe('HMAC sell orders need a business account (errors.har#3, #8)', () => {
     expect(made.status).toBe(201);
     expect(made.body.app).toMatchObject({
       business_account: false,
-      daily_buy_limit: '400000.00000000',
+      daily_buy_limit: null,
     });
     const res = await t.signed('GET', '/v1/sellorder', {
       key: made.body.app.api_key,

@@ -44,8 +44,31 @@ describe('sell orders at the clients’ paths', () => {
     const list = await t.signed('GET', '/v1/sellorder?limit=10&offset=0', as(dev));
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
-      orders: [res.body.order],
+      orders: [expect.objectContaining(res.body.order)],
       meta: { pagination: { total: 1, limit: 10, offset: 0 } },
+    });
+    // The history item carries the order's accounting as the recorded v1 history does: paid from the
+    // wallet at rate 1 (500 + the bank fee), nothing due, nothing settled yet.
+    const fee = res.headers.get('x-sandbox-fee') ?? '';
+    const total = res.headers.get('x-sandbox-total') ?? '';
+    expect(list.body.orders[0]).toMatchObject({
+      btc_amount: total,
+      btc_pending: '0',
+      btc_received: total,
+      due_btc_amount: '0',
+      confirmation_code: res.body.order.id.slice(0, 8),
+      confirmations: [],
+      currency_amount: '500',
+      currency_amount_locked: '500',
+      currency_amount_received: '500',
+      currency_fees: fee,
+      currency_fees_locked: fee,
+      currency_net: '500',
+      currency_settled: '0',
+      estimated_delivery_time: null,
+      favorite_id: null,
+      instructions: '',
+      is_express: false,
     });
   });
 
@@ -82,6 +105,29 @@ describe('sell orders at the clients’ paths', () => {
     expect(other.body).toEqual(developerError('not_found', { non_field_errors: ['Not found.'] }));
     const unsigned = await t.request('GET', `/v2/sellorder/${theirs.id}`);
     expect(unsigned.status).toBe(401);
+  });
+
+  it('takes a JSON number for a string field as its text, as Django REST framework does (the 2014 doc sends one)', async () => {
+    const dev = newDeveloper(t, { php: '5000' });
+    const send = (number: string) =>
+      t.signed('POST', '/api/v2/sellorder', {
+        ...as(dev),
+        raw: `{"payment_outlet":"${bpi()}","amount":"100","currency":"PHP","bank_account_name":"John Smith","bank_account_number":${number}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+    const res = await send('9123456789');
+    expect(res.status).toBe(201);
+    expect(res.body.order.fields).toMatchObject({ account_number: '9123456789' });
+    // A number JSON.parse cannot keep exactly is written as the client wrote it.
+    const long = await send('123456789012345678901234');
+    expect(long.status).toBe(201);
+    expect(long.body.order.fields).toMatchObject({ account_number: '123456789012345678901234' });
+    // A boolean is no string, for the real service either: 400, nothing written.
+    const before = balanceOf(t, dev.php);
+    const bad = await send('true');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ bank_account_number: ['Not a valid string.'] });
+    expect(balanceOf(t, dev.php)).toBe(before);
   });
 
   it('takes the older spellings of the example scripts: btc_amount for amount, the bank fields as the order fields', async () => {

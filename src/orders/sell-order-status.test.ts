@@ -51,6 +51,12 @@ describe('delivery status through the control API', () => {
     expect(balanceOf(t, SYSTEM_ACCOUNTS.payoutClearing)).toBe(clearing);
     expect(balanceOf(t, SYSTEM_ACCOUNTS.payoutFees)).toBe(fees + parseAmount(order.fee));
     t.assertLedger();
+    // The history item says the amount is settled once the order completed.
+    const listed = (await t.signed('GET', '/v1/sellorder?limit=100')).body.orders.find(
+      (o: { id: string }) => o.id === order.id,
+    );
+    expect(listed).toMatchObject({ delivery_status: 'completed', currency_fees: order.fee });
+    expect(parseAmount(listed.currency_settled)).toBe(parseAmount(listed.amount));
   });
 
   it.each(['failed', 'canceled'])('refunds amount + fee when an order is %s', async (to) => {

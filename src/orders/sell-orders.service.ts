@@ -12,7 +12,7 @@ import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
 import type { OrderRepository } from './orders.references.js';
 import type { SellOrderRow, SellOrderStatus } from './orders.repo.js';
-import { sellOrderResource } from './orders.view.js';
+import { sellOrderHistoryItem, sellOrderResource } from './orders.view.js';
 import { requireOtp } from '../auth/otp.guard.js';
 
 /** Where each delivery status may go (docs/design.md#public-api); terminal statuses go nowhere. */
@@ -238,7 +238,7 @@ export function createSellOrderService(d: SellOrderDeps) {
     list(ownerId: string, query: { limit?: number; offset?: number }) {
       const req = offsetRequest(query);
       return {
-        orders: d.orders.sellPage(ownerId, req.limit, req.offset).map(sellOrderResource),
+        orders: d.orders.sellPage(ownerId, req.limit, req.offset).map(sellOrderHistoryItem),
         meta: offsetMeta(req, d.orders.sellCount(ownerId)),
       };
     },

@@ -29,8 +29,6 @@ describe('one payout outlet', () => {
       expect(res.body['payout-outlet']).toMatchObject({
         id: 'bpi',
         name: fx.name,
-        category: 'bank',
-        currency: 'PHP',
         outlet_category: 'bank',
         region: 'PH',
         is_enabled: true,
@@ -74,7 +72,7 @@ describe('one payout outlet', () => {
     expect(q.body.quote).toMatchObject({
       fee: '0.00000000',
       total: '2500.00000000',
-      fee_percent: '0.00',
+      fee_percent: '0',
     });
     // A sell order through it debits the amount only (src/orders/coins-transfer.test.ts follows the money).
     const dev = whitelistedDeveloper(t);
@@ -156,10 +154,10 @@ describe('payout outlet fees and categories', () => {
       })),
     ).toEqual([
       ...fx,
-      { payment_outlet: 'coins_transfer', fee_percent: '0.00' },
+      { payment_outlet: 'coins_transfer', fee_percent: '0' },
       ...['load-globe', 'load-smart', 'load-sun'].map((id) => ({
         payment_outlet: id,
-        fee_percent: '0.00',
+        fee_percent: '0',
       })),
     ]);
     const one = await t.signed('GET', '/v1/payout-outlet-fees/?outlet_id=gcash');
@@ -196,6 +194,13 @@ describe('payout outlet fees and categories', () => {
       expect(cat.fields).toEqual(o.fields);
     }
     expect(res.body.meta).toEqual({ total_count: 5, next_page: null, previous_page: null });
+    // The texts under both names the recorded category lists use (outlets.har#2, #7).
+    for (const c of cats as unknown as Array<Record<string, unknown>>) {
+      expect(c.fee_info).toEqual(expect.any(String));
+      expect(c.fee_structure_description).toBe(c.fee_info);
+      expect(c.payout_duration_description).toBe(c.payout_duration);
+    }
+    expect(cats.find((c) => c.id === 'coins_transfer')).toMatchObject({ fee_info: 'Free' });
   });
 });
 
@@ -252,10 +257,11 @@ describe('pay-in outlets', () => {
       collectors().map((c) => ({
         payment_outlet: c,
         currency: 'PHP',
-        from_amount: '15.00000000',
-        until_amount: '100000000.00000000',
-        fee_amount: '0.00000000',
-        fee_percent: '0.00',
+        // Written as stored, as the recorded pay-in fee lists write them.
+        from_amount: '15',
+        until_amount: '100000000',
+        fee_amount: '0',
+        fee_percent: '0',
       })),
     );
     const one = await t.signed('GET', '/v1/payin-outlet-fees/?outlet_id=bayad_deposit');
@@ -264,7 +270,14 @@ describe('pay-in outlets', () => {
     ).toEqual(['bayad_deposit']);
     const cats = await t.signed('GET', '/d/api/payin-outlet-categories/');
     expect(cats.body['payin-outlet-categories']).toEqual([
-      expect.objectContaining({ id: 'nonbank-otc', outlets: collectors() }),
+      expect.objectContaining({
+        id: 'nonbank-otc',
+        outlets: collectors(),
+        // The recorded pay-in categories' names for the texts, beside the payout categories' ones.
+        fee_structure_description: 'Free',
+        fee_info: 'Free',
+        payout_duration_description: '',
+      }),
     ]);
   });
 });

@@ -24,6 +24,8 @@ export interface OutletCategory {
   kind: 'payin' | 'payout';
   fields: OutletField[];
   payout_duration: string;
+  /** What the category's outlets charge, in words (`fee_info` / `fee_structure_description`). */
+  fee_info: string;
 }
 
 const field = (id: string, name: string, help_text = ''): OutletField => ({
@@ -44,6 +46,7 @@ export const OUTLET_CATEGORIES: OutletCategory[] = [
       field('account_name', "Account holder's name"),
     ],
     payout_duration: 'Within 24 hours',
+    fee_info: 'Per outlet and amount: see the outlet fee brackets',
   },
   {
     id: 'e-wallet',
@@ -51,6 +54,7 @@ export const OUTLET_CATEGORIES: OutletCategory[] = [
     kind: 'payout',
     fields: [field('mobile_number', 'Mobile number', 'Philippine mobile number (09XXXXXXXXX)')],
     payout_duration: 'Instant',
+    fee_info: 'Per outlet and amount: see the outlet fee brackets',
   },
   {
     id: 'remittance',
@@ -65,6 +69,7 @@ export const OUTLET_CATEGORIES: OutletCategory[] = [
       field('mobile_number', "Recipient's mobile number", 'Philippine mobile number (09XXXXXXXXX)'),
     ],
     payout_duration: 'Within 1 hour',
+    fee_info: 'Per outlet and amount: see the outlet fee brackets',
   },
   {
     id: 'coins_transfer',
@@ -72,6 +77,7 @@ export const OUTLET_CATEGORIES: OutletCategory[] = [
     kind: 'payout',
     fields: [field('target_address', 'Target Address', 'Wallet address, email or mobile number')],
     payout_duration: 'Instant',
+    fee_info: 'Free',
   },
   // Prepaid mobile load (`load-globe` …), as the real service's older docs and a public client sell it.
   {
@@ -80,9 +86,17 @@ export const OUTLET_CATEGORIES: OutletCategory[] = [
     kind: 'payout',
     fields: [field('phone_number_load', 'Phone Number', 'Philippine mobile number (09XXXXXXXXX)')],
     payout_duration: 'Instant',
+    fee_info: 'Free',
   },
   // The real service's name for over-the-counter non-bank pay-in outlets.
-  { id: 'nonbank-otc', name: 'Non-bank OTC', kind: 'payin', fields: [], payout_duration: '' },
+  {
+    id: 'nonbank-otc',
+    name: 'Non-bank OTC',
+    kind: 'payin',
+    fields: [],
+    payout_duration: '',
+    fee_info: 'Free',
+  },
 ];
 
 const digits = (v: string) => v.replace(/[\s-]/g, '');

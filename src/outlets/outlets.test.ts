@@ -28,17 +28,20 @@ describe('payout outlets', () => {
         res.body['payout-outlets'].map((o: Record<string, unknown>) => ({
           id: o.id,
           name: o.name,
-          category: o.category,
-          currency: o.currency,
+          outlet_category: o.outlet_category,
         })),
       ).toEqual(
         outlets.map((o) => ({
           id: o.id,
           name: o.name,
-          category: o.category,
-          currency: o.currency,
+          outlet_category: o.category,
         })),
       );
+      // The real item has no sandbox-only `category` or `currency`: the currency is its limits'.
+      for (const o of res.body['payout-outlets'] as Array<Record<string, unknown>>) {
+        expect(o).not.toHaveProperty('category');
+        expect(o).not.toHaveProperty('currency');
+      }
       expect(res.body.meta).toEqual({
         total_count: outlets.length,
         next_page: null,
@@ -75,9 +78,10 @@ describe('partner payout outlet fees', () => {
       id: all[0]!.id,
       payment_outlet: all[0]!.outlet,
       currency: 'PHP',
-      from_amount: '0.00000000',
+      // Written as stored, without padding, as the recorded fee lists write them.
+      from_amount: '0',
       until_amount: '999.99999999',
-      fee_amount: `${all[0]!.fee_amount}.00000000`,
+      fee_amount: all[0]!.fee_amount,
       fee_percent: feePercentText(all[0]!.fee_percent),
     });
     const one = await t.signed('GET', `/api/v3/partner-payout-outlet-fees?outlet_id=gcash`, {
@@ -96,15 +100,10 @@ describe('partner payout outlet fees', () => {
     });
   });
 
-  it('writes fee_percent as a fraction with at least two decimals', () => {
-    expect(['0', '1', '0.5', '0.01', '0.0025', '0.01125'].map(feePercentText)).toEqual([
-      '0.00',
-      '1.00',
-      '0.50',
-      '0.01',
-      '0.0025',
-      '0.01125',
-    ]);
+  it('writes fee_percent as the recorded fee lists do: the fraction without trailing zeros', () => {
+    expect(
+      ['0', '1', '0.5', '0.01', '0.0025', '0.01125', '0.00', '0.0100', '10'].map(feePercentText),
+    ).toEqual(['0', '1', '0.5', '0.01', '0.0025', '0.01125', '0', '0.01', '10']);
   });
 
   it('quotes amount × fee_percent (a fraction) + flat fee from the bracket that holds the amount, exactly', async () => {
@@ -121,9 +120,9 @@ describe('partner payout outlet fees', () => {
         id: outlet.fees[1]!.id,
         payment_outlet: outlet.id,
         currency: 'PHP',
-        from_amount: '1000.00000000',
+        from_amount: '1000',
         until_amount: '49999.99999999',
-        fee_amount: '10.00000000',
+        fee_amount: '10',
         fee_percent: '0.005',
         amount: '1234.56789012',
         fee: '16.17283945',

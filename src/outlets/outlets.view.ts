@@ -1,4 +1,4 @@
-import { formatMoney, formatMoneyShort } from '../shared/money.js';
+import { formatDecimal, formatMoney, formatMoneyShort } from '../shared/money.js';
 import { PAYIN_LIMITS, categoryOf, type OutletCategory } from './outlets.catalog.js';
 import type {
   AmountRange,
@@ -31,8 +31,12 @@ export function categoryResource(
     fields: cat.fields,
     optional_fields: [],
     remittance_fields: [],
-    fee_info: null,
+    // The payout categories' doc calls the texts fee_info / payout_duration, the pay-in categories' and
+    // the first payment_outlet_type fee_structure_description / payout_duration_description: both are written.
+    fee_info: cat.fee_info,
+    fee_structure_description: cat.fee_info,
     payout_duration: cat.payout_duration,
+    payout_duration_description: cat.payout_duration,
     outlets: members.map((m) => m.id),
     outlet_names_subset: members.slice(0, 2).map((m) => m.name),
     is_express: false,
@@ -63,8 +67,9 @@ function common(cat: OutletCategory, instructions: string) {
 }
 
 /**
- * A payout outlet: `id`, `name`, `category` and `currency` as before, plus the real resource's fields.
- * `amount_limits` is the span of its fee brackets (an amount outside them cannot be paid out).
+ * A payout outlet in the real resource's shape: its category is `outlet_category` (and
+ * `payment_outlet_type`), its currency that of its `amount_limits`, the span of its fee brackets (an
+ * amount outside them cannot be paid out).
  */
 export function payoutOutletResource(
   o: PayoutOutletRow,
@@ -77,12 +82,11 @@ export function payoutOutletResource(
     kind: 'payout' as const,
     fields: [],
     payout_duration: '',
+    fee_info: '',
   };
   return {
     id: o.id,
     name: o.name,
-    category: o.category,
-    currency: o.currency,
     outlet_category: cat.id,
     payment_outlet_type: categoryResource(
       cat,
@@ -112,7 +116,6 @@ export function payinOutletResource(o: PayinOutletRow, all: PayinOutletRow[]) {
       },
     ],
     name: o.name,
-    currency: o.currency,
     ...common(cat, o.instructions),
   };
 }
@@ -123,31 +126,34 @@ export function payinFeeResource(o: PayinOutletRow) {
   return {
     payment_outlet: o.collector,
     currency: o.currency,
-    from_amount: formatMoney(units(PAYIN_LIMITS.minimum)),
-    until_amount: formatMoney(units(PAYIN_LIMITS.maximum)),
-    fee_amount: formatMoney(0n),
-    fee_percent: '0.00',
+    from_amount: formatDecimal(units(PAYIN_LIMITS.minimum)),
+    until_amount: formatDecimal(units(PAYIN_LIMITS.maximum)),
+    fee_amount: formatDecimal(0n),
+    fee_percent: '0',
   };
 }
 
 /**
- * `fee_percent` as written on the wire: the fraction as a decimal with at least two fractional digits
- * ("0" → "0.00", "0.01" stays, "0.0075" stays).
+ * `fee_percent` as the recorded fee lists write it: the stored fraction without trailing zeros
+ * ("0.0100" → "0.01", "0.00" → "0", "0.0075" stays).
  */
 export function feePercentText(p: string): string {
-  const [whole, frac = ''] = p.split('.');
-  return `${whole}.${frac.padEnd(2, '0')}`;
+  return p.includes('.') ? p.replace(/0+$/, '').replace(/\.$/, '') : p;
 }
 
-/** `payout-outlet-fees` item (real-api-facts: payment_outlet, currency, from/until, fee_amount, fee_percent). */
+/**
+ * `payout-outlet-fees` item (real-api-facts: payment_outlet, currency, from/until, fee_amount,
+ * fee_percent), the amounts written as stored, without padding ("0", "1000", "10"), as every recorded
+ * fee list writes them (outlets.har#3, #4, #8, #9).
+ */
 export function feeBracketResource(b: FeeBracketRow) {
   return {
     id: b.id,
     payment_outlet: b.outlet_id,
     currency: b.currency,
-    from_amount: formatMoney(b.from_amount),
-    until_amount: formatMoney(b.until_amount),
-    fee_amount: formatMoney(b.fee_amount),
+    from_amount: formatDecimal(b.from_amount),
+    until_amount: formatDecimal(b.until_amount),
+    fee_amount: formatDecimal(b.fee_amount),
     fee_percent: feePercentText(b.fee_percent),
   };
 }

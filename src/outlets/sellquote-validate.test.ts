@@ -144,10 +144,17 @@ describe('validate-field', () => {
     const missing = await validate({ payment_outlet: 'bpi' });
     expect(missing.status).toBe(400);
     expect(Object.keys(missing.body.errors).sort()).toEqual(['field', 'value']);
-    const wrongType = await validate({
+    // A JSON number is a string field's text (Django REST framework's CharField); a boolean is no string.
+    const number = await validate({
       payment_outlet: 'bpi',
       field: 'account_number',
       value: 1234567890,
+    });
+    expect(number.status).toBe(200);
+    const wrongType = await validate({
+      payment_outlet: 'bpi',
+      field: 'account_number',
+      value: true,
     });
     expect(wrongType.status).toBe(400);
     expect(Object.keys(wrongType.body.errors)).toEqual(['value']);

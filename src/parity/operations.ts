@@ -7,6 +7,8 @@ export interface Deviation {
   path: string;
   kind: DiffKind;
   reason: string;
+  /** The recorded entries it explains (`sellorders.har#1`); every entry of the operation when absent. */
+  entries?: string[];
 }
 
 export interface OperationMatcher {
@@ -48,7 +50,11 @@ export function operationMatcher(spec: LoadedSpec): OperationMatcher {
   };
 }
 
-/** `x-fidelity: { deviations: [{ path, kind, reason }] }`; anything else there is refused loudly. */
+/**
+ * `x-fidelity: { deviations: [{ path, kind, reason, entries? }] }`; anything else there is refused loudly.
+ * `entries` narrows a deviation to the recorded entries it is about (a refused status, say, that must not
+ * also excuse another entry of the same operation).
+ */
 export function readDeviations(xf: unknown, where: string): Deviation[] {
   if (xf === undefined) return [];
   const list = (xf as { deviations?: unknown }).deviations;
@@ -59,12 +65,21 @@ export function readDeviations(xf: unknown, where: string): Deviation[] {
       typeof d?.path !== 'string' ||
       !KINDS.includes(d.kind as DiffKind) ||
       typeof d.reason !== 'string' ||
-      !d.reason.trim()
+      !d.reason.trim() ||
+      (d.entries !== undefined &&
+        (!Array.isArray(d.entries) ||
+          d.entries.length === 0 ||
+          !d.entries.every((e) => typeof e === 'string' && /^[\w.-]+\.har#\d+$/.test(e))))
     ) {
       throw new Error(
-        `${where}: x-fidelity.deviations[${i}] needs path, kind (${KINDS.join('|')}) and a reason`,
+        `${where}: x-fidelity.deviations[${i}] needs path, kind (${KINDS.join('|')}) and a reason (entries, if any, a list like ["sellorders.har#1"])`,
       );
     }
-    return { path: d.path, kind: d.kind as DiffKind, reason: d.reason };
+    return {
+      path: d.path,
+      kind: d.kind as DiffKind,
+      reason: d.reason,
+      ...(d.entries ? { entries: d.entries } : {}),
+    };
   });
 }

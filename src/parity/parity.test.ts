@@ -84,5 +84,28 @@ describe('parity with the recorded corpus (parity/recorded)', () => {
       readDeviations({ deviations: [{ path: 'a', kind: 'extra', reason: ' ' }] }, 'GET /a'),
     ).toThrow(/a reason/);
     expect(() => readDeviations({ deviations: {} }, 'GET /a')).toThrow(/must be a list/);
+    expect(
+      readDeviations(
+        { deviations: [{ path: 'status', kind: 'status', reason: 'r', entries: ['a.har#1'] }] },
+        'GET /a',
+      ),
+    ).toEqual([{ path: 'status', kind: 'status', reason: 'r', entries: ['a.har#1'] }]);
+    for (const entries of [[], 'a.har#1', ['a.har'], [1]])
+      expect(() =>
+        readDeviations(
+          { deviations: [{ path: 'a', kind: 'extra', reason: 'r', entries }] },
+          'GET /a',
+        ),
+      ).toThrow(/entries, if any/);
+  });
+
+  it('applies a deviation narrowed by entries to those entries only', () => {
+    // The refused BTC sell order (sellorders.har#1) is accepted; the same operation's 2018 404
+    // (errors.har#8) is not excused by it.
+    const btc = results.find((r) => r.key === 'sellorders.har#1');
+    expect(btc?.status).toBe('accepted');
+    expect(btc?.differences.find((d) => d.kind === 'status')?.verdict).toBe('accepted');
+    const other = results.find((r) => r.key === 'errors.har#8');
+    expect(other?.differences.find((d) => d.kind === 'status')?.verdict).not.toBe('accepted');
   });
 });

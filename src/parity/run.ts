@@ -62,11 +62,17 @@ const pathMatches = (pattern: string, path: string) =>
   new RegExp(`^${pattern.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.]*')}$`).test(path);
 
 function judge(
+  key: string,
   d: Difference,
   deviations: Deviation[],
   gap: KnownGap | undefined,
 ): JudgedDifference {
-  const dev = deviations.find((x) => x.kind === d.kind && pathMatches(x.path, d.path));
+  const dev = deviations.find(
+    (x) =>
+      x.kind === d.kind &&
+      pathMatches(x.path, d.path) &&
+      (x.entries === undefined || x.entries.includes(key)),
+  );
   if (dev) return { ...d, verdict: 'accepted', reason: dev.reason };
   if (gap) return { ...d, verdict: 'gap', reason: gap.reason };
   return { ...d, verdict: 'unexplained' };
@@ -132,7 +138,7 @@ export async function replayAll(
     try {
       const answer = await replayEntry(entry, op, ctx, inputs.overrides[key]);
       const diffs = compareAnswer(recordedAnswer(entry), answer).map((d) =>
-        judge(d, op ? matcher.deviations(op.operationId) : [], gap),
+        judge(key, d, op ? matcher.deviations(op.operationId) : [], gap),
       );
       results.push({ ...base, status: statusOf(diffs), differences: diffs });
     } catch (err) {

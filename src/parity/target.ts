@@ -87,7 +87,7 @@ interface WorkspaceBody {
 
 /**
  * A fresh workspace (`POST /_sandbox/workspaces`), a bearer token of its app, an app with MFA and one of a
- * developer that is not a business account.
+ * developer that is not a business account (with a daily buy limit of PHP 400,000).
  */
 export async function freshCredentials(t: Target): Promise<Credentials> {
   const { workspace: ws } = await control<WorkspaceBody>(t, 'POST', '/_sandbox/workspaces', {});
@@ -107,7 +107,8 @@ export async function freshCredentials(t: Target): Promise<Credentials> {
     t,
     'POST',
     '/_sandbox/apps',
-    { mfa_whitelisted: true, business_account: false },
+    // A personal account, with a daily cash-in limit like a real verified one (PHP 400,000).
+    { mfa_whitelisted: true, business_account: false, daily_buy_limit: '400000' },
   );
   return {
     merchantToken: ws.merchant.merchant_api_token,

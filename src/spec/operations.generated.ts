@@ -173,8 +173,29 @@ export interface Schemas {
       value: string;
     }>;
   };
+  SellOrderHistoryItem: (Schemas["SellOrder"]) & ({
+    btc_amount: Schemas["Decimal"];
+    btc_pending: Schemas["Decimal"];
+    btc_received: Schemas["Decimal"];
+    confirmation_code: string;
+    confirmations: Array<unknown>;
+    currency_amount: Schemas["Decimal"];
+    currency_amount_locked: Schemas["Decimal"];
+    currency_amount_received: Schemas["Decimal"];
+    currency_fees: Schemas["Decimal"];
+    currency_fees_locked: Schemas["Decimal"];
+    currency_net: Schemas["Decimal"];
+    currency_settled: Schemas["Decimal"];
+    due_btc_amount: Schemas["Decimal"];
+    estimated_delivery_time: null;
+    favorite_id: null;
+    instructions: string;
+    is_claiming_details_resend_enabled: boolean;
+    is_claiming_details_resendable: boolean;
+    is_express: boolean;
+  });
   SellOrderPage: {
-    orders: Array<Schemas["SellOrder"]>;
+    orders: Array<Schemas["SellOrderHistoryItem"]>;
     meta: Schemas["OffsetMeta"];
   };
   SellOrderEnvelope: {
@@ -264,8 +285,10 @@ export interface Schemas {
   Transfer: {
     id: Schemas["Id"];
     account: Schemas["Id"];
-    amount: Schemas["Money"];
+    amount: Schemas["Decimal"];
     target_address: string;
+    payment: null;
+    exchange: null;
     status: "pending" | "success" | "failed";
     created_at: Schemas["Timestamp"];
   };
@@ -358,8 +381,6 @@ export interface Schemas {
   PayoutOutlet: {
     id: string;
     name: string;
-    category?: string;
-    currency?: string;
     outlet_category?: string;
     payment_outlet_type?: Schemas["OutletCategory"];
     amount_limits?: Array<Schemas["AmountLimit"]>;
@@ -383,7 +404,10 @@ export interface Schemas {
     fields: Array<Schemas["OutletField"]>;
     optional_fields?: Array<unknown>;
     remittance_fields?: Array<unknown>;
-    payout_duration?: string | null;
+    fee_info: string;
+    fee_structure_description: string;
+    payout_duration: string | null;
+    payout_duration_description: string | null;
     outlets: Array<string>;
     outlet_names_subset?: Array<string>;
   };
@@ -404,9 +428,9 @@ export interface Schemas {
     id?: string;
     payment_outlet: string;
     currency: string;
-    from_amount: Schemas["Money"];
-    until_amount: Schemas["Money"];
-    fee_amount: Schemas["Money"];
+    from_amount: Schemas["Decimal"];
+    until_amount: Schemas["Decimal"];
+    fee_amount: Schemas["Decimal"];
     fee_percent: string;
   };
   EventName: "invoice.created" | "invoice.updated" | "invoice.fully_paid" | "invoice.payment_reference_number_generated";
@@ -1127,7 +1151,7 @@ export interface Operations {
     body: undefined;
     responses: {
       200: {
-        orders: Array<Schemas["SellOrder"]>;
+        orders: Array<Schemas["SellOrderHistoryItem"]>;
         meta: Schemas["OffsetMeta"];
       };
       400: Schemas["ErrorBody"];

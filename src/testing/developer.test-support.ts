@@ -26,7 +26,7 @@ let serial = 0;
 
 /**
  * A developer with no history and one funded PHP wallet (plus an empty BTC one), created directly; a
- * business account with the default daily buy limit unless told otherwise (`dailyBuyLimit` null: none).
+ * business account without a daily buy limit unless told otherwise (`dailyBuyLimit`).
  */
 export function newDeveloper(
   t: TestApp,

@@ -80,6 +80,16 @@ describe('create transfer', () => {
     t.assertLedger();
   });
 
+  it('writes the amount as stored and names no crypto payment or market, as the recorded answer', async () => {
+    const from = walletOf(whitelistedDeveloper(t));
+    const to = walletOf(otpDeveloper(t));
+    const res = await send({ account: from, target_address: to, amount: 25 });
+    expect(res.status).toBe(201);
+    expect(res.body.transfer).toMatchObject({ amount: '25', payment: null, exchange: null });
+    const got = await t.signed('GET', `/v3/transfers/${res.body.transfer.id}`);
+    expect(got.body.transfer).toMatchObject({ amount: '25', payment: null, exchange: null });
+  });
+
   it('finds a customer’s wallet by email (any case) or mobile number (+639…, 09…, 639…)', async () => {
     const c = t.fixtures.customers[0]!;
     const wallet = walletOf(c);

@@ -80,8 +80,10 @@ function table(
  * Columns added after version 1 of the document was published: optional in a document (one saved before
  * has none), restored with these values (in the document's form) when absent.
  */
-export const ADDED_COLUMNS: Readonly<Record<string, Readonly<Record<string, string | number>>>> = {
-  apps: { business_account: 1, daily_buy_limit: '400000.00000000' },
+export const ADDED_COLUMNS: Readonly<
+  Record<string, Readonly<Record<string, string | number | null>>>
+> = {
+  apps: { business_account: 1, daily_buy_limit: null },
 };
 
 const owned = { owner_id: 'ref users' };

@@ -65,7 +65,7 @@ describe('saved states', () => {
     ).toBe(true);
     expect(restored.transfers.transfers[0]).toMatchObject({
       status: 'pending',
-      amount: '5.00000000',
+      amount: '5',
     });
     // No id of the original leaks into the copy's reads.
     const text = JSON.stringify(restored);

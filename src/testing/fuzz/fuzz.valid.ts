@@ -128,8 +128,7 @@ function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve): Field
         currency_amount: validAmount(5000),
         amount: fc.constant(undefined),
         btc_amount: fc.constant(undefined),
-        // Into the BTC wallet: the fixture developer's peso buy orders of the last day already pass the
-        // daily cash-in limit, which counts peso orders only (a peso order is a 400 by design).
+        // Into the BTC wallet: a daily cash-in limit, where an app has one, counts peso orders only.
         currency: fc.constant('BTC'),
         payment_method: fc.constantFrom('cash_payment', 'seven_connect_deposit', 'bayad_deposit'),
       };

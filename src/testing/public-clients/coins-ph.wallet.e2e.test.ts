@@ -90,7 +90,7 @@ describe.each<CoinsPhFlavor>(['coins-ph', 'coins-ph-promise'])('%s: wallet calls
     const transfer = created.body.transfer;
     expect(transfer).toMatchObject({
       account: from,
-      amount: '250.50000000',
+      amount: '250.5',
       target_address: env.ws.customer.email,
       status: 'pending',
     });

@@ -131,7 +131,7 @@ describe('the Ruby client', () => {
       message: 'rent',
     });
     expectAccepted(sent, 201);
-    expect(sent.body.transfer).toMatchObject({ amount: '99.99000000', status: 'pending' });
+    expect(sent.body.transfer).toMatchObject({ amount: '99.99', status: 'pending' });
     expect(await env.server.balance(wallet)).toBe(units('100000') - units('99.99'));
     const list = await ruby.transfers();
     expectAccepted(list, 200);
