@@ -180,6 +180,10 @@ async function measure(
   };
 }
 
+/** A measured number to `digits` places; `?` when the scenario has none. */
+const fixed = (n: number | undefined, digits: number) =>
+  n === undefined ? '?' : n.toFixed(digits);
+
 function print(r: ScenarioResult): void {
   if (r.status !== 'ok') return log(`${r.title}: ${r.status}${r.note ? ` — ${r.note}` : ''}`);
   const codes = Object.entries(r.statuses ?? {})
@@ -190,7 +194,7 @@ function print(r: ScenarioResult): void {
       ? `, server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/req, RSS ≤ ${r.rssMaxMiB} MiB (peak so far ${r.peakRssAfterMiB})`
       : '';
   log(
-    `${r.title}: ${r.rps!.toFixed(0)} req/s, p50 ${r.p50!.toFixed(2)} ms, p99 ${r.p99!.toFixed(2)} ms, errors ${r.errors}${cpu} [${codes}]`,
+    `${r.title}: ${fixed(r.rps, 0)} req/s, p50 ${fixed(r.p50, 2)} ms, p99 ${fixed(r.p99, 2)} ms, errors ${r.errors}${cpu} [${codes}]`,
   );
 }
 
@@ -446,7 +450,8 @@ async function main(): Promise<void> {
     }
 
     const baselineRuns = [baselineBefore, baselineAfter].filter((b) => b.status === 'ok' && b.rps);
-    const baselineRps = baselineRuns.reduce((n, b) => n + b.rps!, 0) / (baselineRuns.length || 1);
+    const baselineRps =
+      baselineRuns.reduce((n, b) => n + (b.rps ?? 0), 0) / (baselineRuns.length || 1);
     for (const s of scenarios)
       if (s.status === 'ok' && s.rps && baselineRps && !s.overallRate)
         s.ratio = s.rps / baselineRps;

@@ -239,6 +239,16 @@ export function configFrom(
   ) {
     throw new Error(`--max-waiters must be an integer from 1 to 100000, got ${str('max-waiters')}`);
   }
+  /** The option read with `parse`, or `fallback` when it is not given (or, where `emptyIsUnset`, empty). */
+  const parsed = <T>(
+    name: ConfigFlag,
+    parse: (text: string) => T,
+    fallback: T,
+    emptyIsUnset = false,
+  ) => {
+    const text = str(name);
+    return text === undefined || (emptyIsUnset && text === '') ? fallback : parse(text);
+  };
   const overrides: Partial<AppConfig> = {};
   if (port !== undefined) overrides.port = port;
   if (str('host')) overrides.host = str('host');
@@ -255,25 +265,26 @@ export function configFrom(
     controlToken: str('control-token') ?? null,
     insecureControl: bool('insecure-control'),
     allowedHosts: parseHostList(str('allowed-hosts')),
-    retrySchedule: str('retry-schedule')
-      ? str('retry-schedule')!.split(',').map(parseDuration)
-      : base.retrySchedule,
-    callbackTimeoutMs: str('callback-timeout')
-      ? parseDuration(str('callback-timeout')!) * 1000
-      : base.callbackTimeoutMs,
+    retrySchedule: parsed(
+      'retry-schedule',
+      (text) => text.split(',').map(parseDuration),
+      base.retrySchedule,
+      true,
+    ),
+    callbackTimeoutMs: parsed(
+      'callback-timeout',
+      (text) => parseDuration(text) * 1000,
+      base.callbackTimeoutMs,
+      true,
+    ),
     blockPrivateCallbacks: bool('block-private-callbacks'),
-    sellOrderAutoAdvanceSeconds:
-      str('sellorder-delay') !== undefined
-        ? parseDuration(str('sellorder-delay')!)
-        : base.sellOrderAutoAdvanceSeconds,
-    transferSettleSeconds:
-      str('transfer-delay') !== undefined
-        ? parseDuration(str('transfer-delay')!)
-        : base.transferSettleSeconds,
-    buyOrderReleaseSeconds:
-      str('buyorder-delay') !== undefined
-        ? parseDuration(str('buyorder-delay')!)
-        : base.buyOrderReleaseSeconds,
+    sellOrderAutoAdvanceSeconds: parsed(
+      'sellorder-delay',
+      parseDuration,
+      base.sellOrderAutoAdvanceSeconds,
+    ),
+    transferSettleSeconds: parsed('transfer-delay', parseDuration, base.transferSettleSeconds),
+    buyOrderReleaseSeconds: parsed('buyorder-delay', parseDuration, base.buyOrderReleaseSeconds),
     quiet: bool('quiet'),
     logFormat: (logFormat as AppConfig['logFormat'] | undefined) ?? base.logFormat,
     maxWaiters: maxWaiters ?? base.maxWaiters,

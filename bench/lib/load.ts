@@ -1,4 +1,5 @@
 import autocannon, { type RequestSpec, type Result } from 'autocannon';
+import { itemAt } from '../../src/shared/defined.js';
 
 export interface LoadOptions {
   /** Base URL of the server (`http://127.0.0.1:port`). */
@@ -33,7 +34,7 @@ export interface LoadResult {
 
 function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+  return itemAt(sorted, Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1)));
 }
 
 /** Run autocannon for a bounded time and summarize it. */

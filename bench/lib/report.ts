@@ -1,5 +1,6 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { LoadResult } from './load.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 export type Target = 'baseline' | 'sandbox' | 'prism';
 
@@ -96,7 +97,7 @@ export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   if (!s.length) return NaN;
   const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  return s.length % 2 ? itemAt(s, mid) : (itemAt(s, mid - 1) + itemAt(s, mid)) / 2;
 }
 
 const fmt = (n: number | undefined, digits = 0) =>

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { required } from '../../src/shared/defined.js';
 import { soakWorker, type SoakContext, type SoakCounters } from '../scenarios/soak-flows.js';
 import { signingKey } from './hmac.js';
 import { json, memoryMiB, rssMiB } from './net.js';
@@ -76,10 +77,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const samples: number[] = [];
     const started = performance.now();
     const sampler = setInterval(() => {
-      samples.push(rssMiB(sandbox.child.pid) ?? 0);
+      const rss = rssMiB(sandbox.child.pid) ?? 0;
+      samples.push(rss);
       if (samples.length % 10 === 0)
         o.log(
-          `soak: ${samples.length} s, RSS ${samples.at(-1)!.toFixed(1)} MiB, ${counters.requests} requests, ${counters.errors} errors`,
+          `soak: ${samples.length} s, RSS ${rss.toFixed(1)} MiB, ${counters.requests} requests, ${counters.errors} errors`,
         );
     }, 1000);
     await Promise.all(
@@ -175,7 +177,10 @@ async function prepare(
       baseUrl: base,
       merchantToken: merchant.merchant_api_token,
       key: signingKey(r.body.app.api_key, r.body.app.api_secret),
-      account: r.body.app.owner.accounts.find((a) => a.currency === 'PHP')!.id,
+      account: required(
+        r.body.app.owner.accounts.find((a) => a.currency === 'PHP'),
+        "the new application owner's PHP wallet",
+      ).id,
       customerEmail: customer.email,
       customerAccount,
       outletId: fx.payout_outlets[0].id,

@@ -2,6 +2,7 @@ import type { RequestSpec } from 'autocannon';
 import { signedHeaders, type SigningKey } from '../lib/hmac.js';
 import type { Client } from '../lib/load.js';
 import { json } from '../lib/net.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 /** One load scenario: what autocannon sends, and one request beforehand to see that the route works. */
 export interface LoadScenario {
@@ -111,7 +112,7 @@ function signed(
   body: () => string,
 ): LoadScenario {
   let next = 0;
-  const keyFor = () => c.keys[next++ % c.keys.length]!;
+  const keyFor = () => itemAt(c.keys, next++ % c.keys.length);
   const request = (key: SigningKey): RequestSpec => ({
     method,
     path,
@@ -130,7 +131,7 @@ function signed(
     requests: [{ method, path }],
     setupClient: (client) => client.setRequests([request(keyFor())]),
     async preflight() {
-      const key = c.keys[0]!;
+      const key = itemAt(c.keys, 0);
       const text = body();
       return json(
         method,

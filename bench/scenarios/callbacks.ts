@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../src/db/open.js';
 import { createSandbox, sharedSpec } from '../../src/sandbox.js';
+import { itemAt, required } from '../../src/shared/defined.js';
 
 export interface CallbackScenarioResult {
   deliveriesPerSecond: number;
@@ -40,7 +41,7 @@ const DEADLINE_MS = 120_000;
 
 function quantile(sorted: number[], q: number): number {
   return sorted.length
-    ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
+    ? itemAt(sorted, Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1))
     : NaN;
 }
 
@@ -84,9 +85,9 @@ export async function runCallbackScenario(opts: {
     identities: sandbox.modules.identities.api,
     invoices: sandbox.modules.invoices.api,
   };
-  const merchantId = sandbox.fixtures.merchants[0]!.id;
+  const merchantId = itemAt(sandbox.fixtures.merchants, 0).id;
   s.identities.updateMerchant(merchantId, { callback_url: url });
-  const merchant = s.identities.merchantById(merchantId)!;
+  const merchant = required(s.identities.merchantById(merchantId), `merchant ${merchantId}`);
   const committedAt = new Map<string, number>();
   s.outbox.onAppend((e) => committedAt.set(e.id, performance.now()));
   sandbox.startBackground();

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../src/db/open.js';
 import { createSandbox, sharedSpec } from '../../src/sandbox.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 const { values } = parseArgs({ options: { renders: { type: 'string', default: '200' } } });
 const renders = Number(values.renders);
@@ -22,7 +23,7 @@ const sandbox = createSandbox({
   spec: sharedSpec(),
   config: { db: ':memory:', quiet: true },
 });
-const merchant = sandbox.fixtures.merchants[0]!;
+const merchant = itemAt(sandbox.fixtures.merchants, 0);
 
 async function createInvoice(ext: string): Promise<string> {
   const res = await sandbox.app.request('http://localhost/v1/invoices/', {
@@ -42,7 +43,7 @@ async function createInvoice(ext: string): Promise<string> {
 }
 
 function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return itemAt(sorted, Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1));
 }
 
 async function measure(name: string, path: string) {
@@ -69,13 +70,13 @@ async function measure(name: string, path: string) {
     mean_ms: +mean.toFixed(3),
     p50_ms: +quantile(times, 0.5).toFixed(3),
     p99_ms: +quantile(times, 0.99).toFixed(3),
-    max_ms: +times[times.length - 1]!.toFixed(3),
+    max_ms: +itemAt(times, times.length - 1).toFixed(3),
   };
 }
 
 const pending = await createInvoice('bench-pending');
 const counter = await createInvoice('bench-counter');
-const outlet = sandbox.fixtures.payin_outlets[0]!;
+const outlet = itemAt(sandbox.fixtures.payin_outlets, 0);
 sandbox.modules.payments.api.issueReference(counter, outlet.collector);
 
 const results = [

@@ -1,4 +1,5 @@
 import { signedHeaders, type SigningKey } from '../lib/hmac.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 /** What one soak worker needs: the sandbox, a merchant, its own HMAC key and a paying customer. */
 export interface SoakContext {
@@ -171,10 +172,10 @@ export const FLOWS: Record<string, (c: SoakCounters, ctx: SoakContext) => Promis
 
 /** Run the flows in turn until `until` (performance.now() ms). */
 export async function soakWorker(ctx: SoakContext, c: SoakCounters, until: number): Promise<void> {
-  const names = Object.keys(FLOWS);
+  const flows = Object.entries(FLOWS);
   for (let i = 0; performance.now() < until; i++) {
-    const name = names[i % names.length]!;
-    await FLOWS[name]!(c, ctx);
+    const [name, flow] = itemAt(flows, i % flows.length);
+    await flow(c, ctx);
     c.flows[name] = (c.flows[name] ?? 0) + 1;
   }
 }

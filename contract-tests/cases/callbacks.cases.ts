@@ -1,3 +1,4 @@
+import { required } from '../../src/shared/defined.js';
 import type { CallbackEvent, Delivery } from '../../src/client/index.js';
 import type { ContractCase } from '../harness/case.context.js';
 import type { ReceivedCallback } from '../harness/callback.receiver.js';
@@ -81,7 +82,7 @@ export const callbackCases: ContractCase[] = [
       const full = await ctx.control.getDelivery(delivery.id);
       const attempt = full.attempts?.[0];
       ctx.check(
-        Boolean(attempt) && attempt!.status_code === 200 && attempt!.url === receiver.url,
+        attempt?.status_code === 200 && attempt.url === receiver.url,
         `attempts ${JSON.stringify(full.attempts).slice(0, 300)}`,
         'getDelivery',
       );
@@ -149,7 +150,10 @@ export const callbackCases: ContractCase[] = [
     name: 'callbacks: the example receiver records a callback with its Authorization verdict and lists it',
     tags: ['write', 'sandbox'],
     async run(ctx) {
-      const id = ctx.creds.merchantId!;
+      const id = required(
+        ctx.creds.merchantId,
+        "the merchant's control-API id (needsReceiver checked it)",
+      );
       const body = {
         event: {
           name: 'invoice.created',
@@ -203,9 +207,8 @@ export const callbackCases: ContractCase[] = [
         event: 'invoice.payment_reference_number_generated',
         invoice_id: inv.id,
       });
-      const ref = issued.invoice.current_payment_reference_number;
-      ctx.check(
-        typeof ref === 'string' && ref.length > 0,
+      const ref = ctx.expectPresent(
+        issued.invoice.current_payment_reference_number || null,
         `no reference number issued: ${JSON.stringify(issued.invoice).slice(0, 200)}`,
         'triggerEvent',
       );
@@ -221,15 +224,15 @@ export const callbackCases: ContractCase[] = [
         }),
         409,
       );
-      const paid = await ctx.control.confirmCounterPayment({ reference_number: ref! });
-      ctx.expectStatus(ctx.lastResponse('confirmCounterPayment')!, 201);
+      const paid = await ctx.control.confirmCounterPayment({ reference_number: ref });
+      ctx.expectLastStatus('confirmCounterPayment', 201);
       ctx.check(
         paid.invoice.status === 'fully_paid' && paid.payment.reference_number === ref,
         `outlet payment: ${paid.invoice.status}, reference ${paid.payment.reference_number}`,
         'confirmCounterPayment',
       );
       await ctx.rejects(
-        ctx.control.confirmCounterPayment({ reference_number: ref! }),
+        ctx.control.confirmCounterPayment({ reference_number: ref }),
         409,
         'invoice_not_payable',
       );

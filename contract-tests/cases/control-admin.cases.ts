@@ -2,6 +2,7 @@ import type { RequestSpec } from '../../src/client/index.js';
 import type { SandboxAccount, SandboxCustomer, SandboxMerchant } from '../../src/client/index.js';
 import type { CaseContext, ContractCase } from '../harness/case.context.js';
 import { units } from '../harness/decimal.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 async function control<T>(ctx: CaseContext, spec: RequestSpec, status: number): Promise<T> {
   const res = await ctx.control.request<T>(spec);
@@ -37,24 +38,27 @@ export const controlAdminCases: ContractCase[] = [
         { method: 'POST', path: '/_sandbox/customers', body: {}, operationId: 'createCustomer' },
         201,
       );
-      const wallet = customer.accounts.find((a) => a.currency === 'PHP');
-      ctx.check(Boolean(wallet), 'a new customer has no PHP wallet', 'createCustomer');
+      const wallet = ctx.expectPresent(
+        customer.accounts.find((a) => a.currency === 'PHP'),
+        'a new customer has no PHP wallet',
+        'createCustomer',
+      );
       const { account } = await control<{ account: SandboxAccount }>(
         ctx,
         {
           method: 'POST',
-          path: `/_sandbox/accounts/${wallet!.id}/fund`,
+          path: `/_sandbox/accounts/${wallet.id}/fund`,
           body: { amount: '10.5' },
           operationId: 'fundAccount',
         },
         200,
       );
       ctx.check(
-        units(account.balance) - units(wallet!.balance) === units('10.5'),
-        `funding 10.5 took ${wallet!.balance} to ${account.balance}`,
+        units(account.balance) - units(wallet.balance) === units('10.5'),
+        `funding 10.5 took ${wallet.balance} to ${account.balance}`,
         'fundAccount',
       );
-      const again = await ctx.control.getAccount(wallet!.id);
+      const again = await ctx.control.getAccount(wallet.id);
       ctx.check(
         again.balance === account.balance && again.owner.id === customer.id,
         `account reads back as ${JSON.stringify(again)}`,
@@ -138,7 +142,9 @@ export const controlAdminCases: ContractCase[] = [
         'listRequests',
       );
       ctx.check(
-        requests.every((r, i) => i === 0 || Date.parse(requests[i - 1]!.at) >= Date.parse(r.at)),
+        requests.every(
+          (r, i) => i === 0 || Date.parse(itemAt(requests, i - 1).at) >= Date.parse(r.at),
+        ),
         'the request log is not newest first',
         'listRequests',
       );

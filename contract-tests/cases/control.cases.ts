@@ -1,3 +1,4 @@
+import { required } from '../../src/shared/defined.js';
 import type { BuyOrder } from '../../src/client/index.js';
 import type { CaseContext, ContractCase } from '../harness/case.context.js';
 import { sameJson } from '../harness/compare.js';
@@ -29,7 +30,7 @@ export const controlCases: ContractCase[] = [
     tags: ['write', 'sandbox'],
     async run(ctx) {
       const ws = await ctx.control.createWorkspace({ ttl_seconds: 600 });
-      ctx.expectStatus(ctx.lastResponse('createWorkspace')!, 201);
+      ctx.expectLastStatus('createWorkspace', 201);
       const merchant = ctx.anon;
       const auth = { authorization: `Token ${ws.merchant.merchant_api_token}` };
       const list = await merchant.send({
@@ -47,7 +48,7 @@ export const controlCases: ContractCase[] = [
       const dev = ctx.devFor(ws.app.api_key, ws.app.api_secret);
       const peso = (await dev.listCryptoAccounts({ currency: 'PBTC' }))['crypto-accounts'][0];
       ctx.check(
-        Boolean(peso) && Number(peso!.balance) > 0,
+        peso !== undefined && Number(peso.balance) > 0,
         'the workspace application has no funded peso wallet (PBTC)',
         'listCryptoAccounts',
       );
@@ -57,7 +58,7 @@ export const controlCases: ContractCase[] = [
         'createWorkspace',
       );
       await ctx.control.deleteWorkspace(ws.id);
-      ctx.expectStatus(ctx.lastResponse('deleteWorkspace')!, 204);
+      ctx.expectLastStatus('deleteWorkspace', 204);
       ctx.expectError(
         await merchant.send({
           method: 'GET',
@@ -225,7 +226,7 @@ export const controlCases: ContractCase[] = [
     needs: (t) =>
       t.info.workspaceId ? undefined : 'the credentials are not a workspace of this run',
     async run(ctx) {
-      const ws = ctx.info.workspaceId!;
+      const ws = required(ctx.info.workspaceId, 'the workspace of this run (needs checked it)');
       const before = await ctx.control.getClock();
       const own = await ctx.control.getWorkspaceClock(ws);
       ctx.check(

@@ -1,4 +1,5 @@
 import type { ContractCase } from '../harness/case.context.js';
+import { itemAt, required } from '../../src/shared/defined.js';
 
 const valid = () => ({ amount: 20, currency: 'PHP', external_transaction_id: 'placeholder' });
 
@@ -58,7 +59,7 @@ export const invoiceInputCases: ContractCase[] = [
         );
         ctx.expectError(res, 400, 'validation_error', field);
       }
-      for (const ext of [refs[0]!, refs.at(-1)!]) {
+      for (const ext of [itemAt(refs, 0), itemAt(refs, refs.length - 1)]) {
         const leaked = await ctx.merchant.listInvoices({ external_transaction_id: ext });
         ctx.check(
           leaked.meta.total_count === 0,
@@ -108,7 +109,7 @@ export const invoiceInputCases: ContractCase[] = [
       });
       const one = await ctx.merchantV3.listInvoices({ external_transaction_id: ext });
       ctx.check(
-        one.invoices.length === 1 && one.invoices[0]!.id === inv.id,
+        one.invoices.length === 1 && itemAt(one.invoices, 0).id === inv.id,
         `filter by external_transaction_id found ${one.invoices.length}`,
         'listInvoices',
       );
@@ -195,7 +196,7 @@ export const invoiceInputCases: ContractCase[] = [
     needs: (t) =>
       t.creds.merchantToken2 ? undefined : 'needs a second merchant: set CONTRACT_MERCHANT_TOKEN_2',
     async run(ctx) {
-      const other = ctx.merchant2!;
+      const other = required(ctx.merchant2, 'a second merchant (needs checked it)');
       const ext = ctx.ref('scoped');
       const inv = await ctx.merchant.createInvoice({
         amount: 11,

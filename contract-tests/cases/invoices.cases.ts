@@ -61,7 +61,7 @@ export const invoiceCases: ContractCase[] = [
         description: 'Contract test',
         metadata: { order: ext, n: 1 },
       });
-      ctx.expectStatus(ctx.lastResponse('createInvoiceV1')!, 201);
+      ctx.expectLastStatus('createInvoiceV1', 201);
       checkFreshInvoice(ctx, inv, '20.00000000', ext, 'createInvoiceV1');
       ctx.check(
         inv.description === 'Contract test',
@@ -85,14 +85,14 @@ export const invoiceCases: ContractCase[] = [
         currency: 'PHP',
         external_transaction_id: ext,
       });
-      ctx.expectStatus(ctx.lastResponse('createInvoiceV3')!, 201);
+      ctx.expectLastStatus('createInvoiceV3', 201);
       checkFreshInvoice(ctx, created, '15.50000000', ext, 'createInvoiceV3');
       for (const [client, opId] of [
         [ctx.merchant, 'getInvoiceV1'],
         [ctx.merchantV3, 'getInvoiceV3'],
       ] as const) {
         const got = await client.getInvoice(created.id);
-        ctx.expectStatus(ctx.lastResponse(opId)!, 200);
+        ctx.expectLastStatus(opId, 200);
         const same =
           got.id === created.id &&
           got.amount === created.amount &&

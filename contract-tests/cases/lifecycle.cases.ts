@@ -1,3 +1,4 @@
+import { required } from '../../src/shared/defined.js';
 import type { CallbackEvent, Invoice, PageMeta, SandboxMerchant } from '../../src/client/index.js';
 import type { CaseContext, ContractCase } from '../harness/case.context.js';
 import type { CallbackReceiver, ReceivedCallback } from '../harness/callback.receiver.js';
@@ -32,7 +33,10 @@ export async function merchantReceiver(
   label: string,
   callbackAuth: 'https-only' | 'always' | 'never',
 ): Promise<CallbackReceiver> {
-  const id = ctx.creds.merchantId!;
+  const id = required(
+    ctx.creds.merchantId,
+    "the merchant's control-API id (needsReceiver checked it)",
+  );
   let original: SandboxMerchant | undefined;
   for (let page: number | null = 1, i = 0; page !== null && !original && i < 10; i++) {
     const res: { merchants: SandboxMerchant[]; meta: PageMeta } = await ctx.control.listMerchants({
@@ -54,7 +58,7 @@ export async function merchantReceiver(
     callback_url: receiver.url,
     callback_auth: callbackAuth,
   });
-  ctx.expectStatus(ctx.lastResponse('updateMerchant')!, 200);
+  ctx.expectLastStatus('updateMerchant', 200);
   ctx.check(
     updated.callback_url === receiver.url && updated.callback_auth === callbackAuth,
     `the merchant kept callback_url ${updated.callback_url}, callback_auth ${updated.callback_auth}`,
@@ -69,7 +73,7 @@ async function pay(ctx: CaseContext, invoiceId: string, amount?: string) {
     amount,
     customer: ctx.creds.customer,
   });
-  ctx.expectStatus(ctx.lastResponse('payInvoice')!, 201);
+  ctx.expectLastStatus('payInvoice', 201);
   return out;
 }
 
@@ -201,7 +205,7 @@ export const lifecycleCases: ContractCase[] = [
       const clock = await read();
       if (ws) await ctx.control.advanceWorkspaceClock(ws, 121);
       else await ctx.control.advanceClock(121);
-      ctx.expectStatus(ctx.lastResponse(ws ? 'advanceWorkspaceClock' : 'advanceClock')!, 200);
+      ctx.expectLastStatus(ws ? 'advanceWorkspaceClock' : 'advanceClock', 200);
       const moved = await read();
       ctx.check(
         Date.parse(moved.now) - Date.parse(clock.now) >= 121_000,

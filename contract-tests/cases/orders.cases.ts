@@ -1,7 +1,7 @@
 import type { ContractCase } from '../harness/case.context.js';
 import { sameJson } from '../harness/compare.js';
 import { units } from '../harness/decimal.js';
-import { allFeeBrackets, amountIn } from './developer.cases.js';
+import { amountIn, firstFeeBracket } from './developer.cases.js';
 
 type Order = { id: string; delivery_status: string };
 type BuyOrder = {
@@ -18,7 +18,7 @@ export const orderCases: ContractCase[] = [
     name: 'orders: a sell order created with POST /api/v2/sellorder/ is the one GET /v2/sellorder/{id} and GET /v1/sellorder answer',
     tags: ['money'],
     async run(ctx) {
-      const bracket = (await allFeeBrackets(ctx))[0]!;
+      const bracket = await firstFeeBracket(ctx);
       const otp = await ctx.otp();
       const created = await ctx.dev.request<{ order: Order; success: boolean }>({
         method: 'POST',
@@ -142,9 +142,13 @@ export const orderCases: ContractCase[] = [
     tags: ['money', 'sandbox'],
     async run(ctx) {
       const peso = async () =>
-        (await ctx.dev.listCryptoAccounts({ currency: 'PBTC', per_page: 100 }))[
-          'crypto-accounts'
-        ][0]!;
+        ctx.expectPresent(
+          (await ctx.dev.listCryptoAccounts({ currency: 'PBTC', per_page: 100 }))[
+            'crypto-accounts'
+          ][0],
+          'the application owner has no peso wallet account (currency PBTC)',
+          'listCryptoAccounts',
+        );
       const place = async () =>
         (
           await ctx.dev.request<{ order: BuyOrder }>({

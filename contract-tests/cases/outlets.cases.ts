@@ -1,6 +1,7 @@
 import type { QueryValue } from '../../src/client/index.js';
 import type { CaseContext, ContractCase } from '../harness/case.context.js';
 import { sameJson } from '../harness/compare.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 type Item = { id: string; [k: string]: unknown };
 
@@ -144,7 +145,7 @@ export const outletCases: ContractCase[] = [
           (o) =>
             Array.isArray(o.fields) &&
             (o.fields as Array<{ id: string }>).some((f) => f.id === 'mobile_number'),
-        ) ?? outlets[0]!;
+        ) ?? itemAt(outlets, 0);
       const quote = await get(ctx, '/v2/sellquote', 'getSellQuote', {
         payment_outlet: outlet.id,
         amount: '1500',

@@ -1,23 +1,9 @@
-import type { ApiResponse } from '../../src/client/index.js';
-import type { CaseContext, ContractCase } from '../harness/case.context.js';
+import { itemAt } from '../../src/shared/defined.js';
+import type { ContractCase } from '../harness/case.context.js';
 import { sameJson } from '../harness/compare.js';
 import { units } from '../harness/decimal.js';
-
-type Body = Record<string, any>;
-
-/** A signed call of the developer API by path (the typed client has no wallet-operation methods). */
-const signed = (
-  ctx: CaseContext,
-  method: string,
-  path: string,
-  operationId: string,
-  body?: unknown,
-): Promise<ApiResponse<Body>> => ctx.dev.request<Body>({ method, path, body, operationId });
-
-async function accountIn(ctx: CaseContext, currency: string) {
-  const page = await ctx.dev.listCryptoAccounts({ currency, per_page: 100 });
-  return page['crypto-accounts'][0];
-}
+import { accountIn, readBack, signed, walletIn, type Body } from './wallet.support.js';
+import { walletPaymentCases } from './wallet-payments.cases.js';
 
 const LISTS: Array<[string, string, string]> = [
   ['/v3/crypto-exchanges/', 'listCryptoExchanges', 'crypto-exchanges'],
@@ -33,32 +19,7 @@ const ITEMS: Array<[string, string, string]> = [
   ['/v3/getpayment-requests/', 'getPaymentRequestsItem', 'payment-request'],
 ];
 
-/**
- * Reads one item back by id as the published clients do (`<id>/?id=<id>`): the same resource under the
- * create's key, except for a status it may have moved to since (`moved`).
- */
-async function readBack(
-  ctx: CaseContext,
-  path: string,
-  operationId: string,
-  key: string,
-  created: Body,
-  moved: string[],
-) {
-  const res = await signed(ctx, 'GET', `${path}${created.id}/?id=${created.id}`, operationId);
-  ctx.expectStatus(res, 200);
-  const item = res.body[key] as Body | undefined;
-  ctx.check(
-    Boolean(item) &&
-      sameJson({ ...item, status: created.status }, created) &&
-      [created.status, ...moved].includes(item!.status),
-    `${path}${created.id}/ reads differently from how it was created: ${res.text}`,
-    operationId,
-  );
-}
-
-/** Conversions, crypto payments and payment requests of the developer API (README, Developer API). */
-export const walletCases: ContractCase[] = [
+const conversionCases: ContractCase[] = [
   {
     name: 'wallet: the crypto routes and the wallet-operation lists answer in their documented shapes',
     tags: ['read'],
@@ -69,7 +30,7 @@ export const walletCases: ContractCase[] = [
         (r) => r.source_currency === 'PBTC' && r.target_currency === 'BTC',
       );
       ctx.check(
-        Boolean(pbtcBtc) && /^\d+(\.\d+)?$/.test(pbtcBtc!.rate),
+        pbtcBtc !== undefined && /^\d+(\.\d+)?$/.test(pbtcBtc.rate),
         `no PBTC→BTC route with a numeric rate: ${routes.text}`,
         'listCryptoRoutes',
       );
@@ -97,7 +58,7 @@ export const walletCases: ContractCase[] = [
     name: 'wallet: bad conversions are 400; with a BTC account, a conversion is created pending, debits the source at once and is listed first',
     tags: ['money'],
     async run(ctx) {
-      const peso = (await accountIn(ctx, 'PBTC'))!;
+      const peso = await walletIn(ctx, 'PBTC');
       const same = await signed(ctx, 'POST', '/v3/crypto-exchanges/', 'createCryptoExchange', {
         source_account: peso.id,
         target_account: peso.id,
@@ -121,7 +82,9 @@ export const walletCases: ContractCase[] = [
       ctx.expectStatus(res, 201);
       const x = res.body['crypto-exchange'] as Body;
       ctx.check(
-        x.source_amount === '200' && x.source_currency === 'PBTC' && x.target_currency === 'BTC',
+        x.source_amount === '200.00000000' &&
+          x.source_currency === 'PBTC' &&
+          x.target_currency === 'BTC',
         `conversion came back as ${res.text}`,
         'createCryptoExchange',
       );
@@ -144,10 +107,10 @@ export const walletCases: ContractCase[] = [
         'success',
       ]);
       if (ctx.info.kind === 'sandbox') {
-        const p = await accountIn(ctx, 'PBTC');
+        const p = await walletIn(ctx, 'PBTC');
         ctx.check(
-          units(peso.balance) - units(p!.balance) === units('200'),
-          `the peso wallet went from ${peso.balance} to ${p!.balance}`,
+          units(peso.balance) - units(p.balance) === units('200'),
+          `the peso wallet went from ${peso.balance} to ${p.balance}`,
           'createCryptoExchange',
         );
       }
@@ -164,18 +127,18 @@ export const walletCases: ContractCase[] = [
         name: `ct-${ctx.info.runId}-conversion`,
         mfa_whitelisted: true,
       });
-      ctx.check(
-        app.owner.accounts.some((x) => x.currency === 'BTC'),
-        "a new application's owner holds no BTC account",
-        'createApp',
-      );
-      const dev = ctx.devFor(app!.api_key, app!.api_secret);
-      const [peso, btc] = ['PHP', 'BTC'].map(
-        (c) => app!.owner.accounts.find((x) => x.currency === c)!.id,
-      );
+      const walletOf = (currency: string) =>
+        ctx.expectPresent(
+          app.owner.accounts.find((x) => x.currency === currency),
+          `a new application's owner holds no ${currency} account`,
+          'createApp',
+        ).id;
+      const btc = walletOf('BTC');
+      const peso = walletOf('PHP');
+      const dev = ctx.devFor(app.api_key, app.api_secret);
       const balances = async () => [
-        (await ctx.control.getAccount(peso!)).balance,
-        (await ctx.control.getAccount(btc!)).balance,
+        (await ctx.control.getAccount(peso)).balance,
+        (await ctx.control.getAccount(btc)).balance,
       ];
       const before = await balances();
       const move = async (status: 'success' | 'failed') => {
@@ -211,12 +174,12 @@ export const walletCases: ContractCase[] = [
       // One settled, one failed and given back: down exactly one source amount, up exactly one target amount.
       const after = await balances();
       ctx.check(
-        units(before[0]!) - units(after[0]!) === units('100'),
+        units(itemAt(before, 0)) - units(itemAt(after, 0)) === units('100'),
         `the peso wallet went from ${before[0]} to ${after[0]}, expected −100`,
         'setCryptoExchangeStatus',
       );
       ctx.check(
-        units(after[1]!) - units(before[1]!) === units(settled.target_amount),
+        units(itemAt(after, 1)) - units(itemAt(before, 1)) === units(settled.target_amount),
         `the BTC account went from ${before[1]} to ${after[1]}`,
         'setCryptoExchangeStatus',
       );
@@ -225,182 +188,6 @@ export const walletCases: ContractCase[] = [
         path: `/_sandbox/crypto-exchanges/${settled.id}/status`,
         body: { status: 'failed' },
         operationId: 'setCryptoExchangeStatus',
-      });
-      ctx.expectError(again, 409, 'invalid_state_transition');
-    },
-  },
-  {
-    name: 'wallet: a crypto payment is created pending, listed first, and the wallet is debited at once',
-    tags: ['money'],
-    needs: (t) =>
-      t.creds.transferTarget
-        ? undefined
-        : 'needs someone to receive the payment: set CONTRACT_TRANSFER_TARGET',
-    async run(ctx) {
-      const peso = (await accountIn(ctx, 'PBTC'))!;
-      const otp = await ctx.otp();
-      const body = {
-        account: peso.id,
-        target_address: ctx.creds.transferTarget!,
-        amount: '0.75',
-        message: 'contract',
-        ...(otp ? { otp } : {}),
-      };
-      const res = await signed(ctx, 'POST', '/v3/crypto-payments/', 'createCryptoPayment', body);
-      ctx.expectStatus(res, 201);
-      const p = res.body['crypto-payment'] as Body;
-      ctx.check(
-        p.status === 'pending' && p.amount === '0.75000000' && p.account === peso.id,
-        `payment came back as ${res.text}`,
-        'createCryptoPayment',
-      );
-      const listed = (
-        await signed(ctx, 'GET', '/v3/crypto-payments/?per_page=1', 'listCryptoPayments')
-      ).body['crypto-payments'][0] as Body;
-      ctx.check(
-        listed?.id === p.id && ['pending', 'success'].includes(listed.status),
-        `the newest listed payment is ${JSON.stringify(listed)}`,
-        'listCryptoPayments',
-      );
-      await readBack(ctx, '/v3/crypto-payments/', 'getCryptoPayment', 'crypto-payment', p, [
-        'success',
-      ]);
-      if (ctx.info.kind === 'sandbox') {
-        const after = (await accountIn(ctx, 'PBTC'))!;
-        ctx.check(
-          units(peso.balance) - units(after.balance) === units('0.75'),
-          `balance went from ${peso.balance} to ${after.balance}`,
-          'createCryptoPayment',
-        );
-      }
-    },
-  },
-  {
-    name: 'wallet: the control API settles a pending crypto payment, or fails it and gives the amount back',
-    tags: ['money', 'sandbox'],
-    needs: (t) =>
-      t.creds.transferTarget
-        ? undefined
-        : 'needs someone to receive the payment: set CONTRACT_TRANSFER_TARGET',
-    async run(ctx) {
-      const before = (await accountIn(ctx, 'PBTC'))!;
-      const move = async (status: 'success' | 'failed') => {
-        const otp = await ctx.otp();
-        const body = {
-          account: before.id,
-          target_address: ctx.creds.transferTarget!,
-          amount: '0.5',
-          ...(otp ? { otp } : {}),
-        };
-        const res = await signed(ctx, 'POST', '/v3/crypto-payments/', 'createCryptoPayment', body);
-        ctx.expectStatus(res, 201);
-        const p = res.body['crypto-payment'] as Body;
-        const moved = await ctx.control.request<Body>({
-          method: 'POST',
-          path: `/_sandbox/crypto-payments/${p.id}/status`,
-          body: { status },
-          operationId: 'setCryptoPaymentStatus',
-        });
-        ctx.expectStatus(moved, 200);
-        ctx.check(
-          moved.body['crypto-payment']?.status === status,
-          `the payment did not become ${status}: ${moved.text}`,
-          'setCryptoPaymentStatus',
-        );
-        await readBack(
-          ctx,
-          '/v3/crypto-payments/',
-          'getCryptoPayment',
-          'crypto-payment',
-          { ...p, status },
-          [],
-        );
-        return p;
-      };
-      const settled = await move('success');
-      await move('failed');
-      // One settled, one failed and given back: the wallet is down by exactly the settled amount.
-      const after = (await accountIn(ctx, 'PBTC'))!;
-      ctx.check(
-        units(before.balance) - units(after.balance) === units('0.5'),
-        `the peso wallet went from ${before.balance} to ${after.balance}, expected −0.5`,
-        'setCryptoPaymentStatus',
-      );
-      const again = await ctx.control.request({
-        method: 'POST',
-        path: `/_sandbox/crypto-payments/${settled.id}/status`,
-        body: { status: 'failed' },
-        operationId: 'setCryptoPaymentStatus',
-      });
-      ctx.expectError(again, 409, 'invalid_state_transition');
-    },
-  },
-  {
-    name: 'wallet: a payment request is pending, names its payer page, is listed under both paths; the control API has it paid into the wallet',
-    tags: ['write', 'sandbox'],
-    needs: (t) =>
-      (t.creds.customer ?? t.creds.transferTarget)
-        ? undefined
-        : 'needs a customer to ask: set CONTRACT_TRANSFER_TARGET to their email or mobile number',
-    async run(ctx) {
-      const peso = (await accountIn(ctx, 'PBTC'))!;
-      const res = await signed(ctx, 'POST', '/v3/payment-requests/', 'createPaymentRequest', {
-        payer_contact_info: (ctx.creds.customer ?? ctx.creds.transferTarget)!,
-        receiving_account: peso.id,
-        amount: '2.5',
-        message: 'contract',
-      });
-      ctx.expectStatus(res, 201);
-      const r = res.body['payment-request'] as Body;
-      ctx.check(
-        r.status === 'pending' && r.amount === '2.50000000',
-        `request came back as ${res.text}`,
-        'createPaymentRequest',
-      );
-      const pageUrl = res.headers.get('x-sandbox-payment-url') ?? '';
-      ctx.check(
-        pageUrl.endsWith(`/payment/request/${r.id}`),
-        `X-Sandbox-Payment-Url is ${JSON.stringify(pageUrl)}, not the request's payer page`,
-        'createPaymentRequest',
-      );
-      for (const [path, operationId] of [
-        ['/v3/payment-requests/', 'listPaymentRequests'],
-        ['/v3/getpayment-requests/', 'getPaymentRequests'],
-      ] as const) {
-        const first = (await signed(ctx, 'GET', `${path}?per_page=1`, operationId)).body[
-          'payment-requests'
-        ][0];
-        ctx.check(sameJson(first, r), `${path} does not list the new request first`, operationId);
-      }
-      for (const [path, operationId] of [
-        ['/v3/payment-requests/', 'getPaymentRequest'],
-        ['/v3/getpayment-requests/', 'getPaymentRequestsItem'],
-      ] as const) {
-        await readBack(ctx, path, operationId, 'payment-request', r, []);
-      }
-      const paid = await ctx.control.request<Body>({
-        method: 'POST',
-        path: `/_sandbox/payment-requests/${r.id}/status`,
-        body: { status: 'paid' },
-        operationId: 'setPaymentRequestStatus',
-      });
-      ctx.expectStatus(paid, 200);
-      ctx.check(
-        paid.body['payment-request']?.status === 'paid',
-        `the request did not become paid: ${paid.text}`,
-        'setPaymentRequestStatus',
-      );
-      const after = (await accountIn(ctx, 'PBTC'))!;
-      ctx.check(
-        units(after.balance) - units(peso.balance) === units('2.5'),
-        `balance went from ${peso.balance} to ${after.balance}, expected +2.5`,
-        'setPaymentRequestStatus',
-      );
-      const again = await ctx.control.request({
-        method: 'POST',
-        path: `/_sandbox/payment-requests/${r.id}/status`,
-        body: { status: 'declined' },
-        operationId: 'setPaymentRequestStatus',
       });
       ctx.expectError(again, 409, 'invalid_state_transition');
     },
@@ -446,3 +233,6 @@ export const walletCases: ContractCase[] = [
     },
   },
 ];
+
+/** Conversions, crypto payments and payment requests of the developer API (README, Developer API). */
+export const walletCases: ContractCase[] = [...conversionCases, ...walletPaymentCases];

@@ -59,8 +59,15 @@ export interface CaseContext {
   ): Promise<PaySandboxApiError>;
   /** A condition on the last response (of `operationId`, when given); a false one is drift. */
   check(condition: boolean, message: string, operationId?: string): void;
+  /**
+   * A value the contract says is there (an item of a list, a wallet of the application): returned when
+   * present, else `message` is drift (on the last response of `operationId`, when given).
+   */
+  expectPresent<T>(value: T | null | undefined, message: string, operationId?: string): T;
   /** The most recent response of this case (of `operationId`, when given). */
   lastResponse(operationId?: string): ApiResponse | undefined;
+  /** The most recent response of `operationId` must have this status; no such response is drift too. */
+  expectLastStatus(operationId: string, status: number): void;
   /** An OTP for money endpoints: from the control API (sandbox clock) or the TOTP secret. */
   otp(): Promise<string | undefined>;
   /** A callback receiver on 127.0.0.1, closed after the case. */
@@ -191,8 +198,18 @@ export function buildCaseContext(target: Target, recorder: Recorder, name: strin
     check(condition, message, operationId) {
       if (!condition) fail(ctx.lastResponse(operationId), message);
     },
+    expectPresent(value, message, operationId) {
+      if (value === undefined || value === null)
+        return fail(ctx.lastResponse(operationId), message);
+      return value;
+    },
     lastResponse: (operationId) =>
       [...responses].reverse().find((r) => !operationId || r.operationId === operationId),
+    expectLastStatus(operationId, status) {
+      const res = ctx.lastResponse(operationId);
+      if (!res) return fail(undefined, `expected a ${status} response of ${operationId}, saw none`);
+      ctx.expectStatus(res, status);
+    },
     async otp() {
       if (info.hasControl) {
         const res = await quietControl.getAppOtp(creds.apiKey).catch(() => undefined);

@@ -1,4 +1,5 @@
 /** Exact decimal arithmetic for money checks: amounts as bigint units of 1e-8 (the wire's 8 digits). */
+import { itemAt } from '../../src/shared/defined.js';
 
 const SCALE = 8;
 
@@ -9,7 +10,7 @@ export function units(text: string): bigint {
   const frac = (m[2] ?? '').padEnd(SCALE, '0');
   if (frac.length > SCALE && /[1-9]/.test(frac.slice(SCALE)))
     throw new Error(`more than ${SCALE} decimals: ${text}`);
-  return BigInt(m[1]!) * 10n ** BigInt(SCALE) + BigInt(frac.slice(0, SCALE) || '0');
+  return BigInt(itemAt(m, 1)) * 10n ** BigInt(SCALE) + BigInt(frac.slice(0, SCALE) || '0');
 }
 
 /** 2050000000n → `"20.50000000"` (the wire format). */

@@ -5,6 +5,7 @@ import type { Recorder } from './drift.recorder.js';
 import type { FindingKind } from './response.checker.js';
 import { documentedShape, responseSchema } from './schema.shape.js';
 import type { TargetInfo } from './target.types.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 export interface FindingSummary {
   kind: FindingKind;
@@ -67,7 +68,7 @@ export function buildDriftReport(
   }
   const operations: OperationDrift[] = [];
   for (const [key, list] of groups) {
-    const first = list[0]!;
+    const first = itemAt(list, 0);
     const op = first.operationId ? spec.byId.get(first.operationId) : undefined;
     const observed: Record<string, number> = {};
     const findings = new Map<string, FindingSummary>();

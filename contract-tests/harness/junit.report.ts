@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CaseResult } from './case.runner.js';
 import type { TargetInfo } from './target.types.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 /**
  * The suite's own JUnit file: one `classname` per area (auth, invoices, paging, …) and each case's
@@ -32,8 +33,9 @@ export function renderJunit({ target, results, areaOf, areas }: JunitInput): str
   const byArea = new Map<string, CaseResult[]>(areas.map((a) => [a, []]));
   for (const r of results) {
     const area = areaOf.get(r.name) ?? 'other';
-    if (!byArea.has(area)) byArea.set(area, []);
-    byArea.get(area)!.push(r);
+    const list = byArea.get(area);
+    if (list) list.push(r);
+    else byArea.set(area, [r]);
   }
   const count = (rs: CaseResult[], state: CaseResult['state']) =>
     rs.filter((r) => r.state === state).length;
@@ -60,7 +62,7 @@ export function renderJunit({ target, results, areaOf, areas }: JunitInput): str
         const message = r.message ?? 'failed';
         lines.push(
           `${open}>`,
-          `      <failure message="${xml(message.split('\n')[0]!)}" type="ContractFailure">${xml(message)}</failure>`,
+          `      <failure message="${xml(itemAt(message.split('\n'), 0))}" type="ContractFailure">${xml(message)}</failure>`,
           '    </testcase>',
         );
       }

@@ -1,5 +1,6 @@
 import type { ApiResponse, OffsetMeta, PageMeta } from '../../src/client/index.js';
 import type { CaseContext } from './case.context.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 /** Pages read per list at most; a longer list is sampled (first pages and the last one). */
 export const MAX_WALK_PAGES = 40;
@@ -92,18 +93,20 @@ export async function walkPages(ctx: CaseContext, w: PageWalk): Promise<WalkResu
       res.operationId,
     );
     ids.push(...items.map(idOf));
-    for (const item of w.orderBy ? items : []) {
-      const t = timeOf(item[w.orderBy!]);
-      ctx.check(
-        t <= previousTime,
-        `${at}: not newest first (${w.orderBy} ${String(item[w.orderBy!])} after an older item)`,
-        res.operationId,
-      );
-      previousTime = t;
-    }
+    const orderBy = w.orderBy;
+    if (orderBy)
+      for (const item of items) {
+        const t = timeOf(item[orderBy]);
+        ctx.check(
+          t <= previousTime,
+          `${at}: not newest first (${orderBy} ${String(item[orderBy])} after an older item)`,
+          res.operationId,
+        );
+        previousTime = t;
+      }
   }
   const complete = pages.length === lastPage;
-  const opId = pages[0]!.res.operationId;
+  const opId = itemAt(pages, 0).res.operationId;
   ctx.check(
     new Set(ids).size === ids.length,
     `${w.key}: ${ids.length - new Set(ids).size} duplicate item(s) across pages`,

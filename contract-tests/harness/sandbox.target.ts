@@ -3,11 +3,12 @@ import type { Fixtures } from '../../src/fixtures/fixture-types.js';
 import { takeRunWorkspaces, workspaceCredentials } from './run.workspace.js';
 import { newRunId } from './target.safety.js';
 import type { Credentials, Target, TargetOptions } from './target.types.js';
+import { itemAt } from '../../src/shared/defined.js';
 
 function fixtureCredentials(fx: Fixtures, merchantIndex = 0): Credentials {
-  const merchant = fx.merchants[merchantIndex]!;
+  const merchant = itemAt(fx.merchants, merchantIndex);
   const other = fx.merchants.find((m) => m.id !== merchant.id);
-  const dev = fx.developers.find((d) => d.app.mfa_whitelisted) ?? fx.developers[0]!;
+  const dev = fx.developers.find((d) => d.app.mfa_whitelisted) ?? itemAt(fx.developers, 0);
   return {
     merchantToken: merchant.merchant_api_token,
     merchantBearer: merchant.bearer_token ?? undefined,

@@ -60,25 +60,32 @@ export function assertBaseUrl(raw: string): void {
 /** Read the url target from CONTRACT_* variables; says which required ones are missing. */
 export function urlTargetConfigFromEnv(env: Record<string, string | undefined>): UrlTargetConfig {
   const baseUrl = (env.CONTRACT_BASE_URL ?? '').replace(/\/+$/, '');
-  const missing = [
-    'CONTRACT_BASE_URL',
-    'CONTRACT_API_KEY',
-    'CONTRACT_API_SECRET',
-    'CONTRACT_MERCHANT_TOKEN',
-  ].filter((n) => !env[n]);
-  if (missing.length)
+  const {
+    CONTRACT_BASE_URL: base,
+    CONTRACT_API_KEY: apiKey,
+    CONTRACT_API_SECRET: apiSecret,
+    CONTRACT_MERCHANT_TOKEN: merchantToken,
+  } = env;
+  if (!base || !apiKey || !apiSecret || !merchantToken) {
+    const missing = [
+      'CONTRACT_BASE_URL',
+      'CONTRACT_API_KEY',
+      'CONTRACT_API_SECRET',
+      'CONTRACT_MERCHANT_TOKEN',
+    ].filter((n) => !env[n]);
     throw new Error(`The url target needs ${missing.join(', ')} (see docs/contract-tests.md).`);
-  assertBaseUrl(env.CONTRACT_BASE_URL!);
+  }
+  assertBaseUrl(base);
   assertNotProduction(baseUrl, env);
   const opt = (name: string) => env[name] || undefined;
   return {
     baseUrl,
     creds: {
-      merchantToken: env.CONTRACT_MERCHANT_TOKEN!,
+      merchantToken,
       merchantBearer: opt('CONTRACT_MERCHANT_BEARER_TOKEN'),
       merchantToken2: opt('CONTRACT_MERCHANT_TOKEN_2'),
-      apiKey: env.CONTRACT_API_KEY!,
-      apiSecret: env.CONTRACT_API_SECRET!,
+      apiKey,
+      apiSecret,
       nonceStart: opt('CONTRACT_NONCE_START'),
       otpSecret: opt('CONTRACT_OTP_SECRET'),
       transferTarget: opt('CONTRACT_TRANSFER_TARGET'),

@@ -1,39 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { MerchantReceiver } from '../../examples/merchant-callback/server.js';
 import {
-  startMerchantReceiver,
-  type MerchantReceiver,
-  type ReceiverOptions,
-} from '../../examples/merchant-callback/server.js';
-import type { AppConfig } from '../config.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
+  appWithReceiverSetup,
+  type AppWithReceiverOptions,
+} from '../testing/receiver-app.test-support.js';
+import type { TestApp } from '../testing/test-app.js';
 import { until } from './callbacks.test-support.js';
 
 let t: TestApp;
 let receiver: MerchantReceiver;
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const setupApp = appWithReceiverSetup();
 
-async function setup(
-  o: {
-    config?: Partial<AppConfig>;
-    receiver?: Partial<ReceiverOptions>;
-    background?: boolean;
-  } = {},
-) {
-  t = createTestApp({ config: { retrySchedule: [10, 60], ...o.config } });
-  receiver = await startMerchantReceiver({
-    token: t.merchant.merchant_api_token,
-    port: 0,
-    ...o.receiver,
-  });
-  cleanups.push(
-    () => receiver.close(),
-    () => t.close(),
-  );
-  t.services.identities.updateMerchant(t.merchant.id, { callback_url: receiver.url });
-  if (o.background !== false) t.sandbox.startBackground();
+async function setup(o?: AppWithReceiverOptions) {
+  ({ t, receiver } = await setupApp(o));
 }
 
 let ext = 0;

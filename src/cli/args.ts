@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { editDistance } from '../shared/edit-distance.js';
 import { packageRoot } from '../spec/load.js';
 
 /** Bad usage: printed as one line on stderr, exit code 2. */
@@ -13,31 +14,13 @@ export type OptionSpec = Record<
   { type: 'string' | 'boolean'; short?: string; multiple?: boolean }
 >;
 
-/** Edit distance (insertions, deletions, substitutions, swaps of neighbours). */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [
-    i,
-    ...new Array<number>(b.length).fill(0),
-  ]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
 /** The candidate closest to `given`, if it is close enough to be a typo (or `given` is a prefix of it). */
 export function closest(given: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
   for (const c of candidates) {
-    const score = c.startsWith(given) && given.length >= 2 ? 0.5 : distance(given, c);
+    const score =
+      c.startsWith(given) && given.length >= 2 ? 0.5 : editDistance(given, c, { swaps: true });
     if (score < bestScore) {
       best = c;
       bestScore = score;
@@ -80,7 +63,7 @@ export function parseCommandArgs(
   for (const arg of args) {
     if (arg === '--') break;
     if (!arg.startsWith('--')) continue;
-    const name = arg.slice(2).split('=')[0]!;
+    const [name = ''] = arg.slice(2).split('=');
     if (options[name]) continue;
     const guess = closest(name, names);
     throw new UsageError(`unknown flag --${name}${guess ? `; did you mean --${guess}?` : ''}`);
@@ -101,7 +84,10 @@ export function parseCommandArgs(
     if (short) throw new UsageError(`unknown flag ${short[1]}`);
     const positional = /^Unexpected argument '([^']*)'/.exec(e.message);
     if (positional) throw new UsageError(`unexpected argument "${positional[1]}"`);
-    if (e.code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(e.message.split('\n')[0]!);
+    if (e.code?.startsWith('ERR_PARSE_ARGS')) {
+      const [firstLine = ''] = e.message.split('\n');
+      throw new UsageError(firstLine);
+    }
     throw err;
   }
 }

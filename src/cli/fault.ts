@@ -84,24 +84,27 @@ function faultInput(v: Record<string, string | boolean | undefined>) {
   const s = (k: string) => v[k] as string | undefined;
   if (!s('path')) throw new UsageError('add needs --path GLOB, e.g. --path /v1/invoices');
   const input: Record<string, unknown> = { path: s('path') };
-  if (s('method') !== undefined) input.method = s('method')!.toUpperCase();
+  const method = s('method');
+  if (method !== undefined) input.method = method.toUpperCase();
   const status = integer(s('status'), 'status');
   if (status !== undefined) input.status = status;
-  if (s('body') !== undefined) {
+  const body = s('body');
+  if (body !== undefined) {
     try {
-      input.body = JSON.parse(s('body')!);
+      input.body = JSON.parse(body);
     } catch {
-      throw new UsageError(`--body must be JSON, e.g. '{"detail":"down"}', got ${s('body')}`);
+      throw new UsageError(`--body must be JSON, e.g. '{"detail":"down"}', got ${body}`);
     }
   }
   const latency = latencyMs(s('latency'));
   if (latency !== undefined) input.latency_ms = latency;
   const count = integer(s('count'), 'count');
   if (count !== undefined) input.count = count;
-  if (s('probability') !== undefined) {
-    const p = Number(s('probability'));
-    if (s('probability')!.trim() === '' || !Number.isFinite(p))
-      throw new UsageError(`--probability must be a number from 0 to 1, got "${s('probability')}"`);
+  const probability = s('probability');
+  if (probability !== undefined) {
+    const p = Number(probability);
+    if (probability.trim() === '' || !Number.isFinite(p))
+      throw new UsageError(`--probability must be a number from 0 to 1, got "${probability}"`);
     input.probability = p;
   }
   return input;
@@ -133,10 +136,11 @@ async function run(args: string[], env: Record<string, string | undefined>): Pro
       console.log('removed every fault');
       return 0;
     }
-    if (rest.length !== 1)
+    const [id] = rest;
+    if (id === undefined || rest.length !== 1)
       throw new UsageError('rm takes one fault id (paysandbox fault list shows them), or --all');
-    await call('DELETE', `/_sandbox/faults/${encodeURIComponent(rest[0]!)}`);
-    console.log(`removed ${rest[0]}`);
+    await call('DELETE', `/_sandbox/faults/${encodeURIComponent(id)}`);
+    console.log(`removed ${id}`);
     return 0;
   }
   throw new UsageError(

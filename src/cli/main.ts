@@ -67,7 +67,8 @@ async function run(command: string, rest: string[]): Promise<number> {
     console.log(`wrote ${out} (seed ${seed})`);
     return 0;
   }
-  const sub = commands.find((c) => c.name === command)!;
+  const sub = commands.find((c) => c.name === command);
+  if (!sub) throw new UsageError(`unknown command "${command}"`); // main() checked the name already
   return sub.run(rest, process.env);
 }
 

@@ -98,16 +98,17 @@ export function createServerLog(o: ServerLogOptions) {
   }
 
   function attempt(r: AttemptReport): void {
-    const unanswered = r.status_code === null && r.error !== null && !r.error.startsWith('aborted');
+    const unanswered =
+      r.status_code === null && r.error !== null && !r.error.startsWith('aborted') ? r.error : null;
     const wasDown = down.get(r.url);
-    if (unanswered) {
+    if (unanswered !== null) {
       if (wasDown !== undefined && r.status !== 'failed') {
         down.set(r.url, wasDown + 1);
         return;
       }
       if (wasDown === undefined) {
         down.set(r.url, 0);
-        const kind = failureKind(r.error!);
+        const kind = failureKind(unanswered);
         if (o.format === 'json')
           json({ type: 'callback_target', url: r.url, state: 'failing', error: r.error, kind });
         else

@@ -16,8 +16,9 @@ const LOW_BALANCE_PHP = 1000n;
 function oauthLine(sandbox: Sandbox, url: string, apiKey: string): string {
   const live = sandbox.modules.identities.api.appTokens.live(apiKey, sandbox.services.clock.now());
   const issue = `POST ${url}/_sandbox/apps/${apiKey}/tokens`;
-  return live.length
-    ? `    oauth2     Bearer ${live.at(-1)!.access_token}${live.length > 1 ? ` (+${live.length - 1} more)` : ''}   (another: ${issue})`
+  const newest = live.at(-1);
+  return newest
+    ? `    oauth2     Bearer ${newest.access_token}${live.length > 1 ? ` (+${live.length - 1} more)` : ''}   (another: ${issue})`
     : `    oauth2     Authorization: Bearer <token> instead of HMAC; issue one: ${issue}`;
 }
 

@@ -168,7 +168,8 @@ export const triggerCommand: CliCommand = {
     // invoice's id is known). Without it (an older sandbox) the outcome still comes from the log.
     let invoiceId: string | undefined = v.invoice;
     const early: AttemptMessage[] = [];
-    let unreachable: AttemptMessage | undefined;
+    /** The first attempt that found nobody listening: where, and why (ECONNREFUSED …). */
+    let unreachable: { url: string; code: string } | undefined;
     const show = (a: AttemptMessage) => {
       if (a.invoice_id !== invoiceId) return;
       const answer = a.status_code !== null ? `${a.status_code}` : 'no answer';
@@ -186,8 +187,9 @@ export const triggerCommand: CliCommand = {
         (a.status === 'delivered' || a.status === 'failed')
       )
         stopWaiting.abort();
-      if (a.status_code === null && a.error && UNREACHABLE.test(a.error) && !unreachable) {
-        unreachable = a;
+      const refused = a.status_code === null && a.error ? UNREACHABLE.exec(a.error) : null;
+      if (refused?.[1] && !unreachable) {
+        unreachable = { url: a.url, code: refused[1] };
         stopWaiting.abort();
       }
     };
@@ -266,7 +268,7 @@ export const triggerCommand: CliCommand = {
       if (d.status === 'failed') return 1;
       if (unreachable) {
         console.log(
-          `stopped waiting: the receiver at ${unreachable.url} refuses connections (${UNREACHABLE.exec(unreachable.error!)![1]}); ` +
+          `stopped waiting: the receiver at ${unreachable.url} refuses connections (${unreachable.code}); ` +
             `is it running? The sandbox keeps retrying (GET ${base}/_sandbox/deliveries/${d.id})`,
         );
         return 1;

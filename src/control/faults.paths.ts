@@ -1,3 +1,4 @@
+import { editDistance } from '../shared/edit-distance.js';
 import { close, step, trimSlash, type Node } from './path-glob.js';
 
 /**
@@ -47,35 +48,20 @@ export function intersects(a: readonly Node[], b: readonly Node[]): boolean {
     return set;
   };
   push(closed(a, 0), closed(b, 0));
-  while (queue.length) {
-    const pair = queue.pop()!;
+  for (let pair = queue.pop(); pair !== undefined; pair = queue.pop()) {
     const i = Math.floor(pair / width);
     const j = pair % width;
     if (i === a.length && j === b.length) return true;
-    if (i === a.length || j === b.length) continue;
+    const na = a[i];
+    const nb = b[j];
+    if (!na || !nb) continue; // one side is at its end, the other not
     for (const c of symbols) {
-      const ti = step(a[i]!, i, c);
-      const tj = step(b[j]!, j, c);
+      const ti = step(na, i, c);
+      const tj = step(nb, j, c);
       if (ti >= 0 && tj >= 0) push(closed(a, ti), closed(b, tj));
     }
   }
   return false;
-}
-
-function distance(x: string, y: string): number {
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= y.length; j++) {
-      cur[j] = Math.min(
-        prev[j]! + 1,
-        cur[j - 1]! + 1,
-        prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[y.length]!;
 }
 
 /** A route as people read it: `/v3/invoices/{invoice_id}`. */
@@ -95,7 +81,7 @@ export function nearestPaths(glob: string, templates: readonly string[], count =
   return (
     unique
       // A parameter compares as the `*` a glob writes in its place.
-      .map((p) => ({ p, d: distance(glob, p.replace(/\{[^}]+\}/g, '*')) }))
+      .map((p) => ({ p, d: editDistance(glob, p.replace(/\{[^}]+\}/g, '*')) }))
       .sort((x, y) => x.d - y.d || x.p.localeCompare(y.p))
       .slice(0, count)
       .map((x) => x.p)

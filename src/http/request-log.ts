@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { formatTimestamp, type Clock } from '../shared/clock.js';
+import { itemAt, required } from '../shared/defined.js';
 import type { AppEnv } from './operation.js';
 import { rawPath, rawQuery } from './request-url.js';
 
@@ -38,7 +39,7 @@ const UNLOGGED =
 function wholeChars(bytes: Uint8Array, max: number): number {
   if (bytes.length <= max) return bytes.length;
   let end = max;
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // step back over continuation bytes
+  while (end > 0 && (itemAt(bytes, end) & 0xc0) === 0x80) end--; // step back over continuation bytes
   return end;
 }
 
@@ -93,10 +94,12 @@ export function createRequestLog(capacity = 500) {
       textLength[field] = text.write(value, at, EXCERPT_BYTES, 'utf8');
     else textLength[field] = value.copy(text, at, 0, wholeChars(value, EXCERPT_BYTES));
   }
-  const getText = (field: number) =>
-    textLength[field]! < 0
-      ? overflow[field]!
-      : text.toString('utf8', field * TEXT_SLOT, field * TEXT_SLOT + textLength[field]!);
+  const getText = (field: number) => {
+    const length = itemAt(textLength, field);
+    return length < 0
+      ? required(overflow[field], `the long text of field ${field}`)
+      : text.toString('utf8', field * TEXT_SLOT, field * TEXT_SLOT + length);
+  };
   const getExcerpt = (field: number) => (textLength[field] === -2 ? null : getText(field));
 
   return {
@@ -139,17 +142,17 @@ export function createRequestLog(capacity = 500) {
         // Position i of the retained entries, oldest first, is entry number seq - total + 1 + i.
         const slot = (seq - total + i) % capacity;
         out.push({
-          id: numbers[slot * NUMBERS]!,
-          at: formatTimestamp(numbers[slot * NUMBERS + 1]!),
-          method: methods[slot]!,
+          id: itemAt(numbers, slot * NUMBERS),
+          at: formatTimestamp(itemAt(numbers, slot * NUMBERS + 1)),
+          method: itemAt(methods, slot),
           path: getText(slot * FIELDS),
-          operation_id: operations[slot]!,
-          status: numbers[slot * NUMBERS + 2]!,
+          operation_id: itemAt(operations, slot),
+          status: itemAt(numbers, slot * NUMBERS + 2),
           auth: getText(slot * FIELDS + 1),
-          duration_ms: numbers[slot * NUMBERS + 3]!,
+          duration_ms: itemAt(numbers, slot * NUMBERS + 3),
           query: getExcerpt(slot * FIELDS + 2),
           body_excerpt: getExcerpt(slot * FIELDS + 3),
-          fault: faults[slot]!,
+          fault: itemAt(faults, slot),
         });
       }
       return { total, items: out };

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
+import { itemAt } from './defined.js';
 
 /**
  * IP address classification with ipaddr.js, for the loopback checks (listen host, control API Host)
@@ -30,18 +31,19 @@ function parse(address: string): Parsed | null {
  * but still routed by some stacks), NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`) and 6to4 (`2002:AABB:CCDD::`).
  */
 function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
-  const p = ip.parts;
+  const p = (i: number) => itemAt(ip.parts, i); // always eight 16-bit parts
   const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
   switch (ip.range()) {
     case 'ipv4Mapped':
     case 'rfc6145':
     case 'rfc6052':
-      return v4(p[6]!, p[7]!);
+      return v4(p(6), p(7));
     case '6to4':
-      return v4(p[1]!, p[2]!);
+      return v4(p(1), p(2));
     default:
       // ::/96 other than :: and ::1 themselves: IPv4-compatible.
-      if (p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1)) return v4(p[6]!, p[7]!);
+      if (ip.parts.slice(0, 6).every((x) => x === 0) && (p(6) !== 0 || p(7) > 1))
+        return v4(p(6), p(7));
       return null;
   }
 }

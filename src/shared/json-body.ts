@@ -120,7 +120,7 @@ function numberPaths(text: string): Map<string, { path: string[]; source: string
       if (top && !top.array) top.expectKey = false;
     } else if (c === 45 /* - */ || isDigit(c)) {
       let j = i;
-      while (j < text.length && /[-+.eE0-9]/.test(text[j]!)) j++;
+      while (j < text.length && /[-+.eE0-9]/.test(text.charAt(j))) j++;
       const p = path();
       found.set(JSON.stringify(p), { path: p, source: text.slice(i, j) });
       i = j - 1;
@@ -132,7 +132,8 @@ function numberPaths(text: string): Map<string, { path: string[]; source: string
 /** Remember, on the parsed value, the source text of each number that `JSON.parse` may not keep. */
 function markLossyNumbers(root: unknown, text: string): void {
   for (const { path, source } of numberPaths(text).values()) {
-    if (!lossy(source) || path.length === 0) continue;
+    const key = path.at(-1);
+    if (!lossy(source) || key === undefined) continue;
     let parent: unknown = root;
     for (const key of path.slice(0, -1)) {
       parent =
@@ -140,7 +141,6 @@ function markLossyNumbers(root: unknown, text: string): void {
           ? (parent as Record<string, unknown>)[key]
           : undefined;
     }
-    const key = path[path.length - 1]!;
     if (parent === null || typeof parent !== 'object' || !Object.hasOwn(parent, key)) continue;
     if (typeof (parent as Record<string, unknown>)[key] !== 'number') continue;
     let sources = numberSources.get(parent);

@@ -20,7 +20,7 @@ const document = readDocument();
 const page = readFileSync(FIDELITY_DOC, 'utf8');
 
 /** A copy of the document with one operation's `x-fidelity` changed (or removed, with `undefined`). */
-function withNote(operationId: string, note: unknown): Record<string, any> {
+function withNote(operationId: string, note: unknown): typeof document {
   const copy = structuredClone(document);
   for (const items of [copy.paths, copy.webhooks]) {
     for (const item of Object.values(items ?? {}) as Array<Record<string, any>>) {

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { oas31 } from 'openapi3-ts';
 import { packageRoot } from './load.js';
 import { readDocument } from './operation-types.js';
 
@@ -15,7 +16,7 @@ import { readDocument } from './operation-types.js';
  * the sandbox knowingly does differently.
  */
 
-type Doc = Record<string, any>;
+type Doc = oas31.OpenAPIObject;
 
 export interface Fidelity {
   summary: string;
@@ -31,7 +32,7 @@ export interface FidelityEntry {
   fidelity: unknown;
 }
 
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 export const SOURCES = /\b(observed|documented|seed|sandbox's choice)\b/;
 const KEYS = new Set(['summary', 'source', 'deviations']);
 export const BEGIN =
@@ -43,7 +44,7 @@ export const FIDELITY_DOC = join(packageRoot(), 'docs', 'fidelity.md');
 export function fidelityEntries(doc: Doc): FidelityEntry[] {
   const entries: FidelityEntry[] = [];
   const add = (
-    items: Record<string, any> | undefined,
+    items: Record<string, oas31.PathItemObject> | undefined,
     where: (method: string, key: string) => string,
   ) => {
     for (const [key, item] of Object.entries(items ?? {})) {

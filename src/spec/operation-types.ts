@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { oas31 } from 'openapi3-ts';
 import { parse } from 'yaml';
 import { authOf, packageRoot, specPath } from './load.js';
 
@@ -15,29 +16,38 @@ import { authOf, packageRoot, specPath } from './load.js';
  * required, additionalProperties, items, oneOf/anyOf, allOf.
  */
 
-type Schema = Record<string, any>;
-type Doc = Record<string, any>;
+type Schema = oas31.SchemaObject | oas31.ReferenceObject;
+type Doc = oas31.OpenAPIObject;
 
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
-function resolve(doc: Doc, ref: string): any {
-  return ref
-    .slice(2)
-    .split('/')
-    .reduce((node, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+function isReference(value: object): value is oas31.ReferenceObject {
+  return '$ref' in value && typeof value.$ref === 'string';
+}
+
+/** The object a local `$ref` (`#/components/…`) points at, or the value itself when it is no reference. */
+function resolve<T extends object>(doc: Doc, value: T | oas31.ReferenceObject): T | undefined {
+  if (!isReference(value)) return value;
+  let node: unknown = doc;
+  for (const part of value.$ref.slice(2).split('/')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  // The document is valid OpenAPI (its own test checks that): a reference names an object of its kind.
+  return node === null || typeof node !== 'object' ? undefined : (node as T);
 }
 
 function typeOf(s: Schema | undefined, indent: string): string {
   if (!s || typeof s !== 'object') return 'unknown';
-  if (s.$ref) return `Schemas[${JSON.stringify(refName(s.$ref))}]`;
+  if (isReference(s)) return `Schemas[${JSON.stringify(refName(s.$ref))}]`;
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (Array.isArray(s.enum)) return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
-  if (s.oneOf || s.anyOf)
-    return (s.oneOf ?? s.anyOf).map((x: Schema) => `(${typeOf(x, indent)})`).join(' | ');
-  if (s.allOf) return s.allOf.map((x: Schema) => `(${typeOf(x, indent)})`).join(' & ');
+  const union = s.oneOf ?? s.anyOf;
+  if (union) return union.map((x) => `(${typeOf(x, indent)})`).join(' | ');
+  if (s.allOf) return s.allOf.map((x) => `(${typeOf(x, indent)})`).join(' & ');
   const types: string[] = Array.isArray(s.type)
     ? s.type
     : s.type
@@ -49,7 +59,7 @@ function typeOf(s: Schema | undefined, indent: string): string {
   return types.map((t) => single(t, s, indent)).join(' | ');
 }
 
-function single(t: string, s: Schema, indent: string): string {
+function single(t: string, s: oas31.SchemaObject, indent: string): string {
   switch (t) {
     case 'string':
       return 'string';
@@ -69,8 +79,8 @@ function single(t: string, s: Schema, indent: string): string {
   }
 }
 
-function objectType(s: Schema, indent: string): string {
-  const props = Object.entries((s.properties ?? {}) as Record<string, Schema>);
+function objectType(s: oas31.SchemaObject, indent: string): string {
+  const props = Object.entries(s.properties ?? {});
   const required = new Set<string>(s.required ?? []);
   const inner = indent + '  ';
   const lines = props.map(
@@ -92,9 +102,7 @@ export function operationTypesCode(doc: Doc): string {
     '',
     'export interface Schemas {',
   ];
-  for (const [name, schema] of Object.entries(
-    (doc.components?.schemas ?? {}) as Record<string, Schema>,
-  )) {
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     out.push(`  ${key(name)}: ${typeOf(schema, '  ')};`);
   }
   out.push(
@@ -103,28 +111,31 @@ export function operationTypesCode(doc: Doc): string {
     '/** The inputs of each operation, by operationId, as the runner hands them to its handler, and its response bodies by status. */',
     'export interface Operations {',
   );
-  for (const [, item] of Object.entries((doc.paths ?? {}) as Record<string, any>)) {
+  for (const item of Object.values(doc.paths ?? {})) {
     for (const method of METHODS) {
-      const op = item?.[method];
+      const op = item[method];
       if (!op?.operationId) continue;
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) =>
-        p.$ref ? resolve(doc, p.$ref) : p,
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].flatMap(
+        (p) => resolve(doc, p) ?? [],
       );
-      const group = (where: string) => {
-        const ps = params.filter((p: any) => p.in === where);
+      const group = (where: oas31.ParameterLocation) => {
+        const ps = params.filter((p) => p.in === where);
         if (!ps.length) return 'Record<string, never>';
         const lines = ps.map(
-          (p: any) =>
+          (p) =>
             `      ${key(p.name)}${p.required || where === 'path' ? '' : '?'}: ${typeOf(p.schema, '      ')};`,
         );
         return `{\n${lines.join('\n')}\n    }`;
       };
-      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      const requestBody = op.requestBody && resolve(doc, op.requestBody);
+      const bodySchema = requestBody?.content['application/json']?.schema;
       // What each status this operation answers carries: a JSON body, or none (`undefined`).
-      const responses = Object.entries((op.responses ?? {}) as Record<string, any>)
+      const responses = Object.entries(
+        (op.responses ?? {}) as Record<string, oas31.ResponseObject | oas31.ReferenceObject>,
+      )
         .filter(([status]) => /^\d{3}$/.test(status))
         .map(([status, r]) => {
-          const res = r?.$ref ? resolve(doc, r.$ref) : r;
+          const res = resolve(doc, r);
           const schema = res?.content?.['application/json']?.schema;
           return `      ${status}: ${schema ? typeOf(schema, '      ') : 'undefined'};`;
         });

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { required } from '../shared/defined.js';
 import { loadSpec, specPath, type LoadedSpec } from './load.js';
 import { DOCUMENT_FILE, GENERATED_DIR, VALIDATORS_FILE } from './precompiled.js';
 import { createAjv, requestSchemas, validatorsFingerprint } from './validators.js';
@@ -53,7 +54,10 @@ export function writePrecompiled(
     new URL(DOCUMENT_FILE, dir),
     JSON.stringify({ sourceSha256: spec.sourceSha256, document: spec.document }),
   );
-  return { dir: fileURLToPath(dir), sourceSha256: spec.sourceSha256! };
+  return {
+    dir: fileURLToPath(dir),
+    sourceSha256: required(spec.sourceSha256, 'the hash of the parsed document'),
+  };
 }
 
 // `node dist/src/spec/precompile.js` — the last step of `npm run build`.

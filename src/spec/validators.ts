@@ -4,16 +4,18 @@ import { fileURLToPath } from 'node:url';
 import type {
   Ajv2020,
   CodeKeywordDefinition,
-  ErrorObject,
   KeywordCxt,
   Name,
   ValidateFunction,
 } from 'ajv/dist/2020.js';
-import type { FieldErrors } from '../shared/api-error.js';
+import { required } from '../shared/defined.js';
 import { numberSourceOf } from '../shared/json-body.js';
 import { AmountError, parseAmount } from '../shared/money.js';
-import type { LoadedSpec, Operation } from './load.js';
+import type { LoadedSpec } from './load.js';
 import { loadPrecompiledValidators, sha256 } from './precompiled.js';
+
+// The request's field errors live in field-errors.ts; the request pipeline reads them from here too.
+export { coerceQuery, toFieldErrors } from './field-errors.js';
 
 // Ajv (and ajv-formats) are loaded on first use: the built server starts from validators generated at
 // build time (src/spec/precompile.ts) and never needs the compiler unless a response is checked.
@@ -77,7 +79,11 @@ function amountKeyword(ajv: AjvModule): CodeKeywordDefinition {
       messages.set(cxt, message);
       cxt.fail(_`${message} !== null`);
     },
-    error: { message: (cxt) => _`${messages.get(cxt as KeywordCxt)!}`, params: () => _`{}` },
+    error: {
+      message: (cxt) =>
+        _`${required(messages.get(cxt as KeywordCxt), 'the message the x-amount code named')}`,
+      params: () => _`{}`,
+    },
   };
 }
 
@@ -206,7 +212,9 @@ export function compileValidators(spec: LoadedSpec): SpecValidators {
   const requestValidators = new Map<string, OperationValidators>();
   for (const s of schemas) {
     const v = requestValidators.get(s.operationId) ?? {};
-    v[s.part] = precompiled ? precompiled[s.exportName]! : getAjv().compile(s.schema);
+    v[s.part] = precompiled
+      ? required(precompiled[s.exportName], `the precompiled validator ${s.exportName}`)
+      : getAjv().compile(s.schema);
     requestValidators.set(s.operationId, v);
   }
 
@@ -241,141 +249,4 @@ export function compileValidators(spec: LoadedSpec): SpecValidators {
       return fn;
     },
   };
-}
-
-const TYPE_MESSAGES: Record<string, string> = {
-  number: 'A valid number is required.',
-  integer: 'A valid integer is required.',
-  string: 'Not a valid string.',
-  boolean: 'Must be a valid boolean.',
-  object: 'Expected a dictionary of items.',
-  array: 'Expected a list of items.',
-};
-
-function messageOf(e: ErrorObject): string {
-  const p = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case 'required':
-      return 'This field is required.';
-    case 'type': {
-      const types = ([] as string[])
-        .concat(p.type as string | string[])
-        .filter((t) => t !== 'null');
-      if (types.includes('number') && types.includes('string'))
-        return 'A valid number is required.';
-      return TYPE_MESSAGES[types[0] ?? ''] ?? 'Invalid value.';
-    }
-    case 'maxLength':
-      return `Ensure this field has no more than ${p.limit} characters.`;
-    case 'minLength':
-      return p.limit === 1
-        ? 'This field may not be blank.'
-        : `Ensure this field has at least ${p.limit} characters.`;
-    case 'enum':
-    case 'const':
-      return `"${String(e.data)}" is not a valid choice.`;
-    case 'format':
-      return p.format === 'email'
-        ? 'Enter a valid email address.'
-        : p.format === 'uri'
-          ? 'Enter a valid URL.'
-          : 'Enter a valid value.';
-    case 'pattern':
-      return 'Enter a valid value.';
-    case 'minimum':
-      return `Ensure this value is greater than or equal to ${p.limit}.`;
-    case 'exclusiveMinimum':
-      return `Ensure this value is greater than ${p.limit}.`;
-    case 'maximum':
-      return `Ensure this value is less than or equal to ${p.limit}.`;
-    case 'minItems':
-      return p.limit === 1
-        ? 'This list may not be empty.'
-        : `Ensure this list has at least ${p.limit} items.`;
-    case 'uniqueItems':
-      return 'Duplicate values are not allowed.';
-    case 'minProperties':
-      return 'This field may not be empty.';
-    default:
-      return e.message ?? 'Invalid value.';
-  }
-}
-
-/**
- * Ajv errors → `{"<field>": ["<message>"]}` in the wording of the real service (DRF style). `fullPaths`:
- * the field is the whole path (`tables.invoices[2].status`) instead of its top-level name.
- */
-export function toFieldErrors(
-  errors: ErrorObject[] | null | undefined,
-  fullPaths = false,
-): FieldErrors {
-  // A Map, not an object: a field may be named `constructor` or `__proto__` by the client.
-  const out = new Map<string, string[]>();
-  const listOf = (field: string) => out.get(field) ?? out.set(field, []).get(field)!;
-  for (const e of errors ?? []) {
-    // Branch failures of oneOf/anyOf repeat what the branch errors already say.
-    if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
-    const segments = e.instancePath.split('/').filter(Boolean);
-    let field = fullPaths
-      ? fullPath(segments)
-      : segments[0]?.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (e.keyword === 'required' && (fullPaths || segments.length === 0)) {
-      const missing = String((e.params as { missingProperty: string }).missingProperty);
-      field = fullPaths && segments.length ? `${field}.${missing}` : missing;
-    }
-    if (fullPaths && e.keyword === 'additionalProperties') {
-      const extra = String((e.params as { additionalProperty: string }).additionalProperty);
-      field = segments.length ? `${field}.${extra}` : extra;
-    }
-    if (!field) {
-      field = 'non_field_errors';
-      if (e.keyword === 'type') {
-        listOf(field).push(
-          'Invalid data. Expected a dictionary, but got ' +
-            (Array.isArray(e.data) ? 'list' : typeof e.data) +
-            '.',
-        );
-        continue;
-      }
-    }
-    const msg = messageOf(e);
-    const list = listOf(field);
-    if (!list.includes(msg)) list.push(msg);
-  }
-  return Object.fromEntries(out);
-}
-
-/** JSON pointer segments as a field path: `tables.invoices[2].status`. */
-function fullPath(segments: string[]): string | undefined {
-  let out = '';
-  for (const raw of segments) {
-    const seg = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    out += /^\d+$/.test(seg) ? `[${seg}]` : `${out ? '.' : ''}${seg}`;
-  }
-  return out || undefined;
-}
-
-/** Turn raw query strings into the types the parameter schemas ask for, or a field message. */
-export function coerceQuery(
-  op: Operation,
-  raw: Record<string, string>,
-): { values: Record<string, unknown>; errors: FieldErrors } {
-  const values: Record<string, unknown> = {};
-  const errors: FieldErrors = {};
-  for (const p of op.parameters) {
-    if (p.in !== 'query') continue;
-    const text = raw[p.name];
-    if (text === undefined) continue;
-    const type = (p.schema as { type?: string } | undefined)?.type;
-    if (type === 'integer') {
-      if (!/^-?\d{1,15}$/.test(text)) errors[p.name] = ['A valid integer is required.'];
-      else values[p.name] = Number(text);
-    } else if (type === 'number') {
-      const n = Number(text);
-      if (text.trim() === '' || !Number.isFinite(n))
-        errors[p.name] = ['A valid number is required.'];
-      else values[p.name] = n;
-    } else values[p.name] = text;
-  }
-  return { values, errors };
 }

@@ -34,20 +34,26 @@ export async function axeViolations(
     await page.addScriptTag({ path: AXE_SCRIPT_PATH });
   return page.evaluate(
     async (only) => {
+      interface AxeResults {
+        violations: Array<{
+          id: string;
+          impact?: string | null;
+          help: string;
+          nodes: Array<{ target: string[]; failureSummary?: string }>;
+        }>;
+      }
       const axe = (
-        window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<any> } }
+        window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<AxeResults> } }
       ).axe;
       const result = await axe.run(document, {
         runOnly: { type: 'tag', values: only },
         resultTypes: ['violations'],
       });
-      return (result.violations as any[]).map((v) => ({
-        id: v.id as string,
-        impact: (v.impact ?? null) as string | null,
-        help: v.help as string,
-        nodes: (v.nodes as any[]).map(
-          (n) => `${(n.target as string[]).join(' ')}: ${n.failureSummary ?? ''}`,
-        ),
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact ?? null,
+        help: v.help,
+        nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
       }));
     },
     [...tags],

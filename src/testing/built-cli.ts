@@ -39,8 +39,8 @@ export function runBuilt(
       gid: opts.gid,
     });
     let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
     const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
     child.once('error', reject);
     child.once('exit', (code) => {

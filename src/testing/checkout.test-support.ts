@@ -1,4 +1,5 @@
 import type { TestApp } from './test-app.js';
+import { itemAt, required } from '../shared/defined.js';
 
 /** Test support for the hosted page (imported by *.test.ts only). */
 
@@ -29,7 +30,7 @@ export async function createInvoice(
     },
   });
   if (res.status !== 201) throw new Error(`invoice create failed: ${res.status} ${res.text}`);
-  return res.body.invoice as { id: string; payment_url: string; [k: string]: any };
+  return res.body.invoice as { id: string; payment_url: string; [k: string]: unknown };
 }
 
 async function toPage(res: Response): Promise<PageResponse> {
@@ -38,7 +39,7 @@ async function toPage(res: Response): Promise<PageResponse> {
     status: res.status,
     headers: res.headers,
     html: await res.text(),
-    cookie: set ? set.split(';')[0]! : null,
+    cookie: set ? itemAt(set.split(';'), 0) : null,
   };
 }
 
@@ -72,14 +73,18 @@ export async function postForm(
 
 /** Every `data-testid` in a page, in document order (repeats kept). */
 export const testIds = (html: string) =>
-  [...html.matchAll(/data-testid="([^"]+)"/g)].map((m) => m[1]!);
+  [...html.matchAll(/data-testid="([^"]+)"/g)].map((m) => itemAt(m, 1));
 
 /** The text inside the first element with this test id (tags stripped, entities left). */
 export function textOf(html: string, testId: string): string | null {
   const m = new RegExp(`data-testid="${testId}"[^>]*>([\\s\\S]*?)</`).exec(html);
-  return m ? m[1]!.replace(/<[^>]+>/g, '').trim() : null;
+  return m
+    ? itemAt(m, 1)
+        .replace(/<[^>]+>/g, '')
+        .trim()
+    : null;
 }
 
 export function balanceOf(t: TestApp, accountId: string): bigint {
-  return t.services.ledger.get(accountId)!.balance;
+  return required(t.services.ledger.get(accountId), `account ${accountId}`).balance;
 }

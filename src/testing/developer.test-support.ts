@@ -1,3 +1,4 @@
+import { required } from '../shared/defined.js';
 import { currentOtp } from '../auth/otp.js';
 import { fund } from '../fixtures/load.js';
 import { parseAmount } from '../shared/money.js';
@@ -7,9 +8,15 @@ import type { TestApp } from './test-app.js';
 
 /** The fixture application that is not MFA-whitelisted (needs an OTP). */
 export const otpDeveloper = (t: TestApp) =>
-  t.fixtures.developers.find((d) => !d.app.mfa_whitelisted)!;
+  required(
+    t.fixtures.developers.find((d) => !d.app.mfa_whitelisted),
+    'a fixture developer without the MFA whitelist',
+  );
 export const whitelistedDeveloper = (t: TestApp) =>
-  t.fixtures.developers.find((d) => d.app.mfa_whitelisted)!;
+  required(
+    t.fixtures.developers.find((d) => d.app.mfa_whitelisted),
+    'an MFA-whitelisted fixture developer',
+  );
 
 /** The TOTP an authenticator would show now on the sandbox clock. */
 export function otpNow(t: TestApp, secret: string): string {
@@ -89,5 +96,5 @@ export function newDeveloper(
 
 /** Balance of an account in units. */
 export function balanceOf(t: TestApp, accountId: string): bigint {
-  return t.services.ledger.get(accountId)!.balance;
+  return required(t.services.ledger.get(accountId), `account ${accountId}`).balance;
 }

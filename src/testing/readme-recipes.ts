@@ -22,25 +22,26 @@ export const SHELL_LANGS = new Set(['sh', 'bash', 'shell']);
 export function extractRecipes(markdown: string): Recipe[] {
   const lines = markdown.split('\n');
   const recipes: Recipe[] = [];
+  const line = (n: number) => lines[n] ?? '';
   for (let i = 0; i < lines.length; i++) {
-    const open = FENCE.exec(lines[i]!);
+    const open = FENCE.exec(line(i));
     if (!open) continue;
-    const [, indent, fence, lang] = open;
+    const [, indent = '', fence = '', lang = ''] = open;
     const body: string[] = [];
     let j = i + 1;
     for (; j < lines.length; j++) {
-      const l = lines[j]!;
-      if (l.trim().startsWith(fence!) && l.trim().replace(/[`~]/g, '') === '') break;
-      body.push(indent && l.startsWith(indent!) ? l.slice(indent!.length) : l);
+      const l = line(j);
+      if (l.trim().startsWith(fence) && l.trim().replace(/[`~]/g, '') === '') break;
+      body.push(indent && l.startsWith(indent) ? l.slice(indent.length) : l);
     }
-    if (SHELL_LANGS.has(lang!.toLowerCase())) {
+    if (SHELL_LANGS.has(lang.toLowerCase())) {
       // The marker is the nearest non-blank line above the fence.
       let k = i - 1;
-      while (k >= 0 && lines[k]!.trim() === '') k--;
-      const marker = k >= 0 ? NOT_RUN.exec(lines[k]!.trim()) : null;
+      while (k >= 0 && line(k).trim() === '') k--;
+      const marker = k >= 0 ? NOT_RUN.exec(line(k).trim()) : null;
       recipes.push({
         line: i + 1,
-        lang: lang!.toLowerCase(),
+        lang: lang.toLowerCase(),
         code: body.join('\n'),
         notRun: marker?.[1],
       });

@@ -32,8 +32,8 @@ export function spawnServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
@@ -45,13 +45,13 @@ export function spawnServer(
       );
     }, opts.timeoutMs ?? START_BOUND_MS);
     const onData = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (!m) return;
+      const [, url] = /listening on (http:\/\/\S+)/.exec(out) ?? [];
+      if (!url) return;
       clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      child.stderr!.off('data', onData);
+      child.stdout.off('data', onData);
+      child.stderr.off('data', onData);
       resolve({
-        url: m[1]!,
+        url,
         child,
         output: () => out,
         async kill9() {
@@ -65,8 +65,8 @@ export function spawnServer(
       });
     };
     // The banner is on stdout, or on stderr with --log-format json (stdout is JSON then).
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code} before starting:\n${out}`));
@@ -88,8 +88,8 @@ export function runCli(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
     const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? START_BOUND_MS);
     child.once('error', reject);
     child.once('exit', (code) => {
@@ -126,8 +126,8 @@ export function spawnCli(
     out += d;
     for (const w of [...watchers]) w();
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 2 * START_BOUND_MS);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {

@@ -4,6 +4,7 @@ import { signRequest } from '../auth/hmac.js';
 import type { AppConfig } from '../config.js';
 import { createSandbox, sharedSpec, type Sandbox, type SandboxOptions } from '../sandbox.js';
 import { assertLedgerInvariants } from '../ledger/invariants.js';
+import { required } from '../shared/defined.js';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -86,9 +87,10 @@ export function createTestApp(
   let nonce = BigInt(Date.now()) * 1000n;
 
   function operationFor(method: string, path: string): string | undefined {
-    const clean = path
-      .split('?')[0]!
-      .replace(/^\/(api\/(v[23])|d\/api)\//, (_, __, v) => (v ? `/${v}/` : '/v1/'));
+    const [pathOnly = ''] = path.split('?');
+    const clean = pathOnly.replace(/^\/(api\/(v[23])|d\/api)\//, (_, __, v) =>
+      v ? `/${v}/` : '/v1/',
+    );
     const norm = clean.replace(/\/$/, '');
     return spec.operations.find((o) => {
       if (o.method !== method.toLowerCase()) return false;
@@ -141,21 +143,21 @@ export function createTestApp(
       spelling?: 'underscore' | 'dash';
     } = {},
   ): Promise<TestResponse<T>> {
-    const dev = fx.developers[0]!;
+    const dev = required(fx.developers[0], 'a fixture developer');
     const key = o.key ?? dev.app.api_key;
     const secret = o.secret ?? dev.app.api_secret;
     const n = o.nonce ?? String((nonce += 1n));
     const body = o.raw ?? (o.body !== undefined ? JSON.stringify(o.body) : '');
     const url = o.url ?? `http://localhost${path}`;
     const sig = signRequest(secret, n, url, body);
-    const names =
+    const [keyName, signatureName, nonceName] =
       o.spelling === 'dash'
         ? ['Access-Key', 'Access-Signature', 'Access-Nonce']
         : ['ACCESS_KEY', 'ACCESS_SIGNATURE', 'ACCESS_NONCE'];
     return request<T>(method, path, {
       ...o,
       raw: body || undefined,
-      headers: { [names[0]!]: key, [names[1]!]: sig, [names[2]!]: n, ...o.headers },
+      headers: { [keyName]: key, [signatureName]: sig, [nonceName]: n, ...o.headers },
     });
   }
 
@@ -164,8 +166,8 @@ export function createTestApp(
     services: testServices(sandbox),
     db: sandbox.services.db as Db,
     fixtures: fx,
-    merchant: fx.merchants[0]!,
-    otherMerchant: fx.merchants[1]!,
+    merchant: required(fx.merchants[0], 'a fixture merchant'),
+    otherMerchant: required(fx.merchants[1], 'a second fixture merchant'),
     request,
     signed,
     /** Move the sandbox clock forward. */

@@ -1,12 +1,9 @@
 import type { Db } from '../db/open.js';
 import { formatTimestamp } from '../shared/clock.js';
+import { required } from '../shared/defined.js';
 import { formatMoney } from '../shared/money.js';
-import {
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_TABLES,
-  SNAPSHOT_VERSION,
-  type ColumnSpec,
-} from './snapshot.tables.js';
+import type { ColumnSpec } from './snapshot.columns.js';
+import { SNAPSHOT_FORMAT, SNAPSHOT_TABLES, SNAPSHOT_VERSION } from './snapshot.tables.js';
 
 export type SnapshotValue = string | number | null;
 export type SnapshotRow = Record<string, SnapshotValue>;
@@ -21,6 +18,11 @@ export interface SnapshotDocument {
   /** The accounts outside the workspace its ledger entries name (the world outside the sandbox). */
   system_accounts: Array<{ id: string; name: string; currency: string }>;
   tables: Record<string, SnapshotRow[]>;
+}
+
+/** The document's rows of one table: every snapshot table is there (the document's schema requires it). */
+export function rowsOf(doc: Pick<SnapshotDocument, 'tables'>, table: string): SnapshotRow[] {
+  return required(doc.tables[table], `the table ${table} of the saved state`);
 }
 
 /** A stored column value in the document's form: amounts as 8-digit strings, times as timestamps. */
@@ -51,12 +53,12 @@ export function captureWorkspace(db: Db, workspaceId: string, takenAt: number): 
       Object.fromEntries(Object.entries(t.columns).map(([k, c]) => [k, encode(c, r[k])])),
     );
   }
-  const own = new Set(tables.accounts!.map((a) => a.id));
+  const own = new Set(rowsOf({ tables }, 'accounts').map((a) => a.id));
   const accountById = db.prepare(
     'SELECT id, owner_type, name, currency FROM accounts WHERE id = ?',
   );
   const system = new Map<string, { id: string; name: string; currency: string }>();
-  for (const e of tables.ledger_entries!) {
+  for (const e of rowsOf({ tables }, 'ledger_entries')) {
     const id = e.account_id as string;
     if (own.has(id)) continue;
     const a = accountById.get(id) as {

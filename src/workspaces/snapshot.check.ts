@@ -1,16 +1,25 @@
 import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
+import { parseExpiry } from '../shared/clock.js';
+import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
-import type { SnapshotDocument } from './snapshot.capture.js';
-import { keyColumn, SNAPSHOT_TABLES } from './snapshot.tables.js';
+import { rowsOf, type SnapshotDocument } from './snapshot.capture.js';
+import { keyColumn } from './snapshot.columns.js';
+import { SNAPSHOT_TABLES } from './snapshot.tables.js';
 
 const AMOUNT = /^(-?)(\d{1,11})\.(\d{8})$/;
 
 /** An 8-digit amount string of the document as units (the schema has already checked its form). */
 export function unitsOf(text: string): bigint {
-  const m = AMOUNT.exec(text)!;
-  const units = BigInt(m[2]!) * 100_000_000n + BigInt(m[3]!);
-  return m[1] ? -units : units;
+  const [, sign, pesos, fraction] = AMOUNT.exec(text) ?? [];
+  if (pesos === undefined || fraction === undefined) throw new Error(`not an amount: "${text}"`);
+  const units = BigInt(pesos) * 100_000_000n + BigInt(fraction);
+  return sign ? -units : units;
+}
+
+/** A timestamp of the document as sandbox microseconds (the schema has already checked its form). */
+export function microsOf(text: string): number {
+  return required(parseExpiry(text, 0), `a timestamp, not "${text}"`);
 }
 
 /**
@@ -28,17 +37,17 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
     ['merchants', 'merchant'],
     ['apps', 'application'],
   ] as const) {
-    if (doc.tables[table]!.length === 0)
+    if (rowsOf(doc, table).length === 0)
       fail(`tables.${table}`, `A workspace needs at least one ${what}.`);
   }
-  if (!doc.tables.users!.some((u) => u.kind === 'customer'))
+  if (!rowsOf(doc, 'users').some((u) => u.kind === 'customer'))
     fail('tables.users', 'A workspace needs at least one customer.');
   const keys = new Map<string, Set<string>>();
   for (const t of SNAPSHOT_TABLES) {
     const key = keyColumn(t);
     if (!key) continue;
     const seen = new Set<string>();
-    doc.tables[t.name]!.forEach((row, i) => {
+    rowsOf(doc, t.name).forEach((row, i) => {
       const v = row[key] as string;
       if (seen.has(v))
         fail(`tables.${t.name}[${i}].${key}`, 'Another row of this table has the same value.');
@@ -63,14 +72,14 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
   });
 
   for (const t of SNAPSHOT_TABLES) {
-    doc.tables[t.name]!.forEach((row, i) => {
+    rowsOf(doc, t.name).forEach((row, i) => {
       for (const [col, c] of Object.entries(t.columns)) {
         const v = row[col];
         if (c.kind !== 'ref' || v === null) continue;
         if (c.to.some((target) => keys.get(target)?.has(v as string))) continue;
         if (t.name === 'ledger_entries' && systemIds.has(v as string)) continue;
         // A nullable reference outside the document is forgotten on restore when this sandbox lacks its row.
-        if (c.external && (c.nullable || held[c.to[0]!]?.(v as string))) continue;
+        if (c.external && (c.nullable || held[c.to[0] ?? '']?.(v as string))) continue;
         fail(
           `tables.${t.name}[${i}].${col}`,
           `No row of ${c.to.join(' or ')} has the id ${String(v).slice(0, 64)}.`,
@@ -79,9 +88,9 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
     });
   }
 
-  const users = new Set(doc.tables.users!.map((u) => u.id));
-  const merchants = new Set(doc.tables.merchants!.map((m) => m.id));
-  doc.tables.accounts!.forEach((a, i) => {
+  const users = new Set(rowsOf(doc, 'users').map((u) => u.id));
+  const merchants = new Set(rowsOf(doc, 'merchants').map((m) => m.id));
+  rowsOf(doc, 'accounts').forEach((a, i) => {
     const owners =
       a.owner_type === 'user' ? users : a.owner_type === 'merchant' ? merchants : undefined;
     if (!owners?.has(a.owner_id as string))
@@ -94,11 +103,11 @@ export function checkDocument(db: Db, doc: SnapshotDocument): void {
 
 function checkLedger(doc: SnapshotDocument, fail: (field: string, message: string) => void): void {
   const currencyOf = new Map<string, string>([
-    ...doc.tables.accounts!.map((a) => [a.id as string, a.currency as string] as const),
+    ...rowsOf(doc, 'accounts').map((a) => [a.id as string, a.currency as string] as const),
     ...doc.system_accounts.map((a) => [a.id, a.currency] as const),
   ]);
   const txCurrency = new Map<string, string>();
-  doc.tables.ledger_entries!.forEach((e, i) => {
+  rowsOf(doc, 'ledger_entries').forEach((e, i) => {
     const [tx, currency] = [e.transaction_id as string, currencyOf.get(e.account_id as string)];
     if (currency && (txCurrency.get(tx) ?? currency) !== currency)
       fail(
@@ -110,7 +119,7 @@ function checkLedger(doc: SnapshotDocument, fail: (field: string, message: strin
   const txSum = new Map<string, bigint>();
   const balance = new Map<string, bigint>();
   const received = new Map<string, bigint>();
-  for (const e of doc.tables.ledger_entries!) {
+  for (const e of rowsOf(doc, 'ledger_entries')) {
     const amount = unitsOf(e.amount as string);
     const tx = e.transaction_id as string;
     const account = e.account_id as string;
@@ -118,14 +127,14 @@ function checkLedger(doc: SnapshotDocument, fail: (field: string, message: strin
     balance.set(account, (balance.get(account) ?? 0n) + amount);
     if (amount > 0n) received.set(account, (received.get(account) ?? 0n) + amount);
   }
-  doc.tables.ledger_transactions!.forEach((t, i) => {
+  rowsOf(doc, 'ledger_transactions').forEach((t, i) => {
     const sum = txSum.get(t.id as string);
     if (sum === undefined)
       fail(`tables.ledger_transactions[${i}]`, 'A ledger transaction needs its entries.');
     else if (sum !== 0n)
       fail(`tables.ledger_transactions[${i}]`, `Its entries sum to ${sum} units, not 0.`);
   });
-  doc.tables.accounts!.forEach((a, i) => {
+  rowsOf(doc, 'accounts').forEach((a, i) => {
     const sum = balance.get(a.id as string) ?? 0n;
     if (unitsOf(a.balance as string) !== sum)
       fail(

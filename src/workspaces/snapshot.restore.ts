@@ -1,17 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
-import { parseExpiry } from '../shared/clock.js';
+import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import type { IdFactory } from '../shared/ids.js';
-import type { SnapshotDocument, SnapshotValue } from './snapshot.capture.js';
-import { unitsOf } from './snapshot.check.js';
-import {
-  ADDED_COLUMNS,
-  SNAPSHOT_TABLES,
-  type ColumnSpec,
-  type TableSpec,
-} from './snapshot.tables.js';
+import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.capture.js';
+import { microsOf, unitsOf } from './snapshot.check.js';
+import type { ColumnSpec, TableSpec } from './snapshot.columns.js';
+import { ADDED_COLUMNS, SNAPSHOT_TABLES } from './snapshot.tables.js';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 const randomToken = (length: number) =>
@@ -92,7 +88,7 @@ export function restoreDocument(
       case 'money':
         return t.name === 'accounts' && col !== 'pending_balance' ? 0n : unitsOf(v as string);
       case 'time':
-        return parseExpiry(v as string, 0);
+        return microsOf(v as string);
       default:
         return v;
     }
@@ -104,12 +100,12 @@ export function restoreDocument(
     const insert = db.prepare(
       `INSERT INTO ${t.name} (${[...cols, ...extra].join(', ')}) VALUES (${[...cols, ...extra].map((c) => `@${c}`).join(', ')})`,
     );
-    doc.tables[t.name]!.forEach((row, i) => {
+    rowsOf(doc, t.name).forEach((row, i) => {
       const values: Record<string, unknown> = {};
       const added = ADDED_COLUMNS[t.name] ?? {};
-      for (const col of cols) {
+      for (const [col, spec] of Object.entries(t.columns)) {
         const v = row[col] === undefined ? (added[col] ?? null) : row[col];
-        values[col] = value(t, col, t.columns[col]!, v);
+        values[col] = value(t, col, spec, v);
       }
       if (t.name === 'outbox_events') values.seq = nextSeq.get();
       if (t.name === 'deliveries' && values.status === 'delivering') values.status = 'pending';
@@ -139,7 +135,7 @@ export function restoreDocument(
       }
     });
   }
-  return (oldId) => map.get(oldId)!;
+  return (oldId) => required(map.get(oldId), `the renewed id of ${oldId}`);
 }
 
 /** Every id and unique credential of the document, with its renewal. */
@@ -152,7 +148,7 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
     .prepare('SELECT 1 FROM invoices WHERE current_payment_reference_number = ?')
     .pluck();
   for (const t of SNAPSHOT_TABLES) {
-    for (const row of doc.tables[t.name]!) {
+    for (const row of rowsOf(doc, t.name)) {
       for (const [col, c] of Object.entries(t.columns)) {
         const v = row[col];
         if (typeof v !== 'string' || map.has(v)) continue;

@@ -1,80 +1,16 @@
+import { table, type TableSpec } from './snapshot.columns.js';
+
 /**
- * The tables that hold a workspace's state, and what each column is to a snapshot
+ * The tables that hold a workspace's state, with the spec of each column (snapshot.columns.ts)
  * (docs/design.md#saved-states). Capture, the document's checks and restore are all driven by this
  * one list, so a new tenant table or column is one entry here (and its schema in openapi.yaml, which a
  * test compares with this list).
- *
- * A column spec is a kind, `?` when it may be null, then for a reference the tables it may point at
- * (`*`: it may also point outside the document, at a row the restoring sandbox must hold or — when
- * nullable — is forgotten):
- * - `id`: the row's own id, renewed on restore; `ws`: the workspace's id;
- * - `secret` (a credential), `email`, `mobile`, `reference` (a counter reference): unique, renewed;
- * - `ref`: another row's id, replaced by that row's copy;
- * - `mapped`: text in which every id and credential of the document is replaced by its copy (event
- *   bodies, recorded request headers);
- * - `text`, `int`, `real`, `money` (8-digit amount strings in the document), `time` (timestamps).
  */
-export type ColumnKind =
-  | 'id'
-  | 'ws'
-  | 'secret'
-  | 'email'
-  | 'mobile'
-  | 'reference'
-  | 'ref'
-  | 'mapped'
-  | 'text'
-  | 'int'
-  | 'real'
-  | 'money'
-  | 'time';
-
-export interface ColumnSpec {
-  kind: ColumnKind;
-  nullable: boolean;
-  /** For `ref`: the document's tables it may name. */
-  to: string[];
-  /** For `ref`: it may name a row outside the document (a system account, an outlet, another tenant's wallet). */
-  external: boolean;
-}
-
-export interface TableSpec {
-  name: string;
-  columns: Record<string, ColumnSpec>;
-  /** The rows of workspace `@ws`, in the order they are restored. */
-  select: string;
-}
-
 const WS_USERS = 'SELECT id FROM users WHERE workspace_id = @ws';
 const WS_MERCHANTS = 'SELECT id FROM merchants WHERE workspace_id = @ws';
 const WS_ACCOUNTS = `SELECT id FROM accounts WHERE (owner_type = 'user' AND owner_id IN (${WS_USERS}))
   OR (owner_type = 'merchant' AND owner_id IN (${WS_MERCHANTS}))`;
 const WS_TRANSACTIONS = `SELECT transaction_id FROM ledger_entries WHERE account_id IN (${WS_ACCOUNTS})`;
-
-function parse(spec: string): ColumnSpec {
-  const [head, ...rest] = spec.split(' ');
-  const nullable = head!.endsWith('?');
-  return {
-    kind: head!.replace('?', '') as ColumnKind,
-    nullable,
-    to: rest.filter((t) => t !== '*'),
-    external: rest.includes('*'),
-  };
-}
-
-function table(
-  name: string,
-  where: string,
-  columns: Record<string, string>,
-  orderBy = 'rowid',
-): TableSpec {
-  const parsed = Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, parse(v)]));
-  return {
-    name,
-    columns: parsed,
-    select: `SELECT * FROM ${name} WHERE ${where} ORDER BY ${orderBy}`,
-  };
-}
 
 /**
  * Columns added after version 1 of the document was published: optional in a document (one saved before
@@ -353,10 +289,3 @@ export const SNAPSHOT_TABLES: readonly TableSpec[] = [
 
 export const SNAPSHOT_FORMAT = 'paysandbox.snapshot';
 export const SNAPSHOT_VERSION = 1;
-
-/** The id column of a table's rows (what references name), if it has one. */
-export function keyColumn(t: TableSpec): string | undefined {
-  return Object.entries(t.columns).find(
-    ([, c]) => c.kind === 'id' || (c.kind === 'secret' && t.name === 'apps'),
-  )?.[0];
-}

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { itemAt, required } from '../shared/defined.js';
 import type { TestApp } from '../testing/test-app.js';
 
 export interface WorkspaceView {
@@ -28,7 +29,11 @@ export async function newWorkspace(
 }
 
 const as = (ws: WorkspaceView) => ({ key: ws.app.api_key, secret: ws.app.api_secret });
-const phpOf = (ws: WorkspaceView) => ws.app.owner.accounts.find((a) => a.currency === 'PHP')!.id;
+const phpOf = (ws: WorkspaceView) =>
+  required(
+    ws.app.owner.accounts.find((a) => a.currency === 'PHP'),
+    "the workspace owner's PHP wallet",
+  ).id;
 
 /**
  * The state QA sets up once: a merchant with a failing callback, invoices paid, part-paid, with a counter
@@ -61,9 +66,11 @@ export async function buildScenario(t: TestApp): Promise<WorkspaceView> {
   }
   const pay = (id: string, body: object) =>
     t.request('POST', `/_sandbox/invoices/${id}/payments`, { body });
-  ok(await pay(invoices[0]!, { collector: 'coins_peso_wallet', customer: ws.customer.email }));
   ok(
-    await pay(invoices[1]!, {
+    await pay(itemAt(invoices, 0), { collector: 'coins_peso_wallet', customer: ws.customer.email }),
+  );
+  ok(
+    await pay(itemAt(invoices, 1), {
       collector: 'coins_peso_wallet',
       amount: '100',
       customer: ws.customer.email,
@@ -85,7 +92,7 @@ export async function buildScenario(t: TestApp): Promise<WorkspaceView> {
     await t.signed('POST', '/v1/sellorder', {
       ...as(ws),
       body: {
-        outlet_id: t.fixtures.payout_outlets[0]!.id,
+        outlet_id: itemAt(t.fixtures.payout_outlets, 0).id,
         amount: '120',
         currency: 'PHP',
         target_address: '001234567890',
@@ -159,8 +166,9 @@ export function normalized(read: unknown): unknown {
   const text = JSON.stringify(read)
     .replace(TIMESTAMP, '<time>')
     .replace(RENEWED, (v) => {
-      if (!names.has(v)) names.set(v, `<id ${names.size + 1}>`);
-      return names.get(v)!;
+      let name = names.get(v);
+      if (name === undefined) names.set(v, (name = `<id ${names.size + 1}>`));
+      return name;
     });
   return JSON.parse(text);
 }

@@ -1,9 +1,8 @@
 import { ApiError } from '../shared/api-error.js';
 import type { ServicesWith } from '../module.types.js';
-import { parseExpiry } from '../shared/clock.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { captureWorkspace, countRows, type SnapshotDocument } from './snapshot.capture.js';
-import { checkDocument } from './snapshot.check.js';
+import { checkDocument, microsOf } from './snapshot.check.js';
 import { restoreDocument } from './snapshot.restore.js';
 import type { SnapshotRecord, SnapshotRepository } from './snapshots.repo.js';
 import type { WorkspaceRepository } from './workspaces.repo.js';
@@ -33,7 +32,7 @@ export function createSnapshotService(
       workspace_id: workspaceId,
       source,
       created_at: s.clock.now(),
-      taken_at: parseExpiry(doc.taken_at, 0)!,
+      taken_at: microsOf(doc.taken_at),
       counts: JSON.stringify(countRows(doc)),
       document: JSON.stringify(doc),
     };

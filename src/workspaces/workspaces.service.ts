@@ -1,8 +1,9 @@
 import { ApiError } from '../shared/api-error.js';
+import { required } from '../shared/defined.js';
 import type { App, Merchant, User } from '../identities/identities.api.js';
 import type { DueJob } from '../clock/due-work.js';
 import type { ServicesWith } from '../module.types.js';
-import type { SnapshotDocument } from './snapshot.capture.js';
+import { rowsOf, type SnapshotDocument, type SnapshotRow } from './snapshot.capture.js';
 import { createSnapshotRepository } from './snapshots.repo.js';
 import { createSnapshotService, type SnapshotService } from './snapshots.service.js';
 import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces.repo.js';
@@ -65,12 +66,24 @@ export function createWorkspaceService(
     doc: SnapshotDocument,
     copyOf: (old: string) => string,
   ) {
-    const merchant = s.identities.merchantById(copyOf(doc.tables.merchants![0]!.id as string))!;
-    const app = s.identities.appByKey(copyOf(doc.tables.apps![0]!.api_key as string))!;
-    const customer = s.identities.userById(
-      copyOf(doc.tables.users!.find((u) => u.kind === 'customer')!.id as string),
-    )!;
-    const owner = s.identities.userById(app.owner_id)!;
+    // The document was checked before the restore: it has a merchant, an application and a customer.
+    const copied = (row: SnapshotRow | undefined, column: string, what: string) =>
+      copyOf(String(required(row, `${what} in the saved state`)[column]));
+    const users = rowsOf(doc, 'users');
+    const merchantId = copied(rowsOf(doc, 'merchants')[0], 'id', 'a merchant');
+    const apiKey = copied(rowsOf(doc, 'apps')[0], 'api_key', 'an application');
+    const customerId = copied(
+      users.find((u) => u.kind === 'customer'),
+      'id',
+      'a customer',
+    );
+    const merchant = required(
+      s.identities.merchantById(merchantId),
+      `restored merchant ${merchantId}`,
+    );
+    const app = required(s.identities.appByKey(apiKey), `restored application ${apiKey}`);
+    const customer = required(s.identities.userById(customerId), `restored customer ${customerId}`);
+    const owner = required(s.identities.userById(app.owner_id), `the owner of ${apiKey}`);
     return workspaceResource({ id, expiresAt, merchant, app, owner, customer }, s.ledger);
   }
 
@@ -123,7 +136,7 @@ export function createWorkspaceService(
       const now = s.tenants.sandbox.now();
       const ended: string[] = [];
       for (let due = repo.dueForExpiry(now); due.length; due = repo.dueForExpiry(now)) {
-        for (const id of due) end(id, repo.byId(id)!.expires_at ?? now);
+        for (const id of due) end(id, repo.byId(id)?.expires_at ?? now);
         ended.push(...due);
       }
       return ended;

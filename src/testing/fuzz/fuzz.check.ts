@@ -1,5 +1,6 @@
 import type { SpecValidators } from '../../spec/validators.js';
 import type { Draft, WireResponse } from './fuzz.request.js';
+import { itemAt } from '../../shared/defined.js';
 
 /** Whether the document answers this operation and status with a `text/event-stream`. */
 /** Whether the document gives this response a content of `type` (an event stream unless said otherwise). */
@@ -76,9 +77,9 @@ function streamProblems(d: Draft, res: WireResponse, streams: StreamsDocumented)
       `the stream does not start with a ready event: ${JSON.stringify(res.text.slice(0, 120))}`,
     ];
   try {
-    JSON.parse(ready[1]!);
+    JSON.parse(itemAt(ready, 1));
     return [];
   } catch {
-    return [`the ready event's data is not JSON: ${ready[1]!.slice(0, 120)}`];
+    return [`the ready event's data is not JSON: ${itemAt(ready, 1).slice(0, 120)}`];
   }
 }

@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readFixtures } from '../../fixtures/load.js';
 import { spawnServer } from '../spawn-server.js';
-import { runFuzz, summarize } from './fuzz.runner.js';
+import { summarize } from './fuzz.report.js';
+import { runFuzz } from './fuzz.runner.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,7 +42,7 @@ process.once('SIGINT', () => void stop().then(() => process.exit(130)));
 let code = 1;
 try {
   console.log(
-    `fuzz: sandbox on ${server.url}, seed ${seed}, budget ${maxRequests ? `${maxRequests} requests` : `${(maxMs! / 60_000).toFixed(1)} min`}`,
+    `fuzz: sandbox on ${server.url}, seed ${seed}, budget ${maxRequests ? `${maxRequests} requests` : `${((maxMs ?? 0) / 60_000).toFixed(1)} min`}`,
   );
   const report = await runFuzz({
     baseUrl: server.url,

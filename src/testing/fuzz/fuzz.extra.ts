@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { enc, type WireRequest, type WireResponse } from './fuzz.request.js';
 import type { FuzzWorld } from './fuzz.world.js';
-import { existing } from './fuzz.valid.js';
+import { existing } from './fuzz.bodies.js';
 import { NASTY_STRINGS } from './schema.arbitrary.js';
 
 /** A request to a route the document does not describe (pages, assets), and its name in the report. */

@@ -1,5 +1,6 @@
 import type { Operation } from '../../spec/load.js';
 import type { FuzzWorld } from './fuzz.world.js';
+import { itemAt } from '../../shared/defined.js';
 
 // Values of a valid request that must agree with each other or with the world, which the generators
 // of each part alone cannot say: the query with the path, the body with the path and the signing app.
@@ -52,7 +53,7 @@ export function fitQuery(
   const fitted = query.filter(([name, value]) => name !== 'currency' || value === 'PHP');
   return fitted.some(([name]) => name === 'payment_outlet' || name === 'outlet_id')
     ? fitted
-    : [...fitted, ['payment_outlet', world.outlets[0]!]];
+    : [...fitted, ['payment_outlet', itemAt(world.outlets, 0)]];
 }
 
 /**
@@ -115,7 +116,7 @@ export function fitDraft(
     const collector =
       collectors.includes(asked) || !choices.length
         ? asked
-        : choices[asked.length % choices.length]!;
+        : itemAt(choices, asked.length % choices.length);
     // Mostly a partial payment (the invoice stays pending, with a counter reference number to confirm
     // later), sometimes all that is due or more.
     const amount = mostlyPartial(
@@ -165,7 +166,7 @@ function mostlyPartial(due: number | undefined, amount: unknown, pick: number): 
 export function ownAccountsOf(world: FuzzWorld, app: number, body: unknown): unknown {
   const i = app % world.apps.length;
   if (i === 0 || !body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const accounts = world.fixtures.developers[i]!.accounts;
+  const accounts = itemAt(world.fixtures.developers, i).accounts;
   const swap = new Map([
     [world.ownAccount, accounts.find((a) => a.currency === 'PHP')?.id],
     [world.ownBtcAccount, accounts.find((a) => a.currency === 'BTC')?.id],

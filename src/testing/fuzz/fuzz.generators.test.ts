@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readFixtures } from '../../fixtures/load.js';
 import { loadSpec } from '../../spec/load.js';
 import { compileValidators } from '../../spec/validators.js';
-import { bodySchemaOf } from './fuzz.runner.js';
+import { bodySchemaOf } from './fuzz.document.js';
 import { invalidDraft } from './fuzz.invalid.js';
 import { validDraft } from './fuzz.valid.js';
 import { FuzzWorld } from './fuzz.world.js';

@@ -159,10 +159,12 @@ export function invalidDraft(
         .map((raw) => reject('malformed-json', { raw })),
     );
     // Deep nesting and huge strings under the body limit: no crash, whatever the verdict.
-    const free = Object.keys(props).filter(
-      (k) =>
-        !allowedTypes(flatten(props[k]!, resolve)) || flatten(props[k]!, resolve).type === 'object',
-    );
+    const free = Object.entries(props)
+      .filter(([, schema]) => {
+        const flat = flatten(schema, resolve);
+        return !allowedTypes(flat) || flat.type === 'object';
+      })
+      .map(([k]) => k);
     const deepKeys = free.length ? free : Object.keys(props).length ? Object.keys(props) : ['x'];
     out.push(
       fc

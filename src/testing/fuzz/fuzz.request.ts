@@ -1,5 +1,6 @@
 import type { Operation } from '../../spec/load.js';
 import type { FuzzWorld, SigningApp } from './fuzz.world.js';
+import { itemAt } from '../../shared/defined.js';
 
 /**
  * What the sandbox must do with a request:
@@ -79,7 +80,7 @@ export function toWire(d: Draft, world: FuzzWorld): WireRequest {
   // A merchant-or-public read (the v1 invoice read) takes the same credentials; without any it is public.
   if (auth === 'merchant' || auth === 'merchant-or-public') {
     if (d.auth === 'good')
-      headers.authorization = world.merchantTokens[d.app % world.merchantTokens.length]!;
+      headers.authorization = itemAt(world.merchantTokens, d.app % world.merchantTokens.length);
     else if (d.auth !== 'missing')
       headers.authorization =
         d.auth === 'wrong-token' ? 'Token not-a-real-token-0000' : 'Basic Zm9vOmJhcg==';
@@ -90,7 +91,7 @@ export function toWire(d: Draft, world: FuzzWorld): WireRequest {
     // The right token, from a page of another site: a browser adds the Origin, the sandbox refuses it.
     if (d.auth === 'foreign-origin') headers.origin = 'http://evil.example';
   } else if (auth === 'hmac' && d.auth !== 'missing') {
-    const app = d.signWith ?? world.apps[d.app % world.apps.length]!;
+    const app = d.signWith ?? itemAt(world.apps, d.app % world.apps.length);
     let nonce = world.nextNonce();
     const replay = world.accepted.get(app.key);
     // No accepted nonce to replay yet (or the key was reset): a nonce that is not a number instead.

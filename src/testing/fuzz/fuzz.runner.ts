@@ -1,89 +1,20 @@
 import fc from 'fast-check';
-import type { Fixtures } from '../../fixtures/fixture-types.js';
-import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
+import { loadSpec } from '../../spec/load.js';
 import { compileValidators, type SpecValidators } from '../../spec/validators.js';
-import { problemsOf, type StreamsDocumented } from './fuzz.check.js';
+import { problemsOf } from './fuzz.check.js';
+import { bodySchemaOf, streamsOf } from './fuzz.document.js';
 import { extraCase, extraProblems } from './fuzz.extra.js';
 import { invalidDraft } from './fuzz.invalid.js';
 import { judgeRaw, rawCase } from './fuzz.raw.js';
 import { send, toWire, type Draft, type WireRequest } from './fuzz.request.js';
 import { validDraft } from './fuzz.valid.js';
 import { FuzzWorld } from './fuzz.world.js';
-import { documentResolver, type Resolve, type Schema } from './schema.arbitrary.js';
-
-export interface FuzzOptions {
-  baseUrl: string;
-  controlToken: string;
-  fixtures: Fixtures;
-  seed: number;
-  /** Stop after this many requests, or after this many ms, whichever comes first. */
-  maxRequests?: number;
-  maxMs?: number;
-  /** Each request must be fully answered within this (a slower answer is a hang). */
-  deadlineMs?: number;
-  /** Share of cases that go to routes outside the document (1 in N). */
-  extraEvery?: number;
-  onProgress?: (r: FuzzReport) => void;
-  /** Called after every request (the CLI's --verbose). */
-  onRequest?: (line: string) => void;
-}
-
-export interface FuzzFailure {
-  /** Replays the same sequence: `npm run fuzz -- --seed <seed> --requests <index + 1>`. */
-  seed: number;
-  index: number;
-  target: string;
-  kind: string;
-  problems: string[];
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  status?: number;
-  answer?: string;
-}
-
-export interface OperationStats {
-  requests: number;
-  valid: number;
-  invalid: number;
-  /** Answers with a 2xx status: the valid generator reached the operation's success path. */
-  succeeded: number;
-  statuses: Record<string, number>;
-}
-
-export interface FuzzReport {
-  seed: number;
-  requests: number;
-  ms: number;
-  operations: Record<string, OperationStats>;
-  operationsTotal: number;
-  extra: Record<string, number>;
-  failures: FuzzFailure[];
-  /** Failures beyond the distinct ones listed. */
-  repeatedFailures: number;
-  hang: boolean;
-}
+import { documentResolver, type Resolve } from './schema.arbitrary.js';
+import { itemAt, required } from '../../shared/defined.js';
+import type { FuzzFailure, FuzzOptions, FuzzReport } from './fuzz.report.js';
 
 const excerpt = (s: string | undefined, n = 300) =>
   s === undefined ? undefined : s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s;
-
-/** The JSON schema of an operation's request body, if it takes one. */
-export function bodySchemaOf(spec: LoadedSpec, op: Operation): Schema | undefined {
-  if (!op.hasBody) return undefined;
-  const raw = spec.document.paths?.[op.path]?.[op.method]?.requestBody as Schema | undefined;
-  const body = raw?.$ref ? documentResolver(spec.document)(raw.$ref) : raw;
-  return body?.content?.['application/json']?.schema as Schema | undefined;
-}
-
-/** Whether the document lists a `text/event-stream` answer for the operation and status. */
-function streamsOf(spec: LoadedSpec): StreamsDocumented {
-  return (operationId, status, type = 'text/event-stream') => {
-    const op = spec.byId.get(operationId);
-    const responses =
-      op &&
-      (spec.document.paths?.[op.path]?.[op.method]?.responses as
-        Record<string, { content?: Record<string, unknown> }> | undefined);
-    return Boolean(responses?.[String(status)]?.content?.[type]);
-  };
-}
 
 /** One request per case, operations in a seeded round-robin so that every one is reached early. */
 export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
@@ -92,10 +23,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const resolve: Resolve = documentResolver(spec.document);
   const streams = streamsOf(spec);
   const world = new FuzzWorld(o.baseUrl, o.controlToken, o.fixtures);
-  const shuffled = fc.sample(
-    fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }),
-    { seed: o.seed, numRuns: 1 },
-  )[0]!;
+  const shuffled = itemAt(
+    fc.sample(fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }), {
+      seed: o.seed,
+      numRuns: 1,
+    }),
+    0,
+  );
   // Each round first makes things, then uses them, and resets last (the reset wipes every id made so
   // far): what a round creates is there for the operations of the same round that read or move it (a
   // control call on a new transfer, a read of a new invoice), lists first. The round's invoices then go through
@@ -138,7 +72,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   let opTurn = 0;
 
   const fail = (f: FuzzFailure) => {
-    const key = `${f.target} ${f.kind.replace(/\d+/g, 'N')} ${f.problems[0]!.replace(/\d+/g, 'N').slice(0, 80)}`;
+    const key = `${f.target} ${f.kind.replace(/\d+/g, 'N')} ${itemAt(f.problems, 0).replace(/\d+/g, 'N').slice(0, 80)}`;
     if (seen.has(key)) return void report.repeatedFailures++;
     seen.add(key);
     report.failures.push(f);
@@ -158,7 +92,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     let wire: WireRequest;
     let draft: Draft | undefined;
     if (i % (extraEvery * 4) === extraEvery * 2 - 1) {
-      const c = fc.sample(rawCase(world), { seed: caseSeed, numRuns: 1 })[0]!;
+      const c = itemAt(fc.sample(rawCase(world), { seed: caseSeed, numRuns: 1 }), 0);
       report.requests++;
       report.extra[c.surface] = (report.extra[c.surface] ?? 0) + 1;
       const verdict = await judgeRaw(o.baseUrl, c, deadlineMs);
@@ -181,7 +115,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       continue;
     }
     if (i % extraEvery === extraEvery - 1) {
-      const c = fc.sample(extraCase(world), { seed: caseSeed, numRuns: 1 })[0]!;
+      const c = itemAt(fc.sample(extraCase(world), { seed: caseSeed, numRuns: 1 }), 0);
       ({ surface: target, wire } = c);
       kind = 'extra';
       report.extra[target] = (report.extra[target] ?? 0) + 1;
@@ -189,7 +123,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       // Counted apart from `i`: with `i` an operation count sharing a factor with `extraEvery` would
       // leave the operations at the extra cases' positions never sent.
       const round = Math.floor(opTurn / ops.length);
-      const op = ops[opTurn++ % ops.length]!;
+      const op = itemAt(ops, opTurn++ % ops.length);
       const bodySchema = bodySchemaOf(spec, op);
       const valid = validDraft(op, world, resolve, bodySchema);
       const invalid = valid.chain((v) => invalidDraft(v, resolve, bodySchema, world));
@@ -201,7 +135,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
           : round === 1
             ? invalid
             : fc.oneof({ weight: 9, arbitrary: valid }, { weight: 11, arbitrary: invalid });
-      draft = fc.sample(arb, { seed: caseSeed, numRuns: 1 })[0]!;
+      draft = itemAt(fc.sample(arb, { seed: caseSeed, numRuns: 1 }), 0);
       if (draft.kind === 'valid' && draft.body !== undefined) {
         // The document's own validator decides: a generated body it refuses must be refused.
         const check = validators.forOperation(op.operationId).body;
@@ -265,7 +199,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         answer: excerpt(res.text),
       });
     if (!draft) continue;
-    const stats = report.operations[target]!;
+    const stats = required(report.operations[target], `the statistics of ${target}`);
     stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
     if (res.status >= 200 && res.status < 300) {
       stats.succeeded++;
@@ -281,7 +215,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const probe = {
         method: faultMethod === '*' ? 'GET' : faultMethod,
         url: `${o.baseUrl}/v1/invoices/${'a'.repeat(4000)}`,
-        headers: { authorization: world.merchantTokens[0]! },
+        headers: { authorization: itemAt(world.merchantTokens, 0) },
       };
       const answer = await send(probe, deadlineMs);
       const glob = excerpt(wire.body, 700);
@@ -343,23 +277,24 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     answer: { access_token?: unknown; expires_at?: unknown } | undefined,
   ) {
     const id = d.op.operationId;
+    const param = (name: string) => required(d.pathParams[name], `the path parameter ${name}`);
     if (d.op.auth === 'hmac' && d.auth === 'good') {
-      const app = world.apps[d.app % world.apps.length]!;
+      const app = itemAt(world.apps, d.app % world.apps.length);
       world.accepted.set(app.key, {
-        nonce: wire.headers['ACCESS_NONCE']!,
+        nonce: required(wire.headers['ACCESS_NONCE'], 'the nonce of the signed request'),
         method: wire.method,
         path: wire.url,
         body: wire.body ?? '',
       });
     }
-    if (id === 'resetAppNonce') world.accepted.delete(d.pathParams.api_key!);
-    if (id === 'deleteWorkspace') world.workspaces.delete(d.pathParams.workspace_id!);
+    if (id === 'resetAppNonce') world.accepted.delete(param('api_key'));
+    if (id === 'deleteWorkspace') world.workspaces.delete(param('workspace_id'));
     // Gone for good: no later valid request may count on them.
-    if (id === 'deleteFault') world.forget('fault', d.pathParams.fault_id!);
+    if (id === 'deleteFault') world.forget('fault', param('fault_id'));
     if (id === 'clearFaults') world.forgetAll('fault');
-    if (id === 'revokeAppToken') world.forget('accessToken', d.pathParams.access_token!);
+    if (id === 'revokeAppToken') world.forget('accessToken', param('access_token'));
     if (id === 'createAppToken' && typeof answer?.access_token === 'string')
-      world.addToken(d.pathParams.api_key!, answer.access_token, String(answer.expires_at));
+      world.addToken(param('api_key'), answer.access_token, String(answer.expires_at));
     if (id === 'resetSandbox') {
       world.accepted.clear();
       world.seedPools();
@@ -371,28 +306,4 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (id === 'clearFaults' || id === 'resetSandbox') liveFaults = 0;
     if (id === 'clearFaults' || id === 'resetSandbox') unsafeFault = false;
   }
-}
-
-export function summarize(r: FuzzReport): string {
-  const ops = Object.entries(r.operations);
-  const succeeded = ops.filter(([, s]) => s.succeeded > 0).length;
-  const lines = [
-    `fuzz: seed ${r.seed}, ${r.requests} requests in ${(r.ms / 1000).toFixed(1)} s (${((r.requests * 1000) / r.ms).toFixed(0)}/s)`,
-    `fuzz: ${ops.length}/${r.operationsTotal} operations covered, ${succeeded} of them answered 2xx at least once; routes outside the document: ${Object.values(r.extra).reduce((a, b) => a + b, 0)} requests`,
-    `fuzz: ${r.failures.length} distinct failures (${r.repeatedFailures} repeats)${r.hang ? ', stopped on a hang' : ''}`,
-  ];
-  const never = ops
-    .filter(([, s]) => s.succeeded === 0)
-    .map(([k, s]) => `${k} ${JSON.stringify(s.statuses)}`);
-  if (never.length) lines.push(`fuzz: never 2xx: ${never.join(', ')}`);
-  for (const f of r.failures) {
-    lines.push(
-      `  ✗ ${f.target} [${f.kind}] case ${f.index} (seed ${f.seed}): ${f.problems.join(' | ')}`,
-    );
-    lines.push(
-      `    ${f.request.method} ${f.request.url}${f.request.body ? ` body ${JSON.stringify(f.request.body)}` : ''}`,
-    );
-    if (f.status !== undefined) lines.push(`    → ${f.status} ${f.answer ?? ''}`);
-  }
-  return lines.join('\n');
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixtures } from '../../fixtures/load.js';
 import { loadSpec } from '../../spec/load.js';
 import { spawnServer, type SpawnedServer } from '../spawn-server.js';
-import { runFuzz, summarize, type FuzzReport } from './fuzz.runner.js';
+import { summarize, type FuzzReport } from './fuzz.report.js';
+import { runFuzz } from './fuzz.runner.js';
 
 // The CI budget of the spec-driven fuzzer: a fixed seed (failures reproduce with
 // `npm run fuzz -- --seed 20261123 --requests <case + 1>`) and a request count, not a duration, so

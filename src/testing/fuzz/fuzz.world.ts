@@ -1,53 +1,26 @@
 import { createHmac } from 'node:crypto';
 import type { Fixtures } from '../../fixtures/fixture-types.js';
+import { itemAt, required } from '../../shared/defined.js';
+import {
+  POOL_CAP,
+  poolOfKey,
+  SETTLES_BY_STATUS,
+  STATEFUL,
+  TRANSFER_DELAY_MS,
+  type PoolName,
+} from './fuzz.pools.js';
 
-/** Kinds of existing resources a request can point at; filled from the fixtures and from answers. */
-export type PoolName =
-  | 'invoice'
-  | 'sellOrder'
-  | 'buyOrder'
-  | 'transfer'
-  | 'account'
-  | 'delivery'
-  | 'apiKey'
-  | 'merchant'
-  | 'workspace'
-  | 'reference'
-  | 'email'
-  | 'outlet'
-  | 'market'
-  | 'paymentRequest'
-  | 'cryptoExchange'
-  | 'cryptoPayment'
-  | 'cryptoRoute'
-  | 'fault'
-  | 'accessToken'
-  | 'snapshot';
-
-const POOL_CAP = 200;
-
-/** Pools of resources with a lifecycle: a new one can still move, where history has settled. */
-const STATEFUL = new Set<PoolName>([
-  'invoice',
-  'sellOrder',
-  'buyOrder',
-  'transfer',
-  'paymentRequest',
-  'cryptoExchange',
-  'cryptoPayment',
-]);
-
-/** Pools whose objects say in `status` whether they can still move: only a `pending` one can. */
-const SETTLES_BY_STATUS = new Set<PoolName>([
-  'invoice',
-  'transfer',
-  'paymentRequest',
-  'cryptoExchange',
-  'cryptoPayment',
-]);
-
-/** A pending transfer settles by itself this long after it was made (the server's default `--transfer-delay`). */
-const TRANSFER_DELAY_MS = 10_000;
+/** The workspace `createWorkspace` answers, as far as the fuzzer uses it. */
+interface WorkspaceAnswer {
+  id: string;
+  app?: {
+    api_key: string;
+    api_secret: string;
+    mfa_whitelisted: boolean;
+    owner: { accounts: Array<{ id: string; currency: string }> };
+  };
+  customer?: { email: string };
+}
 
 export interface SigningApp {
   key: string;
@@ -118,8 +91,13 @@ export class FuzzWorld {
       `Token ${m.merchant_api_token}`,
       ...(m.bearer_token ? [`Bearer ${m.bearer_token}`] : []),
     ]);
-    this.ownAccount = devs[0]!.accounts.find((a) => a.currency === 'PHP')!.id;
-    this.ownBtcAccount = devs[0]!.accounts.find((a) => a.currency === 'BTC')!.id;
+    const walletOfFirst = (currency: string) =>
+      required(
+        itemAt(devs, 0).accounts.find((a) => a.currency === currency),
+        `the first developer's ${currency} wallet`,
+      ).id;
+    this.ownAccount = walletOfFirst('PHP');
+    this.ownBtcAccount = walletOfFirst('BTC');
     this.outlets = fixtures.payout_outlets.map((o) => o.id);
     this.customerPesoAccounts = fixtures.customers.flatMap((c) =>
       c.accounts.filter((a) => a.currency === 'PHP').map((a) => a.id),
@@ -149,7 +127,7 @@ export class FuzzWorld {
           status?: string;
           delivery_status?: string;
         }>
-      ).filter((o) => o.owner_id === devs[0]!.id);
+      ).filter((o) => o.owner_id === itemAt(devs, 0).id);
     this.add(
       'sellOrder',
       ...section('sell_orders')
@@ -285,11 +263,11 @@ export class FuzzWorld {
   /** Remember ids found in an answer, by the name of the object that holds them. */
   harvest(operationId: string, body: unknown): void {
     const ws =
-      operationId === 'createWorkspace' ? (body as { workspace?: any }).workspace : undefined;
-    if (ws?.app && ws.customer) {
-      const account = ws.app.owner.accounts.find(
-        (a: { currency: string }) => a.currency === 'PHP',
-      )?.id;
+      operationId === 'createWorkspace'
+        ? (body as { workspace?: WorkspaceAnswer }).workspace
+        : undefined;
+    const account = ws?.app?.owner.accounts.find((a) => a.currency === 'PHP')?.id;
+    if (ws?.app && ws.customer && account !== undefined) {
       const app = {
         key: ws.app.api_key,
         secret: ws.app.api_secret,
@@ -339,23 +317,8 @@ export class FuzzWorld {
       if (!v || typeof v !== 'object') return;
       const o = v as Record<string, unknown>;
       const id = typeof o.id === 'string' ? o.id : undefined;
-      if (id) {
-        if (parent === 'invoice' || parent === 'invoices') add('invoice', id, o);
-        else if (parent === 'order' || parent === 'orders')
-          add(operationId.includes('Buy') ? 'buyOrder' : 'sellOrder', id, o);
-        else if (parent === 'transfer' || parent === 'transfers') add('transfer', id, o);
-        else if (parent === 'payment-request' || parent === 'payment-requests')
-          add('paymentRequest', id, o);
-        else if (parent === 'crypto-exchange' || parent === 'crypto-exchanges')
-          add('cryptoExchange', id, o);
-        else if (parent === 'crypto-payment' || parent === 'crypto-payments')
-          add('cryptoPayment', id, o);
-        else if (parent === 'fault' || parent === 'faults') add('fault', id, o);
-        else if (parent === 'delivery' || parent === 'deliveries') add('delivery', id, o);
-        else if (parent === 'workspace') add('workspace', id, o);
-        else if (parent === 'accounts' || parent === 'account') add('account', id, o);
-        else if (parent === 'merchant' || parent === 'merchants') add('merchant', id, o);
-      }
+      const pool = id ? poolOfKey(parent, operationId) : undefined;
+      if (id && pool) add(pool, id, o);
       if (typeof o.api_key === 'string') this.add('apiKey', o.api_key);
       if (typeof o.current_payment_reference_number === 'string')
         this.add('reference', o.current_payment_reference_number);

@@ -8,9 +8,11 @@ export type Resolve = (ref: string) => Schema;
 
 export function documentResolver(document: unknown): Resolve {
   return (ref) => {
-    let cur: any = document;
-    for (const part of ref.replace(/^#\//, '').split('/'))
-      cur = cur?.[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+    let cur: unknown = document;
+    for (const part of ref.replace(/^#\//, '').split('/')) {
+      const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
+      cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[key] : undefined;
+    }
     if (!cur || typeof cur !== 'object') throw new Error(`unresolvable $ref ${ref}`);
     return cur as Schema;
   };

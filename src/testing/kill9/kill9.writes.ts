@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { itemAt, required } from '../../shared/defined.js';
 
 /** A write the sandbox acknowledged (2xx): it must survive any crash that comes after. */
 export type Ack =
@@ -44,11 +45,24 @@ export const newWriteLog = (): WriteLog => ({
 
 let nonceBase = BigInt(Date.now()) * 1000n;
 
-async function post(
+/** The answer; `T` is the shape of the success the caller reads (null when the body is not JSON). */
+interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+interface Created {
+  invoice: { id: string; status: string };
+  payment: { id: string };
+  order: { id: string };
+  transfer: { id: string };
+}
+
+async function post<T = unknown>(
   url: string,
   body: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: any }> {
+): Promise<Answer<T>> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -69,10 +83,10 @@ export async function writeWorker(
   stop: () => boolean,
   random: () => number,
 ): Promise<void> {
-  const app = creds.apps[worker % creds.apps.length]!;
+  const app = itemAt(creds.apps, worker % creds.apps.length);
   const pending: string[] = [];
   let n = 0;
-  const signed = async (path: string, payload: unknown): Promise<{ status: number; body: any }> => {
+  const signed = async <T>(path: string, payload: unknown): Promise<Answer<T>> => {
     const url = base + path;
     const body = JSON.stringify(payload);
     const nonce = String((nonceBase += 1n));
@@ -97,7 +111,7 @@ export async function writeWorker(
     const pick = random();
     try {
       if (pick < 0.3 || !pending.length) {
-        const r = await post(
+        const r = await post<Pick<Created, 'invoice'>>(
           `${base}/v1/invoices/`,
           {
             amount: 20,
@@ -111,18 +125,21 @@ export async function writeWorker(
           pending.push(r.body.invoice.id);
         }
       } else if (pick < 0.5) {
-        const invoiceId = pending.shift()!;
+        const invoiceId = required(pending.shift(), 'a pending invoice');
         const wallet = random() < 0.5;
         const body = wallet
           ? { collector: 'coins_peso_wallet', customer: creds.customerEmail, amount: '5' }
           : { collector: 'cash_payment' };
-        const r = await post(`${base}/_sandbox/invoices/${invoiceId}/payments`, body);
+        const r = await post<Pick<Created, 'invoice' | 'payment'>>(
+          `${base}/_sandbox/invoices/${invoiceId}/payments`,
+          body,
+        );
         if (r.status === 201) {
           log.acks.push({ kind: 'payment', id: r.body.payment.id, invoiceId });
           if (r.body.invoice.status === 'pending') pending.push(invoiceId);
         }
       } else if (pick < 0.65) {
-        const r = await signed('/v1/sellorder', {
+        const r = await signed<Pick<Created, 'order'>>('/v1/sellorder', {
           outlet_id: creds.outletId,
           amount: '10',
           currency: 'PHP',
@@ -130,7 +147,7 @@ export async function writeWorker(
         });
         if (r.status === 201) log.acks.push({ kind: 'sellOrder', id: r.body.order.id });
       } else if (pick < 0.8) {
-        const r = await signed('/v3/transfers/', {
+        const r = await signed<Pick<Created, 'transfer'>>('/v3/transfers/', {
           account: app.account,
           target_address: creds.customerEmail,
           amount: '1',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { openDatabase } from '../../db/open.js';
 import { createSandbox, sharedSpec } from '../../sandbox.js';
 import { listen } from '../../server.js';
+import { required } from '../../shared/defined.js';
 import { parseAmount } from '../../shared/money.js';
 import type { WireResponse } from './wire.support.js';
 
@@ -106,7 +107,8 @@ export const units = (amount: string) => parseAmount(amount, { allowZero: true }
 
 /** The owner's wallet of a currency as the workspace lists it (`PHP` is the peso wallet, `PBTC` on the wire). */
 export function walletOf(ws: Workspace, currency: 'PHP' | 'BTC'): string {
-  return ws.app.owner.accounts.find((a) => a.currency === currency)!.id;
+  const wallet = ws.app.owner.accounts.find((a) => a.currency === currency);
+  return required(wallet, `the workspace owner's ${currency} wallet`).id;
 }
 
 /**
@@ -137,16 +139,21 @@ export function useWorkspaceServer() {
   });
   afterAll(() => server?.close());
   beforeEach(async () => {
-    ws = await server!.workspace();
+    ws = await env.server.workspace();
   });
-  return {
+  const env = {
     get server(): SandboxServer {
-      return server!;
+      return required(server, 'the sandbox server (started in beforeAll)');
     },
     get ws(): Workspace {
-      return ws!;
+      return required(ws, 'the workspace (made in beforeEach)');
     },
     /** The workspace app's HMAC credentials on this server, as the example-script clients take them. */
-    credentials: () => ({ base: server!.base, key: ws!.app.api_key, secret: ws!.app.api_secret }),
+    credentials: () => ({
+      base: env.server.base,
+      key: env.ws.app.api_key,
+      secret: env.ws.app.api_secret,
+    }),
   };
+  return env;
 }

@@ -1,0 +1,77 @@
+/**
+ * What each column of a snapshot table is to a saved state (docs/design.md#saved-states), written as a
+ * short spec per column in snapshot.tables.ts.
+ *
+ * A column spec is a kind, `?` when it may be null, then for a reference the tables it may point at
+ * (`*`: it may also point outside the document, at a row the restoring sandbox must hold or — when
+ * nullable — is forgotten):
+ * - `id`: the row's own id, renewed on restore; `ws`: the workspace's id;
+ * - `secret` (a credential), `email`, `mobile`, `reference` (a counter reference): unique, renewed;
+ * - `ref`: another row's id, replaced by that row's copy;
+ * - `mapped`: text in which every id and credential of the document is replaced by its copy (event
+ *   bodies, recorded request headers);
+ * - `text`, `int`, `real`, `money` (8-digit amount strings in the document), `time` (timestamps).
+ */
+export type ColumnKind =
+  | 'id'
+  | 'ws'
+  | 'secret'
+  | 'email'
+  | 'mobile'
+  | 'reference'
+  | 'ref'
+  | 'mapped'
+  | 'text'
+  | 'int'
+  | 'real'
+  | 'money'
+  | 'time';
+
+export interface ColumnSpec {
+  kind: ColumnKind;
+  nullable: boolean;
+  /** For `ref`: the document's tables it may name. */
+  to: string[];
+  /** For `ref`: it may name a row outside the document (a system account, an outlet, another tenant's wallet). */
+  external: boolean;
+}
+
+export interface TableSpec {
+  name: string;
+  columns: Record<string, ColumnSpec>;
+  /** The rows of workspace `@ws`, in the order they are restored. */
+  select: string;
+}
+
+function parse(spec: string): ColumnSpec {
+  const [head = '', ...rest] = spec.split(' ');
+  const nullable = head.endsWith('?');
+  return {
+    kind: head.replace('?', '') as ColumnKind,
+    nullable,
+    to: rest.filter((t) => t !== '*'),
+    external: rest.includes('*'),
+  };
+}
+
+/** A table of the list: its columns' specs parsed, and the query of one workspace's rows. */
+export function table(
+  name: string,
+  where: string,
+  columns: Record<string, string>,
+  orderBy = 'rowid',
+): TableSpec {
+  const parsed = Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, parse(v)]));
+  return {
+    name,
+    columns: parsed,
+    select: `SELECT * FROM ${name} WHERE ${where} ORDER BY ${orderBy}`,
+  };
+}
+
+/** The id column of a table's rows (what references name), if it has one. */
+export function keyColumn(t: TableSpec): string | undefined {
+  return Object.entries(t.columns).find(
+    ([, c]) => c.kind === 'id' || (c.kind === 'secret' && t.name === 'apps'),
+  )?.[0];
+}
