@@ -82,9 +82,7 @@ const conversionCases: ContractCase[] = [
       ctx.expectStatus(res, 201);
       const x = res.body['crypto-exchange'] as Body;
       ctx.check(
-        x.source_amount === '200' &&
-          x.source_currency === 'PBTC' &&
-          x.target_currency === 'BTC',
+        x.source_amount === '200' && x.source_currency === 'PBTC' && x.target_currency === 'BTC',
         `conversion came back as ${res.text}`,
         'createCryptoExchange',
       );
