@@ -201,4 +201,62 @@ export const orderCases: ContractCase[] = [
       ctx.expectError(await status(other.id, 'released'), 409, 'invalid_state_transition');
     },
   },
+  {
+    name: "orders: the 2014 docs' buy order items GET/PUT/DELETE /api/v2/buyorder/{id} answer the order; DELETE cancels an unpaid one once",
+    tags: ['write'],
+    async run(ctx) {
+      const place = async () => {
+        const res = await ctx.dev.request<{ order: BuyOrder }>({
+          method: 'POST',
+          path: '/api/v2/buyorder',
+          body: { currency: 'PHP', btc_amount: 0.025, payment_method: 'bdo_deposit' },
+          operationId: 'placeBuyOrder',
+        });
+        ctx.expectStatus(res, 201);
+        return res.body.order;
+      };
+      const item = (method: string, id: string, operationId: string) =>
+        ctx.dev.request<{ order: BuyOrder }>({
+          method,
+          path: `/api/v2/buyorder/${id}`,
+          operationId,
+        });
+      const order = await place();
+      const got = await item('GET', order.id, 'getBuyOrderV2');
+      ctx.expectStatus(got, 200);
+      ctx.check(
+        got.body.order.id === order.id && got.body.order.status === 'pending_payment',
+        `GET /api/v2/buyorder/{id} answered ${got.text}`,
+        'getBuyOrderV2',
+      );
+      const canceled = await item('DELETE', order.id, 'cancelBuyOrderV2');
+      ctx.expectStatus(canceled, 200);
+      ctx.check(
+        canceled.body.order.status === 'canceled' && canceled.body.order.canceled_time !== null,
+        `a canceled buy order came back as ${canceled.text}`,
+        'cancelBuyOrderV2',
+      );
+      ctx.expectError(
+        await item('DELETE', order.id, 'cancelBuyOrderV2'),
+        409,
+        'invalid_state_transition',
+      );
+      const paid = await item('PUT', (await place()).id, 'markBuyOrderPaidV2');
+      ctx.expectStatus(paid, 200);
+      ctx.check(
+        paid.body.order.status === 'payment_received',
+        `a buy order marked paid at the v2 path came back as ${paid.text}`,
+        'markBuyOrderPaidV2',
+      );
+      ctx.expectError(
+        await ctx.dev.request({
+          method: 'DELETE',
+          path: `/v1/buyorder/${paid.body.order.id}`,
+          operationId: 'cancelBuyOrder',
+        }),
+        409,
+        'invalid_state_transition',
+      );
+    },
+  },
 ];

@@ -200,4 +200,35 @@ export const outletCases: ContractCase[] = [
       );
     },
   },
+  {
+    name: "quotes: the 2014 docs' GET /api/v2/sellquote without an outlet and GET /api/v2/buyquote quote every outlet, keyed by id",
+    tags: ['read'],
+    async run(ctx) {
+      type Quote = {
+        quote: { btc_amount: number; outlets: Record<string, { outlet_id: string }> };
+      };
+      const sell = await get(ctx, '/api/v2/sellquote', 'getSellQuote', {
+        btc_amount: '0.01',
+        currency: 'PHP',
+      });
+      ctx.expectStatus(sell, 200);
+      const buy = await get(ctx, '/api/v2/buyquote', 'getBuyQuote', {
+        btc_amount: '1',
+        currency: 'PHP',
+      });
+      ctx.expectStatus(buy, 200);
+      for (const [res, operationId] of [
+        [sell, 'getSellQuote'],
+        [buy, 'getBuyQuote'],
+      ] as const) {
+        const { quote } = res.body as Quote;
+        const outlets = Object.entries(quote.outlets);
+        ctx.check(
+          outlets.length > 0 && outlets.every(([id, o]) => o.outlet_id === id),
+          `a quote of every outlet came back as ${res.text.slice(0, 300)}`,
+          operationId,
+        );
+      }
+    },
+  },
 ];

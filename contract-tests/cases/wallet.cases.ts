@@ -82,9 +82,7 @@ const conversionCases: ContractCase[] = [
       ctx.expectStatus(res, 201);
       const x = res.body['crypto-exchange'] as Body;
       ctx.check(
-        x.source_amount === '200.00000000' &&
-          x.source_currency === 'PBTC' &&
-          x.target_currency === 'BTC',
+        x.source_amount === '200' && x.source_currency === 'PBTC' && x.target_currency === 'BTC',
         `conversion came back as ${res.text}`,
         'createCryptoExchange',
       );
@@ -190,6 +188,46 @@ const conversionCases: ContractCase[] = [
         operationId: 'setCryptoExchangeStatus',
       });
       ctx.expectError(again, 409, 'invalid_state_transition');
+    },
+  },
+  {
+    name: 'wallet: an address route created with POST /v3/crypto-routes/ is answered bare, listed, and removed with DELETE',
+    tags: ['write'],
+    async run(ctx) {
+      const monitored = `contract-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+      const made = await signed(ctx, 'POST', '/v3/crypto-routes/', 'createCryptoRoute', {
+        monitored_address: monitored,
+        stock_address: `${monitored}-stock`,
+      });
+      ctx.expectStatus(made, 201);
+      ctx.check(
+        made.body.monitored_address === monitored && typeof made.body.id === 'string',
+        `a new crypto route came back as ${made.text}`,
+        'createCryptoRoute',
+      );
+      const listed = await signed(ctx, 'GET', '/v3/crypto-routes/', 'listCryptoRoutes');
+      ctx.check(
+        (listed.body['crypto-routes'] as Body[]).some((r) => r.id === made.body.id),
+        'the new crypto route is not listed',
+        'listCryptoRoutes',
+      );
+      const removed = await signed(
+        ctx,
+        'DELETE',
+        `/v3/crypto-routes/${made.body.id}/`,
+        'deleteCryptoRoute',
+      );
+      ctx.expectStatus(removed, 200);
+      ctx.check(
+        sameJson(removed.body, made.body),
+        'DELETE answered another route',
+        'deleteCryptoRoute',
+      );
+      ctx.expectError(
+        await signed(ctx, 'DELETE', `/v3/crypto-routes/${made.body.id}/`, 'deleteCryptoRoute'),
+        404,
+        'not_found',
+      );
     },
   },
 ];

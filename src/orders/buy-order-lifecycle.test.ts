@@ -13,7 +13,10 @@ const CONFLICT = (from: string, to: string) =>
     non_field_errors: [`Buy order is ${from} and cannot move to ${to}.`],
   });
 
-/** A developer with a fresh PHP wallet and a buy order placed through `POST /api/v2/buyorder/` as the npm client does. */
+/**
+ * A developer with a fresh PHP wallet and a buy order placed through `POST /api/v2/buyorder/` as the npm client
+ * does: `created` is the create's answer, `order` the retrieve's (with expiration_time and instructions).
+ */
 async function placed(
   body: Record<string, unknown> = {
     currency_amount: '1500',
@@ -24,7 +27,9 @@ async function placed(
   const dev = newDeveloper(t, { php: '100' });
   const res = await t.signed('POST', '/api/v2/buyorder/', { ...as(dev), body });
   expect(res.status).toBe(201);
-  return { dev, order: res.body.order, before: balanceOf(t, dev.php) };
+  const got = await t.signed('GET', `/v1/buyorder/${res.body.order.id}`, as(dev));
+  expect(got.status).toBe(200);
+  return { dev, created: res.body.order, order: got.body.order, before: balanceOf(t, dev.php) };
 }
 
 const setStatus = (id: string, status: string) =>
@@ -35,8 +40,25 @@ const markPaid = (dev: ReturnType<typeof newDeveloper>, id: string) =>
 describe('buy order lifecycle', () => {
   it('is created pending_payment with the real fields, and listed on v1 and v2', async () => {
     t = createTestApp();
-    const { dev, order } = await placed();
-    // The recorded buy order's keys, exactly (parity/recorded buyorders.har), amounts unpadded.
+    const { dev, created, order } = await placed();
+    // The recorded create answer's keys, exactly (parity/recorded buyorders.har#0, #4): no
+    // expiration_time, no instructions; the retrieve adds them (buyorders.har#1).
+    const { expiration_time, instructions, ...rest } = order;
+    expect(created).toEqual(rest);
+    expect(Object.keys(created).sort()).toEqual([
+      'btc_amount',
+      'btc_released',
+      'canceled_time',
+      'created_at',
+      'currency_amount',
+      'id',
+      'marked_paid_time',
+      'payment_method',
+      'rate',
+      'status',
+      'wallet_address',
+    ]);
+    expect([typeof expiration_time, typeof instructions]).toEqual(['string', 'string']);
     expect(order).toEqual({
       btc_amount: '1500',
       btc_released: '0',

@@ -21,13 +21,14 @@ import { checkDailyBuyLimit } from './buy-order-limit.js';
 import type { OrderRepository } from './orders.references.js';
 import type { BuyOrderRow, BuyOrderStatus } from './orders.repo.js';
 import { buyOrderResource } from './orders.view.js';
+import { buyQuote } from './buy-quote.js';
 
 export { BUY_ORDER_LIFETIME_SECONDS };
 
 export interface BuyOrderDeps {
   orders: OrderRepository;
   /** The outlets module's pay-in outlets (a payment method names one). */
-  payins: Pick<OutletService, 'payinOutlet' | 'payinNames'>;
+  payins: Pick<OutletService, 'payinOutlet' | 'payinNames' | 'payinOutlets'>;
   identities: IdentitiesApi;
   ledger: LedgerApi;
   unitOfWork: UnitOfWork;
@@ -230,6 +231,19 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       });
     },
 
+    /** `DELETE /v1/buyorder/{id}` (and the 2014 docs' v2 path): an unpaid order → canceled; nothing moves. */
+    cancel(ownerId: string, id: string) {
+      return d.unitOfWork(() => {
+        const row = ownOrder(ownerId, id);
+        if (row.status !== 'pending_payment')
+          throw ApiError.general(
+            'invalid_state_transition',
+            `Buy order is ${row.status} and cannot move to canceled.`,
+          );
+        return buyOrderResource(move(row, 'canceled', d.clock.now()));
+      });
+    },
+
     /** `POST /_sandbox/buyorders/{id}/status`: any owner's order; 409 unless the move is allowed. */
     setStatus(id: string, to: BuyOrderStatus) {
       return d.unitOfWork(() => {
@@ -239,6 +253,9 @@ export function createBuyOrderService(d: BuyOrderDeps) {
         return buyOrderResource(move(row, to, d.clock.now()));
       });
     },
+
+    /** `GET /v2/buyquote`: every payment method's quote (src/orders/buy-quote.ts). */
+    quote: (query: Parameters<typeof buyQuote>[1]) => buyQuote(d.payins.payinOutlets(), query),
 
     get(ownerId: string, id: string) {
       return buyOrderResource(ownOrder(ownerId, id));

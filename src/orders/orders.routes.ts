@@ -3,7 +3,7 @@ import type { BuyOrderService } from './buy-orders.service.js';
 import { checkSellOrderAccess } from './sell-order-access.js';
 import { sellOrderInput } from './sell-order-input.js';
 import type { SellOrderRow } from './orders.repo.js';
-import { sellOrderHeaders, sellOrderResource } from './orders.view.js';
+import { buyOrderCreated, sellOrderHeaders, sellOrderResource } from './orders.view.js';
 import type { SellOrderService } from './sell-orders.service.js';
 
 /** One sell order in the real body, with the sandbox's fee and total beside it in `X-Sandbox-*` headers. */
@@ -48,11 +48,21 @@ export function orderHandlers(sell: SellOrderService, buy: BuyOrderService): Han
       return ok(sell.list(app.owner_id, query));
     },
     placeBuyOrder: ({ app, body }) =>
-      ok({ order: buy.place(app, body), success: true as const }, 201),
+      ok({ order: buyOrderCreated(buy.place(app, body)), success: true as const }, 201),
     getBuyOrder: ({ app, params }) =>
       ok({ order: buy.get(app.owner_id, params.order_id), success: true as const }),
     markBuyOrderPaid: ({ app, params }) =>
       ok({ order: buy.markPaid(app.owner_id, params.order_id), success: true as const }),
+    cancelBuyOrder: ({ app, params }) =>
+      ok({ order: buy.cancel(app.owner_id, params.order_id), success: true as const }),
+    // The 2014 docs' item paths (`/api/v2/buyorder/<id>`): the same three operations.
+    getBuyOrderV2: ({ app, params }) =>
+      ok({ order: buy.get(app.owner_id, params.order_id), success: true as const }),
+    markBuyOrderPaidV2: ({ app, params }) =>
+      ok({ order: buy.markPaid(app.owner_id, params.order_id), success: true as const }),
+    cancelBuyOrderV2: ({ app, params }) =>
+      ok({ order: buy.cancel(app.owner_id, params.order_id), success: true as const }),
+    getBuyQuote: ({ query }) => ok(buy.quote(query)),
     listBuyOrders: ({ app, query }) => ok(buy.list(app.owner_id, query)),
     listBuyOrdersV1: ({ app, query }) => ok(buy.list(app.owner_id, query)),
     createBuyOrder: ({ body }) => ok({ order: buy.create(body), success: true as const }, 201),

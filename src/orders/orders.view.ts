@@ -102,3 +102,23 @@ export function buyOrderResource(r: BuyOrderRow) {
     wallet_address: r.wallet_address,
   };
 }
+
+/**
+ * The create's answer as both recorded creates write it (parity/recorded buyorders.har#0, #4): the buy order
+ * without `expiration_time` and `instructions`, which the retrieve adds.
+ */
+export function buyOrderCreated(order: ReturnType<typeof buyOrderResource>) {
+  return {
+    btc_amount: order.btc_amount,
+    btc_released: order.btc_released,
+    canceled_time: null,
+    created_at: order.created_at,
+    currency_amount: order.currency_amount,
+    id: order.id,
+    marked_paid_time: null,
+    payment_method: order.payment_method,
+    rate: order.rate,
+    status: 'pending_payment' as const,
+    wallet_address: order.wallet_address,
+  };
+}

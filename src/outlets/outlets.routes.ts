@@ -3,16 +3,17 @@ import { ok, type Handlers } from '../http/operation.js';
 import { AmountError, parseAmount } from '../shared/money.js';
 import type { OutletDirectory } from './outlet-directory.service.js';
 import type { OutletService } from './outlets.service.js';
+import { allOutletsSellQuote } from './sell-quote.js';
 
 /** v4 clients ask for `per_page=1000` to read every outlet at once; v4 honours up to 1000. */
 const V4_MAX_PER_PAGE = 1000;
 
 /** An amount from the query string (the sell quote): the body's amount rules, as a field error. */
-function queryAmount(text: string): bigint {
+function queryAmount(text: string, field = 'amount'): bigint {
   try {
     return parseAmount(text);
   } catch (e) {
-    if (e instanceof AmountError) throw ApiError.field('amount', e.message);
+    if (e instanceof AmountError) throw ApiError.field(field, e.message);
     throw e;
   }
 }
@@ -54,6 +55,22 @@ export function outletHandlers(outlets: OutletService, directory: OutletDirector
       return ok({ 'partner-payout-outlet-fee': outlets.quoteResource(quote) });
     },
     getSellQuote: ({ query }) => {
+      if (query.payment_outlet === undefined && query.outlet_id === undefined) {
+        return ok(
+          allOutletsSellQuote(
+            { outlets: outlets.payoutOutlets(), quote: outlets.quote },
+            {
+              btc:
+                query.btc_amount === undefined
+                  ? undefined
+                  : queryAmount(query.btc_amount, 'btc_amount'),
+              pesos: query.amount === undefined ? undefined : queryAmount(query.amount),
+              currency: query.currency,
+            },
+          ),
+        );
+      }
+      if (query.amount === undefined) throw ApiError.field('amount', 'This field is required.');
       const field = query.payment_outlet !== undefined ? 'payment_outlet' : 'outlet_id';
       const outlet = outlets.requirePayoutOutlet(query.payment_outlet ?? query.outlet_id, field);
       if (query.currency !== undefined && query.currency !== outlet.currency) {

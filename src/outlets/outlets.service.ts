@@ -44,6 +44,8 @@ export function createOutletService(repo: OutletRepository) {
     outletName: (id: string) => repo.outletName(id) ?? '',
     /** An outlet's category (null for an id no outlet has). */
     outletCategory: (id: string) => repo.outletCategory(id) ?? null,
+    /** Every payout outlet, in fixture order. */
+    payoutOutlets: () => repo.allPayoutOutlets(),
     /** The over-the-counter (pay-in) outlets, in fixture order. */
     payinOutlets: () => repo.payinOutlets(),
     /** A pay-in outlet by its id or its collector code. */

@@ -48,7 +48,6 @@ describe('sell quote', () => {
         '/v2/sellquote?payment_outlet=nope&amount=10',
         { payment_outlet: ['Payout outlet "nope" does not exist.'] },
       ],
-      ['/v2/sellquote?amount=10', { outlet_id: ['This field is required.'] }],
       [
         '/v2/sellquote?payment_outlet=bpi&amount=10&currency=BTC',
         { currency: ['BPI pays out in PHP only.'] },

@@ -60,6 +60,20 @@ describe('compareAnswer', () => {
     ]);
   });
 
+  it('takes a recorded decimal whose last place is not zero as padded to as many places as ours (quotes.har#3)', () => {
+    const market = rec({ market: { bid: '9911.31691110', ask: '10008.48668473', last: '5' } });
+    const ours = (ask: string, last = '5') => ({
+      status: 200,
+      body: { market: { bid: '624931.11000000', ask, last } },
+    });
+    expect(compareAnswer(market, ours('624931.11000000'))).toEqual([]);
+    expect(short(compareAnswer(market, ours('624931.110000')))).toEqual(['format market.ask']);
+    // A decimal as entered with fewer places than ours stays a difference.
+    expect(short(compareAnswer(market, ours('1.00000000', '5.00000000')))).toEqual([
+      'format market.last',
+    ]);
+  });
+
   it('compares the status when recorded, else its class from the body', () => {
     expect(
       short(

@@ -58,6 +58,16 @@ export function formatOf(key: string, v: string): string {
   return places > 0 && m[1]!.endsWith('0') ? `decimal(${places} places)` : 'decimal(as entered)';
 }
 
+/**
+ * A recorded decimal whose last place happens not to be zero ("9911.31691110" is padded, "10008.48668473"
+ * reads as entered) is written with as many places as ours when ours is padded to that many: the recorded
+ * value is no evidence against the padding.
+ */
+function paddedAlike(recorded: string, ours: string): boolean {
+  const places = /^-?\d+\.(\d+)$/.exec(recorded)?.[1]?.length;
+  return places !== undefined && ours === `decimal(${places} places)`;
+}
+
 function describe(key: string, v: unknown): string {
   return typeof v === 'string'
     ? `${formatOf(key, v)} ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`
@@ -92,7 +102,7 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
   }
   if (rt === 'string') {
     const [rf, of] = [formatOf(key, rec as string), formatOf(key, ours as string)];
-    if (rf !== of)
+    if (rf !== of && !paddedAlike(rec as string, of))
       w.out.push({ path, kind: 'format', recorded: describe(key, rec), ours: describe(key, ours) });
     // In a list the first items are different records: their enum values are data, not shape.
     else if (

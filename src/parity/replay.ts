@@ -22,6 +22,8 @@ export interface EntryOverride {
   auth?: AuthMode;
   /** Send the request this many times first (a duplicate's first use). */
   repeat?: number;
+  /** The path to send instead of the recorded one (a doc's example code that drops the id its reference names). */
+  path?: string;
   note: string;
 }
 
@@ -34,8 +36,10 @@ export interface ReplayContext {
 }
 
 const UNKNOWN_ID = '0'.repeat(32);
-const RESOURCES: Array<{ rx: RegExp; kind: 'buyorder' | 'invoice' | 'sellorder' }> = [
+type ResourceKind = 'buyorder' | 'invoice' | 'sellorder' | 'crypto-route';
+const RESOURCES: Array<{ rx: RegExp; kind: ResourceKind }> = [
   { rx: /\/buyorder\/([^/?]+)/, kind: 'buyorder' },
+  { rx: /\/crypto-routes\/([^/?]+)/, kind: 'crypto-route' },
   { rx: /\/invoices\/([^/?]+)/, kind: 'invoice' },
   { rx: /\/sellorder\/([^/?]+)/, kind: 'sellorder' },
 ];
@@ -130,12 +134,24 @@ function mapBody(value: unknown, key: string, ctx: ReplayContext, uniq: string):
   return value;
 }
 
-async function provision(
-  ctx: ReplayContext,
-  kind: 'buyorder' | 'invoice' | 'sellorder',
-): Promise<string> {
+async function provision(ctx: ReplayContext, kind: ResourceKind): Promise<string> {
   const base = ctx.target.baseUrl;
   if (kind === 'buyorder') return provisionBuyOrder(ctx.target, ctx.creds);
+  if (kind === 'crypto-route') {
+    const route = await readAnswer(
+      await send(ctx, {
+        method: 'POST',
+        url: `${base}/v3/crypto-routes/`,
+        body: JSON.stringify({ monitored_address: ctx.unique(), stock_address: ctx.unique() }),
+        type: 'application/json',
+        auth: 'hmac',
+      }),
+    );
+    const id = (route.body as { id?: string } | null)?.id;
+    if (route.status !== 201 || !id)
+      throw new Error(`could not create a crypto route: ${route.status}`);
+    return id;
+  }
   const [url, body, auth]: [string, unknown, AuthMode] =
     kind === 'invoice'
       ? [
@@ -187,6 +203,12 @@ async function targetUrl(e: HarEntry, ctx: ReplayContext): Promise<string> {
   return `${ctx.target.baseUrl}${rest}`;
 }
 
+/** The entry as it is replayed: at the override's path when it names one. */
+export function replayedAt(e: HarEntry, override?: EntryOverride): HarEntry {
+  if (!override?.path) return e;
+  return { ...e, request: { ...e.request, url: new URL(override.path, e.request.url).href } };
+}
+
 /** Replay one recorded request against the target, re-authenticated, and read the answer. */
 export async function replayEntry(
   e: HarEntry,
@@ -194,7 +216,7 @@ export async function replayEntry(
   ctx: ReplayContext,
   override?: EntryOverride,
 ): Promise<Answer> {
-  const url = await targetUrl(e, ctx);
+  const url = await targetUrl(replayedAt(e, override), ctx);
   const post = e.request.postData;
   const type = header(e.request.headers, 'content-type') ?? post?.mimeType;
   let body: string | undefined =

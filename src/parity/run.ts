@@ -4,7 +4,7 @@ import { packageRoot, type LoadedSpec } from '../spec/load.js';
 import { compareAnswer, type Difference } from './compare.js';
 import { recordedAnswer, type LoadedEntry } from './har.js';
 import { operationMatcher, type Deviation } from './operations.js';
-import { replayEntry, type EntryOverride, type ReplayContext } from './replay.js';
+import { replayedAt, replayEntry, type EntryOverride, type ReplayContext } from './replay.js';
 import { freshCredentials, type Target } from './target.js';
 
 export type Verdict = 'accepted' | 'gap' | 'unexplained';
@@ -115,7 +115,7 @@ export async function replayAll(
   const matcher = operationMatcher(spec);
   const results: EntryResult[] = [];
   for (const { key, family, entry } of entries) {
-    const url = new URL(entry.request.url.replace(/[{}]/g, ''));
+    const url = new URL(replayedAt(entry, inputs.overrides[key]).request.url.replace(/[{}]/g, ''));
     const op = matcher.match(entry.request.method, url.pathname);
     const base = {
       key,

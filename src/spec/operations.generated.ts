@@ -233,6 +233,48 @@ export interface Schemas {
     order: Schemas["BuyOrder"];
     success: true;
   };
+  SellQuoteOneOutlet: {
+    quote: (Schemas["PayoutOutletFee"]) & ({
+      amount: Schemas["Money"];
+      fee: Schemas["Money"];
+      total: Schemas["Money"];
+    });
+  };
+  SellQuoteAllOutlets: {
+    quote: {
+      btc_amount: number;
+      currency: string;
+      rate: number;
+      outlets: {
+        [key: string]: {
+          fee: number;
+          outlet_id: string;
+          outlet_type_id: string;
+          required_fields: Array<string>;
+          subtotal: number;
+          total: number;
+        } | undefined;
+      };
+    };
+    success: true;
+  };
+  BuyOrderCreated: {
+    btc_amount: Schemas["Decimal"];
+    btc_released: Schemas["Decimal"];
+    canceled_time: null;
+    created_at: string;
+    currency_amount: Schemas["Decimal"];
+    id: Schemas["Id"];
+    marked_paid_time: null;
+    payment_method: string;
+    rate: Schemas["Decimal"];
+    status: "pending_payment";
+    wallet_address: string | null;
+  };
+  BuyOrderCreatedEnvelope: {
+    order: Schemas["BuyOrderCreated"];
+    success: true;
+  };
   TransferCreateRequest: {
     account: string;
     target_address: string;
@@ -253,15 +295,17 @@ export interface Schemas {
   CryptoExchangeCreateRequest: {
     source_account: string;
     target_account: string;
-    amount: Schemas["AmountInput"];
+    source_amount?: Schemas["AmountInput"];
+    target_amount?: Schemas["AmountInput"];
+    amount?: Schemas["AmountInput"];
   };
   CryptoExchange: {
     id: Schemas["Id"];
     source_account: Schemas["Id"];
     target_account: Schemas["Id"];
     rate: string;
-    source_amount: Schemas["Money"];
-    target_amount: Schemas["Money"];
+    source_amount: Schemas["Decimal"];
+    target_amount: Schemas["Decimal"];
     source_currency: string;
     target_currency: string;
     owner_payment: Schemas["Id"];
@@ -277,6 +321,12 @@ export interface Schemas {
     source_currency: string;
     target_currency: string;
     rate: string;
+  };
+  CryptoAddressRoute: {
+    id: Schemas["Id"];
+    monitored_address: string;
+    stock_address: string;
+    created_at: Schemas["Timestamp"];
   };
   CryptoPaymentCreateRequest: {
     account: string;
@@ -538,6 +588,7 @@ export interface Schemas {
       crypto_exchanges: Array<Schemas["SnapshotCryptoExchangesRow"]>;
       crypto_payments: Array<Schemas["SnapshotCryptoPaymentsRow"]>;
       payment_requests: Array<Schemas["SnapshotPaymentRequestsRow"]>;
+      crypto_routes: Array<Schemas["SnapshotCryptoRoutesRow"]>;
     };
   };
   SnapshotUsersRow: {
@@ -739,6 +790,13 @@ export interface Schemas {
     owner_payment: string;
     trader_payment: string;
     status: string;
+    created_at: string;
+  };
+  SnapshotCryptoRoutesRow: {
+    id: string;
+    owner_id: string;
+    monitored_address: string;
+    stock_address: string;
     created_at: string;
   };
   SnapshotCryptoPaymentsRow: {
@@ -1176,6 +1234,68 @@ export interface Operations {
       413: Schemas["ErrorBody"];
     };
   };
+  cancelBuyOrder: {
+    auth: "hmac";
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+    };
+  };
+  getBuyOrderV2: {
+    auth: "hmac";
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
+    };
+  };
+  markBuyOrderPaidV2: {
+    auth: "hmac";
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      [key: string]: unknown;
+    };
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+      413: Schemas["ErrorBody"];
+    };
+  };
+  cancelBuyOrderV2: {
+    auth: "hmac";
+    params: {
+      order_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["BuyOrderEnvelope"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
+    };
+  };
   listBuyOrders: {
     auth: "hmac";
     params: Record<string, never>;
@@ -1199,7 +1319,7 @@ export interface Operations {
     query: Record<string, never>;
     body: Schemas["BuyOrderCreateRequest"];
     responses: {
-      201: Schemas["BuyOrderEnvelope"];
+      201: Schemas["BuyOrderCreatedEnvelope"];
       400: Schemas["ErrorBody"];
       401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
       413: Schemas["ErrorBody"];
@@ -1309,10 +1429,39 @@ export interface Operations {
     body: undefined;
     responses: {
       200: {
-        "crypto-routes": Array<Schemas["CryptoRoute"]>;
+        "crypto-routes": Array<(Schemas["CryptoRoute"]) | (Schemas["CryptoAddressRoute"])>;
       };
       400: Schemas["ErrorBody"];
       401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+    };
+  };
+  createCryptoRoute: {
+    auth: "hmac";
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      monitored_address: string;
+      stock_address: string;
+    };
+    responses: {
+      201: Schemas["CryptoAddressRoute"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      413: Schemas["ErrorBody"];
+    };
+  };
+  deleteCryptoRoute: {
+    auth: "hmac";
+    params: {
+      crypto_route_id: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    responses: {
+      200: Schemas["CryptoAddressRoute"];
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+      404: Schemas["ErrorBody"];
     };
   };
   listCryptoPayments: {
@@ -1651,17 +1800,51 @@ export interface Operations {
     query: {
       payment_outlet?: string;
       outlet_id?: string;
-      amount: string;
+      amount?: string;
+      btc_amount?: string;
+      currency?: string;
+    };
+    body: undefined;
+    responses: {
+      200: (Schemas["SellQuoteAllOutlets"]) | (Schemas["SellQuoteOneOutlet"]);
+      400: Schemas["ErrorBody"];
+      401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);
+    };
+  };
+  getBuyQuote: {
+    auth: "hmac";
+    params: Record<string, never>;
+    query: {
+      btc_amount?: string;
+      amount?: string;
       currency?: string;
     };
     body: undefined;
     responses: {
       200: {
-        quote: (Schemas["PayoutOutletFee"]) & ({
-          amount: Schemas["Money"];
-          fee: Schemas["Money"];
-          total: Schemas["Money"];
-        });
+        quote: {
+          btc_amount: number;
+          currency: string;
+          rate: number;
+          outlets: {
+            [key: string]: {
+              available: boolean;
+              coins_fee: Schemas["Decimal"];
+              collections_outlet: boolean;
+              fee: Schemas["Decimal"];
+              help_link: string;
+              help_text: string;
+              name: string;
+              outlet_id: string;
+              outlet_type_id: string;
+              outlet_type_name: string;
+              required_fields: Array<string>;
+              subtotal: Schemas["Decimal"];
+              total: Schemas["Decimal"];
+            } | undefined;
+          };
+        };
+        success: true;
       };
       400: Schemas["ErrorBody"];
       401: (Schemas["DeveloperError"]) | (Schemas["NonceTooLowError"]) | (Schemas["UnauthorizedMessageError"]);

@@ -26,6 +26,7 @@ const OWNER: Record<string, string> = {
   transfers: 'transfers',
   crypto_exchanges: 'wallet',
   crypto_payments: 'wallet',
+  crypto_routes: 'wallet',
   payment_requests: 'wallet',
   workspaces: 'workspaces',
   deliveries: 'callbacks',

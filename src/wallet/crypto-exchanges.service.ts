@@ -40,6 +40,48 @@ export function convert(
   return undefined;
 }
 
+/** The create's body: the documented `source_amount` or `target_amount` (one of them), or the clients' `amount`. */
+export interface CryptoExchangeCreateBody {
+  source_account: string;
+  target_account: string;
+  source_amount?: number | string;
+  target_amount?: number | string;
+  amount?: number | string;
+}
+
+/**
+ * The one amount of a create: `source_amount` (documented), `amount` (the npm clients' name for it; equal
+ * when both are sent) or `target_amount` (documented: the amount to receive); a source and a target amount
+ * together are refused, as the docs allow one of them.
+ */
+function amountOf(body: CryptoExchangeCreateBody): {
+  field: 'source_amount' | 'amount' | 'target_amount';
+  units: bigint;
+} {
+  const { source_amount: src, amount, target_amount: tgt } = body;
+  if (tgt !== undefined && (src !== undefined || amount !== undefined))
+    throw ApiError.field('target_amount', 'Give either source_amount or target_amount, not both.');
+  if (tgt !== undefined) return { field: 'target_amount', units: parseAmount(tgt) };
+  if (src === undefined && amount === undefined)
+    throw ApiError.field('source_amount', 'This field is required.');
+  if (src !== undefined && amount !== undefined && parseAmount(src) !== parseAmount(amount))
+    throw ApiError.field('amount', 'Must equal source_amount.');
+  return src !== undefined
+    ? { field: 'source_amount', units: parseAmount(src) }
+    : { field: 'amount', units: parseAmount(amount) };
+}
+
+/**
+ * The source amount that converts to at least `target` units: pesos to a coin are exact at the rate, a coin
+ * to pesos rounds the coin up to a unit. Undefined when the table has no route.
+ */
+export function sourceFor(target: bigint, from: string, to: string): bigint | undefined {
+  if (from === 'PHP' && PESOS_PER_COIN[to]) return target * PESOS_PER_COIN[to];
+  const rate = PESOS_PER_COIN[from];
+  if (to === 'PHP' && rate) return (target + rate - 1n) / rate;
+  return undefined;
+}
+
 export interface CryptoExchangeDeps {
   exchanges: CryptoExchangeRepository;
   ledger: LedgerApi;
@@ -104,10 +146,7 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
   const settleDueNow = (): number => settleDue(settling);
 
   return {
-    create(
-      app: App,
-      body: { source_account: string; target_account: string; amount: number | string },
-    ) {
+    create(app: App, body: CryptoExchangeCreateBody) {
       const source = ownAccount(app, body.source_account, 'source_account');
       const target = ownAccount(app, body.target_account, 'target_account');
       if (source.currency === target.currency) {
@@ -116,15 +155,21 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
           `Both accounts hold ${developerCurrency(source.currency)}; choose an account in another currency.`,
         );
       }
-      const amount = parseAmount(body.amount);
-      const route = convert(amount, source.currency, target.currency);
       const pair = `${developerCurrency(source.currency)} to ${developerCurrency(target.currency)}`;
-      if (!route) throw ApiError.field('target_account', `No conversion route from ${pair}.`);
+      const given = amountOf(body);
+      const amount =
+        given.field === 'target_amount'
+          ? sourceFor(given.units, source.currency, target.currency)
+          : given.units;
+      const route =
+        amount === undefined ? undefined : convert(amount, source.currency, target.currency);
+      if (amount === undefined || !route)
+        throw ApiError.field('target_account', `No conversion route from ${pair}.`);
       if (route.amount <= 0n)
-        throw ApiError.field('amount', `Amount is too small to convert from ${pair}.`);
+        throw ApiError.field(given.field, `Amount is too small to convert from ${pair}.`);
       if (route.amount > MAX_AMOUNT_UNITS) {
         throw ApiError.field(
-          'amount',
+          given.field,
           `The converted amount would exceed ${formatMoneyShort(MAX_AMOUNT_UNITS)} ${developerCurrency(target.currency)}.`,
         );
       }

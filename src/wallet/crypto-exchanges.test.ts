@@ -41,7 +41,7 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
       source_account: dev.php,
       target_account: dev.btc,
       rate: '621822',
-      source_amount: '200.00000000',
+      source_amount: '200',
       target_amount: '0.00032163',
       source_currency: 'PBTC',
       target_currency: 'BTC',
@@ -86,7 +86,7 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
       amount: '0.0005',
     });
     expect(back.body['crypto-exchange']).toMatchObject({
-      target_amount: '310.91100000',
+      target_amount: '310.911',
       source_currency: 'BTC',
       target_currency: 'PBTC',
       status: 'pending',
@@ -164,6 +164,102 @@ describe('POST /v3/crypto-exchanges/ (createCryptoExchange)', () => {
     expect(balanceOf(t, dev.btc)).toBe(0n);
     expect((await t.signed('GET', '/v3/crypto-exchanges/', as(dev))).body.meta.total_count).toBe(0);
     t.assertLedger();
+  });
+});
+
+describe('the amount of a conversion: source_amount (documented), amount (the clients), target_amount', () => {
+  it('takes the documented source_amount, as the doc example and a recorded client send it', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '1000' });
+    // crypto-exchanges.har#1: a Java client's Gson body, source_amount first and a double (200.0).
+    const res = await t.signed('POST', '/api/v3/crypto-exchanges/', {
+      ...as(dev),
+      raw:
+        '{"source_amount":200.0,"source_account":"' +
+        dev.php +
+        '","target_account":"' +
+        dev.btc +
+        '"}',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body['crypto-exchange']).toMatchObject({
+      source_amount: '200',
+      target_amount: '0.00032163',
+      rate: '621822',
+      status: 'pending',
+    });
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('800'));
+    // amount and source_amount together are one field: equal is fine.
+    const both = await exchange(dev, {
+      source_account: dev.php,
+      target_account: dev.btc,
+      source_amount: '1',
+      amount: 1,
+    });
+    expect(both.status).toBe(201);
+    expect(both.body['crypto-exchange'].source_amount).toBe('1');
+    t.assertLedger();
+  });
+
+  it('takes target_amount instead: the source is worked back at the rate (a coin rounded up to a unit)', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '1000' });
+    const buy = await exchange(dev, {
+      source_account: dev.php,
+      target_account: dev.btc,
+      target_amount: '0.001',
+    });
+    expect(buy.status).toBe(201);
+    expect(buy.body['crypto-exchange']).toMatchObject({
+      source_amount: '621.822',
+      target_amount: '0.001',
+    });
+    settle();
+    // 100 pesos from BTC: 100 / 621822 = 0.000160817… BTC, rounded up to 0.00016082 (which gives 100.00141404).
+    const sell = await exchange(dev, {
+      source_account: dev.btc,
+      target_account: dev.php,
+      target_amount: '100',
+    });
+    expect(sell.status).toBe(201);
+    expect(sell.body['crypto-exchange']).toMatchObject({
+      source_amount: '0.00016082',
+      target_amount: '100.00141404',
+    });
+    expect(balanceOf(t, dev.btc)).toBe(parseAmount('0.00083918'));
+    t.assertLedger();
+  });
+
+  it('refuses no amount, a source and a target amount together, or an amount that differs from source_amount (400, nothing moves)', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '1000' });
+    const accounts = { source_account: dev.php, target_account: dev.btc };
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{}, 'source_amount', 'This field is required.'],
+      [
+        { source_amount: '1', target_amount: '0.0001' },
+        'target_amount',
+        'Give either source_amount or target_amount, not both.',
+      ],
+      [
+        { amount: '1', target_amount: '0.0001' },
+        'target_amount',
+        'Give either source_amount or target_amount, not both.',
+      ],
+      [{ source_amount: '1', amount: '2' }, 'amount', 'Must equal source_amount.'],
+      [
+        { source_amount: '0.0003' },
+        'source_amount',
+        'Amount is too small to convert from PBTC to BTC.',
+      ],
+    ];
+    for (const [amounts, field, message] of cases) {
+      const res = await exchange(dev, { ...accounts, ...amounts });
+      expect(res.status, JSON.stringify(amounts)).toBe(400);
+      expect(res.body.errors).toEqual({ [field]: [message] });
+    }
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('1000'));
+    expect(await listed(dev)).toEqual([]);
   });
 });
 

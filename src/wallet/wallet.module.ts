@@ -4,9 +4,11 @@ import type { TransferService } from '../transfers/transfers.service.js';
 import { createCryptoExchangeService } from './crypto-exchanges.service.js';
 import { createCryptoPaymentService } from './crypto-payments.service.js';
 import { createPaymentRequestService } from './payment-requests.service.js';
+import { createCryptoRouteService } from './crypto-routes.service.js';
 import {
   createCryptoExchangeRepository,
   createCryptoPaymentRepository,
+  createCryptoRouteRepository,
   createPaymentRequestRepository,
 } from './wallet.repo.js';
 import { walletHandlers } from './wallet.routes.js';
@@ -44,7 +46,12 @@ export function createWalletModule(
     requests: createPaymentRequestRepository(s.db),
     publicUrl: () => s.config.publicUrl,
   });
-  const api = { exchanges, payments, requests };
+  const routes = createCryptoRouteService({
+    routes: createCryptoRouteRepository(s.db),
+    clock: s.clock,
+    ids: s.ids,
+  });
+  const api = { exchanges, payments, requests, routes };
   // Conversions and payments settle and requests expire as soon as their owner's clock says so.
   for (const job of [exchanges.dueJob, payments.dueJob, requests.dueJob]) s.dueWork.register(job);
   return {

@@ -218,3 +218,38 @@ export function createPaymentRequestRepository(db: Db) {
 export type CryptoExchangeRepository = ReturnType<typeof createCryptoExchangeRepository>;
 export type CryptoPaymentRepository = ReturnType<typeof createCryptoPaymentRepository>;
 export type PaymentRequestRepository = ReturnType<typeof createPaymentRequestRepository>;
+
+export interface CryptoRouteRecord {
+  id: string;
+  owner_id: string;
+  monitored_address: string;
+  stock_address: string;
+  created_at: number;
+}
+
+/** A developer's crypto routes (`crypto_routes`), oldest first. SQL only. */
+export function createCryptoRouteRepository(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO crypto_routes (id, owner_id, monitored_address, stock_address, created_at)
+     VALUES (@id, @owner_id, @monitored_address, @stock_address, @created_at)`,
+  );
+  const forOwner = db.prepare('SELECT * FROM crypto_routes WHERE id = ? AND owner_id = ?');
+  const ofOwner = db.prepare(
+    'SELECT * FROM crypto_routes WHERE owner_id = ? ORDER BY created_at, id',
+  );
+  const byMonitored = db.prepare(
+    'SELECT id FROM crypto_routes WHERE owner_id = ? AND monitored_address = ?',
+  );
+  const remove = db.prepare('DELETE FROM crypto_routes WHERE id = ?');
+  return {
+    insert: (r: CryptoRouteRecord) => void insert.run(r),
+    forOwner: (id: string, ownerId: string) =>
+      forOwner.get(id, ownerId) as CryptoRouteRecord | undefined,
+    ofOwner: (ownerId: string) => ofOwner.all(ownerId) as CryptoRouteRecord[],
+    monitoredTaken: (ownerId: string, address: string) =>
+      byMonitored.get(ownerId, address) !== undefined,
+    remove: (id: string) => void remove.run(id),
+  };
+}
+
+export type CryptoRouteRepository = ReturnType<typeof createCryptoRouteRepository>;

@@ -2,6 +2,7 @@ import { ok, type Handlers } from '../http/operation.js';
 import type { CryptoExchangeService } from './crypto-exchanges.service.js';
 import { cryptoRoutes } from './wallet.view.js';
 import type { CryptoPaymentService } from './crypto-payments.service.js';
+import type { CryptoRouteService } from './crypto-routes.service.js';
 import { marketsApi } from './markets.js';
 import { paymentRequestPageUrl, type PaymentRequestService } from './payment-requests.service.js';
 
@@ -16,6 +17,7 @@ export function walletHandlers(
     exchanges: CryptoExchangeService;
     payments: CryptoPaymentService;
     requests: PaymentRequestService;
+    routes: CryptoRouteService;
   },
   publicUrl: () => string,
 ): Handlers {
@@ -27,7 +29,11 @@ export function walletHandlers(
     listCryptoExchanges: ({ app, query }) => ok(s.exchanges.list(app.owner_id, query)),
     getCryptoExchange: ({ app, params, query }) =>
       ok({ 'crypto-exchange': s.exchanges.get(app.owner_id, params.crypto_exchange_id) }),
-    listCryptoRoutes: () => ok({ 'crypto-routes': cryptoRoutes() }),
+    listCryptoRoutes: ({ app }) =>
+      ok({ 'crypto-routes': [...cryptoRoutes(), ...s.routes.list(app.owner_id)] }),
+    createCryptoRoute: ({ app, body }) => ok(s.routes.create(app, body), 201),
+    deleteCryptoRoute: ({ app, params }) =>
+      ok(s.routes.remove(app.owner_id, params.crypto_route_id)),
     createCryptoPayment: ({ app, body, c }) =>
       ok({ 'crypto-payment': s.payments.create(app, body, c.req.header('access-otp')) }, 201),
     listCryptoPayments: ({ app, query }) => ok(s.payments.list(app.owner_id, query)),

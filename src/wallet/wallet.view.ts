@@ -1,11 +1,12 @@
 /** The wire shapes of the wallet module's resources (conversions, crypto payments, payment requests). */
 import { developerCurrency } from '../ledger/accounts.view.js';
 import { formatTimestamp } from '../shared/clock.js';
-import { formatMoney } from '../shared/money.js';
+import { formatDecimal, formatMoney } from '../shared/money.js';
 import { PESOS_PER_COIN } from '../shared/rates.js';
 import type {
   CryptoExchangeRecord,
   CryptoPaymentRecord,
+  CryptoRouteRecord,
   PaymentRequestRecord,
   Row,
 } from './wallet.repo.js';
@@ -27,6 +28,16 @@ export function cryptoRoutes() {
   );
 }
 
+/** A developer's crypto route, bare as the 2015 docs show it (parity/recorded crypto-routes.har#0). */
+export function cryptoRouteResource(r: CryptoRouteRecord) {
+  return {
+    id: r.id,
+    monitored_address: r.monitored_address,
+    stock_address: r.stock_address,
+    created_at: formatTimestamp(Number(r.created_at)),
+  };
+}
+
 /** The `crypto-exchange` resource, field for field as the real service answers a conversion. */
 export function cryptoExchangeResource(r: Row<CryptoExchangeRecord>) {
   return {
@@ -34,8 +45,9 @@ export function cryptoExchangeResource(r: Row<CryptoExchangeRecord>) {
     source_account: r.source_account_id,
     target_account: r.target_account_id,
     rate: r.rate,
-    source_amount: formatMoney(r.source_amount),
-    target_amount: formatMoney(r.target_amount),
+    // Unpadded, as the recorded conversion writes them ("200", "0.00032164"; crypto-exchanges.har#1).
+    source_amount: formatDecimal(r.source_amount),
+    target_amount: formatDecimal(r.target_amount),
     source_currency: developerCurrency(r.source_currency),
     target_currency: developerCurrency(r.target_currency),
     owner_payment: r.owner_payment,

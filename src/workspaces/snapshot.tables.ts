@@ -278,6 +278,13 @@ export const SNAPSHOT_TABLES: readonly TableSpec[] = [
     expires_at: 'time',
     updated_at: 'time',
   }),
+  table('crypto_routes', `owner_id IN (${WS_USERS})`, {
+    id: 'id',
+    ...owned,
+    monitored_address: 'mapped',
+    stock_address: 'mapped',
+    created_at: 'time',
+  }),
 ];
 
 export const SNAPSHOT_FORMAT = 'paysandbox.snapshot';

@@ -18,6 +18,7 @@ import { sql as appTokenExpiredAt } from './020-app-token-expired-at.js';
 import { sql as ledgerPerCurrency } from './021-ledger-per-currency.js';
 import { sql as workspaceClock } from './023-workspace-clock.js';
 import { sql as appAccountLimits } from './024-app-account-limits.js';
+import { sql as cryptoRoutes } from './026-crypto-routes.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -44,4 +45,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 21, name: 'ledger-per-currency', sql: ledgerPerCurrency },
   { version: 23, name: 'workspace-clock', sql: workspaceClock },
   { version: 24, name: 'app-account-limits', sql: appAccountLimits },
+  { version: 26, name: 'crypto-routes', sql: cryptoRoutes },
 ].sort((a, b) => a.version - b.version);

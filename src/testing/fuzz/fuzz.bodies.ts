@@ -93,6 +93,9 @@ export function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve)
         source_account: fc.constant(world.ownAccount),
         target_account: fc.constant(world.ownBtcAccount),
         amount: validAmount(500),
+        // The documented names of the amount: another amount beside `amount` is a 400 by design.
+        source_amount: fc.constant(undefined),
+        target_amount: fc.constant(undefined),
       };
     case 'createPaymentRequest':
       // A payer who exists (an unknown one is a 400 by design; the invalid generator covers it).

@@ -39,6 +39,16 @@ export function fitQuery(
         !['invoice_id', 'merchant_id', 'event', 'status'].includes(name) || name === filter?.[0],
     );
   }
+  if (op.operationId === 'getBuyQuote') {
+    // One amount (two that differ are a 400 by design) in pesos (another currency is a 400 by design).
+    const fitted = query.filter(([name, value]) => name !== 'currency' || value === 'PHP');
+    const amounts = fitted.filter(([name]) => name === 'btc_amount' || name === 'amount');
+    if (amounts.length === 1) return fitted;
+    return [
+      ...fitted.filter(([name]) => name !== 'btc_amount' && name !== 'amount'),
+      ['btc_amount', amounts[0]?.[1] ?? '1'],
+    ];
+  }
   if (op.operationId !== 'getSellQuote') return query;
   const fitted = query.filter(([name, value]) => name !== 'currency' || value === 'PHP');
   return fitted.some(([name]) => name === 'payment_outlet' || name === 'outlet_id')

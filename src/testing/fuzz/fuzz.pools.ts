@@ -18,6 +18,7 @@ export type PoolName =
   | 'paymentRequest'
   | 'cryptoExchange'
   | 'cryptoPayment'
+  | 'cryptoRoute'
   | 'fault'
   | 'accessToken'
   | 'snapshot';

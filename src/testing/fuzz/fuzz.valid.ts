@@ -25,6 +25,10 @@ const MOVABLE_FIRST = new Set([
   'cancelPaymentRequest',
   'setSellOrderStatus',
   'setBuyOrderStatus',
+  'markBuyOrderPaid',
+  'markBuyOrderPaidV2',
+  'cancelBuyOrder',
+  'cancelBuyOrderV2',
 ]);
 
 const PATH_POOLS: Record<string, PoolName> = {
@@ -38,6 +42,7 @@ const PATH_POOLS: Record<string, PoolName> = {
   payment_request_id: 'paymentRequest',
   crypto_exchange_id: 'cryptoExchange',
   crypto_payment_id: 'cryptoPayment',
+  crypto_route_id: 'cryptoRoute',
   fault_id: 'fault',
   access_token: 'accessToken',
   snapshot_id: 'snapshot',
@@ -80,6 +85,7 @@ function queryValue(
     case 'payment_outlet':
       return fc.constantFrom(...world.outlets);
     case 'amount':
+    case 'btc_amount':
       return fc.integer({ min: 1, max: 900 }).map(String);
     case 'invoice_id':
       return existing(world, 'invoice');

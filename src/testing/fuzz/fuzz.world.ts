@@ -282,8 +282,12 @@ export class FuzzWorld {
       this.clock((body as { now: string }).now);
     const add = (pool: PoolName, id: string, o: Record<string, unknown>) => {
       const status = typeof o.status === 'string' ? o.status : undefined;
+      // A buy order can be paid or canceled only while `pending_payment`.
+      const stillPending = pool === 'buyOrder' ? 'pending_payment' : 'pending';
       const knownSettled =
-        SETTLES_BY_STATUS.has(pool) && status !== undefined && status !== 'pending';
+        (SETTLES_BY_STATUS.has(pool) || pool === 'buyOrder') &&
+        status !== undefined &&
+        status !== stillPending;
       if (knownSettled) return void (this.add(pool, id), this.settle(pool, id));
       if (creates && STATEFUL.has(pool)) this.markInFlight(pool, id);
       else this.add(pool, id);
@@ -299,6 +303,11 @@ export class FuzzWorld {
         this.referenceInvoice.set(o.current_payment_reference_number, id);
     };
     if (operationId === 'exportSnapshot') this.snapshotDocument = body;
+    // An address route is answered bare (no envelope key to walk under).
+    if (operationId === 'createCryptoRoute') {
+      const id = (body as { id?: unknown }).id;
+      if (typeof id === 'string') this.add('cryptoRoute', id);
+    }
     if (operationId === 'createSnapshot' || operationId === 'importSnapshot') {
       const id = (body as { snapshot?: { id?: unknown } }).snapshot?.id;
       if (typeof id === 'string') this.add('snapshot', id);
