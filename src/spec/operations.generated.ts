@@ -588,7 +588,7 @@ export interface Schemas {
       crypto_exchanges: Array<Schemas["SnapshotCryptoExchangesRow"]>;
       crypto_payments: Array<Schemas["SnapshotCryptoPaymentsRow"]>;
       payment_requests: Array<Schemas["SnapshotPaymentRequestsRow"]>;
-      crypto_routes: Array<Schemas["SnapshotCryptoRoutesRow"]>;
+      crypto_routes?: Array<Schemas["SnapshotCryptoRoutesRow"]>;
     };
   };
   SnapshotUsersRow: {

@@ -75,6 +75,16 @@ describe('snapshot documents', () => {
     expect(ws.app).toMatchObject({ business_account: true, daily_buy_limit: null });
   });
 
+  it('imports a document saved before crypto routes existed (no crypto_routes table): none restored', async () => {
+    const old = copy();
+    delete (old.tables as Record<string, unknown>).crypto_routes;
+    const res = await importing(old);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.snapshot.counts.crypto_routes).toBe(0);
+    const ws = await newWorkspace(t, { from_snapshot: res.body.snapshot.id });
+    expect(ws.app.api_key).toBeTruthy();
+  });
+
   // Each bad document: the field the 400 names, and how to spoil a copy of the export.
   const cases: Array<[string, string, (d: any) => void]> = [
     [

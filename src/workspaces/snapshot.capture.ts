@@ -3,7 +3,12 @@ import { formatTimestamp } from '../shared/clock.js';
 import { required } from '../shared/defined.js';
 import { formatMoney } from '../shared/money.js';
 import type { ColumnSpec } from './snapshot.columns.js';
-import { SNAPSHOT_FORMAT, SNAPSHOT_TABLES, SNAPSHOT_VERSION } from './snapshot.tables.js';
+import {
+  ADDED_TABLES,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_TABLES,
+  SNAPSHOT_VERSION,
+} from './snapshot.tables.js';
 
 export type SnapshotValue = string | number | null;
 export type SnapshotRow = Record<string, SnapshotValue>;
@@ -22,6 +27,7 @@ export interface SnapshotDocument {
 
 /** The document's rows of one table: every snapshot table is there (the document's schema requires it). */
 export function rowsOf(doc: Pick<SnapshotDocument, 'tables'>, table: string): SnapshotRow[] {
+  if (doc.tables[table] === undefined && ADDED_TABLES.has(table)) return [];
   return required(doc.tables[table], `the table ${table} of the saved state`);
 }
 

@@ -22,6 +22,9 @@ export const ADDED_COLUMNS: Readonly<
   apps: { business_account: 1, daily_buy_limit: null },
 };
 
+/** Tables added after version 1 was first published: a document saved before has none (restored empty). */
+export const ADDED_TABLES: ReadonlySet<string> = new Set(['crypto_routes']);
+
 const owned = { owner_id: 'ref users' };
 
 /** In restore order: a row's references are restored before it. */
