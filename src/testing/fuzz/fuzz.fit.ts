@@ -138,15 +138,19 @@ export function fitDraft(
     return { pathParams, body: withoutUndefined({ ...body, collector, amount }) };
   }
   if (op.operationId === 'confirmCounterPayment' && body && typeof body === 'object') {
-    const { reference_number: ref, amount } = body as {
+    const { reference_number: given, amount } = body as {
       reference_number?: string;
       amount?: unknown;
     };
+    // A reference of an invoice that can still be paid (the newest), when the run knows one.
+    const open = world.movable('reference');
+    const ref = given !== undefined && !open.includes(given) ? (open.at(-1) ?? given) : given;
     const invoice = world.referenceInvoice.get(ref ?? '') ?? '';
     return {
       pathParams,
       body: withoutUndefined({
         ...body,
+        reference_number: ref,
         amount: mostlyPartial(world.invoiceDue.get(invoice), amount, String(amount).length),
       }),
     };
@@ -159,14 +163,9 @@ export function fitDraft(
  * where the generated one would close it, so that later calls of the round still find it open.
  */
 function mostlyPartial(due: number | undefined, amount: unknown, pick: number): unknown {
-  if (
-    amount === undefined ||
-    due === undefined ||
-    due < 2 ||
-    Number(amount) < due ||
-    pick % 3 === 0
-  )
-    return amount;
+  // No amount pays all that is due: that too is made partial, two times in three.
+  if (due === undefined || due < 2 || pick % 3 === 0) return amount;
+  if (amount !== undefined && Number(amount) < due) return amount;
   return String(Math.floor(due / 2));
 }
 

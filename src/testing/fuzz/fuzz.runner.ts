@@ -51,11 +51,12 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     ['resetSandbox'],
   ];
   const part = (op: { operationId: string }) => {
-    if (/^(create|place)/.test(op.operationId)) return 0;
-    if (/^list/.test(op.operationId)) return 1; // what they answer (deliveries...) is there for the reads by id
-    return late.findIndex((ids) => ids.includes(op.operationId)) + 3 || 2;
+    if (op.operationId === 'createWorkspace') return 0; // the round's snapshot is taken of it
+    if (/^(create|place)/.test(op.operationId)) return 1;
+    if (/^list/.test(op.operationId)) return 2; // what they answer (deliveries...) is there for the reads by id
+    return late.findIndex((ids) => ids.includes(op.operationId)) + 4 || 3;
   };
-  const ops = Array.from({ length: late.length + 3 }, (_, p) => p).flatMap((p) =>
+  const ops = Array.from({ length: late.length + 4 }, (_, p) => p).flatMap((p) =>
     shuffled.filter((op) => part(op) === p),
   );
   const deadlineMs = o.deadlineMs ?? 10_000;
