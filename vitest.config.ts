@@ -49,6 +49,8 @@ export default defineConfig({
           include: ALL,
           exclude: E2E,
           isolate: false,
+          // Vitest leaves one core free by default: on a 2-core machine that is one worker for 1,100 tests.
+          maxWorkers: 2,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
