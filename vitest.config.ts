@@ -51,6 +51,8 @@ export default defineConfig({
           isolate: false,
           // Vitest leaves one core free by default: on a 2-core machine that is one worker for 1,100 tests.
           maxWorkers: 2,
+          // Projects with different worker counts run one after the other: unit, e2e, browser.
+          sequence: { groupOrder: 0 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -61,6 +63,7 @@ export default defineConfig({
           name: 'e2e',
           include: E2E,
           exclude: BROWSER,
+          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 90_000,
         },
@@ -72,6 +75,7 @@ export default defineConfig({
           include: BROWSER,
           fileParallelism: false,
           maxWorkers: 1,
+          sequence: { groupOrder: 2 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
