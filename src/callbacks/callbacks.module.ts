@@ -61,6 +61,7 @@ export function createCallbacksModule({
     notifier,
     invoiceById: s.invoices.find,
     merchantById: s.identities.merchantById,
+    nowOf: s.tenants.nowOf,
     wake: () => dispatcher?.wake(),
     retrySchedule: s.config.retrySchedule,
     onResend: (row, kind) => afterCommit(() => tellResend(row, kind)),

@@ -23,6 +23,8 @@ export interface DeliveryServiceDeps {
   notifier: DeliveryNotifier;
   invoiceById: (id: string) => Invoice | undefined;
   merchantById: (id: string) => Merchant | undefined;
+  /** A workspace's time (the sandbox's for the base data): a delivery waits on its merchant's clock. */
+  nowOf: (workspaceId: string | null | undefined) => number;
   /** Ask the dispatcher (when it runs) to send what is due. */
   wake: () => void;
   /** The retry delays (seconds): a delivery has `length + 1` attempts. */
@@ -52,7 +54,8 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
     const waiting = waitingReason(
       row,
       d.repo.blocker(row),
-      d.clock.now(),
+      // Its merchant's clock, not the caller's: a control call lists the deliveries of every workspace.
+      d.nowOf(d.merchantById(row.merchant_id)?.workspace_id),
       d.retrySchedule.length + 1,
     );
     return deliveryResource(

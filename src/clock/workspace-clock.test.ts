@@ -150,6 +150,23 @@ describe('a clock per workspace', () => {
     expect((await t.request('GET', '/_sandbox/clock')).body.offset_seconds).toBe(0);
   });
 
+  it("the delivery log tells why a workspace's delivery waits on that workspace's clock", async () => {
+    const a = await workspace();
+    t.services.identities.updateMerchant(a.merchantId, { callback_url: receiver.url });
+    await t.request('POST', `/_sandbox/workspaces/${a.id}/clock/advance`, {
+      body: { seconds: 600 },
+    });
+    // Nothing sends (no background work): the invoice.created callback stays due, at A's time.
+    const inv = await invoice(a, 'ws-waiting');
+    const listed = await t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}`);
+    expect(listed.status).toBe(200);
+    const [delivery] = listed.body.deliveries as Array<{ id: string; waiting_reason: string }>;
+    // On the sandbox clock it would be ten minutes ahead ("next attempt at …"); on its own it is due.
+    expect(delivery?.waiting_reason).toMatch(/^due now: attempt 1 of /);
+    const one = await t.request('GET', `/_sandbox/deliveries/${delivery?.id}`);
+    expect(one.body.delivery.waiting_reason).toMatch(/^due now/);
+  });
+
   it('a global advance moves every workspace, advanced or not', async () => {
     const a = await workspace();
     const b = await workspace();

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import {
   buildScenario,
@@ -13,11 +13,21 @@ let doc: any;
 // Real time stands still (the sandbox clock moves by its offset only): two copies restored and read one
 // after the other count the same seconds left and the same order times.
 const NOW_MS = Date.parse('2026-11-20T09:00:00.000Z');
-beforeEach(async () => {
+// The document is exported once, from a sandbox of its own (as a team's committed scenario file is), and
+// each test imports it into a fresh sandbox.
+beforeAll(async () => {
+  const source = createTestApp({ realNowMs: () => NOW_MS });
+  try {
+    const ws = await buildScenario(source);
+    const snap = (await source.request('POST', `/_sandbox/workspaces/${ws.id}/snapshots`)).body
+      .snapshot;
+    doc = (await source.request('GET', `/_sandbox/snapshots/${snap.id}/export`)).body;
+  } finally {
+    source.close();
+  }
+});
+beforeEach(() => {
   t = createTestApp({ realNowMs: () => NOW_MS });
-  const ws = await buildScenario(t);
-  const snap = (await t.request('POST', `/_sandbox/workspaces/${ws.id}/snapshots`)).body.snapshot;
-  doc = (await t.request('GET', `/_sandbox/snapshots/${snap.id}/export`)).body;
 });
 afterEach(() => t.close());
 
