@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/open.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { createTestApp, seededDatabaseFile, type TestApp } from '../testing/test-app.js';
 import { waitUntil } from '../testing/wait.js';
 
 /**
@@ -89,7 +89,8 @@ describe('sandbox clock under advance, reset, passing time and restart', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
-        const path = join(dir, `run-${run++}.db`);
+        // Each run's file starts as the migrated, seeded fixtures; restarts reopen it as the CLI would.
+        const path = seededDatabaseFile(join(dir, `run-${run++}.db`));
         let real = Date.now();
         const open = () => {
           const app = createTestApp({

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { openDatabase, openDatabaseCopy, type Db } from '../db/open.js';
 import { signRequest } from '../auth/hmac.js';
 import type { AppConfig } from '../config.js';
@@ -42,6 +43,15 @@ function seededImage(): Buffer {
     void sandbox.close();
   }
   return seeded;
+}
+
+/**
+ * A database file at `path` holding the default fixtures, migrated and seeded (a copy of the worker's
+ * image): what `openDatabase(path)` of a fresh file would make, without migrating and seeding it again.
+ */
+export function seededDatabaseFile(path: string): string {
+  writeFileSync(path, seededImage());
+  return path;
 }
 
 /**
