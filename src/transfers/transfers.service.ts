@@ -8,15 +8,8 @@ import { requireOtp } from '../auth/otp.guard.js';
 import type { Clock } from '../shared/clock.js';
 import { ID_PATTERN, type IdFactory } from '../shared/ids.js';
 import { parseAmount } from '../shared/money.js';
-import { pageMeta, pageRequest } from '../shared/pagination.js';
 import type { TransferRepository, TransferRow } from './transfers.repo.js';
-import {
-  expectSettlement,
-  setPendingStatus,
-  settleDue,
-  settleLaterJob,
-  type Outcome,
-} from './transfers.settle-later.js';
+import { expectSettlement, pendingSendMethods, type Outcome } from './transfers.settle-later.js';
 import { transferResource } from './transfers.view.js';
 
 /** Philippine mobile numbers as customers type them (`09…`, `639…`) in the stored `+639…` form. */
@@ -155,13 +148,15 @@ export function createTransferService(d: TransferDeps) {
     return { source, amount, to };
   }
 
-  const settling = {
-    ...d,
-    duePending: d.transfers.duePending,
-    settle: (row: TransferRow) => finish(row, 'success'),
-    fail: (row: TransferRow) => finish(row, 'failed'),
-  };
-  const settleDueNow = (): number => settleDue(settling);
+  const sends = pendingSendMethods({
+    deps: d,
+    job: 'transfers.settlement',
+    noun: 'Transfer',
+    listKey: 'transfers',
+    store: d.transfers,
+    finish,
+    view: transferResource,
+  });
 
   return {
     prepareSend,
@@ -212,38 +207,7 @@ export function createTransferService(d: TransferDeps) {
       });
     },
 
-    /** `POST /_sandbox/transfers/{id}/status`: settle (`success`) or fail a pending transfer now. */
-    setStatus(id: string, to: Outcome) {
-      return transferResource(
-        setPendingStatus(
-          { unitOfWork: d.unitOfWork, noun: 'Transfer', byId: d.transfers.byId, finish },
-          id,
-          to,
-        ),
-      );
-    },
-
-    /** The clock's own progress: every pending transfer older than the delay settles. */
-    settleDue: settleDueNow,
-    /** The same as due work (src/clock/due-work.ts), registered by the module. */
-    dueJob: settleLaterJob('transfers.settlement', {
-      ...settling,
-      earliestPending: d.transfers.earliestPending,
-    }),
-
-    get(ownerId: string, id: string) {
-      const row = d.transfers.forOwner(id, ownerId);
-      if (!row) throw ApiError.notFound();
-      return transferResource(row);
-    },
-
-    list(ownerId: string, query: { page?: number; per_page?: number }) {
-      const req = pageRequest(query);
-      return {
-        transfers: d.transfers.page(ownerId, req.limit, req.offset).map(transferResource),
-        meta: pageMeta(req, d.transfers.count(ownerId)),
-      };
-    },
+    ...sends,
   };
 }
 

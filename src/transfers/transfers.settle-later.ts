@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../shared/api-error.js';
 import { BalanceLimitError } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
+import { pageMeta, pageRequest, type PageMeta } from '../shared/pagination.js';
 
 /**
  * The one settle-later mechanism of the sandbox's sends (transfers, crypto payments, conversions). Each
@@ -130,4 +131,63 @@ export function setPendingStatus<R extends PendingRow>(
     d.finish(row, to);
     return d.byId(id)!;
   });
+}
+
+/** Where one kind of send is kept: the reads the shared methods below need. */
+export interface PendingSendStore<R> {
+  byId(id: string): R | undefined;
+  forOwner(id: string, ownerId: string): R | undefined;
+  page(ownerId: string, limit: number, offset: number): R[];
+  count(ownerId: string): number;
+  duePending(createdBy: number): Array<R & { tenant: string | null }>;
+  earliestPending(ws: string | null): number | null;
+}
+
+/**
+ * What every kind of send answers the same way, around its own `finish` (what settling or failing moves
+ * in the ledger) and its wire shape (`view`): the control call's settle or fail, the clock's settlements
+ * as due work, one send of its owner, and the owner's page of them under `listKey`.
+ */
+export function pendingSendMethods<R extends PendingRow, V, K extends string>(o: {
+  deps: Omit<SettleDueDeps<R>, 'duePending' | 'settle' | 'fail'>;
+  /** The due work's name (`transfers.settlement`). */
+  job: string;
+  /** How a 409 names the resource: `Transfer`, `Conversion`. */
+  noun: string;
+  listKey: K;
+  store: PendingSendStore<R>;
+  finish: (row: R, to: Outcome) => void;
+  view: (row: R) => V;
+}) {
+  const settling: SettleDueDeps<R> = {
+    ...o.deps,
+    duePending: o.store.duePending,
+    settle: (row) => o.finish(row, 'success'),
+    fail: (row) => o.finish(row, 'failed'),
+  };
+  return {
+    /** `POST /_sandbox/<sends>/{id}/status`: settle (`success`) or fail a pending send now. */
+    setStatus(id: string, to: Outcome): V {
+      const pending = { unitOfWork: o.deps.unitOfWork, noun: o.noun, byId: o.store.byId };
+      return o.view(setPendingStatus({ ...pending, finish: o.finish }, id, to));
+    },
+    /** The clock's own progress: every pending send older than the delay settles. */
+    settleDue: (): number => settleDue(settling),
+    /** The same as due work (src/clock/due-work.ts), registered by the module. */
+    dueJob: settleLaterJob(o.job, { ...settling, earliestPending: o.store.earliestPending }),
+    /** One send of the owner (anyone else's answers as unknown). */
+    get(ownerId: string, id: string): V {
+      const row = o.store.forOwner(id, ownerId);
+      if (!row) throw ApiError.notFound();
+      return o.view(row);
+    },
+    list(ownerId: string, query: { page?: number; per_page?: number }) {
+      const req = pageRequest(query);
+      const items = o.store.page(ownerId, req.limit, req.offset).map(o.view);
+      return { [o.listKey]: items, meta: pageMeta(req, o.store.count(ownerId)) } as Record<
+        K,
+        V[]
+      > & { meta: PageMeta };
+    },
+  };
 }

@@ -8,13 +8,10 @@ import type { Account, LedgerApi } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import { formatMoneyShort, MAX_AMOUNT_UNITS, parseAmount } from '../shared/money.js';
-import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance } from '../transfers/transfers.service.js';
 import {
   expectSettlement,
-  setPendingStatus,
-  settleDue,
-  settleLaterJob,
+  pendingSendMethods,
   type Outcome,
 } from '../transfers/transfers.settle-later.js';
 import type { CryptoExchangeRecord, CryptoExchangeRepository, Row } from './wallet.repo.js';
@@ -137,13 +134,15 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
     d.exchanges.setStatus(row.id, to);
   }
 
-  const settling = {
-    ...d,
-    duePending: d.exchanges.duePending,
-    settle: (row: Row<CryptoExchangeRecord>) => finish(row, 'success'),
-    fail: (row: Row<CryptoExchangeRecord>) => finish(row, 'failed'),
-  };
-  const settleDueNow = (): number => settleDue(settling);
+  const sends = pendingSendMethods({
+    deps: d,
+    job: 'conversions.settlement',
+    noun: 'Conversion',
+    listKey: 'crypto-exchanges',
+    store: d.exchanges,
+    finish,
+    view: cryptoExchangeResource,
+  });
 
   return {
     create(app: App, body: CryptoExchangeCreateBody) {
@@ -209,41 +208,7 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
       });
     },
 
-    /** `POST /_sandbox/crypto-exchanges/{id}/status`: settle (`success`) or fail a pending conversion now. */
-    setStatus(id: string, to: Outcome) {
-      return cryptoExchangeResource(
-        setPendingStatus(
-          { unitOfWork: d.unitOfWork, noun: 'Conversion', byId: d.exchanges.byId, finish },
-          id,
-          to,
-        ),
-      );
-    },
-
-    /** The clock's own progress: every pending conversion older than the delay settles. */
-    settleDue: settleDueNow,
-    /** The same as due work (src/clock/due-work.ts), registered by the module. */
-    dueJob: settleLaterJob('conversions.settlement', {
-      ...settling,
-      earliestPending: d.exchanges.earliestPending,
-    }),
-
-    /** One conversion of the owner (anyone else's answers as unknown), after the clock's due settlements. */
-    get(ownerId: string, id: string) {
-      const row = d.exchanges.forOwner(id, ownerId);
-      if (!row) throw ApiError.notFound();
-      return cryptoExchangeResource(row);
-    },
-
-    list(ownerId: string, query: { page?: number; per_page?: number }) {
-      const req = pageRequest(query);
-      return {
-        'crypto-exchanges': d.exchanges
-          .page(ownerId, req.limit, req.offset)
-          .map(cryptoExchangeResource),
-        meta: pageMeta(req, d.exchanges.count(ownerId)),
-      };
-    },
+    ...sends,
   };
 }
 

@@ -1,18 +1,14 @@
 import type { DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError } from '../shared/api-error.js';
 import type { App } from '../identities/identities.api.js';
 import type { LedgerApi } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { requireBalance, type TransferService } from '../transfers/transfers.service.js';
 import {
   expectSettlement,
-  setPendingStatus,
-  settleDue,
-  settleLaterJob,
+  pendingSendMethods,
   type Outcome,
 } from '../transfers/transfers.settle-later.js';
 import type { CryptoPaymentRecord, CryptoPaymentRepository, Row } from './wallet.repo.js';
@@ -60,13 +56,15 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
     d.payments.setStatus(row.id, to);
   }
 
-  const settling = {
-    ...d,
-    duePending: d.payments.duePending,
-    settle: (row: Row<CryptoPaymentRecord>) => finish(row, 'success'),
-    fail: (row: Row<CryptoPaymentRecord>) => finish(row, 'failed'),
-  };
-  const settleDueNow = (): number => settleDue(settling);
+  const sends = pendingSendMethods({
+    deps: d,
+    job: 'crypto-payments.settlement',
+    noun: 'Crypto payment',
+    listKey: 'crypto-payments',
+    store: d.payments,
+    finish,
+    view: cryptoPaymentResource,
+  });
 
   return {
     create(
@@ -108,41 +106,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
       });
     },
 
-    /** `POST /_sandbox/crypto-payments/{id}/status`: settle (`success`) or fail a pending payment now. */
-    setStatus(id: string, to: Outcome) {
-      return cryptoPaymentResource(
-        setPendingStatus(
-          { unitOfWork: d.unitOfWork, noun: 'Crypto payment', byId: d.payments.byId, finish },
-          id,
-          to,
-        ),
-      );
-    },
-
-    /** The clock's own progress: every pending payment older than the delay settles. */
-    settleDue: settleDueNow,
-    /** The same as due work (src/clock/due-work.ts), registered by the module. */
-    dueJob: settleLaterJob('crypto-payments.settlement', {
-      ...settling,
-      earliestPending: d.payments.earliestPending,
-    }),
-
-    /** One payment of the owner (anyone else's answers as unknown), after the clock's due settlements. */
-    get(ownerId: string, id: string) {
-      const row = d.payments.forOwner(id, ownerId);
-      if (!row) throw ApiError.notFound();
-      return cryptoPaymentResource(row);
-    },
-
-    list(ownerId: string, query: { page?: number; per_page?: number }) {
-      const req = pageRequest(query);
-      return {
-        'crypto-payments': d.payments
-          .page(ownerId, req.limit, req.offset)
-          .map(cryptoPaymentResource),
-        meta: pageMeta(req, d.payments.count(ownerId)),
-      };
-    },
+    ...sends,
   };
 }
 
