@@ -1,6 +1,5 @@
 import type { Db } from '../db/open.js';
-import { dueOnTenantClock, earliestOf } from '../db/tenant-sql.js';
-import { usersOfWorkspaceSql, userWorkspaceSql } from '../identities/tenant.sql.js';
+import { pendingSendQueries } from './pending-sends.sql.js';
 
 export type TransferStatus = 'pending' | 'success' | 'failed';
 
@@ -31,20 +30,6 @@ export function createTransferRepository(db: Db) {
     .prepare('SELECT * FROM transfers WHERE id = ? AND owner_id = ?')
     .safeIntegers(true);
   const byId = db.prepare('SELECT * FROM transfers WHERE id = ?').safeIntegers(true);
-  const duePending = db
-    .prepare(
-      `SELECT *, ${userWorkspaceSql('owner_id')} AS tenant FROM transfers INDEXED BY transfers_pending
-       WHERE status = 'pending' AND ${dueOnTenantClock('created_at', userWorkspaceSql('owner_id'))} ORDER BY created_at, id LIMIT 500`,
-    )
-    .safeIntegers(true);
-  const earliest = earliestOf(
-    db,
-    'transfers',
-    'created_at',
-    "status = 'pending'",
-    `owner_id IN (${usersOfWorkspaceSql})`,
-  );
-  const setStatus = db.prepare('UPDATE transfers SET status = ? WHERE id = ?');
   const count = db.prepare('SELECT COUNT(*) AS n FROM transfers WHERE owner_id = ?');
   const page = db
     .prepare(
@@ -56,12 +41,7 @@ export function createTransferRepository(db: Db) {
     insert: (r: TransferRecord) => void insert.run(r),
     forOwner: (id: string, ownerId: string) => forOwner.get(id, ownerId) as TransferRow | undefined,
     byId: (id: string) => byId.get(id) as TransferRow | undefined,
-    /** Pending transfers created at or before `createdBy` on their tenant's clock (`createdBy`: sandbox micros), oldest first, a bounded batch. */
-    duePending: (createdBy: number) =>
-      duePending.all({ at: createdBy }) as Array<TransferRow & { tenant: string | null }>,
-    /** The oldest pending transfer's creation time (of all, or of one workspace). */
-    earliestPending: earliest,
-    setStatus: (id: string, status: TransferStatus) => void setStatus.run(status, id),
+    ...pendingSendQueries<TransferRow, TransferStatus>(db, 'transfers'),
     count: (ownerId: string) => (count.get(ownerId) as { n: number }).n,
     page: (ownerId: string, limit: number, offset: number) =>
       page.all(ownerId, limit, offset) as TransferRow[],

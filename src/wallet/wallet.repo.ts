@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.js';
 import { dueOnTenantClock, earliestOf } from '../db/tenant-sql.js';
 import { usersOfWorkspaceSql, userWorkspaceSql } from '../identities/tenant.sql.js';
+import { pendingSendQueries } from '../transfers/pending-sends.sql.js';
 
 export interface CryptoExchangeRecord {
   id: string;
@@ -104,48 +105,16 @@ export function createCryptoExchangeRepository(db: Db) {
     'status',
     'created_at',
   ]);
-  const due = db
-    .prepare(
-      `SELECT *, ${userWorkspaceSql('owner_id')} AS tenant FROM crypto_exchanges INDEXED BY crypto_exchanges_pending
-       WHERE status = 'pending' AND ${dueOnTenantClock('created_at', userWorkspaceSql('owner_id'))} ORDER BY created_at, id LIMIT 500`,
-    )
-    .safeIntegers(true);
-  const earliest = earliestOf(
-    db,
-    'crypto_exchanges',
-    'created_at',
-    "status = 'pending'",
-    `owner_id IN (${usersOfWorkspaceSql})`,
-  );
-  const setStatus = db.prepare('UPDATE crypto_exchanges SET status = ? WHERE id = ?');
   return {
     ...table,
-    /** Pending conversions created at or before `createdBy` on their tenant's clock (`createdBy`: sandbox micros), oldest first, a bounded batch. */
-    duePending: (createdBy: number) =>
-      due.all({ at: createdBy }) as Array<Tenanted<Row<CryptoExchangeRecord>>>,
-    /** The oldest pending conversion's creation time (of all, or of one workspace). */
-    earliestPending: earliest,
-    /** Records the outcome of a pending conversion (which leaves the pending index with it). */
-    setStatus: (id: string, status: Exclude<CryptoExchangeStatus, 'pending'>) =>
-      void setStatus.run(status, id),
+    ...pendingSendQueries<Row<CryptoExchangeRecord>, Exclude<CryptoExchangeStatus, 'pending'>>(
+      db,
+      'crypto_exchanges',
+    ),
   };
 }
 
 export function createCryptoPaymentRepository(db: Db) {
-  const due = db
-    .prepare(
-      `SELECT *, ${userWorkspaceSql('owner_id')} AS tenant FROM crypto_payments INDEXED BY crypto_payments_pending
-       WHERE status = 'pending' AND ${dueOnTenantClock('created_at', userWorkspaceSql('owner_id'))} ORDER BY created_at, id LIMIT 500`,
-    )
-    .safeIntegers(true);
-  const earliest = earliestOf(
-    db,
-    'crypto_payments',
-    'created_at',
-    "status = 'pending'",
-    `owner_id IN (${usersOfWorkspaceSql})`,
-  );
-  const setStatus = db.prepare('UPDATE crypto_payments SET status = ? WHERE id = ?');
   return {
     ...ownedTable<CryptoPaymentRecord>(db, 'crypto_payments', [
       'id',
@@ -159,12 +128,7 @@ export function createCryptoPaymentRepository(db: Db) {
       'status',
       'created_at',
     ]),
-    /** Pending payments created at or before `createdBy` on their tenant's clock (`createdBy`: sandbox micros), oldest first, a bounded batch. */
-    duePending: (createdBy: number) =>
-      due.all({ at: createdBy }) as Array<Tenanted<Row<CryptoPaymentRecord>>>,
-    /** The oldest pending payment's creation time (of all, or of one workspace). */
-    earliestPending: earliest,
-    setStatus: (id: string, status: CryptoPaymentStatus) => void setStatus.run(status, id),
+    ...pendingSendQueries<Row<CryptoPaymentRecord>, CryptoPaymentStatus>(db, 'crypto_payments'),
   };
 }
 
