@@ -6,6 +6,11 @@ import {
   otpDeveloper,
   otpNow,
 } from '../testing/developer.test-support.js';
+import {
+  cryptoHelpers,
+  customerWallet,
+  expectEachRefused,
+} from '../testing/crypto.test-support.js';
 import { parseAmount } from '../shared/money.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { OTP_INVALID, errorCode } from '../testing/error-code.js';
@@ -13,16 +18,13 @@ import { OTP_INVALID, errorCode } from '../testing/error-code.js';
 let t: TestApp;
 afterEach(() => t.close());
 
-const pay = (dev: ReturnType<typeof newDeveloper>, body: unknown) =>
-  t.signed('POST', '/v3/crypto-payments/', { ...as(dev), body });
+const { pay, transactionsOf, statusSetter } = cryptoHelpers(() => t);
 
 describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
   it('holds the amount while pending and delivers it when the sandbox clock settles it', async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '500' });
-    const customer = t.fixtures.customers[0]!;
-    const wallet = customer.accounts.find((a) => a.currency === 'PHP')!.id;
-    const before = balanceOf(t, wallet);
+    const { customer, wallet, before } = customerWallet(t);
     const res = await pay(dev, {
       account: dev.php,
       target_address: customer.email,
@@ -117,12 +119,7 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
       ],
       [{ account: dev.php, target_address: other.php }, 'amount', 'validation_error'],
     ];
-    for (const [body, field, code] of cases) {
-      const res = await pay(dev, body);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(errorCode(res.body)).toBe(code);
-      expect(Object.keys(res.body.errors)).toEqual([field]);
-    }
+    await expectEachRefused((body) => pay(dev, body), cases);
     expect(balanceOf(t, dev.php)).toBe(parseAmount('50'));
     expect((await t.signed('GET', '/v3/crypto-payments/', as(dev))).body.meta.total_count).toBe(0);
     t.assertLedger();
@@ -146,15 +143,12 @@ describe('POST /v3/crypto-payments/ (createCryptoPayment)', () => {
 });
 
 describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', () => {
-  const setStatus = (id: string, status: unknown) =>
-    t.request('POST', `/_sandbox/crypto-payments/${id}/status`, { body: { status } });
+  const setStatus = statusSetter('crypto-payments');
 
   it('success delivers the held amount to the target; failed gives it back to the paying account', async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '500' });
-    const customer = t.fixtures.customers[0]!;
-    const wallet = customer.accounts.find((a) => a.currency === 'PHP')!.id;
-    const before = balanceOf(t, wallet);
+    const { customer, wallet, before } = customerWallet(t);
     const settled = (
       await pay(dev, { account: dev.php, target_address: customer.email, amount: '120' })
     ).body['crypto-payment'];
@@ -173,9 +167,7 @@ describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', 
     // The failed amount is whole again on the paying account; the target got only the settled one.
     expect(balanceOf(t, dev.php)).toBe(parseAmount('380'));
     expect(balanceOf(t, wallet)).toBe(before + parseAmount('120'));
-    const kinds = t.db
-      .prepare('SELECT kind FROM ledger_transactions WHERE reference = ? ORDER BY rowid')
-      .all(failed.id) as Array<{ kind: string }>;
+    const kinds = transactionsOf(failed.id);
     expect(kinds.map((k) => k.kind)).toEqual(['crypto_payment', 'crypto_payment_refund']);
     t.assertLedger();
     // The developer reads both as the control API left them, and the clock settles neither again.
@@ -190,9 +182,7 @@ describe('POST /_sandbox/crypto-payments/{id}/status (setCryptoPaymentStatus)', 
   it("cannot fail a payment already past its delay, even before the clock's tick (409): it has settled", async () => {
     t = createTestApp();
     const dev = newDeveloper(t, { php: '50' });
-    const customer = t.fixtures.customers[0]!;
-    const wallet = customer.accounts.find((a) => a.currency === 'PHP')!.id;
-    const before = balanceOf(t, wallet);
+    const { customer, wallet, before } = customerWallet(t);
     const p = (await pay(dev, { account: dev.php, target_address: customer.email, amount: '10' }))
       .body['crypto-payment'];
     t.advance(11); // past --transfer-delay, no tick has run

@@ -89,3 +89,18 @@ describe('crypto routes: POST /v3/crypto-routes and DELETE /v3/crypto-routes/{id
     expect(developerError('validation_error', {}).errors).toEqual({});
   });
 });
+
+describe('GET /v3/crypto-routes/ (listCryptoRoutes)', () => {
+  it('lists every route of the table both ways with its rate, under the legacy prefixes too', async () => {
+    const res = await t.signed('GET', '/v3/crypto-routes/');
+    expect(res.status).toBe(200);
+    expect(res.body['crypto-routes']).toEqual([
+      { id: 'PBTC-BTC', source_currency: 'PBTC', target_currency: 'BTC', rate: '621822' },
+      { id: 'BTC-PBTC', source_currency: 'BTC', target_currency: 'PBTC', rate: '621822' },
+      { id: 'PBTC-ETH', source_currency: 'PBTC', target_currency: 'ETH', rate: '95000' },
+      { id: 'ETH-PBTC', source_currency: 'ETH', target_currency: 'PBTC', rate: '95000' },
+    ]);
+    expect((await t.signed('GET', '/api/v3/crypto-routes/')).body).toEqual(res.body);
+    expect((await t.request('GET', '/v3/crypto-routes/')).status).toBe(401);
+  });
+});
