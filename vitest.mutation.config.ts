@@ -19,6 +19,8 @@ export default defineConfig({
       'src/payments/counter-collector.test.ts',
       'src/payments/payments.service.test.ts',
       'src/invoices/invoices.test.ts',
+      'src/invoices/invoice-create.test.ts',
+      'src/invoices/invoice-reads.test.ts',
       'src/invoices/invoice-expiry.test.ts',
       'src/control/control-token.test.ts',
       'src/control/invoice-control.test.ts',

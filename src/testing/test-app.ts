@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { openDatabase, openDatabaseCopy, type Db } from '../db/open.js';
 import { signRequest } from '../auth/hmac.js';
@@ -191,3 +191,16 @@ export function createTestApp(
 }
 
 export type TestApp = ReturnType<typeof createTestApp>;
+
+/**
+ * For the calling test file: a fresh default app before each test, handed to `use`, and closed after
+ * it: `let t: TestApp; appPerTest((app) => (t = app));`.
+ */
+export function appPerTest(use: (t: TestApp) => void): void {
+  let app: TestApp | undefined;
+  beforeEach(() => {
+    app = createTestApp();
+    use(app);
+  });
+  afterEach(() => app?.close());
+}
