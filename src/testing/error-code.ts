@@ -24,6 +24,11 @@ export function merchantError(code: string, errors: Errors) {
   return { error_codes: [], errors, sandbox_debug: { code } };
 }
 
+/** The body of a control-API error (`/_sandbox`): always the envelope, with the code in `error_codes`. */
+export function controlError(code: string, errors: Errors) {
+  return { error_codes: [code], errors };
+}
+
 /** The real 2FA failure body (422), with the sandbox code beside it. */
 export const OTP_INVALID = {
   errors: { code: 'Two-factor code invalid!' },
