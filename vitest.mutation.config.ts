@@ -24,6 +24,8 @@ export default defineConfig({
       'src/invoices/invoice-expiry.test.ts',
       'src/control/control-token.test.ts',
       'src/control/invoice-control.test.ts',
+      'src/control/otc-payments.test.ts',
+      'src/control/invoice-expire-cancel.test.ts',
       'src/control/trigger-event.test.ts',
       'src/client/nonce.source.test.ts',
     ],

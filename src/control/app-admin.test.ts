@@ -65,16 +65,14 @@ describe('applications', () => {
     const before = apps();
     const balance = await t.request('POST', '/_sandbox/apps', { body: { balance: -1 } });
     expect(balance.status).toBe(400);
-    expect(balance.body).toEqual({
-      error_codes: ['validation_error'],
-      errors: { balance: ['Ensure this value is greater than 0.'] },
-    });
+    expect(balance.body).toEqual(
+      controlError('validation_error', { balance: ['Ensure this value is greater than 0.'] }),
+    );
     const name = await t.request('POST', '/_sandbox/apps', { body: { name: '' } });
     expect(name.status).toBe(400);
-    expect(name.body).toEqual({
-      error_codes: ['validation_error'],
-      errors: { name: ['This field may not be blank.'] },
-    });
+    expect(name.body).toEqual(
+      controlError('validation_error', { name: ['This field may not be blank.'] }),
+    );
     expect(apps()).toBe(before);
   });
 

@@ -57,18 +57,18 @@ describe('customers', () => {
       body: { mobile_number: existing.mobile_number },
     });
     expect(dupMobile.status).toBe(400);
-    expect(dupMobile.body).toEqual({
-      error_codes: ['validation_error'],
-      errors: { mobile_number: ['A user with this mobile number already exists.'] },
-    });
+    expect(dupMobile.body).toEqual(
+      controlError('validation_error', {
+        mobile_number: ['A user with this mobile number already exists.'],
+      }),
+    );
     const devEmail = await t.request('POST', '/_sandbox/customers', {
       body: { email: itemAt(t.fixtures.developers, 0).email },
     });
     expect(devEmail.status).toBe(400);
-    expect(devEmail.body).toEqual({
-      error_codes: ['validation_error'],
-      errors: { email: ['A user with this email already exists.'] },
-    });
+    expect(devEmail.body).toEqual(
+      controlError('validation_error', { email: ['A user with this email already exists.'] }),
+    );
     const bad: Array<[Record<string, string>, string]> = [
       [{ email: 'not-an-email' }, 'Enter a valid email address.'],
       [{ mobile_number: 'abc' }, 'Enter a valid value.'],
@@ -78,10 +78,9 @@ describe('customers', () => {
     for (const [body, message] of bad) {
       const res = await t.request('POST', '/_sandbox/customers', { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual({
-        error_codes: ['validation_error'],
-        errors: { [itemAt(Object.keys(body), 0)]: [message] },
-      });
+      expect(res.body).toEqual(
+        controlError('validation_error', { [itemAt(Object.keys(body), 0)]: [message] }),
+      );
     }
     expect((await t.request('GET', '/_sandbox/customers')).body.meta.total_count).toBe(
       t.fixtures.customers.length,
@@ -142,10 +141,7 @@ describe('accounts', () => {
         body: amount === undefined ? {} : { amount },
       });
       expect(res.status, String(amount)).toBe(400);
-      expect(res.body).toEqual({
-        error_codes: ['validation_error'],
-        errors: { amount: [message] },
-      });
+      expect(res.body).toEqual(controlError('validation_error', { amount: [message] }));
     }
     // Funding is bounded like every posting (docs/design.md#money-bounds): the peso funding account,
     // counterparty of every funding, reaches 90000000000 first.
@@ -157,14 +153,13 @@ describe('accounts', () => {
       if (res.status !== 200) overflow = res;
     }
     expect(overflow?.status).toBe(400);
-    expect(overflow?.body).toEqual({
-      error_codes: ['validation_error'],
-      errors: {
+    expect(overflow?.body).toEqual(
+      controlError('validation_error', {
         amount: [
           "This would take the sandbox's PHP system account past 90000000000 PHP, the most the sandbox keeps exact.",
         ],
-      },
-    });
+      }),
+    );
     t.assertLedger();
   });
 });

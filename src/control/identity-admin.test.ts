@@ -110,7 +110,7 @@ describe('merchants', () => {
     const before = (await t.request('GET', '/_sandbox/merchants')).body.meta.total_count;
     const res = await t.request('POST', '/_sandbox/merchants', { body });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error_codes: ['validation_error'], errors: { [field]: [message] } });
+    expect(res.body).toEqual(controlError('validation_error', { [field]: [message] }));
     expect((await t.request('GET', '/_sandbox/merchants')).body.meta.total_count).toBe(before);
   });
 

@@ -1,7 +1,10 @@
 import { expect } from 'vitest';
 import type { TestApp } from './test-app.js';
 
-/** Helpers of the invoice control tests (invoice-control.test.ts, trigger-event.test.ts), on the test's current app. */
+/**
+ * Helpers of the invoice control tests (invoice-control, otc-payments, invoice-expire-cancel and
+ * trigger-event .test.ts), on the test's current app.
+ */
 export function invoiceControlHelpers(app: () => TestApp) {
   async function invoice(
     over: Record<string, unknown> = {},

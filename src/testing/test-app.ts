@@ -194,13 +194,15 @@ export type TestApp = ReturnType<typeof createTestApp>;
 
 /**
  * For the calling test file: a fresh default app before each test, handed to `use`, and closed after
- * it: `let t: TestApp; appPerTest((app) => (t = app));`.
+ * it: `let t: TestApp; appPerTest((app) => (t = app));`. A file whose tests may swap in an app of
+ * their own (`await t.close(); t = createTestApp({ config })`) passes `() => t` as `current`, so that
+ * the app the test ends with is the one closed.
  */
-export function appPerTest(use: (t: TestApp) => void): void {
+export function appPerTest(use: (t: TestApp) => void, current?: () => TestApp): void {
   let app: TestApp | undefined;
   beforeEach(() => {
     app = createTestApp();
     use(app);
   });
-  afterEach(() => app?.close());
+  afterEach(() => (current ? current() : app)?.close());
 }
