@@ -20,6 +20,8 @@ export interface AppWithReceiverOptions {
   receiver?: Partial<ReceiverOptions>;
   /** Start the callback dispatcher (default true); false to deliver by hand. */
   background?: boolean;
+  /** The fetch the dispatcher sends callbacks with (default: the global one). */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -32,7 +34,7 @@ export function appWithReceiverSetup(): (o?: AppWithReceiverOptions) => Promise<
     for (const c of cleanups.splice(0).reverse()) await c();
   });
   return async (o = {}) => {
-    const t = createTestApp({ config: { retrySchedule: [10, 60], ...o.config } });
+    const t = createTestApp({ config: { retrySchedule: [10, 60], ...o.config }, fetch: o.fetch });
     const receiver = await startMerchantReceiver({
       token: t.merchant.merchant_api_token,
       port: 0,
