@@ -1,8 +1,8 @@
-import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../server.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { errorCode } from '../testing/error-code.js';
+import { listenPerTest, overSocket, type SocketAnswer } from '../testing/socket.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -62,26 +62,16 @@ describe('request values that name inherited members', () => {
 
 describe('dot segments over a real socket', () => {
   let server: RunningServer;
-  beforeEach(async () => {
-    t.sandbox.config.port = 0;
-    server = await listen(t.sandbox);
-  });
-  afterEach(() => server.stop());
+  listenPerTest(
+    () => t,
+    (s) => (server = s),
+  );
 
   /** A request with the target exactly as given (Node's client does not normalize it). */
-  function raw(path: string): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(
-        `${server.url}/`,
-        { path, headers: { authorization: `Token ${t.merchant.merchant_api_token}` } },
-        (res) => {
-          let body = '';
-          res.on('data', (d) => (body += d));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        },
-      );
-      req.on('error', reject);
-      req.end();
+  function raw(path: string): Promise<SocketAnswer> {
+    return overSocket(`${server.url}/`, {
+      path,
+      headers: { authorization: `Token ${t.merchant.merchant_api_token}` },
     });
   }
 
