@@ -1,4 +1,4 @@
-import { parseDuration } from '../config.js';
+import { parseDuration } from '../config-flags.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
