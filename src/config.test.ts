@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configFrom, isLoopback, parseDuration } from './config.js';
+import { configFrom, parseDuration } from './config-flags.js';
+import { isLoopback } from './config.js';
 
 describe('configuration', () => {
   it('uses defaults, then env, then flags', () => {

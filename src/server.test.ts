@@ -4,7 +4,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configFrom, listeningUrl } from './config.js';
+import { configFrom } from './config-flags.js';
+import { listeningUrl } from './config.js';
 import { packageRoot } from './spec/load.js';
 
 describe('the URL the server prints and links with', () => {

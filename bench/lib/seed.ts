@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { signingKey, type SigningKey } from './hmac.js';
+import { json } from './net.js';
 
 type SandboxModule = typeof import('../../src/sandbox.js');
 type FixturesModule = typeof import('../../src/fixtures/load.js');
@@ -149,4 +151,29 @@ export async function seedDatabase(o: {
   } finally {
     await sandbox.close();
   }
+}
+
+/**
+ * One HMAC key per connection: bench apps from the control API (whitelisted, funded wallet) on the
+ * running sandbox, or the apps made at seed time when this build cannot make them.
+ */
+export async function benchKeys(
+  sandboxUrl: string,
+  seeded: Pick<Seeded, 'apps' | 'createAppAvailable'>,
+  connections: number,
+): Promise<SigningKey[]> {
+  if (!seeded.createAppAvailable)
+    return seeded.apps.map((a) => signingKey(a.api_key, a.api_secret));
+  const keys: SigningKey[] = [];
+  for (let i = 0; i < connections; i++) {
+    const res = await json<{ app: { api_key: string; api_secret: string } }>(
+      'POST',
+      `${sandboxUrl}/_sandbox/apps`,
+      { name: `bench ${i}`, mfa_whitelisted: true, balance: '100000000' },
+    );
+    if (res.status !== 201)
+      throw new Error(`POST /_sandbox/apps answered ${res.status}: ${JSON.stringify(res.body)}`);
+    keys.push(signingKey(res.body.app.api_key, res.body.app.api_secret));
+  }
+  return keys;
 }

@@ -16,6 +16,22 @@ export function cliPath(root: string): string {
   return join(root, 'dist', 'src', 'cli', 'main.js');
 }
 
+/** `npm run build` unless `build` is false (--no-build); either way the built CLI must exist. */
+export async function ensureBuilt(o: {
+  root: string;
+  build: boolean;
+  log: (m: string) => void;
+}): Promise<void> {
+  if (o.build) {
+    o.log('npm run build …');
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const child = startChild(npm, ['run', 'build'], { cwd: o.root });
+    const code = await child.exited;
+    if (code !== 0) throw new Error(`npm run build failed (${code}):\n${child.output()}`);
+  }
+  if (!existsSync(cliPath(o.root))) throw new Error('dist/ is missing: run npm run build');
+}
+
 /** `node <flags> dist/src/cli/main.js start` on a free port; resolves once `/healthz` answers 200. */
 export async function startSandbox(o: {
   root: string;

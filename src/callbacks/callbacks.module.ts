@@ -3,6 +3,7 @@ import type { ServicesWith } from '../module.types.js';
 import { createHttpTransport, fetchTransport } from './callback.transport.js';
 import { systemLookup } from './callback-target.guard.js';
 import { createDeliveryRepository, type DeliveryRow } from './deliveries.repo.js';
+import { createDeliveryQueue } from './delivery-queue.repo.js';
 import { createInbox, inboxHandlers } from './inbox.js';
 import { registerThankYouPage } from './thank-you.page.js';
 import { deliveryHandlers } from './deliveries.routes.js';
@@ -33,6 +34,7 @@ export function createCallbacksModule({
   pendingWritten,
 }: CallbacksDeps) {
   const repo = createDeliveryRepository(s.db);
+  const queue = createDeliveryQueue(s.db);
   const notifier = createDeliveryNotifier({ maxWaiters: s.config.maxWaiters });
   const attemptListeners = new Set<AttemptListener>();
   const resendListeners = new Set<ResendListener>();
@@ -127,7 +129,7 @@ export function createCallbacksModule({
     start: () => {
       const nowMs = () => performance.now(); // real milliseconds, for attempt durations only
       const running = createDispatcher({
-        repo,
+        repo: queue,
         // Background work of every merchant: the sandbox clock, each retry on its merchant's workspace clock.
         clock: s.tenants.sandbox,
         nowOf: s.tenants.nowOf,

@@ -6,7 +6,7 @@ import {
 } from './callback.request.js';
 import type { TargetCheck } from './callback-target.guard.js';
 import { noTarget } from './event-delivery.writer.js';
-import type { Claim, DueRow, Ended, FailNow } from './deliveries.repo.js';
+import type { Claim, DueRow, Ended, FailNow } from './delivery-queue.repo.js';
 import {
   DEFAULT_CONCURRENCY,
   INTERRUPTED,

@@ -3,7 +3,7 @@ import type { Merchant } from '../identities/identities.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { CallbackTransport } from './callback.request.js';
 import type { Lookup } from './callback-target.guard.js';
-import type { DeliveryRepository } from './deliveries.repo.js';
+import type { DeliveryQueue } from './delivery-queue.repo.js';
 
 // What the callback dispatcher (delivery.dispatcher.ts) is given and what it tells of each attempt.
 
@@ -12,7 +12,7 @@ export const INTERRUPTED =
   'interrupted: the sandbox stopped during this attempt; the outcome is unknown, so it is sent again';
 
 export interface DispatcherDeps {
-  repo: DeliveryRepository;
+  repo: DeliveryQueue;
   /** The sandbox clock (not a tenant's): the dispatcher works for every merchant. */
   clock: Clock;
   /**

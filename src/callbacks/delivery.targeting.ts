@@ -4,7 +4,7 @@ import {
   checkCallbackTarget,
   type TargetCheck,
 } from './callback-target.guard.js';
-import type { AttemptEnd } from './deliveries.repo.js';
+import type { AttemptEnd } from './delivery-queue.repo.js';
 import type { DispatcherDeps } from './delivery.dispatcher.types.js';
 import { isInboxPath, resolveSandboxUrl } from '../shared/sandbox-url.js';
 

@@ -1,4 +1,4 @@
-import { parseDuration } from '../config.js';
+import { parseDuration } from '../config-flags.js';
 import { formatReport } from '../receiver-check/receiver-check.report.js';
 import {
   checkReceiver,

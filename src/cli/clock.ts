@@ -1,4 +1,4 @@
-import { parseDuration } from '../config.js';
+import { parseDuration } from '../config-flags.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
 

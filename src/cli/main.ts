@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { writeFileSync } from 'node:fs';
-import { CONFIG_OPTIONS, configFrom } from '../config.js';
+import { CONFIG_OPTIONS, configFrom } from '../config-flags.js';
 import { defaultFixturesPath } from '../fixtures/load.js';
 import { fixtureExtensions } from '../fixtures/extensions.js';
 import { closest, packageVersion, parseCommandArgs, UsageError, type OptionSpec } from './args.js';

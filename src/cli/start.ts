@@ -1,7 +1,7 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
-import { configFrom, type ConfigFlag } from '../config.js';
+import { configFrom, type ConfigFlag } from '../config-flags.js';
 import { DatabasePathError } from '../db/open.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import { UsageError } from './args.js';

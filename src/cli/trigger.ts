@@ -1,27 +1,10 @@
-import { parseDuration } from '../config.js';
+import { parseDuration } from '../config-flags.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
 import type { AttemptMessage } from '../callbacks/event-stream.js';
 import { openSse } from './sse-client.js';
-
-interface Delivery {
-  id: string;
-  event: EventName;
-  created_at: string;
-  status: 'pending' | 'delivering' | 'delivered' | 'failed';
-  url: string | null;
-  attempts_count: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  attempts?: Array<{
-    attempt: number;
-    status_code: number | null;
-    duration_ms: number;
-    response_excerpt: string | null;
-    error: string | null;
-  }>;
-}
+import { attemptLine, describeDelivery, waitingForLine, type Delivery } from './trigger.report.js';
 
 const USAGE = 'trigger <event> [--invoice ID] [--url BASE] [--token T] [--timeout 30s]';
 const HELP = `Usage: paysandbox ${USAGE}
@@ -75,25 +58,6 @@ function control(base: string, token: string | undefined, signal?: AbortSignal) 
     }
     return { status: res.status, body: parsed as T };
   };
-}
-
-function describe(d: Delivery): string {
-  const lines = [
-    `delivery ${d.id} ${d.status} after ${d.attempts_count} attempt(s) to ${d.url ?? '(no callback_url)'}`,
-  ];
-  for (const a of d.attempts ?? []) {
-    const answer = a.status_code !== null ? `${a.status_code}` : 'no answer';
-    const said = a.response_excerpt
-      ? `  receiver answered: ${a.response_excerpt.replace(/\s+/g, ' ').slice(0, 200)}`
-      : '';
-    lines.push(
-      `  attempt ${a.attempt}  ${answer}  ${a.duration_ms.toFixed(1)} ms${a.error ? `  ${a.error}` : ''}${said}`,
-    );
-  }
-  if (d.status !== 'delivered' && d.last_error) lines.push(`  last error: ${d.last_error}`);
-  if (d.status === 'pending' && d.next_attempt_at && d.attempts_count > 0)
-    lines.push(`  next attempt at ${d.next_attempt_at} (sandbox clock)`);
-  return lines.join('\n');
 }
 
 /** The receiver is not there at all: waiting for retries will not help (ECONNREFUSED, no such host). */
@@ -172,14 +136,7 @@ export const triggerCommand: CliCommand = {
     let unreachable: { url: string; code: string } | undefined;
     const show = (a: AttemptMessage) => {
       if (a.invoice_id !== invoiceId) return;
-      const answer = a.status_code !== null ? `${a.status_code}` : 'no answer';
-      const next =
-        a.status === 'pending'
-          ? `, retry at ${a.next_attempt_at} (sandbox clock)`
-          : `, ${a.status}`;
-      console.log(
-        `→ ${a.event} attempt ${a.attempt} to ${a.url}: ${answer} in ${a.duration_ms.toFixed(1)} ms${a.error ? ` (${a.error})` : ''}${next}`,
-      );
+      console.log(attemptLine(a));
       // Our delivery ended: the long-poll (which waits for `delivered` only) need not run to its end.
       if (
         a.event === event &&
@@ -263,7 +220,7 @@ export const triggerCommand: CliCommand = {
       }
       const full = await call<{ delivery: Delivery }>('GET', `/_sandbox/deliveries/${ours.id}`);
       const d = full.status === 200 ? full.body.delivery : ours;
-      console.log(describe(d));
+      console.log(describeDelivery(d));
       if (d.status === 'delivered') return 0;
       if (d.status === 'failed') return 1;
       if (unreachable) {
@@ -282,11 +239,7 @@ export const triggerCommand: CliCommand = {
           (x.status === 'pending' || x.status === 'delivering') &&
           x.created_at < d.created_at,
       );
-      for (const x of earlier) {
-        console.log(
-          `  waiting for the earlier ${x.event} (delivery ${x.id}, ${x.status}, ${x.attempts_count} attempt(s)${x.last_error ? `: ${x.last_error}` : ''})`,
-        );
-      }
+      for (const x of earlier) console.log(waitingForLine(x));
       console.log(
         `still ${d.status} at the timeout; it keeps retrying in the sandbox (GET ${base}/_sandbox/deliveries/${d.id})`,
       );

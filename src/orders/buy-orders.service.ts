@@ -1,53 +1,35 @@
-import type { DueJob, DueWork } from '../clock/due-work.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../shared/api-error.js';
+import { required } from '../shared/defined.js';
 import type { App, IdentitiesApi } from '../identities/identities.api.js';
-import { BalanceLimitError, type LedgerApi } from '../ledger/ledger.api.js';
-import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
-import { MAX_ACCOUNT_UNITS, parseAmount } from '../shared/money.js';
+import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
 import {
-  BANK_DEPOSIT_METHODS,
   BUY_ORDER_LIFETIME_SECONDS,
-  BUY_ORDER_TRANSITIONS,
   CASH_PAYMENT,
-  CASH_PAYMENT_COLLECTORS,
   instructionsFor,
   walletCurrency,
 } from './buy-orders.model.js';
-import type { OutletService } from '../outlets/outlets.service.js';
 import { checkDailyBuyLimit } from './buy-order-limit.js';
-import type { OrderRepository } from './orders.references.js';
+import {
+  buyOrderAmount,
+  buyPaymentMethod,
+  type BuyOrderPlaceBody,
+  type BuyPaymentMethod,
+  type Payins,
+} from './buy-order-input.js';
+import { createBuyOrderLifecycle, type BuyOrderLifecycleDeps } from './buy-order-lifecycle.js';
 import type { BuyOrderRow, BuyOrderStatus } from './orders.repo.js';
 import { buyOrderResource } from './orders.view.js';
 import { buyQuote } from './buy-quote.js';
 
-export { BUY_ORDER_LIFETIME_SECONDS };
-
-export interface BuyOrderDeps {
-  orders: OrderRepository;
+export interface BuyOrderDeps extends BuyOrderLifecycleDeps {
   /** The outlets module's pay-in outlets (a payment method names one). */
-  payins: Pick<OutletService, 'payinOutlet' | 'payinNames' | 'payinOutlets'>;
+  payins: Payins;
   identities: IdentitiesApi;
-  ledger: LedgerApi;
-  unitOfWork: UnitOfWork;
-  clock: Clock;
   ids: IdFactory;
-  /** Seconds on the owner's clock from marked paid to released (0 = only the control API releases). */
-  releaseSeconds: () => number;
-  /** Told when an order's expiry or release falls due. */
-  dueWork: Pick<DueWork, 'expect'>;
   /** A control call on an order is on its owner's clock (docs/design.md#the-clock). */
   enterOwner: (ownerId: string) => void;
-}
-
-export interface BuyOrderPlaceBody {
-  currency_amount?: number | string;
-  amount?: number | string;
-  btc_amount?: number | string;
-  payment_method?: string;
-  currency?: string;
 }
 
 /**
@@ -57,35 +39,9 @@ export interface BuyOrderPlaceBody {
  * them (`escrow_expired`); the control API can cancel them. Nothing moves money except the release.
  */
 export function createBuyOrderService(d: BuyOrderDeps) {
-  /** The owner's oldest wallet in a currency (the one fixtures and workspaces fund). */
-  function walletOf(ownerId: string, currency: string) {
-    return d.ledger
-      .byOwner('user', ownerId)
-      .filter((a) => a.currency === currency)
-      .at(-1);
-  }
-
-  function paymentMethodOf(value: string | undefined) {
-    if (value === undefined) throw ApiError.field('payment_method', 'This field is required.');
-    const cashOutlets = d.payins.payinNames(CASH_PAYMENT_COLLECTORS);
-    if (value === CASH_PAYMENT || Object.hasOwn(BANK_DEPOSIT_METHODS, value))
-      return { collector: value, cashOutlets };
-    const outlet = d.payins.payinOutlet(value);
-    if (!outlet) throw ApiError.field('payment_method', `"${value}" is not a valid choice.`);
-    return { collector: outlet.collector, outlet, cashOutlets };
-  }
-
-  /** The one amount of a create body: `currency_amount`, `amount` or `btc_amount`, equal at the sandbox rate of 1. */
-  function amountOf(body: BuyOrderPlaceBody): bigint {
-    const given = (['currency_amount', 'amount', 'btc_amount'] as const).filter(
-      (k) => body[k] !== undefined,
-    );
-    if (!given.length) throw ApiError.field('currency_amount', 'This field is required.');
-    const values = given.map((k) => parseAmount(body[k]));
-    const differs = given.find((_, i) => values[i] !== values[0]);
-    if (differs) throw ApiError.field(differs, `Must equal ${given[0]} (the sandbox rate is 1).`);
-    return values[0]!;
-  }
+  const { walletOf, expectRelease, move, requireRoom, advanceDue, dueJob } =
+    createBuyOrderLifecycle(d);
+  const paymentMethodOf = (value: string | undefined) => buyPaymentMethod(d.payins, value);
 
   function insert(
     ownerId: string,
@@ -93,7 +49,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       amount: bigint;
       currency: string;
       status: BuyOrderStatus;
-      method: ReturnType<typeof paymentMethodOf>;
+      method: BuyPaymentMethod;
     },
   ) {
     const wallet = walletOf(ownerId, o.currency);
@@ -119,65 +75,7 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     if (o.status === 'pending_payment')
       d.dueWork.expect(now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000);
     if (o.status === 'payment_received') expectRelease(now);
-    return buyOrderResource(d.orders.buyById(id)!);
-  }
-
-  const releaseMicros = () => Math.round(d.releaseSeconds() * 1_000_000);
-  /** An order of the clock marked paid at `at` is released a delay later. */
-  function expectRelease(at: number): void {
-    if (releaseMicros() > 0) d.dueWork.expect(at + releaseMicros());
-  }
-
-  /** One step of the lifecycle, compare-and-set on the status; the release credits the wallet. */
-  function move(row: BuyOrderRow, to: BuyOrderStatus, at: number): BuyOrderRow {
-    if (
-      !BUY_ORDER_TRANSITIONS[row.status].includes(to) ||
-      !d.orders.setBuyStatus(row.id, row.status, to, at)
-    ) {
-      throw ApiError.general(
-        'invalid_state_transition',
-        `Buy order is ${row.status} and cannot move to ${to}.`,
-      );
-    }
-    if (to === 'payment_received' && row.auto_release) expectRelease(at);
-    if (to === 'released') {
-      const wallet = row.account_id ?? walletOf(row.owner_id, row.currency)?.id;
-      if (!wallet)
-        throw ApiError.general(
-          'invalid_state_transition',
-          `The owner has no ${row.currency} wallet to release the buy order into.`,
-        );
-      const credit = d.ledger.post('buy_order_release', row.id, [
-        { accountId: d.ledger.systemAccount('funding', row.currency), amount: -row.amount },
-        { accountId: wallet, amount: row.amount },
-      ]);
-      d.orders.setBuyCredit(row.id, credit);
-    }
-    return d.orders.buyById(row.id)!;
-  }
-
-  /**
-   * The clock's release of a paid order. A wallet that cannot take it (it would pass the ledger's bound,
-   * docs/design.md#money-bounds) gets nothing and the order is canceled: a buy order holds no money.
-   */
-  function release(row: BuyOrderRow, at: number): void {
-    try {
-      d.unitOfWork(() => move(row, 'released', at));
-    } catch (err) {
-      if (!(err instanceof BalanceLimitError)) throw err;
-      move(row, 'canceled', at);
-    }
-  }
-
-  /** Refused before anything moves: marking paid an order that its wallet, or the funding account, could never take. */
-  function requireRoom(row: BuyOrderRow): void {
-    const wallet = row.account_id
-      ? d.ledger.get(row.account_id)
-      : walletOf(row.owner_id, row.currency);
-    if (wallet && wallet.balance + row.amount > MAX_ACCOUNT_UNITS)
-      throw new BalanceLimitError(wallet);
-    const funding = d.ledger.get(d.ledger.systemAccount('funding', row.currency))!;
-    if (-funding.balance + row.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(funding);
+    return buyOrderResource(required(d.orders.buyById(id), `buy order ${id}`));
   }
 
   function ownOrder(ownerId: string, id: string): BuyOrderRow {
@@ -186,10 +84,10 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     return row;
   }
 
-  const api = {
+  return {
     /** `POST /v2/buyorder`: a buy order of the signing application's owner, waiting for payment. */
     place(app: App, body: BuyOrderPlaceBody) {
-      const amount = amountOf(body);
+      const amount = buyOrderAmount(body);
       const method = paymentMethodOf(body.payment_method);
       const currency = walletCurrency(body.currency);
       return d.unitOfWork(() => {
@@ -269,48 +167,10 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       };
     },
 
-    /**
-     * The clock's own work: unpaid orders past their expiration time expire (dated at that time), and paid
-     * orders of the API are released one delay after they were marked paid, as waiting would have done.
-     */
-    advanceDue(): number {
-      let moved = 0;
-      for (
-        let due = d.orders.dueExpiry(d.clock.now());
-        due.length;
-        due = d.orders.dueExpiry(d.clock.now())
-      ) {
-        d.unitOfWork(() =>
-          due.forEach((row) => move(row, 'escrow_expired', Number(row.expires_at))),
-        );
-        moved += due.length;
-      }
-      const delay = releaseMicros();
-      if (delay <= 0) return moved;
-      for (
-        let due = d.orders.dueRelease(d.clock.now() - delay);
-        due.length;
-        due = d.orders.dueRelease(d.clock.now() - delay)
-      ) {
-        d.unitOfWork(() => due.forEach((row) => release(row, Number(row.marked_paid_at) + delay)));
-        moved += due.length;
-      }
-      return moved;
-    },
-  };
-  return {
-    ...api,
-    /** The clock's expiries and releases as due work (src/clock/due-work.ts), registered by the module. */
-    dueJob: {
-      name: 'buy-orders.expiry-and-release',
-      run: () => void api.advanceDue(),
-      earliest(ws) {
-        const expiry = d.orders.earliestExpiry(ws);
-        const paid = releaseMicros() > 0 ? d.orders.earliestRelease(ws) : null;
-        const release = paid === null ? null : paid + releaseMicros();
-        return expiry === null ? release : release === null ? expiry : Math.min(expiry, release);
-      },
-    } satisfies DueJob,
+    /** The clock's expiries and releases, now (src/orders/buy-order-lifecycle.ts). */
+    advanceDue,
+    /** The clock's expiries and releases as due work, registered by the module. */
+    dueJob,
   };
 }
 

@@ -1,16 +1,14 @@
-import type { DueJob, DueWork } from '../clock/due-work.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { DueJob } from '../clock/due-work.js';
 import { ApiError } from '../shared/api-error.js';
 import type { App } from '../identities/identities.api.js';
-import type { Account, LedgerApi } from '../ledger/ledger.api.js';
+import type { Account } from '../ledger/ledger.api.js';
 import { FIELD_RULES } from '../outlets/outlets.catalog.js';
 import type { OutletService } from '../outlets/outlets.service.js';
-import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
-import type { OrderRepository } from './orders.references.js';
+import { ownerWallet, stepStatus, type OrderServiceDeps } from './orders.common.js';
 import type { SellOrderRow, SellOrderStatus } from './orders.repo.js';
 import { sellOrderHistoryItem, sellOrderResource } from './orders.view.js';
 import { requireOtp } from '../auth/otp.guard.js';
@@ -47,29 +45,15 @@ export interface SellOrderCreateBody {
   code?: string;
 }
 
-export interface SellOrderDeps {
-  orders: OrderRepository;
+export interface SellOrderDeps extends OrderServiceDeps {
   outlets: OutletService;
   /** Finds the wallet a `coins_transfer` order sends to, exactly as a transfer finds its target. */
   sendTargets: Pick<TransferService, 'resolveTarget'>;
-  ledger: LedgerApi;
-  unitOfWork: UnitOfWork;
-  clock: Clock;
   ids: IdFactory;
   /** Seconds on the owner's clock per automatic step (0 = only the control API moves orders). */
   autoAdvanceSeconds: () => number;
-  /** Told when an order's next automatic step falls due. */
-  dueWork: Pick<DueWork, 'expect'>;
   /** A control call on an order is on its owner's clock (docs/design.md#the-clock). */
   enterOwner: (ownerId: string) => void;
-}
-
-/** The owner's oldest wallet in a currency: the one fixtures and workspaces fund. */
-function walletOf(ledger: LedgerApi, ownerId: string, currency: string): Account | undefined {
-  return ledger
-    .byOwner('user', ownerId)
-    .filter((a) => a.currency === currency)
-    .at(-1);
 }
 
 /** The payout category of prepaid mobile load (`load-globe` …). */
@@ -113,15 +97,9 @@ export function createSellOrderService(d: SellOrderDeps) {
   }
 
   function move(row: SellOrderRow, to: SellOrderStatus, at: number): SellOrderRow {
-    if (
-      !SELL_ORDER_TRANSITIONS[row.delivery_status].includes(to) ||
-      !d.orders.setSellStatus(row.id, row.delivery_status, to, at)
-    ) {
-      throw ApiError.general(
-        'invalid_state_transition',
-        `Sell order is ${row.delivery_status} and cannot move to ${to}.`,
-      );
-    }
+    stepStatus('Sell order', SELL_ORDER_TRANSITIONS, row.delivery_status, to, () =>
+      d.orders.setSellStatus(row.id, row.delivery_status, to, at),
+    );
     if (row.auto_advance) expectStep(to, at);
     // Pre-settled fixture history has no debit, so there is nothing to give back or pay out.
     if (row.debit_transaction_id) {
@@ -189,7 +167,7 @@ export function createSellOrderService(d: SellOrderDeps) {
       const target = payoutWallet(app, outlet, body);
       const quote = d.outlets.quote(outlet, parseAmount(body.amount));
       return d.unitOfWork(() => {
-        const wallet = walletOf(d.ledger, app.owner_id, currency);
+        const wallet = ownerWallet(d.ledger, app.owner_id, currency);
         if (target && target.id === wallet?.id)
           throw ApiError.field('target_address', 'Cannot send to the same account.');
         if (!wallet || wallet.balance < quote.total)
