@@ -4,7 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { ApiError } from '../shared/api-error.js';
 import { clientClosed } from '../http/client-closed.js';
 import { renderError } from '../http/render-error.js';
-import type { AppEnv } from '../http/operation.js';
+import { inRequestScope, type AppEnv } from '../http/operation.js';
 import { foreignSource, type OriginConfig } from '../http/same-origin.js';
 import { pageUrl } from './checkout.format.js';
 import type { NoticeKind, PageRequest, SandboxOutcome } from './checkout.model.js';
@@ -74,6 +74,22 @@ export async function readForm(
     return send(c, renderBadFormPage(nonce, page.path), nonce, 400);
   }
 }
+
+type FormReader = (c: C) => Promise<Record<string, unknown> | Response>;
+
+/**
+ * A form post's route: the form (or the page `formOr` answers instead), then `act` on it, synchronous,
+ * in the request's tenant scope (the await of the body left it: src/clock/tenant-clocks.ts).
+ */
+export const onForm =
+  (formOr: FormReader, act: (c: C, form: Record<string, unknown>) => Response) =>
+  async (c: C): Promise<Response> => {
+    const form = await formOr(c);
+    return form instanceof Response ? form : inRequestScope(c, () => act(c, form));
+  };
+
+/** The invoice of a hosted page's route (`/payment/invoice/:id/…`). */
+const idOf = (c: C): string => c.req.param('id') ?? '';
 
 /**
  * Every form post of the hosted pages (`/payment/…`: pay, expire, log in, confirm, log out, choose an
@@ -165,67 +181,72 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
   );
 
   app.get(`${BASE}/status`, (c) => {
-    const status = checkout.status(c.req.param('id'));
+    const status = checkout.status(idOf(c));
     c.header('Cache-Control', 'no-store');
     if (!status) return renderError(c, ApiError.notFound());
     return c.json(status);
   });
 
-  app.post(`${BASE}/wallet/login`, async (c) => {
-    const body = await formOr(c);
-    if (body instanceof Response) return body;
-    const id = c.req.param('id');
-    const login = field(body, 'login').slice(0, 254);
-    const token = checkout.login(id, login, field(body, 'password'));
-    if (!token)
-      return render(
-        c,
-        { method: 'wallet', notice: 'login_failed', loginValue: login },
-        'login_failed',
-      );
-    setWalletCookie(c, pageUrl(id), token);
-    return c.redirect(pageUrl(id, 'wallet'), 303);
-  });
+  app.post(
+    `${BASE}/wallet/login`,
+    onForm(formOr, (c, body) => {
+      const id = idOf(c);
+      const login = field(body, 'login').slice(0, 254);
+      const token = checkout.login(id, login, field(body, 'password'));
+      if (!token)
+        return render(
+          c,
+          { method: 'wallet', notice: 'login_failed', loginValue: login },
+          'login_failed',
+        );
+      setWalletCookie(c, pageUrl(id), token);
+      return c.redirect(pageUrl(id, 'wallet'), 303);
+    }),
+  );
 
-  app.post(`${BASE}/wallet/confirm`, async (c) => {
-    const body = await formOr(c);
-    if (body instanceof Response) return body;
-    const notice = checkout.confirm(c.req.param('id'), walletCookie(c));
-    return after(c, notice, { method: 'wallet' });
-  });
+  app.post(
+    `${BASE}/wallet/confirm`,
+    onForm(formOr, (c, body) => {
+      const notice = checkout.confirm(idOf(c), walletCookie(c));
+      return after(c, notice, { method: 'wallet' });
+    }),
+  );
 
-  app.post(`${BASE}/wallet/logout`, async (c) => {
-    const body = await formOr(c);
-    if (body instanceof Response) return body;
-    const id = c.req.param('id');
-    checkout.logout(walletCookie(c));
-    clearWalletCookie(c, pageUrl(id));
-    return c.redirect(pageUrl(id, 'wallet'), 303);
-  });
+  app.post(
+    `${BASE}/wallet/logout`,
+    onForm(formOr, (c, body) => {
+      const id = idOf(c);
+      checkout.logout(walletCookie(c));
+      clearWalletCookie(c, pageUrl(id));
+      return c.redirect(pageUrl(id, 'wallet'), 303);
+    }),
+  );
 
-  app.post(`${BASE}/counter`, async (c) => {
-    const body = await formOr(c);
-    if (body instanceof Response) return body;
-    const outletId = field(body, 'outlet');
-    const notice = checkout.chooseOutlet(c.req.param('id'), outletId);
-    return after(c, notice, { method: 'counter', outletId: notice ? undefined : outletId });
-  });
+  app.post(
+    `${BASE}/counter`,
+    onForm(formOr, (c, body) => {
+      const outletId = field(body, 'outlet');
+      const notice = checkout.chooseOutlet(idOf(c), outletId);
+      return after(c, notice, { method: 'counter', outletId: notice ? undefined : outletId });
+    }),
+  );
 
-  app.post(`${BASE}/sandbox`, async (c) => {
-    const body = await formOr(c);
-    if (body instanceof Response) return body;
-    const outcome = field(body, 'outcome') as SandboxOutcome;
-    if (!checkout.chooserEnabled() || !OUTCOMES.includes(outcome)) {
-      const nonce = newNonce();
-      const page = checkout.page(c.req.param('id'), { nonce });
-      return send(
-        c,
-        renderCheckoutPage(page!),
-        nonce,
-        checkout.chooserEnabled() ? 400 : 403,
-        page!.returnUrl,
-      );
-    }
-    return after(c, checkout.sandboxOutcome(c.req.param('id'), outcome), {});
-  });
+  app.post(
+    `${BASE}/sandbox`,
+    onForm(formOr, (c, body) => {
+      const outcome = field(body, 'outcome') as SandboxOutcome;
+      if (!checkout.chooserEnabled() || !OUTCOMES.includes(outcome)) {
+        const nonce = newNonce();
+        const page = checkout.page(idOf(c), { nonce });
+        return send(
+          c,
+          renderCheckoutPage(page!),
+          nonce,
+          checkout.chooserEnabled() ? 400 : 403,
+          page!.returnUrl,
+        );
+      }
+      return after(c, checkout.sandboxOutcome(idOf(c), outcome), {});
+    }),
+  );
 }

@@ -5,6 +5,7 @@ import {
   clearWalletCookie,
   field,
   newNonce,
+  onForm,
   readForm,
   send,
   setWalletCookie,
@@ -63,33 +64,37 @@ export function registerRequestPageRoutes(app: Hono<AppEnv>, pages: RequestPageS
 
   app.get(BASE, (c) => render(c, {}));
 
-  app.post(`${BASE}/wallet/login`, async (c) => {
-    const body = await formOr(c);
-    if (body instanceof Response) return body;
-    const login = field(body, 'login').slice(0, 254);
-    const token = pages.login(id(c), login, field(body, 'password'));
-    if (!token) return render(c, { notice: 'login_failed', loginValue: login }, 'login_failed');
-    setWalletCookie(c, requestPagePath(id(c)), token);
-    return c.redirect(requestPagePath(id(c)), 303);
-  });
+  app.post(
+    `${BASE}/wallet/login`,
+    onForm(formOr, (c, body) => {
+      const login = field(body, 'login').slice(0, 254);
+      const token = pages.login(id(c), login, field(body, 'password'));
+      if (!token) return render(c, { notice: 'login_failed', loginValue: login }, 'login_failed');
+      setWalletCookie(c, requestPagePath(id(c)), token);
+      return c.redirect(requestPagePath(id(c)), 303);
+    }),
+  );
 
-  app.post(`${BASE}/pay`, async (c) => {
-    const body = await formOr(c);
-    if (body instanceof Response) return body;
-    return after(c, pages.respond(id(c), walletCookie(c), 'paid'));
-  });
+  app.post(
+    `${BASE}/pay`,
+    onForm(formOr, (c, body) => {
+      return after(c, pages.respond(id(c), walletCookie(c), 'paid'));
+    }),
+  );
 
-  app.post(`${BASE}/decline`, async (c) => {
-    const body = await formOr(c);
-    if (body instanceof Response) return body;
-    return after(c, pages.respond(id(c), walletCookie(c), 'declined'));
-  });
+  app.post(
+    `${BASE}/decline`,
+    onForm(formOr, (c, body) => {
+      return after(c, pages.respond(id(c), walletCookie(c), 'declined'));
+    }),
+  );
 
-  app.post(`${BASE}/wallet/logout`, async (c) => {
-    const body = await formOr(c);
-    if (body instanceof Response) return body;
-    pages.logout(walletCookie(c));
-    clearWalletCookie(c, requestPagePath(id(c)));
-    return c.redirect(requestPagePath(id(c)), 303);
-  });
+  app.post(
+    `${BASE}/wallet/logout`,
+    onForm(formOr, (c, body) => {
+      pages.logout(walletCookie(c));
+      clearWalletCookie(c, requestPagePath(id(c)));
+      return c.redirect(requestPagePath(id(c)), 303);
+    }),
+  );
 }

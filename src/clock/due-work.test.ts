@@ -99,14 +99,45 @@ describe('workspace clocks', () => {
     expect(tenants.within('ws-a', () => clock.now()) - nowMicros()).toBeGreaterThanOrEqual(
       900_000_000,
     );
-    await tenants.scope(async () => {
+    await tenants.scope(async (scope) => {
       tenants.enter('ws-a');
       tenants.enter('ws-b'); // the first owner met decides
-      await Promise.resolve();
       expect(tenants.current()).toBe('ws-a');
-      expect(clock.now() - nowMicros()).toBeGreaterThanOrEqual(900_000_000);
+      await Promise.resolve();
+      // After an await the scope is left until the request resumes it: no other work sees its tenant.
+      expect(tenants.current()).toBeNull();
+      scope.resume(() => {
+        expect(tenants.current()).toBe('ws-a');
+        expect(clock.now() - nowMicros()).toBeGreaterThanOrEqual(900_000_000);
+      });
     });
     expect(tenants.current()).toBeNull();
+  });
+
+  it('keep concurrent requests apart: each resumes its own tenant, interleaved at awaits', async () => {
+    const seen: Array<string | null> = [];
+    const request = (tenant: string, ticks: number) =>
+      tenants.scope(async (scope) => {
+        tenants.enter(tenant);
+        for (let i = 0; i < ticks; i++) {
+          await Promise.resolve();
+          seen.push(tenants.current());
+          scope.resume(() => seen.push(tenants.current()));
+        }
+      });
+    await Promise.all([request('ws-a', 3), request('ws-b', 3)]);
+    expect(seen.filter((t) => t === null)).toHaveLength(6);
+    expect(seen.filter((t) => t === 'ws-a')).toHaveLength(3);
+    expect(seen.filter((t) => t === 'ws-b')).toHaveLength(3);
+    // Interleaved: a, b, a, b… — each resume saw its own request's tenant.
+    expect(seen.filter((t) => t !== null)).toEqual([
+      'ws-a',
+      'ws-b',
+      'ws-a',
+      'ws-b',
+      'ws-a',
+      'ws-b',
+    ]);
   });
 
   it('keep the offset in the workspace row (a copy of the row copies its time) and SQL sees it', () => {

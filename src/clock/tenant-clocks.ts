@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/open.js';
 import { setTenantOffsetSource } from '../db/tenant-sql.js';
 import type { Clock } from '../shared/clock.js';
@@ -17,6 +16,13 @@ export type Tenant = string | null;
  * or the hosted page loads) `enter`s it; due work and callbacks run `within` the tenant of each row. The
  * sandbox's `clock.now()` (see `tenantAwareClock`) is then that tenant's time everywhere, so every
  * timestamp written on a workspace's objects is on its clock without a clock being passed around.
+ *
+ * A scope is explicit, not an AsyncLocalStorage: it is current while its synchronous code runs (the
+ * request's middleware, then each part after an await that re-enters it with `resume`), and no scope
+ * is current anywhere else (timers, callbacks, the code after an await that does not resume: the
+ * sandbox's own time). AsyncLocalStorage turns on Node's promise hooks for every promise of the process,
+ * a fifth of a signed GET's CPU (docs/benchmarks.md); the request's work on its tenant's clock is
+ * synchronous (SQLite), so the awaits are only where a request waits for its body.
  *
  * SQL sees the offsets through `ws_offset(workspace_id)` and `ws_max_offset()` (src/db/tenant-sql.ts), so
  * that a due query compares each row with its own tenant's time in one statement.
@@ -40,22 +46,32 @@ export interface TenantClocks {
   nowOf(tenant: Tenant | undefined): number;
   /** The tenant of the current work (null when none has been entered). */
   current(): Tenant;
-  /** Run `fn` (a request) in a fresh scope that has no tenant yet. */
-  scope<T>(fn: () => T): T;
+  /**
+   * Run `fn` (a request's first synchronous part) in a fresh scope that has no tenant yet; `fn` gets the
+   * scope, whose `resume` runs each later synchronous part (after an await) in it again.
+   */
+  scope<T>(fn: (scope: TenantScope) => T): T;
   /** The current scope belongs to this tenant, unless it already belongs to one (the first owner met decides). */
   enter(tenant: Tenant | undefined): void;
   /** Run synchronous `fn` on this tenant's clock, whatever the current scope says. */
   within<T>(tenant: Tenant | undefined, fn: () => T): T;
 }
 
-interface Scope {
+/** A request's scope (see `TenantClocks.scope`). */
+export interface TenantScope {
+  /** Run synchronous `fn` in this scope again (the code after an await of the request). */
+  resume<T>(fn: () => T): T;
+}
+
+interface Scope extends TenantScope {
   tenant: Tenant | undefined;
 }
 
 export function createTenantClocks(db: Db, sandbox: Clock): TenantClocks {
   const offsets = new Map<string, number>();
   let max = 0;
-  const storage = new AsyncLocalStorage<Scope>();
+  // The scope whose synchronous code is running, if any (see `scope`).
+  let active: Scope | undefined;
   // `within` is synchronous, so one slot is enough (nested calls restore the outer value).
   let forced: { tenant: Tenant } | undefined;
   const load = db.prepare(
@@ -77,7 +93,7 @@ export function createTenantClocks(db: Db, sandbox: Clock): TenantClocks {
   }
   function current(): Tenant {
     if (forced) return forced.tenant;
-    return storage.getStore()?.tenant ?? null;
+    return active?.tenant ?? null;
   }
 
   setTenantOffsetSource(db, { offsetOf, max: () => max });
@@ -98,10 +114,23 @@ export function createTenantClocks(db: Db, sandbox: Clock): TenantClocks {
     reload,
     nowOf: (tenant) => sandbox.now() + offsetOf(tenant),
     current,
-    scope: (fn) => storage.run({ tenant: undefined }, fn),
+    scope(fn) {
+      const scope: Scope = {
+        tenant: undefined,
+        resume(work) {
+          const outer = active;
+          active = scope;
+          try {
+            return work();
+          } finally {
+            active = outer;
+          }
+        },
+      };
+      return scope.resume(() => fn(scope));
+    },
     enter(tenant) {
-      const s = storage.getStore();
-      if (s && s.tenant === undefined && tenant !== undefined) s.tenant = tenant;
+      if (active && active.tenant === undefined && tenant !== undefined) active.tenant = tenant;
     },
     within(tenant, fn) {
       const outer = forced;

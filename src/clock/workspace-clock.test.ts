@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMerchantReceiver } from '../../examples/merchant-callback/server.js';
 import { until } from '../callbacks/callbacks.test-support.js';
+import { postForm } from '../testing/checkout.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 type Receiver = Awaited<ReturnType<typeof startMerchantReceiver>>;
@@ -165,6 +166,31 @@ describe('a clock per workspace', () => {
     expect(delivery?.waiting_reason).toMatch(/^due now: attempt 1 of /);
     const one = await t.request('GET', `/_sandbox/deliveries/${delivery?.id}`);
     expect(one.body.delivery.waiting_reason).toMatch(/^due now/);
+  });
+
+  it("the hosted page pays a workspace's invoice on that workspace's clock (after reading its form)", async () => {
+    const res = await t.request('POST', '/_sandbox/workspaces', { body: {} });
+    const w = res.body.workspace;
+    await t.request('POST', `/_sandbox/workspaces/${w.id}/clock/advance`, {
+      body: { seconds: 86_400 },
+    });
+    const inv = await invoice(
+      { id: w.id, token: w.merchant.merchant_api_token, merchantId: '' },
+      'hp',
+    );
+    const page = `/payment/invoice/${inv.id}`;
+    const login = await postForm(t, `${page}/wallet/login`, {
+      login: w.customer.email,
+      password: w.customer.password,
+    });
+    expect(login.status).toBe(303);
+    // The form's body is read before the payment: the payment still runs on the workspace's clock.
+    expect((await postForm(t, `${page}/wallet/confirm`, {}, login.cookie)).status).toBe(303);
+    const read = await t.request('GET', `/v1/invoices/${inv.id}`, {
+      token: w.merchant.merchant_api_token,
+    });
+    expect(read.body.invoice.status).toBe('fully_paid');
+    expect(Date.parse(read.body.invoice.updated_at) - Date.now()).toBeGreaterThan(86_300_000);
   });
 
   it('a global advance moves every workspace, advanced or not', async () => {

@@ -105,7 +105,8 @@ export function createApp(parts: AppParts) {
   // body limit. The barrier above renders a failed commit after this has set `debugErrors`.
   app.use('*', (c, next) => {
     c.set('debugErrors', services.config.debugErrors);
-    return services.tenants.scope(() => {
+    return services.tenants.scope((scope) => {
+      c.set('tenantScope', scope);
       services.dueWork.runIfDue();
       const refused = dotSegmentsRefused(c);
       return refused ? Promise.resolve(refused) : bodyLimit(c, next);

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
+import type { TenantScope } from '../clock/tenant-clocks.js';
 import type { App, Merchant } from '../identities/identities.api.js';
 import type { Operation } from '../spec/load.js';
 import type { ErrorSurface } from '../shared/api-error.js';
@@ -18,6 +19,8 @@ export type AppEnv = {
     errorSurface?: ErrorSurface;
     /** `sandbox_debug` in error bodies (off with `--no-debug-errors`). */
     debugErrors?: boolean;
+    /** The request's tenant scope: the code after an await re-enters it (see `inRequestScope`). */
+    tenantScope?: TenantScope;
   };
 };
 
@@ -94,4 +97,13 @@ export function ok<B>(body: B): { status: 200; body: B };
 export function ok<B, const S extends number>(body: B, status: S): { status: S; body: B };
 export function ok(body: unknown, status = 200): HandlerResult {
   return { status, body };
+}
+
+/**
+ * Run synchronous `fn` in the request's tenant scope again: the code after an await of a route that
+ * reads or writes an owner's objects (the await left the scope; see src/clock/tenant-clocks.ts).
+ */
+export function inRequestScope<T>(c: Context<AppEnv>, fn: () => T): T {
+  const scope = c.get('tenantScope');
+  return scope ? scope.resume(fn) : fn();
 }

@@ -17,7 +17,7 @@ import { MAX_BODY_BYTES, readBody, readBodilessMethodBody } from './body-limit.j
 import { coerceCharFields, isFormBody, parseFormBody } from './form-body.js';
 import { numberSourceOf, parseJsonBody } from '../shared/json-body.js';
 import { jsonTextOf } from './json-text.js';
-import type { AnyHandler, AppEnv, RunnerContext } from './operation.js';
+import { inRequestScope, type AnyHandler, type AppEnv, type RunnerContext } from './operation.js';
 import { headerReader, requestUrl } from './request-url.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -50,6 +50,11 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         ? ((await readBodilessMethodBody(c, MAX_BODY_BYTES, ApiError.payloadTooLarge)) ?? EMPTY)
         : EMPTY;
     if (rawBody.length) c.set('requestBody', rawBody);
+    // The rest is synchronous up to an async handler's own awaits: in the request's tenant scope again.
+    return inRequestScope(c, () => run(c, rawBody));
+  };
+
+  function run(c: Context<AppEnv>, rawBody: Buffer): Response | Promise<Response> {
     // Typed per operation for its handler; here the document's own checks below stand behind the values,
     // and the switch below sets the principal the operation's security names (PrincipalOf).
     const ctx: RunnerContext = {
@@ -149,15 +154,20 @@ export function operationRunner(deps: RunnerDeps, op: Operation, handler: AnyHan
         throw new ApiError('validation_error', toFieldErrors(v.body.errors, op.fullFieldPaths));
     }
 
-    const result = await handler(ctx);
-    if (result instanceof Response) return result;
-    if (result.headers) for (const [k, val] of Object.entries(result.headers)) c.header(k, val);
-    if (result.status === 204 || result.body === undefined)
-      return c.body(null, result.status as 204);
-    const text = jsonTextOf(result.body);
-    // The Content-Type `c.json` gives; a fresh object per response, as `c.json` makes one.
-    if (text !== undefined)
-      return c.body(text, result.status as 200, { 'Content-Type': 'application/json' });
-    return c.json(result.body as object, result.status as 200);
-  };
+    const result = handler(ctx);
+    return result instanceof Promise
+      ? result.then((r) => inRequestScope(c, () => render(c, r)))
+      : render(c, result);
+  }
+}
+
+function render(c: Context<AppEnv>, result: Awaited<ReturnType<AnyHandler>>): Response {
+  if (result instanceof Response) return result;
+  if (result.headers) for (const [k, val] of Object.entries(result.headers)) c.header(k, val);
+  if (result.status === 204 || result.body === undefined) return c.body(null, result.status as 204);
+  const text = jsonTextOf(result.body);
+  // The Content-Type `c.json` gives; a fresh object per response, as `c.json` makes one.
+  if (text !== undefined)
+    return c.body(text, result.status as 200, { 'Content-Type': 'application/json' });
+  return c.json(result.body as object, result.status as 200);
 }
