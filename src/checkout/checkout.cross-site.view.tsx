@@ -1,3 +1,4 @@
+import { htmlDocument } from './html-document.js';
 import { Layout } from './checkout.layout.js';
 
 /**
@@ -5,26 +6,23 @@ import { Layout } from './checkout.layout.js';
  * so, with a way to the page itself. Nothing was done.
  */
 export function renderCrossSitePage(nonce: string, source: string, backTo: string): string {
-  return (
-    '<!doctype html>' +
-    String(
-      <Layout title="Request refused" nonce={nonce} script={false}>
-        <main id="main">
-          <div class="card">
-            <h1 data-testid="cross-site">Request refused</h1>
-            <p>
-              This form was sent from another site (
-              <code data-testid="cross-site-origin">{source}</code>), not from this payment page, so
-              nothing was done. Open the payment page and use its buttons.
-            </p>
-            <p>
-              <a href={backTo} data-testid="cross-site-back">
-                Open the payment page
-              </a>
-            </p>
-          </div>
-        </main>
-      </Layout>,
-    )
+  return htmlDocument(
+    <Layout title="Request refused" nonce={nonce} script={false}>
+      <main id="main">
+        <div class="card">
+          <h1 data-testid="cross-site">Request refused</h1>
+          <p>
+            This form was sent from another site (
+            <code data-testid="cross-site-origin">{source}</code>), not from this payment page, so
+            nothing was done. Open the payment page and use its buttons.
+          </p>
+          <p>
+            <a href={backTo} data-testid="cross-site-back">
+              Open the payment page
+            </a>
+          </p>
+        </div>
+      </main>
+    </Layout>,
   );
 }

@@ -1,3 +1,4 @@
+import { htmlDocument } from './html-document.js';
 import { formatMoney } from '../shared/money.js';
 import {
   countdownText,
@@ -255,9 +256,9 @@ export function CheckoutView({ page }: { page: CheckoutPage }) {
 }
 
 export function renderCheckoutPage(page: CheckoutPage): string {
-  return '<!doctype html>' + String(<CheckoutView page={page} />);
+  return htmlDocument(<CheckoutView page={page} />);
 }
 
 export function renderNotFoundPage(nonce: string): string {
-  return '<!doctype html>' + String(<NotFoundPage nonce={nonce} />);
+  return htmlDocument(<NotFoundPage nonce={nonce} />);
 }

@@ -1,3 +1,4 @@
+import { htmlDocument } from './html-document.js';
 import { PAYMENT_REQUEST_PAGE } from '../wallet/payment-requests.service.js';
 import { displayMoney, walletName } from './checkout.format.js';
 import { Layout } from './checkout.layout.js';
@@ -217,25 +218,22 @@ export function RequestView({ page }: { page: RequestPage }) {
 }
 
 export function renderRequestPage(page: RequestPage): string {
-  return '<!doctype html>' + String(<RequestView page={page} />);
+  return htmlDocument(<RequestView page={page} />);
 }
 
 /** `GET /payment/request/{unknown}`: an HTML 404. */
 export function renderRequestNotFound(nonce: string): string {
-  return (
-    '<!doctype html>' +
-    String(
-      <Layout title="Payment request not found — paysandbox" nonce={nonce} script={false}>
-        <main id="main">
-          <div class="card">
-            <h1 data-testid="not-found">Payment request not found</h1>
-            <p>
-              There is no payment request at this address. Check the link you were given, or ask the
-              sender for a new one.
-            </p>
-          </div>
-        </main>
-      </Layout>,
-    )
+  return htmlDocument(
+    <Layout title="Payment request not found — paysandbox" nonce={nonce} script={false}>
+      <main id="main">
+        <div class="card">
+          <h1 data-testid="not-found">Payment request not found</h1>
+          <p>
+            There is no payment request at this address. Check the link you were given, or ask the
+            sender for a new one.
+          </p>
+        </div>
+      </main>
+    </Layout>,
   );
 }
