@@ -150,10 +150,17 @@ async function main(): Promise<void> {
       merchantToken: seeded.merchantToken,
       quietMerchantToken: seeded.quietMerchantToken,
       invoiceIds: seeded.invoiceIds,
+      quietInvoiceIds: seeded.quietInvoiceIds,
       keys,
       runId,
     };
-    const writes = new Set(['invoice-create', 'invoice-create-callbacks', 'sellorder', 'payment']);
+    const writes = new Set([
+      'invoice-create',
+      'invoice-create-callbacks',
+      'sellorder',
+      'payment',
+      'payment-callbacks',
+    ]);
     for (const s of sandboxScenarios(ctx, { deepPage, deepRate })) {
       if (!wanted(s.id)) continue;
       const r = await measure('sandbox', sandbox.url, s, sandbox.child.pid);

@@ -8,7 +8,8 @@ npm run bench -- --soak SECONDS [--soak-warmup s] [--soak-tolerance MiB] [--soak
   mixed flows against the built server for SECONDS; fails on any error or on RSS growth after warm-up
   beyond MiB + % of the post-warm-up RSS (default 16 MiB + 10%); writes bench/results/soak.json
 ids for --only (the baseline always runs): healthz list-page-1 list-deep list-deep-fixed invoice-get hmac-get
-  invoice-create invoice-create-callbacks sellorder payment cold-start callbacks hosted-page`;
+  invoice-create invoice-create-callbacks sellorder payment payment-callbacks cold-start callbacks
+  hosted-page`;
 
 export interface BenchOptions {
   help: boolean;

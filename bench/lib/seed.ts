@@ -17,6 +17,8 @@ export interface Seeded {
   merchantId: string;
   /** Ids of the seeded invoices, oldest first (all pending, 1 PHP, expiring in 30 days). */
   invoiceIds: string[];
+  /** Ids of the second merchant's seeded invoices (the same kind), for payments without callbacks. */
+  quietInvoiceIds: string[];
   /** HMAC apps made at seed time (only when the control API cannot make them). */
   apps: Array<{ api_key: string; api_secret: string }>;
   /** True when `POST /_sandbox/apps` is implemented by this build. */
@@ -25,14 +27,17 @@ export interface Seeded {
 }
 
 /** The id of seeded invoice `i`: 32 hex characters, like every id of the API. */
-export function seededInvoiceId(i: number): string {
-  return 'b' + i.toString(16).padStart(31, '0');
+export function seededInvoiceId(i: number, prefix: 'b' | 'c' = 'b'): string {
+  return prefix + i.toString(16).padStart(31, '0');
 }
+
+/** The second merchant's seeded invoices: as many as the payment scenario can pay in a long run. */
+const QUIET_INVOICES = 50_000;
 
 /**
  * Prepare a fresh database file with the BUILT code (the same code the server runs): migrations,
  * default fixtures, then `invoices` invoices of the first merchant in one bulk INSERT (so the count
- * triggers run). Merchant callbacks go to
+ * triggers run), and up to 50,000 of the second (no callback URL). Merchant callbacks go to
  * `callbackUrl`, and the first customer's wallet is funded for the payment scenario.
  */
 export async function seedDatabase(o: {
@@ -69,25 +74,35 @@ export async function seedDatabase(o: {
     // One INSERT … SELECT over a counter: the real table, its constraints and its count triggers, without
     // a round trip from JavaScript per row. One millisecond apart, all in the past, so the newest seeded
     // invoice is first on page 1; pending, 1 PHP, expiring in 30 days.
-    s.db
-      .prepare(
-        `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < @count - 1)
+    const seedInvoices = (
+      prefix: 'b' | 'c',
+      m: { id: string; enabled_payment_collectors: readonly string[] },
+      count: number,
+    ) =>
+      s.db
+        .prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < @count - 1)
          INSERT INTO invoices (id, merchant_id, status, amount, amount_received, currency, external_transaction_id, description,
            metadata, supported_payment_collectors, current_payment_reference_number, created_at, updated_at, expires_at)
-         SELECT 'b' || printf('%031x', i), @merchant, 'pending', @amount, 0, 'PHP', 'seed-' || i, 'Seeded invoice ' || i,
+         SELECT @prefix || printf('%031x', i), @merchant, 'pending', @amount, 0, 'PHP', 'seed-' || @prefix || i, 'Seeded invoice ' || i,
            '{}', @collectors, NULL, @now - (@count - i) * 1000, @now - (@count - i) * 1000, @expires FROM n`,
-      )
-      .run({
-        count: o.invoices,
-        merchant: merchant.id,
-        amount: UNITS_PER_PESO,
-        collectors: JSON.stringify(merchant.enabled_payment_collectors),
-        now,
-        expires: now + 30 * 86_400_000_000,
-      });
+        )
+        .run({
+          prefix,
+          count,
+          merchant: m.id,
+          amount: UNITS_PER_PESO,
+          collectors: JSON.stringify(m.enabled_payment_collectors),
+          now,
+          expires: now + 30 * 86_400_000_000,
+        });
+    seedInvoices('b', merchant, o.invoices);
+    const quietCount = Math.min(o.invoices, QUIET_INVOICES);
+    seedInvoices('c', quiet, quietCount);
     const invoiceIds = Array.from({ length: o.invoices }, (_, i) => seededInvoiceId(i));
+    const quietInvoiceIds = Array.from({ length: quietCount }, (_, i) => seededInvoiceId(i, 'c'));
 
-    // The payment scenario pays seeded invoices from the first customer's wallet.
+    // The payment scenarios pay seeded invoices from the first customer's wallet.
     const customer = s.identities.firstCustomer();
     if (customer) {
       for (const a of s.ledger.byOwner('user', customer.id)) {
@@ -144,6 +159,7 @@ export async function seedDatabase(o: {
       quietMerchantToken: quiet.merchant_api_token,
       merchantId: merchant.id,
       invoiceIds,
+      quietInvoiceIds,
       apps,
       createAppAvailable,
       seedMs: performance.now() - started,

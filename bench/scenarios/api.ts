@@ -27,6 +27,8 @@ export interface ScenarioContext {
   quietMerchantToken: string;
   /** Seeded invoice ids, oldest first. */
   invoiceIds: string[];
+  /** The quiet merchant's seeded invoice ids. */
+  quietInvoiceIds: string[];
   /** HMAC keys, at least one per connection. */
   keys: SigningKey[];
   runId: string;
@@ -169,26 +171,25 @@ export function sandboxScenarios(
       },
     ],
   });
-  let p = 0;
-  const pay: LoadScenario = {
-    id: 'payment',
-    title: 'POST /_sandbox/invoices/{id}/payments (wallet)',
-    connections: c.connections,
-    requests: [
-      {
-        method: 'POST',
-        headers: json201,
-        body: JSON.stringify({ collector: 'coins_peso_wallet' }),
-        setupRequest: (req) => ({
-          ...req,
-          path: `/_sandbox/invoices/${c.invoiceIds[p++ % c.invoiceIds.length]}/payments`,
-        }),
-      },
-    ],
-    preflight: () =>
-      json('POST', `${c.baseUrl}/_sandbox/invoices/${c.invoiceIds[p++]}/payments`, {
-        collector: 'coins_peso_wallet',
-      }),
+  // A wallet payment of a seeded invoice each: the second merchant's (no callback URL, the API path;
+  // its events still get delivery rows, marked failed at once) or the first's (callbacks to the receiver).
+  const pay = (id: string, title: string, invoiceIds: string[]): LoadScenario => {
+    let p = 0;
+    const path = () => `/_sandbox/invoices/${invoiceIds[p++ % invoiceIds.length]}/payments`;
+    return {
+      id,
+      title,
+      connections: c.connections,
+      requests: [
+        {
+          method: 'POST',
+          headers: json201,
+          body: JSON.stringify({ collector: 'coins_peso_wallet' }),
+          setupRequest: (req) => ({ ...req, path: path() }),
+        },
+      ],
+      preflight: () => json('POST', `${c.baseUrl}${path()}`, { collector: 'coins_peso_wallet' }),
+    };
   };
   return [
     get(c, 'healthz', 'GET /healthz', '/healthz'),
@@ -229,7 +230,16 @@ export function sandboxScenarios(
     signed(c, 'sellorder', 'POST /v1/sellorder (HMAC)', 'POST', '/v1/sellorder', () =>
       JSON.stringify({ outlet_id: 'bpi', amount: '100', currency: 'PHP' }),
     ),
-    pay,
+    pay(
+      'payment',
+      'POST /_sandbox/invoices/{id}/payments (wallet; merchant without callback URL)',
+      c.quietInvoiceIds,
+    ),
+    pay(
+      'payment-callbacks',
+      'POST /_sandbox/invoices/{id}/payments (wallet; callbacks sent to a live receiver)',
+      c.invoiceIds,
+    ),
   ];
 }
 
