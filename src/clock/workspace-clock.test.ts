@@ -193,6 +193,35 @@ describe('a clock per workspace', () => {
     expect(Date.parse(read.body.invoice.updated_at) - Date.now()).toBeGreaterThan(86_300_000);
   });
 
+  it("a request of an advanced workspace does not make another tenant's callback retry due", async () => {
+    const a = await workspace();
+    const b = await workspace();
+    for (const w of [a, b])
+      t.services.identities.updateMerchant(w.merchantId, { callback_url: receiver.url });
+    await t.request('POST', `/_sandbox/workspaces/${a.id}/clock/advance`, {
+      body: { seconds: 3600 },
+    });
+    t.sandbox.startBackground();
+    await invoice(b, 'ws-b-retry');
+    // B's invoice.created callback failed once; its retry waits 10 s on B's clock.
+    await until(
+      () => attempts(b.merchantId),
+      (d) => d.status === 'pending' && d.n === 1,
+      'first attempt',
+    );
+    // A write of A's: its commit wakes the dispatcher (A's callback is due), which must judge B's
+    // retry on B's clock, not on the clock of the request that woke it.
+    await invoice(a, 'ws-a-write');
+    await until(
+      () => attempts(a.merchantId),
+      (d) => d.n === 1,
+      "A's first attempt",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(attempts(b.merchantId)).toEqual({ n: 1, status: 'pending' });
+    expect(receiver.received).toHaveLength(2);
+  });
+
   it('a global advance moves every workspace, advanced or not', async () => {
     const a = await workspace();
     const b = await workspace();
