@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMerchantReceiver } from '../../examples/merchant-callback/server.js';
 import { until } from '../callbacks/callbacks.test-support.js';
-import { postForm } from '../testing/checkout.test-support.js';
+import { getPage, postForm } from '../testing/checkout.test-support.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 type Receiver = Awaited<ReturnType<typeof startMerchantReceiver>>;
@@ -220,6 +220,24 @@ describe('a clock per workspace', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(attempts(b.merchantId)).toEqual({ n: 1, status: 'pending' });
     expect(receiver.received).toHaveLength(2);
+  });
+
+  it("a hosted page slowed by a latency fault still counts down on the workspace's clock", async () => {
+    const a = await workspace();
+    await t.request('POST', `/_sandbox/workspaces/${a.id}/clock/advance`, {
+      body: { seconds: 600 },
+    });
+    const inv = await invoice(a, 'slow-page');
+    const fault = await t.request('POST', '/_sandbox/faults', {
+      body: { path: '/payment/invoice/*', latency_ms: 1 },
+    });
+    expect(fault.status).toBe(201);
+    const page = await getPage(t, `/payment/invoice/${inv.id}`);
+    expect(page.status).toBe(200);
+    // 900 s left on A's clock; on the sandbox clock (600 s behind) it would read 1,500.
+    const seconds = Number(/data-seconds="(\d+)"/.exec(page.html)?.[1]);
+    expect(seconds).toBeGreaterThan(890);
+    expect(seconds).toBeLessThanOrEqual(900);
   });
 
   it('a global advance moves every workspace, advanced or not', async () => {

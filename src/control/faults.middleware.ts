@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { developerBearer } from '../auth/authenticate.js';
 import type { IdentitiesApi } from '../identities/identities.api.js';
 import { readBody } from '../http/body-limit.js';
-import type { AppEnv } from '../http/operation.js';
+import { inRequestScope, type AppEnv } from '../http/operation.js';
 import { rawPath } from '../http/request-url.js';
 import { surfaceOfPath } from '../shared/api-error.js';
 import { INJECTED_FAULT, type FaultStore } from './faults.service.js';
@@ -66,7 +66,8 @@ export function faultMiddleware(
     c.set('fault', hit.fault.id);
     if (hit.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, hit.latencyMs));
     c.header('X-Sandbox-Fault', hit.fault.id);
-    if (hit.status === undefined) return next();
+    // Only slowed: the rest of the request goes on in its tenant scope (the await above left it).
+    if (hit.status === undefined) return inRequestScope(c, next);
     c.set(
       'authOutcome',
       wouldBeAuth(identities, (name) => c.req.header(name), now()),
