@@ -23,7 +23,11 @@ function lookUpWithoutAsyncLocalStorage(): void {
   const host = process as { getBuiltinModule?: unknown };
   const own = Object.prototype.hasOwnProperty.call(host, 'getBuiltinModule');
   const lookup = host.getBuiltinModule;
-  host.getBuiltinModule = undefined;
+  try {
+    host.getBuiltinModule = undefined;
+  } catch {
+    return; // not writable here: Hono finds AsyncLocalStorage, pages render the same
+  }
   try {
     String(jsx(Fragment, {})); // Hono's look-up happens on its first render, once
   } finally {
