@@ -206,7 +206,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
 
   app.post(
     `${BASE}/wallet/confirm`,
-    onForm(formOr, (c, body) => {
+    onForm(formOr, (c) => {
       const notice = checkout.confirm(idOf(c), walletCookie(c));
       return after(c, notice, { method: 'wallet' });
     }),
@@ -214,7 +214,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
 
   app.post(
     `${BASE}/wallet/logout`,
-    onForm(formOr, (c, body) => {
+    onForm(formOr, (c) => {
       const id = idOf(c);
       checkout.logout(walletCookie(c));
       clearWalletCookie(c, pageUrl(id));

@@ -77,21 +77,21 @@ export function registerRequestPageRoutes(app: Hono<AppEnv>, pages: RequestPageS
 
   app.post(
     `${BASE}/pay`,
-    onForm(formOr, (c, body) => {
+    onForm(formOr, (c) => {
       return after(c, pages.respond(id(c), walletCookie(c), 'paid'));
     }),
   );
 
   app.post(
     `${BASE}/decline`,
-    onForm(formOr, (c, body) => {
+    onForm(formOr, (c) => {
       return after(c, pages.respond(id(c), walletCookie(c), 'declined'));
     }),
   );
 
   app.post(
     `${BASE}/wallet/logout`,
-    onForm(formOr, (c, body) => {
+    onForm(formOr, (c) => {
       pages.logout(walletCookie(c));
       clearWalletCookie(c, requestPagePath(id(c)));
       return c.redirect(requestPagePath(id(c)), 303);
