@@ -88,8 +88,8 @@ export const onForm =
     return form instanceof Response ? form : inRequestScope(c, () => act(c, form));
   };
 
-/** The invoice of a hosted page's route (`/payment/invoice/:id/…`). */
-const idOf = (c: C): string => c.req.param('id') ?? '';
+/** The `:id` of a hosted page's route (`/payment/invoice/:id/…`, `/payment/request/:id/…`). */
+export const idOf = (c: C): string => c.req.param('id') ?? '';
 
 /**
  * Every form post of the hosted pages (`/payment/…`: pay, expire, log in, confirm, log out, choose an
@@ -139,7 +139,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     req: Omit<PageRequest, 'nonce' | 'session'>,
     status?: 200 | NoticeKind,
   ): Response {
-    const id = c.req.param('id')!;
+    const id = idOf(c);
     const nonce = newNonce();
     const page = checkout.page(id, { ...req, nonce, session: walletCookie(c) });
     if (!page) return send(c, renderNotFoundPage(nonce), nonce, 404);
@@ -162,13 +162,13 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, checkout: CheckoutServ
     req: Omit<PageRequest, 'nonce' | 'session'>,
   ): Response {
     if (notice) return render(c, { ...req, notice }, notice);
-    const id = c.req.param('id')!;
+    const id = idOf(c);
     return c.redirect(checkout.exitUrl(id) ?? pageUrl(id, req.method, req.outletId), 303);
   }
 
   /** Unknown invoice → 404 page; unreadable body → 400 page; else the form. */
   const formOr = (c: C) => {
-    const id = c.req.param('id')!;
+    const id = idOf(c);
     return readForm(c, {
       exists: checkout.status(id) !== null,
       path: pageUrl(id),

@@ -4,6 +4,7 @@ import { PAYMENT_REQUEST_PAGE } from '../wallet/payment-requests.service.js';
 import {
   clearWalletCookie,
   field,
+  idOf,
   newNonce,
   onForm,
   readForm,
@@ -37,7 +38,7 @@ const NOTICE_STATUS: Record<RequestNotice, 401 | 403 | 409> = {
  */
 export function registerRequestPageRoutes(app: Hono<AppEnv>, pages: RequestPageService): void {
   const BASE = `${PAYMENT_REQUEST_PAGE}/:id`;
-  const id = (c: C) => c.req.param('id')!;
+  const id = idOf;
 
   function render(
     c: C,
