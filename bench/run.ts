@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installCleanup, killAllChildren } from './lib/children.js';
+import { floorDatabase, floorPhase } from './lib/floor.js';
 import { callbackScenario, coldStarts, hostedPageScenario, prismScenarios } from './lib/extras.js';
 import { drainDeliveries, measure as measureWith, printResult } from './lib/measure.js';
 import { json, memoryMiB, peakRssMiB } from './lib/net.js';
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
     });
     seedMs = seeded.seedMs;
     log(`seeded in ${seeded.seedMs.toFixed(0)} ms`);
+    const floorDb = floorDatabase(work, db);
 
     const baseline = await startScript({
       root: ROOT,
@@ -143,6 +145,19 @@ async function main(): Promise<void> {
     );
     print(baselineBefore);
     scenarios.push(baselineBefore);
+    scenarios.push(
+      ...(await floorPhase({
+        root: ROOT,
+        db: floorDb,
+        merchantToken: seeded.quietMerchantToken,
+        nodeFlags,
+        connections,
+        runId,
+        wanted,
+        measure,
+        print,
+      })),
+    );
 
     const ctx = {
       baseUrl: sandbox.url,

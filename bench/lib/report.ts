@@ -2,7 +2,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import type { LoadResult } from './load.js';
 import { itemAt } from '../../src/shared/defined.js';
 
-export type Target = 'baseline' | 'sandbox' | 'prism';
+export type Target = 'baseline' | 'floor' | 'sandbox' | 'prism';
 
 export interface ScenarioResult extends Partial<LoadResult> {
   id: string;
@@ -16,6 +16,8 @@ export interface ScenarioResult extends Partial<LoadResult> {
   ratio?: number;
   /** CPU time the server process used per request during the measured run (user + system), µs. */
   cpuUsPerRequest?: number;
+  /** cpuUsPerRequest ÷ the baseline's (the mean of the baseline runs before and after). */
+  cpuRatio?: number;
   /** Highest RSS of the server sampled during the measured run (MiB). */
   rssMaxMiB?: number;
   /** The server's VmHWM (peak RSS since it started) right after this run (MiB). */
@@ -105,7 +107,21 @@ const fmt = (n: number | undefined, digits = 0) =>
 const ms = (n: number | undefined) =>
   n === undefined ? '–' : n < 10 ? n.toFixed(2) : n.toFixed(1);
 
-/** The checks of issue 7, from one run. */
+/** Scenario, the most server CPU per request it may take (× the baseline's), label. */
+const CPU_TARGETS: ReadonlyArray<readonly [string, number, string]> = [
+  ['invoice-create', 4, 'invoice create'],
+  ['payment', 7, 'wallet payment'],
+  ['list-page-1', 4, 'list page 1'],
+  ['hmac-get', 1.6, 'HMAC signed GET'],
+];
+
+/** The floor row (bench/floor-server.mjs) that a target's scenario is compared with. */
+const FLOOR_OF: Record<string, string> = {
+  'invoice-create': 'floor-create',
+  'hmac-get': 'floor-signed-get',
+};
+
+/** The targets, from one run. */
 export function checkTargets(r: Omit<BenchReport, 'targets'>): TargetCheck[] {
   const by = (id: string) => r.scenarios.find((s) => s.id === id && s.status === 'ok');
   const ratio = (id: string, goal: number, label: string): TargetCheck => {
@@ -121,6 +137,20 @@ export function checkTargets(r: Omit<BenchReport, 'targets'>): TargetCheck[] {
     ratio('hmac-get', 0.4, 'HMAC signed GET vs baseline'),
     ratio('invoice-create', 0.3, 'Token invoice create vs baseline'),
   ];
+  // The hot paths' server CPU per request, as a multiple of the baseline's (lower is better).
+  for (const [id, goal, label] of CPU_TARGETS) {
+    const s = by(id);
+    const floor = by(FLOOR_OF[id] ?? '');
+    checks.push({
+      target: `${label}: server CPU ÷ baseline's`,
+      measured:
+        s?.cpuRatio !== undefined
+          ? `${s.cpuRatio.toFixed(1)} ×${floor?.cpuRatio !== undefined ? ` (floor ${floor.cpuRatio.toFixed(1)} ×)` : ''}`
+          : 'not measured',
+      goal: `≤ ${goal} ×`,
+      met: s?.cpuRatio !== undefined ? s.cpuRatio <= goal : null,
+    });
+  }
   const sandbox = r.scenarios.filter((s) => s.target === 'sandbox' && s.status === 'ok');
   const errors = sandbox.reduce((n, s) => n + (s.errors ?? 0), 0);
   checks.push({
@@ -196,19 +226,19 @@ export function checkTargets(r: Omit<BenchReport, 'targets'>): TargetCheck[] {
 
 function scenarioRows(list: ScenarioResult[]): string[] {
   const rows = [
-    '| scenario | target | req/s | p50 ms | p99 ms | errors | × baseline | server CPU µs/req | server RSS MiB |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+    '| scenario | target | req/s | p50 ms | p99 ms | errors | × baseline | server CPU µs/req | CPU × baseline | server RSS MiB |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const s of list) {
     if (s.status !== 'ok') {
       rows.push(
-        `| ${s.title} | ${s.target} | ${s.status}${s.note ? `: ${s.note.replaceAll('|', '\\|')}` : ''} | | | | | | |`,
+        `| ${s.title} | ${s.target} | ${s.status}${s.note ? `: ${s.note.replaceAll('|', '\\|')}` : ''} | | | | | | | |`,
       );
       continue;
     }
     const rate = s.overallRate ? ` (fixed ${s.overallRate}/s)` : '';
     rows.push(
-      `| ${s.title} | ${s.target} | ${fmt(s.rps)}${rate} | ${ms(s.p50)} | ${ms(s.p99)} | ${s.errors ?? 0} | ${s.ratio !== undefined ? s.ratio.toFixed(2) : '–'} | ${fmt(s.cpuUsPerRequest)} | ${fmt(s.rssMaxMiB)} |`,
+      `| ${s.title} | ${s.target} | ${fmt(s.rps)}${rate} | ${ms(s.p50)} | ${ms(s.p99)} | ${s.errors ?? 0} | ${s.ratio !== undefined ? s.ratio.toFixed(2) : '–'} | ${fmt(s.cpuUsPerRequest)} | ${s.cpuRatio !== undefined ? s.cpuRatio.toFixed(1) : '–'} | ${fmt(s.rssMaxMiB)} |`,
     );
   }
   const notes = list.filter((s) => s.status === 'ok' && s.note);
@@ -276,7 +306,7 @@ export function toConsole(r: BenchReport): string {
   const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
   const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
   lines.push(
-    `${pad('scenario', 52)}${pad('target', 9)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('× base', 8)}${lpad('CPU µs/req', 12)}`,
+    `${pad('scenario', 52)}${pad('target', 9)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('× base', 8)}${lpad('CPU µs/req', 12)}${lpad('CPU ×', 7)}`,
   );
   for (const s of r.scenarios) {
     if (s.status !== 'ok') {
@@ -286,7 +316,7 @@ export function toConsole(r: BenchReport): string {
       continue;
     }
     lines.push(
-      `${pad(s.title, 52)}${pad(s.target, 9)}${lpad(fmt(s.rps), 9)}${lpad(ms(s.p50), 9)}${lpad(ms(s.p99), 9)}${lpad(String(s.errors ?? 0), 8)}${lpad(s.ratio !== undefined ? s.ratio.toFixed(2) : '–', 8)}${lpad(fmt(s.cpuUsPerRequest), 12)}`,
+      `${pad(s.title, 52)}${pad(s.target, 9)}${lpad(fmt(s.rps), 9)}${lpad(ms(s.p50), 9)}${lpad(ms(s.p99), 9)}${lpad(String(s.errors ?? 0), 8)}${lpad(s.ratio !== undefined ? s.ratio.toFixed(2) : '–', 8)}${lpad(fmt(s.cpuUsPerRequest), 12)}${lpad(s.cpuRatio !== undefined ? s.cpuRatio.toFixed(1) : '–', 7)}`,
     );
   }
   lines.push('');

@@ -12,7 +12,8 @@ const MARK_END = '<!-- bench:results:end -->';
 
 /**
  * The baseline's req/s, the mean of its runs before and after the sandbox's; every closed-loop
- * scenario of `scenarios` gets its ratio to it.
+ * scenario of `scenarios` gets its ratio to it. Every scenario with a CPU time also gets its CPU per
+ * request ÷ the baseline's (the mean of the same two runs): the measure of the hot-path targets.
  */
 export function applyBaselineRatios(
   scenarios: ScenarioResult[],
@@ -20,10 +21,18 @@ export function applyBaselineRatios(
   baselineAfter: ScenarioResult,
 ): number {
   const baselineRuns = [baselineBefore, baselineAfter].filter((b) => b.status === 'ok' && b.rps);
-  const baselineRps =
-    baselineRuns.reduce((n, b) => n + (b.rps ?? 0), 0) / (baselineRuns.length || 1);
-  for (const s of scenarios)
-    if (s.status === 'ok' && s.rps && baselineRps && !s.overallRate) s.ratio = s.rps / baselineRps;
+  const mean = (pick: (b: ScenarioResult) => number | undefined) => {
+    const values = baselineRuns.map(pick).filter((v): v is number => v !== undefined && v > 0);
+    return values.length ? values.reduce((n, v) => n + v, 0) / values.length : 0;
+  };
+  const baselineRps = mean((b) => b.rps);
+  const baselineCpu = mean((b) => b.cpuUsPerRequest);
+  for (const s of scenarios) {
+    if (s.status !== 'ok') continue;
+    if (s.rps && baselineRps && !s.overallRate) s.ratio = s.rps / baselineRps;
+    if (s.cpuUsPerRequest !== undefined && baselineCpu)
+      s.cpuRatio = s.cpuUsPerRequest / baselineCpu;
+  }
   return baselineRps;
 }
 

@@ -67,17 +67,19 @@ export async function startSandbox(o: {
   return { url, child, stop: () => child.stop() };
 }
 
-/** A plain-JavaScript server of the bench (`bench/*.mjs <port>`), started with the same node flags. */
+/** A plain-JavaScript server of the bench (`bench/*.mjs <port> [args]`), started with the same node flags. */
 export async function startScript(o: {
   root: string;
   script: string;
   nodeFlags: string[];
   readyPath: string;
+  /** Arguments after the port. */
+  args?: string[];
 }): Promise<Server> {
   const port = await freePort();
   const child = startChild(
     process.execPath,
-    [...o.nodeFlags, join(o.root, 'bench', o.script), String(port)],
+    [...o.nodeFlags, join(o.root, 'bench', o.script), String(port), ...(o.args ?? [])],
     { cwd: o.root },
   );
   const url = `http://127.0.0.1:${port}`;

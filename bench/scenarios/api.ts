@@ -79,6 +79,7 @@ function invoiceCreate(
   c: { baseUrl: string; connections: number; merchantToken: string; runId: string },
   id: string,
   title = 'POST /v1/invoices/ (Token)',
+  path = '/v1/invoices/',
 ): LoadScenario {
   const headers = { authorization: `Token ${c.merchantToken}`, ...json201 };
   let n = 0;
@@ -89,7 +90,7 @@ function invoiceCreate(
     requests: [
       {
         method: 'POST',
-        path: '/v1/invoices/',
+        path,
         headers,
         setupRequest: (req) => ({ ...req, body: invoiceBody(`bench-${c.runId}-${id}-${++n}`) }),
       },
@@ -97,16 +98,39 @@ function invoiceCreate(
     preflight: () =>
       json(
         'POST',
-        `${c.baseUrl}/v1/invoices/`,
+        `${c.baseUrl}${path}`,
         JSON.parse(invoiceBody(`bench-${c.runId}-${id}-pre`)),
         headers,
       ),
   };
 }
 
+/**
+ * The floor (bench/floor-server.mjs): the create's request against a bare Hono app that only reads the
+ * body and answers (`floor-post`), and one that also runs the sandbox's own storage of a create
+ * (`floor-create`); the signed GET's least work (`floor-signed-get`: the signature, the durable nonce,
+ * the accounts read). What the API around them adds is the sandbox's row minus these.
+ */
+export function floorScenarios(
+  c: Pick<ScenarioContext, 'baseUrl' | 'connections' | 'merchantToken' | 'runId' | 'keys'>,
+): LoadScenario[] {
+  return [
+    invoiceCreate(c, 'floor-post', 'floor: bare Hono POST, JSON in and out', '/echo'),
+    invoiceCreate(c, 'floor-create', "floor: bare Hono POST + the create's storage"),
+    signed(
+      c,
+      'floor-signed-get',
+      'floor: bare Hono GET + HMAC, nonce, accounts',
+      'GET',
+      '/v3/crypto-accounts/',
+      () => '',
+    ),
+  ];
+}
+
 /** An HMAC-signed request: one key per connection, each with strictly increasing nonces. */
 function signed(
-  c: ScenarioContext,
+  c: Pick<ScenarioContext, 'baseUrl' | 'connections' | 'keys'>,
   id: string,
   title: string,
   method: string,
