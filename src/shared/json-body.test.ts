@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { isExponentNumber, MAX_JSON_DEPTH, numberSourceOf, parseJsonBody } from './json-body.js';
 import { errorCode } from '../testing/error-code.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
+import { as, balanceOf, newDeveloper } from '../testing/developer.test-support.js';
 
 let t: TestApp;
 beforeEach(() => {
@@ -92,6 +93,31 @@ describe('numbers JSON.parse does not keep', () => {
       if (status === 400) expect(count('invoices')).toBe(before);
     },
   );
+});
+
+describe('amounts with up to 8 decimals but more digits than a double keeps', () => {
+  // JSON.parse gives 90071992.54740994, 5000000000 and 1234567890.1234567 for these: the amount moved
+  // must be what the client wrote, as when the same text is sent as a string.
+  it('fund an account with exactly the written amount (control API)', async () => {
+    const dev = newDeveloper(t, { php: '0' });
+    const res = await t.request('POST', `/_sandbox/accounts/${dev.php}/fund`, {
+      raw: '{"amount": 90071992.54740993}',
+    });
+    expect(res.status).toBe(200);
+    expect(balanceOf(t, dev.php)).toBe(parseAmount('90071992.54740993'));
+  });
+
+  it('place a buy order of exactly the written amount (developer API, HMAC)', async () => {
+    const dev = newDeveloper(t, { php: '0' });
+    for (const text of ['5000000000.00000001', '1234567890.12345678']) {
+      const res = await t.signed('POST', '/api/v2/buyorder/', {
+        ...as(dev),
+        raw: `{"currency_amount": ${text}, "payment_method": "cash_payment", "currency": "PHP"}`,
+      });
+      expect(res.status, text).toBe(201);
+      expect(parseAmount(res.body.order.currency_amount), text).toBe(parseAmount(text));
+    }
+  });
 });
 
 describe('deeply nested bodies → 400, never 500', () => {

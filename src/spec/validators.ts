@@ -43,18 +43,21 @@ function anchorRefs(schema: unknown): unknown {
 /**
  * `x-amount`: a money input must parse exactly (no exponent, sign, >8 decimals, zero). Null when it does.
  * A JSON number is judged by the text the client wrote when `JSON.parse` may not have kept it (`1e2`,
- * `12345678.123456789`, `1.0000000000000001`), exactly as the same text in a string: the body parser
- * remembers that text by its container and key (src/shared/json-body.ts).
+ * `12345678.123456789`, `90071992.54740993`), exactly as the same text in a string: the body parser
+ * remembers that text by its container and key (src/shared/json-body.ts). When such a number is a valid
+ * amount, that text also takes the number's place in the body (the schema takes a number or a string),
+ * so the handler moves exactly what the client wrote, not the nearest double (`…992.54740994`).
  */
 export function amountProblem(data: unknown, parent?: unknown, key?: unknown): string | null {
   const source = typeof data === 'number' ? numberSourceOf(parent, key) : undefined;
   try {
     parseAmount(source ?? data);
-    return null;
   } catch (err) {
     if (!(err instanceof AmountError)) throw err;
     return err.message;
   }
+  if (source !== undefined) (parent as Record<string, unknown>)[key as string] = source;
+  return null;
 }
 
 /** What generated validator code may call (see `runtime.*` in the keyword below). */
