@@ -129,8 +129,8 @@ export const lifecycleCases: ContractCase[] = [
           data: {
             id: inv.id,
             currency: 'PHP',
-            amount: '100.00000000',
-            amount_received: '100.00000000',
+            amount: '100',
+            amount_received: '100',
             external_transaction_id: ext,
           },
         },

@@ -67,8 +67,8 @@ describe('GET /_sandbox/deliveries', () => {
         data: {
           id: a.id,
           currency: 'PHP',
-          amount: '20.00000000',
-          amount_received: '20.00000000',
+          amount: '20',
+          amount_received: '20',
           external_transaction_id: a.external_transaction_id,
         },
       },
@@ -202,8 +202,8 @@ describe('POST /_sandbox/invoices/{id}/callbacks', () => {
         data: {
           id: inv.id,
           currency: 'PHP',
-          amount: '20.00000000',
-          amount_received: '20.00000000',
+          amount: '20',
+          amount_received: '20',
           external_transaction_id: inv.external_transaction_id,
         },
       },

@@ -31,15 +31,15 @@ describe('callback requests', () => {
     const data = (received: string) => ({
       id: inv.id,
       currency: 'PHP',
-      amount: '20.00000000',
+      amount: '20',
       amount_received: received,
       external_transaction_id: inv.external_transaction_id,
     });
     const expected = [
-      { event: { name: 'invoice.created', data: data('0.00000000') } },
-      { event: { name: 'invoice.payment_reference_number_generated', data: data('0.00000000') } },
-      { event: { name: 'invoice.updated', data: data('5.00000000') } },
-      { event: { name: 'invoice.fully_paid', data: data('20.00000000') } },
+      { event: { name: 'invoice.created', data: data('0') } },
+      { event: { name: 'invoice.payment_reference_number_generated', data: data('0') } },
+      { event: { name: 'invoice.updated', data: data('5') } },
+      { event: { name: 'invoice.fully_paid', data: data('20') } },
     ];
     expect(receiver.received.map((r) => r.body)).toEqual(expected.map((b) => JSON.stringify(b)));
     receiver.received.forEach((r, i) => {

@@ -98,7 +98,7 @@ describe('clock', () => {
       payload: string;
     }>;
     expect(events.map((e) => e.name)).toEqual(['invoice.created', 'invoice.updated']);
-    expect(JSON.parse(events[1]!.payload).event.data.amount_received).toBe('0.00000000');
+    expect(JSON.parse(events[1]!.payload).event.data.amount_received).toBe('0');
   });
 });
 

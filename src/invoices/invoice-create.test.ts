@@ -45,8 +45,8 @@ describe('create invoice', () => {
         data: {
           id: inv.id,
           currency: 'PHP',
-          amount: '20.00000000',
-          amount_received: '0.00000000',
+          amount: '20',
+          amount_received: '0',
           external_transaction_id: 'test-126',
         },
       },

@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../shared/clock.js';
-import { formatMoney, UNITS_PER_PESO } from '../shared/money.js';
+import { formatDecimal, formatMoney, UNITS_PER_PESO } from '../shared/money.js';
 import { coinUnitsFor, PESOS_PER_COIN } from '../shared/rates.js';
 import type { EventBody, EventName } from '../events/outbox.repo.js';
 import { amountDue, collectorsOf } from './invoice.model.js';
@@ -79,7 +79,11 @@ export function paymentResource(p: PaymentRow) {
   };
 }
 
-/** The callback body of an invoice event (docs/design.md#invoice-lifecycle-and-events). */
+/**
+ * The callback body of an invoice event (docs/design.md#invoice-lifecycle-and-events). Its amounts are
+ * unpadded (`"10"`, `"0"`), as in the real callback a shop recorded and the documented example
+ * (parity/recorded/callbacks.har), although the invoice API writes the same amounts with 8 decimals.
+ */
 export function eventBody(
   name: EventName,
   row: Pick<
@@ -93,8 +97,8 @@ export function eventBody(
       data: {
         id: row.id,
         currency: row.currency,
-        amount: formatMoney(row.amount),
-        amount_received: formatMoney(row.amount_received),
+        amount: formatDecimal(row.amount),
+        amount_received: formatDecimal(row.amount_received),
         external_transaction_id: row.external_transaction_id,
       },
     },
