@@ -43,7 +43,7 @@ describe('payment requests (createPaymentRequest, listPaymentRequests, getPaymen
       payer_contact_info_type: 'email',
       payer_email: payer().email,
       amount: '75.00000000',
-      currency: 'PBTC',
+      currency: 'PHP', // as recorded (the peso wallet's own code is PBTC)
       message: 'invoice 42',
       message_scope: 'private',
       status: 'pending',

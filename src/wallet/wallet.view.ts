@@ -82,6 +82,8 @@ export function cryptoPaymentResource(r: Row<CryptoPaymentRecord>) {
  * (`payer_contact_info_type`), the payer's email, `message_scope` `private`, and `payment_url`, the
  * payer's page (`/payment/request/<id>`, as on the real service, here under the sandbox's public URL).
  * The recorded body's `invoice` (the invoice behind the request) has no counterpart in the sandbox.
+ * `currency` is the invoice currency as recorded (`"PHP"` for the peso wallet), not the wallet's
+ * developer-API code (`PBTC`) that crypto accounts carry.
  */
 export function paymentRequestResource(
   r: Row<PaymentRequestRecord>,
@@ -95,7 +97,7 @@ export function paymentRequestResource(
       : ('mobile' as const),
     payer_email: more.payerEmail,
     amount: formatMoney(r.amount),
-    currency: developerCurrency(r.currency),
+    currency: r.currency,
     message: r.message,
     message_scope: 'private' as const,
     status: r.status,
