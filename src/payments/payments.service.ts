@@ -55,6 +55,13 @@ export function createPaymentService(d: PaymentServiceDeps) {
     if (status !== 'pending') {
       throw ApiError.general('invoice_not_payable', `Invoice is ${status} and cannot be paid.`);
     }
+    // A deleted (or expired) workspace's invoice: its merchant and customers are gone, so is its money.
+    if (d.identities.merchantById(inv.merchant_id)?.disabled) {
+      throw ApiError.general(
+        'invoice_not_payable',
+        "The invoice's workspace was deleted; it cannot be paid.",
+      );
+    }
     return inv;
   }
 
