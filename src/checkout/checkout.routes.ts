@@ -5,7 +5,7 @@ import { ApiError } from '../shared/api-error.js';
 import { clientClosed } from '../http/client-closed.js';
 import { renderError } from '../http/render-error.js';
 import { inRequestScope, type AppEnv } from '../http/operation.js';
-import { foreignSource, type OriginConfig } from '../http/same-origin.js';
+import { foreignSource, refusedHost, type OriginConfig } from '../http/same-origin.js';
 import { pageUrl } from './checkout.format.js';
 import type { NoticeKind, PageRequest, SandboxOutcome } from './checkout.model.js';
 import type { CheckoutService } from './checkout.service.js';
@@ -97,15 +97,26 @@ export const idOf = (c: C): string => c.req.param('id') ?? '';
  * control API refuses it (src/http/same-origin.ts): an `Origin` other than the sandbox's own, or with no
  * Origin a foreign `Referer`, gets a 403 page and changes nothing. SameSite=Lax alone is not enough: other
  * ports of localhost are the same site. Posts with neither header (curl, scripts) are not a browser's.
+ * A browser's post to a host name that is not a loopback address, the public URL's host or one of
+ * `--allowed-hosts` is refused the same way (DNS rebinding: such a page is same-origin with itself).
  */
 export function refuseCrossSiteForms(config: OriginConfig): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== 'POST') return next();
-    const source = foreignSource(c, config, { referer: true });
+    // A browser's post (it names its origin) to a host that is not this sandbox's: DNS rebinding.
+    const browser = c.req.header('origin') !== undefined || c.req.header('referer') !== undefined;
+    const rebound = browser ? refusedHost(c, config) : null;
+    const source =
+      rebound !== null ? `a page on ${rebound}` : foreignSource(c, config, { referer: true });
     if (source === undefined) return next();
     const nonce = newNonce();
     const page = /^\/payment\/(invoice|request)\/[^/]+/.exec(c.req.path)?.[0] ?? '/';
-    return send(c, renderCrossSitePage(nonce, source.slice(0, 200), page), nonce, 403);
+    const hint =
+      rebound === null
+        ? undefined
+        : `This sandbox takes browser forms only at localhost, a loopback address, its public URL ` +
+          `(--public-url) or a host named with --allowed-hosts, not at "${rebound}".`;
+    return send(c, renderCrossSitePage(nonce, source.slice(0, 200), page, hint), nonce, 403);
   };
 }
 

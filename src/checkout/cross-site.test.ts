@@ -41,6 +41,9 @@ const FOREIGN: Array<[string, Record<string, string>]> = [
   ['another port of localhost', { origin: 'http://localhost:8081' }],
   ['an opaque origin', { origin: 'null' }],
   ['no Origin, a foreign Referer', { referer: 'http://localhost:8081/attack.html' }],
+  ['another scheme of this host', { origin: 'https://localhost' }],
+  // DNS rebinding: the attacker's name re-pointed at the sandbox, so its page is same-origin with itself.
+  ['a rebound host name', { host: 'evil.example', origin: 'http://evil.example' }],
 ];
 
 async function paymentRequest() {
@@ -138,6 +141,22 @@ describe('cross-site form posts to the hosted pages', () => {
     expect(login.status).toBe(303);
     expect((await post(`${page}/sandbox`, { outcome: 'full' })).status).toBe(303);
     expect(t.services.invoiceRepo.byId(inv.id)!.status).toBe('fully_paid');
+  });
+
+  it('says why a rebound host is refused, and takes a host named with --allowed-hosts', async () => {
+    const inv = await createInvoice(t);
+    const page = `/payment/invoice/${inv.id}`;
+    const headers = { host: 'mybox:7070', origin: 'http://mybox:7070' };
+    const refused = await post(`${page}/sandbox`, { outcome: 'full' }, headers);
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('--allowed-hosts');
+    expect(refused.html).toContain('not at &quot;mybox:7070&quot;');
+    await t.close();
+    t = createTestApp({ config: { allowedHosts: ['mybox'] } });
+    const again = await createInvoice(t);
+    const res = await post(`/payment/invoice/${again.id}/sandbox`, { outcome: 'full' }, headers);
+    expect(res.status).toBe(303);
+    expect(t.services.invoiceRepo.byId(again.id)?.status).toBe('fully_paid');
   });
 
   it('leaves reads alone: a GET of the page with a foreign Origin or Referer is served', async () => {

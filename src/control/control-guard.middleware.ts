@@ -4,8 +4,7 @@ import { ApiError } from '../shared/api-error.js';
 import { renderError } from '../http/render-error.js';
 import type { AppEnv } from '../http/operation.js';
 import { headerReader } from '../http/request-url.js';
-import { foreignSource, ownOriginText, publicHost, requestHost } from '../http/same-origin.js';
-import { isLoopbackHost } from '../shared/ip-address.js';
+import { foreignSource, ownOriginText, publicHost, refusedHost } from '../http/same-origin.js';
 
 /**
  * Browser-facing defences of the control API (`/_sandbox`, dashboard included), which without a
@@ -35,28 +34,13 @@ export function controlGuard(
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** `host[:port]` → the host name as URLs spell it (lowercase, IPv6 in brackets), or null if it is not one. */
-function hostnameOf(host: string): string | null {
-  try {
-    return new URL(`http://${host}`).hostname;
-  } catch {
-    return null;
-  }
-}
-
 function refusal(c: Context<AppEnv>, config: Parameters<typeof controlGuard>[0]): ApiError | null {
   const read = headerReader(c);
-  const host = requestHost(c, config.trustProxy, read);
   const pub = publicHost(config.publicUrl);
 
-  if (config.controlToken === null && !config.allowedHosts.includes('*')) {
-    const name = hostnameOf(host);
-    const allowed =
-      name !== null &&
-      (isLoopbackHost(name.replace(/^\[|\]$/g, '')) ||
-        name === pub?.hostname ||
-        config.allowedHosts.includes(name));
-    if (!allowed) {
+  if (config.controlToken === null) {
+    const host = refusedHost(c, config);
+    if (host !== null) {
       return ApiError.general(
         'host_not_allowed',
         `The control API answers only requests to localhost, a loopback address or ${pub?.hostname ?? 'the public URL'}, not to "${host}" ` +

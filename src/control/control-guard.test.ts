@@ -129,6 +129,7 @@ describe('control API cross-site writes (CSRF)', () => {
       'null',
       'http://localhost.evil.example',
       'not a url',
+      'https://localhost', // this host over another scheme: another origin
     ]) {
       const res = await t.request('POST', '/_sandbox/reset', {
         headers: { origin },

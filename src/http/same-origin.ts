@@ -2,8 +2,9 @@ import type { Context } from 'hono';
 import type { AppConfig } from '../config.js';
 import type { AppEnv } from './operation.js';
 import { headerReader } from './request-url.js';
+import { isLoopbackHost } from '../shared/ip-address.js';
 
-export type OriginConfig = Pick<AppConfig, 'publicUrl' | 'trustProxy'>;
+export type OriginConfig = Pick<AppConfig, 'publicUrl' | 'trustProxy' | 'allowedHosts'>;
 
 /** `{hostname, host}` of the public URL, or null when it does not parse. */
 export function publicHost(publicUrl: string): { hostname: string; host: string } | null {
@@ -28,12 +29,32 @@ export function requestHost(
   return (forwarded || read('host') || new URL(c.req.url).host).trim();
 }
 
-/** The host of an `Origin` or `Referer` value; null for `null`, an opaque origin or a value that does not parse. */
-function hostOfOrigin(value: string): string | null {
+/** The origin (scheme, host, port) of an `Origin` or `Referer` value; null for `null`, an opaque origin or a value that does not parse. */
+function originOfSource(value: string): string | null {
   if (value === 'null') return null;
   try {
     const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host : null;
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The origin the request was addressed to: its scheme (X-Forwarded-Proto with `--trust-proxy`, else
+ * the connection's) and `requestHost`. Null when the Host header does not make a URL.
+ */
+function requestOrigin(
+  c: Context<AppEnv>,
+  trustProxy: boolean,
+  read: ReturnType<typeof headerReader>,
+): string | null {
+  const forwarded = trustProxy ? read('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+  const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : undefined;
+  try {
+    const own = new URL(c.req.url);
+    return new URL(`${scheme ?? own.protocol.slice(0, -1)}://${requestHost(c, trustProxy, read)}`)
+      .origin;
   } catch {
     return null;
   }
@@ -42,7 +63,8 @@ function hostOfOrigin(value: string): string | null {
 /**
  * Who sent a browser request, when it is not this sandbox (a cross-site request, CSRF): the `Origin`
  * header when it names another origin (`Origin: null` included), or, with `referer` and no Origin, a
- * `Referer` that does. This sandbox is the request's own host or the public URL's. Undefined when the
+ * `Referer` that does. This sandbox is the request's own origin (scheme, host and port) or the public
+ * URL's: `https://127.0.0.1:7070` is another origin than `http://127.0.0.1:7070`. Undefined when the
  * request is same-origin or carries neither header (clients that are not browsers: curl, SDKs, CI).
  *
  * @example
@@ -57,11 +79,49 @@ export function foreignSource(
   const origin = read('origin');
   const source = origin ?? (opts.referer ? read('referer') : undefined);
   if (source === undefined) return undefined;
-  const host = hostOfOrigin(source);
-  const own = requestHost(c, config.trustProxy, read).toLowerCase();
-  if (host !== null && (host === own || host === publicHost(config.publicUrl)?.host))
+  const from = originOfSource(source);
+  if (
+    from !== null &&
+    (from === requestOrigin(c, config.trustProxy, read) || from === publicOrigin(config.publicUrl))
+  )
     return undefined;
   return source;
+}
+
+/** The public URL's origin, or null when it does not parse. */
+function publicOrigin(publicUrl: string): string | null {
+  try {
+    return new URL(publicUrl).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** `host[:port]` → the host name as URLs spell it (lowercase, IPv6 in brackets), or null if it is not one. */
+function hostnameOf(host: string): string | null {
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a browser may address the sandbox by the request's host (a defence against DNS rebinding: a page
+ * on `evil.example` re-pointed at 127.0.0.1 is same-origin with itself but still sends
+ * `Host: evil.example`): a loopback address (`localhost`, 127.0.0.0/8, ::1), the public URL's host, or a
+ * host listed in `--allowed-hosts` (`*` allows any). Null when allowed, else the host refused.
+ */
+export function refusedHost(c: Context<AppEnv>, config: OriginConfig): string | null {
+  if (config.allowedHosts.includes('*')) return null;
+  const host = requestHost(c, config.trustProxy);
+  const name = hostnameOf(host);
+  const allowed =
+    name !== null &&
+    (isLoopbackHost(name.replace(/^\[|\]$/g, '')) ||
+      name === publicHost(config.publicUrl)?.hostname ||
+      config.allowedHosts.includes(name));
+  return allowed ? null : host;
 }
 
 /** How the sandbox names its own origin in a refusal. */
