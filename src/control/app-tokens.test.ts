@@ -97,6 +97,17 @@ describe('OAuth2 access tokens of an app (control API)', () => {
     expect((await accounts(tok)).status).toBe(401);
   });
 
+  it('the same on a workspace clock: a token that expired before its workspace clock is reset stays expired', async () => {
+    const ws = (await t.request('POST', '/_sandbox/workspaces', { body: {} })).body.workspace;
+    const tok = (await issue({ expires_in_seconds: 60 }, ws.app.api_key)).body.access_token;
+    // The offset moves with no clock work run (as between two background ticks).
+    t.services.tenants.setOffset(ws.id, 61_000_000);
+    const reset = await t.request('POST', `/_sandbox/workspaces/${ws.id}/clock/reset`);
+    expect(reset.status).toBe(200);
+    expect((await accounts(tok)).status).toBe(401);
+    expect((await list(ws.app.api_key)).body.tokens).toEqual([]);
+  });
+
   it('revokes a token: 204, then refused and gone from the list; a second revoke is 404', async () => {
     const keep = (await issue()).body.access_token;
     const tok = (await issue()).body.access_token;

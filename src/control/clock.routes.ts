@@ -50,7 +50,14 @@ export function clockHandlers(
       sandbox.tick();
       return ok(clock);
     },
-    resetWorkspaceClock: ({ params }) => ok(workspaces.resetClock(params.workspace_id)),
+    /**
+     * Back on the sandbox time; as for the sandbox clock, the work due at the time being left is done
+     * first (a token that expired meanwhile is recorded expired), so nothing that had expired comes back.
+     */
+    resetWorkspaceClock: ({ params }) => {
+      sandbox.tick();
+      return ok(workspaces.resetClock(params.workspace_id));
+    },
     resetSandbox: () => {
       sandbox.reset();
       onReset();
