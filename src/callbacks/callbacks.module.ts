@@ -69,7 +69,7 @@ export function createCallbacksModule({
     onResend: (row, kind) => afterCommit(() => tellResend(row, kind)),
   });
   const inbox = createInbox({
-    clock: s.clock,
+    nowOf: s.tenants.nowOf,
     merchantById: s.identities.merchantById,
     knownEvent: repo.hasEvent,
   });

@@ -158,6 +158,21 @@ describe('the example receiver checks Authorization as a merchant would', () => 
     expect(list.body.meta).toEqual({ total_count: 3, next_page: 2, previous_page: null });
   });
 
+  it("records a workspace merchant's callback at that workspace's time", async () => {
+    t = createTestApp();
+    const ws = (await t.request('POST', '/_sandbox/workspaces', { body: {} })).body.workspace;
+    const day = 86_400;
+    const advanced = await t.request('POST', `/_sandbox/workspaces/${ws.id}/clock/advance`, {
+      body: { seconds: day },
+    });
+    const body = { event: { name: 'invoice.created', data: { id: 'x'.repeat(32) } } };
+    const got = await t.request('POST', `/_sandbox/inbox/${ws.merchant.id}`, { body });
+    expect(got.status).toBe(200);
+    const lag = Date.parse(got.body.entry.received_at) - Date.parse(advanced.body.now);
+    expect(lag).toBeGreaterThanOrEqual(0);
+    expect(lag).toBeLessThan(60_000); // the workspace's day ahead, not the sandbox's time
+  });
+
   it('judges a missing token by the merchant mode and the URL', () => {
     const m = { callback_auth: 'https-only' as const, merchant_api_token: 'tok' };
     expect(judgeAuthorization(m, undefined, 'http://127.0.0.1:7070/_sandbox/inbox/x').verdict).toBe(

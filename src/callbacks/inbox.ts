@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../shared/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
 import type { Merchant } from '../identities/identities.api.js';
-import { formatTimestamp, type Clock } from '../shared/clock.js';
+import { formatTimestamp } from '../shared/clock.js';
 import { pageMeta, pageRequest } from '../shared/pagination.js';
 import { sendsToken } from './callback.transport.js';
 
@@ -36,7 +36,8 @@ export interface InboxEntry {
 }
 
 export interface InboxDeps {
-  clock: Clock;
+  /** A tenant's time now: a callback is received on its merchant's workspace clock, as its delivery was sent. */
+  nowOf: (workspaceId: string | null) => number;
   merchantById: (id: string) => Merchant | undefined;
   /** Whether this sandbox has a delivery of this event id for this invoice. */
   knownEvent: (invoiceId: string, eventId: string) => boolean;
@@ -102,7 +103,7 @@ export function createInbox(d: InboxDeps) {
       const invoiceId = typeof event?.data?.id === 'string' ? event.data.id : null;
       const entry: InboxEntry = {
         id: (seq += 1),
-        received_at: formatTimestamp(d.clock.now()),
+        received_at: formatTimestamp(d.nowOf(merchant.workspace_id)),
         merchant_id: merchant.id,
         event_id: eventId,
         event: typeof event?.name === 'string' ? event.name : null,
