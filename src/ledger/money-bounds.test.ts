@@ -84,6 +84,36 @@ describe('money from outside', () => {
     expect(checkLedgerInvariants(t.db)).toMatchObject({ ok: true, problems: [] });
   });
 
+  it('orders marked paid and not yet released hold their room: the next mark-paid is refused, none is canceled later', async () => {
+    t = createTestApp({ config: { buyOrderReleaseSeconds: 60 } });
+    const dev = newDeveloper(t, { php: '0' });
+    // 7 releases of the largest amount: the funding account has room for one more.
+    for (let i = 0; i < 7; i++) expect((await buyAndRelease(dev)).paid.status).toBe(200);
+    const place = async () => {
+      const placed = await t.signed('POST', '/api/v2/buyorder/', {
+        ...as(dev),
+        body: { currency_amount: MAX_AMOUNT, payment_method: 'cash_payment', currency: 'PHP' },
+      });
+      expect(placed.status).toBe(201);
+      return placed.body.order.id as string;
+    };
+    const ids = [await place(), await place(), await place()];
+    const marks = [];
+    for (const id of ids) marks.push(await t.signed('PUT', `/d/api/buyorder/${id}/`, as(dev)));
+    expect(marks.map((m) => m.status)).toEqual([200, 400, 400]);
+    expect(marks[1]?.body.errors).toEqual({
+      amount: [LIMIT_MESSAGE("the sandbox's PHP system account")],
+    });
+    await t.request('POST', '/_sandbox/clock/advance', { body: { seconds: 61 } });
+    const statuses = [];
+    for (const id of ids)
+      statuses.push((await t.signed('GET', `/v1/buyorder/${id}`, as(dev))).body.order.status);
+    // The acknowledged one is released; the refused ones were never paid (they expire on their own).
+    expect(statuses).toEqual(['released', 'pending_payment', 'pending_payment']);
+    expect(balanceOf(t, dev.php)).toBe(8n * MAX_AMOUNT_UNITS);
+    expect(checkLedgerInvariants(t.db)).toMatchObject({ ok: true, problems: [] });
+  });
+
   it('a release the clock cannot make cancels the order instead of stalling the clock', async () => {
     t = createTestApp({ config: { buyOrderReleaseSeconds: 60 } });
     const dev = newDeveloper(t, { php: '0' });

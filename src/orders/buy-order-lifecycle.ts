@@ -61,16 +61,26 @@ export function createBuyOrderLifecycle(d: BuyOrderLifecycleDeps) {
     }
   }
 
-  /** Refused before anything moves: marking paid an order that its wallet, or the funding account, could never take. */
+  /**
+   * Refused before anything moves: marking paid an order that its wallet, or the funding account, could
+   * never take — counting the orders already marked paid and not yet released, whose releases come first
+   * (an order acknowledged as paid is never canceled later for want of room).
+   */
   function requireRoom(row: BuyOrderRow): void {
     const wallet = row.account_id
       ? d.ledger.get(row.account_id)
       : walletOf(row.owner_id, row.currency);
-    if (wallet && wallet.balance + row.amount > MAX_ACCOUNT_UNITS)
+    const mine = d.orders.buyAwaitingRelease(row.currency, row.owner_id) + row.amount;
+    if (
+      wallet &&
+      (wallet.balance + mine > MAX_ACCOUNT_UNITS ||
+        wallet.total_received + mine > MAX_ACCOUNT_UNITS)
+    )
       throw new BalanceLimitError(wallet);
     const fundingId = d.ledger.systemAccount('funding', row.currency);
     const funding = required(d.ledger.get(fundingId), `funding account ${fundingId}`);
-    if (-funding.balance + row.amount > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(funding);
+    const all = d.orders.buyAwaitingRelease(row.currency) + row.amount;
+    if (-funding.balance + all > MAX_ACCOUNT_UNITS) throw new BalanceLimitError(funding);
   }
 
   /**

@@ -153,6 +153,18 @@ export function createOrderRepository(db: Db) {
      WHERE id = @id AND status = @from`,
   );
   const setBuyCredit = db.prepare('UPDATE buy_orders SET credit_transaction_id = ? WHERE id = ?');
+  // Amounts, not a SUM: paid orders made through the control API may add up past SQLite's integers.
+  const paidAmounts = db
+    .prepare("SELECT amount FROM buy_orders WHERE status = 'payment_received' AND currency = ?")
+    .pluck()
+    .safeIntegers(true);
+  const paidAmountsOf = db
+    .prepare(
+      "SELECT amount FROM buy_orders WHERE status = 'payment_received' AND currency = ? AND owner_id = ?",
+    )
+    .pluck()
+    .safeIntegers(true);
+  const sum = (amounts: unknown[]) => (amounts as bigint[]).reduce((n, a) => n + a, 0n);
   const dueExpiry = db
     .prepare(
       `${BUY} WHERE b.status = 'pending_payment' AND ${dueOnTenantClock('b.expires_at', userWorkspaceSql('b.owner_id'))}
@@ -213,6 +225,12 @@ export function createOrderRepository(db: Db) {
       "status = 'payment_received' AND auto_release = 1",
       `owner_id IN (${usersOfWorkspaceSql})`,
     ),
+    /**
+     * The total of the buy orders in `currency` marked paid and not yet released (what their releases will
+     * credit): of everyone (the funding account pays them all), or of one owner.
+     */
+    buyAwaitingRelease: (currency: string, ownerId?: string) =>
+      sum(ownerId === undefined ? paidAmounts.all(currency) : paidAmountsOf.all(currency, ownerId)),
     /** The total of the owner's buy orders in `currency` placed after `since`, except the canceled or expired. */
     buyPlacedSince: (ownerId: string, currency: string, since: number) =>
       (buyPlacedSince.get(ownerId, currency, since) as { total: bigint }).total,
