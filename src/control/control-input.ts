@@ -1,13 +1,20 @@
 import { ApiError } from '../shared/api-error.js';
-import { AmountError, formatMoneyShort, parseAmount, UNITS_PER_PESO } from '../shared/money.js';
+import { BalanceLimitError } from '../ledger/ledger.api.js';
+import {
+  AmountError,
+  formatMoneyShort,
+  MAX_AMOUNT_UNITS,
+  parseAmount,
+  UNITS_PER_PESO,
+} from '../shared/money.js';
 import { INBOX_PREFIX, isInboxPath, isSandboxPath } from '../shared/sandbox-url.js';
 
 /**
- * Ceilings for amounts the control API accepts. The generic input ceiling (1e12 pesos = 1e20 units)
- * does not fit SQLite's int64, and merchant maximums are read back as JS numbers, so the control API
- * keeps every amount it stores well inside both.
+ * Ceilings for amounts the control API accepts: one amount is at most what any amount of the sandbox may
+ * be (`MAX_AMOUNT_UNITS`, 10000000000, docs/design.md#money-bounds); merchant limits are read back as JS
+ * numbers, so they stay well inside that.
  */
-export const MAX_CONTROL_AMOUNT_UNITS = 1_000_000_000n * UNITS_PER_PESO;
+export const MAX_CONTROL_AMOUNT_UNITS = MAX_AMOUNT_UNITS;
 export const MAX_MERCHANT_LIMIT_UNITS = 10_000_000n * UNITS_PER_PESO;
 
 /** An optional amount field: exact units, or a field error (never a 5xx) when it is out of range. */
@@ -22,6 +29,19 @@ export function amountInput(value: unknown, field: string, max = MAX_CONTROL_AMO
   if (units > max)
     throw ApiError.field(field, `Ensure this value is at most ${formatMoneyShort(max)}.`);
   return units;
+}
+
+/**
+ * Run `work` (which funds an account with the amount of `field`); a bound the funding would pass is
+ * reported on `field` (e.g. `balance` of a new app), not on the ledger's own `amount`.
+ */
+export function fundingOf<T>(field: string, work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    if (!(err instanceof BalanceLimitError) || field === 'amount') throw err;
+    throw new ApiError(err.code, { [field]: err.errors.amount ?? [err.message] });
+  }
 }
 
 /**

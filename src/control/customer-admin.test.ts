@@ -134,7 +134,7 @@ describe('accounts', () => {
       ['', 'A valid number is required.'],
       ['ten', 'A valid number is required.'],
       [undefined, 'This field is required.'],
-      ['2000000000', 'Ensure this value is at most 1000000000.'],
+      ['20000000000', 'Ensure this value is less than or equal to 10000000000.'],
     ];
     for (const [amount, message] of refused) {
       const res = await t.request('POST', `/_sandbox/accounts/${id}/fund`, {

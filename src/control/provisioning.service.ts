@@ -8,6 +8,7 @@ import type { ServicesWith } from '../module.types.js';
 import { UNITS_PER_PESO } from '../shared/money.js';
 import {
   amountInput,
+  fundingOf,
   collectFieldErrors,
   MAX_MERCHANT_LIMIT_UNITS,
   merchantUrl,
@@ -158,7 +159,9 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
         // `?currency=BTC` reads work for a new app too. Made first: accounts are listed newest first, so
         // the peso wallet stays the first one listed.
         s.ledger.createAccount({ ownerType: 'user', ownerId, name: 'BTC Wallet', currency: 'BTC' });
-        fund(s, phpWallet('user', ownerId, 'PHP Wallet'), balance, 'sandbox_funding');
+        fundingOf('balance', () =>
+          fund(s, phpWallet('user', ownerId, 'PHP Wallet'), balance, 'sandbox_funding'),
+        );
         const apiKey = randomToken(32);
         s.identities.insertApp({
           api_key: apiKey,
@@ -206,7 +209,9 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
           created_at: s.clock.now(),
         };
         s.identities.insertUser(user);
-        fund(s, phpWallet('user', id, 'PHP Wallet'), balance, 'sandbox_funding');
+        fundingOf('balance', () =>
+          fund(s, phpWallet('user', id, 'PHP Wallet'), balance, 'sandbox_funding'),
+        );
         return user;
       });
     },

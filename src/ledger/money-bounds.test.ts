@@ -200,6 +200,14 @@ describe('the system funding account', () => {
       error_codes: ['validation_error'],
       errors: { amount: [LIMIT_MESSAGE("the sandbox's PHP system account")] },
     });
+    // A new app or customer whose opening balance would pass it: refused on the field that was sent.
+    for (const path of ['/_sandbox/apps', '/_sandbox/customers']) {
+      const res = await t.request('POST', path, { body: { balance: '1000000000' } });
+      expect(res.status, path).toBe(400);
+      expect(res.body.errors, path).toEqual({
+        balance: [LIMIT_MESSAGE("the sandbox's PHP system account")],
+      });
+    }
     const funding = t.services.ledger.get('system-funding')!;
     expect(-funding.balance).toBeLessThanOrEqual(MAX_ACCOUNT_UNITS);
     expect(-funding.balance + 1_000_000_000n * 100_000_000n).toBeGreaterThan(MAX_ACCOUNT_UNITS);
