@@ -132,7 +132,9 @@ export function configFrom(
   };
   const str = (name: ConfigFlag) => get(name) as string | undefined;
   const bool = (name: ConfigFlag) => get(name) === true;
-  const port = str('port') !== undefined ? Number(str('port')) : undefined;
+  const portText = str('port');
+  const port =
+    portText !== undefined ? (/^\d{1,5}$/.test(portText) ? Number(portText) : NaN) : undefined;
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
     throw new Error(`--port must be a whole number 0-65535 (0: any free port), got ${str('port')}`);
   const durability = str('durability');

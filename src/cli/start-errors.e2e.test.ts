@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,5 +92,43 @@ describe('paysandbox start refuses what it cannot use, in one line (built CLI)',
       /--db :memory:/,
       asUser,
     );
+  });
+
+  it("--port '' (an empty value) is refused, not taken as any free port", async () => {
+    await expectOneClearLine(['--port', '', '--db', ':memory:'], 'got ', /0: any free port/);
+  });
+
+  it('--host that is no name or address of this machine: the host and the way out', async () => {
+    await expectOneClearLine(
+      ['--port', '0', '--db', ':memory:', '--host', '999.1.1.1', '--insecure-control'],
+      '999.1.1.1 is not a host name or address this machine can listen on',
+      /--host/,
+    );
+  });
+
+  it('--fixtures that is missing or not JSON: the file and the way out', async () => {
+    await expectOneClearLine(
+      ['--port', '0', '--db', ':memory:', '--fixtures', join(dir, 'nope.json')],
+      `cannot read the fixtures file ${join(dir, 'nope.json')} (ENOENT)`,
+      /leave it out for the default fixtures/,
+    );
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"merchants": [');
+    await expectOneClearLine(
+      ['--port', '0', '--db', ':memory:', '--fixtures', broken],
+      `the fixtures file ${broken} is not JSON`,
+      /leave --fixtures out/,
+    );
+  });
+
+  it('a start that fails removes the ready file an earlier run left (a CI wait never reads a stale URL)', async () => {
+    const ready = join(dir, 'ready.txt');
+    writeFileSync(ready, 'http://127.0.0.1:1/\n');
+    await expectOneClearLine(
+      ['--port', String(busyPort), '--db', ':memory:', '--ready-file', ready],
+      'is already in use',
+      /--port 0/,
+    );
+    expect(existsSync(ready)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { configFrom, type ConfigFlag } from '../config-flags.js';
 import { DatabasePathError } from '../db/open.js';
+import { FixturesFileError } from '../fixtures/load.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import { UsageError } from './args.js';
 import { listen, type RunningServer } from '../server.js';
@@ -119,6 +120,10 @@ export function portProblem(
     return new UsageError(
       `${host} is not an address of this machine; choose another with --host (127.0.0.1 by default)`,
     );
+  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'EAI_NONAME')
+    return new UsageError(
+      `${host} is not a host name or address this machine can listen on; choose another with --host (127.0.0.1 by default)`,
+    );
   return undefined;
 }
 
@@ -157,6 +162,10 @@ export async function startCommand(
   const t0 = performance.now();
   boundHeapGrowth(env);
   const config = configFrom(flags, env);
+  const readyFile =
+    (flags['ready-file'] as string | undefined) ?? (env.PAYSANDBOX_READY_FILE || undefined);
+  // A ready file left by an earlier run must not announce this one before it is up (or if it fails).
+  if (readyFile) rmSync(readyFile, { force: true });
   await probePort(config.host, config.port);
   const publicUrlGiven = flags['public-url'] !== undefined || Boolean(env.PAYSANDBOX_PUBLIC_URL);
   let sandbox: Sandbox;
@@ -164,7 +173,8 @@ export async function startCommand(
     sandbox = createSandbox({ config });
   } catch (err) {
     // A database path that cannot be used is bad usage: one line naming it and the way out, exit 2.
-    if (err instanceof DatabasePathError) throw new UsageError(err.message);
+    if (err instanceof DatabasePathError || err instanceof FixturesFileError)
+      throw new UsageError(err.message);
     throw err;
   }
   if (!config.quiet) {
@@ -197,8 +207,6 @@ export async function startCommand(
     await sandbox.close();
     process.exit(0);
   };
-  const readyFile =
-    (flags['ready-file'] as string | undefined) ?? (env.PAYSANDBOX_READY_FILE || undefined);
   if (readyFile) writeReadyFile(readyFile, server.url);
   process.once('exit', () => readyFile && rmSync(readyFile, { force: true }));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
