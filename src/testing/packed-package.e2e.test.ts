@@ -119,6 +119,12 @@ describe('the packed package', () => {
         /^package\/(node_modules|\.paysandbox|contract-tests\/reports|test-artifacts)\//.test(f),
       ),
     ).toEqual([]);
+    // Nor the project's own tests and their support (the contract suite's files stay: they are the product).
+    expect(
+      listing.filter((f) =>
+        /^package\/(src|dist)\/.*\.test(-support)?\.|^package\/(src|dist\/src)\/testing\//.test(f),
+      ),
+    ).toEqual([]);
   });
 
   it(
