@@ -93,3 +93,24 @@ it('logs a request whose client closed mid-body as 499, with no stack trace, on 
   const dashboard = await (await fetch(`${server.url}/_sandbox/`)).text();
   expect(dashboard).toContain('499 <span class="muted">aborted (client closed)</span>');
 });
+
+it('logs a long poll whose client gave up as 499 (not the 200 nobody received), and a cut body as not checked', async () => {
+  const aborted = new AbortController();
+  const poll = fetch(`${server.url}/_sandbox/deliveries?invoice_id=${'0'.repeat(32)}&wait=1`, {
+    signal: aborted.signal,
+  }).catch((err: Error) => err.name);
+  await new Promise((r) => setTimeout(r, 150));
+  aborted.abort();
+  expect(await poll).toBe('AbortError');
+  const [entry] = await loggedCount(1);
+  expect([entry?.path, entry?.status]).toEqual(['/_sandbox/deliveries', 499]);
+
+  await sendPartly(
+    '/v1/invoices/',
+    `Authorization: Token ${t.merchant.merchant_api_token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n`,
+    '{"amount": 1',
+  );
+  const [cut] = await loggedCount(2);
+  // The token was never checked (the body never arrived): not `none`, which says none was sent.
+  expect([cut?.status, cut?.auth]).toEqual([499, 'not checked']);
+});

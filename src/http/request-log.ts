@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { formatTimestamp, type Clock } from '../shared/clock.js';
 import { itemAt, required } from '../shared/defined.js';
+import { CLIENT_CLOSED_STATUS } from './client-closed.js';
 import type { AppEnv } from './operation.js';
 import { rawPath, rawQuery } from './request-url.js';
 
@@ -113,19 +114,24 @@ export function createRequestLog(capacity = 500) {
         const slot = (id - 1) % capacity;
         numbers[slot * NUMBERS] = id;
         numbers[slot * NUMBERS + 1] = clock.now();
-        numbers[slot * NUMBERS + 2] = c.res.status;
+        // A client that left while the request was served (a long poll given up, a cut body): its
+        // answer can reach no one, whatever status the handler chose.
+        const gone = c.env?.outgoing?.destroyed === true || c.res.status === CLIENT_CLOSED_STATUS;
+        const status = gone ? CLIENT_CLOSED_STATUS : c.res.status;
+        numbers[slot * NUMBERS + 2] = status;
         const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
         numbers[slot * NUMBERS + 3] = durationMs;
         methods[slot] = c.req.method;
         operations[slot] = c.get('operationId') ?? null;
         const fault = c.get('fault') ?? null;
         faults[slot] = fault;
-        const auth = c.get('authOutcome') ?? 'none';
+        // `none`: no credentials were sent; a client gone before they were checked is `not checked`.
+        const auth = c.get('authOutcome') ?? (gone ? 'not checked' : 'none');
         putText(slot * FIELDS, path);
         putText(slot * FIELDS + 1, auth);
         putExcerpt(slot * FIELDS + 2, rawQuery(c));
         putExcerpt(slot * FIELDS + 3, c.get('requestBody'));
-        if (tap !== null) tap(c.req.method, path, c.res.status, auth, durationMs, fault);
+        if (tap !== null) tap(c.req.method, path, status, auth, durationMs, fault);
       };
     },
     /** Hear of every request as it is logged (one listener; null to stop). */
