@@ -1,3 +1,6 @@
+import { parseExpiry } from '../shared/clock.js';
+import { required } from '../shared/defined.js';
+
 /**
  * What each column of a snapshot table is to a saved state (docs/design.md#saved-states), written as a
  * short spec per column in snapshot.tables.ts.
@@ -74,4 +77,19 @@ export function keyColumn(t: TableSpec): string | undefined {
   return Object.entries(t.columns).find(
     ([, c]) => c.kind === 'id' || (c.kind === 'secret' && t.name === 'apps'),
   )?.[0];
+}
+
+const AMOUNT = /^(-?)(\d{1,11})\.(\d{8})$/;
+
+/** An 8-digit amount string of the document as units (the schema has already checked its form). */
+export function unitsOf(text: string): bigint {
+  const [, sign, pesos, fraction] = AMOUNT.exec(text) ?? [];
+  if (pesos === undefined || fraction === undefined) throw new Error(`not an amount: "${text}"`);
+  const units = BigInt(pesos) * 100_000_000n + BigInt(fraction);
+  return sign ? -units : units;
+}
+
+/** A timestamp of the document as sandbox microseconds (the schema has already checked its form). */
+export function microsOf(text: string): number {
+  return required(parseExpiry(text, 0), `a timestamp, not "${text}"`);
 }

@@ -5,8 +5,7 @@ import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import type { IdFactory } from '../shared/ids.js';
 import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.capture.js';
-import { microsOf, unitsOf } from './snapshot.check.js';
-import type { ColumnSpec, TableSpec } from './snapshot.columns.js';
+import { microsOf, unitsOf, type ColumnSpec, type TableSpec } from './snapshot.columns.js';
 import { ADDED_COLUMNS, SNAPSHOT_TABLES } from './snapshot.tables.js';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
