@@ -62,6 +62,24 @@ describe('snapshot documents', () => {
     t.assertLedger();
   });
 
+  it('a scenario whose customer email names no id restores 5 times in a row, and imports twice', async () => {
+    const scenario = copy();
+    const customer = scenario.tables.users.find((u: { kind: string }) => u.kind === 'customer');
+    customer.email = 'qa.lead@example.ph';
+    const first = await importing(scenario);
+    expect(first.status, first.text).toBe(201);
+    const again = await importing(scenario);
+    expect(again.status, again.text).toBe(201);
+    const emails: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const ws = await newWorkspace(t, { from_snapshot: first.body.snapshot.id });
+      emails.push(ws.customer.email);
+    }
+    for (const email of emails) expect(email).toMatch(/^qa\.lead\+[0-9a-z]{8}@example\.ph$/);
+    expect(new Set(emails).size).toBe(5);
+    t.assertLedger();
+  });
+
   it("imports a document saved before the apps' business flag and daily limit: the defaults, not an error", async () => {
     expect(doc.tables.apps[0]).toMatchObject({ business_account: 1, daily_buy_limit: null });
     const limited = copy();

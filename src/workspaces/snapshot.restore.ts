@@ -167,16 +167,20 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
       }
     }
   }
-  // Emails last: one that names a renewed id (`ws-<id>@…`) follows it, any other gets a tag of the new workspace.
+  // Emails last: one that names a renewed id (`ws-<id>@…`) follows it; any other gets a random tag
+  // (`qa.lead+k3x9…@…`) that no user holds, so one document restores any number of times, at any pace.
+  const emailTaken = db.prepare('SELECT 1 FROM users WHERE email = ?').pluck();
+  const given = new Set<string>();
+  const taken = { get: (v: string) => given.has(v) || emailTaken.get(v) !== undefined };
   for (const [email] of emails) {
     const renamed = substitute(map, email);
     const at = email.lastIndexOf('@');
-    map.set(
-      email,
+    const copy =
       renamed !== email
         ? renamed
-        : `${email.slice(0, at)}+${target.workspaceId.slice(0, 8)}${email.slice(at)}`,
-    );
+        : unique(() => `${email.slice(0, at)}+${randomToken(8)}${email.slice(at)}`, taken);
+    given.add(copy);
+    map.set(email, copy);
   }
   return map;
 }
