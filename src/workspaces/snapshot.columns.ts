@@ -13,6 +13,8 @@ import { required } from '../shared/defined.js';
  * - `ref`: another row's id, replaced by that row's copy;
  * - `mapped`: text in which every id and credential of the document is replaced by its copy (event
  *   bodies, recorded request headers);
+ * - `url`: a merchant URL; a path on the sandbox itself (the merchant's example receiver or thank-you
+ *   page, `/_sandbox/inbox/<id>`) is `mapped`, an absolute URL is kept as it is;
  * - `text`, `int`, `real`, `money` (8-digit amount strings in the document), `time` (timestamps).
  */
 export type ColumnKind =
@@ -24,6 +26,7 @@ export type ColumnKind =
   | 'reference'
   | 'ref'
   | 'mapped'
+  | 'url'
   | 'text'
   | 'int'
   | 'real'

@@ -3,6 +3,7 @@ import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
 import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
+import { isSandboxPath } from '../shared/sandbox-url.js';
 import type { IdFactory } from '../shared/ids.js';
 import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.capture.js';
 import { microsOf, unitsOf, type ColumnSpec, type TableSpec } from './snapshot.columns.js';
@@ -84,6 +85,9 @@ export function restoreDocument(
         return c.to[0] !== 'accounts' || accountExists.get(v) ? v : null;
       case 'mapped':
         return substitute(map, v as string);
+      case 'url':
+        // The original merchant's own inbox or thank-you page becomes the copy's; another site is kept.
+        return isSandboxPath(v as string) ? substitute(map, v as string) : v;
       case 'money':
         return t.name === 'accounts' && col !== 'pending_balance' ? 0n : unitsOf(v as string);
       case 'time':

@@ -153,6 +153,53 @@ describe('saved states', () => {
     t.assertLedger();
   });
 
+  it("a copy's callback_url and redirect_url on the original's inbox point at the copy's own; an outside URL is kept", async () => {
+    t = createTestApp({ realNowMs: () => NOW_MS });
+    const [ws, other] = [await newWorkspace(t), await newWorkspace(t)];
+    const patch = (id: string, body: object) =>
+      t.request('PATCH', `/_sandbox/merchants/${id}`, { body });
+    const inbox = (id: string) => `/_sandbox/inbox/${id}`;
+    expect(
+      (
+        await patch(ws.merchant.id, {
+          callback_url: inbox(ws.merchant.id),
+          redirect_url: `${inbox(ws.merchant.id)}/thank-you`,
+        })
+      ).status,
+    ).toBe(200);
+    const copy = await newWorkspace(t, { from_snapshot: (await snapshot(ws.id)).id });
+    expect(copy.merchant).toMatchObject({
+      callback_url: inbox(copy.merchant.id),
+      redirect_url: `${inbox(copy.merchant.id)}/thank-you`,
+    });
+    // Its callbacks go to its own inbox, not the original's.
+    const created = await t.request('POST', '/v1/invoices/', {
+      token: copy.merchant.merchant_api_token,
+      body: { amount: 10, currency: 'PHP', external_transaction_id: 'after-restore' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const deliveries = await t.request(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${created.body.invoice.id}`,
+    );
+    expect(deliveries.body.deliveries[0].url).toContain(inbox(copy.merchant.id));
+
+    // Another merchant's inbox (not in the document) and an outside site are kept as they are.
+    expect(
+      (
+        await patch(ws.merchant.id, {
+          callback_url: inbox(other.merchant.id),
+          redirect_url: `https://shop.example.ph/thanks/${ws.merchant.id}`,
+        })
+      ).status,
+    ).toBe(200);
+    const second = await newWorkspace(t, { from_snapshot: (await snapshot(ws.id)).id });
+    expect(second.merchant).toMatchObject({
+      callback_url: inbox(other.merchant.id),
+      redirect_url: `https://shop.example.ph/thanks/${ws.merchant.id}`,
+    });
+  });
+
   it("lists a workspace's snapshots newest first; an unknown or deleted workspace and an unknown snapshot are 404", async () => {
     t = createTestApp();
     const ws = await newWorkspace(t);
