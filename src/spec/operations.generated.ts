@@ -437,8 +437,8 @@ export interface Schemas {
   CallbackData: {
     id: Schemas["Id"];
     currency: string;
-    amount: Schemas["Money"];
-    amount_received: Schemas["Money"];
+    amount: Schemas["Decimal"];
+    amount_received: Schemas["Decimal"];
     external_transaction_id: string;
   };
   InvoiceCreatedCallback: {
@@ -2502,6 +2502,25 @@ export interface Operations {
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];
+    };
+  };
+  listAllSnapshots: {
+    auth: "control";
+    params: Record<string, never>;
+    query: {
+      source?: "workspace" | "import";
+      page?: number;
+      per_page?: number;
+    };
+    body: undefined;
+    responses: {
+      200: {
+        snapshots: Array<Schemas["Snapshot"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
     };
   };
   importSnapshot: {

@@ -350,6 +350,16 @@ describe('snapshot documents', () => {
     expect(rowCounts(t)).toEqual(before);
   });
 
+  it('a body that is null is a 400 that says so', async () => {
+    const before = rowCounts(t);
+    const res = await t.request('POST', '/_sandbox/snapshots', { raw: 'null' });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toEqual({
+      non_field_errors: ['Invalid data. Expected a dictionary, but got null.'],
+    });
+    expect(rowCounts(t)).toEqual(before);
+  });
+
   it('a body that is not a document is a 400 on its top-level fields', async () => {
     const res = await importing({ tables: {} });
     expect(res.status).toBe(400);

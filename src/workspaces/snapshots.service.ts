@@ -55,11 +55,20 @@ export function createSnapshotService(
       return store(captureWorkspace(s.db, workspaceId, takenAt), workspaceId, 'workspace');
     },
 
+    /** A workspace's snapshots; they outlive it, so a deleted workspace still lists them (unknown → 404). */
     list(workspaceId: string, req: PageRequest) {
-      liveWorkspace(workspaceId);
+      if (!workspaces.byId(workspaceId)) throw ApiError.notFound();
       return {
         snapshots: repo.page(workspaceId, req.limit, req.offset).map(snapshotView),
         total: repo.count(workspaceId),
+      };
+    },
+
+    /** Every stored snapshot (imported ones too), or those of one source, newest first. */
+    listAll(source: SnapshotRecord['source'] | null, req: PageRequest) {
+      return {
+        snapshots: repo.pageAll(source, req.limit, req.offset).map(snapshotView),
+        total: repo.countAll(source),
       };
     },
 
