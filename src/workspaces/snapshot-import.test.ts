@@ -80,6 +80,13 @@ describe('snapshot documents', () => {
     t.assertLedger();
   });
 
+  it('an over-paid invoice is fully paid, as a payment leaves it: imported', async () => {
+    const overpaid = copy();
+    overpaid.tables.invoices[0].amount_received = '300.00000000';
+    const res = await importing(overpaid);
+    expect(res.status, res.text).toBe(201);
+  });
+
   it("imports a document saved before the apps' business flag and daily limit: the defaults, not an error", async () => {
     expect(doc.tables.apps[0]).toMatchObject({ business_account: 1, daily_buy_limit: null });
     const limited = copy();
@@ -285,9 +292,9 @@ describe('snapshot documents', () => {
       set('invoices', 0, 'status', 'pending'),
     ],
     [
-      'an invoice that received more than its amount',
-      'tables.invoices[0].amount_received',
-      set('invoices', 0, 'amount_received', '300.00000000'),
+      'an invoice that received less than nothing',
+      'tables.invoices[4].amount_received',
+      set('invoices', 4, 'amount_received', '-1.00000000'),
     ],
     ['an email that is not one', 'tables.users[1].email', set('users', 1, 'email', 'not-an-email')],
     [

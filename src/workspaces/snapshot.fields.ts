@@ -127,13 +127,15 @@ const otpSecret: Rule = (v) => {
   }
 };
 
-/** An invoice's status agrees with what it received: fully paid exactly when nothing is due. */
+/**
+ * An invoice's status agrees with what it received: fully paid exactly when nothing is due (an
+ * over-payment is kept, as a payment keeps it: src/invoices/invoice.model.ts).
+ */
 const invoiceReceived: Rule = (v, row) => {
   const received = unitsOf(v as string);
   const amount = unitsOf(row.amount as string);
-  if (received < 0n || received > amount)
-    return 'Ensure amount_received is between 0 and the amount.';
-  if ((row.status === 'fully_paid') !== (received === amount))
+  if (received < 0n) return 'Ensure this value is at least 0.';
+  if ((row.status === 'fully_paid') !== received >= amount)
     return `An invoice that received ${v as string} of ${row.amount as string} cannot be ${String(row.status)}.`;
   return null;
 };
