@@ -4,7 +4,7 @@ import type { SnapshotDocument } from '../workspaces/snapshot.capture.js';
 import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 import type { SandboxControls } from './clock.routes.js';
 
-/** createSnapshot, listSnapshots, exportSnapshot, importSnapshot: saved workspace states (docs/design.md#saved-states). */
+/** createSnapshot, listSnapshots, listAllSnapshots, exportSnapshot, importSnapshot: saved workspace states (docs/design.md#saved-states). */
 export function snapshotHandlers(
   workspaces: WorkspaceService,
   sandbox: Pick<SandboxControls, 'tick'>,
@@ -19,6 +19,11 @@ export function snapshotHandlers(
     listSnapshots: ({ params, query }) => {
       const req = pageRequest(query);
       const { snapshots: page, total } = snapshots.list(params.workspace_id, req);
+      return ok({ snapshots: page, meta: pageMeta(req, total) });
+    },
+    listAllSnapshots: ({ query }) => {
+      const req = pageRequest(query);
+      const { snapshots: page, total } = snapshots.listAll(query.source ?? null, req);
       return ok({ snapshots: page, meta: pageMeta(req, total) });
     },
     exportSnapshot: ({ params }) => ok(snapshots.export(params.snapshot_id) as never),

@@ -101,7 +101,7 @@ export function toFieldErrors(
       if (e.keyword === 'type') {
         listOf(field).push(
           'Invalid data. Expected a dictionary, but got ' +
-            (Array.isArray(e.data) ? 'list' : typeof e.data) +
+            (e.data === null ? 'null' : Array.isArray(e.data) ? 'list' : typeof e.data) +
             '.',
         );
         continue;

@@ -2504,6 +2504,25 @@ export interface Operations {
       404: Schemas["ErrorBody"];
     };
   };
+  listAllSnapshots: {
+    auth: "control";
+    params: Record<string, never>;
+    query: {
+      source?: "workspace" | "import";
+      page?: number;
+      per_page?: number;
+    };
+    body: undefined;
+    responses: {
+      200: {
+        snapshots: Array<Schemas["Snapshot"]>;
+        meta: Schemas["PageMeta"];
+      };
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+    };
+  };
   importSnapshot: {
     auth: "control";
     params: Record<string, never>;

@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { itemAt, required } from '../shared/defined.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import {
   buildScenario,
@@ -59,6 +60,31 @@ describe('snapshot documents', () => {
     const b = await newWorkspace(t, { from_snapshot: res.body.snapshot.id });
     expect(normalized(await readWorkspace(t, a))).toEqual(normalized(await readWorkspace(t, b)));
     t.assertLedger();
+  });
+
+  it('a scenario whose customer email names no id restores 5 times in a row, and imports twice', async () => {
+    const scenario = copy();
+    const customer = scenario.tables.users.find((u: { kind: string }) => u.kind === 'customer');
+    customer.email = 'qa.lead@example.ph';
+    const first = await importing(scenario);
+    expect(first.status, first.text).toBe(201);
+    const again = await importing(scenario);
+    expect(again.status, again.text).toBe(201);
+    const emails: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const ws = await newWorkspace(t, { from_snapshot: first.body.snapshot.id });
+      emails.push(ws.customer.email);
+    }
+    for (const email of emails) expect(email).toMatch(/^qa\.lead\+[0-9a-z]{8}@example\.ph$/);
+    expect(new Set(emails).size).toBe(5);
+    t.assertLedger();
+  });
+
+  it('an over-paid invoice is fully paid, as a payment leaves it: imported', async () => {
+    const overpaid = copy();
+    overpaid.tables.invoices[0].amount_received = '300.00000000';
+    const res = await importing(overpaid);
+    expect(res.status, res.text).toBe(201);
   });
 
   it("imports a document saved before the apps' business flag and daily limit: the defaults, not an error", async () => {
@@ -159,7 +185,148 @@ describe('snapshot documents', () => {
           d.tables.invoices[0].external_transaction_id),
     ],
   ];
-  for (const [what, field, spoil] of cases) {
+  // Each field the API itself holds to a rule (src/workspaces/snapshot.fields.ts): a value it would refuse
+  // (or that would fail a later request) is refused by the import too.
+  // Each field the API itself holds to a rule (src/workspaces/snapshot.fields.ts): a value it would refuse,
+  // or that would make a later request fail, is refused by the import too.
+  type Doc = { taken_at: string; tables: Record<string, Array<Record<string, unknown>>> };
+  const set =
+    (table: string, i: number, column: string, value: unknown) =>
+    (d: Doc): void => {
+      itemAt(required(d.tables[table], table), i)[column] = value;
+    };
+  const fieldCases: Array<[string, string, (d: Doc) => void]> = [
+    [
+      'metadata that is not JSON',
+      'tables.invoices[0].metadata',
+      set('invoices', 0, 'metadata', '[1'),
+    ],
+    [
+      'metadata that is a JSON list',
+      'tables.invoices[0].metadata',
+      set('invoices', 0, 'metadata', '[1]'),
+    ],
+    [
+      'collectors that are not a JSON list',
+      'tables.invoices[0].supported_payment_collectors',
+      set('invoices', 0, 'supported_payment_collectors', 'oops'),
+    ],
+    [
+      'an unknown collector of an invoice',
+      'tables.invoices[0].supported_payment_collectors',
+      set('invoices', 0, 'supported_payment_collectors', '["nope"]'),
+    ],
+    [
+      'an unknown collector of a merchant',
+      'tables.merchants[0].enabled_payment_collectors',
+      set('merchants', 0, 'enabled_payment_collectors', '["nope"]'),
+    ],
+    [
+      'no collector of a merchant',
+      'tables.merchants[0].enabled_payment_collectors',
+      set('merchants', 0, 'enabled_payment_collectors', '[]'),
+    ],
+    [
+      'a delivery body that is not JSON',
+      'tables.deliveries[0].body',
+      set('deliveries', 0, 'body', 'not json'),
+    ],
+    [
+      'an outbox payload that is not JSON',
+      'tables.outbox_events[0].payload',
+      set('outbox_events', 0, 'payload', '{'),
+    ],
+    [
+      'an OTP secret that is not base32',
+      'tables.apps[0].otp_secret',
+      set('apps', 0, 'otp_secret', '!!!'),
+    ],
+    [
+      'an ftp callback_url',
+      'tables.merchants[0].callback_url',
+      set('merchants', 0, 'callback_url', 'ftp://x'),
+    ],
+    [
+      'a callback_url on the sandbox that is not its inbox',
+      'tables.merchants[0].callback_url',
+      set('merchants', 0, 'callback_url', '/_sandbox/reset'),
+    ],
+    [
+      'a redirect_url that is no URL',
+      'tables.merchants[0].redirect_url',
+      set('merchants', 0, 'redirect_url', 'thank you'),
+    ],
+    [
+      'a negative invoice lifetime',
+      'tables.merchants[0].invoice_lifetime_seconds',
+      set('merchants', 0, 'invoice_lifetime_seconds', -1),
+    ],
+    [
+      'a zero invoice lifetime',
+      'tables.merchants[0].invoice_lifetime_seconds',
+      set('merchants', 0, 'invoice_lifetime_seconds', 0),
+    ],
+    [
+      'a merchant maximum of 0',
+      'tables.merchants[0].max_invoice_amount',
+      set('merchants', 0, 'max_invoice_amount', '0.00000000'),
+    ],
+    [
+      'an unknown invoice currency',
+      'tables.invoices[0].currency',
+      set('invoices', 0, 'currency', 'XYZ'),
+    ],
+    [
+      'an unknown account currency',
+      'tables.accounts[0].currency',
+      set('accounts', 0, 'currency', 'XYZ'),
+    ],
+    [
+      'a fully paid invoice that received nothing (its status edited)',
+      'tables.invoices[4].amount_received',
+      set('invoices', 4, 'status', 'fully_paid'),
+    ],
+    [
+      'a pending invoice that received its whole amount (its status edited)',
+      'tables.invoices[0].amount_received',
+      set('invoices', 0, 'status', 'pending'),
+    ],
+    [
+      'an invoice that received less than nothing',
+      'tables.invoices[4].amount_received',
+      set('invoices', 4, 'amount_received', '-1.00000000'),
+    ],
+    ['an email that is not one', 'tables.users[1].email', set('users', 1, 'email', 'not-an-email')],
+    [
+      'a mobile number that is not one',
+      'tables.users[1].mobile_number',
+      set('users', 1, 'mobile_number', 'call me'),
+    ],
+    [
+      'a description over the 1000 characters the API allows',
+      'tables.invoices[0].description',
+      set('invoices', 0, 'description', 'x'.repeat(1001)),
+    ],
+    ['an empty merchant name', 'tables.merchants[0].name', set('merchants', 0, 'name', '')],
+    [
+      'a payment request message over 500 characters',
+      'tables.payment_requests[0].message',
+      set('payment_requests', 0, 'message', 'x'.repeat(501)),
+    ],
+    [
+      'a time that is no date',
+      'tables.invoices[0].expires_at',
+      set('invoices', 0, 'expires_at', '2026-13-45T09:00:00.000000Z'),
+    ],
+    ['a flag that is not 0 or 1', 'tables.apps[0].disabled', set('apps', 0, 'disabled', 7)],
+    [
+      'taken_at at the end of year 9999',
+      'taken_at',
+      (d) => (d.taken_at = '9999-12-31T23:59:59.999999Z'),
+    ],
+    ['taken_at in year 0', 'taken_at', (d) => (d.taken_at = '0000-01-01T00:00:00.000000Z')],
+  ];
+  for (const [what, field, spoil] of [...cases, ...fieldCases]) {
     it(`${what}: 400 naming ${field}, and nothing changes`, async () => {
       const bad = copy();
       spoil(bad);
@@ -172,6 +339,34 @@ describe('snapshot documents', () => {
     });
   }
 
+  it('a snapshot stored before a field rule existed: its restore is the same 400, and makes no workspace', async () => {
+    const res = await importing(doc);
+    expect(res.status, res.text).toBe(201);
+    const id = res.body.snapshot.id;
+    const stored = JSON.parse(
+      t.db.prepare('SELECT document FROM snapshots WHERE id = ?').pluck().get(id) as string,
+    );
+    stored.tables.invoices[0].metadata = '[1';
+    t.db.prepare('UPDATE snapshots SET document = ? WHERE id = ?').run(JSON.stringify(stored), id);
+    const before = rowCounts(t);
+    const restore = await t.request('POST', '/_sandbox/workspaces', {
+      body: { from_snapshot: id },
+    });
+    expect(restore.status, restore.text).toBe(400);
+    expect(Object.keys(restore.body.errors)).toEqual(['tables.invoices[0].metadata']);
+    expect(rowCounts(t)).toEqual(before);
+  });
+
+  it('a body that is null is a 400 that says so', async () => {
+    const before = rowCounts(t);
+    const res = await t.request('POST', '/_sandbox/snapshots', { raw: 'null' });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toEqual({
+      non_field_errors: ['Invalid data. Expected a dictionary, but got null.'],
+    });
+    expect(rowCounts(t)).toEqual(before);
+  });
+
   it('a body that is not a document is a 400 on its top-level fields', async () => {
     const res = await importing({ tables: {} });
     expect(res.status).toBe(400);
@@ -182,12 +377,12 @@ describe('snapshot documents', () => {
 
   it('a document over 64 KiB is taken (up to 8 MiB)', async () => {
     const big = copy();
-    big.tables.invoices[0].description = 'x'.repeat(4000);
+    big.tables.invoices[0].description = 'x'.repeat(1000);
     for (let i = 0; i < 20; i++)
       big.tables.deliveries.push({
         ...big.tables.deliveries[0],
         id: `${i}`.padStart(32, 'd'),
-        body: 'y'.repeat(4000),
+        body: JSON.stringify({ note: 'y'.repeat(4000) }),
       });
     expect(JSON.stringify(big).length).toBeGreaterThan(64 * 1024);
     const res = await importing(big);

@@ -1,38 +1,24 @@
 import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
-import { parseExpiry } from '../shared/clock.js';
-import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import { rowsOf, type SnapshotDocument } from './snapshot.capture.js';
-import { keyColumn } from './snapshot.columns.js';
+import { keyColumn, unitsOf } from './snapshot.columns.js';
+import { checkFields } from './snapshot.fields.js';
 import { SNAPSHOT_TABLES } from './snapshot.tables.js';
-
-const AMOUNT = /^(-?)(\d{1,11})\.(\d{8})$/;
-
-/** An 8-digit amount string of the document as units (the schema has already checked its form). */
-export function unitsOf(text: string): bigint {
-  const [, sign, pesos, fraction] = AMOUNT.exec(text) ?? [];
-  if (pesos === undefined || fraction === undefined) throw new Error(`not an amount: "${text}"`);
-  const units = BigInt(pesos) * 100_000_000n + BigInt(fraction);
-  return sign ? -units : units;
-}
-
-/** A timestamp of the document as sandbox microseconds (the schema has already checked its form). */
-export function microsOf(text: string): number {
-  return required(parseExpiry(text, 0), `a timestamp, not "${text}"`);
-}
 
 /**
  * What the schema cannot say about a document (docs/design.md#saved-states): ids unique, every reference
  * names a row of the document (or, where the column allows it, a row this sandbox holds), each account's
  * owner is of its `owner_type`, the ledger balances and every account's balance is the sum of its
- * entries. Throws one 400 naming every field at fault (at most 20).
+ * entries; and every field to the API's own rules (snapshot.fields.ts), `taken_at` near `nowMicros` (the
+ * sandbox's time). Throws one 400 naming every field at fault (at most 20).
  */
-export function checkDocument(db: Db, doc: SnapshotDocument): void {
+export function checkDocument(db: Db, doc: SnapshotDocument, nowMicros: number): void {
   const errors: Record<string, string[]> = {};
   const fail = (field: string, message: string) => {
     if (Object.keys(errors).length < 20) (errors[field] ??= []).push(message);
   };
+  checkFields(doc, nowMicros, fail);
   for (const [table, what] of [
     ['merchants', 'merchant'],
     ['apps', 'application'],

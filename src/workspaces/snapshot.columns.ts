@@ -1,3 +1,6 @@
+import { parseExpiry } from '../shared/clock.js';
+import { required } from '../shared/defined.js';
+
 /**
  * What each column of a snapshot table is to a saved state (docs/design.md#saved-states), written as a
  * short spec per column in snapshot.tables.ts.
@@ -10,6 +13,8 @@
  * - `ref`: another row's id, replaced by that row's copy;
  * - `mapped`: text in which every id and credential of the document is replaced by its copy (event
  *   bodies, recorded request headers);
+ * - `url`: a merchant URL; a path on the sandbox itself (the merchant's example receiver or thank-you
+ *   page, `/_sandbox/inbox/<id>`) is `mapped`, an absolute URL is kept as it is;
  * - `text`, `int`, `real`, `money` (8-digit amount strings in the document), `time` (timestamps).
  */
 export type ColumnKind =
@@ -21,6 +26,7 @@ export type ColumnKind =
   | 'reference'
   | 'ref'
   | 'mapped'
+  | 'url'
   | 'text'
   | 'int'
   | 'real'
@@ -74,4 +80,19 @@ export function keyColumn(t: TableSpec): string | undefined {
   return Object.entries(t.columns).find(
     ([, c]) => c.kind === 'id' || (c.kind === 'secret' && t.name === 'apps'),
   )?.[0];
+}
+
+const AMOUNT = /^(-?)(\d{1,11})\.(\d{8})$/;
+
+/** An 8-digit amount string of the document as units (the schema has already checked its form). */
+export function unitsOf(text: string): bigint {
+  const [, sign, pesos, fraction] = AMOUNT.exec(text) ?? [];
+  if (pesos === undefined || fraction === undefined) throw new Error(`not an amount: "${text}"`);
+  const units = BigInt(pesos) * 100_000_000n + BigInt(fraction);
+  return sign ? -units : units;
+}
+
+/** A timestamp of the document as sandbox microseconds (the schema has already checked its form). */
+export function microsOf(text: string): number {
+  return required(parseExpiry(text, 0), `a timestamp, not "${text}"`);
 }

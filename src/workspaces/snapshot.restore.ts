@@ -3,10 +3,10 @@ import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
 import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
+import { isSandboxPath } from '../shared/sandbox-url.js';
 import type { IdFactory } from '../shared/ids.js';
 import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.capture.js';
-import { microsOf, unitsOf } from './snapshot.check.js';
-import type { ColumnSpec, TableSpec } from './snapshot.columns.js';
+import { microsOf, unitsOf, type ColumnSpec, type TableSpec } from './snapshot.columns.js';
 import { ADDED_COLUMNS, SNAPSHOT_TABLES } from './snapshot.tables.js';
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -85,6 +85,9 @@ export function restoreDocument(
         return c.to[0] !== 'accounts' || accountExists.get(v) ? v : null;
       case 'mapped':
         return substitute(map, v as string);
+      case 'url':
+        // The original merchant's own inbox or thank-you page becomes the copy's; another site is kept.
+        return isSandboxPath(v as string) ? substitute(map, v as string) : v;
       case 'money':
         return t.name === 'accounts' && col !== 'pending_balance' ? 0n : unitsOf(v as string);
       case 'time':
@@ -168,16 +171,20 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
       }
     }
   }
-  // Emails last: one that names a renewed id (`ws-<id>@…`) follows it, any other gets a tag of the new workspace.
+  // Emails last: one that names a renewed id (`ws-<id>@…`) follows it; any other gets a random tag
+  // (`qa.lead+k3x9…@…`) that no user holds, so one document restores any number of times, at any pace.
+  const emailTaken = db.prepare('SELECT 1 FROM users WHERE email = ?').pluck();
+  const given = new Set<string>();
+  const taken = { get: (v: string) => given.has(v) || emailTaken.get(v) !== undefined };
   for (const [email] of emails) {
     const renamed = substitute(map, email);
     const at = email.lastIndexOf('@');
-    map.set(
-      email,
+    const copy =
       renamed !== email
         ? renamed
-        : `${email.slice(0, at)}+${target.workspaceId.slice(0, 8)}${email.slice(at)}`,
-    );
+        : unique(() => `${email.slice(0, at)}+${randomToken(8)}${email.slice(at)}`, taken);
+    given.add(copy);
+    map.set(email, copy);
   }
   return map;
 }

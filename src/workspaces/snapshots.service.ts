@@ -2,7 +2,8 @@ import { ApiError } from '../shared/api-error.js';
 import type { ServicesWith } from '../module.types.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { captureWorkspace, countRows, type SnapshotDocument } from './snapshot.capture.js';
-import { checkDocument, microsOf } from './snapshot.check.js';
+import { checkDocument } from './snapshot.check.js';
+import { microsOf } from './snapshot.columns.js';
 import { restoreDocument } from './snapshot.restore.js';
 import type { SnapshotRecord, SnapshotRepository } from './snapshots.repo.js';
 import type { WorkspaceRepository } from './workspaces.repo.js';
@@ -54,11 +55,20 @@ export function createSnapshotService(
       return store(captureWorkspace(s.db, workspaceId, takenAt), workspaceId, 'workspace');
     },
 
+    /** A workspace's snapshots; they outlive it, so a deleted workspace still lists them (unknown → 404). */
     list(workspaceId: string, req: PageRequest) {
-      liveWorkspace(workspaceId);
+      if (!workspaces.byId(workspaceId)) throw ApiError.notFound();
       return {
         snapshots: repo.page(workspaceId, req.limit, req.offset).map(snapshotView),
         total: repo.count(workspaceId),
+      };
+    },
+
+    /** Every stored snapshot (imported ones too), or those of one source, newest first. */
+    listAll(source: SnapshotRecord['source'] | null, req: PageRequest) {
+      return {
+        snapshots: repo.pageAll(source, req.limit, req.offset).map(snapshotView),
+        total: repo.countAll(source),
       };
     },
 
@@ -70,7 +80,7 @@ export function createSnapshotService(
 
     /** Store a document (already valid against its schema) once a trial restore has proved it whole. */
     import(doc: SnapshotDocument) {
-      checkDocument(s.db, doc);
+      checkDocument(s.db, doc, s.tenants.sandbox.now());
       try {
         s.unitOfWork(() => {
           const trial = s.ids();
@@ -93,6 +103,8 @@ export function createSnapshotService(
       const r = repo.byId(id);
       if (!r) throw ApiError.field('from_snapshot', 'No snapshot has this id.');
       const doc = JSON.parse(r.document) as SnapshotDocument;
+      // A snapshot stored before a rule was added is held to it too: a bad field is a 400, never a copy that fails later.
+      checkDocument(s.db, doc, s.tenants.sandbox.now());
       const copyOf = restoreDocument(s.db, doc, { workspaceId, ids: s.ids });
       s.tenants.setOffset(workspaceId, r.taken_at - s.tenants.sandbox.now());
       return { doc, copyOf };

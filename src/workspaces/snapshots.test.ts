@@ -153,7 +153,54 @@ describe('saved states', () => {
     t.assertLedger();
   });
 
-  it("lists a workspace's snapshots newest first; an unknown or deleted workspace and an unknown snapshot are 404", async () => {
+  it("a copy's callback_url and redirect_url on the original's inbox point at the copy's own; an outside URL is kept", async () => {
+    t = createTestApp({ realNowMs: () => NOW_MS });
+    const [ws, other] = [await newWorkspace(t), await newWorkspace(t)];
+    const patch = (id: string, body: object) =>
+      t.request('PATCH', `/_sandbox/merchants/${id}`, { body });
+    const inbox = (id: string) => `/_sandbox/inbox/${id}`;
+    expect(
+      (
+        await patch(ws.merchant.id, {
+          callback_url: inbox(ws.merchant.id),
+          redirect_url: `${inbox(ws.merchant.id)}/thank-you`,
+        })
+      ).status,
+    ).toBe(200);
+    const copy = await newWorkspace(t, { from_snapshot: (await snapshot(ws.id)).id });
+    expect(copy.merchant).toMatchObject({
+      callback_url: inbox(copy.merchant.id),
+      redirect_url: `${inbox(copy.merchant.id)}/thank-you`,
+    });
+    // Its callbacks go to its own inbox, not the original's.
+    const created = await t.request('POST', '/v1/invoices/', {
+      token: copy.merchant.merchant_api_token,
+      body: { amount: 10, currency: 'PHP', external_transaction_id: 'after-restore' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const deliveries = await t.request(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${created.body.invoice.id}`,
+    );
+    expect(deliveries.body.deliveries[0].url).toContain(inbox(copy.merchant.id));
+
+    // Another merchant's inbox (not in the document) and an outside site are kept as they are.
+    expect(
+      (
+        await patch(ws.merchant.id, {
+          callback_url: inbox(other.merchant.id),
+          redirect_url: `https://shop.example.ph/thanks/${ws.merchant.id}`,
+        })
+      ).status,
+    ).toBe(200);
+    const second = await newWorkspace(t, { from_snapshot: (await snapshot(ws.id)).id });
+    expect(second.merchant).toMatchObject({
+      callback_url: inbox(other.merchant.id),
+      redirect_url: `https://shop.example.ph/thanks/${ws.merchant.id}`,
+    });
+  });
+
+  it("lists a workspace's snapshots newest first, also once it is deleted; an unknown workspace or snapshot is 404", async () => {
     t = createTestApp();
     const ws = await newWorkspace(t);
     const first = await snapshot(ws.id);
@@ -175,10 +222,52 @@ describe('saved states', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual({ from_snapshot: ['No snapshot has this id.'] });
+    expect(
+      (await t.request('GET', '/_sandbox/workspaces/0123456789abcdef0123456789abcdef/snapshots'))
+        .status,
+    ).toBe(404);
     expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);
     expect((await t.request('POST', `/_sandbox/workspaces/${ws.id}/snapshots`)).status).toBe(404);
-    // A snapshot outlives its workspace.
+    // A snapshot outlives its workspace: still listed under it, and exported.
+    const kept = await t.request('GET', `/_sandbox/workspaces/${ws.id}/snapshots`);
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.snapshots.map((s: { id: string }) => s.id)).toEqual([second.id, first.id]);
     expect((await t.request('GET', `/_sandbox/snapshots/${first.id}/export`)).status).toBe(200);
+  });
+
+  it('GET /_sandbox/snapshots lists every snapshot, imported ones too, newest first and page by page', async () => {
+    t = createTestApp();
+    const ws = await newWorkspace(t);
+    const taken = await snapshot(ws.id);
+    const doc = (await t.request('GET', `/_sandbox/snapshots/${taken.id}/export`)).body;
+    t.advance(1);
+    const imported = await t.request('POST', '/_sandbox/snapshots', { body: doc });
+    expect(imported.status, imported.text).toBe(201);
+    expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);
+    t.advance(1);
+    const later = await snapshot((await newWorkspace(t)).id);
+
+    const all = await t.request('GET', '/_sandbox/snapshots');
+    expect(all.status, all.text).toBe(200);
+    expect(all.body.snapshots.map((s: { id: string }) => s.id)).toEqual([
+      later.id,
+      imported.body.snapshot.id,
+      taken.id,
+    ]);
+    expect(all.body.snapshots[1]).toMatchObject({ workspace_id: null, source: 'import' });
+    expect(all.body.meta).toEqual({ total_count: 3, next_page: null, previous_page: null });
+
+    const page2 = await t.request('GET', '/_sandbox/snapshots?per_page=2&page=2');
+    expect(page2.body.snapshots.map((s: { id: string }) => s.id)).toEqual([taken.id]);
+    expect(page2.body.meta).toEqual({ total_count: 3, next_page: null, previous_page: 1 });
+    const onlyImported = await t.request('GET', '/_sandbox/snapshots?source=import');
+    expect(onlyImported.body.snapshots.map((s: { id: string }) => s.id)).toEqual([
+      imported.body.snapshot.id,
+    ]);
+    expect(onlyImported.body.meta.total_count).toBe(1);
+    const bad = await t.request('GET', '/_sandbox/snapshots?source=nope');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['source']);
   });
 
   it('snapshots are stored in the database file and survive a restart', async () => {
