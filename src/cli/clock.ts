@@ -1,9 +1,10 @@
 import { parseDuration } from '../config-flags.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
+import { controlTarget } from './control-http.js';
 
 const USAGE =
-  'clock [advance <duration> | reset] [--workspace ID] [--url BASE] [--token T] [--json]';
+  'clock [advance <duration> | reset] [--workspace ID] [--url BASE] [--control-token T] [--json]';
 const HELP = `Usage: paysandbox ${USAGE}
 
 Show or move the clock of a running sandbox (docs/design.md#the-clock), or of one workspace:
@@ -19,7 +20,7 @@ order steps. Durations: 90s, 15m, 2h, 1d (or plain seconds).
 Options:
   --workspace ID  a workspace's own clock instead of the sandbox's
   --url BASE      the sandbox (default http://127.0.0.1:7070, or PAYSANDBOX_URL)
-  --token T       X-Sandbox-Token, when the sandbox requires one (or SANDBOX_CONTROL_TOKEN)
+  --control-token T  X-Sandbox-Token, when the sandbox requires one (or SANDBOX_CONTROL_TOKEN; --token too)
   --json          print the API's answer as JSON
 
 Exit code 0 on success; 1 when the sandbox refuses (an unknown or deleted workspace); 2 on bad usage.`;
@@ -42,11 +43,18 @@ export const clockCommand: CliCommand = {
         workspace: { type: 'string' },
         url: { type: 'string' },
         token: { type: 'string' },
+        'control-token': { type: 'string' },
         json: { type: 'boolean' },
       },
       { positionals: true },
     );
-    const v = values as { workspace?: string; url?: string; token?: string; json?: boolean };
+    const v = values as {
+      workspace?: string;
+      url?: string;
+      token?: string;
+      'control-token'?: string;
+      json?: boolean;
+    };
     const [action, duration, ...rest] = positionals;
     if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
     if (action !== undefined && action !== 'advance' && action !== 'reset') {
@@ -69,17 +77,12 @@ export const clockCommand: CliCommand = {
     }
     if (v.workspace === '') throw new UsageError('--workspace needs a workspace id');
 
-    const base = (
-      v.url ??
-      env.PAYSANDBOX_URL ??
-      `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
-    ).replace(/\/+$/, '');
+    const { base, token } = controlTarget(v, env);
     const prefix = v.workspace
       ? `/_sandbox/workspaces/${encodeURIComponent(v.workspace)}/clock`
       : '/_sandbox/clock';
     const path = action ? `${prefix}/${action}` : prefix;
     const headers: Record<string, string> = { accept: 'application/json' };
-    const token = v.token ?? env.SANDBOX_CONTROL_TOKEN;
     if (token) headers['x-sandbox-token'] = token;
     if (action) headers['content-type'] = 'application/json';
     let res: Response;

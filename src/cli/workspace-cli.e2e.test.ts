@@ -111,6 +111,16 @@ describe('paysandbox workspace', { timeout: 180_000 }, () => {
     return file;
   }
 
+  it('takes the control token as --control-token, like the other control commands, or --token', async () => {
+    for (const flag of ['--control-token', '--token']) {
+      const r = await runCli(['workspace', 'create', '--json', '--url', server.url, flag, TOKEN], {
+        env: { SANDBOX_CONTROL_TOKEN: '' },
+      });
+      expect(r.code, `${flag}: ${r.out}`).toBe(0);
+      expect(JSON.parse(r.out).id).toMatch(/^[0-9a-f]{32}$/);
+    }
+  });
+
   it('prints the document on stdout without --out', async () => {
     const ws = (
       (await (

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
+import { controlTarget } from './control-http.js';
 
 const USAGE = 'workspace create|snapshot …';
 const HELP = `Usage:
@@ -15,7 +16,7 @@ snapshot   save the workspace's state and print its document (--out: write it to
 
 Options:
   --url BASE      the sandbox (default http://127.0.0.1:7070, or PAYSANDBOX_URL)
-  --token T       X-Sandbox-Token, when the sandbox requires one (or SANDBOX_CONTROL_TOKEN)
+  --control-token T  X-Sandbox-Token, when the sandbox requires one (or SANDBOX_CONTROL_TOKEN; --token too)
 
 Exit code 0 on success; 1 when the sandbox refuses (its errors are printed); 2 on bad usage.`;
 
@@ -93,16 +94,16 @@ export const workspaceCommand: CliCommand = {
         out: { type: 'string' },
         url: { type: 'string' },
         token: { type: 'string' },
+        'control-token': { type: 'string' },
       },
       { positionals: true },
     );
     const [action, ...rest] = positionals;
-    const base = (
-      (v.url as string | undefined) ??
-      env.PAYSANDBOX_URL ??
-      `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
-    ).replace(/\/+$/, '');
-    const call = client(base, (v.token as string | undefined) ?? env.SANDBOX_CONTROL_TOKEN);
+    const { base, token } = controlTarget(
+      v as { url?: string; token?: string; 'control-token'?: string },
+      env,
+    );
+    const call = client(base, token);
     try {
       if (action === 'create') return await create(call, v, rest);
       if (action === 'snapshot') return await snapshot(call, v, rest);
