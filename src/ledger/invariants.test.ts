@@ -101,21 +101,21 @@ describe('assertLedgerInvariants', () => {
     expect(ok).toBe(false);
     expect(problems.sort()).toEqual(
       [
-        'transaction tx-bad sums to 7 units of PHP',
-        'transaction tx-mixed sums to -2 units of PHP',
-        'transaction tx-mixed sums to 2 units of BTC',
+        'transaction tx-bad sums to 0.00000007 PHP, not 0',
+        'transaction tx-mixed sums to -0.00000002 PHP, not 0',
+        'transaction tx-mixed sums to 0.00000002 BTC, not 0',
         'transaction tx-mixed mixes currencies (PHP,BTC)',
-        `account ${a} caches 0 but its entries sum to 7`,
-        `account ${b} caches -3 but its entries sum to 0`,
-        `account ${c} caches 0 but its entries sum to 2`,
-        `account ${SYSTEM_ACCOUNTS.funding} caches 0 but its entries sum to -2`,
-        `account ${SYSTEM_ACCOUNTS.payoutFees} caches 9300000000000000000 but its entries sum to 0`,
+        `account ${a} caches a balance of 0.00000000 but its entries sum to 0.00000007`,
+        `account ${b} caches a balance of -0.00000003 but its entries sum to 0.00000000`,
+        `account ${c} caches a balance of 0.00000000 but its entries sum to 0.00000002`,
+        `account ${SYSTEM_ACCOUNTS.funding} caches a balance of 0.00000000 but its entries sum to -0.00000002`,
+        `account ${SYSTEM_ACCOUNTS.payoutFees} caches a balance of 93000000000.00000000 but its entries sum to 0.00000000`,
         // the credits written behind its back are not in the cached totals either
-        `account ${a} caches total_received 0 but its credits sum to 7`,
-        `account ${c} caches total_received 0 but its credits sum to 2`,
+        `account ${a} caches total_received 0.00000000 but its credits sum to 0.00000007`,
+        `account ${c} caches total_received 0.00000000 but its credits sum to 0.00000002`,
         `account ${SYSTEM_ACCOUNTS.payoutFees} stores a figure as real, not an exact integer`,
-        `account ${SYSTEM_ACCOUNTS.payoutFees} is past the bound of 90000000000.00000000 (balance 9300000000000000000, total received 0)`,
-        `wallet ${b} is negative (-3)`,
+        `account ${SYSTEM_ACCOUNTS.payoutFees} is past the bound of 90000000000.00000000 (balance 93000000000.00000000, total received 0.00000000)`,
+        `wallet ${b} is negative (-0.00000003)`,
         'transaction tx-empty has no entries',
         'the PHP trial balance is 0.00000005',
         'the BTC trial balance is 0.00000002',
@@ -132,5 +132,7 @@ describe('assertLedgerInvariants', () => {
     const { ok, problems } = checkLedgerInvariants(db);
     expect(ok).toBe(false);
     expect(problems).toContain('the check "balanced per currency" could not run: integer overflow');
+    // The per-account sums that overflow name their account.
+    expect(problems).toContain(`account ${a}: its entries cannot be summed (integer overflow)`);
   });
 });

@@ -11,7 +11,21 @@ export interface LedgerInvariantReport {
   transactions: number;
 }
 
-type Query = { name: string; sql: string; describe: (row: Record<string, unknown>) => string };
+type Query = {
+  name: string;
+  sql: string;
+  describe: (row: Record<string, unknown>) => string;
+  /** When the query cannot run (a sum past int64): the same sum account by account, to name the culprits. */
+  perAccount?: string;
+};
+
+/** A figure of the ledger as the API writes amounts (`"20.00000000"`); a non-integer as it is stored. */
+const money = (v: unknown) =>
+  typeof v === 'bigint'
+    ? formatMoney(v)
+    : typeof v === 'number' && Number.isInteger(v)
+      ? formatMoney(BigInt(v))
+      : String(v);
 
 /**
  * The rules the ledger keeps (docs/design.md#money-bounds), each a query that lists what breaks it. Sums
@@ -24,7 +38,7 @@ const RULES: Query[] = [
     // Every transaction balances in each currency it touches (and touches one currency only).
     sql: `SELECT e.transaction_id AS tx, a.currency AS currency, SUM(e.amount) AS s FROM ledger_entries e
           JOIN accounts a ON a.id = e.account_id GROUP BY e.transaction_id, a.currency HAVING SUM(e.amount) <> 0`,
-    describe: (r) => `transaction ${r.tx} sums to ${r.s} units of ${r.currency}`,
+    describe: (r) => `transaction ${r.tx} sums to ${money(r.s)} ${r.currency}, not 0`,
   },
   {
     name: 'one currency per transaction',
@@ -36,14 +50,19 @@ const RULES: Query[] = [
     name: 'cached balances',
     sql: `SELECT a.id, a.balance, (SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entries e WHERE e.account_id = a.id) AS s
           FROM accounts a WHERE a.balance IS NOT s`,
-    describe: (r) => `account ${r.id} caches ${r.balance} but its entries sum to ${r.s}`,
+    describe: (r) =>
+      `account ${r.id} caches a balance of ${money(r.balance)} but its entries sum to ${money(r.s)}`,
+    perAccount: 'SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account_id = ?',
   },
   {
     name: 'cached total received',
     sql: `SELECT a.id, a.total_received AS t,
             (SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entries e WHERE e.account_id = a.id AND e.amount > 0) AS s
           FROM accounts a WHERE a.owner_type <> 'system' AND a.total_received IS NOT s`,
-    describe: (r) => `account ${r.id} caches total_received ${r.t} but its credits sum to ${r.s}`,
+    describe: (r) =>
+      `account ${r.id} caches total_received ${money(r.t)} but its credits sum to ${money(r.s)}`,
+    perAccount:
+      'SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account_id = ? AND amount > 0',
   },
   {
     name: 'exact integers in accounts',
@@ -62,12 +81,12 @@ const RULES: Query[] = [
     sql: `SELECT id, balance, total_received AS t FROM accounts WHERE abs(balance) > ${MAX_ACCOUNT_UNITS}
           OR (owner_type <> 'system' AND total_received > ${MAX_ACCOUNT_UNITS})`,
     describe: (r) =>
-      `account ${r.id} is past the bound of ${formatMoney(MAX_ACCOUNT_UNITS)} (balance ${r.balance}, total received ${r.t})`,
+      `account ${r.id} is past the bound of ${formatMoney(MAX_ACCOUNT_UNITS)} (balance ${money(r.balance)}, total received ${money(r.t)})`,
   },
   {
     name: 'no negative wallet',
     sql: 'SELECT id, balance FROM accounts WHERE allow_negative = 0 AND balance < 0',
-    describe: (r) => `wallet ${r.id} is negative (${r.balance})`,
+    describe: (r) => `wallet ${r.id} is negative (${money(r.balance)})`,
   },
   {
     name: 'no empty transaction',
@@ -84,12 +103,29 @@ function rows(db: Db, sql: string): { rows: Array<Record<string, unknown>>; erro
   }
 }
 
+/** The accounts whose own sum (`sql`, one account id) cannot be taken: named, one sentence each. */
+function overflowingAccounts(db: Db, sql: string): string[] {
+  const sum = db.prepare(sql).safeIntegers(true);
+  const out: string[] = [];
+  for (const id of db.prepare('SELECT id FROM accounts ORDER BY rowid').pluck().all()) {
+    try {
+      sum.get(id);
+    } catch (err) {
+      out.push(`account ${String(id)}: its entries cannot be summed (${(err as Error).message})`);
+    }
+  }
+  return out;
+}
+
 /** Check every rule of the ledger and say what breaks it (never throws for what it finds). */
 export function checkLedgerInvariants(db: Db): LedgerInvariantReport {
   const problems: string[] = [];
   for (const rule of RULES) {
     const found = rows(db, rule.sql);
-    if (found.error) problems.push(`the check "${rule.name}" could not run: ${found.error}`);
+    if (found.error) {
+      problems.push(`the check "${rule.name}" could not run: ${found.error}`);
+      if (rule.perAccount) problems.push(...overflowingAccounts(db, rule.perAccount));
+    }
     for (const r of found.rows) problems.push(rule.describe(r));
   }
   const totals = rows(
