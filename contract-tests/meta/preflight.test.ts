@@ -3,7 +3,7 @@
  * credential is one line and exit code 2 — for `npm run contract` and for `paysandbox contract`.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
@@ -249,6 +249,57 @@ describe('the ways users run it stop at the preflight with one line and exit cod
     ]);
     expect(code).toBe(2);
   }, 70_000);
+});
+
+describe('every way `paysandbox contract` stops before any case leaves only its own junit.xml', () => {
+  const stale = {
+    'junit.xml': '<testsuites tests="99" failures="0"/>',
+    'summary.json': '{"stale": true}',
+    'drift.md': 'stale',
+    'drift.json': '{}',
+  };
+  const xmlAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+  it.each([
+    [
+      'a missing credential',
+      [],
+      { CONTRACT_API_KEY: '' },
+      /^paysandbox contract: set CONTRACT_API_KEY for /,
+    ],
+    [
+      'a production-looking host',
+      ['--base-url', 'https://api.example.com'],
+      {},
+      /^paysandbox contract: Refusing to run the contract suite against https:\/\/api\.example\.com: it looks like production/,
+    ],
+    ['an unknown flag', ['--bogus'], {}, /^paysandbox contract: Unknown option '--bogus'/],
+  ] as const)(
+    '%s: exit 2, the old reports gone, one failing case with the line',
+    async (_, extraArgs, extraEnv, line) => {
+      const reports = mkdtempSync(join(tmpdir(), 'contract-reports-'));
+      for (const [name, body] of Object.entries(stale)) writeFileSync(join(reports, name), body);
+      const { CONTRACT_BASE_URL: base = '', ...creds } = env;
+      const args = ['--base-url', base, '--reports', reports, ...extraArgs];
+      const { code, out } = await run(['--import', 'tsx', 'src/cli/main.ts', 'contract', ...args], {
+        ...creds,
+        ...extraEnv,
+      });
+      expect(code).toBe(2);
+      const printed = out.trim().split('\n');
+      expect(printed).toHaveLength(1);
+      expect(printed[0]).toMatch(line);
+      expect(readdirSync(reports)).toEqual(['junit.xml']);
+      const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
+      expect(junit).toContain('tests="1" failures="1"');
+      expect(junit.match(/<testcase /g)).toHaveLength(1);
+      // The junit line is the printed one, without main()'s "(paysandbox contract --help)" hint.
+      const reason = (printed[0] ?? '').replace(/ \(paysandbox contract --help\)$/, '');
+      expect(junit).toContain(`<failure message="${xmlAttr(reason)}" type="PreflightFailure">`);
+      rmSync(reports, { recursive: true, force: true });
+    },
+    70_000,
+  );
 });
 
 it('the url target config refuses a base URL with a path before anything else', () => {

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../spec/load.js';
 import { isLoopbackHost } from '../shared/ip-address.js';
 import type { CliCommand } from './command.types.js';
+import { clearReports, contractReportsDir, writeStoppedJunit } from './contract.reports.js';
 
 /** Credentials a url target needs (docs/contract-tests.md lists the optional ones). */
 export const CONTRACT_REQUIRED_ENV = [
@@ -65,8 +66,44 @@ const USAGE = `paysandbox contract [--base-url URL] [--tags EXPR] [--reports DIR
 Runs the contract suite (contract-tests/) against URL, or against a sandbox started in-process when no
 URL is given. Credentials come from the environment: CONTRACT_API_KEY, CONTRACT_API_SECRET,
 CONTRACT_MERCHANT_TOKEN, optional CONTRACT_MERCHANT_TOKEN_2 (see docs/contract-tests.md).
---tags takes a vitest tags expression, e.g. "read || write". Exit code 0 when every case passes,
-1 when a case fails, 2 when the preflight (URL, credentials) or the usage is wrong.`;
+--tags takes a vitest tags expression, e.g. "read || write". Reports (junit.xml, summary.json, drift.md,
+drift.json) go to --reports DIR (or --reports-dir DIR, CONTRACT_REPORTS_DIR), by default
+./contract-tests/reports of the working directory; each run first removes the previous ones.
+Exit code 0 when every case passes, 1 when a case fails, 2 when the preflight (URL, credentials) or the
+usage is wrong, 130 / 143 on SIGINT / SIGTERM.`;
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  tags: { type: 'string' },
+  reports: { type: 'string' },
+  'reports-dir': { type: 'string' },
+  'allow-money': { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  'min-interval': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Lenient: what can be read of arguments the strict parse refused (where the reports go). */
+function looseContractArgs(args: string[]): Record<string, unknown> {
+  return parseArgs({ args, strict: false, allowPositionals: true, options: OPTIONS }).values;
+}
+
+const stringFlag = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const reportsFlag = (values: Record<string, unknown>) =>
+  stringFlag(values.reports) ?? stringFlag(values['reports-dir']);
+
+/**
+ * A run that stops before any case: the reports of an earlier run are removed, and junit.xml is one
+ * failing case with the line (so a CI step publishing it `if: always()` shows why, never an old file).
+ */
+function stopReports(dir: string, baseUrl: string | undefined, line: string): void {
+  try {
+    clearReports(dir);
+    writeStoppedJunit(dir, baseUrl, line);
+  } catch (err) {
+    console.error(`paysandbox contract: could not write ${dir}: ${(err as Error).message}`);
+  }
+}
 
 /** `paysandbox contract --base-url URL`: spawn vitest on the suite with the CONTRACT_* environment. */
 export const contractCommand: CliCommand = {
@@ -74,50 +111,53 @@ export const contractCommand: CliCommand = {
   usage: 'contract [--base-url URL]',
   summary: 'run the contract suite against a URL (credentials from CONTRACT_* env)',
   async run(args, env) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: {
-        'base-url': { type: 'string' },
-        tags: { type: 'string' },
-        reports: { type: 'string' },
-        'allow-money': { type: 'boolean' },
-        'read-only': { type: 'boolean' },
-        'min-interval': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    let values;
+    try {
+      values = parseArgs({ args, strict: true, options: OPTIONS }).values;
+    } catch (err) {
+      // Bad usage (an unknown flag, a missing value): the reports still say so, where a lenient read
+      // of the arguments says they go. main() prints the line and exits 2.
+      const loose = looseContractArgs(args);
+      stopReports(
+        contractReportsDir(reportsFlag(loose), env),
+        stringFlag(loose['base-url']) ?? env.CONTRACT_BASE_URL,
+        `paysandbox contract: ${(err as Error).message.split('\n')[0]}`,
+      );
+      throw err;
+    }
     if (values.help) {
       console.log(USAGE);
       return 0;
     }
     const baseUrl = values['base-url'] ?? env.CONTRACT_BASE_URL;
+    const reports = contractReportsDir(reportsFlag(values), env);
+    /** One line on stderr, the same line as the one failing case of junit.xml, exit code 2. */
+    const stop = (line: string) => {
+      stopReports(reports, baseUrl, line);
+      console.error(line);
+      return 2;
+    };
     if (baseUrl) {
       const missing = CONTRACT_REQUIRED_ENV.filter((n) => !env[n]);
-      if (missing.length) {
-        console.error(
+      if (missing.length)
+        return stop(
           `paysandbox contract: set ${missing.join(', ')} for ${baseUrl} (every variable: docs/contract-tests.md)`,
         );
-        return 2;
-      }
       try {
         assertNotProduction(baseUrl, env);
       } catch (err) {
-        console.error(`paysandbox contract: ${(err as Error).message}`);
-        return 2;
+        return stop(`paysandbox contract: ${(err as Error).message}`);
       }
     }
     const root = packageRoot();
     const bin = vitestBin(root);
-    if (!bin) {
-      console.error(
-        'paysandbox contract: vitest is not installed next to paysandbox (it is a devDependency): npm install --save-dev vitest',
+    if (!bin)
+      return stop(
+        'paysandbox contract: vitest is not installed next to paysandbox (a dependency of it): reinstall paysandbox, or npm install vitest',
       );
-      return 2;
-    }
     const childEnv: Record<string, string | undefined> = { ...env };
     if (baseUrl) childEnv.CONTRACT_BASE_URL = baseUrl;
-    if (values.reports) childEnv.CONTRACT_REPORTS_DIR = resolve(values.reports);
+    childEnv.CONTRACT_REPORTS_DIR = reports;
     if (values['allow-money']) childEnv.CONTRACT_ALLOW_MONEY = '1';
     if (values['read-only']) childEnv.CONTRACT_READ_ONLY = '1';
     if (values['min-interval'] !== undefined)
@@ -135,8 +175,7 @@ export const contractCommand: CliCommand = {
       const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS);
       child.on('error', (err) => {
         clearTimeout(timer);
-        console.error(`paysandbox contract: could not start vitest: ${err.message}`);
-        done(2);
+        done(stop(`paysandbox contract: could not start vitest: ${err.message}`));
       });
       child.on('exit', (code) => {
         clearTimeout(timer);
