@@ -3,7 +3,15 @@
  * credential is one line and exit code 2 — for `npm run contract` and for `paysandbox contract`.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
@@ -172,10 +180,11 @@ describe('preflight', () => {
   });
 });
 
-/** Run a command in the package root; collect its output and exit code. */
+/** Run a command in the package root (or `cwd`); collect its output and exit code. */
 function run(
   args: string[],
   extraEnv: Record<string, string>,
+  cwd = packageRoot(),
 ): Promise<{ code: number; out: string }> {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -184,7 +193,7 @@ function run(
   );
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
-      cwd: packageRoot(),
+      cwd,
       env: { ...clean, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -297,6 +306,37 @@ describe('every way `paysandbox contract` stops before any case leaves only its 
       const reason = (printed[0] ?? '').replace(/ \(paysandbox contract --help\)$/, '');
       expect(junit).toContain(`<failure message="${xmlAttr(reason)}" type="PreflightFailure">`);
       rmSync(reports, { recursive: true, force: true });
+    },
+    70_000,
+  );
+});
+
+describe('`paysandbox contract` run from another directory (an installed package)', () => {
+  it.each([
+    ['./contract-tests/reports by default', [], join('contract-tests', 'reports')],
+    ['--reports-dir DIR, relative to it', ['--reports-dir', 'out/ct'], join('out', 'ct')],
+  ] as const)(
+    'writes its reports into the working directory: %s, never into the package',
+    async (_, extraArgs, where) => {
+      const project = mkdtempSync(join(tmpdir(), 'contract-project-'));
+      const own = join(packageRoot(), 'contract-tests', 'reports', 'junit.xml');
+      const ownBefore = existsSync(own) ? statSync(own).mtimeMs : undefined;
+      const { CONTRACT_BASE_URL: base = '', ...creds } = env;
+      // The CLI of this package, from a project directory that has no contract-tests/ of its own.
+      const cli = join(packageRoot(), 'src', 'cli', 'main.ts');
+      const { code, out } = await run(
+        ['--import', import.meta.resolve('tsx'), cli, 'contract', '--base-url', base, ...extraArgs],
+        { ...creds, CONTRACT_API_KEY: 'wrong-key' },
+        project,
+      );
+      expect(out).toMatch(/contract preflight failed: CONTRACT_API_KEY is not known/);
+      expect(code).toBe(2);
+      // Written by the suite's global setup in vitest (the package root is its cwd).
+      expect(readFileSync(join(project, where, 'junit.xml'), 'utf8')).toContain(
+        'type="PreflightFailure"',
+      );
+      expect(existsSync(own) ? statSync(own).mtimeMs : undefined).toBe(ownBefore);
+      rmSync(project, { recursive: true, force: true });
     },
     70_000,
   );
