@@ -17,7 +17,11 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchantClient, createDeveloperClient } from '../../src/client/index.js';
+import {
+  createControlClient,
+  createMerchantClient,
+  createDeveloperClient,
+} from '../../src/client/index.js';
 import { packageRoot } from '../../src/spec/load.js';
 import { preflight, PreflightError } from '../harness/preflight.js';
 import { createSandboxTarget } from '../harness/sandbox.target.js';
@@ -169,6 +173,54 @@ describe('preflight', () => {
     expect(await failure({ CONTRACT_BASE_URL: 'https://api.example.com' })).toMatch(
       /looks like production/,
     );
+  });
+
+  it('on a sandbox, leaves a key that had never been used as it found it (no nonce spent)', async () => {
+    const control = createControlClient({ baseUrl: env.CONTRACT_BASE_URL ?? '', retry: false });
+    const ws = await control.createWorkspace({ ttl_seconds: 60 });
+    const nonceOf = async () => {
+      const res = await control.request<{
+        apps: Array<{ api_key: string; last_nonce: string | null }>;
+      }>({
+        method: 'GET',
+        path: '/_sandbox/apps',
+        query: { workspace_id: ws.id },
+        operationId: 'listApps',
+      });
+      return res.body.apps.find((a) => a.api_key === ws.app.api_key)?.last_nonce;
+    };
+    try {
+      expect(await nonceOf()).toBeNull();
+      const { lastNonce } = await preflight({
+        ...env,
+        CONTRACT_API_KEY: ws.app.api_key,
+        CONTRACT_API_SECRET: ws.app.api_secret,
+      });
+      expect(BigInt(lastNonce)).toBeGreaterThan(0n); // the signed read did happen
+      expect(await nonceOf()).toBeNull();
+      // A key already in use keeps its nonce: only a never-used one is given back unused.
+      await preflight({
+        ...env,
+        CONTRACT_API_KEY: ws.app.api_key,
+        CONTRACT_API_SECRET: ws.app.api_secret,
+      });
+      const dev = createDeveloperClient({
+        baseUrl: env.CONTRACT_BASE_URL ?? '',
+        apiKey: ws.app.api_key,
+        apiSecret: ws.app.api_secret,
+      });
+      await dev.listCryptoAccounts({ currency: 'PBTC' });
+      const used = await nonceOf();
+      expect(used).not.toBeNull();
+      await preflight({
+        ...env,
+        CONTRACT_API_KEY: ws.app.api_key,
+        CONTRACT_API_SECRET: ws.app.api_secret,
+      });
+      expect(BigInt(String(await nonceOf()))).toBeGreaterThan(BigInt(String(used)));
+    } finally {
+      await control.deleteWorkspace(ws.id);
+    }
   });
 
   it('merchant reads still work after the preflight (it changes nothing)', async () => {
