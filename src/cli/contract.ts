@@ -58,7 +58,7 @@ export function assertNotProduction(
   );
 }
 
-/** vitest's CLI from this package's node_modules (a devDependency), or undefined. */
+/** vitest's CLI as this package resolves it (a dependency of paysandbox), or undefined. */
 export function vitestBin(root = packageRoot()): string | undefined {
   try {
     const pkg = createRequire(join(root, 'package.json')).resolve('vitest/package.json');
