@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CaseResult } from './case.runner.js';
 import type { TargetInfo } from './target.types.js';
@@ -71,37 +71,6 @@ export function renderJunit({ target, results, areaOf, areas }: JunitInput): str
   }
   lines.push('</testsuites>');
   return lines.join('\n') + '\n';
-}
-
-/**
- * The JUnit file of a run the preflight stopped: one failing test case, `preflight`, carrying the
- * preflight's line, so that a CI test view shows why nothing ran (instead of an old file, or none).
- */
-export function renderPreflightJunit(baseUrl: string, line: string): string {
-  return (
-    [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      `<testsuites name="${xml(`paysandbox contract url ${baseUrl}`)}" tests="1" failures="1" skipped="0" errors="0" time="0.000">`,
-      '  <testsuite name="preflight" tests="1" failures="1" skipped="0" errors="0" time="0.000">',
-      `    <testcase classname="preflight" name="${xml(`preflight of ${baseUrl}`)}" time="0.000">`,
-      `      <failure message="${xml(line)}" type="PreflightFailure">${xml(line)}</failure>`,
-      '    </testcase>',
-      '  </testsuite>',
-      '</testsuites>',
-    ].join('\n') + '\n'
-  );
-}
-
-export function writePreflightJunit(dir: string, baseUrl: string, line: string): string {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'junit.xml');
-  writeFileSync(file, renderPreflightJunit(baseUrl, line));
-  return file;
-}
-
-/** Reports of an earlier run are gone before this one starts: a stale junit.xml never passes for this run's. */
-export function clearStaleReports(dir: string): void {
-  for (const name of ['junit.xml', 'summary.json']) rmSync(join(dir, name), { force: true });
 }
 
 export function writeJunit(dir: string, input: JunitInput): string {

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { clearStaleReports, writePreflightJunit } from './junit.report.js';
+import { clearReports, writeStoppedJunit } from '../../src/cli/contract.reports.js';
 import { preflight, PreflightError } from './preflight.js';
 import { reportsDir } from './run.summary.js';
 
@@ -14,11 +14,12 @@ declare module 'vitest' {
  * vitest's global setup for the contract run: against a URL, the preflight runs before any case.
  * A failure is one line on stderr and exit code 2 (a usage/environment problem, not drift): nothing
  * else runs, so there is no stack trace and no wall of failed cases to read. The reports of an earlier
- * run are removed first, and a failed preflight leaves a junit.xml of one failing case with its line.
+ * run (junit.xml, summary.json, drift.md, drift.json) are removed first, and a failed preflight leaves
+ * a junit.xml of one failing case with its line.
  */
 export default async function setup(project: TestProject): Promise<void> {
   project.provide('contractNonceFloor', '');
-  clearStaleReports(reportsDir());
+  clearReports(reportsDir());
   if (!process.env.CONTRACT_BASE_URL) return;
   try {
     const { lastNonce } = await preflight(process.env);
@@ -26,7 +27,7 @@ export default async function setup(project: TestProject): Promise<void> {
   } catch (err) {
     if (!(err instanceof PreflightError)) throw err;
     const line = `contract preflight failed: ${err.message}`;
-    writePreflightJunit(reportsDir(), process.env.CONTRACT_BASE_URL, line);
+    writeStoppedJunit(reportsDir(), process.env.CONTRACT_BASE_URL, line);
     process.stderr.write(`${line}\n`);
     process.exit(2);
   }

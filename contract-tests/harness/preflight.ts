@@ -89,6 +89,53 @@ function notTheApi(base: string, what: string, a: Answer): string | undefined {
   return undefined;
 }
 
+/** Pages of `GET /_sandbox/apps` walked to find the key (100 a page). */
+const MAX_APP_PAGES = 50;
+
+/**
+ * On a sandbox (the control API answers): the key's last nonce before the preflight, null when the key
+ * has never been used; undefined when that cannot be read (not a sandbox, an unknown key).
+ */
+async function sandboxLastNonce(
+  fetchFn: typeof fetch,
+  base: string,
+  headers: Record<string, string>,
+  apiKey: string,
+): Promise<string | null | undefined> {
+  for (let page: number | null = 1, i = 0; page !== null && i < MAX_APP_PAGES; i++) {
+    const r = await ask(fetchFn, `${base}/_sandbox/apps?page=${page}&per_page=100`, headers);
+    if (r.status !== 200) return undefined;
+    const body = r.body as {
+      apps?: Array<{ api_key?: string; last_nonce?: string | null }>;
+      meta?: { next_page?: number | null };
+    } | null;
+    const app = body?.apps?.find((a) => a.api_key === apiKey);
+    if (app) return app.last_nonce === null ? null : undefined;
+    page = body?.meta?.next_page ?? null;
+  }
+  return undefined;
+}
+
+/**
+ * Put a sandbox key that had never been used back as it was after the preflight's signed read
+ * (`POST /_sandbox/apps/{key}/nonce/reset`), so that the preflight changes nothing on a shared sandbox.
+ * Best effort: a failure leaves the nonce advanced, which only refuses smaller nonces.
+ */
+async function forgetNonce(
+  fetchFn: typeof fetch,
+  base: string,
+  headers: Record<string, string>,
+  apiKey: string,
+): Promise<void> {
+  await fetchFn(`${base}/_sandbox/apps/${encodeURIComponent(apiKey)}/nonce/reset`, {
+    method: 'POST',
+    headers: { accept: 'application/json', ...headers },
+    signal: AbortSignal.timeout(PREFLIGHT_TIMEOUT_MS),
+  })
+    .then((res) => res.arrayBuffer())
+    .catch(() => undefined);
+}
+
 /**
  * Run the checks in order; the first failure throws a PreflightError with its one line.
  * A configuration error (missing variable, production host, a URL with a path) is one too.
@@ -152,7 +199,15 @@ export async function preflight(
     );
   }
 
-  // The HMAC key and secret, with a signed read.
+  // The HMAC key and secret, with a signed read. On a sandbox, a key never used before is given back
+  // unused afterwards (the run itself works with its workspace's key).
+  const controlHeaders: Record<string, string> = config.controlToken
+    ? { 'x-sandbox-token': config.controlToken }
+    : {};
+  const nonceBefore =
+    control.status === 200
+      ? await sandboxLastNonce(fetchFn, base, controlHeaders, config.creds.apiKey)
+      : undefined;
   const signer = createHmacSigner({
     apiKey: config.creds.apiKey,
     apiSecret: config.creds.apiSecret,
@@ -173,7 +228,10 @@ export async function preflight(
   }
   const lastNonce = signer.nonces.last();
   const codes = errorCodesOf(h.body);
-  if (h.status === 200) return { config, lastNonce };
+  if (h.status === 200) {
+    if (nonceBefore === null) await forgetNonce(fetchFn, base, controlHeaders, config.creds.apiKey);
+    return { config, lastNonce };
+  }
   const what = `a signed GET /v3/crypto-accounts/ answered ${describe(h)}`;
   if (codes.includes('invalid_access_key'))
     throw new PreflightError(`CONTRACT_API_KEY is not known to ${base}: ${what}`);

@@ -6,7 +6,10 @@ import type { CaseResult } from './case.runner.js';
 import type { DriftReport } from './drift.report.js';
 import { TAGS, type TargetInfo } from './target.types.js';
 
-/** contract-tests/reports, or CONTRACT_REPORTS_DIR. */
+/**
+ * CONTRACT_REPORTS_DIR (`paysandbox contract` always sets it, from the caller's working directory),
+ * else contract-tests/reports of this checkout (`npm run contract`).
+ */
 export function reportsDir(env: Record<string, string | undefined> = process.env): string {
   return env.CONTRACT_REPORTS_DIR || join(dirname(fileURLToPath(import.meta.url)), '..', 'reports');
 }

@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs';
 import { PaySandboxApiError, type ControlClient, type Workspace } from '../../src/client/index.js';
+import { writeWorkspaceLedger } from '../../src/cli/contract.workspaces.js';
 import type { Credentials } from './target.types.js';
 
 /**
@@ -25,21 +27,28 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * Take two workspaces, and delete them at the end: `release()` (the target's `close`, after every case,
  * passed or failed), or on Ctrl-C / SIGTERM, after which the process exits as the signal would have made
  * it. Undefined when the target refuses workspaces (a sandbox too old for them).
+ *
+ * `ledger` (CONTRACT_WORKSPACE_LEDGER, set by `paysandbox contract`) is a file that lists the live
+ * workspaces until they are deleted: when vitest is torn down before this process finishes its deletes,
+ * the CLI deletes what the file still lists.
  */
 export async function takeRunWorkspaces(
   control: ControlClient,
   ttlSeconds = RUN_WORKSPACE_TTL_SECONDS,
+  ledger?: string,
 ): Promise<RunWorkspaces | undefined> {
   let main: Workspace;
   let other: Workspace;
   try {
     main = await control.createWorkspace({ ttl_seconds: ttlSeconds });
+    if (ledger) writeWorkspaceLedger(ledger, [main.id]);
   } catch (err) {
     if (err instanceof PaySandboxApiError) return undefined; // 501 before the control API had workspaces
     throw err;
   }
   try {
     other = await control.createWorkspace({ ttl_seconds: ttlSeconds });
+    if (ledger) writeWorkspaceLedger(ledger, [main.id, other.id]);
   } catch (err) {
     await control.deleteWorkspace(main.id).catch(() => undefined);
     throw err;
@@ -56,9 +65,20 @@ export async function takeRunWorkspaces(
   function release(): Promise<void> {
     if (!released) {
       for (const s of SIGNALS) process.off(s, onSignal);
+      const ids = [main.id, other.id];
       released = Promise.all(
-        [main.id, other.id].map((id) => control.deleteWorkspace(id).catch(() => undefined)),
-      ).then(() => undefined);
+        ids.map((id) =>
+          control.deleteWorkspace(id).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      ).then((deleted) => {
+        if (!ledger) return;
+        const left = ids.filter((_, i) => !deleted[i]);
+        if (left.length) writeWorkspaceLedger(ledger, left);
+        else rmSync(ledger, { force: true });
+      });
     }
     return released;
   }

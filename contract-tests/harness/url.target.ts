@@ -27,6 +27,8 @@ export interface UrlTargetConfig {
   controlToken?: string;
   /** Set from CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1. */
   productionConfirmed?: boolean;
+  /** CONTRACT_WORKSPACE_LEDGER: where `paysandbox contract` reads the run's live workspaces. */
+  workspaceLedger?: string;
 }
 
 /**
@@ -95,6 +97,7 @@ export function urlTargetConfigFromEnv(env: Record<string, string | undefined>):
     minIntervalMs: intFromEnv(env, 'CONTRACT_MIN_INTERVAL_MS', DEFAULT_MIN_INTERVAL_MS),
     controlToken: opt('CONTRACT_CONTROL_TOKEN'),
     productionConfirmed: env.CONTRACT_I_KNOW_THIS_IS_PRODUCTION === '1',
+    workspaceLedger: opt('CONTRACT_WORKSPACE_LEDGER'),
   };
 }
 
@@ -132,7 +135,9 @@ export async function createUrlTarget(
   const hasControl = await control.available();
   // A sandbox behind the URL: the run takes its own workspaces and works in them alone, so that runs
   // side by side share nothing and nothing global changes (the clock, faults, the fixture merchants).
-  const workspaces = hasControl ? await takeRunWorkspaces(control) : undefined;
+  const workspaces = hasControl
+    ? await takeRunWorkspaces(control, undefined, config.workspaceLedger)
+    : undefined;
   const creds = workspaces ? workspaceCredentials(workspaces) : { ...config.creds };
   if (hasControl && !creds.merchantId)
     creds.merchantId = await merchantIdOf(control, creds.merchantToken);

@@ -3,13 +3,25 @@
  * credential is one line and exit code 2 — for `npm run contract` and for `paysandbox contract`.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchantClient, createDeveloperClient } from '../../src/client/index.js';
+import {
+  createControlClient,
+  createMerchantClient,
+  createDeveloperClient,
+} from '../../src/client/index.js';
 import { packageRoot } from '../../src/spec/load.js';
 import { preflight, PreflightError } from '../harness/preflight.js';
 import { createSandboxTarget } from '../harness/sandbox.target.js';
@@ -163,6 +175,54 @@ describe('preflight', () => {
     );
   });
 
+  it('on a sandbox, leaves a key that had never been used as it found it (no nonce spent)', async () => {
+    const control = createControlClient({ baseUrl: env.CONTRACT_BASE_URL ?? '', retry: false });
+    const ws = await control.createWorkspace({ ttl_seconds: 60 });
+    const nonceOf = async () => {
+      const res = await control.request<{
+        apps: Array<{ api_key: string; last_nonce: string | null }>;
+      }>({
+        method: 'GET',
+        path: '/_sandbox/apps',
+        query: { workspace_id: ws.id },
+        operationId: 'listApps',
+      });
+      return res.body.apps.find((a) => a.api_key === ws.app.api_key)?.last_nonce;
+    };
+    try {
+      expect(await nonceOf()).toBeNull();
+      const { lastNonce } = await preflight({
+        ...env,
+        CONTRACT_API_KEY: ws.app.api_key,
+        CONTRACT_API_SECRET: ws.app.api_secret,
+      });
+      expect(BigInt(lastNonce)).toBeGreaterThan(0n); // the signed read did happen
+      expect(await nonceOf()).toBeNull();
+      // A key already in use keeps its nonce: only a never-used one is given back unused.
+      await preflight({
+        ...env,
+        CONTRACT_API_KEY: ws.app.api_key,
+        CONTRACT_API_SECRET: ws.app.api_secret,
+      });
+      const dev = createDeveloperClient({
+        baseUrl: env.CONTRACT_BASE_URL ?? '',
+        apiKey: ws.app.api_key,
+        apiSecret: ws.app.api_secret,
+      });
+      await dev.listCryptoAccounts({ currency: 'PBTC' });
+      const used = await nonceOf();
+      expect(used).not.toBeNull();
+      await preflight({
+        ...env,
+        CONTRACT_API_KEY: ws.app.api_key,
+        CONTRACT_API_SECRET: ws.app.api_secret,
+      });
+      expect(BigInt(String(await nonceOf()))).toBeGreaterThan(BigInt(String(used)));
+    } finally {
+      await control.deleteWorkspace(ws.id);
+    }
+  });
+
   it('merchant reads still work after the preflight (it changes nothing)', async () => {
     const m = createMerchantClient({
       baseUrl: env.CONTRACT_BASE_URL!,
@@ -172,10 +232,11 @@ describe('preflight', () => {
   });
 });
 
-/** Run a command in the package root; collect its output and exit code. */
+/** Run a command in the package root (or `cwd`); collect its output and exit code. */
 function run(
   args: string[],
   extraEnv: Record<string, string>,
+  cwd = packageRoot(),
 ): Promise<{ code: number; out: string }> {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -184,7 +245,7 @@ function run(
   );
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
-      cwd: packageRoot(),
+      cwd,
       env: { ...clean, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -249,6 +310,88 @@ describe('the ways users run it stop at the preflight with one line and exit cod
     ]);
     expect(code).toBe(2);
   }, 70_000);
+});
+
+describe('every way `paysandbox contract` stops before any case leaves only its own junit.xml', () => {
+  const stale = {
+    'junit.xml': '<testsuites tests="99" failures="0"/>',
+    'summary.json': '{"stale": true}',
+    'drift.md': 'stale',
+    'drift.json': '{}',
+  };
+  const xmlAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+  it.each([
+    [
+      'a missing credential',
+      [],
+      { CONTRACT_API_KEY: '' },
+      /^paysandbox contract: set CONTRACT_API_KEY for /,
+    ],
+    [
+      'a production-looking host',
+      ['--base-url', 'https://api.example.com'],
+      {},
+      /^paysandbox contract: Refusing to run the contract suite against https:\/\/api\.example\.com: it looks like production/,
+    ],
+    ['an unknown flag', ['--bogus'], {}, /^paysandbox contract: Unknown option '--bogus'/],
+  ] as const)(
+    '%s: exit 2, the old reports gone, one failing case with the line',
+    async (_, extraArgs, extraEnv, line) => {
+      const reports = mkdtempSync(join(tmpdir(), 'contract-reports-'));
+      for (const [name, body] of Object.entries(stale)) writeFileSync(join(reports, name), body);
+      const { CONTRACT_BASE_URL: base = '', ...creds } = env;
+      const args = ['--base-url', base, '--reports', reports, ...extraArgs];
+      const { code, out } = await run(['--import', 'tsx', 'src/cli/main.ts', 'contract', ...args], {
+        ...creds,
+        ...extraEnv,
+      });
+      expect(code).toBe(2);
+      const printed = out.trim().split('\n');
+      expect(printed).toHaveLength(1);
+      expect(printed[0]).toMatch(line);
+      expect(readdirSync(reports)).toEqual(['junit.xml']);
+      const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
+      expect(junit).toContain('tests="1" failures="1"');
+      expect(junit.match(/<testcase /g)).toHaveLength(1);
+      // The junit line is the printed one, without main()'s "(paysandbox contract --help)" hint.
+      const reason = (printed[0] ?? '').replace(/ \(paysandbox contract --help\)$/, '');
+      expect(junit).toContain(`<failure message="${xmlAttr(reason)}" type="PreflightFailure">`);
+      rmSync(reports, { recursive: true, force: true });
+    },
+    70_000,
+  );
+});
+
+describe('`paysandbox contract` run from another directory (an installed package)', () => {
+  it.each([
+    ['./contract-tests/reports by default', [], join('contract-tests', 'reports')],
+    ['--reports-dir DIR, relative to it', ['--reports-dir', 'out/ct'], join('out', 'ct')],
+  ] as const)(
+    'writes its reports into the working directory: %s, never into the package',
+    async (_, extraArgs, where) => {
+      const project = mkdtempSync(join(tmpdir(), 'contract-project-'));
+      const own = join(packageRoot(), 'contract-tests', 'reports', 'junit.xml');
+      const ownBefore = existsSync(own) ? statSync(own).mtimeMs : undefined;
+      const { CONTRACT_BASE_URL: base = '', ...creds } = env;
+      // The CLI of this package, from a project directory that has no contract-tests/ of its own.
+      const cli = join(packageRoot(), 'src', 'cli', 'main.ts');
+      const { code, out } = await run(
+        ['--import', import.meta.resolve('tsx'), cli, 'contract', '--base-url', base, ...extraArgs],
+        { ...creds, CONTRACT_API_KEY: 'wrong-key' },
+        project,
+      );
+      expect(out).toMatch(/contract preflight failed: CONTRACT_API_KEY is not known/);
+      expect(code).toBe(2);
+      // Written by the suite's global setup in vitest (the package root is its cwd).
+      expect(readFileSync(join(project, where, 'junit.xml'), 'utf8')).toContain(
+        'type="PreflightFailure"',
+      );
+      expect(existsSync(own) ? statSync(own).mtimeMs : undefined).toBe(ownBefore);
+      rmSync(project, { recursive: true, force: true });
+    },
+    70_000,
+  );
 });
 
 it('the url target config refuses a base URL with a path before anything else', () => {

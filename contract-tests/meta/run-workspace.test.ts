@@ -3,7 +3,11 @@
  * `release` (the target's close, after the last case, passed or failed) and on SIGINT / SIGTERM, after
  * which the process exits as the signal would have made it.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readWorkspaceLedger } from '../../src/cli/contract.workspaces.js';
 import type { ControlClient, Workspace } from '../../src/client/index.js';
 import { RUN_WORKSPACE_TTL_SECONDS, takeRunWorkspaces } from '../harness/run.workspace.js';
 
@@ -39,6 +43,18 @@ describe("a run's workspaces", () => {
     await ws.release();
     expect(live.size).toBe(0);
     expect(process.listenerCount('SIGINT')).toBe(before);
+  });
+
+  it('are listed in the ledger file until deleted, for the CLI to delete after a teardown', async () => {
+    const { control, live } = fakeControl();
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+    const ledger = join(dir, 'workspaces.json');
+    const ws = await takeRunWorkspaces(control, RUN_WORKSPACE_TTL_SECONDS, ledger);
+    expect(readWorkspaceLedger(ledger)).toEqual([ws?.main.id, ws?.other.id]);
+    await ws?.release();
+    expect(live.size).toBe(0);
+    expect(existsSync(ledger)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it.each([

@@ -1,10 +1,14 @@
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../spec/load.js';
 import { isLoopbackHost } from '../shared/ip-address.js';
 import type { CliCommand } from './command.types.js';
+import { clearReports, contractReportsDir, writeStoppedJunit } from './contract.reports.js';
+import { releaseLedgerWorkspaces } from './contract.workspaces.js';
 
 /** Credentials a url target needs (docs/contract-tests.md lists the optional ones). */
 export const CONTRACT_REQUIRED_ENV = [
@@ -15,6 +19,10 @@ export const CONTRACT_REQUIRED_ENV = [
 
 /** Upper bound of one run of the suite (each case is bounded too). */
 const RUN_TIMEOUT_MS = 30 * 60_000;
+
+/** How long the suite has to delete its workspaces and exit after a signal, before it is killed. */
+const STOP_GRACE_MS = 10_000;
+const FORWARDED = ['SIGINT', 'SIGTERM'] as const;
 
 const NON_PRODUCTION_WORDS = ['stage', 'staging', 'sandbox', 'test'];
 
@@ -50,7 +58,7 @@ export function assertNotProduction(
   );
 }
 
-/** vitest's CLI from this package's node_modules (a devDependency), or undefined. */
+/** vitest's CLI as this package resolves it (a dependency of paysandbox), or undefined. */
 export function vitestBin(root = packageRoot()): string | undefined {
   try {
     const pkg = createRequire(join(root, 'package.json')).resolve('vitest/package.json');
@@ -65,8 +73,121 @@ const USAGE = `paysandbox contract [--base-url URL] [--tags EXPR] [--reports DIR
 Runs the contract suite (contract-tests/) against URL, or against a sandbox started in-process when no
 URL is given. Credentials come from the environment: CONTRACT_API_KEY, CONTRACT_API_SECRET,
 CONTRACT_MERCHANT_TOKEN, optional CONTRACT_MERCHANT_TOKEN_2 (see docs/contract-tests.md).
---tags takes a vitest tags expression, e.g. "read || write". Exit code 0 when every case passes,
-1 when a case fails, 2 when the preflight (URL, credentials) or the usage is wrong.`;
+--tags takes a vitest tags expression, e.g. "read || write". Reports (junit.xml, summary.json, drift.md,
+drift.json) go to --reports DIR (or --reports-dir DIR, CONTRACT_REPORTS_DIR), by default
+./contract-tests/reports of the working directory; each run first removes the previous ones.
+Exit code 0 when every case passes, 1 when a case fails, 2 when the preflight (URL, credentials) or the
+usage is wrong, 130 / 143 on SIGINT / SIGTERM.`;
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  tags: { type: 'string' },
+  reports: { type: 'string' },
+  'reports-dir': { type: 'string' },
+  'allow-money': { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  'min-interval': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Lenient: what can be read of arguments the strict parse refused (where the reports go). */
+function looseContractArgs(args: string[]): Record<string, unknown> {
+  return parseArgs({ args, strict: false, allowPositionals: true, options: OPTIONS }).values;
+}
+
+const stringFlag = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const reportsFlag = (values: Record<string, unknown>) =>
+  stringFlag(values.reports) ?? stringFlag(values['reports-dir']);
+
+/**
+ * A run that stops before any case: the reports of an earlier run are removed, and junit.xml is one
+ * failing case with the line (so a CI step publishing it `if: always()` shows why, never an old file).
+ */
+function stopReports(dir: string, baseUrl: string | undefined, line: string): void {
+  try {
+    clearReports(dir);
+    writeStoppedJunit(dir, baseUrl, line);
+  } catch (err) {
+    console.error(`paysandbox contract: could not write ${dir}: ${(err as Error).message}`);
+  }
+}
+
+/** Whether any process of the group `pgid` is still alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Run vitest in a process group of its own and wait until every process of that group is gone. Ctrl-C
+ * (SIGINT) and SIGTERM, whether sent to this process alone or to its whole group, are forwarded once to
+ * the vitest group, so the suite deletes its workspaces and exits; what still runs STOP_GRACE_MS later
+ * (or at a second signal) is killed. Resolves with vitest's exit code, 130 / 143 after a signal, or the
+ * line to print when vitest could not be started.
+ */
+function runSuite(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+): Promise<number | string> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, argv, {
+      cwd,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true,
+    });
+    let signalled: NodeJS.Signals | undefined;
+    let killer: NodeJS.Timeout | undefined;
+    const stopGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      signalGroup(child.pid, signal);
+      killer ??= setTimeout(() => child.pid && signalGroup(child.pid, 'SIGKILL'), STOP_GRACE_MS);
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (signalled && child.pid) return signalGroup(child.pid, 'SIGKILL'); // a second Ctrl-C: now
+      signalled = signal;
+      stopGroup(signal);
+    };
+    const timer = setTimeout(() => stopGroup('SIGTERM'), RUN_TIMEOUT_MS);
+    const finish = (result: number | string) => {
+      clearTimeout(timer);
+      clearTimeout(killer);
+      for (const s of FORWARDED) process.off(s, onSignal);
+      done(result);
+    };
+    for (const s of FORWARDED) process.on(s, onSignal);
+    child.on('error', (err) =>
+      finish(`paysandbox contract: could not start vitest: ${err.message}`),
+    );
+    child.on('exit', (code) => {
+      // vitest's workers may outlive it briefly (finishing their deletes): wait for the whole group.
+      const pgid = child.pid;
+      const deadline = Date.now() + STOP_GRACE_MS;
+      const poll = () => {
+        if (pgid === undefined || !groupAlive(pgid)) {
+          finish(signalled ? (signalled === 'SIGINT' ? 130 : 143) : (code ?? 1));
+        } else if (Date.now() > deadline) {
+          signalGroup(pgid, 'SIGKILL');
+          setTimeout(poll, 100);
+        } else setTimeout(poll, 100);
+      };
+      poll();
+    });
+  });
+}
 
 /** `paysandbox contract --base-url URL`: spawn vitest on the suite with the CONTRACT_* environment. */
 export const contractCommand: CliCommand = {
@@ -74,50 +195,53 @@ export const contractCommand: CliCommand = {
   usage: 'contract [--base-url URL]',
   summary: 'run the contract suite against a URL (credentials from CONTRACT_* env)',
   async run(args, env) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: {
-        'base-url': { type: 'string' },
-        tags: { type: 'string' },
-        reports: { type: 'string' },
-        'allow-money': { type: 'boolean' },
-        'read-only': { type: 'boolean' },
-        'min-interval': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    let values;
+    try {
+      values = parseArgs({ args, strict: true, options: OPTIONS }).values;
+    } catch (err) {
+      // Bad usage (an unknown flag, a missing value): the reports still say so, where a lenient read
+      // of the arguments says they go. main() prints the line and exits 2.
+      const loose = looseContractArgs(args);
+      stopReports(
+        contractReportsDir(reportsFlag(loose), env),
+        stringFlag(loose['base-url']) ?? env.CONTRACT_BASE_URL,
+        `paysandbox contract: ${(err as Error).message.split('\n')[0]}`,
+      );
+      throw err;
+    }
     if (values.help) {
       console.log(USAGE);
       return 0;
     }
     const baseUrl = values['base-url'] ?? env.CONTRACT_BASE_URL;
+    const reports = contractReportsDir(reportsFlag(values), env);
+    /** One line on stderr, the same line as the one failing case of junit.xml, exit code 2. */
+    const stop = (line: string) => {
+      stopReports(reports, baseUrl, line);
+      console.error(line);
+      return 2;
+    };
     if (baseUrl) {
       const missing = CONTRACT_REQUIRED_ENV.filter((n) => !env[n]);
-      if (missing.length) {
-        console.error(
+      if (missing.length)
+        return stop(
           `paysandbox contract: set ${missing.join(', ')} for ${baseUrl} (every variable: docs/contract-tests.md)`,
         );
-        return 2;
-      }
       try {
         assertNotProduction(baseUrl, env);
       } catch (err) {
-        console.error(`paysandbox contract: ${(err as Error).message}`);
-        return 2;
+        return stop(`paysandbox contract: ${(err as Error).message}`);
       }
     }
     const root = packageRoot();
     const bin = vitestBin(root);
-    if (!bin) {
-      console.error(
-        'paysandbox contract: vitest is not installed next to paysandbox (it is a devDependency): npm install --save-dev vitest',
+    if (!bin)
+      return stop(
+        'paysandbox contract: vitest is not installed next to paysandbox (a dependency of it): reinstall paysandbox, or npm install vitest',
       );
-      return 2;
-    }
     const childEnv: Record<string, string | undefined> = { ...env };
     if (baseUrl) childEnv.CONTRACT_BASE_URL = baseUrl;
-    if (values.reports) childEnv.CONTRACT_REPORTS_DIR = resolve(values.reports);
+    childEnv.CONTRACT_REPORTS_DIR = reports;
     if (values['allow-money']) childEnv.CONTRACT_ALLOW_MONEY = '1';
     if (values['read-only']) childEnv.CONTRACT_READ_ONLY = '1';
     if (values['min-interval'] !== undefined)
@@ -130,18 +254,29 @@ export const contractCommand: CliCommand = {
       'contract-tests/suite.test.ts',
     ];
     if (values.tags) argv.push('--tags-filter', values.tags);
-    return new Promise<number>((done) => {
-      const child = spawn(process.execPath, argv, { cwd: root, env: childEnv, stdio: 'inherit' });
-      const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS);
-      child.on('error', (err) => {
-        clearTimeout(timer);
-        console.error(`paysandbox contract: could not start vitest: ${err.message}`);
-        done(2);
-      });
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        done(code ?? 1);
-      });
-    });
+    // The suite lists the workspaces it holds on a sandbox behind the URL here, until it has deleted them.
+    const ledgerDir = mkdtempSync(join(tmpdir(), 'paysandbox-contract-'));
+    const ledger = join(ledgerDir, 'workspaces.json');
+    childEnv.CONTRACT_WORKSPACE_LEDGER = ledger;
+    try {
+      const code = await runSuite(argv, root, childEnv);
+      if (typeof code === 'string') return stop(code);
+      if (baseUrl && existsSync(ledger)) {
+        const { deleted, failed } = await releaseLedgerWorkspaces(
+          ledger,
+          baseUrl.replace(/\/+$/, ''),
+          env.CONTRACT_CONTROL_TOKEN || undefined,
+        );
+        if (deleted.length)
+          console.error(`paysandbox contract: deleted the run's workspaces ${deleted.join(', ')}`);
+        if (failed.length)
+          console.error(
+            `paysandbox contract: could not delete the run's workspaces ${failed.join(', ')}; their TTL will end them`,
+          );
+      }
+      return code;
+    } finally {
+      rmSync(ledgerDir, { recursive: true, force: true });
+    }
   },
 };
