@@ -237,10 +237,16 @@ export const callbackCases: ContractCase[] = [
         409,
         'invoice_not_payable',
       );
+      // 13 digits no reference is issued with (they start with 1-9): unknown; not 13 digits: malformed.
       await ctx.rejects(
-        ctx.control.confirmCounterPayment({ reference_number: `ct-${ctx.info.runId}-none` }),
+        ctx.control.confirmCounterPayment({ reference_number: '0000 0000 00000' }),
         404,
         'not_found',
+      );
+      await ctx.rejects(
+        ctx.control.confirmCounterPayment({ reference_number: `ct-${ctx.info.runId}-none` }),
+        400,
+        'validation_error',
       );
 
       const other = await ctx.merchant.createInvoice({
