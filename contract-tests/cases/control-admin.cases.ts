@@ -21,7 +21,8 @@ export const controlAdminCases: ContractCase[] = [
         {
           method: 'POST',
           path: '/_sandbox/merchants',
-          body: { name: `ct-${ctx.info.runId}` },
+          // Inside the run's workspace on a sandbox: nothing is left in the shared base data.
+          body: { name: `ct-${ctx.info.runId}`, workspace_id: ctx.info.workspaceId },
           operationId: 'createMerchant',
         },
         201,
@@ -35,7 +36,12 @@ export const controlAdminCases: ContractCase[] = [
       ctx.expectStatus(list, 200);
       const { customer } = await control<{ customer: SandboxCustomer }>(
         ctx,
-        { method: 'POST', path: '/_sandbox/customers', body: {}, operationId: 'createCustomer' },
+        {
+          method: 'POST',
+          path: '/_sandbox/customers',
+          body: { workspace_id: ctx.info.workspaceId },
+          operationId: 'createCustomer',
+        },
         201,
       );
       const wallet = ctx.expectPresent(

@@ -181,6 +181,7 @@ export const controlCases: ContractCase[] = [
       const app = await ctx.control.createApp({
         name: `ct-${ctx.info.runId}-nonce`,
         mfa_whitelisted: true,
+        workspace_id: ctx.info.workspaceId,
       });
       const dev = ctx.devFor(app.api_key, app.api_secret);
       const accounts = {

@@ -165,15 +165,16 @@ const otpCases: ContractCase[] = [
         name: `ct-${ctx.info.runId}-otp`,
         mfa_whitelisted: false,
         balance: '100',
+        workspace_id: ctx.info.workspaceId,
       });
       const dev = ctx.devFor(app.api_key, app.api_secret);
       const account = await pesoAccount(ctx, dev);
-      // An app made through the control API belongs to the base data, and tenants never reach each
-      // other: its target is a customer made the same way, not the workspace's.
+      // Tenants never reach each other: its target is a customer made the same way, in the same
+      // tenant (the run's workspace on a sandbox, so nothing is left in the shared base data).
       const made = await ctx.control.request<{ customer: { email: string } }>({
         method: 'POST',
         path: '/_sandbox/customers',
-        body: {},
+        body: { workspace_id: ctx.info.workspaceId },
         operationId: 'createCustomer',
       });
       ctx.expectStatus(made, 201);

@@ -149,11 +149,13 @@ export const sellOrderCases: ContractCase[] = [
     name: 'sell orders: coins_transfer refuses an unknown target, and pays into the target wallet when the order completes',
     tags: ['money', 'sandbox'],
     async run(ctx) {
-      // A seller and a receiver of the same tenant (both made through the control API: the base data).
+      // A seller and a receiver of the same tenant, both made through the control API in the run's
+      // workspace (nothing is left in the shared base data).
       const app = await ctx.control.createApp({
         name: `ct-${ctx.info.runId}-coins-transfer`,
         mfa_whitelisted: true,
         balance: '100',
+        workspace_id: ctx.info.workspaceId,
       });
       const dev = ctx.devFor(app.api_key, app.api_secret);
       const made = await ctx.control.request<{
@@ -161,7 +163,7 @@ export const sellOrderCases: ContractCase[] = [
       }>({
         method: 'POST',
         path: '/_sandbox/customers',
-        body: {},
+        body: { workspace_id: ctx.info.workspaceId },
         operationId: 'createCustomer',
       });
       ctx.expectStatus(made, 201);

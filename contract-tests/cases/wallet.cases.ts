@@ -124,6 +124,7 @@ const conversionCases: ContractCase[] = [
       const app = await ctx.control.createApp({
         name: `ct-${ctx.info.runId}-conversion`,
         mfa_whitelisted: true,
+        workspace_id: ctx.info.workspaceId,
       });
       const walletOf = (currency: string) =>
         ctx.expectPresent(

@@ -86,6 +86,19 @@ describe('the url target', () => {
       const dev = fx.developers.find((d) => d.app.mfa_whitelisted)!;
       const out = join(reportsDir(), 'url-target');
       rmSync(out, { recursive: true, force: true });
+      // Live merchants and apps of every tenant: what a run makes in its workspaces goes with them.
+      const liveTotals = async () =>
+        Promise.all(
+          ['merchants', 'apps'].map(
+            async (kind) =>
+              (
+                (await (await fetch(`${baseUrl}/_sandbox/${kind}?per_page=1`)).json()) as {
+                  meta: { total_count: number };
+                }
+              ).meta.total_count,
+          ),
+        );
+      const totalsBefore = await liveTotals();
       const run = cli(
         [
           'contract',
@@ -137,6 +150,9 @@ describe('the url target', () => {
       ).toEqual(merchantsBefore.merchants.slice(0, fx.merchants.length));
       expect((await get(`/_sandbox/workspaces/${summary.target.workspaceId}/clock`)).status).toBe(
         404,
+      );
+      expect(await liveTotals(), 'merchants or apps the run left in the shared base data').toEqual(
+        totalsBefore,
       );
       expect(summary.skipped, 'no case may be skipped against a sandbox').toEqual([]);
       expect(

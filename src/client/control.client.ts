@@ -50,6 +50,8 @@ export interface ControlClient {
     balance?: AmountInput;
     business_account?: boolean;
     daily_buy_limit?: AmountInput | null;
+    /** Make it inside this workspace (its tenant and clock) instead of the base data. */
+    workspace_id?: string;
   }): Promise<SandboxApp>;
   resetAppNonce(apiKey: string): Promise<SandboxApp>;
   getAppOtp(apiKey: string): Promise<{ otp: string; expires_in_seconds: number }>;

@@ -22,12 +22,18 @@ export function identityAdminHandlers(
     return sandboxApp(app, s.identities.userById(app.owner_id)!, s.ledger);
   };
   return {
-    createMerchant: ({ body }) =>
-      ok({ merchant: sandboxMerchant(provisioning.createMerchant(body)) }, 201),
+    createMerchant: ({ body }) => {
+      const { workspace_id, ...input } = body;
+      const ws = workspaces.liveWorkspaceId(workspace_id);
+      const merchant = s.tenants.within(ws, () => provisioning.createMerchant(input, ws));
+      return ok({ merchant: sandboxMerchant(merchant) }, 201);
+    },
     updateMerchant: ({ params, body }) =>
       ok({ merchant: sandboxMerchant(provisioning.updateMerchant(params.merchant_id, body)) }),
     createApp: ({ body }) => {
-      const { app, owner } = provisioning.createApp(body ?? {});
+      const { workspace_id, ...input } = body ?? {};
+      const ws = workspaces.liveWorkspaceId(workspace_id);
+      const { app, owner } = s.tenants.within(ws, () => provisioning.createApp(input, ws));
       return ok({ app: sandboxApp(app, owner, s.ledger) }, 201);
     },
     resetAppNonce: ({ params }) => {
@@ -45,8 +51,12 @@ export function identityAdminHandlers(
       );
       return ok({ otp, expires_in_seconds: expiresInSeconds });
     },
-    createCustomer: ({ body }) =>
-      ok({ customer: sandboxCustomer(provisioning.createCustomer(body ?? {}), s.ledger) }, 201),
+    createCustomer: ({ body }) => {
+      const { workspace_id, ...input } = body ?? {};
+      const ws = workspaces.liveWorkspaceId(workspace_id);
+      const customer = s.tenants.within(ws, () => provisioning.createCustomer(input, ws));
+      return ok({ customer: sandboxCustomer(customer, s.ledger) }, 201);
+    },
     getAccount: ({ params }) =>
       ok({ account: sandboxAccount(provisioning.wallet(params.account_id)) }),
     fundAccount: ({ params, body }) =>

@@ -1897,7 +1897,9 @@ export interface Operations {
     auth: "control";
     params: Record<string, never>;
     query: Record<string, never>;
-    body: Schemas["SandboxMerchantInput"];
+    body: (Schemas["SandboxMerchantInput"]) & ({
+      workspace_id?: string;
+    });
     responses: {
       201: {
         merchant: Schemas["SandboxMerchant"];
@@ -1955,6 +1957,7 @@ export interface Operations {
       balance?: Schemas["AmountInput"];
       business_account?: boolean;
       daily_buy_limit?: (Schemas["AmountInput"]) | (null);
+      workspace_id?: string;
     };
     responses: {
       201: {
@@ -2080,6 +2083,7 @@ export interface Operations {
       mobile_number?: string;
       password?: string;
       balance?: Schemas["AmountInput"];
+      workspace_id?: string;
     };
     responses: {
       201: {

@@ -150,6 +150,18 @@ export function createWorkspaceService(
     }),
 
     /** `GET /_sandbox/workspaces/{id}/clock`: its own time and offset; 404 unless live. */
+    /**
+     * A `workspace_id` a control create names (a merchant, app or customer made inside a workspace):
+     * null when none is given, the id when it is a live workspace, else 400 on the field.
+     */
+    liveWorkspaceId(id: string | undefined): string | null {
+      if (id === undefined) return null;
+      const row = repo.byId(id);
+      if (!row || row.deleted_at !== null)
+        throw ApiError.field('workspace_id', `No live workspace has the id "${id}".`);
+      return row.id;
+    },
+
     clock(id: string) {
       live(id);
       return clockView(id);
