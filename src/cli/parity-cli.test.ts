@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../spec/load.js';
 import { UsageError } from './args.js';
 import { runParityCli } from './parity.js';
 
@@ -72,8 +73,9 @@ describe('paysandbox parity --har (a HAR a user brings)', () => {
     );
   });
 
-  it('exits 0 when the answers have the recorded shape (an accepted deviation included), and prints JSON with --json', async () => {
-    const { lines, output } = capture();
+  it("holds a user's HAR to every difference: the corpus' accepted deviations excuse only the corpus' own entries", async () => {
+    // The corpus' crypto-accounts entries are excused these differences (the 2015 doc example's wallet);
+    // a staging answer that differs the same way must show them, even in a file named like the corpus'.
     const body = {
       'crypto-accounts': [
         {
@@ -86,17 +88,30 @@ describe('paysandbox parity --har (a HAR a user brings)', () => {
         },
       ],
     };
-    expect(await runParityCli(['--har', harWith(body), '--json'], {}, output)).toBe(0);
+    const named = join(mkdtempSync(join(dir, 'staging-')), 'crypto-accounts.har');
+    writeFileSync(named, readFileSync(harWith(body)));
+    const { lines, output } = capture();
+    expect(await runParityCli(['--har', named, '--json'], {}, output)).toBe(1);
     const json = JSON.parse(lines.out.join('')) as {
-      results: Array<{ status: string; differences: Array<{ verdict: string; reason: string }> }>;
+      results: Array<{ key: string; status: string; differences: Array<{ verdict: string }> }>;
     };
-    expect(json.results[0]!.status).toBe('accepted');
-    expect(json.results[0]!.differences.map((d) => d.verdict)).toEqual([
-      'accepted',
-      'accepted',
-      'accepted',
-      'accepted',
-    ]);
+    const [r] = json.results;
+    expect(r?.key).toBe('crypto-accounts.har#0');
+    expect(r?.status).toBe('unexplained');
+    expect(r?.differences.length).toBeGreaterThan(0);
+    expect(new Set(r?.differences.map((d) => d.verdict))).toEqual(new Set(['unexplained']));
+    // The committed corpus file itself, given with --har, keeps its accepted deviations.
+    const corpus = capture();
+    const code = await runParityCli(
+      ['--har', join(packageRoot(), 'parity', 'recorded', 'crypto-accounts.har'), '--json'],
+      {},
+      corpus.output,
+    );
+    expect(code).toBe(0);
+    const statuses = (
+      JSON.parse(corpus.lines.out.join('')) as { results: Array<{ status: string }> }
+    ).results.map((r) => r.status);
+    expect(statuses).toContain('accepted');
   });
 
   it('refuses a production URL and a file that is not HAR as usage errors', async () => {
