@@ -32,6 +32,11 @@ export interface ReplayContext {
   creds: Credentials;
   /** Map recorded ids, accounts, addresses and references to the workspace's (parity); off for replay. */
   mapIds: boolean;
+  /**
+   * Compare recorded callbacks with the ones the target sends, read from its delivery log through its
+   * control API (parity, against a sandbox); off for replay, whose target is another service.
+   */
+  callbacks?: boolean;
   unique: () => string;
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot, type LoadedSpec } from '../spec/load.js';
+import { isCallback, recordedCallback, sandboxCallback } from './callback.js';
 import { compareAnswer, type Difference } from './compare.js';
 import { recordedAnswer, type LoadedEntry } from './har.js';
 import { operationMatcher, type Deviation } from './operations.js';
@@ -99,10 +100,19 @@ export async function runParity(
   const run = Date.now().toString(36);
   return replayAll(
     entries,
-    { target, creds, mapIds: true, unique: () => `parity-${run}-${++n}` },
+    { target, creds, mapIds: true, callbacks: true, unique: () => `parity-${run}-${++n}` },
     spec,
     inputs,
   );
+}
+
+/** Why an entry that is not a call to the API is not replayed. */
+function skipNote(direction: string): string {
+  if (direction === 'browser-redirect-to-merchant')
+    return "a browser's GET to the merchant's redirect URL, not a call to the API (the hosted page sends the browser there; the merchant answers it)";
+  if (direction === 'coins-to-merchant')
+    return 'a callback the service sends: compared by paysandbox parity, which reads the delivery log of a sandbox; replay cannot';
+  return `not a call to the API (${direction})`;
 }
 
 /** Replay the entries in order with the context's credentials, and judge each answer. */
@@ -125,19 +135,25 @@ export async function replayAll(
       evidence: entry._evidence ?? 'unknown',
       operationId: op?.operationId,
     };
-    if (entry._direction) {
+    const callback = isCallback(entry) && ctx.callbacks === true;
+    if (entry._direction && !callback) {
       results.push({
         ...base,
         status: 'skipped',
-        note: `not a call to the API (${entry._direction})`,
+        note: skipNote(entry._direction),
         differences: [],
       });
       continue;
     }
     const gap = inputs.gaps.find((g) => g.entry === key);
     try {
-      const answer = await replayEntry(entry, op, ctx, inputs.overrides[key]);
-      const diffs = compareAnswer(recordedAnswer(entry), answer).map((d) =>
+      const [recorded, answer] = callback
+        ? [
+            recordedCallback(entry),
+            await sandboxCallback(entry, ctx.target, ctx.creds.merchantToken, ctx.unique),
+          ]
+        : [recordedAnswer(entry), await replayEntry(entry, op, ctx, inputs.overrides[key])];
+      const diffs = compareAnswer(recorded, answer).map((d) =>
         // The deviations were written about the corpus' entries: a user's HAR is not excused by them.
         judge(key, d, op && corpus ? matcher.deviations(op.operationId) : [], gap),
       );
