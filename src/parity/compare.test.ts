@@ -100,6 +100,52 @@ describe('compareAnswer', () => {
     ).toEqual(['missing l[]']);
   });
 
+  it('compares upper-case codes as enum values (currency), and the vocabulary of a list as a set', () => {
+    const pr = compareAnswer(rec({ 'payment-request': { currency: 'PHP', status: 'pending' } }), {
+      status: 201,
+      body: { 'payment-request': { currency: 'PBTC', status: 'pending' } },
+    });
+    expect(pr).toEqual([
+      {
+        path: 'payment-request.currency',
+        kind: 'enum',
+        recorded: '"PHP"',
+        ours: '"PBTC"',
+      },
+    ]);
+    // In a list, each recorded currency or category must be among ours, in any order; a record's state
+    // (status) is its own and is not compared.
+    const list = (items: Array<[string, string]>) => ({
+      accounts: items.map(([currency, status]) => ({ currency, status })),
+    });
+    const same = compareAnswer(
+      rec(
+        list([
+          ['BTC', 'active'],
+          ['PHP', 'active'],
+        ]),
+      ),
+      {
+        status: 200,
+        body: list([
+          ['PHP', 'frozen'],
+          ['BTC', 'active'],
+        ]),
+      },
+    );
+    expect(same).toEqual([]);
+    const other = compareAnswer(rec(list([['PHP', 'active']])), {
+      status: 200,
+      body: list([
+        ['PBTC', 'active'],
+        ['BTC', 'active'],
+      ]),
+    });
+    expect(other).toEqual([
+      { path: 'accounts[].currency', kind: 'enum', recorded: '"PHP"', ours: '"PBTC" | "BTC"' },
+    ]);
+  });
+
   it('reports no extra key of a truncated body, and accepts anything where the source elided a value', () => {
     expect(
       compareAnswer(rec({ a: '1', b: ELIDED }, { truncated: true }), {

@@ -28,6 +28,10 @@ const ENUM_KEYS = new Set([
   'note_scope',
   'category',
 ]);
+/** A currency code (`PHP`, `PBTC`) is an enumeration too, wherever it is named. */
+const isEnumKey = (key: string) => ENUM_KEYS.has(key) || /(^|_)currency$/.test(key);
+/** An enum value as the service writes it: `payment_received`, `PHP`, `PBTC` (not free text, ids or numbers). */
+const ENUM_VALUE = /^[A-Za-z_]+$/;
 const ID_LIKE =
   /(^id$|_id$|^id_|code$|number|address|^tx|nonce|phone|^invoice$|^account$|_account$|^receiver$|^owner|^payment$)/;
 const TIME_KEY = /(time|_at|epoch|date|expires)/;
@@ -104,11 +108,11 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
     const [rf, of] = [formatOf(key, rec as string), formatOf(key, ours as string)];
     if (rf !== of && !paddedAlike(rec as string, of))
       w.out.push({ path, kind: 'format', recorded: describe(key, rec), ours: describe(key, ours) });
-    // In a list the first items are different records: their enum values are data, not shape.
+    // In a list the first items are different records: its enum values are compared as a set (listEnums).
     else if (
-      ENUM_KEYS.has(key) &&
+      isEnumKey(key) &&
       !path.includes('[]') &&
-      /^[a-z_]+$/.test(rec as string) &&
+      ENUM_VALUE.test(rec as string) &&
       rec !== ours
     ) {
       w.out.push({ path, kind: 'enum', recorded: JSON.stringify(rec), ours: JSON.stringify(ours) });
@@ -155,6 +159,52 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
         });
       }
     }
+  }
+}
+
+/**
+ * The enums of a list's items compared as a set: a service's vocabulary (currency codes, categories). A
+ * state (`status`, `entry_type`) is the state of one record, and the records differ: not compared there.
+ */
+const isListEnumKey = (key: string) => /(^|_)(currency|category)$/.test(key);
+
+/** Every enum value inside a list, by path (`crypto-accounts[].currency` → {PHP, BTC}). */
+function enumsInLists(
+  path: string,
+  key: string,
+  v: unknown,
+  out: Map<string, Set<string>>,
+  inList = false,
+): Map<string, Set<string>> {
+  if (v === ELIDED) return out;
+  if (Array.isArray(v)) {
+    for (const x of v) enumsInLists(`${path}[]`, key, x, out, true);
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) enumsInLists(join(path, k), k, x, out, inList);
+  } else if (inList && typeof v === 'string' && isListEnumKey(key) && ENUM_VALUE.test(v)) {
+    out.set(path, (out.get(path) ?? new Set()).add(v));
+  }
+  return out;
+}
+
+/**
+ * The enum values of a list's items: the items are different records, in another order, so each value
+ * recorded at a path must be among ours at that path (when ours has any there).
+ */
+function listEnums(base: string, rec: unknown, ours: unknown, out: Difference[]): void {
+  const theirs = enumsInLists(base, '', rec, new Map());
+  const mine = enumsInLists(base, '', ours, new Map());
+  for (const [path, values] of theirs) {
+    const have = mine.get(path);
+    if (!have) continue;
+    for (const v of values)
+      if (!have.has(v))
+        out.push({
+          path,
+          kind: 'enum',
+          recorded: JSON.stringify(v),
+          ours: [...have].map((x) => JSON.stringify(x)).join(' | '),
+        });
   }
 }
 
@@ -237,7 +287,10 @@ export function compareAnswer(rec: RecordedAnswer, ours: Answer): Difference[] {
         recorded: `a fragment with ${keys.join(', ')}`,
         ours: 'not in the body',
       });
-    else walk(holder.path, holder.path.split('.').pop() ?? '', body.value, holder.value, w);
+    else {
+      walk(holder.path, holder.path.split('.').pop() ?? '', body.value, holder.value, w);
+      listEnums(holder.path, body.value, holder.value, out);
+    }
     return out;
   }
   // A client that printed only the list (`body['crypto-accounts']`): compared with our one list.
@@ -245,11 +298,15 @@ export function compareAnswer(rec: RecordedAnswer, ours: Answer): Difference[] {
     const lists = Object.entries(ours.body as Record<string, unknown>).filter(([, v]) =>
       Array.isArray(v),
     );
-    if (lists.length === 1) {
-      walk(lists[0]![0], lists[0]![0], body.value, lists[0]![1], w);
+    const [only] = lists;
+    if (only && lists.length === 1) {
+      const [key, list] = only;
+      walk(key, key, body.value, list, w);
+      listEnums(key, body.value, list, out);
       return out;
     }
   }
   walk('', '', body.value, ours.body, w);
+  listEnums('', body.value, ours.body, out);
   return out;
 }

@@ -437,8 +437,8 @@ export interface Schemas {
   CallbackData: {
     id: Schemas["Id"];
     currency: string;
-    amount: Schemas["Money"];
-    amount_received: Schemas["Money"];
+    amount: Schemas["Decimal"];
+    amount_received: Schemas["Decimal"];
     external_transaction_id: string;
   };
   InvoiceCreatedCallback: {
