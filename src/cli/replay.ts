@@ -100,7 +100,7 @@ export const replayCommand: CliCommand = {
     const target = urlTarget(baseUrl);
     const results = await replayAll(
       entries,
-      { target, creds, mapIds: false, unique: () => '' },
+      { target, creds, mapIds: false, unique: () => '', ids: new Map() },
       spec,
       { gaps: [], overrides: {} },
     );

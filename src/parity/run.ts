@@ -5,7 +5,13 @@ import { isCallback, recordedCallback, sandboxCallback } from './callback.js';
 import { compareAnswer, type Difference } from './compare.js';
 import { recordedAnswer, type LoadedEntry } from './har.js';
 import { operationMatcher, type Deviation } from './operations.js';
-import { replayedAt, replayEntry, type EntryOverride, type ReplayContext } from './replay.js';
+import {
+  learnIds,
+  replayedAt,
+  replayEntry,
+  type EntryOverride,
+  type ReplayContext,
+} from './replay.js';
 import { freshCredentials, type Target } from './target.js';
 
 export type Verdict = 'accepted' | 'gap' | 'unexplained';
@@ -100,7 +106,14 @@ export async function runParity(
   const run = Date.now().toString(36);
   return replayAll(
     entries,
-    { target, creds, mapIds: true, callbacks: true, unique: () => `parity-${run}-${++n}` },
+    {
+      target,
+      creds,
+      mapIds: true,
+      callbacks: true,
+      unique: () => `parity-${run}-${++n}`,
+      ids: new Map(),
+    },
     spec,
     inputs,
   );
@@ -152,7 +165,13 @@ export async function replayAll(
             recordedCallback(entry),
             await sandboxCallback(entry, ctx.target, ctx.creds.merchantToken, ctx.unique),
           ]
-        : [recordedAnswer(entry), await replayEntry(entry, op, ctx, inputs.overrides[key])];
+        : [
+            recordedAnswer(entry),
+            await replayEntry(entry, op, ctx, inputs.overrides[key], corpus ? undefined : ctx.ids),
+          ];
+      // A recorded session's later requests name the ids its creates answered: ours from now on.
+      if (!corpus && ctx.ids && recorded.body.kind === 'json')
+        learnIds(recorded.body.value, answer.body, ctx.ids);
       const diffs = compareAnswer(recorded, answer).map((d) =>
         // The deviations were written about the corpus' entries: a user's HAR is not excused by them.
         judge(key, d, op && corpus ? matcher.deviations(op.operationId) : [], gap),
