@@ -114,6 +114,34 @@ describe('paysandbox parity --har (a HAR a user brings)', () => {
     expect(statuses).toContain('accepted');
   });
 
+  it('shows our answer (trimmed) when the status differs, in the text report and in --json', async () => {
+    // A recorded transfer that staging took (201): ours refuses the body it sends, and says why.
+    const file = harWith({ transfer: { id: 'a', amount: '5' } });
+    const har = JSON.parse(readFileSync(file, 'utf8')) as {
+      log: { entries: Array<Record<string, Record<string, unknown>>> };
+    };
+    const [entry] = har.log.entries;
+    if (!entry?.request || !entry.response) throw new Error('no entry');
+    Object.assign(entry.request, {
+      method: 'POST',
+      url: 'https://staging.example/v3/transfers/',
+      postData: { mimeType: 'application/json', text: '{}' },
+    });
+    entry.response.status = 201;
+    writeFileSync(file, JSON.stringify(har));
+    const text = capture();
+    expect(await runParityCli(['--har', file], {}, text.output)).toBe(1);
+    expect(text.lines.out.join('\n')).toMatch(
+      /recorded 201; ours 400[\s\S]*our answer: \{.*"errors"/,
+    );
+    const json = capture();
+    expect(await runParityCli(['--har', file, '--json'], {}, json.output)).toBe(1);
+    const [r] = (JSON.parse(json.lines.out.join('')) as { results: Array<{ ours?: string }> })
+      .results;
+    expect(r?.ours).toMatch(/"errors"/);
+    expect(r?.ours?.length).toBeLessThanOrEqual(300);
+  });
+
   it('refuses a production URL and a file that is not HAR as usage errors', async () => {
     await expect(runParityCli(['--base-url', 'https://api.coins.asia'], {})).rejects.toThrow(
       UsageError,

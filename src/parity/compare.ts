@@ -138,6 +138,8 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
   if (rt === 'object') {
     const [ro, oo] = [rec as Record<string, unknown>, ours as Record<string, unknown>];
     for (const k of Object.keys(ro)) {
+      // A recording of a sandbox carries its sandbox_debug: the sandbox's help, not the real body.
+      if (path === '' && k === 'sandbox_debug') continue;
       if (!(k in oo))
         w.out.push({
           path: join(path, k),
@@ -149,7 +151,8 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
     }
     if (w.extras) {
       for (const k of Object.keys(oo)) {
-        // sandbox_debug is the sandbox's own help beside the real body (removed by --no-debug-errors).
+        // sandbox_debug is the sandbox's own help beside the real body (removed by --no-debug-errors),
+        // ignored on either side.
         if (k in ro || (path === '' && k === 'sandbox_debug')) continue;
         w.out.push({
           path: join(path, k),

@@ -65,6 +65,7 @@ export function textReport(results: EntryResult[], opts: { all?: boolean } = {})
         `    ${MARK[d.verdict]!.padEnd(11)} ${d.kind.padEnd(7)} ${(d.path || '(body)').padEnd(40)} recorded ${d.recorded}; ours ${d.ours}`,
       );
     }
+    if (r.ours !== undefined) lines.push(`    our answer: ${r.ours}`);
   }
   const table = tally(results, operationName);
   const w = Math.max(9, ...table.map((t) => t.name.length));
@@ -92,7 +93,8 @@ export function junitReport(results: EntryResult[]): string {
     if (r.status !== 'unexplained' && r.status !== 'error') return `${open}</testcase>`;
     const detail = r.differences
       .filter((d) => d.verdict === 'unexplained')
-      .map((d) => `${d.kind} ${d.path}: recorded ${d.recorded}; ours ${d.ours}`);
+      .map((d) => `${d.kind} ${d.path}: recorded ${d.recorded}; ours ${d.ours}`)
+      .concat(r.ours !== undefined ? [`our answer: ${r.ours}`] : []);
     return `${open}<failure message="${xml(r.note ?? `${detail.length} unexplained difference(s)`)}">${xml(detail.join('\n'))}</failure></testcase>`;
   });
   return [

@@ -34,6 +34,8 @@ export interface EntryResult {
   status: EntryStatus;
   /** Why the entry was not replayed, or the error that stopped it. */
   note?: string;
+  /** Our answer's body, trimmed, when its status is not the recorded one: why ours failed (or did not). */
+  ours?: string;
   differences: JudgedDifference[];
 }
 
@@ -119,6 +121,17 @@ export async function runParity(
   );
 }
 
+const OURS_MAX = 300;
+
+/** A body as one line of at most OURS_MAX characters. */
+function trimmed(body: unknown): string {
+  const text = (typeof body === 'string' ? body : (JSON.stringify(body) ?? '')).replace(
+    /\s+/g,
+    ' ',
+  );
+  return text.length > OURS_MAX ? `${text.slice(0, OURS_MAX - 1)}…` : text;
+}
+
 /** Why an entry that is not a call to the API is not replayed. */
 function skipNote(direction: string): string {
   if (direction === 'browser-redirect-to-merchant')
@@ -176,7 +189,13 @@ export async function replayAll(
         // The deviations were written about the corpus' entries: a user's HAR is not excused by them.
         judge(key, d, op && corpus ? matcher.deviations(op.operationId) : [], gap),
       );
-      results.push({ ...base, status: statusOf(diffs), differences: diffs });
+      const statusDiffers = diffs.some((d) => d.kind === 'status');
+      results.push({
+        ...base,
+        status: statusOf(diffs),
+        ...(statusDiffers ? { ours: trimmed(answer.body) } : {}),
+        differences: diffs,
+      });
     } catch (err) {
       results.push({
         ...base,
