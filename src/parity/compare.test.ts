@@ -219,6 +219,40 @@ describe('compareAnswer', () => {
     ).toEqual(['missing extra']);
   });
 
+  it('compares a CSV answer by its columns and the formats of its values, not as text', () => {
+    const text = (head: string, ...rows: string[]) => [head, ...rows].join('\n');
+    const csvRec: RecordedAnswer = {
+      status: 200,
+      body: {
+        kind: 'text',
+        text: text(
+          'entry_type,transaction_id,amount,created_at',
+          'outgoing,ab12,1517.50000000,2026-11-01T10:00:00Z',
+          'incoming,cd34,5.00000000,2026-11-02T10:00:00Z',
+        ),
+        partial: false,
+      },
+      typeAmbiguous: [],
+    };
+    const same = text(
+      'entry_type,transaction_id,amount,created_at',
+      'incoming,zz99,20.00000000,2026-12-05T08:30:00Z',
+    );
+    expect(compareAnswer(csvRec, { status: 200, body: same })).toEqual([]);
+    const other = text('entry_type,transaction_id,amount,order_fee', 'incoming,zz99,20,"1,5"');
+    expect(short(compareAnswer(csvRec, { status: 200, body: other }))).toEqual([
+      'missing csv.created_at',
+      'extra csv.order_fee',
+      'format csv.amount',
+    ]);
+    expect(
+      short(
+        compareAnswer(csvRec, { status: 200, body: 'entry_type,transaction_id,amount,created_at' }),
+      ),
+    ).toEqual(['missing csv[]']);
+    expect(short(compareAnswer(csvRec, { status: 200, body: { detail: 'x' } }))).toEqual(['type ']);
+  });
+
   it('compares a printed list with our one list', () => {
     expect(
       compareAnswer(rec([{ id: 'a' }]), {

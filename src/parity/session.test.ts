@@ -109,6 +109,14 @@ beforeAll(async () => {
   });
   await add({ method: 'GET', path: `/v1/buyorder/${orderId}`, auth: 'hmac' });
   expect(session.at(-1)?.entry.response.content.text).toContain('"payment_received"');
+  // The month's balance statement: CSV, compared by its columns and value formats.
+  const now = new Date();
+  await add({
+    method: 'GET',
+    path: `/api/v3/balance-statements/?month=${now.getUTCMonth() + 1}&year=${now.getUTCFullYear()}`,
+    auth: 'hmac',
+  });
+  expect(session.at(-1)?.entry.response.content.text).toMatch(/^entry_type,/);
   // A form body naming the recording workspace's wallet and its customer's e-mail.
   await add({
     method: 'POST',
