@@ -96,6 +96,21 @@ export function authOf(e: HarEntry, op: Operation | undefined): AuthMode {
   return kind === 'hmac' ? 'hmac' : 'none';
 }
 
+/**
+ * The authentication failure a recorded answer shows (a session's own HAR has no parity/requests.json
+ * override to say so): a stale nonce, a signature or token refused, or no credentials. Replayed as that
+ * failure, not re-signed into a success.
+ */
+export function recordedFailure(e: HarEntry): AuthMode | undefined {
+  if (e.response.status !== 401 && !e.response._statusUnknown) return undefined;
+  const text = e.response.content.text ?? '';
+  if (/nonce is too low/i.test(text)) return 'stale-nonce';
+  if (/signature cannot be matched|invalid signature/i.test(text)) return 'bad-signature';
+  if (/invalid token/i.test(text)) return 'wrong-token';
+  if (e.response.status === 401 && /credentials were not provided/i.test(text)) return 'none';
+  return undefined;
+}
+
 interface Outgoing {
   method: string;
   url: string;
@@ -310,7 +325,7 @@ export async function replayEntry(
   if (body === '' || (body === undefined && override?.body === undefined))
     body = post?.text || undefined;
   if (['GET', 'HEAD'].includes(e.request.method)) body = undefined; // fetch sends none (errors.har#3 records one)
-  const auth = override?.auth ?? authOf(e, op);
+  const auth = override?.auth ?? recordedFailure(e) ?? authOf(e, op);
   const spelling = e.request.headers.some((h) => /^access-(key|signature)$/i.test(h.name))
     ? 'dash'
     : 'underscore';

@@ -18,7 +18,11 @@ interface Call {
   auth: 'hmac' | 'token';
 }
 
-async function record(creds: Credentials, c: Call, index: number): Promise<LoadedEntry> {
+async function record(
+  creds: Credentials,
+  c: Call & { nonce?: string },
+  index: number,
+): Promise<LoadedEntry> {
   const url = `${target.baseUrl}${c.path}`;
   const body = c.body
     ? c.form
@@ -29,7 +33,7 @@ async function record(creds: Credentials, c: Call, index: number): Promise<Loade
   const auth: Record<string, string> =
     c.auth === 'token'
       ? { authorization: `Token ${creds.merchantToken}` }
-      : creds.signer.sign(url, body ?? '', {});
+      : creds.signer.sign(url, body ?? '', { nonce: c.nonce });
   const headers = {
     accept: 'application/json',
     ...(body ? { 'content-type': type } : {}),
@@ -117,6 +121,14 @@ beforeAll(async () => {
     auth: 'hmac',
   });
   expect(session.at(-1)?.entry.response.content.text).toMatch(/^entry_type,/);
+  // A call signed with a stale nonce (401 NONCE is too low): replayed as that failure, not re-signed.
+  const stale = await record(
+    recordedIn,
+    { method: 'GET', path: '/v3/crypto-accounts/', auth: 'hmac', nonce: '1' },
+    session.length,
+  );
+  expect(stale.entry.response.status).toBe(401);
+  session.push(stale);
   // A form body naming the recording workspace's wallet and its customer's e-mail.
   await add({
     method: 'POST',
