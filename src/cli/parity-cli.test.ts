@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { junitReport } from '../parity/report.js';
 import { packageRoot } from '../spec/load.js';
 import { UsageError } from './args.js';
 import { runParityCli } from './parity.js';
@@ -142,6 +143,26 @@ describe('paysandbox parity --har (a HAR a user brings)', () => {
     expect(r?.ours?.length).toBeLessThanOrEqual(300);
   });
 
+  it('names the JUnit suites after the command that wrote them (parity or replay)', () => {
+    const r = [
+      {
+        key: 's.har#0',
+        family: 's',
+        method: 'GET',
+        url: 'https://x/v3/crypto-accounts/',
+        evidence: 'recorded',
+        status: 'match' as const,
+        differences: [],
+      },
+    ];
+    expect(junitReport(r)).toMatch(
+      /<testsuites name="paysandbox parity"[\s\S]*classname="parity\.s"/,
+    );
+    expect(junitReport(r, 'replay')).toMatch(
+      /<testsuites name="paysandbox replay"[\s\S]*<testsuite name="replay"[\s\S]*classname="replay\.s"/,
+    );
+  });
+
   it('refuses a production URL and a file that is not HAR as usage errors', async () => {
     await expect(runParityCli(['--base-url', 'https://api.coins.asia'], {})).rejects.toThrow(
       UsageError,
@@ -150,6 +171,9 @@ describe('paysandbox parity --har (a HAR a user brings)', () => {
     writeFileSync(notHar, '{"log": {}}');
     await expect(runParityCli(['--har', notHar], {})).rejects.toThrow(
       /x\.har: not a HAR file \(no log\.entries\)/,
+    );
+    await expect(runParityCli(['--har', join(dir, 'missing.har')], {})).rejects.toThrow(
+      /missing\.har: no such file$/,
     );
   });
 });

@@ -104,7 +104,8 @@ export const replayCommand: CliCommand = {
       spec,
       { gaps: [], overrides: {} },
     );
-    if (values.junit) writeFileSync(resolve(values.junit as string), junitReport(results));
+    if (values.junit)
+      writeFileSync(resolve(values.junit as string), junitReport(results, 'replay'));
     console.log(values.json ? JSON.stringify({ results }, null, 2) : textReport(results));
     return results.some((r) => r.status === 'unexplained' || r.status === 'error') ? 1 : 0;
   },

@@ -19,6 +19,13 @@ const rec = (
 const short = (ds: Difference[]) => ds.map((d) => `${d.kind} ${d.path}`);
 
 describe('formatOf: how a string value is written', () => {
+  it('takes a phone number (leading zero or plus) for a string, not a decimal', () => {
+    expect(formatOf('payer_contact_info', '09171234567')).toBe('string');
+    expect(formatOf('contact', '+639171234567')).toBe('string');
+    expect(formatOf('amount', '0')).toBe('decimal(as entered)');
+    expect(formatOf('amount', '0.025')).toBe('decimal(as entered)');
+  });
+
   it('tells decimals as entered from padded ones, epoch seconds from ISO 8601, and leaves ids alone', () => {
     expect(formatOf('amount', '5')).toBe('decimal(as entered)');
     expect(formatOf('amount', '0.025')).toBe('decimal(as entered)');

@@ -56,6 +56,8 @@ export function formatOf(key: string, v: string): string {
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) return 'ISO 8601';
   if (/^1\d{9}$/.test(v) && TIME_KEY.test(key)) return 'epoch seconds';
   if (ID_LIKE.test(key)) return 'string';
+  // A number written with a leading zero or a plus (a phone number: "09171234567") is no decimal.
+  if (/^(?:0\d+|\+\d+)$/.test(v)) return 'string';
   const m = /^-?\d+(?:\.(\d+))?$/.exec(v);
   if (!m) return 'string';
   const places = m[1]?.length ?? 0;

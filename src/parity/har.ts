@@ -109,6 +109,7 @@ export function loadEntries(files: string[]): LoadedEntry[] {
   const out: LoadedEntry[] = [];
   for (const file of files) {
     let har: HarLog;
+    if (!existsSync(file)) throw new Error(`${file}: no such file`);
     try {
       har = JSON.parse(readFileSync(file, 'utf8')) as HarLog;
     } catch (err) {
