@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { junitReport } from '../parity/report.js';
+import { packageRoot } from '../spec/load.js';
 import { UsageError } from './args.js';
 import { runParityCli } from './parity.js';
 
@@ -72,8 +74,9 @@ describe('paysandbox parity --har (a HAR a user brings)', () => {
     );
   });
 
-  it('exits 0 when the answers have the recorded shape (an accepted deviation included), and prints JSON with --json', async () => {
-    const { lines, output } = capture();
+  it("holds a user's HAR to every difference: the corpus' accepted deviations excuse only the corpus' own entries", async () => {
+    // The corpus' crypto-accounts entries are excused these differences (the 2015 doc example's wallet);
+    // a staging answer that differs the same way must show them, even in a file named like the corpus'.
     const body = {
       'crypto-accounts': [
         {
@@ -86,17 +89,78 @@ describe('paysandbox parity --har (a HAR a user brings)', () => {
         },
       ],
     };
-    expect(await runParityCli(['--har', harWith(body), '--json'], {}, output)).toBe(0);
+    const named = join(mkdtempSync(join(dir, 'staging-')), 'crypto-accounts.har');
+    writeFileSync(named, readFileSync(harWith(body)));
+    const { lines, output } = capture();
+    expect(await runParityCli(['--har', named, '--json'], {}, output)).toBe(1);
     const json = JSON.parse(lines.out.join('')) as {
-      results: Array<{ status: string; differences: Array<{ verdict: string; reason: string }> }>;
+      results: Array<{ key: string; status: string; differences: Array<{ verdict: string }> }>;
     };
-    expect(json.results[0]!.status).toBe('accepted');
-    expect(json.results[0]!.differences.map((d) => d.verdict)).toEqual([
-      'accepted',
-      'accepted',
-      'accepted',
-      'accepted',
-    ]);
+    const [r] = json.results;
+    expect(r?.key).toBe('crypto-accounts.har#0');
+    expect(r?.status).toBe('unexplained');
+    expect(r?.differences.length).toBeGreaterThan(0);
+    expect(new Set(r?.differences.map((d) => d.verdict))).toEqual(new Set(['unexplained']));
+    // The committed corpus file itself, given with --har, keeps its accepted deviations.
+    const corpus = capture();
+    const code = await runParityCli(
+      ['--har', join(packageRoot(), 'parity', 'recorded', 'crypto-accounts.har'), '--json'],
+      {},
+      corpus.output,
+    );
+    expect(code).toBe(0);
+    const statuses = (
+      JSON.parse(corpus.lines.out.join('')) as { results: Array<{ status: string }> }
+    ).results.map((r) => r.status);
+    expect(statuses).toContain('accepted');
+  });
+
+  it('shows our answer (trimmed) when the status differs, in the text report and in --json', async () => {
+    // A recorded transfer that staging took (201): ours refuses the body it sends, and says why.
+    const file = harWith({ transfer: { id: 'a', amount: '5' } });
+    const har = JSON.parse(readFileSync(file, 'utf8')) as {
+      log: { entries: Array<Record<string, Record<string, unknown>>> };
+    };
+    const [entry] = har.log.entries;
+    if (!entry?.request || !entry.response) throw new Error('no entry');
+    Object.assign(entry.request, {
+      method: 'POST',
+      url: 'https://staging.example/v3/transfers/',
+      postData: { mimeType: 'application/json', text: '{}' },
+    });
+    entry.response.status = 201;
+    writeFileSync(file, JSON.stringify(har));
+    const text = capture();
+    expect(await runParityCli(['--har', file], {}, text.output)).toBe(1);
+    expect(text.lines.out.join('\n')).toMatch(
+      /recorded 201; ours 400[\s\S]*our answer: \{.*"errors"/,
+    );
+    const json = capture();
+    expect(await runParityCli(['--har', file, '--json'], {}, json.output)).toBe(1);
+    const [r] = (JSON.parse(json.lines.out.join('')) as { results: Array<{ ours?: string }> })
+      .results;
+    expect(r?.ours).toMatch(/"errors"/);
+    expect(r?.ours?.length).toBeLessThanOrEqual(300);
+  });
+
+  it('names the JUnit suites after the command that wrote them (parity or replay)', () => {
+    const r = [
+      {
+        key: 's.har#0',
+        family: 's',
+        method: 'GET',
+        url: 'https://x/v3/crypto-accounts/',
+        evidence: 'recorded',
+        status: 'match' as const,
+        differences: [],
+      },
+    ];
+    expect(junitReport(r)).toMatch(
+      /<testsuites name="paysandbox parity"[\s\S]*classname="parity\.s"/,
+    );
+    expect(junitReport(r, 'replay')).toMatch(
+      /<testsuites name="paysandbox replay"[\s\S]*<testsuite name="replay"[\s\S]*classname="replay\.s"/,
+    );
   });
 
   it('refuses a production URL and a file that is not HAR as usage errors', async () => {
@@ -107,6 +171,9 @@ describe('paysandbox parity --har (a HAR a user brings)', () => {
     writeFileSync(notHar, '{"log": {}}');
     await expect(runParityCli(['--har', notHar], {})).rejects.toThrow(
       /x\.har: not a HAR file \(no log\.entries\)/,
+    );
+    await expect(runParityCli(['--har', join(dir, 'missing.har')], {})).rejects.toThrow(
+      /missing\.har: no such file$/,
     );
   });
 });

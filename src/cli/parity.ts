@@ -14,9 +14,10 @@ Replay recorded exchanges (HAR 1.2: the committed corpus parity/recorded/*.har, 
 API makes a fresh workspace; SANDBOX_CONTROL_TOKEN if it has one) — and compare each answer with the
 recorded one: status, keys, types, formats, enum values. Prints the differences per entry and a table per
 operation; --all lists matching entries too, --json prints the results as JSON, --junit writes JUnit XML,
---docs writes the parity document (docs/parity.md). Differences are accepted by the operation's
-x-fidelity.deviations in the document or listed in parity/known-gaps.json. Exit code 0 when no difference
-is unexplained, 1 when one is, 2 on bad usage.`;
+--docs writes the parity document (docs/parity.md). Differences of the committed corpus are accepted by
+the operation's x-fidelity.deviations in the document or listed in parity/known-gaps.json; a HAR of your
+own is held to every difference. Exit code 0 when no difference is unexplained, 1 when one is, 2 on bad
+usage.`;
 
 const consoleOutput: CliOutput = { out: (t) => console.log(t), err: (t) => console.error(t) };
 

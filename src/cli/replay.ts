@@ -100,11 +100,12 @@ export const replayCommand: CliCommand = {
     const target = urlTarget(baseUrl);
     const results = await replayAll(
       entries,
-      { target, creds, mapIds: false, unique: () => '' },
+      { target, creds, mapIds: false, unique: () => '', ids: new Map() },
       spec,
       { gaps: [], overrides: {} },
     );
-    if (values.junit) writeFileSync(resolve(values.junit as string), junitReport(results));
+    if (values.junit)
+      writeFileSync(resolve(values.junit as string), junitReport(results, 'replay'));
     console.log(values.json ? JSON.stringify({ results }, null, 2) : textReport(results));
     return results.some((r) => r.status === 'unexplained' || r.status === 'error') ? 1 : 0;
   },

@@ -19,6 +19,13 @@ const rec = (
 const short = (ds: Difference[]) => ds.map((d) => `${d.kind} ${d.path}`);
 
 describe('formatOf: how a string value is written', () => {
+  it('takes a phone number (leading zero or plus) for a string, not a decimal', () => {
+    expect(formatOf('payer_contact_info', '09171234567')).toBe('string');
+    expect(formatOf('contact', '+639171234567')).toBe('string');
+    expect(formatOf('amount', '0')).toBe('decimal(as entered)');
+    expect(formatOf('amount', '0.025')).toBe('decimal(as entered)');
+  });
+
   it('tells decimals as entered from padded ones, epoch seconds from ISO 8601, and leaves ids alone', () => {
     expect(formatOf('amount', '5')).toBe('decimal(as entered)');
     expect(formatOf('amount', '0.025')).toBe('decimal(as entered)');
@@ -100,6 +107,52 @@ describe('compareAnswer', () => {
     ).toEqual(['missing l[]']);
   });
 
+  it('compares upper-case codes as enum values (currency), and the vocabulary of a list as a set', () => {
+    const pr = compareAnswer(rec({ 'payment-request': { currency: 'PHP', status: 'pending' } }), {
+      status: 201,
+      body: { 'payment-request': { currency: 'PBTC', status: 'pending' } },
+    });
+    expect(pr).toEqual([
+      {
+        path: 'payment-request.currency',
+        kind: 'enum',
+        recorded: '"PHP"',
+        ours: '"PBTC"',
+      },
+    ]);
+    // In a list, each recorded currency or category must be among ours, in any order; a record's state
+    // (status) is its own and is not compared.
+    const list = (items: Array<[string, string]>) => ({
+      accounts: items.map(([currency, status]) => ({ currency, status })),
+    });
+    const same = compareAnswer(
+      rec(
+        list([
+          ['BTC', 'active'],
+          ['PHP', 'active'],
+        ]),
+      ),
+      {
+        status: 200,
+        body: list([
+          ['PHP', 'frozen'],
+          ['BTC', 'active'],
+        ]),
+      },
+    );
+    expect(same).toEqual([]);
+    const other = compareAnswer(rec(list([['PHP', 'active']])), {
+      status: 200,
+      body: list([
+        ['PBTC', 'active'],
+        ['BTC', 'active'],
+      ]),
+    });
+    expect(other).toEqual([
+      { path: 'accounts[].currency', kind: 'enum', recorded: '"PHP"', ours: '"PBTC" | "BTC"' },
+    ]);
+  });
+
   it('reports no extra key of a truncated body, and accepts anything where the source elided a value', () => {
     expect(
       compareAnswer(rec({ a: '1', b: ELIDED }, { truncated: true }), {
@@ -157,6 +210,54 @@ describe('compareAnswer', () => {
         }),
       ),
     ).toEqual(['type invoice.other']);
+  });
+
+  it('ignores a sandbox_debug in the recording (a session recorded against a sandbox) as in ours', () => {
+    const recorded = {
+      errors: { amount: ['This field is required.'] },
+      sandbox_debug: { hint: 'x' },
+    };
+    const ours = { errors: { amount: ['This field is required.'] } };
+    expect(compareAnswer(rec(recorded, { status: 400 }), { status: 400, body: ours })).toEqual([]);
+    expect(
+      short(
+        compareAnswer(rec({ ...recorded, extra: 1 }, { status: 400 }), { status: 400, body: ours }),
+      ),
+    ).toEqual(['missing extra']);
+  });
+
+  it('compares a CSV answer by its columns and the formats of its values, not as text', () => {
+    const text = (head: string, ...rows: string[]) => [head, ...rows].join('\n');
+    const csvRec: RecordedAnswer = {
+      status: 200,
+      body: {
+        kind: 'text',
+        text: text(
+          'entry_type,transaction_id,amount,created_at',
+          'outgoing,ab12,1517.50000000,2026-11-01T10:00:00Z',
+          'incoming,cd34,5.00000000,2026-11-02T10:00:00Z',
+        ),
+        partial: false,
+      },
+      typeAmbiguous: [],
+    };
+    const same = text(
+      'entry_type,transaction_id,amount,created_at',
+      'incoming,zz99,20.00000000,2026-12-05T08:30:00Z',
+    );
+    expect(compareAnswer(csvRec, { status: 200, body: same })).toEqual([]);
+    const other = text('entry_type,transaction_id,amount,order_fee', 'incoming,zz99,20,"1,5"');
+    expect(short(compareAnswer(csvRec, { status: 200, body: other }))).toEqual([
+      'missing csv.created_at',
+      'extra csv.order_fee',
+      'format csv.amount',
+    ]);
+    expect(
+      short(
+        compareAnswer(csvRec, { status: 200, body: 'entry_type,transaction_id,amount,created_at' }),
+      ),
+    ).toEqual(['missing csv[]']);
+    expect(short(compareAnswer(csvRec, { status: 200, body: { detail: 'x' } }))).toEqual(['type ']);
   });
 
   it('compares a printed list with our one list', () => {

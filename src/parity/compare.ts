@@ -28,6 +28,10 @@ const ENUM_KEYS = new Set([
   'note_scope',
   'category',
 ]);
+/** A currency code (`PHP`, `PBTC`) is an enumeration too, wherever it is named. */
+const isEnumKey = (key: string) => ENUM_KEYS.has(key) || /(^|_)currency$/.test(key);
+/** An enum value as the service writes it: `payment_received`, `PHP`, `PBTC` (not free text, ids or numbers). */
+const ENUM_VALUE = /^[A-Za-z_]+$/;
 const ID_LIKE =
   /(^id$|_id$|^id_|code$|number|address|^tx|nonce|phone|^invoice$|^account$|_account$|^receiver$|^owner|^payment$)/;
 const TIME_KEY = /(time|_at|epoch|date|expires)/;
@@ -52,6 +56,8 @@ export function formatOf(key: string, v: string): string {
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) return 'ISO 8601';
   if (/^1\d{9}$/.test(v) && TIME_KEY.test(key)) return 'epoch seconds';
   if (ID_LIKE.test(key)) return 'string';
+  // A number written with a leading zero or a plus (a phone number: "09171234567") is no decimal.
+  if (/^(?:0\d+|\+\d+)$/.test(v)) return 'string';
   const m = /^-?\d+(?:\.(\d+))?$/.exec(v);
   if (!m) return 'string';
   const places = m[1]?.length ?? 0;
@@ -104,11 +110,11 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
     const [rf, of] = [formatOf(key, rec as string), formatOf(key, ours as string)];
     if (rf !== of && !paddedAlike(rec as string, of))
       w.out.push({ path, kind: 'format', recorded: describe(key, rec), ours: describe(key, ours) });
-    // In a list the first items are different records: their enum values are data, not shape.
+    // In a list the first items are different records: its enum values are compared as a set (listEnums).
     else if (
-      ENUM_KEYS.has(key) &&
+      isEnumKey(key) &&
       !path.includes('[]') &&
-      /^[a-z_]+$/.test(rec as string) &&
+      ENUM_VALUE.test(rec as string) &&
       rec !== ours
     ) {
       w.out.push({ path, kind: 'enum', recorded: JSON.stringify(rec), ours: JSON.stringify(ours) });
@@ -134,6 +140,8 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
   if (rt === 'object') {
     const [ro, oo] = [rec as Record<string, unknown>, ours as Record<string, unknown>];
     for (const k of Object.keys(ro)) {
+      // A recording of a sandbox carries its sandbox_debug: the sandbox's help, not the real body.
+      if (path === '' && k === 'sandbox_debug') continue;
       if (!(k in oo))
         w.out.push({
           path: join(path, k),
@@ -145,7 +153,8 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
     }
     if (w.extras) {
       for (const k of Object.keys(oo)) {
-        // sandbox_debug is the sandbox's own help beside the real body (removed by --no-debug-errors).
+        // sandbox_debug is the sandbox's own help beside the real body (removed by --no-debug-errors),
+        // ignored on either side.
         if (k in ro || (path === '' && k === 'sandbox_debug')) continue;
         w.out.push({
           path: join(path, k),
@@ -156,6 +165,129 @@ function walk(path: string, key: string, rec: unknown, ours: unknown, w: Walk): 
       }
     }
   }
+}
+
+/**
+ * The enums of a list's items compared as a set: a service's vocabulary (currency codes, categories). A
+ * state (`status`, `entry_type`) is the state of one record, and the records differ: not compared there.
+ */
+const isListEnumKey = (key: string) => /(^|_)(currency|category)$/.test(key);
+
+/** Every enum value inside a list, by path (`crypto-accounts[].currency` → {PHP, BTC}). */
+function enumsInLists(
+  path: string,
+  key: string,
+  v: unknown,
+  out: Map<string, Set<string>>,
+  inList = false,
+): Map<string, Set<string>> {
+  if (v === ELIDED) return out;
+  if (Array.isArray(v)) {
+    for (const x of v) enumsInLists(`${path}[]`, key, x, out, true);
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) enumsInLists(join(path, k), k, x, out, inList);
+  } else if (inList && typeof v === 'string' && isListEnumKey(key) && ENUM_VALUE.test(v)) {
+    out.set(path, (out.get(path) ?? new Set()).add(v));
+  }
+  return out;
+}
+
+/**
+ * The enum values of a list's items: the items are different records, in another order, so each value
+ * recorded at a path must be among ours at that path (when ours has any there).
+ */
+function listEnums(base: string, rec: unknown, ours: unknown, out: Difference[]): void {
+  const theirs = enumsInLists(base, '', rec, new Map());
+  const mine = enumsInLists(base, '', ours, new Map());
+  for (const [path, values] of theirs) {
+    const have = mine.get(path);
+    if (!have) continue;
+    for (const v of values)
+      if (!have.has(v))
+        out.push({
+          path,
+          kind: 'enum',
+          recorded: JSON.stringify(v),
+          ours: [...have].map((x) => JSON.stringify(x)).join(' | '),
+        });
+  }
+}
+
+/** One CSV line's fields (double-quoted fields may hold commas and `""`). */
+function csvFields(line: string): string[] {
+  const out: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted && c === '"' && line[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) {
+      out.push(field);
+      field = '';
+    } else field += c;
+  }
+  out.push(field);
+  return out;
+}
+
+/** A CSV body (a header row of column names, then rows), or undefined when the text is not one. */
+function csvOf(text: string): { columns: string[]; rows: string[][] } | undefined {
+  const [head, ...rows] = text.trim().split(/\r?\n/);
+  if (!head || !/^[A-Za-z_][\w ]*(,[A-Za-z_][\w ]*)+$/.test(head)) return undefined;
+  return { columns: head.split(','), rows: rows.filter((r) => r.trim()).map(csvFields) };
+}
+
+/**
+ * A CSV answer (the balance statement) compared like JSON, not as text: its columns missing or extra,
+ * and the format of each column's value in the first row (the rows are other records).
+ */
+function compareCsv(
+  rec: { columns: string[]; rows: string[][] },
+  ours: { columns: string[]; rows: string[][] } | undefined,
+  out: Difference[],
+): void {
+  if (!ours) {
+    out.push({
+      path: '',
+      kind: 'type',
+      recorded: `CSV (${rec.columns.join(',')})`,
+      ours: 'not CSV',
+    });
+    return;
+  }
+  for (const c of rec.columns)
+    if (!ours.columns.includes(c))
+      out.push({ path: `csv.${c}`, kind: 'missing', recorded: 'a column', ours: 'absent' });
+  for (const c of ours.columns)
+    if (!rec.columns.includes(c))
+      out.push({ path: `csv.${c}`, kind: 'extra', recorded: 'absent', ours: 'a column' });
+  const [r0, o0] = [rec.rows[0], ours.rows[0]];
+  if (!r0) return;
+  if (!o0) {
+    out.push({
+      path: 'csv[]',
+      kind: 'missing',
+      recorded: `${rec.rows.length} row(s)`,
+      ours: 'none',
+    });
+    return;
+  }
+  rec.columns.forEach((c, i) => {
+    const j = ours.columns.indexOf(c);
+    const [rv, ov] = [r0[i], o0[j]];
+    if (j < 0 || rv === undefined || ov === undefined) return;
+    const [rf, of] = [formatOf(c, rv), formatOf(c, ov)];
+    if (rf !== of && !paddedAlike(rv, of))
+      out.push({
+        path: `csv.${c}`,
+        kind: 'format',
+        recorded: describe(c, rv),
+        ours: describe(c, ov),
+      });
+  });
 }
 
 /** The first object (depth first) holding every key of `keys`, with its path. */
@@ -213,6 +345,11 @@ export function compareAnswer(rec: RecordedAnswer, ours: Answer): Difference[] {
   }
   if (body.kind === 'none') return out;
   if (body.kind === 'text') {
+    const csv = csvOf(body.text);
+    if (csv && !body.partial) {
+      compareCsv(csv, typeof ours.body === 'string' ? csvOf(ours.body) : undefined, out);
+      return out;
+    }
     if (!containsText(ours.body, body.text))
       out.push({
         path: '',
@@ -237,7 +374,10 @@ export function compareAnswer(rec: RecordedAnswer, ours: Answer): Difference[] {
         recorded: `a fragment with ${keys.join(', ')}`,
         ours: 'not in the body',
       });
-    else walk(holder.path, holder.path.split('.').pop() ?? '', body.value, holder.value, w);
+    else {
+      walk(holder.path, holder.path.split('.').pop() ?? '', body.value, holder.value, w);
+      listEnums(holder.path, body.value, holder.value, out);
+    }
     return out;
   }
   // A client that printed only the list (`body['crypto-accounts']`): compared with our one list.
@@ -245,11 +385,15 @@ export function compareAnswer(rec: RecordedAnswer, ours: Answer): Difference[] {
     const lists = Object.entries(ours.body as Record<string, unknown>).filter(([, v]) =>
       Array.isArray(v),
     );
-    if (lists.length === 1) {
-      walk(lists[0]![0], lists[0]![0], body.value, lists[0]![1], w);
+    const [only] = lists;
+    if (only && lists.length === 1) {
+      const [key, list] = only;
+      walk(key, key, body.value, list, w);
+      listEnums(key, body.value, list, out);
       return out;
     }
   }
   walk('', '', body.value, ours.body, w);
+  listEnums('', body.value, ours.body, out);
   return out;
 }

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { packageRoot } from '../spec/load.js';
 import { parseLenient } from './lenient-parse.js';
 
@@ -71,6 +71,11 @@ export interface LoadedEntry {
   family: string;
   index: number;
   entry: HarEntry;
+  /**
+   * From the committed corpus (`parity/recorded/`): only its entries are excused by the operations'
+   * accepted deviations, which were written about them; a user's own HAR is held to every difference.
+   */
+  corpus: boolean;
 }
 
 /** What was recorded as the answer, with the corpus' markers read. */
@@ -104,6 +109,7 @@ export function loadEntries(files: string[]): LoadedEntry[] {
   const out: LoadedEntry[] = [];
   for (const file of files) {
     let har: HarLog;
+    if (!existsSync(file)) throw new Error(`${file}: no such file`);
     try {
       har = JSON.parse(readFileSync(file, 'utf8')) as HarLog;
     } catch (err) {
@@ -112,10 +118,11 @@ export function loadEntries(files: string[]): LoadedEntry[] {
     if (!Array.isArray(har?.log?.entries))
       throw new Error(`${file}: not a HAR file (no log.entries)`);
     const family = basename(file).replace(/\.har$/i, '');
+    const corpus = resolve(dirname(file)) === resolve(corpusDir());
     har.log.entries.forEach((entry, index) => {
       if (!entry?.request?.url || !entry.request.method)
         throw new Error(`${file}: entry ${index} has no request method and url`);
-      out.push({ key: `${basename(file)}#${index}`, family, index, entry });
+      out.push({ key: `${basename(file)}#${index}`, family, index, entry, corpus });
     });
   }
   return out;

@@ -32,7 +32,48 @@ export interface ReplayContext {
   creds: Credentials;
   /** Map recorded ids, accounts, addresses and references to the workspace's (parity); off for replay. */
   mapIds: boolean;
+  /**
+   * Compare recorded callbacks with the ones the target sends, read from its delivery log through its
+   * control API (parity, against a sandbox); off for replay, whose target is another service.
+   */
+  callbacks?: boolean;
   unique: () => string;
+  /**
+   * A recorded session's ids and ours (`recorded id → ours`): learnt from each answer (a create's `id`),
+   * and from each resource provisioned for a recorded id, so that the session's later requests naming the
+   * recorded id (in the path, the query or the body) reach the same resource: create → mark paid → read.
+   * Not used for the committed corpus, whose entries are independent examples.
+   */
+  ids?: Map<string, string>;
+}
+
+/** Learn the ids of an answer: where the recorded body has an `id` (or `…_id`) string, ours at that path. */
+export function learnIds(recorded: unknown, ours: unknown, ids: Map<string, string>): void {
+  if (!recorded || !ours || typeof recorded !== 'object' || typeof ours !== 'object') return;
+  if (Array.isArray(recorded) || Array.isArray(ours)) return; // list items are other records
+  const o = ours as Record<string, unknown>;
+  for (const [k, v] of Object.entries(recorded as Record<string, unknown>)) {
+    const mine = o[k];
+    if (
+      /^(id|.+_id)$/.test(k) &&
+      k !== 'external_transaction_id' &&
+      typeof v === 'string' &&
+      typeof mine === 'string' &&
+      v.length >= 2 &&
+      v !== mine &&
+      !ids.has(v)
+    )
+      ids.set(v, mine);
+    else learnIds(v, mine, ids);
+  }
+}
+
+/** A recorded string with the session's known ids replaced by ours. */
+function chainIds(s: string, ids: Map<string, string> | undefined): string {
+  if (!ids?.size) return s;
+  let out = s;
+  for (const [rec, ours] of ids) if (out.includes(rec)) out = out.split(rec).join(ours);
+  return out;
 }
 
 const UNKNOWN_ID = '0'.repeat(32);
@@ -53,6 +94,21 @@ export function authOf(e: HarEntry, op: Operation | undefined): AuthMode {
   if (auth) return kind === 'hmac' ? (/token/i.test(auth) ? 'token' : 'bearer') : 'token';
   if (kind === 'merchant') return 'token';
   return kind === 'hmac' ? 'hmac' : 'none';
+}
+
+/**
+ * The authentication failure a recorded answer shows (a session's own HAR has no parity/requests.json
+ * override to say so): a stale nonce, a signature or token refused, or no credentials. Replayed as that
+ * failure, not re-signed into a success.
+ */
+export function recordedFailure(e: HarEntry): AuthMode | undefined {
+  if (e.response.status !== 401 && !e.response._statusUnknown) return undefined;
+  const text = e.response.content.text ?? '';
+  if (/nonce is too low/i.test(text)) return 'stale-nonce';
+  if (/signature cannot be matched|invalid signature/i.test(text)) return 'bad-signature';
+  if (/invalid token/i.test(text)) return 'wrong-token';
+  if (e.response.status === 401 && /credentials were not provided/i.test(text)) return 'none';
+  return undefined;
 }
 
 interface Outgoing {
@@ -115,14 +171,25 @@ export async function readAnswer(res: Response): Promise<Answer> {
   }
 }
 
-function mapBody(value: unknown, key: string, ctx: ReplayContext, uniq: string): unknown {
+function mapBody(
+  value: unknown,
+  key: string,
+  ctx: ReplayContext,
+  uniq: string,
+  ids: Map<string, string> | undefined,
+): unknown {
   const { accounts, customerEmail, customerPhone } = ctx.creds;
-  if (Array.isArray(value)) return value.map((v) => mapBody(v, key, ctx, uniq));
+  if (Array.isArray(value)) return value.map((v) => mapBody(v, key, ctx, uniq, ids));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapBody(v, k, ctx, uniq)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, mapBody(v, k, ctx, uniq, ids)]),
+    );
   }
   if (typeof value !== 'string' && typeof value !== 'number') return value;
   const s = String(value);
+  const known = ids?.get(s);
+  if (known !== undefined) return known;
+  if (!ctx.mapIds) return value;
   const named = /^<(\w+) account id>$/.exec(s)?.[1];
   if (/^(account|source_account|receiving_account)$/.test(key))
     return accounts[named ?? 'PHP'] ?? accounts.PHP;
@@ -190,17 +257,38 @@ async function provision(ctx: ReplayContext, kind: ResourceKind): Promise<string
   return id;
 }
 
-/** The recorded URL under the target's base: path and query as recorded, ids mapped when asked. */
-async function targetUrl(e: HarEntry, ctx: ReplayContext): Promise<string> {
+/**
+ * The recorded URL under the target's base: path and query as recorded, a session's known ids chained,
+ * and (parity) a recorded id it does not know mapped to a resource provisioned for it.
+ */
+async function targetUrl(
+  e: HarEntry,
+  ctx: ReplayContext,
+  ids: Map<string, string> | undefined,
+): Promise<string> {
   const u = new URL(e.request.url.replace(/\{[a-z_]+\}/g, UNKNOWN_ID));
-  let rest = `${u.pathname}${u.search}`;
+  let rest = chainIds(`${u.pathname}${u.search}`, ids);
   if (ctx.mapIds) {
     for (const r of RESOURCES) {
       const id = r.rx.exec(u.pathname)?.[1];
-      if (id && id !== UNKNOWN_ID) rest = rest.split(id).join(await provision(ctx, r.kind));
+      if (!id || id === UNKNOWN_ID || ids?.has(id)) continue;
+      const ours = await provision(ctx, r.kind);
+      ids?.set(id, ours); // the session's later requests reach the same resource
+      rest = rest.split(id).join(ours);
     }
   }
   return `${ctx.target.baseUrl}${rest}`;
+}
+
+const FORM = /application\/x-www-form-urlencoded/i;
+
+/** A form body with its values mapped like a JSON body's (accounts, e-mails, the session's ids). */
+function mapForm(body: string, ctx: ReplayContext, ids: Map<string, string> | undefined): string {
+  const uniq = ctx.unique();
+  const out = new URLSearchParams();
+  for (const [k, v] of new URLSearchParams(body))
+    out.append(k, String(mapBody(v, k, ctx, uniq, ids)));
+  return out.toString();
 }
 
 /** The entry as it is replayed: at the override's path when it names one. */
@@ -215,22 +303,29 @@ export async function replayEntry(
   op: Operation | undefined,
   ctx: ReplayContext,
   override?: EntryOverride,
+  /** A recorded session's ids (ReplayContext.ids), or undefined for an independent entry. */
+  ids?: Map<string, string>,
 ): Promise<Answer> {
-  const url = await targetUrl(replayedAt(e, override), ctx);
+  const url = await targetUrl(replayedAt(e, override), ctx, ids);
   const post = e.request.postData;
   const type = header(e.request.headers, 'content-type') ?? post?.mimeType;
   let body: string | undefined =
     override?.body !== undefined ? JSON.stringify(override.body) : post?.text;
-  if (ctx.mapIds && body !== undefined && (!type || type.includes('json'))) {
+  const mapping = ctx.mapIds || (ids?.size ?? 0) > 0;
+  if (mapping && body !== undefined && override?.body === undefined && FORM.test(type ?? '')) {
+    body = mapForm(body, ctx, ids);
+  } else if (mapping && body !== undefined) {
     const parsed =
       override?.body ??
       (parseLenient(body).ok ? (parseLenient(body) as { value: unknown }).value : undefined);
-    if (parsed !== undefined) body = JSON.stringify(mapBody(parsed, '', ctx, ctx.unique()));
+    if (parsed !== undefined && typeof parsed === 'object')
+      body = JSON.stringify(mapBody(parsed, '', ctx, ctx.unique(), ids));
+    else if (!type?.includes('json') && body.includes('=')) body = mapForm(body, ctx, ids);
   }
   if (body === '' || (body === undefined && override?.body === undefined))
     body = post?.text || undefined;
   if (['GET', 'HEAD'].includes(e.request.method)) body = undefined; // fetch sends none (errors.har#3 records one)
-  const auth = override?.auth ?? authOf(e, op);
+  const auth = override?.auth ?? recordedFailure(e) ?? authOf(e, op);
   const spelling = e.request.headers.some((h) => /^access-(key|signature)$/i.test(h.name))
     ? 'dash'
     : 'underscore';

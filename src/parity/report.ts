@@ -65,6 +65,7 @@ export function textReport(results: EntryResult[], opts: { all?: boolean } = {})
         `    ${MARK[d.verdict]!.padEnd(11)} ${d.kind.padEnd(7)} ${(d.path || '(body)').padEnd(40)} recorded ${d.recorded}; ours ${d.ours}`,
       );
     }
+    if (r.ours !== undefined) lines.push(`    our answer: ${r.ours}`);
   }
   const table = tally(results, operationName);
   const w = Math.max(9, ...table.map((t) => t.name.length));
@@ -81,24 +82,28 @@ const xml = (s: string) =>
   s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 
 /** JUnit XML: one test case per entry; an unexplained difference is a failure, a skipped entry is skipped. */
-export function junitReport(results: EntryResult[]): string {
+export function junitReport(
+  results: EntryResult[],
+  command: 'parity' | 'replay' = 'parity',
+): string {
   const failures = results.filter((r) => r.status === 'unexplained' || r.status === 'error').length;
   const skipped = results.filter((r) => r.status === 'skipped').length;
   const cases = results.map((r) => {
     const name = `${r.key} ${r.method} ${r.url}`;
-    const open = `  <testcase classname="parity.${xml(r.family)}" name="${xml(name)}">`;
+    const open = `  <testcase classname="${command}.${xml(r.family)}" name="${xml(name)}">`;
     if (r.status === 'skipped')
       return `${open}<skipped message="${xml(r.note ?? '')}"/></testcase>`;
     if (r.status !== 'unexplained' && r.status !== 'error') return `${open}</testcase>`;
     const detail = r.differences
       .filter((d) => d.verdict === 'unexplained')
-      .map((d) => `${d.kind} ${d.path}: recorded ${d.recorded}; ours ${d.ours}`);
+      .map((d) => `${d.kind} ${d.path}: recorded ${d.recorded}; ours ${d.ours}`)
+      .concat(r.ours !== undefined ? [`our answer: ${r.ours}`] : []);
     return `${open}<failure message="${xml(r.note ?? `${detail.length} unexplained difference(s)`)}">${xml(detail.join('\n'))}</failure></testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="paysandbox parity" tests="${results.length}" failures="${failures}" skipped="${skipped}">`,
-    `<testsuite name="parity" tests="${results.length}" failures="${failures}" skipped="${skipped}">`,
+    `<testsuites name="paysandbox ${command}" tests="${results.length}" failures="${failures}" skipped="${skipped}">`,
+    `<testsuite name="${command}" tests="${results.length}" failures="${failures}" skipped="${skipped}">`,
     ...cases,
     '</testsuite>',
     '</testsuites>',

@@ -1,10 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot, type LoadedSpec } from '../spec/load.js';
+import { isCallback, recordedCallback, sandboxCallback } from './callback.js';
 import { compareAnswer, type Difference } from './compare.js';
 import { recordedAnswer, type LoadedEntry } from './har.js';
 import { operationMatcher, type Deviation } from './operations.js';
-import { replayedAt, replayEntry, type EntryOverride, type ReplayContext } from './replay.js';
+import {
+  learnIds,
+  replayedAt,
+  replayEntry,
+  type EntryOverride,
+  type ReplayContext,
+} from './replay.js';
 import { freshCredentials, type Target } from './target.js';
 
 export type Verdict = 'accepted' | 'gap' | 'unexplained';
@@ -27,6 +34,8 @@ export interface EntryResult {
   status: EntryStatus;
   /** Why the entry was not replayed, or the error that stopped it. */
   note?: string;
+  /** Our answer's body, trimmed, when its status is not the recorded one: why ours failed (or did not). */
+  ours?: string;
   differences: JudgedDifference[];
 }
 
@@ -99,10 +108,37 @@ export async function runParity(
   const run = Date.now().toString(36);
   return replayAll(
     entries,
-    { target, creds, mapIds: true, unique: () => `parity-${run}-${++n}` },
+    {
+      target,
+      creds,
+      mapIds: true,
+      callbacks: true,
+      unique: () => `parity-${run}-${++n}`,
+      ids: new Map(),
+    },
     spec,
     inputs,
   );
+}
+
+const OURS_MAX = 300;
+
+/** A body as one line of at most OURS_MAX characters. */
+function trimmed(body: unknown): string {
+  const text = (typeof body === 'string' ? body : (JSON.stringify(body) ?? '')).replace(
+    /\s+/g,
+    ' ',
+  );
+  return text.length > OURS_MAX ? `${text.slice(0, OURS_MAX - 1)}…` : text;
+}
+
+/** Why an entry that is not a call to the API is not replayed. */
+function skipNote(direction: string): string {
+  if (direction === 'browser-redirect-to-merchant')
+    return "a browser's GET to the merchant's redirect URL, not a call to the API (the hosted page sends the browser there; the merchant answers it)";
+  if (direction === 'coins-to-merchant')
+    return 'a callback the service sends: compared by paysandbox parity, which reads the delivery log of a sandbox; replay cannot';
+  return `not a call to the API (${direction})`;
 }
 
 /** Replay the entries in order with the context's credentials, and judge each answer. */
@@ -114,7 +150,7 @@ export async function replayAll(
 ): Promise<EntryResult[]> {
   const matcher = operationMatcher(spec);
   const results: EntryResult[] = [];
-  for (const { key, family, entry } of entries) {
+  for (const { key, family, entry, corpus } of entries) {
     const url = new URL(replayedAt(entry, inputs.overrides[key]).request.url.replace(/[{}]/g, ''));
     const op = matcher.match(entry.request.method, url.pathname);
     const base = {
@@ -125,22 +161,41 @@ export async function replayAll(
       evidence: entry._evidence ?? 'unknown',
       operationId: op?.operationId,
     };
-    if (entry._direction) {
+    const callback = isCallback(entry) && ctx.callbacks === true;
+    if (entry._direction && !callback) {
       results.push({
         ...base,
         status: 'skipped',
-        note: `not a call to the API (${entry._direction})`,
+        note: skipNote(entry._direction),
         differences: [],
       });
       continue;
     }
     const gap = inputs.gaps.find((g) => g.entry === key);
     try {
-      const answer = await replayEntry(entry, op, ctx, inputs.overrides[key]);
-      const diffs = compareAnswer(recordedAnswer(entry), answer).map((d) =>
-        judge(key, d, op ? matcher.deviations(op.operationId) : [], gap),
+      const [recorded, answer] = callback
+        ? [
+            recordedCallback(entry),
+            await sandboxCallback(entry, ctx.target, ctx.creds.merchantToken, ctx.unique),
+          ]
+        : [
+            recordedAnswer(entry),
+            await replayEntry(entry, op, ctx, inputs.overrides[key], corpus ? undefined : ctx.ids),
+          ];
+      // A recorded session's later requests name the ids its creates answered: ours from now on.
+      if (!corpus && ctx.ids && recorded.body.kind === 'json')
+        learnIds(recorded.body.value, answer.body, ctx.ids);
+      const diffs = compareAnswer(recorded, answer).map((d) =>
+        // The deviations were written about the corpus' entries: a user's HAR is not excused by them.
+        judge(key, d, op && corpus ? matcher.deviations(op.operationId) : [], gap),
       );
-      results.push({ ...base, status: statusOf(diffs), differences: diffs });
+      const statusDiffers = diffs.some((d) => d.kind === 'status');
+      results.push({
+        ...base,
+        status: statusOf(diffs),
+        ...(statusDiffers ? { ours: trimmed(answer.body) } : {}),
+        differences: diffs,
+      });
     } catch (err) {
       results.push({
         ...base,

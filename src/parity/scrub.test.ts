@@ -63,6 +63,27 @@ describe('scrubbing a recording', () => {
     );
   });
 
+  it('redacts one-time codes of a form body whatever its declared type (a dict posted as JSON, no type)', () => {
+    for (const mime of ['application/json;charset=UTF-8', '', 'text/plain']) {
+      const out = scrubBody('amount=1000&currency=PHP&otp=123456&code=654321', mime, req);
+      expect(out, mime).not.toMatch(/123456|654321/);
+      expect(new URLSearchParams(out).get('amount'), mime).toBe('1000');
+      expect(new URLSearchParams(out).get('otp'), mime).toBe(REDACTED);
+    }
+    expect(scrubBody('not a form, code 654321', '', req)).toBe('not a form, code 654321');
+  });
+
+  it('masks Philippine mobile numbers written without the plus', () => {
+    expect(maskPii('to 639828997677 or 09171234567')).toBe('to 6398******77 or 0917*****67');
+    const body = scrubBody(
+      JSON.stringify({ target_address: '639828997677', amount: '639' }),
+      'application/json',
+      { maskPii: true, side: 'request' },
+    );
+    expect(body).not.toContain('639828997677');
+    expect(JSON.parse(body)).toMatchObject({ amount: '639' });
+  });
+
   it('masks emails and phone numbers with --mask-pii, keeping their form', () => {
     expect(maskPii('juan.dela.cruz@example.ph paid +639171234567')).toBe(
       'j***@example.ph paid +639*******67',

@@ -19,8 +19,11 @@ export interface ScrubOptions {
 }
 
 const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g;
-// International (+63 917 …) or local (0917 …) numbers only: amounts, epochs and nonces never start so.
-const PHONE = /(?<![\w+.])(?:\+\d{10,14}|0\d{9,11})(?![\d.])/g;
+// International (+63 917 …), Philippine mobile without the plus (63 917 …, 12 digits) or local (0917 …)
+// numbers only: amounts, epochs and nonces never start so.
+const PHONE = /(?<![\w+.])(?:\+\d{10,14}|639\d{9}|0\d{9,11})(?![\d.])/g;
+/** A form body whatever its declared type (`a=1&otp=2`: a client that posts a dict as "application/json"). */
+const FORM_TEXT = /^[\w.%[\]-]+=[^&]*(?:&[\w.%[\]-]+=[^&]*)*$/;
 
 /**
  * Mask emails (`d***@example.com`) and phone numbers (`+639*****34`): the format stays, so a parity
@@ -54,7 +57,10 @@ export function scrubHeaders(headers: HarHeader[], o: ScrubOptions): HarHeader[]
   });
 }
 
-/** A body as text: JSON and form bodies key by key, anything else (when masking) as text. */
+/**
+ * A body as text: JSON and form bodies key by key, whatever the declared type (a form sent as JSON or
+ * with none is still a form), anything else (when masking) as text.
+ */
 export function scrubBody(text: string, mimeType: string, o: ScrubOptions): string {
   if (!text) return text;
   if (/json/i.test(mimeType) || /^\s*[[{]/.test(text)) {
@@ -64,7 +70,8 @@ export function scrubBody(text: string, mimeType: string, o: ScrubOptions): stri
       // not JSON after all: scrubbed as text below
     }
   }
-  if (/x-www-form-urlencoded/i.test(mimeType)) return scrubParams(text, o);
+  if (/x-www-form-urlencoded/i.test(mimeType) || FORM_TEXT.test(text.trim()))
+    return scrubParams(text.trim(), o);
   return o.maskPii ? maskPii(text) : text;
 }
 
