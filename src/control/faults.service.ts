@@ -1,7 +1,7 @@
 import { ApiError } from '../shared/api-error.js';
 import type { IdFactory } from '../shared/ids.js';
 import type { Schemas } from '../spec/operations.generated.js';
-import { matchesSomePath, nearestPaths } from './faults.paths.js';
+import { matchesSomePath, nearestPaths, spellingProblem } from './faults.paths.js';
 import { compilePathGlob, globProblem, trimSlash, type PathGlob } from './path-glob.js';
 
 /**
@@ -29,10 +29,17 @@ export interface FaultStoreOptions {
   /** The sandbox clock's now, as a timestamp (for `last_hit.at`). */
   now: () => string;
   /**
-   * The route templates the sandbox serves (`/v3/invoices/:invoice_id`); a glob that matches none of
-   * them is refused with the nearest. Absent: no check.
+   * The routes the sandbox serves (`GET /v3/invoices/:invoice_id`); a glob that matches none of them
+   * is refused with the nearest, and a method that none of the routes it matches answers is refused.
+   * Absent: no check.
    */
-  servedPaths?: () => readonly string[];
+  servedRoutes?: () => readonly ServedRoute[];
+}
+
+/** One route of the app: its method and its template (`/v3/invoices/:invoice_id`). */
+export interface ServedRoute {
+  method: string;
+  path: string;
 }
 
 export interface FaultHit {
@@ -63,10 +70,33 @@ export function compileGlob(glob: string): PathGlob {
  */
 export function createFaultStore(ids: IdFactory, random: () => number, o: FaultStoreOptions) {
   const faults = new Map<string, { fault: Fault; pattern: PathGlob }>();
-  let served: string[] | undefined;
-  /** The served paths a fault can touch (computed once: the routes do not change after start). */
-  const servedPaths = () =>
-    (served ??= [...new Set((o.servedPaths?.() ?? []).filter((p) => !EXEMPT.test(trimSlash(p))))]);
+  let served: ServedRoute[] | undefined;
+  /** The served routes a fault can touch (computed once: the routes do not change after start). */
+  const servedRoutes = () =>
+    (served ??= (o.servedRoutes?.() ?? []).filter((r) => !EXEMPT.test(trimSlash(r.path))));
+  const pathsOf = (routes: readonly ServedRoute[]) => [...new Set(routes.map((r) => r.path))];
+
+  /** A glob and method no served route can match: a 400 naming what would match instead. */
+  function checkServed(glob: string, pattern: PathGlob, method: string): void {
+    const all = pathsOf(servedRoutes());
+    if (!matchesSomePath(pattern.nodes, all)) {
+      const nearest = nearestPaths(glob, all)
+        .map((p) => `\`${p}\``)
+        .join(', ');
+      throw ApiError.field(
+        'path',
+        `This glob matches no path the sandbox serves (the control API and /docs are never faulted). Nearest: ${nearest}.`,
+      );
+    }
+    if (method === '*') return;
+    const reached = servedRoutes().filter((r) => matchesSomePath(pattern.nodes, [r.path]));
+    if (reached.some((r) => r.method === method)) return;
+    const methods = [...new Set(reached.map((r) => r.method))].sort().join(', ');
+    throw ApiError.field(
+      'method',
+      `No operation the sandbox serves answers ${method} on a path this glob matches (they answer ${methods}); a fault for ${method} there would never fire.`,
+    );
+  }
 
   return {
     list: (): Fault[] => [...faults.values()].map((f) => ({ ...f.fault })),
@@ -75,16 +105,10 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
     add(input: FaultInput): Fault {
       const tooComplex = globProblem(input.path);
       if (tooComplex) throw ApiError.field('path', tooComplex);
+      const misspelt = spellingProblem(input.path);
+      if (misspelt) throw ApiError.field('path', misspelt);
       const pattern = compileGlob(input.path);
-      if (o.servedPaths && !matchesSomePath(pattern.nodes, servedPaths())) {
-        const nearest = nearestPaths(input.path, servedPaths())
-          .map((p) => `\`${p}\``)
-          .join(', ');
-        throw ApiError.field(
-          'path',
-          `This glob matches no path the sandbox serves (the control API and /docs are never faulted). Nearest: ${nearest}.`,
-        );
-      }
+      if (o.servedRoutes) checkServed(input.path, pattern, input.method ?? '*');
       const latencyOnly =
         input.status === undefined && input.body === undefined && input.latency_ms !== undefined;
       const fault: Fault = {
