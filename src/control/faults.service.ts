@@ -1,4 +1,5 @@
 import { ApiError } from '../shared/api-error.js';
+import { editDistance } from '../shared/edit-distance.js';
 import type { IdFactory } from '../shared/ids.js';
 import type { Schemas } from '../spec/operations.generated.js';
 import { matchesSomePath, nearestPaths, spellingProblem } from './faults.paths.js';
@@ -17,13 +18,16 @@ export interface FaultLastHit {
   path: string;
 }
 
-/** A fault as stored: its method filled in (`*` for any), `count` the injections left. */
-export interface Fault extends FaultInput {
-  id: string;
-  method: string;
-  hits: number;
-  last_hit: FaultLastHit | null;
-}
+/**
+ * A fault as stored: its method filled in (`*` for any), `count` the injections left; once they are
+ * used up it stays listed, `exhausted`, with its hits, until removed.
+ */
+export type Fault = Schemas['Fault'];
+
+/** The fields of `FaultInput`: any other is refused, by name. */
+const FAULT_FIELDS = ['method', 'path', 'status', 'body', 'latency_ms', 'count', 'probability'];
+/** Statuses whose response has no body. */
+const NO_BODY_STATUSES = new Set([204, 205, 304]);
 
 export interface FaultStoreOptions {
   /** The sandbox clock's now, as a timestamp (for `last_hit.at`). */
@@ -103,6 +107,23 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
 
     /** Status defaults to 500, except for a fault that asks only for latency. */
     add(input: FaultInput): Fault {
+      for (const field of Object.keys(input)) {
+        if (FAULT_FIELDS.includes(field)) continue;
+        const near = FAULT_FIELDS.find((f) => editDistance(f, field) <= 2 || f.startsWith(field));
+        throw ApiError.field(
+          field,
+          `Unknown field.${near ? ` Did you mean \`${near}\`?` : ''} A fault takes ${FAULT_FIELDS.join(', ')}.`,
+        );
+      }
+      if (
+        input.body !== undefined &&
+        input.status !== undefined &&
+        NO_BODY_STATUSES.has(input.status)
+      )
+        throw ApiError.field(
+          'body',
+          `A ${input.status} response has no body: remove \`body\` or choose another status.`,
+        );
       const tooComplex = globProblem(input.path);
       if (tooComplex) throw ApiError.field('path', tooComplex);
       const misspelt = spellingProblem(input.path);
@@ -115,6 +136,7 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
         id: ids(),
         method: input.method ?? '*',
         path: input.path,
+        state: 'active',
         hits: 0,
         last_hit: null,
       };
@@ -129,19 +151,21 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
 
     clear: () => faults.clear(),
 
-    /** Remove one fault; an unknown id (or one already used up) is a 404. */
+    /** Remove one fault (used up or not); an unknown id is a 404. */
     remove(id: string): void {
       if (!faults.delete(id)) throw ApiError.notFound();
     },
 
     /**
      * The first fault that fires for this request, counted at once (before any latency) so that
-     * concurrent requests never take more injections than `count` allows. An exhausted fault is removed.
+     * concurrent requests never take more injections than `count` allows. An exhausted fault stays
+     * listed (with its hits) and fires no more.
      */
     take(method: string, path: string, asSent = path): FaultHit | undefined {
       const clean = trimSlash(path);
       if (EXEMPT.test(clean)) return undefined;
       for (const { fault, pattern } of faults.values()) {
+        if (fault.state === 'exhausted') continue;
         if (fault.method !== '*' && fault.method !== method.toUpperCase()) continue;
         if (!pattern.test(clean)) continue;
         if (fault.probability !== undefined && !(random() < fault.probability)) continue;
@@ -149,7 +173,7 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
         fault.last_hit = { at: o.now(), method: method.toUpperCase(), path: asSent };
         if (fault.count !== undefined) {
           fault.count -= 1;
-          if (fault.count === 0) faults.delete(fault.id);
+          if (fault.count === 0) fault.state = 'exhausted';
         }
         return {
           fault: { ...fault },
