@@ -59,6 +59,11 @@ export const INJECTED_FAULT = ApiError.general('injected_fault', 'Injected fault
 
 /** Paths never touched by faults: the control API itself and the documents a client needs to start. */
 const EXEMPT = /^\/(_sandbox(\/|$)|openapi\.(json|yaml)$|docs(\/|$))/;
+/**
+ * The readiness check (the image's HEALTHCHECK, CI waits): faulted only by a fault that names it
+ * (`/healthz`), never by a wildcard (`/**`) meant for the API.
+ */
+const HEALTH = '/healthz';
 
 /**
  * A path glob: `*` matches within one segment, `**` as a segment zero or more segments; trailing slashes
@@ -73,7 +78,7 @@ export function compileGlob(glob: string): PathGlob {
  * `probability` (tests inject a fixed source).
  */
 export function createFaultStore(ids: IdFactory, random: () => number, o: FaultStoreOptions) {
-  const faults = new Map<string, { fault: Fault; pattern: PathGlob }>();
+  const faults = new Map<string, { fault: Fault; pattern: PathGlob; wildcard: boolean }>();
   let served: ServedRoute[] | undefined;
   /** The served routes a fault can touch (computed once: the routes do not change after start). */
   const servedRoutes = () =>
@@ -145,7 +150,7 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
       if (input.latency_ms !== undefined) fault.latency_ms = input.latency_ms;
       if (input.count !== undefined) fault.count = input.count;
       if (input.probability !== undefined) fault.probability = input.probability;
-      faults.set(fault.id, { fault, pattern });
+      faults.set(fault.id, { fault, pattern, wildcard: input.path.includes('*') });
       return { ...fault };
     },
 
@@ -164,8 +169,9 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
     take(method: string, path: string, asSent = path): FaultHit | undefined {
       const clean = trimSlash(path);
       if (EXEMPT.test(clean)) return undefined;
-      for (const { fault, pattern } of faults.values()) {
+      for (const { fault, pattern, wildcard } of faults.values()) {
         if (fault.state === 'exhausted') continue;
+        if (wildcard && clean === HEALTH) continue;
         if (fault.method !== '*' && fault.method !== method.toUpperCase()) continue;
         if (!pattern.test(clean)) continue;
         if (fault.probability !== undefined && !(random() < fault.probability)) continue;
