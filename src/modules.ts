@@ -3,6 +3,7 @@ import { createEventDeliveryWriter } from './callbacks/event-delivery.writer.js'
 import { createCheckoutModule } from './checkout/checkout.module.js';
 import type { SandboxControls } from './control/clock.routes.js';
 import { createControlModule } from './control/control.module.js';
+import type { ServedRoute } from './control/faults.service.js';
 import type { OutboxEventRow } from './events/outbox.repo.js';
 import type { RequestLog } from './http/request-log.js';
 import { createIdentitiesModule } from './identities/identities.module.js';
@@ -24,8 +25,8 @@ export interface ModuleOptions {
   /** The fetch a test injected; callbacks then use it as given. */
   injectedFetch?: typeof fetch;
   random: () => number;
-  /** The route templates the app serves, once it is built (for the faults' path check). */
-  servedPaths?: () => readonly string[];
+  /** The routes the app serves, once it is built (for the faults' method and path check). */
+  servedRoutes?: () => readonly ServedRoute[];
 }
 
 /**
@@ -76,7 +77,7 @@ export function createModules(core: CoreDeps, o: ModuleOptions) {
     requestLog: o.requestLog,
     random: o.random,
     sandbox: o.sandbox,
-    servedPaths: o.servedPaths,
+    servedRoutes: o.servedRoutes,
   });
   const checkout = createCheckoutModule(all, wallet.api.requests, outlets.api);
   return {

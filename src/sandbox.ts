@@ -92,7 +92,10 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       injectedFetch: opts.fetch,
       random: opts.random ?? Math.random,
       // Asked for only once a fault is added, after the app below exists.
-      servedPaths: () => app.routes.filter((r) => r.method !== 'ALL').map((r) => r.path),
+      servedRoutes: () =>
+        app.routes
+          .filter((r) => r.method !== 'ALL')
+          .map((r) => ({ method: r.method, path: r.path })),
     },
   );
   const list = moduleList(modules);

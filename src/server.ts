@@ -12,13 +12,19 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** A non-loopback listen without a control token: bad configuration, said in one line (exit 2). */
+export class ControlTokenRequiredError extends Error {
+  override name = 'ControlTokenRequiredError';
+}
+
 /** Listen on the configured address (docs/design.md#authentication: no non-loopback listen without a control token). */
 export async function listen(sandbox: Sandbox): Promise<RunningServer> {
   const { config } = sandbox;
   if (!isLoopback(config.host) && !config.controlToken && !config.insecureControl) {
-    throw new Error(
+    throw new ControlTokenRequiredError(
       `Refusing to listen on ${config.host} without a control token: set SANDBOX_CONTROL_TOKEN (or --control-token), ` +
-        'or pass --insecure-control to expose /_sandbox to anyone who can reach this address.',
+        'or set PAYSANDBOX_INSECURE_CONTROL=1 (or --insecure-control) to expose /_sandbox to anyone who can reach ' +
+        'this address (a container: docker run -e PAYSANDBOX_INSECURE_CONTROL=1 …)',
     );
   }
   const server = await new Promise<Server>((resolve, reject) => {

@@ -153,21 +153,29 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
     /**
      * Send `event` with the invoice's current data; no state changes, no outbox event (a new event id).
      * In per-invoice order: it goes after any earlier delivery of the invoice still pending, and later
-     * ones wait for it. `invoice.fully_paid` for an invoice that is not fully paid needs `force`: the
-     * real service never sends it.
+     * ones wait for it. An event the invoice's state cannot produce needs `force`, as the real service
+     * never sends it: `invoice.fully_paid` before it is fully paid, `invoice.updated` before any payment,
+     * `invoice.payment_reference_number_generated` without a reference number.
      */
     fire(invoiceId: string, event: EventName, opts: { force?: boolean } = {}) {
       const invoice = d.invoiceById(invoiceId);
       if (!invoice) throw ApiError.notFound();
-      if (
-        event === 'invoice.fully_paid' &&
-        invoice.status !== 'fully_paid' &&
-        opts.force !== true
-      ) {
+      const impossible =
+        event === 'invoice.fully_paid' && invoice.status !== 'fully_paid'
+          ? `The invoice is ${invoice.status}, not fully_paid: the real service never sends invoice.fully_paid for it. ` +
+            'Pay it first (POST /_sandbox/invoices/{id}/payments)'
+          : event === 'invoice.updated' && invoice.amount_received === 0n
+            ? 'The invoice has received no payment: the real service sends invoice.updated when a payment arrives. ' +
+              'Pay part of it first (POST /_sandbox/invoices/{id}/payments)'
+            : event === 'invoice.payment_reference_number_generated' &&
+                invoice.current_payment_reference_number === null
+              ? 'The invoice has no payment reference number: the real service sends this event when one is generated. ' +
+                'Generate one first (choose a counter outlet on its payment page)'
+              : null;
+      if (impossible && opts.force !== true) {
         throw ApiError.general(
           'invalid_state_transition',
-          `The invoice is ${invoice.status}, not fully_paid: the real service never sends invoice.fully_paid for it. ` +
-            'Pay it first (POST /_sandbox/invoices/{id}/payments), or send {"force": true} to test how your handler copes.',
+          `${impossible}, or send {"force": true} to test how your handler copes.`,
         );
       }
       return enqueue(

@@ -48,9 +48,52 @@ describe('the manual send of an event (POST /_sandbox/invoices/{id}/callbacks)',
       kind: 'manual',
       redelivery_of: null,
     });
-    // Other events of a pending invoice go as they are (the real service sends them for it).
-    expect((await fire(inv.id, { event: 'invoice.updated' })).status).toBe(201);
+    // invoice.created goes as it is (the real service sent it for this invoice).
+    expect((await fire(inv.id, { event: 'invoice.created' })).status).toBe(201);
     expect((await fire(inv.id, { event: 'invoice.fully_paid', force: 'yes' })).status).toBe(400);
+  });
+
+  it.each([
+    [
+      'invoice.updated',
+      /^The invoice has received no payment: the real service sends invoice\.updated when a payment arrives\./,
+    ],
+    [
+      'invoice.payment_reference_number_generated',
+      /^The invoice has no payment reference number: the real service sends this event when one is generated\./,
+    ],
+  ])(
+    'refuses %s when the invoice state cannot produce it (409, nothing queued) unless force is given',
+    async (event, message) => {
+      await setup({ background: false });
+      const inv = createInvoice();
+      const before = deliveryCount();
+      const refused = await fire(inv.id, { event });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error_codes).toEqual(['invalid_state_transition']);
+      expect(refused.body.errors.non_field_errors[0]).toMatch(message);
+      expect(refused.body.errors.non_field_errors[0]).toMatch(/send \{"force": true\}/);
+      expect(deliveryCount()).toBe(before);
+      expect((await fire(inv.id, { event, force: true })).status).toBe(201);
+    },
+  );
+
+  it('sends invoice.updated once a payment arrived, and the reference event once a reference was issued', async () => {
+    await setup({ background: false });
+    const inv = createInvoice();
+    const paid = await t.request('POST', `/_sandbox/invoices/${inv.id}/payments`, {
+      body: { collector: 'coins_peso_wallet', amount: 5 },
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect((await fire(inv.id, { event: 'invoice.updated' })).status).toBe(201);
+    const other = createInvoice();
+    const ref = await t.request('POST', '/_sandbox/trigger', {
+      body: { event: 'invoice.payment_reference_number_generated', invoice_id: other.id },
+    });
+    expect(ref.status, JSON.stringify(ref.body)).toBe(201);
+    expect(
+      (await fire(other.id, { event: 'invoice.payment_reference_number_generated' })).status,
+    ).toBe(201);
   });
 
   it('keeps per-invoice order: a manual send waits behind the earlier delivery of its invoice and says so', async () => {
@@ -62,7 +105,7 @@ describe('the manual send of an event (POST /_sandbox/invoices/{id}/callbacks)',
     expect(created.waiting_reason).toMatch(
       /^due now: attempt 1 of 3 goes out as soon as a slot is free$/,
     );
-    const manual = (await fire(inv.id, { event: 'invoice.updated' })).body.delivery;
+    const manual = (await fire(inv.id, { event: 'invoice.updated', force: true })).body.delivery;
     expect(manual.waiting_reason).toBe(
       `queued behind delivery ${created.id} (invoice.created), which has not been sent yet`,
     );
@@ -95,7 +138,7 @@ describe('the manual send of an event (POST /_sandbox/invoices/{id}/callbacks)',
       (d) => d.attempts_count === 1 && d.status === 'pending',
       'the first attempt recorded',
     );
-    const manual = (await fire(inv.id, { event: 'invoice.updated' })).body.delivery;
+    const manual = (await fire(inv.id, { event: 'invoice.updated', force: true })).body.delivery;
     const list = (await t.request('GET', `/_sandbox/deliveries?invoice_id=${inv.id}`)).body
       .deliveries;
     const created = list.find((d: { event: string }) => d.event === 'invoice.created');

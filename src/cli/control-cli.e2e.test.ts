@@ -214,7 +214,10 @@ describe('paysandbox fault', () => {
       expect(slow.out).toMatch(/^added [0-9a-f]{32}  \* +\/v3\/\*\*  latency 2000 ms  hits 0$/m);
       const list = await cli(['fault', 'list']);
       expect(list.out).toMatch(
-        new RegExp(`^${id}  POST   /v1/invoices  status 503, count 1  hits 1$`, 'm'),
+        new RegExp(
+          `^${id}  POST   /v1/invoices  status 503, count 1  hits 1  last_hit \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z POST /v1/invoices/$`,
+          'm',
+        ),
       );
       expect((await cli(['fault', 'rm', id!])).out).toBe(`removed ${id}\n`);
       expect(JSON.parse((await cli(['fault', 'list', '--json'])).out).faults).toHaveLength(1);

@@ -50,7 +50,9 @@ interface Fault {
   latency_ms?: number;
   count?: number;
   probability?: number;
+  state?: 'active' | 'exhausted';
   hits: number;
+  last_hit?: { at: string; method: string; path: string } | null;
 }
 
 /** A fault in one line. */
@@ -60,8 +62,12 @@ export function faultLine(f: Fault): string {
     f.latency_ms ? `latency ${f.latency_ms} ms` : null,
     f.count !== undefined ? `count ${f.count}` : null,
     f.probability !== undefined ? `probability ${f.probability}` : null,
+    f.state === 'exhausted' ? 'exhausted' : null,
   ].filter(Boolean);
-  return `${f.id}  ${f.method.padEnd(6)} ${f.path}  ${what.join(', ')}  hits ${f.hits}`;
+  const last = f.last_hit
+    ? `  last_hit ${f.last_hit.at} ${f.last_hit.method} ${f.last_hit.path}`
+    : '';
+  return `${f.id}  ${f.method.padEnd(6)} ${f.path}  ${what.join(', ')}  hits ${f.hits}${last}`;
 }
 
 function integer(text: string | undefined, flag: string): number | undefined {

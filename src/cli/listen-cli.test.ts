@@ -215,6 +215,52 @@ describe('paysandbox listen', () => {
     expect(await cli.exited).toBe(0);
   });
 
+  it('forwards a first delivery that goes out after listen started, queued behind a failing one before it', async () => {
+    let down = true;
+    const { server, local, trigger, merchantReceiver } = await setup(() =>
+      down ? { status: 503 } : undefined,
+    );
+    // Before listen: invoice.created fails, so invoice.fully_paid waits behind it, never sent.
+    const id = (await trigger('invoice.fully_paid')).body.invoice.id;
+    await merchantReceiver.waitFor((cb) => cb.event?.event.name === 'invoice.created');
+    const cli = startListen([
+      '--forward-to',
+      local.url,
+      '--url',
+      server.url,
+      '--control-token',
+      TOKEN,
+    ]);
+    await cli.waitFor(/Ready: /);
+    // The receiver is back: the retry of invoice.created goes out, then invoice.fully_paid's first delivery.
+    down = false;
+    await fetch(`${server.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'x-sandbox-token': TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 11 }),
+    });
+    const paid = await local.waitFor((cb) => cb.event?.event.name === 'invoice.fully_paid');
+    expect(paid.headers['x-sandbox-forwarded']).toBe('1');
+    expect(paid.headers['x-sandbox-delivery-attempt']).toBe('1');
+    const original = await merchantReceiver.waitFor(
+      (cb) => cb.event?.event.name === 'invoice.fully_paid',
+    );
+    expect(paid.body).toBe(original.body);
+    await cli.waitFor(
+      new RegExp(
+        `forward  invoice\\.fully_paid +invoice=${id} \\(first attempt, queued before listen started\\) → .*\\[200\\]`,
+      ),
+    );
+    // Each send once: the retry of invoice.created and the first delivery of invoice.fully_paid.
+    await cli.waitFor(/forward  invoice\.created .*\(retry #2\)/);
+    expect(local.received.map((r) => r.event?.event.name).sort()).toEqual([
+      'invoice.created',
+      'invoice.fully_paid',
+    ]);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
+  });
+
   it('prints one JSON object per line with --json', async () => {
     const { server, local, trigger } = await setup();
     const cli = startListen([

@@ -32,6 +32,20 @@ interface EventMessage {
 }
 
 const clock = () => new Date().toISOString().slice(11, 23);
+/** Most sends remembered as forwarded (a long listen forgets the oldest). */
+const REMEMBERED = 10_000;
+
+/** A set of keys that keeps only the latest `REMEMBERED`. */
+function recentSet() {
+  const keys = new Set<string>();
+  return {
+    has: (key: string) => keys.has(key),
+    add(key: string) {
+      keys.add(key);
+      if (keys.size > REMEMBERED) keys.delete(keys.values().next().value as string);
+    },
+  };
+}
 
 /** The server's error envelope as one sentence. */
 function envelopeText(body: string): string {
@@ -62,6 +76,11 @@ export async function runListen(
   let merchant: ReadyMessage['merchant'] | undefined;
   // Forwarded one at a time, in the order the events happened (the receiver sees the sandbox's order).
   let forwarding: Promise<void> = Promise.resolve();
+  // The sends already forwarded when they began: events by id (their first delivery, forwarded as the
+  // event happens), redeliveries and manual sends by delivery id. A first attempt of any other send
+  // (one that began before listen did: queued behind a failing delivery) is forwarded as it goes out.
+  const forwardedEvents = recentSet();
+  const forwardedDeliveries = recentSet();
 
   /**
    * POST one send of an event to --forward-to: its first delivery (`event`), a redelivery or manual send
@@ -137,6 +156,7 @@ export async function runListen(
         created_at: e.created_at,
         body: e.body,
       });
+      forwardedEvents.add(e.id);
       forward(
         { event_id: e.id, event: e.name, invoice_id: e.invoice_id, body: e.body },
         1,
@@ -149,6 +169,7 @@ export async function runListen(
         `resend   ${r.event.padEnd(42)} invoice=${r.invoice_id} event_id=${r.event_id} (${what})`,
         { type: 'resend', ...r },
       );
+      forwardedDeliveries.add(r.delivery_id);
       forward(r, 1, r.kind === 'redelivery' ? 'redelivery' : 'manual send');
     } else if (m.event === 'attempt') {
       const a = data as AttemptMessage & { body?: string };
@@ -162,9 +183,14 @@ export async function runListen(
           ...shown,
         },
       );
+      if (body === undefined) return;
       // A retry is a send of the event too: forwarded with its attempt number.
-      if (a.attempt > 1 && body !== undefined)
-        forward({ ...a, body }, a.attempt, `retry #${a.attempt}`);
+      if (a.attempt > 1) forward({ ...a, body }, a.attempt, `retry #${a.attempt}`);
+      // A first attempt of a send that began before listen did (forwarded now, as it goes out).
+      else if (!forwardedEvents.has(a.event_id) && !forwardedDeliveries.has(a.delivery_id)) {
+        forwardedDeliveries.add(a.delivery_id);
+        forward({ ...a, body }, 1, 'first attempt, queued before listen started');
+      }
     }
   };
 

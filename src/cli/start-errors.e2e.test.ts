@@ -53,6 +53,23 @@ describe('paysandbox start refuses what it cannot use, in one line (built CLI)',
     await expectOneClearLine(['--port=70000', '--db', ':memory:'], 'got 70000', /any free port/);
   });
 
+  it('a non-loopback host without a control token (a bare docker run): the variable a container sets', async () => {
+    const r = await runBuilt(['start', '--db', ':memory:', '--port', '0'], {
+      env: {
+        PAYSANDBOX_HOST: '0.0.0.0',
+        SANDBOX_CONTROL_TOKEN: '',
+        PAYSANDBOX_INSECURE_CONTROL: '',
+      },
+      timeoutMs: 15_000,
+    });
+    expect(r.out).toMatch(
+      /^paysandbox start: Refusing to listen on 0\.0\.0\.0 without a control token[^\n]+\n$/,
+    );
+    expect(r.out).toContain('SANDBOX_CONTROL_TOKEN');
+    expect(r.out).toContain('PAYSANDBOX_INSECURE_CONTROL=1');
+    expect(r.code).toBe(2);
+  });
+
   it('a busy port: the port and the way out', async () => {
     await expectOneClearLine(
       ['--port', String(busyPort), '--db', ':memory:'],

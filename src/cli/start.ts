@@ -6,7 +6,7 @@ import { DatabasePathError } from '../db/open.js';
 import { FixturesFileError } from '../fixtures/load.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import { UsageError } from './args.js';
-import { listen, type RunningServer } from '../server.js';
+import { ControlTokenRequiredError, listen, type RunningServer } from '../server.js';
 import { createServerLog, wantsColor } from './server-log.js';
 import { formatMoneyShort, UNITS_PER_PESO } from '../shared/money.js';
 
@@ -189,6 +189,7 @@ export async function startCommand(
   }
   const server = await listen(sandbox).catch(async (err: Error & { code?: string }) => {
     await sandbox.close();
+    if (err instanceof ControlTokenRequiredError) throw new UsageError(err.message);
     throw portProblem(err, config.host, config.port) ?? err;
   });
   if (!publicUrlGiven) sandbox.config.publicUrl = server.url;

@@ -12,7 +12,7 @@ import { registerDashboard } from './dashboard.routes.js';
 import { diagnosticsHandlers } from './diagnostics.routes.js';
 import { controlGuard } from './control-guard.middleware.js';
 import { faultMiddleware } from './faults.middleware.js';
-import { createFaultStore } from './faults.service.js';
+import { createFaultStore, type ServedRoute } from './faults.service.js';
 import { identityListHandlers } from './identities.routes.js';
 import { identityAdminHandlers } from './identity-admin.routes.js';
 import { createInvoiceControlService } from './invoice-control.service.js';
@@ -39,8 +39,8 @@ export interface ControlDeps {
   random: () => number;
   /** The sandbox's tick and reset, for the clock calls. */
   sandbox: SandboxControls;
-  /** The route templates the sandbox serves (a fault's glob must match one of them). */
-  servedPaths?: () => readonly string[];
+  /** The routes the sandbox serves (a fault's method and glob must match one of them). */
+  servedRoutes?: () => readonly ServedRoute[];
 }
 
 /** The control API (docs/design.md#control-api) beyond deliveries and orders, injected faults and the QA dashboard. */
@@ -52,7 +52,7 @@ export function createControlModule(d: ControlDeps) {
   const workspaces = createWorkspaces(s, provisioning);
   const faults = createFaultStore(s.ids, d.random, {
     now: () => formatTimestamp(s.clock.now()),
-    servedPaths: d.servedPaths,
+    servedRoutes: d.servedRoutes,
   });
   s.dueWork.register(workspaces.dueJob());
   const guard = controlGuard(s.config);

@@ -33,7 +33,9 @@ describe('a fault says what it hits (docs/faults.md)', () => {
     expect(res.status).toBe(400);
     expect(res.body.error_codes).toEqual(['validation_error']);
     expect(res.body.errors.path[0]).toMatch(/matches no path the sandbox serves/);
-    expect(res.body.errors.path[0]).toContain('`/v3/invoices/{invoice_id}`');
+    // Suggested as globs that match: a path parameter is the `*` of a glob.
+    expect(res.body.errors.path[0]).toContain('`/v3/invoices/*`');
+    expect(res.body.errors.path[0].split('Nearest:')[1]).not.toMatch(/[{:]/);
     for (const path of ['/nope/**', '/_sandbox/**', '/docs', 'v1/invoices']) {
       expect((await addFault({ path })).status, path).toBe(400);
     }
@@ -49,6 +51,55 @@ describe('a fault says what it hits (docs/faults.md)', () => {
       expect((await addFault({ path })).status, path).toBe(201);
     }
   });
+
+  // Paths in another spelling (the documentation's `{param}`, a route's `:param`, a query or a
+  // fragment) that no request path can match, each refused with what to write instead.
+  it.each([
+    ['/v3/invoices/{invoice_id}', /write `\*` for a path parameter \(`\/v3\/invoices\/\*`\)/],
+    ['/v3/invoices/:invoice_id', /write `\*` for a path parameter \(`\/v3\/invoices\/\*`\)/],
+    ['/v1/invoices/{id}/**', /`\/v1\/invoices\/\*\/\*\*`/],
+    ['/v3/invoices/?status=pending', /never a query string .*`\/v3\/invoices\/`/],
+    ['/v3/invoices/?', /never a query string/],
+    ['/v3/invoices/#x', /never a fragment .*`\/v3\/invoices\/`/],
+  ])('refuses %s with a 400 on `path` saying what to write', async (path, message) => {
+    t = createTestApp();
+    const res = await addFault({ path, status: 418 });
+    expect(res.status).toBe(400);
+    expect(res.body.error_codes).toEqual(['validation_error']);
+    expect(res.body.errors.path[0]).toMatch(message);
+    expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
+  });
+
+  it('suggests in "Nearest" only globs that the API accepts and that match a served path', async () => {
+    t = createTestApp();
+    const res = await addFault({ path: '/v3/invocies/**' });
+    const nearest = [...String(res.body.errors.path[0]).matchAll(/`([^`]+)`/g)].map(
+      (m) => m[1] ?? '',
+    );
+    expect(nearest).toContain('/v3/invoices/*');
+    for (const path of nearest) expect((await addFault({ path })).status, path).toBe(201);
+  });
+
+  it.each([
+    ['DELETE', '/v3/invoices', 400],
+    ['PUT', '/v1/invoices/*', 400],
+    ['POST', '/healthz', 400],
+    ['DELETE', '/v1/buyorder/*', 201],
+    ['GET', '/v3/invoices', 201],
+    ['POST', '/v3/invoices/**', 201],
+    ['*', '/v3/invoices', 201],
+  ])(
+    '%s %s: a method no operation on the path answers is a 400 on `method` → %i',
+    async (method, path, status) => {
+      t = createTestApp();
+      const res = await addFault({ method, path });
+      expect(res.status).toBe(status);
+      if (status === 400) {
+        expect(res.body.errors.method[0]).toMatch(new RegExp(`answers ${method} on a path`));
+        expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
+      }
+    },
+  );
 
   it('lists hits and the last request hit', async () => {
     t = createTestApp();

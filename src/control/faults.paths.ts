@@ -64,8 +64,28 @@ export function intersects(a: readonly Node[], b: readonly Node[]): boolean {
   return false;
 }
 
-/** A route as people read it: `/v3/invoices/{invoice_id}`. */
-const display = (template: string) => template.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+/** A route as a glob that matches it: each parameter `*` (`/v3/invoices/*`), what a fault would write. */
+export const asGlob = (template: string) => template.replace(/:[A-Za-z0-9_]+|\{[^}]+\}/g, '*');
+
+/**
+ * Why a glob written in another path spelling can never match a request, or null: a path parameter
+ * as the documentation writes it (`{invoice_id}`, `:invoice_id`) is literal text no request path holds,
+ * and a query or fragment is never part of the path a glob is tested on.
+ */
+export function spellingProblem(glob: string): string | null {
+  const param = /\{[^}]*\}|(?<=\/):[A-Za-z_][A-Za-z0-9_]*/g;
+  const named = glob.match(param);
+  if (named) {
+    const fixed = glob.replace(param, '*');
+    return `\`${named[0]}\` is the documentation's name of a path parameter, and no request path contains it: write \`*\` for a path parameter (\`${fixed}\`).`;
+  }
+  const cut = glob.search(/[?#]/);
+  if (cut >= 0) {
+    const what = glob[cut] === '?' ? 'a query string (`?…`)' : 'a fragment (`#…`)';
+    return `A glob matches the request path only, never ${what}: remove it (\`${glob.slice(0, cut) || '/'}\`).`;
+  }
+  return null;
+}
 
 /** Whether the glob (as nodes) matches some served path; the trailing slash is optional on both sides. */
 export function matchesSomePath(glob: readonly Node[], templates: readonly string[]): boolean {
@@ -75,15 +95,12 @@ export function matchesSomePath(glob: readonly Node[], templates: readonly strin
   });
 }
 
-/** The `count` served paths nearest to the glob text (edit distance), as people read them. */
+/** The `count` served paths nearest to the glob text (edit distance), as globs that match them. */
 export function nearestPaths(glob: string, templates: readonly string[], count = 3): string[] {
-  const unique = [...new Set(templates.map(display))];
-  return (
-    unique
-      // A parameter compares as the `*` a glob writes in its place.
-      .map((p) => ({ p, d: editDistance(glob, p.replace(/\{[^}]+\}/g, '*')) }))
-      .sort((x, y) => x.d - y.d || x.p.localeCompare(y.p))
-      .slice(0, count)
-      .map((x) => x.p)
-  );
+  const unique = [...new Set(templates.map((t) => asGlob(trimSlash(t))))];
+  return unique
+    .map((p) => ({ p, d: editDistance(glob, p) }))
+    .sort((x, y) => x.d - y.d || x.p.localeCompare(y.p))
+    .slice(0, count)
+    .map((x) => x.p);
 }

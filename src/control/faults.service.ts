@@ -1,7 +1,8 @@
 import { ApiError } from '../shared/api-error.js';
+import { editDistance } from '../shared/edit-distance.js';
 import type { IdFactory } from '../shared/ids.js';
 import type { Schemas } from '../spec/operations.generated.js';
-import { matchesSomePath, nearestPaths } from './faults.paths.js';
+import { matchesSomePath, nearestPaths, spellingProblem } from './faults.paths.js';
 import { compilePathGlob, globProblem, trimSlash, type PathGlob } from './path-glob.js';
 
 /**
@@ -17,22 +18,32 @@ export interface FaultLastHit {
   path: string;
 }
 
-/** A fault as stored: its method filled in (`*` for any), `count` the injections left. */
-export interface Fault extends FaultInput {
-  id: string;
-  method: string;
-  hits: number;
-  last_hit: FaultLastHit | null;
-}
+/**
+ * A fault as stored: its method filled in (`*` for any), `count` the injections left; once they are
+ * used up it stays listed, `exhausted`, with its hits, until removed.
+ */
+export type Fault = Schemas['Fault'];
+
+/** The fields of `FaultInput`: any other is refused, by name. */
+const FAULT_FIELDS = ['method', 'path', 'status', 'body', 'latency_ms', 'count', 'probability'];
+/** Statuses whose response has no body. */
+const NO_BODY_STATUSES = new Set([204, 205, 304]);
 
 export interface FaultStoreOptions {
   /** The sandbox clock's now, as a timestamp (for `last_hit.at`). */
   now: () => string;
   /**
-   * The route templates the sandbox serves (`/v3/invoices/:invoice_id`); a glob that matches none of
-   * them is refused with the nearest. Absent: no check.
+   * The routes the sandbox serves (`GET /v3/invoices/:invoice_id`); a glob that matches none of them
+   * is refused with the nearest, and a method that none of the routes it matches answers is refused.
+   * Absent: no check.
    */
-  servedPaths?: () => readonly string[];
+  servedRoutes?: () => readonly ServedRoute[];
+}
+
+/** One route of the app: its method and its template (`/v3/invoices/:invoice_id`). */
+export interface ServedRoute {
+  method: string;
+  path: string;
 }
 
 export interface FaultHit {
@@ -48,6 +59,11 @@ export const INJECTED_FAULT = ApiError.general('injected_fault', 'Injected fault
 
 /** Paths never touched by faults: the control API itself and the documents a client needs to start. */
 const EXEMPT = /^\/(_sandbox(\/|$)|openapi\.(json|yaml)$|docs(\/|$))/;
+/**
+ * The readiness check (the image's HEALTHCHECK, CI waits): faulted only by a fault that names it
+ * (`/healthz`), never by a wildcard (`/**`) meant for the API.
+ */
+const HEALTH = '/healthz';
 
 /**
  * A path glob: `*` matches within one segment, `**` as a segment zero or more segments; trailing slashes
@@ -62,35 +78,70 @@ export function compileGlob(glob: string): PathGlob {
  * `probability` (tests inject a fixed source).
  */
 export function createFaultStore(ids: IdFactory, random: () => number, o: FaultStoreOptions) {
-  const faults = new Map<string, { fault: Fault; pattern: PathGlob }>();
-  let served: string[] | undefined;
-  /** The served paths a fault can touch (computed once: the routes do not change after start). */
-  const servedPaths = () =>
-    (served ??= [...new Set((o.servedPaths?.() ?? []).filter((p) => !EXEMPT.test(trimSlash(p))))]);
+  const faults = new Map<string, { fault: Fault; pattern: PathGlob; wildcard: boolean }>();
+  let served: ServedRoute[] | undefined;
+  /** The served routes a fault can touch (computed once: the routes do not change after start). */
+  const servedRoutes = () =>
+    (served ??= (o.servedRoutes?.() ?? []).filter((r) => !EXEMPT.test(trimSlash(r.path))));
+  const pathsOf = (routes: readonly ServedRoute[]) => [...new Set(routes.map((r) => r.path))];
+
+  /** A glob and method no served route can match: a 400 naming what would match instead. */
+  function checkServed(glob: string, pattern: PathGlob, method: string): void {
+    const all = pathsOf(servedRoutes());
+    if (!matchesSomePath(pattern.nodes, all)) {
+      const nearest = nearestPaths(glob, all)
+        .map((p) => `\`${p}\``)
+        .join(', ');
+      throw ApiError.field(
+        'path',
+        `This glob matches no path the sandbox serves (the control API and /docs are never faulted). Nearest: ${nearest}.`,
+      );
+    }
+    if (method === '*') return;
+    const reached = servedRoutes().filter((r) => matchesSomePath(pattern.nodes, [r.path]));
+    if (reached.some((r) => r.method === method)) return;
+    const methods = [...new Set(reached.map((r) => r.method))].sort().join(', ');
+    throw ApiError.field(
+      'method',
+      `No operation the sandbox serves answers ${method} on a path this glob matches (they answer ${methods}); a fault for ${method} there would never fire.`,
+    );
+  }
 
   return {
     list: (): Fault[] => [...faults.values()].map((f) => ({ ...f.fault })),
 
     /** Status defaults to 500, except for a fault that asks only for latency. */
     add(input: FaultInput): Fault {
-      const tooComplex = globProblem(input.path);
-      if (tooComplex) throw ApiError.field('path', tooComplex);
-      const pattern = compileGlob(input.path);
-      if (o.servedPaths && !matchesSomePath(pattern.nodes, servedPaths())) {
-        const nearest = nearestPaths(input.path, servedPaths())
-          .map((p) => `\`${p}\``)
-          .join(', ');
+      for (const field of Object.keys(input)) {
+        if (FAULT_FIELDS.includes(field)) continue;
+        const near = FAULT_FIELDS.find((f) => editDistance(f, field) <= 2 || f.startsWith(field));
         throw ApiError.field(
-          'path',
-          `This glob matches no path the sandbox serves (the control API and /docs are never faulted). Nearest: ${nearest}.`,
+          field,
+          `Unknown field.${near ? ` Did you mean \`${near}\`?` : ''} A fault takes ${FAULT_FIELDS.join(', ')}.`,
         );
       }
+      if (
+        input.body !== undefined &&
+        input.status !== undefined &&
+        NO_BODY_STATUSES.has(input.status)
+      )
+        throw ApiError.field(
+          'body',
+          `A ${input.status} response has no body: remove \`body\` or choose another status.`,
+        );
+      const tooComplex = globProblem(input.path);
+      if (tooComplex) throw ApiError.field('path', tooComplex);
+      const misspelt = spellingProblem(input.path);
+      if (misspelt) throw ApiError.field('path', misspelt);
+      const pattern = compileGlob(input.path);
+      if (o.servedRoutes) checkServed(input.path, pattern, input.method ?? '*');
       const latencyOnly =
         input.status === undefined && input.body === undefined && input.latency_ms !== undefined;
       const fault: Fault = {
         id: ids(),
         method: input.method ?? '*',
         path: input.path,
+        state: 'active',
         hits: 0,
         last_hit: null,
       };
@@ -99,25 +150,28 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
       if (input.latency_ms !== undefined) fault.latency_ms = input.latency_ms;
       if (input.count !== undefined) fault.count = input.count;
       if (input.probability !== undefined) fault.probability = input.probability;
-      faults.set(fault.id, { fault, pattern });
+      faults.set(fault.id, { fault, pattern, wildcard: input.path.includes('*') });
       return { ...fault };
     },
 
     clear: () => faults.clear(),
 
-    /** Remove one fault; an unknown id (or one already used up) is a 404. */
+    /** Remove one fault (used up or not); an unknown id is a 404. */
     remove(id: string): void {
       if (!faults.delete(id)) throw ApiError.notFound();
     },
 
     /**
      * The first fault that fires for this request, counted at once (before any latency) so that
-     * concurrent requests never take more injections than `count` allows. An exhausted fault is removed.
+     * concurrent requests never take more injections than `count` allows. An exhausted fault stays
+     * listed (with its hits) and fires no more.
      */
     take(method: string, path: string, asSent = path): FaultHit | undefined {
       const clean = trimSlash(path);
       if (EXEMPT.test(clean)) return undefined;
-      for (const { fault, pattern } of faults.values()) {
+      for (const { fault, pattern, wildcard } of faults.values()) {
+        if (fault.state === 'exhausted') continue;
+        if (wildcard && clean === HEALTH) continue;
         if (fault.method !== '*' && fault.method !== method.toUpperCase()) continue;
         if (!pattern.test(clean)) continue;
         if (fault.probability !== undefined && !(random() < fault.probability)) continue;
@@ -125,7 +179,7 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
         fault.last_hit = { at: o.now(), method: method.toUpperCase(), path: asSent };
         if (fault.count !== undefined) {
           fault.count -= 1;
-          if (fault.count === 0) faults.delete(fault.id);
+          if (fault.count === 0) fault.state = 'exhausted';
         }
         return {
           fault: { ...fault },

@@ -76,16 +76,27 @@ describe('faults', () => {
     expect((t.db.prepare('SELECT COUNT(*) AS n FROM invoices').get() as { n: number }).n).toBe(0);
   });
 
-  it('stops after `count` injections and disappears from the list', async () => {
+  it('stops after `count` injections and stays listed, exhausted, with its hits, until removed', async () => {
     t = createTestApp();
-    await addFault({ path: '/v1/invoices/**', status: 502, count: 2 });
+    const { fault } = (await addFault({ path: '/v1/invoices/**', status: 502, count: 2 })).body;
+    expect(fault).toMatchObject({ state: 'active', count: 2, hits: 0, last_hit: null });
     expect((await getInvoice()).status).toBe(502);
     expect((await t.request('GET', '/_sandbox/faults')).body.faults[0]).toMatchObject({
+      state: 'active',
       count: 1,
       hits: 1,
     });
-    expect((await getInvoice()).status).toBe(502);
+    expect((await getInvoice('b'.repeat(32))).status).toBe(502);
     expect((await getInvoice()).status).toBe(404);
+    const [used] = (await t.request('GET', '/_sandbox/faults')).body.faults;
+    expect(used).toMatchObject({
+      id: fault.id,
+      state: 'exhausted',
+      count: 0,
+      hits: 2,
+      last_hit: { method: 'GET', path: `/v1/invoices/${'b'.repeat(32)}` },
+    });
+    expect((await t.request('DELETE', `/_sandbox/faults/${fault.id}`)).status).toBe(204);
     expect((await t.request('GET', '/_sandbox/faults')).body.faults).toEqual([]);
   });
 
@@ -117,7 +128,10 @@ describe('faults', () => {
     expect((await t.request('GET', '/_sandbox/faults')).status).toBe(200);
     expect((await t.request('GET', '/_sandbox/', { operationId: false })).status).toBe(200);
     expect((await getInvoice()).status).toBe(500);
-    expect((await t.request('GET', '/healthz', { operationId: false })).status).toBe(500);
+    // The readiness check is left alone by a wildcard; only a fault that names it takes it down.
+    expect((await t.request('GET', '/healthz', { operationId: false })).status).toBe(200);
+    await addFault({ path: '/healthz', status: 503 });
+    expect((await t.request('GET', '/healthz', { operationId: false })).status).toBe(503);
   });
 
   it('answers a 204 fault with no body', async () => {
@@ -154,6 +168,21 @@ describe('faults', () => {
       { path: '/x', latency_ms: -1 },
       'latency_ms',
       'Ensure this value is greater than or equal to 0.',
+    ],
+    [
+      { path: '/v1/invoices/**', latency: 2000 },
+      'latency',
+      'Unknown field. Did you mean `latency_ms`? A fault takes method, path, status, body, latency_ms, count, probability.',
+    ],
+    [
+      { path: '/v1/invoices/**', bogus: 1 },
+      'bogus',
+      'Unknown field. A fault takes method, path, status, body, latency_ms, count, probability.',
+    ],
+    [
+      { path: '/v1/invoices/**', status: 204, body: { a: 1 } },
+      'body',
+      'A 204 response has no body: remove `body` or choose another status.',
     ],
   ])('refuses %j with a field error on %s', async (body, field, message) => {
     t = createTestApp();

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
@@ -43,6 +44,11 @@ const TABLE: Array<[string, string, boolean]> = [
   ['/v3/invoices**', '/v3/invoices', true],
   ['/v3/invoices**', '/v3/invoicesX', true],
   ['/v3/invoices**', '/v3/invoices/abc', false],
+  ['/payment/**/status', '/payment/status', true],
+  ['/payment/**/status', '/payment/invoice/abc/status', true],
+  ['/payment/**/status', '/payment/invoice/abc/status/x', false],
+  ['/payment/invoice/*/status', '/payment/invoice/abc/status', true],
+  ['/payment/invoice/*/status', '/payment/invoice/status', false],
   ['/v3/**/callbacks', '/v3/callbacks', true],
   ['/v3/**/callbacks', '/v3/invoices/abc/callbacks', true],
   ['/v3/**/callbacks', '/v3/invoices/abc/callbacks/x', false],
@@ -61,6 +67,37 @@ describe('path glob semantics (picomatch / .gitignore-like)', () => {
     expect(compilePathGlob(glob).test(path)).toBe(expected);
     expect(reference(glob)(path), 'the reference agrees with the table').toBe(expected);
   });
+});
+
+/** The globs of the table in docs/faults.md, with what it says each matches and does not. */
+function docsTable(): Array<{ glob: string; matches: string[]; misses: string[] }> {
+  const md = readFileSync(new URL('../../docs/faults.md', import.meta.url), 'utf8');
+  const cells = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
+  return md
+    .split('\n')
+    .filter((line) => /^\| `/.test(line))
+    .map((line) => line.split('|'))
+    .map(([, glob = '', matches = '', misses = '']) => ({
+      glob: cells(glob)[0] ?? '',
+      matches: cells(matches),
+      misses: cells(misses),
+    }));
+}
+
+describe('the table of docs/faults.md', () => {
+  const rows = docsTable();
+  it('is there', () => expect(rows.length).toBeGreaterThanOrEqual(7));
+  it.each(rows)(
+    '$glob: matches and misses what the table says, and the API accepts it',
+    async (row) => {
+      const glob = compilePathGlob(row.glob);
+      for (const p of row.matches) expect(glob.test(p), p).toBe(true);
+      for (const p of row.misses) expect(glob.test(p), p).toBe(false);
+      t = createTestApp();
+      const res = await t.request('POST', '/_sandbox/faults', { body: { path: row.glob } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    },
+  );
 });
 
 describe('path globs in linear time', () => {

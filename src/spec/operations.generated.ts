@@ -886,15 +886,23 @@ export interface Schemas {
     count?: number;
     probability?: number;
   };
-  Fault: (Schemas["FaultInput"]) & ({
+  Fault: {
     id: Schemas["Id"];
+    method: string;
+    path: string;
+    status?: number;
+    body?: unknown;
+    latency_ms?: number;
+    count?: number;
+    probability?: number;
+    state: "active" | "exhausted";
     hits: number;
     last_hit: (null) | ({
       at: Schemas["Timestamp"];
       method: string;
       path: string;
     });
-  });
+  };
   LedgerInvariantReport: {
     ok: boolean;
     problems: Array<string>;

@@ -4,7 +4,16 @@
  * script that creates an invoice with the workspace's token) and keeps the delivery log.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +23,15 @@ import { builtCli, REPO_ROOT } from './built-cli.js';
 const work = mkdtempSync(join(tmpdir(), 'paysandbox-ci-service-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function runRecipe(testScript: string, out: string): Promise<{ code: number | null; log: string }> {
+/**
+ * Run the script in `cwd` (default: the work directory). `paysandbox` is what PAYSANDBOX is set to; null
+ * leaves it unset, so that the script uses the package installed in the project.
+ */
+function runRecipe(
+  testScript: string,
+  out: string,
+  o: { paysandbox?: string | null; cwd?: string } = {},
+): Promise<{ code: number | null; log: string }> {
   const tests = join(work, `tests-${out}.sh`);
   writeFileSync(tests, testScript);
   chmodSync(tests, 0o755);
@@ -25,10 +42,12 @@ function runRecipe(testScript: string, out: string): Promise<{ code: number | nu
       ),
     );
     const child = spawn('bash', [join(REPO_ROOT, 'examples/ci/sandbox-service.sh')], {
-      cwd: work,
+      cwd: o.cwd ?? work,
       env: {
         ...env,
-        PAYSANDBOX: `${process.execPath} ${builtCli()}`,
+        ...(o.paysandbox === null
+          ? {}
+          : { PAYSANDBOX: o.paysandbox ?? `${process.execPath} ${builtCli()}` }),
         TEST_COMMAND: tests,
         OUT: join(work, out),
       },
@@ -79,6 +98,72 @@ describe('the sandbox as a CI service, in a plain shell (examples/ci/sandbox-ser
   }, 120_000);
 });
 
+/** The base URL the sandbox logged it listens on. */
+const listeningUrl = (out: string) =>
+  /paysandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(
+    readFileSync(join(work, out, 'sandbox.log'), 'utf8'),
+  )?.[1];
+
+/** Whether anything still answers at `url` (a few tries: a process may take a moment to close). */
+async function stillAnswers(url: string): Promise<boolean> {
+  for (let i = 0; i < 20; i++) {
+    try {
+      await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+    } catch {
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return true;
+}
+
+describe('the script as a project that installed paysandbox runs it', () => {
+  it('uses the package installed in the project (node_modules/.bin/paysandbox) when PAYSANDBOX is unset', async () => {
+    const project = mkdtempSync(join(work, 'project-'));
+    mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+    // What `npm install ./paysandbox-<version>.tgz` leaves: the bin, a link to the package's CLI,
+    // which npm makes executable.
+    chmodSync(builtCli(), 0o755);
+    symlinkSync(builtCli(), join(project, 'node_modules', '.bin', 'paysandbox'));
+    const { code, log } = await runRecipe(CREATE_INVOICE, 'installed', {
+      paysandbox: null,
+      cwd: project,
+    });
+    expect(code, log).toBe(0);
+    expect(existsSync(join(work, 'installed', 'invoice.json'))).toBe(true);
+    expect(await stillAnswers(listeningUrl('installed') ?? 'http://127.0.0.1:1')).toBe(false);
+    expect(listeningUrl('installed')).toBeDefined();
+  }, 120_000);
+
+  it('without it installed, exits 2 saying how to install it, and never goes to the npm registry', async () => {
+    const empty = mkdtempSync(join(work, 'empty-'));
+    const { code, log } = await runRecipe(CREATE_INVOICE, 'missing', {
+      paysandbox: null,
+      cwd: empty,
+    });
+    expect(code).toBe(2);
+    expect(log).toMatch(/paysandbox is not installed in this project .*npm install --save-dev/);
+    expect(readFileSync(join(REPO_ROOT, 'examples/ci/sandbox-service.sh'), 'utf8')).not.toMatch(
+      /^[^#]*npx --yes/m,
+    );
+  }, 30_000);
+
+  it('stops the sandbox when a wrapper (like npx) runs node as its child', async () => {
+    const wrapper = join(work, 'wrapper.sh');
+    // Not `exec`: node runs as the wrapper's child, as under npx or npm exec.
+    writeFileSync(
+      wrapper,
+      `#!/usr/bin/env bash\n"${process.execPath}" "${builtCli()}" "$@"\necho wrapper done\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const { code, log } = await runRecipe(CREATE_INVOICE, 'wrapped', { paysandbox: wrapper });
+    expect(code, log).toBe(0);
+    const url = listeningUrl('wrapped');
+    expect(url).toBeDefined();
+    expect(await stillAnswers(url ?? ''), 'the node under the wrapper was stopped too').toBe(false);
+  }, 120_000);
+});
+
 describe('the GitHub Actions and GitLab CI recipes of docs/ci-service.md', () => {
   const text = readFileSync(join(REPO_ROOT, 'docs', 'ci-service.md'), 'utf8');
   const yaml = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -94,6 +179,9 @@ describe('the GitHub Actions and GitLab CI recipes of docs/ci-service.md', () =>
     )['test-against-paysandbox'];
     const glText = JSON.stringify(gl);
     expect(ghaText).toContain('--ready-file');
+    // paysandbox is not on the npm registry: the recipes run the package the project installed.
+    expect(ghaText).toContain('node_modules/.bin/paysandbox start');
+    expect(text).not.toMatch(/^\s*(?:- )?(?:run: )?npx --yes/m);
     expect(glText).toContain('/healthz');
     for (const t of [ghaText, glText]) {
       expect(t).toContain('/_sandbox/workspaces');

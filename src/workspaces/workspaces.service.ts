@@ -1,5 +1,6 @@
 import { ApiError } from '../shared/api-error.js';
 import { required } from '../shared/defined.js';
+import { inboxPath, thankYouPath } from '../shared/sandbox-url.js';
 import type { App, Merchant, User } from '../identities/identities.api.js';
 import type { DueJob } from '../clock/due-work.js';
 import type { ServicesWith } from '../module.types.js';
@@ -22,6 +23,7 @@ const WORKSPACE_BALANCE = '100000';
  */
 export interface WorkspaceProvisioning {
   createMerchant(input: { name: string }, workspaceId: string): Merchant;
+  updateMerchant(id: string, input: { callback_url: string; redirect_url: string }): Merchant;
   createApp(
     input: { name: string; mfa_whitelisted: boolean; balance: string },
     workspaceId: string,
@@ -101,10 +103,16 @@ export function createWorkspaceService(
           const { doc, copyOf } = snapshots.restoreInto(fromSnapshot, id);
           return { ...restoredView(id, expiresAt, doc, copyOf), from_snapshot: fromSnapshot };
         }
-        const merchant = provisioning.createMerchant(
+        const created = provisioning.createMerchant(
           { name: `Workspace ${id.slice(0, 8)} merchant` },
           id,
         );
+        // Out of the box like the first fixture merchant: its callbacks land in its own example
+        // receiver and its customers return to its thank-you page, both on this sandbox.
+        const merchant = provisioning.updateMerchant(created.id, {
+          callback_url: inboxPath(created.id),
+          redirect_url: thankYouPath(created.id),
+        });
         const { app, owner } = provisioning.createApp(
           {
             name: `Workspace ${id.slice(0, 8)} app`,
