@@ -71,8 +71,9 @@ describe('GET /_sandbox/ (QA dashboard)', () => {
     const inv = await t.request('POST', '/_sandbox/trigger', {
       body: { event: 'invoice.created' },
     });
+    // Forced: no payment has arrived, so the sandbox would not send invoice.updated on its own.
     await t.request('POST', `/_sandbox/invoices/${inv.body.invoice.id}/callbacks`, {
-      body: { event: 'invoice.updated' },
+      body: { event: 'invoice.updated', force: true },
     });
     const html = await page();
     const inbox = html.slice(
