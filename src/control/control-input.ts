@@ -1,21 +1,14 @@
 import { ApiError } from '../shared/api-error.js';
 import { BalanceLimitError } from '../ledger/ledger.api.js';
-import {
-  AmountError,
-  formatMoneyShort,
-  MAX_AMOUNT_UNITS,
-  parseAmount,
-  UNITS_PER_PESO,
-} from '../shared/money.js';
-import { INBOX_PREFIX, isInboxPath, isSandboxPath } from '../shared/sandbox-url.js';
+import { AmountError, formatMoneyShort, MAX_AMOUNT_UNITS, parseAmount } from '../shared/money.js';
+import { merchantUrlProblem } from '../shared/sandbox-url.js';
 
 /**
- * Ceilings for amounts the control API accepts: one amount is at most what any amount of the sandbox may
- * be (`MAX_AMOUNT_UNITS`, 10000000000, docs/design.md#money-bounds); merchant limits are read back as JS
- * numbers, so they stay well inside that.
+ * The ceiling of an amount the control API accepts: what any amount of the sandbox may be
+ * (`MAX_AMOUNT_UNITS`, 10000000000, docs/design.md#money-bounds); merchant limits have their own,
+ * `MAX_MERCHANT_LIMIT_UNITS`.
  */
 export const MAX_CONTROL_AMOUNT_UNITS = MAX_AMOUNT_UNITS;
-export const MAX_MERCHANT_LIMIT_UNITS = 10_000_000n * UNITS_PER_PESO;
 
 /** An optional amount field: exact units, or a field error (never a 5xx) when it is out of range. */
 export function amountInput(value: unknown, field: string, max = MAX_CONTROL_AMOUNT_UNITS): bigint {
@@ -44,34 +37,12 @@ export function fundingOf<T>(field: string, work: () => T): T {
   }
 }
 
-/**
- * A merchant's `callback_url` or `redirect_url`: an absolute http(s) URL, null, or a path on the sandbox
- * itself (src/shared/sandbox-url.ts), resolved when used — for callbacks only the example receiver
- * (`/_sandbox/inbox/<merchant id>`), for redirects any page of the sandbox.
- */
-const URL_HINT = {
-  callback_url: `Enter an absolute http:// or https:// URL, the example receiver ${INBOX_PREFIX}<merchant id>, or null.`,
-  redirect_url: 'Enter an absolute http:// or https:// URL, a path on this sandbox (/…), or null.',
-};
-
+/** A merchant's `callback_url` or `redirect_url` as given (null clears it), or 400 on the field. */
 export function merchantUrl(value: unknown, field: 'callback_url' | 'redirect_url'): string | null {
-  if (typeof value === 'string' && isSandboxPath(value)) {
-    if (field === 'redirect_url' || isInboxPath(value)) return value;
-    throw ApiError.field(
-      field,
-      `On the sandbox itself a callback_url can only be its example receiver, ${INBOX_PREFIX}<merchant id>.`,
-    );
-  }
   if (value === null) return null;
-  let url: URL | null = null;
-  try {
-    url = typeof value === 'string' ? new URL(value) : null;
-  } catch {
-    url = null;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw ApiError.field(field, URL_HINT[field]);
-  }
+  const problem =
+    typeof value === 'string' ? merchantUrlProblem(value, field) : merchantUrlProblem('', field);
+  if (problem !== null) throw ApiError.field(field, problem);
   return value as string;
 }
 

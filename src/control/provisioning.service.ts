@@ -5,14 +5,8 @@ import { ApiError } from '../shared/api-error.js';
 import type { App, Merchant, MerchantSetting, User } from '../identities/identities.api.js';
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
-import { UNITS_PER_PESO } from '../shared/money.js';
-import {
-  amountInput,
-  fundingOf,
-  collectFieldErrors,
-  MAX_MERCHANT_LIMIT_UNITS,
-  merchantUrl,
-} from './control-input.js';
+import { MAX_MERCHANT_LIMIT_UNITS, UNITS_PER_PESO } from '../shared/money.js';
+import { amountInput, fundingOf, collectFieldErrors, merchantUrl } from './control-input.js';
 import type { ControlReads } from './control.reads.js';
 
 /** The infrastructure and the module apis this code uses. */

@@ -19,6 +19,8 @@ const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
  * check itself, which SQLite computes in floating point past int64.
  */
 export const MAX_AMOUNT_UNITS = 10_000_000_000n * UNITS_PER_PESO;
+/** The most a merchant limit (`max_invoice_amount`) or an app's daily buy limit may be: read back as JS numbers. */
+export const MAX_MERCHANT_LIMIT_UNITS = 10_000_000n * UNITS_PER_PESO;
 /** The largest magnitude of any account's cached balance or total received (see MAX_AMOUNT_UNITS). */
 export const MAX_ACCOUNT_UNITS = 90_000_000_000n * UNITS_PER_PESO;
 

@@ -29,6 +29,32 @@ export function isInboxPath(url: string): boolean {
   return isSandboxPath(url) && url.startsWith(INBOX_PREFIX) && !/[?#]|\/\.\.?(\/|$)/.test(url);
 }
 
+/**
+ * What is wrong with a merchant's `callback_url` or `redirect_url` (null when nothing): an absolute
+ * http(s) URL, or a path on the sandbox itself — for callbacks only the example receiver, for redirects
+ * any page. The one rule of PATCH /_sandbox/merchants and of a snapshot's merchant rows.
+ */
+export function merchantUrlProblem(
+  url: string,
+  field: 'callback_url' | 'redirect_url',
+): string | null {
+  if (isSandboxPath(url)) {
+    return field === 'redirect_url' || isInboxPath(url)
+      ? null
+      : `On the sandbox itself a callback_url can only be its example receiver, ${INBOX_PREFIX}<merchant id>.`;
+  }
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return null;
+  return field === 'callback_url'
+    ? `Enter an absolute http:// or https:// URL, the example receiver ${INBOX_PREFIX}<merchant id>, or null.`
+    : 'Enter an absolute http:// or https:// URL, a path on this sandbox (/…), or null.';
+}
+
 /** `url` made absolute against `base` when it is a sandbox path; an absolute URL as it is. */
 export function resolveSandboxUrl(url: string, base: string): string {
   return isSandboxPath(url) ? new URL(url, `${base.replace(/\/+$/, '')}/`).href : url;

@@ -2,7 +2,8 @@ import { currentOtp } from '../auth/otp.js';
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import { parseExpiry } from '../shared/clock.js';
 import { PESOS_PER_COIN } from '../shared/rates.js';
-import { INBOX_PREFIX, isInboxPath, isSandboxPath } from '../shared/sandbox-url.js';
+import { MAX_MERCHANT_LIMIT_UNITS } from '../shared/money.js';
+import { isInboxPath, merchantUrlProblem } from '../shared/sandbox-url.js';
 import { rowsOf, type SnapshotDocument, type SnapshotRow } from './snapshot.capture.js';
 import { unitsOf } from './snapshot.columns.js';
 import { SNAPSHOT_TABLES } from './snapshot.tables.js';
@@ -24,7 +25,6 @@ const MOBILE = /^\+?[0-9]{7,15}$/;
 /** `invoice_lifetime_seconds` of a merchant, as PATCH /_sandbox/merchants takes it. */
 const MAX_LIFETIME_SECONDS = 31_622_400;
 /** `max_invoice_amount` of a merchant, as PATCH /_sandbox/merchants takes it (control-input.ts). */
-const MAX_MERCHANT_LIMIT_UNITS = 10_000_000n * 100_000_000n;
 /** How far a saved state's `taken_at` may be from the sandbox's time (its clock must stay a real date). */
 export const TAKEN_AT_RANGE_YEARS = 100;
 
@@ -78,22 +78,13 @@ const collectors: Rule = (v) => {
   return null;
 };
 
-/** A merchant URL as PATCH /_sandbox/merchants accepts it (src/control/control-input.ts, `merchantUrl`). */
+/** A merchant URL as PATCH /_sandbox/merchants accepts it (the one rule, src/shared/sandbox-url.ts). */
 const merchantUrl =
   (field: 'callback_url' | 'redirect_url'): Rule =>
   (v) => {
     const text = v as string;
     if (text.length > 2000) return 'Ensure this field has no more than 2000 characters.';
-    if (isSandboxPath(text)) {
-      return field === 'redirect_url' || isInboxPath(text)
-        ? null
-        : `On the sandbox itself a callback_url can only be its example receiver, ${INBOX_PREFIX}<merchant id>.`;
-    }
-    return httpUrl(text)
-      ? null
-      : field === 'callback_url'
-        ? `Enter an absolute http:// or https:// URL, the example receiver ${INBOX_PREFIX}<merchant id>, or null.`
-        : 'Enter an absolute http:// or https:// URL, a path on this sandbox (/…), or null.';
+    return merchantUrlProblem(text, field);
   };
 
 function httpUrl(text: string): boolean {
