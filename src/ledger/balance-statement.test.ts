@@ -89,6 +89,43 @@ describe('GET /v3/balance-statements/ (CSV of a wallet’s month)', () => {
     );
     expect(eth.status).toBe(400);
     expect(eth.body.errors).toEqual({ currency: ['You have no ETH wallet.'] });
+    const blank = await t.signed(
+      'GET',
+      '/v3/balance-statements/?month=1&year=2026&currency=',
+      as(dev),
+    );
+    expect(blank.status).toBe(400);
+    expect(blank.body.errors).toEqual({ currency: ['This field may not be blank.'] });
     expect((await t.request('GET', '/v3/balance-statements/?month=1&year=2026')).status).toBe(401);
+  });
+
+  it('shows a sell order as its amount with its payout fee in order_fee, and a refund the same way', async () => {
+    const dev = newDeveloper(t, { php: '2000' });
+    const { year, month } = monthOf(t.services.clock.now());
+    const sold = await t.signed('POST', '/v1/sellorder', {
+      ...as(dev),
+      body: { outlet_id: 'bpi', amount: '1500', currency: 'PHP' },
+    });
+    expect(sold.status).toBe(201);
+    const fee = Number(sold.headers.get('x-sandbox-fee'));
+    expect(fee).toBeGreaterThan(0);
+    const canceled = await t.request('POST', `/_sandbox/sellorders/${sold.body.order.id}/status`, {
+      body: { status: 'canceled' },
+    });
+    expect(canceled.status).toBe(200);
+    const res = await t.signed('GET', `/v3/balance-statements/?month=${month}&year=${year}`, {
+      ...as(dev),
+      operationId: false,
+    });
+    const rows = res.text
+      .split('\r\n')
+      .slice(1, -1)
+      .map((l) => l.split(','));
+    const money = (n: number) => n.toFixed(8);
+    expect(rows.map((r) => [r[0], r[6], r[7], r[9]])).toEqual([
+      ['incoming', money(2000), money(2000), money(0)],
+      ['outgoing', money(1500), money(500 - fee), money(fee)],
+      ['incoming', money(1500), money(2000), money(fee)],
+    ]);
   });
 });

@@ -24,7 +24,9 @@ const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')
  * `GET /v3/balance-statements/?month=&year=&currency=`: one CSV row per ledger entry of the owner's wallet
  * in that currency (the peso wallet is `PBTC`, the default) during that calendar month (UTC), oldest first,
  * with the running balance. `entry_type` is `incoming` or `outgoing` by the entry's sign; the amount is
- * unsigned; every posted entry is `success`; a fee is booked in its own entries, so `order_fee` is 0.
+ * unsigned; every posted entry is `success`. A sell order's payout fee is debited with its amount in one
+ * entry: the row shows the order's amount in `amount` and the fee in `order_fee` (their sum is what the
+ * wallet lost; a refund, the same the other way); `order_fee` is 0 on every other row.
  */
 export function balanceStatement(
   ledger: LedgerApi,
@@ -39,6 +41,7 @@ export function balanceStatement(
     );
   const { month, year } = q as { month: number; year: number };
   const currency = (q.currency ?? 'PBTC').trim().toUpperCase();
+  if (currency === '') throw ApiError.field('currency', 'This field may not be blank.');
   const wallet = ledger
     .byOwner('user', ownerId)
     .filter((a) => developerCurrency(a.currency) === currency)
@@ -57,10 +60,10 @@ export function balanceStatement(
       e.kind,
       e.reference ?? '',
       currency,
-      formatMoney(e.amount < 0n ? -e.amount : e.amount),
+      formatMoney((e.amount < 0n ? -e.amount : e.amount) - e.fee),
       formatMoney(balance),
       'success',
-      formatMoney(0n),
+      formatMoney(e.fee),
     ];
     lines.push(row.map(csvCell).join(','));
   }

@@ -56,7 +56,11 @@ export interface LedgerApi {
    * credited `amount` when it settles (its balance or total received would pass MAX_ACCOUNT_UNITS).
    */
   requireRoom(accountId: string, amount: bigint): void;
-  /** An account's entries in [from, to) (sandbox microseconds), oldest first, with their transaction's kind and reference. */
+  /**
+   * An account's entries in [from, to) (sandbox microseconds), oldest first, with their transaction's kind
+   * and reference, and `fee`: what the same transaction moved to or from a payout-fee account (the fee of
+   * a sell order, or its refund; 0 for most).
+   */
   entriesBetween(
     accountId: string,
     from: number,
@@ -67,6 +71,7 @@ export interface LedgerApi {
     reference: string | null;
     amount: bigint;
     created_at: bigint;
+    fee: bigint;
   }>;
   /** An account's balance from its entries before `at`. */
   balanceAt(accountId: string, at: number): bigint;

@@ -11,6 +11,10 @@ import {
 } from './ledger.api.js';
 import { SYSTEM_ACCOUNTS, systemAccountId, type SystemAccount } from './system-accounts.js';
 
+/** The payout-fee system accounts of every currency (`system-payout-fees`, `system-payout-fees-btc`, …). */
+const PAYOUT_FEE_ACCOUNTS = `SELECT id FROM accounts WHERE owner_type = 'system'
+  AND (id = '${SYSTEM_ACCOUNTS.payoutFees}' OR id LIKE '${SYSTEM_ACCOUNTS.payoutFees}-%')`;
+
 export { BalanceLimitError, LedgerImbalanceError };
 
 // An account row is the api's Account column for column (balances read as BigInt).
@@ -53,8 +57,10 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
 
   const statementEntries = db
     .prepare(
-      `SELECT e.transaction_id, t.kind, t.reference, e.amount, e.created_at FROM ledger_entries e
-         JOIN ledger_transactions t ON t.id = e.transaction_id
+      `SELECT e.transaction_id, t.kind, t.reference, e.amount, e.created_at,
+         (SELECT abs(COALESCE(SUM(f.amount), 0)) FROM ledger_entries f
+            WHERE f.transaction_id = e.transaction_id AND f.account_id IN (${PAYOUT_FEE_ACCOUNTS})) AS fee
+       FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
        WHERE e.account_id = ? AND e.created_at >= ? AND e.created_at < ? ORDER BY e.created_at, e.id`,
     )
     .safeIntegers(true);
@@ -124,6 +130,7 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
         reference: string | null;
         amount: bigint;
         created_at: bigint;
+        fee: bigint;
       }>,
     /** An account's balance from its entries before `at`. */
     balanceAt: (accountId: string, at: number) =>
