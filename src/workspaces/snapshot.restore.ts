@@ -9,9 +9,9 @@ import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.ca
 import { microsOf, unitsOf, type ColumnSpec, type TableSpec } from './snapshot.columns.js';
 import { ADDED_COLUMNS, SNAPSHOT_TABLES } from './snapshot.tables.js';
 
-const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
-const randomToken = (length: number) =>
-  Array.from({ length }, () => BASE36[randomInt(36)]).join('');
+// Lowercase hex, as the sandbox issues tokens, keys and secrets (`randomBytes(n).toString('hex')`).
+const HEX = '0123456789abcdef';
+const randomToken = (length: number) => Array.from({ length }, () => HEX[randomInt(16)]).join('');
 const randomDigits = (length: number) =>
   String(randomInt(1, 10)) + Array.from({ length: length - 1 }, () => randomInt(10)).join('');
 const EMAIL = /[^\s"'<>(),;:]+@[^\s"'<>(),;:]+/g;

@@ -40,6 +40,13 @@ describe('saved states', () => {
     expect(copy.merchant.merchant_api_token).not.toBe(ws.merchant.merchant_api_token);
     expect(copy.app.api_key).not.toBe(ws.app.api_key);
     expect(copy.app.api_secret).not.toBe(ws.app.api_secret);
+    // New credentials look like issued ones: lowercase hex of the same length.
+    for (const [made, was] of [
+      [copy.merchant.merchant_api_token, ws.merchant.merchant_api_token],
+      [copy.app.api_key, ws.app.api_key],
+      [copy.app.api_secret, ws.app.api_secret],
+    ])
+      expect(made).toMatch(new RegExp(`^[0-9a-f]{${String(was).length}}$`));
     expect(copy.customer.email).not.toBe(ws.customer.email);
     expect(copy.customer.mobile_number).not.toBe(ws.customer.mobile_number);
     expect(copy.customer.password).toBe(ws.customer.password);
