@@ -81,6 +81,18 @@ export function fitDraft(
     const { from_snapshot: _, ...rest } = body as { from_snapshot?: string };
     return { pathParams, body: snapshot ? { ...rest, from_snapshot: snapshot } : rest };
   }
+  if (
+    ['createMerchant', 'createApp', 'createCustomer'].includes(op.operationId) &&
+    body &&
+    typeof body === 'object' &&
+    'workspace_id' in body
+  ) {
+    // Made inside a workspace: a live one of the run (the newest), or the base data when none is live.
+    const { workspace_id: asked, ...rest } = body as { workspace_id?: string };
+    if (asked === undefined || world.workspaces.has(asked)) return { pathParams, body };
+    const live = [...world.workspaces.keys()].at(-1);
+    return { pathParams, body: live === undefined ? rest : { ...rest, workspace_id: live } };
+  }
   if (pathParams.workspace_id !== undefined && !world.workspaces.has(pathParams.workspace_id)) {
     // A workspace's calls name a live workspace of the run (the newest): reset and deletion end the others.
     const live = [...world.workspaces.keys()].at(-1);

@@ -6,9 +6,14 @@ import { summarize, type FuzzReport } from './fuzz.report.js';
 import { runFuzz } from './fuzz.runner.js';
 
 // The CI budget of the spec-driven fuzzer: a fixed seed (failures reproduce with
-// `npm run fuzz -- --seed 20261123 --requests <case + 1>`) and a request count, not a duration, so
+// `npm run fuzz -- --seed 20261130 --requests <case + 1>`) and a request count, not a duration, so
 // that a loaded machine runs the same cases, only slower. `npm run fuzz -- --minutes 10` goes further.
-const SEED = 20261123;
+// The seed decides which operations meet an item they can still move (a pending payment request, a
+// fault to delete): when new fields or operations shift the draws, one seed may leave an operation
+// without its success path. It was moved from 20261123 (session 9: `workspace_id` on three creates,
+// stricter fault fields) after ten seeds in a row found no failure at all; three of them reached
+// every operation's 2xx, this the first.
+const SEED = 20261130;
 // About a dozen per operation, so that each new operation does not thin out the others' share.
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 12 * loadSpec().operations.length);
 const CONTROL_TOKEN = 'fuzz-control-token';
