@@ -152,7 +152,8 @@ describe('QA dashboard in Chromium', () => {
       signal: AbortSignal.timeout(WAIT_MS),
     });
     const form = page.getByTestId('fault-form');
-    await form.getByLabel('Method').selectOption('POST');
+    // A method the matched route serves (a fault no route could ever meet is refused), on ids no invoice has.
+    await form.getByLabel('Method').selectOption('GET');
     await form.getByLabel('Path glob').fill('/v1/invoices/never-*');
     await form.getByLabel('Status').fill('503');
     await form.getByLabel('Latency (ms)').fill('1');
@@ -170,11 +171,11 @@ describe('QA dashboard in Chromium', () => {
     await form.getByRole('button', { name: 'Inject fault' }).click();
     await page
       .getByTestId('fault')
-      .filter({ hasText: 'POST /v1/invoices/never-* → 503 after 1 ms, 3 left, p=0.5' })
+      .filter({ hasText: 'GET /v1/invoices/never-* → 503 after 1 ms, 3 left, p=0.5' })
       .waitFor();
     const [first] = await faultsNow();
     expect(first).toMatchObject({
-      method: 'POST',
+      method: 'GET',
       path: '/v1/invoices/never-*',
       status: 503,
       latency_ms: 1,
@@ -195,7 +196,7 @@ describe('QA dashboard in Chromium', () => {
 
     await page
       .getByRole('button', {
-        name: `Delete fault POST /v1/invoices/never-* (${first.id.slice(-8)})`,
+        name: `Delete fault GET /v1/invoices/never-* (${first.id.slice(-8)})`,
       })
       .click();
     await page.locator(`[data-fault-id="${first.id}"]`).waitFor({ state: 'detached' });
