@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CaseResult } from './case.runner.js';
 import type { TargetInfo } from './target.types.js';
+import { xml } from '../../src/cli/contract.reports.js';
 import { itemAt } from '../../src/shared/defined.js';
 
 /**
@@ -9,15 +10,6 @@ import { itemAt } from '../../src/shared/defined.js';
  * own name as the test name, so a CI test view groups by area and every line reads on its own.
  * (vitest's reporter would use the file name as classname for all of them.)
  */
-const xml = (s: string) =>
-  s
-    // Characters XML 1.0 cannot carry at all (control characters from a response excerpt).
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 export interface JunitInput {

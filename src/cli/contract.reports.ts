@@ -22,7 +22,8 @@ export function clearReports(dir: string): void {
   for (const name of REPORT_FILES) rmSync(join(dir, name), { force: true });
 }
 
-const xml = (s: string) =>
+/** Text as XML 1.0 attribute or element content: what it cannot carry dropped, the rest escaped. */
+export const xml = (s: string) =>
   s
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
     .replace(/&/g, '&amp;')
