@@ -5,6 +5,11 @@
 //                       unit of work in its group commit (src/db/unit-of-work.ts) inserting the invoice
 //                       (its indexes and count row), the `invoice.created` outbox event and its delivery row,
 //                       and the answer only after the commit. No auth, validation, clock or views;
+//   POST /_sandbox/invoices/:id/payments  a wallet payment's own storage, from the built code: the invoice
+//                       read, the payer's wallet read, the ledger transaction (its entries and both balance
+//                       updates, src/ledger/ledger.repo.ts), the payment row, the invoice update (and its count
+//                       row), the `invoice.fully_paid` event and its delivery row, one unit of work in the group
+//                       commit, the answer after it. No auth, validation, clock, payment rules or views;
 //   GET /v3/crypto-accounts/  what a signed read must do at least: HMAC-SHA256 of nonce + URL + body checked
 //                       in constant time, the nonce advanced durably (one conditional UPDATE in the group
 //                       commit, the sandbox's statement), the caller's accounts read, the answer after the commit.
@@ -19,6 +24,7 @@ import { openDatabase } from '../dist/src/db/open.js';
 import { createWriteBatch } from '../dist/src/db/unit-of-work.js';
 import { createOutbox } from '../dist/src/events/outbox.repo.js';
 import { createInvoiceRepository } from '../dist/src/invoices/invoices.repo.js';
+import { createLedgerRepository } from '../dist/src/ledger/ledger.repo.js';
 import { newId } from '../dist/src/shared/ids.js';
 
 const [port = '0', dbPath, token, keysJson = '[]'] = process.argv.slice(2);
@@ -29,10 +35,26 @@ const db = openDatabase(dbPath);
 const merchant = db.prepare('SELECT * FROM merchants WHERE merchant_api_token = ?').get(token);
 if (!merchant) throw new Error(`no merchant with the token ${token} in ${dbPath}`);
 const clock = { now: () => Date.now() * 1000 };
-const writeDelivery = createEventDeliveryWriter({ db, ids: newId, merchantById: () => merchant });
+const merchantRow = db.prepare('SELECT * FROM merchants WHERE id = ?');
+const merchants = new Map([[merchant.id, merchant]]);
+/** Merchants by id, read once (the sandbox keeps them cached too). */
+const merchantById = (id) => {
+  if (!merchants.has(id)) merchants.set(id, merchantRow.get(id));
+  return merchants.get(id);
+};
+const writeDelivery = createEventDeliveryWriter({ db, ids: newId, merchantById });
 const outbox = createOutbox(db, clock, newId, writeDelivery);
 const batch = createWriteBatch(db, outbox);
 const invoices = createInvoiceRepository(db);
+const ledger = createLedgerRepository(db, clock, newId);
+// The payer: the customer with the most pesos (the sandbox's payments scenario pays with the first one).
+const payer = db
+  .prepare(
+    `SELECT u.id FROM users u JOIN accounts a ON a.owner_type = 'user' AND a.owner_id = u.id
+     WHERE u.kind = 'customer' AND a.currency = 'PHP' ORDER BY a.balance DESC LIMIT 1`,
+  )
+  .pluck()
+  .get();
 
 const developer = db.prepare("SELECT id FROM users WHERE kind = 'developer' LIMIT 1").pluck().get();
 const secrets = new Map();
@@ -122,6 +144,81 @@ app.post('/v1/invoices/', async (c) => {
   });
   await batch.settled();
   return c.json(answer(fields.id, body, now), 201);
+});
+
+/** An amount in the ledger's units (10⁻⁸) as the API writes it. */
+const decimal = (units) => {
+  const whole = units / 100_000_000n;
+  const frac = (units % 100_000_000n).toString().padStart(8, '0').replace(/0+$/, '');
+  return frac ? `${whole}.${frac}` : String(whole);
+};
+app.post('/_sandbox/invoices/:id/payments', async (c) => {
+  await readJson(c.env.incoming);
+  const inv = invoices.byId(c.req.param('id'));
+  if (!inv || inv.status !== 'pending')
+    return c.json({ errors: { invoice: ['not payable'] } }, 409);
+  const now = clock.now();
+  const value = inv.amount - inv.amount_received;
+  const payment = batch.unit(() => {
+    const wallet = ledger.byOwner('user', payer).find((a) => a.currency === inv.currency);
+    const tx = ledger.post('invoice_payment', inv.id, [
+      { accountId: wallet.id, amount: -value },
+      { accountId: merchantById(inv.merchant_id).wallet_account_id, amount: value },
+    ]);
+    const row = {
+      id: newId(),
+      invoice_id: inv.id,
+      amount: value,
+      payment_collector: 'coins_peso_wallet',
+      reference_number: null,
+      payer_account_id: wallet.id,
+      ledger_transaction_id: tx,
+      created_at: now,
+    };
+    invoices.insertPayment(row);
+    invoices.save({ ...inv, status: 'fully_paid', amount_received: inv.amount, updated_at: now });
+    const data = {
+      id: inv.id,
+      currency: inv.currency,
+      amount: decimal(inv.amount),
+      amount_received: decimal(inv.amount),
+      external_transaction_id: inv.external_transaction_id,
+    };
+    outbox.append('invoice.fully_paid', inv.merchant_id, {
+      event: { name: 'invoice.fully_paid', data },
+    });
+    return row;
+  });
+  await batch.settled();
+  const at = new Date(now / 1000).toISOString();
+  return c.json(
+    {
+      payment: {
+        id: payment.id,
+        amount: decimal(value),
+        payment_collector: payment.payment_collector,
+        reference_number: null,
+        created_at: at,
+      },
+      invoice: {
+        id: inv.id,
+        amount: decimal(inv.amount),
+        amount_due: '0',
+        amount_received: decimal(inv.amount),
+        currency: inv.currency,
+        status: 'fully_paid',
+        external_transaction_id: inv.external_transaction_id,
+        description: inv.description,
+        metadata: JSON.parse(inv.metadata),
+        supported_payment_collectors: inv.supported_payment_collectors,
+        payment_url: `http://127.0.0.1:${port}/checkout/${inv.id}`,
+        created_at: new Date(Number(inv.created_at) / 1000).toISOString(),
+        updated_at: at,
+        expires_at: new Date(Number(inv.expires_at) / 1000).toISOString(),
+      },
+    },
+    201,
+  );
 });
 
 app.get('/v3/crypto-accounts/', async (c) => {

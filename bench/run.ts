@@ -150,6 +150,7 @@ async function main(): Promise<void> {
         root: ROOT,
         db: floorDb,
         merchantToken: seeded.quietMerchantToken,
+        quietInvoiceIds: seeded.quietInvoiceIds,
         nodeFlags,
         connections,
         runId,

@@ -1,7 +1,8 @@
 /**
  * The floor rows of a run (bench/floor-server.mjs): the invoice create's request against a bare Hono app
  * that only reads and answers it, and against one that also runs the sandbox's own storage of a create
- * on a copy of the seeded database; the signed GET against one that does only what any signed read
+ * on a copy of the seeded database; the wallet payment against one that runs the sandbox's own storage of a
+ * payment (ledger, payment, invoice, event, delivery) on the same copy; the signed GET against one that does only what any signed read
  * must (signature, durable nonce, accounts). They say how much of the sandbox's cost is HTTP and SQLite,
  * which no API around them can save, and how much is the API.
  */
@@ -13,7 +14,12 @@ import { signingKey } from './hmac.js';
 import { startScript, type Server } from './servers.js';
 import { floorScenarios, type LoadScenario } from '../scenarios/api.js';
 
-export const FLOOR_IDS = ['floor-post', 'floor-create', 'floor-signed-get'] as const;
+export const FLOOR_IDS = [
+  'floor-post',
+  'floor-create',
+  'floor-payment',
+  'floor-signed-get',
+] as const;
 
 /** A copy of the seeded database for the floor, taken before the sandbox opens (and locks) the file. */
 export function floorDatabase(work: string, seededDb: string): string {
@@ -28,6 +34,8 @@ export async function floorPhase(o: {
   /** From `floorDatabase`. */
   db: string;
   merchantToken: string;
+  /** The quiet merchant's seeded invoices, which the payment floor pays in its own copy. */
+  quietInvoiceIds: string[];
   nodeFlags: string[];
   connections: number;
   runId: string;

@@ -118,6 +118,7 @@ const CPU_TARGETS: ReadonlyArray<readonly [string, number, string]> = [
 /** The floor row (bench/floor-server.mjs) that a target's scenario is compared with. */
 const FLOOR_OF: Record<string, string> = {
   'invoice-create': 'floor-create',
+  payment: 'floor-payment',
   'hmac-get': 'floor-signed-get',
 };
 

@@ -112,11 +112,21 @@ function invoiceCreate(
  * the accounts read). What the API around them adds is the sandbox's row minus these.
  */
 export function floorScenarios(
-  c: Pick<ScenarioContext, 'baseUrl' | 'connections' | 'merchantToken' | 'runId' | 'keys'>,
+  c: Pick<
+    ScenarioContext,
+    'baseUrl' | 'connections' | 'merchantToken' | 'runId' | 'keys' | 'quietInvoiceIds'
+  >,
 ): LoadScenario[] {
   return [
     invoiceCreate(c, 'floor-post', 'floor: bare Hono POST, JSON in and out', '/echo'),
     invoiceCreate(c, 'floor-create', "floor: bare Hono POST + the create's storage"),
+    // The same invoices as the sandbox's `payment` scenario, in the floor's own copy of the database.
+    pay(
+      c,
+      'floor-payment',
+      "floor: bare Hono POST + a wallet payment's storage",
+      c.quietInvoiceIds,
+    ),
     signed(
       c,
       'floor-signed-get',
@@ -169,6 +179,34 @@ function signed(
   };
 }
 
+/**
+ * A wallet payment of a seeded invoice each: the second merchant's (no callback URL, the API path; its
+ * events still get delivery rows, marked failed at once) or the first's (callbacks to the receiver).
+ */
+function pay(
+  c: Pick<ScenarioContext, 'baseUrl' | 'connections'>,
+  id: string,
+  title: string,
+  invoiceIds: string[],
+): LoadScenario {
+  let p = 0;
+  const path = () => `/_sandbox/invoices/${invoiceIds[p++ % invoiceIds.length]}/payments`;
+  return {
+    id,
+    title,
+    connections: c.connections,
+    requests: [
+      {
+        method: 'POST',
+        headers: json201,
+        body: JSON.stringify({ collector: 'coins_peso_wallet' }),
+        setupRequest: (req) => ({ ...req, path: path() }),
+      },
+    ],
+    preflight: () => json('POST', `${c.baseUrl}${path()}`, { collector: 'coins_peso_wallet' }),
+  };
+}
+
 /** Every load scenario against the sandbox, in the order they run (reads before the writes that change them). */
 export function sandboxScenarios(
   c: ScenarioContext,
@@ -195,26 +233,6 @@ export function sandboxScenarios(
       },
     ],
   });
-  // A wallet payment of a seeded invoice each: the second merchant's (no callback URL, the API path;
-  // its events still get delivery rows, marked failed at once) or the first's (callbacks to the receiver).
-  const pay = (id: string, title: string, invoiceIds: string[]): LoadScenario => {
-    let p = 0;
-    const path = () => `/_sandbox/invoices/${invoiceIds[p++ % invoiceIds.length]}/payments`;
-    return {
-      id,
-      title,
-      connections: c.connections,
-      requests: [
-        {
-          method: 'POST',
-          headers: json201,
-          body: JSON.stringify({ collector: 'coins_peso_wallet' }),
-          setupRequest: (req) => ({ ...req, path: path() }),
-        },
-      ],
-      preflight: () => json('POST', `${c.baseUrl}${path()}`, { collector: 'coins_peso_wallet' }),
-    };
-  };
   return [
     get(c, 'healthz', 'GET /healthz', '/healthz'),
     get(c, 'list-page-1', 'GET /v3/invoices/ page 1 (of 100k)', '/v3/invoices/?page=1&per_page=10'),
@@ -255,11 +273,13 @@ export function sandboxScenarios(
       JSON.stringify({ outlet_id: 'bpi', amount: '100', currency: 'PHP' }),
     ),
     pay(
+      c,
       'payment',
       'POST /_sandbox/invoices/{id}/payments (wallet; merchant without callback URL)',
       c.quietInvoiceIds,
     ),
     pay(
+      c,
       'payment-callbacks',
       'POST /_sandbox/invoices/{id}/payments (wallet; callbacks sent to a live receiver)',
       c.invoiceIds,
