@@ -92,6 +92,21 @@ describe('control API Host check (DNS rebinding)', () => {
     expect((await send('GET', '/_sandbox/apps', { host: 'other.internal' })).status).toBe(403);
   });
 
+  it('keeps each Host verdict, and decides again when the public URL changes', async () => {
+    await start({ publicUrl: 'http://sandbox.test:7070' });
+    const status = async (host: string) => (await send('GET', '/_sandbox/apps', { host })).status;
+    // Asked twice: the kept verdict is the same as the first.
+    expect([await status('sandbox.test'), await status('sandbox.test')]).toEqual([200, 200]);
+    expect([await status('moved.test'), await status('moved.test')]).toEqual([403, 403]);
+    // `start` sets the public URL once the port is known: a verdict of the old URL does not stick.
+    t.sandbox.config.publicUrl = 'http://moved.test:7070';
+    expect(await status('moved.test')).toBe(200);
+    expect(await status('sandbox.test')).toBe(403);
+    // Many distinct refused hosts (a client may send any Host): each still refused, the first too.
+    for (let i = 0; i < 100; i++) expect(await status(`h${i}.test`)).toBe(403);
+    expect(await status('moved.test')).toBe(200);
+  });
+
   it('lets any Host through with `*`, or when a control token is required (the token is the defence)', async () => {
     await start({ allowedHosts: ['*'] });
     expect((await send('GET', '/_sandbox/apps', { host: 'anything.example' })).status).toBe(200);
