@@ -22,11 +22,10 @@ export interface SandboxModule<Api = undefined> {
   /** Fixture sections this module owns, loaded in the fixture transaction. */
   fixtureSections?: SectionLoader[];
   /**
-   * Background work run every second and after each clock move. Work that falls due on the clock is
-   * registered with the due-work registry instead (`services.dueWork`, docs/design.md#the-clock).
+   * Start background work; return a function that stops it. Work that falls due on the clock is not
+   * started here: it is registered with the due-work registry (`services.dueWork`,
+   * docs/design.md#the-clock), which runs it before each request, every second and after each clock move.
    */
-  tick?: () => void;
-  /** Start background work; return a function that stops it. */
   start?: () => (() => Promise<void> | void) | void;
   /** What other modules (and the CLI, and tests) may use. */
   api: Api;

@@ -47,7 +47,10 @@ export interface Sandbox {
   requestLog: RequestLog;
   /** Drop all data, reload fixtures, reset the clock. */
   reset(): void;
-  /** Run the work that is due now, each on its tenant's clock (expiry, retries, order progress). */
+  /**
+   * Run the work that is due now, each row on its tenant's clock (expiry, settlements, order progress,
+   * callback retries): every job of the due-work registry (src/clock/due-work.ts).
+   */
   tick(): void;
   /** Start background work (a tick every second, callback dispatch). */
   startBackground(): void;
@@ -141,7 +144,6 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     },
     tick() {
       services.dueWork.runAll();
-      for (const m of list) m.tick?.();
     },
     startBackground() {
       const timer = setInterval(() => {

@@ -111,6 +111,24 @@ export function createCallbacksModule({
     dispatcher?.wake();
   });
 
+  // Callback retries as due work (src/clock/due-work.ts): sent as soon as their merchant's clock says so,
+  // before the first request after that, every second, right after a clock move (and on the
+  // dispatcher's own timer). The job only wakes the dispatcher: `pump` claims what is due and starts
+  // its requests, synchronously; their answers come later and wake it again.
+  // A delivery already due when the job last pumped is the dispatcher's (claimed, or waiting for a slot
+  // or for an earlier delivery of its invoice, whose end wakes it): the guard counts only later ones.
+  let pumpedAt = 0;
+  s.dueWork.register({
+    name: 'callbacks.retries',
+    run() {
+      if (!dispatcher) return;
+      pumpedAt = s.tenants.sandbox.now();
+      dispatcher.pump();
+    },
+    earliest: (ws) =>
+      dispatcher ? queue.nextPendingAfter(pumpedAt + s.tenants.offsetOf(ws), ws) : null,
+  });
+
   return {
     handlers: {
       ...deliveryHandlers(service),
@@ -142,6 +160,8 @@ export function createCallbacksModule({
         lookup: systemLookup,
         onChange: notifier.notify,
         onAttempt: api.attemptListener,
+        // A retry is due at its time on its merchant's workspace clock: the due work's guard learns of it.
+        onRetry: (workspaceId, at) => s.tenants.within(workspaceId, () => s.dueWork.expect(at)),
         committed: () => {
           const batch = s.writeBatch;
           const settled = batch.settled();
@@ -152,6 +172,8 @@ export function createCallbacksModule({
       });
       dispatcher = running;
       running.start();
+      // Retries already waiting count for the guard from now on.
+      s.dueWork.invalidate();
       return async () => {
         dispatcher = undefined;
         api.streams.closeAll();
@@ -159,10 +181,6 @@ export function createCallbacksModule({
         await running.stop();
       };
     },
-    // Due retries run as soon as their merchant's clock says so (every second, right after an advance, and
-    // on the dispatcher's own timer).
-    // Not a job of src/clock/due-work.ts: the dispatcher keeps its own timer and sends asynchronously.
-    tick: () => void dispatcher?.pump(),
     api,
   } satisfies SandboxModule<unknown>;
 }

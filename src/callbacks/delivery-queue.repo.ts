@@ -1,5 +1,5 @@
 import type { Db } from '../db/open.js';
-import { merchantWorkspaceSql } from '../identities/tenant.sql.js';
+import { merchantsOfWorkspaceSql, merchantWorkspaceSql } from '../identities/tenant.sql.js';
 import type { AttemptRow, DeliveryRow } from './deliveries.repo.js';
 
 /** What the dispatcher needs of a due delivery (not the whole row: fewer columns to read and copy). */
@@ -63,6 +63,10 @@ export function createDeliveryQueue(db: Db) {
   );
   const nextDue = db.prepare(
     "SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_due WHERE status = 'pending' AND next_attempt_at > ?",
+  );
+  const nextDueOf = db.prepare(
+    `SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_due
+     WHERE status = 'pending' AND next_attempt_at > @after AND merchant_id IN (${merchantsOfWorkspaceSql})`,
   );
   // By seq (the rowid), not id: one b-tree search less per statement.
   const claim = db.prepare(
@@ -158,6 +162,16 @@ export function createDeliveryQueue(db: Db) {
     due: (now: number, limit: number) => due.all({ now, limit }) as DueRow[],
     /** The next time (sandbox micros) a pending delivery becomes due after `now`, or null. */
     nextDueAfter: (now: number) => (nextDue.get(now) as { at: number | null }).at,
+    /**
+     * The earliest next attempt after `after` of a pending delivery (the guard of the due work): of every
+     * delivery (`null`), or of one workspace's merchants' (`after` is then on that workspace's clock).
+     */
+    nextPendingAfter: (after: number, workspaceId: string | null) =>
+      (
+        (workspaceId === null ? nextDue.get(after) : nextDueOf.get({ after, ws: workspaceId })) as {
+          at: number | null;
+        }
+      ).at,
     /**
      * Mark deliveries in flight and log their attempts as started, and fail those with nowhere to go
      * (without an attempt), all in one transaction.

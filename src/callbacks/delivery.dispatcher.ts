@@ -30,8 +30,9 @@ const MAX_TIMER_MS = 3_600_000;
  * order, at most `concurrency` requests at a time, retries on the sandbox clock.
  *
  * It holds no queue of its own: every decision is a query on the rows, so a restart (or a crash)
- * resumes exactly where the database says. It is woken by new events, by `tick` (every second and
- * after a clock advance), and by a real timer set for the next due retry.
+ * resumes exactly where the database says. It is woken by new events, by the due work of the clock
+ * (src/clock/due-work.ts: before the first request once a retry is due, every second and after each
+ * clock move), and by a real timer set for the next due retry.
  *
  * The database work is batched per turn of the event loop (bench/scenarios/callbacks.ts measures it):
  * answers that arrive together are recorded in one transaction, and the slots they free are filled by
@@ -48,6 +49,8 @@ export function createDispatcher(d: DispatcherDeps) {
   let ended: Ended[] = [];
   // What listeners are told of those attempts (filled only while someone listens).
   let reports: AttemptReport[] = [];
+  // The retries those attempts scheduled (told to `onRetry` once recorded).
+  let retries: Array<{ workspaceId: string | null | undefined; at: number }> = [];
   let running = false;
   let stopping = false;
   let scheduled = false;
@@ -72,11 +75,8 @@ export function createDispatcher(d: DispatcherDeps) {
         : await d.transport.send(req, d.config.callbackTimeoutMs, check.pinned);
     // Stopping: leave the row in flight; stop() closes the attempt as interrupted and requeues it.
     if (stopping) return;
-    const next = nextStep(
-      n,
-      outcome,
-      d.nowOf ? d.nowOf(d.merchantById(row.merchant_id)?.workspace_id) : d.clock.now(),
-    );
+    const workspaceId = d.merchantById(row.merchant_id)?.workspace_id;
+    const next = nextStep(n, outcome, d.nowOf ? d.nowOf(workspaceId) : d.clock.now());
     ended.push({
       seq: row.seq,
       delivery_id: row.id,
@@ -87,6 +87,8 @@ export function createDispatcher(d: DispatcherDeps) {
       duration_ms: outcome.durationMs,
       next,
     });
+    if (next.next_attempt_at !== null && d.onRetry)
+      retries.push({ workspaceId, at: next.next_attempt_at });
     if (d.onAttempt?.()) {
       reports.push({
         delivery_id: row.id,
@@ -110,14 +112,17 @@ export function createDispatcher(d: DispatcherDeps) {
     if (!ended.length) return;
     const batch = ended;
     const told = reports;
+    const scheduled = retries;
     ended = [];
     reports = [];
+    retries = [];
     try {
       d.repo.end(batch);
     } finally {
       for (const e of batch) inFlight.delete(e.delivery_id);
       d.onChange();
     }
+    for (const r of scheduled) d.onRetry?.(r.workspaceId, r.at);
     const listener = told.length ? d.onAttempt?.() : null;
     if (!listener) return;
     for (const r of told) {

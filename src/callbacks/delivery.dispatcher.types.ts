@@ -36,6 +36,11 @@ export interface DispatcherDeps {
    * committed, so no callback goes out for an event or a claim that a failed commit took back.
    */
   committed?: () => Promise<boolean> | null;
+  /**
+   * Told of each retry once it is recorded: its time, on the clock of its merchant's workspace (the due
+   * work's guard is lowered to it, src/clock/due-work.ts).
+   */
+  onRetry?: (workspaceId: string | null | undefined, at: number) => void;
   concurrency?: number;
   log?: (message: string, err?: unknown) => void;
   /**

@@ -21,6 +21,12 @@ export function createCheckoutModule(
   payins: CheckoutDeps['payins'],
 ): SandboxModule {
   const sessions = createSessionStore();
+  // Sessions past their time end for good (a clock moved back revives none), each on its tenant's clock.
+  services.dueWork.register({
+    name: 'checkout.session-expiry',
+    run: () => void sessions.expire(services.tenants.nowOf),
+    earliest: sessions.nextExpiry,
+  });
   // A deleted (or expired) workspace logs its customers out of every hosted page.
   services.identities.onWorkspaceDisabled((workspaceId) => sessions.endTenant(workspaceId));
   const checkout = createCheckoutService({
@@ -36,8 +42,6 @@ export function createCheckoutModule(
       registerCheckoutRoutes(app, checkout);
       registerRequestPageRoutes(app, requestPages);
     },
-    // Sessions past their time end for good (a clock moved back revives none).
-    tick: () => void sessions.expire(services.clock.now()),
     api: undefined,
   };
 }

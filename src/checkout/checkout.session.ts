@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** How long a wallet login on the hosted page lasts, on the sandbox clock. */
+/** How long a wallet login on the hosted page lasts, on its tenant's clock. */
 export const SESSION_SECONDS = 15 * 60;
 
 export interface WalletSession {
@@ -9,7 +9,7 @@ export interface WalletSession {
   subject: string;
   /** The customer's tenant: a workspace id, null for the base data. Deleting the workspace ends the session. */
   tenant: string | null;
-  /** Sandbox-clock microseconds. */
+  /** Microseconds on its tenant's clock (the page that opened it runs on its subject's tenant's clock). */
   expiresAt: number;
 }
 
@@ -20,8 +20,9 @@ export const MAX_SESSIONS = 10_000;
  * The wallet logins of the hosted pages, kept on the server: the cookie holds only a random token (256
  * bits) naming a record here, so a customer id cannot be forged, a session counts for its own subject
  * alone (one invoice or payment request), and ending it on the server ends it everywhere: logout ends
- * that session, a deleted workspace every session of its customers, expiry (on the sandbox clock) each
- * one for good, even if the clock moves back. Records live in memory: a restart logs everyone out.
+ * that session, a deleted workspace every session of its customers, expiry (on its tenant's clock, by the
+ * due work: src/clock/due-work.ts) each one for good, even if the clock moves back. Records live in
+ * memory: a restart logs everyone out.
  *
  * @example
  * const sessions = createSessionStore();
@@ -63,11 +64,25 @@ export function createSessionStore(
       for (const [token, s] of live) if (s.tenant === tenant && live.delete(token)) n++;
       return n;
     },
-    /** End every session whose time has come (the clock's due work), so that no clock move back revives one. */
-    expire(nowMicros: number): number {
+    /**
+     * End every session whose time has come on its tenant's clock (`nowOf`: the clock's due work), so
+     * that no clock move back revives one; how many.
+     */
+    expire(nowOf: (tenant: string | null) => number): number {
       let n = 0;
-      for (const [token, s] of live) if (s.expiresAt <= nowMicros && live.delete(token)) n++;
+      for (const [token, s] of live) if (s.expiresAt <= nowOf(s.tenant) && live.delete(token)) n++;
       return n;
+    },
+    /**
+     * The earliest expiry of a live session, on its tenant's clock: of every session (`null`) or of one
+     * workspace's customers' (the guard of the due work).
+     */
+    nextExpiry(workspaceId: string | null): number | null {
+      let at: number | null = null;
+      for (const s of live.values())
+        if ((workspaceId === null || s.tenant === workspaceId) && (at === null || s.expiresAt < at))
+          at = s.expiresAt;
+      return at;
     },
     size: () => live.size,
   };

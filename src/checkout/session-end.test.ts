@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { itemAt, required } from '../shared/defined.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { balanceOf, createInvoice, postForm, testIds } from '../testing/checkout.test-support.js';
 
@@ -104,6 +105,69 @@ it('a workspace that expires on the clock ends its customers’ sessions too', a
   await t.request('POST', '/_sandbox/clock/reset');
   expect((await postForm(t, `${invoicePage(inv.id)}/wallet/confirm`, {}, cookie)).status).toBe(401);
   expect(t.services.invoiceRepo.byId(inv.id)!.status).toBe('pending');
+});
+
+describe('session expiry, due work of the clock', () => {
+  const SESSION_MICROS = 15 * 60 * 1_000_000;
+  const login = async (invoiceId: string, who: { email: string; password: string }) => {
+    const res = await postForm(t, `${invoicePage(invoiceId)}/wallet/login`, {
+      login: who.email,
+      password: who.password,
+    });
+    expect(res.status).toBe(303);
+    return required(res.cookie, 'the session cookie');
+  };
+
+  it('a new session lowers the guard to its expiry, on its workspace clock moved back by the offset', async () => {
+    const ws = await workspace();
+    await t.request('POST', `/_sandbox/workspaces/${ws.id}/clock/advance`, {
+      body: { seconds: 3600 },
+    });
+    const inv = await createInvoice(t, { expires_at: '1d' }, ws.merchant.merchant_api_token);
+    const sandbox = t.services.tenants.sandbox;
+    const before = sandbox.now();
+    await login(inv.id, ws.customer);
+    const after = sandbox.now();
+    const due = t.services.dueWork.nextDueAt();
+    expect(due).toBeGreaterThanOrEqual(before + SESSION_MICROS);
+    expect(due).toBeLessThanOrEqual(after + SESSION_MICROS);
+  });
+
+  it('a session past its expiry is logged out by the first request after it, for good (the clock moved back revives none)', async () => {
+    const inv = await createInvoice(t, { expires_at: '1d' });
+    const c = itemAt(t.fixtures.customers, 0);
+    const cookie = await login(inv.id, c);
+    t.advance(901); // the offset moves with no clock work run (as between two background ticks)
+    expect((await t.request('GET', '/_sandbox/clock')).status).toBe(200);
+    t.services.clock.setOffsetMicros(0); // back, again with no clock work run
+    const before = balanceOf(t, itemAt(c.accounts, 0).id);
+    const res = await postForm(t, `${invoicePage(inv.id)}/wallet/confirm`, {}, cookie);
+    expect(res.status).toBe(401);
+    expect(testIds(res.html)).toContain('session-expired');
+    expect(balanceOf(t, itemAt(c.accounts, 0).id)).toBe(before);
+    expect(t.services.invoiceRepo.byId(inv.id)?.status).toBe('pending');
+  });
+
+  it("a workspace customer's session expires on its workspace clock: advanced past it, then reset, it no longer pays", async () => {
+    const ws = await workspace();
+    const other = await workspace();
+    const inv = await createInvoice(t, { expires_at: '1d' }, ws.merchant.merchant_api_token);
+    const kept = await createInvoice(t, { expires_at: '1d' }, other.merchant.merchant_api_token);
+    const cookie = await login(inv.id, ws.customer);
+    const keptCookie = await login(kept.id, other.customer);
+    await t.request('POST', `/_sandbox/workspaces/${ws.id}/clock/advance`, {
+      body: { seconds: 901 },
+    });
+    await t.request('POST', `/_sandbox/workspaces/${ws.id}/clock/reset`);
+    const res = await postForm(t, `${invoicePage(inv.id)}/wallet/confirm`, {}, cookie);
+    expect(res.status).toBe(401);
+    expect(testIds(res.html)).toContain('session-expired');
+    expect(t.services.invoiceRepo.byId(inv.id)?.status).toBe('pending');
+    // Another workspace's session is on its own clock, which did not move.
+    expect(
+      (await postForm(t, `${invoicePage(kept.id)}/wallet/confirm`, {}, keptCookie)).status,
+    ).toBe(303);
+  });
 });
 
 const statusOf = (id: string) =>

@@ -43,12 +43,16 @@ export function createWalletSessions(s: ServicesWith<'identities'>, sessions: Se
       // Compare even for an unknown login, so both failures take the same path.
       const matches = passwordMatches(password, customer?.password ?? null);
       if (!customer || !matches) return null;
-      return sessions.open({
+      // On the current tenant's clock, the subject's: its customer's, or the login failed above.
+      const expiresAt = s.clock.now() + SESSION_SECONDS * 1_000_000;
+      const token = sessions.open({
         customerId: customer.id,
         subject,
         tenant: customer.workspace_id ?? null,
-        expiresAt: s.clock.now() + SESSION_SECONDS * 1_000_000,
+        expiresAt,
       });
+      s.dueWork.expect(expiresAt);
+      return token;
     },
 
     /** End the session of this token on the server: the cookie, if kept or copied, no longer counts. */

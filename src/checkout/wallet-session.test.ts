@@ -44,7 +44,7 @@ it('ends a session on the server: logout, its tenant ending, or its expiry (whic
   expect(sessions.verify(ofTenant, s, NOW)).toBeNull();
   expect(sessions.verify(otherTenant, s, NOW)).toBe('customer-1');
   expect(sessions.verify(base, s, NOW)).toBe('customer-1');
-  expect(sessions.expire(NOW + 10)).toBe(1);
+  expect(sessions.expire(() => NOW + 10)).toBe(1);
   expect(sessions.verify(expiring, s, NOW), 'clock moved back').toBeNull();
   expect(sessions.verify(base, s, NOW)).toBe('customer-1');
 });
@@ -59,4 +59,27 @@ it('keeps at most MAX_SESSIONS, ending the oldest; tokens are 256 random bits', 
   open(sessions, s);
   expect(sessions.size()).toBe(MAX_SESSIONS);
   expect(sessions.verify(first, s, NOW)).toBeNull();
+});
+
+it("expires each session on its own tenant's clock, and tells the earliest expiry of all or of one workspace", () => {
+  const sessions = createSessionStore();
+  const s = walletSubject.invoice('a'.repeat(32));
+  expect(sessions.nextExpiry(null)).toBeNull();
+  // ws-1's clock is 50 µs ahead of the sandbox's; the base data and ws-2 are on the sandbox time.
+  const offsets: Record<string, number> = { 'ws-1': 50 };
+  const nowOf = (now: number) => (tenant: string | null) =>
+    now + (tenant ? (offsets[tenant] ?? 0) : 0);
+  const ahead = open(sessions, s, 'ws-1', NOW + 60);
+  const base = open(sessions, s, null, NOW + 40);
+  const other = open(sessions, s, 'ws-2', NOW + 30);
+  expect(sessions.nextExpiry(null)).toBe(NOW + 30);
+  expect(sessions.nextExpiry('ws-1')).toBe(NOW + 60);
+  expect(sessions.nextExpiry('ws-3')).toBeNull();
+  expect(sessions.expire(nowOf(NOW + 10))).toBe(1);
+  expect(sessions.verify(ahead, s, NOW)).toBeNull();
+  expect(sessions.verify(base, s, NOW)).toBe('customer-1');
+  expect(sessions.verify(other, s, NOW)).toBe('customer-1');
+  expect(sessions.nextExpiry('ws-1')).toBeNull();
+  expect(sessions.expire(nowOf(NOW + 30))).toBe(1);
+  expect(sessions.nextExpiry(null)).toBe(NOW + 40);
 });

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { earliestOf } from '../db/tenant-sql.js';
 import type { App, AppToken, AppTokensApi } from './identities.api.js';
 
 type AppTokenRow = AppToken;
@@ -43,6 +44,14 @@ export function createAppTokenRepository(db: Db): AppTokensApi {
     `SELECT 1 FROM app_access_tokens WHERE expired_at IS NULL AND revoked_at IS NULL
        AND expires_at <= @now + ws_max_offset() AND expires_at <= @now + ws_offset(${APP_WORKSPACE}) LIMIT 1`,
   );
+  // The guard of the due work (src/clock/due-work.ts): the partial index gives the earliest live expiry.
+  const nextExpiry = earliestOf(
+    db,
+    'app_access_tokens',
+    'expires_at',
+    'expired_at IS NULL AND revoked_at IS NULL',
+    'api_key IN (SELECT api_key FROM apps WHERE workspace_id = @ws)',
+  );
   return {
     insert: (row: Omit<AppTokenRow, 'revoked_at' | 'expired_at'>) => void insert.run(row),
     /** The app's live tokens, oldest first. */
@@ -58,5 +67,7 @@ export function createAppTokenRepository(db: Db): AppTokensApi {
     markExpired: (now: number) => markExpired.run({ now }).changes,
     /** True when some token has reached its expiry without being recorded as expired yet (a read only). */
     anyDue: (now: number) => anyDue.get({ now }) !== undefined,
+    /** The earliest expiry not yet recorded (on its app's clock): of every token, or of one workspace's apps'. */
+    nextExpiry,
   };
 }

@@ -98,6 +98,11 @@ export interface AppTokensApi {
   markExpired(now: number): number;
   /** True when some token has reached its expiry without being recorded as expired yet (a read only). */
   anyDue(now: number): boolean;
+  /**
+   * The earliest expiry not yet recorded, of a token neither expired nor revoked, on its app's clock: over
+   * every token (`null`) or over the tokens of one workspace's apps (the guard of the due work).
+   */
+  nextExpiry(workspaceId: string | null): number | null;
 }
 
 /**
