@@ -112,6 +112,76 @@ describe('paysandbox deliveries', () => {
   );
 
   it(
+    'lists more than 100 deliveries page by page: --limit above 100, --all, in the table and as JSON',
+    async () => {
+      const { call, cli, sandbox } = await serve();
+      // No callback URL: each delivery fails at once (nothing is sent), so the run stays cheap.
+      for (const m of sandbox.fixtures.merchants)
+        sandbox.modules.identities.api.updateMerchant(m.id, { callback_url: null });
+      const id = (await call('POST', '/_sandbox/trigger', { event: 'invoice.created' })).invoice
+        .id as string;
+      for (let i = 0; i < 130; i++) {
+        const sent = await call('POST', `/_sandbox/invoices/${id}/callbacks`, {
+          event: 'invoice.created',
+        });
+        expect(sent.delivery?.id, JSON.stringify(sent)).toBeTruthy();
+      }
+      // What the control API pages, newest first: the reference for every listing below.
+      const pages = [
+        await call('GET', `/_sandbox/deliveries?invoice_id=${id}&per_page=100`),
+        await call('GET', `/_sandbox/deliveries?invoice_id=${id}&per_page=100&page=2`),
+      ];
+      const ids: string[] = pages.flatMap((p) => p.deliveries.map((d: { id: string }) => d.id));
+      expect(ids).toHaveLength(131);
+      expect(new Set(ids).size).toBe(131);
+      type Page = { deliveries: Array<{ id: string }>; meta: Record<string, unknown> };
+      const json = async (...args: string[]) => {
+        const r = await cli(['deliveries', '--invoice', id, '--json', ...args]);
+        expect(r.code, r.out).toBe(0);
+        return JSON.parse(r.out) as Page;
+      };
+      const all = await json('--all');
+      expect(all.deliveries.map((d) => d.id)).toEqual(ids);
+      expect(all.meta).toEqual({ total_count: 131, next_page: null, previous_page: null });
+      const more = await json('--limit', '150');
+      expect(more.deliveries.map((d) => d.id)).toEqual(ids);
+      expect(more.meta).toEqual({ total_count: 131, next_page: null, previous_page: null });
+      const some = await json('--limit', '120');
+      expect(some.deliveries.map((d) => d.id)).toEqual(ids.slice(0, 120));
+      expect(some.meta).toEqual({ total_count: 131, next_page: 2, previous_page: null });
+      const lines = async (...args: string[]) => {
+        const r = await cli(['deliveries', '--invoice', id, ...args]);
+        expect(r.code, r.out).toBe(0);
+        const out = r.out.trim().split('\n');
+        return {
+          ids: out.filter((l) => /^[0-9a-f]{32}  /.test(l)).map((l) => l.slice(0, 32)),
+          last: out.at(-1),
+        };
+      };
+      const table = await lines('--all');
+      expect(table.ids).toEqual(ids);
+      expect(table.last).toMatch(/^ {4}the merchant has no callback_url/);
+      const partial = await lines('--limit', '101');
+      expect(partial.ids).toEqual(ids.slice(0, 101));
+      expect(partial.last).toBe('(101 of 131; --limit N or --all for more)');
+      const first = await lines();
+      expect(first.ids).toEqual(ids.slice(0, 20));
+      expect(first.last).toBe('(20 of 131; --limit N or --all for more)');
+
+      for (const bad of [
+        ['--limit', '0'],
+        ['--limit', '1.5'],
+        ['--all', '--limit', '5'],
+      ]) {
+        const r = await cli(['deliveries', ...bad]);
+        expect(r.code, bad.join(' ')).toBe(2);
+        expect(r.out, bad.join(' ')).toMatch(/^paysandbox deliveries: --limit /);
+      }
+    },
+    SLOW,
+  );
+
+  it(
     'says why a pending delivery waits: queued behind the failing one of the same invoice',
     async () => {
       const { call, cli, sandbox } = await serve();

@@ -1,7 +1,7 @@
 import { ApiError } from '../shared/api-error.js';
 import { BalanceLimitError } from '../ledger/ledger.api.js';
 import { AmountError, formatMoneyShort, MAX_AMOUNT_UNITS, parseAmount } from '../shared/money.js';
-import { merchantUrlProblem } from '../shared/sandbox-url.js';
+import { merchantUrlProblem, type MerchantUrlScope } from '../shared/sandbox-url.js';
 
 /**
  * The ceiling of an amount the control API accepts: what any amount of the sandbox may be
@@ -37,11 +37,17 @@ export function fundingOf<T>(field: string, work: () => T): T {
   }
 }
 
-/** A merchant's `callback_url` or `redirect_url` as given (null clears it), or 400 on the field. */
-export function merchantUrl(value: unknown, field: 'callback_url' | 'redirect_url'): string | null {
+/**
+ * A merchant's `callback_url` or `redirect_url` as given (null clears it), or 400 on the field; `scope`
+ * says whose example receiver it may name (src/shared/sandbox-url.ts).
+ */
+export function merchantUrl(
+  value: unknown,
+  field: 'callback_url' | 'redirect_url',
+  scope: MerchantUrlScope,
+): string | null {
   if (value === null) return null;
-  const problem =
-    typeof value === 'string' ? merchantUrlProblem(value, field) : merchantUrlProblem('', field);
+  const problem = merchantUrlProblem(typeof value === 'string' ? value : '', field, scope);
   if (problem !== null) throw ApiError.field(field, problem);
   return value as string;
 }

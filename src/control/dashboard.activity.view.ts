@@ -4,7 +4,7 @@ import { EVENT_NAMES } from '../events/outbox.repo.js';
 import { CLIENT_CLOSED_STATUS } from '../http/client-closed.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import { DELIVERY_STATUSES, type DashboardData } from './dashboard.data.js';
-import { invoiceLinks, liveRegion } from './dashboard.parts.js';
+import { invoiceLinks, liveRegion, tenantClockNote } from './dashboard.parts.js';
 
 // The tail: ids are time-ordered, so ids made in the same instant share their first characters.
 const shortId = (id: string) => id.slice(-8);
@@ -57,9 +57,9 @@ function attempts(dl: DeliveryResource) {
 
 function deliveryRow(d: DashboardData) {
   return (
-    dl: DeliveryResource,
+    dl: DashboardData['deliveries']['items'][number],
   ) => html`<tr data-testid="delivery-row" data-delivery-id="${dl.id}" data-status="${dl.status}">
-    <td><code title="${dl.id}">…${shortId(dl.id)}</code><br><span class="muted">${dl.created_at}</span>
+    <td><code title="${dl.id}">…${shortId(dl.id)}</code><br><span class="muted">${dl.created_at}</span>${tenantClockNote(dl.tenantClock)}
       ${dl.redelivery_of ? html`<br><span class="muted">redelivery of …${shortId(dl.redelivery_of)}</span>` : ''}</td>
     <td class="nowrap">${dl.event}</td>
     <td class="id">${invoiceLinks(dl.invoice_id, `${d.baseUrl}/payment/invoice/${encodeURIComponent(dl.invoice_id)}`)}</td>

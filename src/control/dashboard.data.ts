@@ -79,13 +79,20 @@ export interface DashboardData {
       tenantClock: TenantClockView | null;
     }
   >;
-  customers: Array<ReturnType<typeof sandboxCustomer>>;
+  customers: Array<ReturnType<typeof sandboxCustomer> & { tenantClock: TenantClockView | null }>;
   invoices: DashboardInvoice[];
-  /** The newest payment requests of every owner, each with its payer page. */
+  /** The newest payment requests of every owner, each with its payer page (and its owner's workspace time). */
   paymentRequests: Array<
-    ReturnType<PaymentRequestService['recent']>[number] & { page_url: string }
+    ReturnType<PaymentRequestService['recent']>[number] & {
+      page_url: string;
+      tenantClock: TenantClockView | null;
+    }
   >;
-  deliveries: { items: DeliveryResource[]; total: number };
+  /** Each delivery with its merchant's workspace time (its next attempt is on that clock). */
+  deliveries: {
+    items: Array<DeliveryResource & { tenantClock: TenantClockView | null }>;
+    total: number;
+  };
   /** What the example receiver got, newest first. */
   inbox: { items: InboxEntry[]; total: number };
   faults: Fault[];
@@ -203,7 +210,10 @@ export async function collectData(
   // Through the delivery service, as the control API reads them; each with its attempts.
   const deliveryService = ctx.deliveries;
   const deliveryPage = await deliveryService.list({ ...filters.delivery, per_page: LIST_SIZE });
-  const deliveries = deliveryPage.deliveries.map((d) => deliveryService.get(d.id));
+  const deliveries = deliveryPage.deliveries.map((d) => ({
+    ...deliveryService.get(d.id),
+    tenantClock: tenantClock(s.identities.merchantById(d.merchant_id)?.workspace_id),
+  }));
 
   // The whole retained log (bounded by its capacity) is filtered, then the newest LIST_SIZE are shown.
   const log = ctx.requestLog;
@@ -234,11 +244,21 @@ export async function collectData(
         tenantClock: tenantClock(a.workspace_id),
       };
     }),
-    customers: s.identities.customersPage(LIST_SIZE, 0).map((u) => sandboxCustomer(u, s.ledger)),
+    customers: s.identities
+      .customersPage(LIST_SIZE, 0)
+      .map((u) => ({ ...sandboxCustomer(u, s.ledger), tenantClock: tenantClock(u.workspace_id) })),
     invoices,
-    paymentRequests: ctx.paymentRequests
-      .recent(LIST_SIZE)
-      .map((r) => ({ ...r, page_url: paymentRequestPageUrl(s.config.publicUrl, r.id) })),
+    paymentRequests: ctx.paymentRequests.recent(LIST_SIZE).map((r) => {
+      // A request lives on its owner's clock: the tenant of the account it pays into.
+      const account = s.ledger.get(r.receiving_account);
+      return {
+        ...r,
+        page_url: paymentRequestPageUrl(s.config.publicUrl, r.id),
+        tenantClock: tenantClock(
+          account && s.identities.workspaceOfOwner(account.owner_type, account.owner_id),
+        ),
+      };
+    }),
     deliveries: { items: deliveries, total: deliveryPage.meta.total_count },
     inbox: { items: inboxItems.slice(0, LIST_SIZE), total: inboxItems.length },
     faults: faults.list(),

@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import type { TenantClockView } from './dashboard.data.js';
 
 /** Pieces the dashboard's sections share. */
 
@@ -17,3 +18,9 @@ export const invoiceLinks = (id: string, paymentUrl: string | null) =>
 /** A keyboard-reachable scroll region (tabindex + role + name), refreshed in place by the live poll. */
 export const liveRegion = (id: string, label: string, body: unknown) =>
   html`<div class="scroll" id="${id}" data-live tabindex="0" role="region" aria-label="${label}">${body}</div>`;
+
+/** A workspace's time beside its object; nothing for the base data (it runs on the sandbox clock shown above). */
+export function tenantClockNote(c: TenantClockView | null) {
+  if (!c) return '';
+  return html`<br><small class="muted" data-testid="workspace-clock">workspace time ${c.now} (offset ${c.offsetSeconds} s)</small>`;
+}

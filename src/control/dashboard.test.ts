@@ -251,6 +251,72 @@ describe('GET /_sandbox/ (QA dashboard)', () => {
     expect(again.body.error_codes).toEqual(['not_found']);
   });
 
+  it("shows each workspace's time beside every object of that workspace, and none beside the base data", async () => {
+    const ws = (await t.request('POST', '/_sandbox/workspaces', { body: {} })).body.workspace;
+    const inv = await t.request('POST', '/v1/invoices/', {
+      token: ws.merchant.merchant_api_token,
+      body: { amount: 10, currency: 'PHP', external_transaction_id: 'ws-clock-1' },
+    });
+    expect(inv.status, inv.text).toBe(201);
+    const php = ws.app.owner.accounts.find((a: { currency: string }) => a.currency === 'PHP');
+    const preq = await t.signed('POST', '/v3/payment-requests/', {
+      key: ws.app.api_key,
+      secret: ws.app.api_secret,
+      body: { payer_contact_info: ws.customer.email, receiving_account: php.id, amount: 1 },
+    });
+    expect(preq.status, preq.text).toBe(201);
+    const base = await t.request('POST', '/_sandbox/trigger', {
+      body: { event: 'invoice.created' },
+    });
+    const adv = await t.request('POST', `/_sandbox/workspaces/${ws.id}/clock/advance`, {
+      body: { seconds: 600 },
+    });
+    expect(adv.status).toBe(200);
+
+    const html = await page();
+    const note = /data-testid="workspace-clock">workspace time (\S+) \(offset (\S+) s\)/;
+    /** The rows of one section whose text contains `marker`. */
+    const rows = (heading: string, marker: string) => {
+      const start = html.indexOf(`id="${heading}"`);
+      const section = html.slice(start, html.indexOf('</section>', start));
+      return [...section.matchAll(/<tr[\s\S]*?<\/tr>/g)]
+        .map((m) => m[0])
+        .filter((r) => r.includes(marker));
+    };
+    const cases: Array<[string, string, string]> = [
+      ['invoices', 'inv-h', inv.body.invoice.id],
+      ['payment requests', 'preq-h', preq.body['payment-request'].id],
+      ['callback deliveries', 'dlv-h', inv.body.invoice.id],
+      ['merchants', 'm-h', ws.merchant.merchant_api_token],
+      ['HMAC applications', 'a-h', ws.app.api_key],
+      ['customers', 'c-h', ws.customer.email],
+    ];
+    for (const [panel, heading, marker] of cases) {
+      const found = rows(heading, marker);
+      expect(found.length, panel).toBeGreaterThan(0);
+      for (const r of found) {
+        const m = r.match(note);
+        expect(m, `${panel}: ${r.slice(0, 200)}`).not.toBeNull();
+        // The workspace's time at render: the advanced time, a moment later.
+        const lag = Date.parse(m?.[1] ?? '') - Date.parse(adv.body.now);
+        expect(lag, panel).toBeGreaterThanOrEqual(0);
+        expect(lag, panel).toBeLessThan(5_000);
+        expect(Number(m?.[2]), panel).toBeCloseTo(600, 0);
+      }
+    }
+    // The base data runs on the sandbox clock shown at the top: no workspace line beside it.
+    for (const [panel, heading, marker] of [
+      ['invoices', 'inv-h', base.body.invoice.id],
+      ['callback deliveries', 'dlv-h', base.body.invoice.id],
+      ['merchants', 'm-h', t.merchant.merchant_api_token],
+      ['customers', 'c-h', t.fixtures.customers[0]?.email ?? '(no fixture customer)'],
+    ] as const) {
+      const found = rows(heading, marker);
+      expect(found.length, panel).toBeGreaterThan(0);
+      for (const r of found) expect(r, panel).not.toContain('workspace-clock');
+    }
+  });
+
   it('the live poll answers a version that moves when invoices, deliveries, the clock or faults change', async () => {
     const state = async () =>
       (await t.request('GET', '/_sandbox/dashboard/state', { operationId: false })).body;

@@ -4,8 +4,8 @@ import { deliveriesSection, faultsSection, requestsSection } from './dashboard.a
 import { DASHBOARD_SCRIPT_PATH, DASHBOARD_STYLE_PATH } from './dashboard.assets.js';
 import { createInvoiceCurl, getInvoiceCurl, payInvoiceCurl } from './dashboard.curl.js';
 import { inboxSection } from './dashboard.inbox.view.js';
-import { curlBlock, invoiceLinks, liveRegion } from './dashboard.parts.js';
-import type { DashboardData, DashboardInvoice, TenantClockView } from './dashboard.data.js';
+import { curlBlock, invoiceLinks, liveRegion, tenantClockNote } from './dashboard.parts.js';
+import type { DashboardData, DashboardInvoice } from './dashboard.data.js';
 
 export type { DashboardData, DashboardInvoice } from './dashboard.data.js';
 
@@ -62,19 +62,13 @@ function paymentRequestsSection(d: DashboardData) {
       ? html`<table><thead><tr><th>Payment request</th><th>Status</th><th>Amount</th><th>Payer</th><th>Expires</th></tr></thead>
       <tbody>${d.paymentRequests.map(
         (r) => html`<tr data-testid="payment-request-row" data-payment-request-id="${r.id}">
-        <td class="id"><a href="${r.page_url}" data-testid="payment-request-page-link"><code>${r.id}</code></a>${r.message ? html`<br><span class="muted">${r.message}</span>` : ''}</td>
+        <td class="id"><a href="${r.page_url}" data-testid="payment-request-page-link"><code>${r.id}</code></a>${r.message ? html`<br><span class="muted">${r.message}</span>` : ''}${tenantClockNote(r.tenantClock)}</td>
         <td><span class="status ${r.status}" data-testid="payment-request-status">${r.status}</span></td>
         <td>${r.amount} ${r.currency}</td><td>${r.payer_contact_info}</td><td>${r.expires_at}</td></tr>`,
       )}</tbody></table>`
       : html`<p class="muted">No payment requests yet (<code>POST /v3/payment-requests/</code> creates one).</p>`,
   )}
 </section>`;
-}
-
-/** A workspace's time beside its object; nothing for the base data (it runs on the sandbox clock shown above). */
-function tenantClockNote(c: TenantClockView | null) {
-  if (!c) return '';
-  return html`<br><small class="muted" data-testid="workspace-clock">workspace time ${c.now} (offset ${c.offsetSeconds} s)</small>`;
 }
 
 /** An app's live access tokens, or how to issue one. */
@@ -117,7 +111,7 @@ function identitiesSections(d: DashboardData) {
     'Customers table',
     html`<table>
   <thead><tr><th>Email</th><th>Password</th><th>Mobile</th><th>Balances</th></tr></thead>
-  <tbody>${d.customers.map((c) => html`<tr><td>${c.email}</td><td><code>${c.password}</code></td><td>${c.mobile_number}</td><td>${balances(c.accounts)}</td></tr>`)}</tbody></table>`,
+  <tbody>${d.customers.map((c) => html`<tr><td>${c.email}${tenantClockNote(c.tenantClock)}</td><td><code>${c.password}</code></td><td>${c.mobile_number}</td><td>${balances(c.accounts)}</td></tr>`)}</tbody></table>`,
   )}</section>`;
 }
 

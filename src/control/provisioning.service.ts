@@ -6,6 +6,7 @@ import type { App, Merchant, MerchantSetting, User } from '../identities/identit
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
 import { MAX_MERCHANT_LIMIT_UNITS, UNITS_PER_PESO } from '../shared/money.js';
+import type { MerchantUrlScope } from '../shared/sandbox-url.js';
 import { amountInput, fundingOf, collectFieldErrors, merchantUrl } from './control-input.js';
 import type { ControlReads } from './control.reads.js';
 
@@ -56,17 +57,30 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
     return s.ledger.createAccount({ ownerType, ownerId, name, currency: 'PHP' });
   }
 
-  /** Validate the fields present in a merchant input; returns the columns they set. */
-  function merchantColumns(input: MerchantInput): Partial<Pick<Merchant, MerchantSetting>> {
+  /**
+   * Validate the fields present in the input of a merchant of `workspaceId` (null: the base data);
+   * returns the columns they set. Its URLs may name the example receiver of a merchant of its own tenant only.
+   */
+  function merchantColumns(
+    input: MerchantInput,
+    workspaceId: string | null,
+  ): Partial<Pick<Merchant, MerchantSetting>> {
+    const scope: MerchantUrlScope = {
+      own: s.config,
+      sameTenant: (id) => {
+        const m = s.identities.merchantById(id);
+        return m !== undefined && m.workspace_id === workspaceId;
+      },
+    };
     const checked = collectFieldErrors({
       callback_url: () =>
         input.callback_url === undefined
           ? undefined
-          : merchantUrl(input.callback_url, 'callback_url'),
+          : merchantUrl(input.callback_url, 'callback_url', scope),
       redirect_url: () =>
         input.redirect_url === undefined
           ? undefined
-          : merchantUrl(input.redirect_url, 'redirect_url'),
+          : merchantUrl(input.redirect_url, 'redirect_url', scope),
       max_invoice_amount: () =>
         input.max_invoice_amount === undefined
           ? undefined
@@ -96,7 +110,7 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
   const service = {
     /** Defaults: every collector, 10000 PHP maximum, 15-minute invoices, `https-only` callback auth. */
     createMerchant(input: MerchantInput, workspaceId: string | null = null): Merchant {
-      const cols = merchantColumns(input);
+      const cols = merchantColumns(input, workspaceId);
       return s.unitOfWork(() => {
         const id = s.ids();
         const name = cols.name ?? `Sandbox merchant ${id.slice(0, 6)}`;
@@ -123,7 +137,7 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
     updateMerchant(id: string, input: MerchantInput): Merchant {
       const merchant = s.identities.merchantById(id);
       if (!merchant || merchant.disabled) throw ApiError.notFound();
-      const cols = merchantColumns(input);
+      const cols = merchantColumns(input, merchant.workspace_id);
       s.unitOfWork(() => s.identities.updateMerchant(id, cols));
       return s.identities.merchantById(id)!;
     },

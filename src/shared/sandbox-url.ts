@@ -1,3 +1,5 @@
+import { addressRange, isLoopbackHost } from './ip-address.js';
+
 /**
  * Merchant URLs that name a page of the sandbox itself (docs/design.md#callbacks): a `callback_url` or
  * `redirect_url` written as a path (`/_sandbox/inbox/<merchant id>`) rather than an absolute URL. It is
@@ -29,15 +31,111 @@ export function isInboxPath(url: string): boolean {
   return isSandboxPath(url) && url.startsWith(INBOX_PREFIX) && !/[?#]|\/\.\.?(\/|$)/.test(url);
 }
 
+/** The addresses of this sandbox (its config's): the public URL and the one it reaches itself at. */
+export interface SandboxAddresses {
+  publicUrl: string;
+  internalUrl: string;
+}
+
+const effectivePort = (u: URL) => u.port || (u.protocol === 'https:' ? '443' : '80');
+
+/**
+ * True when the absolute URL `u` reaches this sandbox: the origin of its public URL or of its own
+ * address, or a name or address of this machine (`localhost`, 127.0.0.0/8, ::1, 0.0.0.0) on the port it
+ * listens on.
+ */
+export function isOwnAddress(u: URL, own: SandboxAddresses): boolean {
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+  const origins = [own.publicUrl, own.internalUrl].flatMap((text) => {
+    try {
+      return [new URL(text)];
+    } catch {
+      return [];
+    }
+  });
+  if (origins.some((o) => o.origin === u.origin)) return true;
+  const host = u.hostname.replace(/\.$/, '');
+  const local =
+    isLoopbackHost(host) || host.endsWith('.localhost') || addressRange(host) === 'unspecified';
+  return local && origins.some((o) => effectivePort(o) === effectivePort(u));
+}
+
+/** `url` parsed (a path against a placeholder origin) when it is on this sandbox; null otherwise. */
+function parseOwn(url: string, own: SandboxAddresses): URL | null {
+  try {
+    if (isSandboxPath(url)) return new URL(url, 'http://sandbox.invalid/');
+    const u = new URL(url);
+    return isOwnAddress(u, own) ? u : null;
+  } catch {
+    return null;
+  }
+}
+
+const decoded = (part: string) => {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+};
+
+/**
+ * The merchant whose example receiver (or thank-you page, or any page under it) `url` names on this
+ * sandbox, written as a path or as an absolute URL to one of its own addresses; null when it names none.
+ * Read as the sandbox's router reads a request's path: dot segments resolved, percent-escapes decoded.
+ */
+export function inboxMerchantOf(url: string, own: SandboxAddresses): string | null {
+  const u = parseOwn(url, own);
+  if (!u) return null;
+  const [root, sandbox, inbox, merchantId] = u.pathname.split('/').map(decoded);
+  return root === '' && sandbox === '_sandbox' && inbox === 'inbox' && merchantId
+    ? merchantId
+    : null;
+}
+
+/**
+ * `url`, which names the example receiver of a merchant (`inboxMerchantOf`), naming `merchantId`'s
+ * instead, written plainly (a path stays a path); what follows the merchant id is kept.
+ */
+export function withInboxMerchant(url: string, own: SandboxAddresses, merchantId: string): string {
+  const u = parseOwn(url, own);
+  if (!u) return url;
+  const segments = u.pathname.split('/');
+  segments[3] = encodeURIComponent(merchantId);
+  u.pathname = segments.join('/');
+  return isSandboxPath(url) ? `${u.pathname}${u.search}${u.hash}` : u.href;
+}
+
+/**
+ * Whose example receiver a merchant's URL may name: this sandbox's addresses, and whether a merchant id
+ * belongs to the same tenant (workspace, or the base data) as the merchant whose URL it is.
+ */
+export interface MerchantUrlScope {
+  own: SandboxAddresses;
+  sameTenant(merchantId: string): boolean;
+}
+
 /**
  * What is wrong with a merchant's `callback_url` or `redirect_url` (null when nothing): an absolute
  * http(s) URL, or a path on the sandbox itself — for callbacks only the example receiver, for redirects
- * any page. The one rule of PATCH /_sandbox/merchants and of a snapshot's merchant rows.
+ * any page. On this sandbox (a path, or an absolute URL to its own address) the example receiver and the
+ * thank-you page must be those of a merchant of the same tenant: one tenant's callbacks and redirects
+ * never land in another's inbox. The one rule of POST/PATCH /_sandbox/merchants and of a snapshot's
+ * merchant rows.
  */
 export function merchantUrlProblem(
   url: string,
   field: 'callback_url' | 'redirect_url',
+  scope: MerchantUrlScope,
 ): string | null {
+  const problem = urlFormProblem(url, field);
+  if (problem !== null) return problem;
+  const merchantId = inboxMerchantOf(url, scope.own);
+  if (merchantId === null || scope.sameTenant(merchantId)) return null;
+  return `Names the example receiver of merchant ${merchantId.slice(0, 64)}, which is not of this merchant's workspace (the base data counts as one): on this sandbox a merchant's callbacks and redirects go to its own example receiver or to that of a merchant of the same workspace.`;
+}
+
+function urlFormProblem(url: string, field: 'callback_url' | 'redirect_url'): string | null {
   if (isSandboxPath(url)) {
     return field === 'redirect_url' || isInboxPath(url)
       ? null

@@ -252,6 +252,23 @@ describe('snapshot documents', () => {
       set('merchants', 0, 'callback_url', '/_sandbox/reset'),
     ],
     [
+      "a callback_url on the example receiver of this sandbox's merchant outside the document",
+      'tables.merchants[0].callback_url',
+      (d) =>
+        (itemAt(required(d.tables.merchants, 'merchants'), 0).callback_url =
+          `/_sandbox/inbox/${t.merchant.id}`),
+    ],
+    [
+      'a redirect_url on the thank-you page of a merchant outside the document, as an absolute URL to this sandbox',
+      'tables.merchants[0].redirect_url',
+      set(
+        'merchants',
+        0,
+        'redirect_url',
+        `http://127.0.0.1:7070/_sandbox/inbox/${'0'.repeat(32)}/thank-you`,
+      ),
+    ],
+    [
       'a redirect_url that is no URL',
       'tables.merchants[0].redirect_url',
       set('merchants', 0, 'redirect_url', 'thank you'),

@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
+import type { SandboxAddresses } from '../shared/sandbox-url.js';
 import { rowsOf, type SnapshotDocument } from './snapshot.capture.js';
 import { keyColumn, unitsOf } from './snapshot.columns.js';
 import { checkFields } from './snapshot.fields.js';
@@ -11,14 +12,19 @@ import { SNAPSHOT_TABLES } from './snapshot.tables.js';
  * names a row of the document (or, where the column allows it, a row this sandbox holds), each account's
  * owner is of its `owner_type`, the ledger balances and every account's balance is the sum of its
  * entries; and every field to the API's own rules (snapshot.fields.ts), `taken_at` near `nowMicros` (the
- * sandbox's time). Throws one 400 naming every field at fault (at most 20).
+ * sandbox's time), a URL to `own` (its addresses) as the sandbox itself. Throws one 400 naming every field at fault (at most 20).
  */
-export function checkDocument(db: Db, doc: SnapshotDocument, nowMicros: number): void {
+export function checkDocument(
+  db: Db,
+  doc: SnapshotDocument,
+  nowMicros: number,
+  own: SandboxAddresses,
+): void {
   const errors: Record<string, string[]> = {};
   const fail = (field: string, message: string) => {
     if (Object.keys(errors).length < 20) (errors[field] ??= []).push(message);
   };
-  checkFields(doc, nowMicros, fail);
+  checkFields(doc, nowMicros, own, fail);
   for (const [table, what] of [
     ['merchants', 'merchant'],
     ['apps', 'application'],

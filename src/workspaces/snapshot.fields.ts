@@ -3,7 +3,12 @@ import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.
 import { parseExpiry } from '../shared/clock.js';
 import { PESOS_PER_COIN } from '../shared/rates.js';
 import { MAX_MERCHANT_LIMIT_UNITS } from '../shared/money.js';
-import { isInboxPath, merchantUrlProblem } from '../shared/sandbox-url.js';
+import {
+  isInboxPath,
+  merchantUrlProblem,
+  type MerchantUrlScope,
+  type SandboxAddresses,
+} from '../shared/sandbox-url.js';
 import { rowsOf, type SnapshotDocument, type SnapshotRow } from './snapshot.capture.js';
 import { unitsOf } from './snapshot.columns.js';
 import { SNAPSHOT_TABLES } from './snapshot.tables.js';
@@ -14,7 +19,12 @@ import { SNAPSHOT_TABLES } from './snapshot.tables.js';
  * limits, secrets) is held to what the API itself accepts when the value is written through it, so that
  * no later request fails on a restored value. A rule answers the message of a bad value, or null.
  */
-type Rule = (value: unknown, row: SnapshotRow) => string | null;
+type Rule = (value: unknown, row: SnapshotRow, doc: DocumentScope) => string | null;
+
+/** What a rule may need of the whole document: whose example receiver a merchant URL may name. */
+interface DocumentScope {
+  merchantUrls: MerchantUrlScope;
+}
 
 const COLLECTORS = [WALLET_COLLECTOR, ...COUNTER_COLLECTORS];
 const CURRENCIES = ['PHP', ...Object.keys(PESOS_PER_COIN)];
@@ -30,8 +40,8 @@ export const TAKEN_AT_RANGE_YEARS = 100;
 
 const nullable =
   (rule: Rule): Rule =>
-  (v, row) =>
-    v === null ? null : rule(v, row);
+  (v, row, doc) =>
+    v === null ? null : rule(v, row, doc);
 
 const length =
   (min: number, max: number): Rule =>
@@ -78,13 +88,17 @@ const collectors: Rule = (v) => {
   return null;
 };
 
-/** A merchant URL as PATCH /_sandbox/merchants accepts it (the one rule, src/shared/sandbox-url.ts). */
+/**
+ * A merchant URL as PATCH /_sandbox/merchants accepts it (the one rule, src/shared/sandbox-url.ts): the
+ * copy's tenant is the document's merchants, so its URLs may name the example receiver of those only
+ * (the restore points them at their copies).
+ */
 const merchantUrl =
   (field: 'callback_url' | 'redirect_url'): Rule =>
-  (v) => {
+  (v, _row, doc) => {
     const text = v as string;
     if (text.length > 2000) return 'Ensure this field has no more than 2000 characters.';
-    return merchantUrlProblem(text, field);
+    return merchantUrlProblem(text, field, doc.merchantUrls);
   };
 
 function httpUrl(text: string): boolean {
@@ -223,13 +237,18 @@ const RULES: Record<string, Record<string, Rule[]>> = {
 /**
  * Every field of the document against the API's rules: each bad one is reported through `fail` with its
  * whole path (`tables.invoices[0].metadata`). `nowMicros` is the sandbox's time, which `taken_at` must
- * stay near.
+ * stay near; `own` its addresses (an absolute URL to them is the sandbox itself).
  */
 export function checkFields(
   doc: SnapshotDocument,
   nowMicros: number,
+  own: SandboxAddresses,
   fail: (field: string, message: string) => void,
 ): void {
+  const merchants = new Set(rowsOf(doc, 'merchants').map((m) => m.id));
+  const scope: DocumentScope = {
+    merchantUrls: { own, sameTenant: (id) => merchants.has(id) },
+  };
   const takenAt = parseExpiry(doc.taken_at, 0);
   const range = TAKEN_AT_RANGE_YEARS * 365.25 * 86_400 * 1_000_000;
   if (takenAt === null) fail('taken_at', 'Enter a valid date and time.');
@@ -254,7 +273,7 @@ export function checkFields(
           continue;
         }
         for (const rule of rules[col] ?? []) {
-          const problem = rule(v, row);
+          const problem = rule(v, row, scope);
           if (problem) {
             fail(path, problem);
             break;

@@ -3,7 +3,12 @@ import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
 import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
-import { isSandboxPath } from '../shared/sandbox-url.js';
+import {
+  inboxMerchantOf,
+  isSandboxPath,
+  withInboxMerchant,
+  type SandboxAddresses,
+} from '../shared/sandbox-url.js';
 import type { IdFactory } from '../shared/ids.js';
 import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.capture.js';
 import { microsOf, unitsOf, type ColumnSpec, type TableSpec } from './snapshot.columns.js';
@@ -33,6 +38,8 @@ function substitute(map: Map<string, string>, text: string): string {
 export interface RestoreTarget {
   workspaceId: string;
   ids: IdFactory;
+  /** The sandbox's addresses: an absolute URL to its example receiver is followed like the path. */
+  own: SandboxAddresses;
 }
 
 /**
@@ -85,9 +92,15 @@ export function restoreDocument(
         return c.to[0] !== 'accounts' || accountExists.get(v) ? v : null;
       case 'mapped':
         return substitute(map, v as string);
-      case 'url':
-        // The original merchant's own inbox or thank-you page becomes the copy's; another site is kept.
-        return isSandboxPath(v as string) ? substitute(map, v as string) : v;
+      case 'url': {
+        // The example receiver or thank-you page of a merchant of the document (a path, or an absolute
+        // URL to this sandbox) becomes its copy's, however it was spelled; another site is kept.
+        const named = inboxMerchantOf(v as string, target.own);
+        const copy = named === null ? undefined : map.get(named);
+        const url =
+          copy === undefined ? (v as string) : withInboxMerchant(v as string, target.own, copy);
+        return isSandboxPath(url) || copy !== undefined ? substitute(map, url) : url;
+      }
       case 'money':
         return t.name === 'accounts' && col !== 'pending_balance' ? 0n : unitsOf(v as string);
       case 'time':

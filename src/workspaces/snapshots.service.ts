@@ -80,12 +80,12 @@ export function createSnapshotService(
 
     /** Store a document (already valid against its schema) once a trial restore has proved it whole. */
     import(doc: SnapshotDocument) {
-      checkDocument(s.db, doc, s.tenants.sandbox.now());
+      checkDocument(s.db, doc, s.tenants.sandbox.now(), s.config);
       try {
         s.unitOfWork(() => {
           const trial = s.ids();
           workspaces.insert(trial, s.clock.now(), s.clock.now());
-          restoreDocument(s.db, doc, { workspaceId: trial, ids: s.ids });
+          restoreDocument(s.db, doc, { workspaceId: trial, ids: s.ids, own: s.config });
           throw TRIAL_DONE;
         });
       } catch (err) {
@@ -104,8 +104,8 @@ export function createSnapshotService(
       if (!r) throw ApiError.field('from_snapshot', 'No snapshot has this id.');
       const doc = JSON.parse(r.document) as SnapshotDocument;
       // A snapshot stored before a rule was added is held to it too: a bad field is a 400, never a copy that fails later.
-      checkDocument(s.db, doc, s.tenants.sandbox.now());
-      const copyOf = restoreDocument(s.db, doc, { workspaceId, ids: s.ids });
+      checkDocument(s.db, doc, s.tenants.sandbox.now(), s.config);
+      const copyOf = restoreDocument(s.db, doc, { workspaceId, ids: s.ids, own: s.config });
       s.tenants.setOffset(workspaceId, r.taken_at - s.tenants.sandbox.now());
       return { doc, copyOf };
     },

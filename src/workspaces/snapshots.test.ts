@@ -160,7 +160,7 @@ describe('saved states', () => {
     t.assertLedger();
   });
 
-  it("a copy's callback_url and redirect_url on the original's inbox point at the copy's own; an outside URL is kept", async () => {
+  it("a copy's callback_url and redirect_url on the original's inbox (however spelled) point at the copy's own; another workspace's is refused; an outside URL is kept", async () => {
     t = createTestApp({ realNowMs: () => NOW_MS });
     const [ws, other] = [await newWorkspace(t), await newWorkspace(t)];
     const patch = (id: string, body: object) =>
@@ -191,18 +191,36 @@ describe('saved states', () => {
     );
     expect(deliveries.body.deliveries[0].url).toContain(inbox(copy.merchant.id));
 
-    // Another merchant's inbox (not in the document) and an outside site are kept as they are.
+    // Another workspace's inbox is refused (nothing to copy); an absolute URL to this sandbox's own
+    // address and an escaped id are its own inbox too, and follow the copy; an outside site is kept.
+    const foreign = await patch(ws.merchant.id, { callback_url: inbox(other.merchant.id) });
+    expect(foreign.status, foreign.text).toBe(400);
+    expect(Object.keys(foreign.body.errors)).toEqual(['callback_url']);
+    const escaped = `/_sandbox/inbox/%${ws.merchant.id.charCodeAt(0).toString(16)}${ws.merchant.id.slice(1)}`;
     expect(
       (
         await patch(ws.merchant.id, {
-          callback_url: inbox(other.merchant.id),
-          redirect_url: `https://shop.example.ph/thanks/${ws.merchant.id}`,
+          callback_url: `http://127.0.0.1:7070${inbox(ws.merchant.id)}`,
+          redirect_url: `${escaped}/thank-you?order=${ws.merchant.id}`,
         })
       ).status,
     ).toBe(200);
     const second = await newWorkspace(t, { from_snapshot: (await snapshot(ws.id)).id });
     expect(second.merchant).toMatchObject({
-      callback_url: inbox(other.merchant.id),
+      callback_url: `http://127.0.0.1:7070${inbox(second.merchant.id)}`,
+      redirect_url: `${inbox(second.merchant.id)}/thank-you?order=${second.merchant.id}`,
+    });
+    expect(
+      (
+        await patch(ws.merchant.id, {
+          callback_url: `https://shop.example.ph/_sandbox/inbox/${ws.merchant.id}`,
+          redirect_url: `https://shop.example.ph/thanks/${ws.merchant.id}`,
+        })
+      ).status,
+    ).toBe(200);
+    const third = await newWorkspace(t, { from_snapshot: (await snapshot(ws.id)).id });
+    expect(third.merchant).toMatchObject({
+      callback_url: `https://shop.example.ph/_sandbox/inbox/${ws.merchant.id}`,
       redirect_url: `https://shop.example.ph/thanks/${ws.merchant.id}`,
     });
   });
