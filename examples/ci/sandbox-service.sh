@@ -57,7 +57,8 @@ export MERCHANT_TOKEN API_KEY API_SECRET
 status=0
 $TEST_COMMAND || status=$?
 
-# The callbacks the sandbox sent during the tests, every attempt included: keep it as an artifact.
-curl -sf "$SANDBOX_URL/_sandbox/deliveries?per_page=100" > "$OUT/deliveries.json"
+# The callbacks the sandbox sent during the tests, every attempt included, all of them (page after page):
+# keep it as an artifact.
+$PAYSANDBOX deliveries --all --json --url "$SANDBOX_URL" > "$OUT/deliveries.json"
 echo "tests exited $status; sandbox log and delivery log in $OUT/"
 exit "$status"

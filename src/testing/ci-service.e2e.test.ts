@@ -186,8 +186,10 @@ describe('the GitHub Actions and GitLab CI recipes of docs/ci-service.md', () =>
     for (const t of [ghaText, glText]) {
       expect(t).toContain('/_sandbox/workspaces');
       expect(t).toContain('npm test');
-      expect(t).toContain('/_sandbox/deliveries');
     }
+    // The delivery log: every page through the installed CLI, or the newest 100 over curl.
+    expect(ghaText).toContain('node_modules/.bin/paysandbox deliveries --all --json');
+    expect(glText).toContain('/_sandbox/deliveries');
     const used = new Set([...glText.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]!));
     const exported = new Set([...glText.matchAll(/export ([A-Z_]+)=/g)].map((m) => m[1]!));
     for (const name of used)
