@@ -107,6 +107,9 @@ export function createSnapshotService(
       checkDocument(s.db, doc, s.tenants.sandbox.now(), s.config);
       const copyOf = restoreDocument(s.db, doc, { workspaceId, ids: s.ids, own: s.config });
       s.tenants.setOffset(workspaceId, r.taken_at - s.tenants.sandbox.now());
+      // The copy's rows fall due on its clock (expiries, settlements, retries, tokens): the due work's
+      // guard has not seen them, so the next request runs the registry and learns their times.
+      s.dueWork.invalidate();
       return { doc, copyOf };
     },
   };
