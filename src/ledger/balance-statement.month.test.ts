@@ -33,13 +33,13 @@ function walletFundedAt(fundings: Array<[string, bigint]>): string {
   return id;
 }
 
-/** The rows of a statement as [entry_type, created_at, amount, balance]. */
+/** The rows of a statement as [entry_type, created_at, reference, amount, balance]. */
 const rows = (csv: string) =>
   csv
     .split('\r\n')
     .slice(1, -1)
     .map((l) => l.split(','))
-    .map((r) => [r[0], r[2], r[6], r[7]]);
+    .map((r) => [r[0], r[2], r[4], r[6], r[7]]);
 
 function refusal(q: Parameters<typeof balanceStatement>[2]): ApiError {
   try {
@@ -59,13 +59,13 @@ describe('balanceStatement()', () => {
       ['2026-10-31T12:00:00.000Z', 2_00000000n],
       ['2026-11-01T00:00:00.000Z', 7_00000000n],
     ]);
-    // From the first microsecond of the month to the last.
+    // From the first microsecond of the month to the last; a funding names no reference.
     expect(rows(balanceStatement(ledger, 'u1', { year: 2026, month: 10 }))).toEqual([
-      ['incoming', '2026-10-01T00:00:00.000000Z', '5.00000000', '105.00000000'],
-      ['incoming', '2026-10-31T12:00:00.000000Z', '2.00000000', '107.00000000'],
+      ['incoming', '2026-10-01T00:00:00.000000Z', '', '5.00000000', '105.00000000'],
+      ['incoming', '2026-10-31T12:00:00.000000Z', '', '2.00000000', '107.00000000'],
     ]);
     expect(rows(balanceStatement(ledger, 'u1', { year: 2026, month: 11 }))).toEqual([
-      ['incoming', '2026-11-01T00:00:00.000000Z', '7.00000000', '114.00000000'],
+      ['incoming', '2026-11-01T00:00:00.000000Z', '', '7.00000000', '114.00000000'],
     ]);
     expect(rows(balanceStatement(ledger, 'u1', { year: 2026, month: 12 }))).toEqual([]);
   });
