@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-// One guard for the CLI and the suite: it lives with the `paysandbox contract` command.
-export { assertNotProduction, isLoopbackHost } from '../../src/cli/contract.js';
+// One guard for the CLI and the suite: it lives with the CLI's commands.
+export { assertNotProduction, isLoopbackHost } from '../../src/cli/production-guard.js';
 
 /**
  * Space out request starts by at least `minIntervalMs` (shared environments: be a polite client).

@@ -1,19 +1,8 @@
 /**
  * The preflight: before any case runs against a URL, a wrong base, an unreachable server or a refused
- * credential is one line and exit code 2 — for `npm run contract` and for `paysandbox contract`.
+ * credential is one line (PreflightError), and a passing one spends no nonce a run would need. How the
+ * commands users type stop at it: preflight-cli.test.ts.
  */
-import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,25 +11,19 @@ import {
   createMerchantClient,
   createDeveloperClient,
 } from '../../src/client/index.js';
-import { packageRoot } from '../../src/spec/load.js';
+import { itemAt, required } from '../../src/shared/defined.js';
 import { preflight, PreflightError } from '../harness/preflight.js';
-import { createSandboxTarget } from '../harness/sandbox.target.js';
 import type { Target } from '../harness/target.types.js';
 import { createUrlTarget, urlTargetConfigFromEnv } from '../harness/url.target.js';
+import { sandboxContractEnv, type ContractEnv } from './preflight.test-support.js';
 
 let target: Target;
-let env: Record<string, string>;
+let env: ContractEnv;
 let html: Server;
 let htmlUrl: string;
 
 beforeAll(async () => {
-  target = await createSandboxTarget();
-  env = {
-    CONTRACT_BASE_URL: target.info.baseUrl,
-    CONTRACT_API_KEY: target.creds.apiKey,
-    CONTRACT_API_SECRET: target.creds.apiSecret,
-    CONTRACT_MERCHANT_TOKEN: target.creds.merchantToken,
-  };
+  ({ target, env } = await sandboxContractEnv());
   // A web server that is not the API (a wrong host or port often lands on one).
   html = createServer((_, res) =>
     res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>It works</h1>'),
@@ -99,13 +82,16 @@ describe('preflight', () => {
   });
 
   it('checks the second merchant token when one is given', async () => {
-    expect(await failure({ CONTRACT_MERCHANT_TOKEN_2: env.CONTRACT_MERCHANT_TOKEN! })).toMatch(
+    expect(await failure({ CONTRACT_MERCHANT_TOKEN_2: env.CONTRACT_MERCHANT_TOKEN })).toMatch(
       /^CONTRACT_MERCHANT_TOKEN_2 is CONTRACT_MERCHANT_TOKEN: the scoping case needs another merchant/,
     );
     expect(await failure({ CONTRACT_MERCHANT_TOKEN_2: 'nope' })).toMatch(
       /^CONTRACT_MERCHANT_TOKEN_2 is refused by .*: GET \/v3\/invoices\/ answered 401 invalid_token/,
     );
-    await preflight({ ...env, CONTRACT_MERCHANT_TOKEN_2: target.creds.merchantToken2! });
+    await preflight({
+      ...env,
+      CONTRACT_MERCHANT_TOKEN_2: required(target.creds.merchantToken2, 'the second merchant token'),
+    });
   });
 
   it('a sandbox with a control token needs CONTRACT_CONTROL_TOKEN, and the right one', async () => {
@@ -129,9 +115,9 @@ describe('preflight', () => {
       const fx = sandbox.fixtures;
       const guarded = {
         CONTRACT_BASE_URL: server.url,
-        CONTRACT_API_KEY: fx.developers[0]!.app.api_key,
-        CONTRACT_API_SECRET: fx.developers[0]!.app.api_secret,
-        CONTRACT_MERCHANT_TOKEN: fx.merchants[0]!.merchant_api_token,
+        CONTRACT_API_KEY: itemAt(fx.developers, 0).app.api_key,
+        CONTRACT_API_SECRET: itemAt(fx.developers, 0).app.api_secret,
+        CONTRACT_MERCHANT_TOKEN: itemAt(fx.merchants, 0).merchant_api_token,
       };
       expect(await failure({ ...guarded })).toBe(
         `${server.url} is a sandbox with a control token: set CONTRACT_CONTROL_TOKEN to its SANDBOX_CONTROL_TOKEN`,
@@ -148,9 +134,9 @@ describe('preflight', () => {
 
   it('a key locked to larger nonces is told to set CONTRACT_NONCE_START', async () => {
     const dev = createDeveloperClient({
-      baseUrl: env.CONTRACT_BASE_URL!,
-      apiKey: env.CONTRACT_API_KEY!,
-      apiSecret: env.CONTRACT_API_SECRET!,
+      baseUrl: env.CONTRACT_BASE_URL,
+      apiKey: env.CONTRACT_API_KEY,
+      apiSecret: env.CONTRACT_API_SECRET,
       nonceStart: '1.8e+100',
     });
     await dev.listCryptoAccounts({ currency: 'PBTC' });
@@ -176,7 +162,7 @@ describe('preflight', () => {
   });
 
   it('on a sandbox, leaves a key that had never been used as it found it (no nonce spent)', async () => {
-    const control = createControlClient({ baseUrl: env.CONTRACT_BASE_URL ?? '', retry: false });
+    const control = createControlClient({ baseUrl: env.CONTRACT_BASE_URL, retry: false });
     const ws = await control.createWorkspace({ ttl_seconds: 60 });
     const nonceOf = async () => {
       const res = await control.request<{
@@ -205,7 +191,7 @@ describe('preflight', () => {
         CONTRACT_API_SECRET: ws.app.api_secret,
       });
       const dev = createDeveloperClient({
-        baseUrl: env.CONTRACT_BASE_URL ?? '',
+        baseUrl: env.CONTRACT_BASE_URL,
         apiKey: ws.app.api_key,
         apiSecret: ws.app.api_secret,
       });
@@ -225,173 +211,11 @@ describe('preflight', () => {
 
   it('merchant reads still work after the preflight (it changes nothing)', async () => {
     const m = createMerchantClient({
-      baseUrl: env.CONTRACT_BASE_URL!,
-      token: env.CONTRACT_MERCHANT_TOKEN!,
+      baseUrl: env.CONTRACT_BASE_URL,
+      token: env.CONTRACT_MERCHANT_TOKEN,
     });
     expect((await m.listInvoices({ per_page: 1 })).meta.total_count).toBe(0);
   });
-});
-
-/** Run a command in the package root (or `cwd`); collect its output and exit code. */
-function run(
-  args: string[],
-  extraEnv: Record<string, string>,
-  cwd = packageRoot(),
-): Promise<{ code: number; out: string }> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('VITEST') && !k.startsWith('CONTRACT_'),
-    ),
-  );
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, {
-      cwd,
-      env: { ...clean, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, out });
-    });
-  });
-}
-
-describe('the ways users run it stop at the preflight with one line and exit code 2', () => {
-  const expected = (base: string) =>
-    `contract preflight failed: CONTRACT_API_KEY is not known to ${base}: a signed GET /v3/crypto-accounts/ answered 401 invalid_access_key (Incorrect access key)`;
-
-  it('npm run contract (vitest with the contract config) with CONTRACT_* variables', async () => {
-    const { code, out } = await run(
-      [
-        'node_modules/vitest/vitest.mjs',
-        'run',
-        '--config',
-        'contract-tests/vitest.config.ts',
-        'contract-tests/suite.test.ts',
-      ],
-      { ...env, CONTRACT_API_KEY: 'wrong-key' },
-    );
-    expect(out.trim()).toBe(expected(env.CONTRACT_BASE_URL!));
-    expect(code).toBe(2);
-  }, 70_000);
-
-  it('paysandbox contract --base-url, leaving a junit.xml of one failing case with that line (an older one gone)', async () => {
-    const { CONTRACT_BASE_URL: base, ...creds } = env;
-    const reports = mkdtempSync(join(tmpdir(), 'contract-reports-'));
-    writeFileSync(join(reports, 'junit.xml'), '<testsuites tests="99" failures="0"/>');
-    writeFileSync(join(reports, 'summary.json'), '{"stale": true}');
-    const { code, out } = await run(
-      ['--import', 'tsx', 'src/cli/main.ts', 'contract', '--base-url', base!, '--reports', reports],
-      { ...creds, CONTRACT_API_KEY: 'wrong-key' },
-    );
-    expect(out.trim()).toBe(expected(base!));
-    expect(code).toBe(2);
-    const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
-    expect(junit).toContain('tests="1" failures="1"');
-    expect(junit.match(/<testcase /g)).toHaveLength(1);
-    expect(junit).toContain(
-      `<failure message="${expected(base!).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" type="PreflightFailure">`,
-    );
-    expect(existsSync(join(reports, 'summary.json'))).toBe(false);
-    rmSync(reports, { recursive: true, force: true });
-  }, 70_000);
-
-  it('paysandbox contract without a credential says which, in one line', async () => {
-    const { code, out } = await run(
-      ['--import', 'tsx', 'src/cli/main.ts', 'contract', '--base-url', env.CONTRACT_BASE_URL!],
-      { CONTRACT_API_KEY: 'k', CONTRACT_MERCHANT_TOKEN: 't' },
-    );
-    expect(out.trim().split('\n')).toEqual([
-      `paysandbox contract: set CONTRACT_API_SECRET for ${env.CONTRACT_BASE_URL} (every variable: docs/contract-tests.md)`,
-    ]);
-    expect(code).toBe(2);
-  }, 70_000);
-});
-
-describe('every way `paysandbox contract` stops before any case leaves only its own junit.xml', () => {
-  const stale = {
-    'junit.xml': '<testsuites tests="99" failures="0"/>',
-    'summary.json': '{"stale": true}',
-    'drift.md': 'stale',
-    'drift.json': '{}',
-  };
-  const xmlAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-
-  it.each([
-    [
-      'a missing credential',
-      [],
-      { CONTRACT_API_KEY: '' },
-      /^paysandbox contract: set CONTRACT_API_KEY for /,
-    ],
-    [
-      'a production-looking host',
-      ['--base-url', 'https://api.example.com'],
-      {},
-      /^paysandbox contract: Refusing to run the contract suite against https:\/\/api\.example\.com: it looks like production/,
-    ],
-    ['an unknown flag', ['--bogus'], {}, /^paysandbox contract: Unknown option '--bogus'/],
-  ] as const)(
-    '%s: exit 2, the old reports gone, one failing case with the line',
-    async (_, extraArgs, extraEnv, line) => {
-      const reports = mkdtempSync(join(tmpdir(), 'contract-reports-'));
-      for (const [name, body] of Object.entries(stale)) writeFileSync(join(reports, name), body);
-      const { CONTRACT_BASE_URL: base = '', ...creds } = env;
-      const args = ['--base-url', base, '--reports', reports, ...extraArgs];
-      const { code, out } = await run(['--import', 'tsx', 'src/cli/main.ts', 'contract', ...args], {
-        ...creds,
-        ...extraEnv,
-      });
-      expect(code).toBe(2);
-      const printed = out.trim().split('\n');
-      expect(printed).toHaveLength(1);
-      expect(printed[0]).toMatch(line);
-      expect(readdirSync(reports)).toEqual(['junit.xml']);
-      const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
-      expect(junit).toContain('tests="1" failures="1"');
-      expect(junit.match(/<testcase /g)).toHaveLength(1);
-      // The junit line is the printed one, without main()'s "(paysandbox contract --help)" hint.
-      const reason = (printed[0] ?? '').replace(/ \(paysandbox contract --help\)$/, '');
-      expect(junit).toContain(`<failure message="${xmlAttr(reason)}" type="PreflightFailure">`);
-      rmSync(reports, { recursive: true, force: true });
-    },
-    70_000,
-  );
-});
-
-describe('`paysandbox contract` run from another directory (an installed package)', () => {
-  it.each([
-    ['./contract-tests/reports by default', [], join('contract-tests', 'reports')],
-    ['--reports-dir DIR, relative to it', ['--reports-dir', 'out/ct'], join('out', 'ct')],
-  ] as const)(
-    'writes its reports into the working directory: %s, never into the package',
-    async (_, extraArgs, where) => {
-      const project = mkdtempSync(join(tmpdir(), 'contract-project-'));
-      const own = join(packageRoot(), 'contract-tests', 'reports', 'junit.xml');
-      const ownBefore = existsSync(own) ? statSync(own).mtimeMs : undefined;
-      const { CONTRACT_BASE_URL: base = '', ...creds } = env;
-      // The CLI of this package, from a project directory that has no contract-tests/ of its own.
-      const cli = join(packageRoot(), 'src', 'cli', 'main.ts');
-      const { code, out } = await run(
-        ['--import', import.meta.resolve('tsx'), cli, 'contract', '--base-url', base, ...extraArgs],
-        { ...creds, CONTRACT_API_KEY: 'wrong-key' },
-        project,
-      );
-      expect(out).toMatch(/contract preflight failed: CONTRACT_API_KEY is not known/);
-      expect(code).toBe(2);
-      // Written by the suite's global setup in vitest (the package root is its cwd).
-      expect(readFileSync(join(project, where, 'junit.xml'), 'utf8')).toContain(
-        'type="PreflightFailure"',
-      );
-      expect(existsSync(own) ? statSync(own).mtimeMs : undefined).toBe(ownBefore);
-      rmSync(project, { recursive: true, force: true });
-    },
-    70_000,
-  );
 });
 
 it('the url target config refuses a base URL with a path before anything else', () => {

@@ -1,14 +1,14 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../spec/load.js';
-import { isLoopbackHost } from '../shared/ip-address.js';
 import type { CliCommand } from './command.types.js';
 import { clearReports, contractReportsDir, writeStoppedJunit } from './contract.reports.js';
+import { runSuite } from './contract.run-suite.js';
 import { releaseLedgerWorkspaces } from './contract.workspaces.js';
+import { assertNotProduction } from './production-guard.js';
 
 /** Credentials a url target needs (docs/contract-tests.md lists the optional ones). */
 export const CONTRACT_REQUIRED_ENV = [
@@ -16,47 +16,6 @@ export const CONTRACT_REQUIRED_ENV = [
   'CONTRACT_API_SECRET',
   'CONTRACT_MERCHANT_TOKEN',
 ] as const;
-
-/** Upper bound of one run of the suite (each case is bounded too). */
-const RUN_TIMEOUT_MS = 30 * 60_000;
-
-/** How long the suite has to delete its workspaces and exit after a signal, before it is killed. */
-const STOP_GRACE_MS = 10_000;
-const FORWARDED = ['SIGINT', 'SIGTERM'] as const;
-
-const NON_PRODUCTION_WORDS = ['stage', 'staging', 'sandbox', 'test'];
-
-export { isLoopbackHost };
-
-/**
- * Refuse a base URL that looks like production: anything that is not loopback and whose host does not
- * contain "stage", "staging", "sandbox" or "test" (docs/design.md#contract-test-kit), unless CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1.
- *
- * @example
- * assertNotProduction('https://api.coins.asia.stage.coins.systems', process.env); // fine
- * assertNotProduction('https://api.coins.asia', process.env); // throws
- */
-export function assertNotProduction(
-  baseUrl: string,
-  env: Record<string, string | undefined>,
-): void {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new Error(`the base URL is not a URL: ${JSON.stringify(baseUrl)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`the base URL must be http(s), got ${url.protocol}`);
-  const host = url.hostname.toLowerCase();
-  if (isLoopbackHost(host) || NON_PRODUCTION_WORDS.some((w) => host.includes(w))) return;
-  if (env.CONTRACT_I_KNOW_THIS_IS_PRODUCTION === '1') return;
-  throw new Error(
-    `Refusing to run the contract suite against ${url.origin}: it looks like production ` +
-      '(not localhost, and no "stage", "staging", "sandbox" or "test" in the host). ' +
-      'Set CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1 if you really mean it.',
-  );
-}
 
 /** vitest's CLI as this package resolves it (a dependency of paysandbox), or undefined. */
 export function vitestBin(root = packageRoot()): string | undefined {
@@ -110,83 +69,6 @@ function stopReports(dir: string, baseUrl: string | undefined, line: string): vo
   } catch (err) {
     console.error(`paysandbox contract: could not write ${dir}: ${(err as Error).message}`);
   }
-}
-
-/** Whether any process of the group `pgid` is still alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/**
- * Run vitest in a process group of its own and wait until every process of that group is gone. Ctrl-C
- * (SIGINT) and SIGTERM, whether sent to this process alone or to its whole group, are forwarded once to
- * the vitest group, so the suite deletes its workspaces and exits; what still runs STOP_GRACE_MS later
- * (or at a second signal) is killed. Resolves with vitest's exit code, 130 / 143 after a signal, or the
- * line to print when vitest could not be started.
- */
-function runSuite(
-  argv: string[],
-  cwd: string,
-  env: Record<string, string | undefined>,
-): Promise<number | string> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, argv, {
-      cwd,
-      env,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      detached: true,
-    });
-    let signalled: NodeJS.Signals | undefined;
-    let killer: NodeJS.Timeout | undefined;
-    const stopGroup = (signal: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
-      signalGroup(child.pid, signal);
-      killer ??= setTimeout(() => child.pid && signalGroup(child.pid, 'SIGKILL'), STOP_GRACE_MS);
-    };
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (signalled && child.pid) return signalGroup(child.pid, 'SIGKILL'); // a second Ctrl-C: now
-      signalled = signal;
-      stopGroup(signal);
-    };
-    const timer = setTimeout(() => stopGroup('SIGTERM'), RUN_TIMEOUT_MS);
-    const finish = (result: number | string) => {
-      clearTimeout(timer);
-      clearTimeout(killer);
-      for (const s of FORWARDED) process.off(s, onSignal);
-      done(result);
-    };
-    for (const s of FORWARDED) process.on(s, onSignal);
-    child.on('error', (err) =>
-      finish(`paysandbox contract: could not start vitest: ${err.message}`),
-    );
-    child.on('exit', (code) => {
-      // vitest's workers may outlive it briefly (finishing their deletes): wait for the whole group.
-      const pgid = child.pid;
-      const deadline = Date.now() + STOP_GRACE_MS;
-      const poll = () => {
-        if (pgid === undefined || !groupAlive(pgid)) {
-          finish(signalled ? (signalled === 'SIGINT' ? 130 : 143) : (code ?? 1));
-        } else if (Date.now() > deadline) {
-          signalGroup(pgid, 'SIGKILL');
-          setTimeout(poll, 100);
-        } else setTimeout(poll, 100);
-      };
-      poll();
-    });
-  });
 }
 
 /** `paysandbox contract --base-url URL`: spawn vitest on the suite with the CONTRACT_* environment. */

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliOutput } from './check-receiver.js';
 import type { CliCommand } from './command.types.js';
-import { assertNotProduction } from './contract.js';
+import { assertNotProduction } from './production-guard.js';
 
 const USAGE = 'parity [--har FILE…] [--base-url URL] [--junit FILE] [--json] [--docs FILE] [--all]';
 

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createHmacSigner } from '../client/hmac.signer.js';
 import { packageVersion, parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
-import { assertNotProduction } from './contract.js';
+import { assertNotProduction } from './production-guard.js';
 
 const USAGE = 'record --upstream URL [--port 7080] [--host H] --out FILE [--mask-pii] [--resign]';
 

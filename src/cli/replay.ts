@@ -4,7 +4,7 @@ import { createHmacSigner } from '../client/hmac.signer.js';
 import type { Credentials } from '../parity/target.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
-import { assertNotProduction } from './contract.js';
+import { assertNotProduction } from './production-guard.js';
 
 const USAGE = 'replay --har FILE --base-url URL [--junit FILE] [--json]';
 

@@ -151,4 +151,32 @@ describe('kept pages', () => {
     const third = accounts.listForUser('u1', {});
     expect(accounts.listForUser('u1', {})).toBe(third);
   });
+
+  it('keeps a page per page number and page size: another one is never answered from it', () => {
+    for (const c of ['PHP', 'BTC', 'ETH', 'USDT']) fundedWallet('u1', c, 1n);
+    const accounts = createAccountService({ ledger, version: () => 1 });
+    const ids = (q: { page?: number; per_page?: number }) =>
+      accounts.listForUser('u1', q)['crypto-accounts'].map((a) => a.currency);
+    expect(ids({ per_page: 1, page: 2 })).toEqual(['ETH']);
+    expect(ids({ per_page: 1, page: 3 })).toEqual(['BTC']);
+    expect(ids({ per_page: 2 })).toEqual(['USDT', 'ETH']);
+    expect(ids({ per_page: 3 })).toEqual(['USDT', 'ETH', 'BTC']);
+  });
+
+  it('keeps up to 1000 pages, each answered from the cache, and starts over past them', () => {
+    fundedWallet('u1', 'PHP', 1n);
+    const accounts = createAccountService({ ledger, version: () => 1 });
+    // 1000 distinct queries (a currency that matches nothing is a query of its own).
+    const query = (i: number) => ({ currency: `X${i}` });
+    const first = accounts.listForUser('u1', query(0));
+    const second = accounts.listForUser('u1', query(1));
+    expect(accounts.listForUser('u1', query(0))).toBe(first); // two pages kept side by side
+    for (let i = 2; i < 1000; i++) accounts.listForUser('u1', query(i));
+    expect(accounts.listForUser('u1', query(0))).toBe(first);
+    expect(accounts.listForUser('u1', query(1))).toBe(second);
+    accounts.listForUser('u1', query(1000)); // the 1001st: the cache starts over
+    const again = accounts.listForUser('u1', query(0));
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
 });

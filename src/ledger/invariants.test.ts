@@ -131,8 +131,35 @@ describe('assertLedgerInvariants', () => {
     entry('tx-huge', a, MAX_ACCOUNT_UNITS);
     const { ok, problems } = checkLedgerInvariants(db);
     expect(ok).toBe(false);
-    expect(problems).toContain('the check "balanced per currency" could not run: integer overflow');
-    // The per-account sums that overflow name their account.
-    expect(problems).toContain(`account ${a}: its entries cannot be summed (integer overflow)`);
+    // Each check that cannot run says so; those summed per account name the account that overflows.
+    expect(problems).toEqual([
+      'the check "balanced per currency" could not run: integer overflow',
+      'the check "cached balances" could not run: integer overflow',
+      `account ${a}: its entries cannot be summed (integer overflow)`,
+      'the check "cached total received" could not run: integer overflow',
+      `account ${a}: its entries cannot be summed (integer overflow)`,
+      'the trial balance could not be summed (integer overflow)',
+    ]);
+    // The error lists them one a line.
+    let message = '';
+    try {
+      assertLedgerInvariants(db);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe(['ledger invariants violated:', ...problems].join('\n'));
+  });
+
+  it('writes a figure stored as a fraction as it is stored, and names which figure is not an integer', () => {
+    const a = wallet('u1');
+    const b = wallet('u2');
+    db.prepare('UPDATE accounts SET balance = 2.5 WHERE id = ?').run(a);
+    db.prepare('UPDATE accounts SET total_received = 0.5 WHERE id = ?').run(b);
+    expect(checkLedgerInvariants(db).problems).toEqual([
+      `account ${a} caches a balance of 2.5 but its entries sum to 0.00000000`,
+      `account ${b} caches total_received 0.5 but its credits sum to 0.00000000`,
+      `account ${a} stores a figure as real, not an exact integer`,
+      `account ${b} stores a figure as real, not an exact integer`,
+    ]);
   });
 });

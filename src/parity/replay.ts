@@ -1,80 +1,15 @@
 import type { Operation } from '../spec/load.js';
-import type { Answer } from './compare.js';
+import type { Answer } from './compare.types.js';
 import { header, type HarEntry } from './har.js';
 import { parseLenient } from './lenient-parse.js';
-import { provisionBuyOrder, type Credentials, type Target } from './target.js';
+import { chainIds, FORM, mapBody, mapForm } from './replay.mapping.js';
+import { authOf, readAnswer, recordedFailure, send, type Outgoing } from './replay.send.js';
+import type { AuthMode, EntryOverride, ReplayContext } from './replay.types.js';
+import { provisionBuyOrder } from './target.js';
 
-/** How a replayed request authenticates: as recorded, or one of the failures the corpus shows. */
-export type AuthMode =
-  | 'hmac'
-  | 'token'
-  | 'bearer'
-  | 'none'
-  | 'wrong-token'
-  | 'bad-signature'
-  | 'stale-nonce'
-  | 'mfa'
-  | 'non-business';
-
-/** `parity/requests.json`: what an entry needs beyond what was recorded (a body the source left out, a failure). */
-export interface EntryOverride {
-  body?: unknown;
-  auth?: AuthMode;
-  /** Send the request this many times first (a duplicate's first use). */
-  repeat?: number;
-  /** The path to send instead of the recorded one (a doc's example code that drops the id its reference names). */
-  path?: string;
-  note: string;
-}
-
-export interface ReplayContext {
-  target: Target;
-  creds: Credentials;
-  /** Map recorded ids, accounts, addresses and references to the workspace's (parity); off for replay. */
-  mapIds: boolean;
-  /**
-   * Compare recorded callbacks with the ones the target sends, read from its delivery log through its
-   * control API (parity, against a sandbox); off for replay, whose target is another service.
-   */
-  callbacks?: boolean;
-  unique: () => string;
-  /**
-   * A recorded session's ids and ours (`recorded id → ours`): learnt from each answer (a create's `id`),
-   * and from each resource provisioned for a recorded id, so that the session's later requests naming the
-   * recorded id (in the path, the query or the body) reach the same resource: create → mark paid → read.
-   * Not used for the committed corpus, whose entries are independent examples.
-   */
-  ids?: Map<string, string>;
-}
-
-/** Learn the ids of an answer: where the recorded body has an `id` (or `…_id`) string, ours at that path. */
-export function learnIds(recorded: unknown, ours: unknown, ids: Map<string, string>): void {
-  if (!recorded || !ours || typeof recorded !== 'object' || typeof ours !== 'object') return;
-  if (Array.isArray(recorded) || Array.isArray(ours)) return; // list items are other records
-  const o = ours as Record<string, unknown>;
-  for (const [k, v] of Object.entries(recorded as Record<string, unknown>)) {
-    const mine = o[k];
-    if (
-      /^(id|.+_id)$/.test(k) &&
-      k !== 'external_transaction_id' &&
-      typeof v === 'string' &&
-      typeof mine === 'string' &&
-      v.length >= 2 &&
-      v !== mine &&
-      !ids.has(v)
-    )
-      ids.set(v, mine);
-    else learnIds(v, mine, ids);
-  }
-}
-
-/** A recorded string with the session's known ids replaced by ours. */
-function chainIds(s: string, ids: Map<string, string> | undefined): string {
-  if (!ids?.size) return s;
-  let out = s;
-  for (const [rec, ours] of ids) if (out.includes(rec)) out = out.split(rec).join(ours);
-  return out;
-}
+export type { AuthMode, EntryOverride, ReplayContext } from './replay.types.js';
+export { learnIds } from './replay.mapping.js';
+export { authOf, readAnswer, recordedFailure } from './replay.send.js';
 
 const UNKNOWN_ID = '0'.repeat(32);
 type ResourceKind = 'buyorder' | 'invoice' | 'sellorder' | 'crypto-route';
@@ -84,122 +19,6 @@ const RESOURCES: Array<{ rx: RegExp; kind: ResourceKind }> = [
   { rx: /\/invoices\/([^/?]+)/, kind: 'invoice' },
   { rx: /\/sellorder\/([^/?]+)/, kind: 'sellorder' },
 ];
-
-/** The authentication a recorded request used, read from its headers and the operation's security. */
-export function authOf(e: HarEntry, op: Operation | undefined): AuthMode {
-  const h = e.request.headers;
-  if (h.some((x) => /^access[-_](key|signature)$/i.test(x.name))) return 'hmac';
-  const auth = header(h, 'authorization');
-  const kind = op?.auth ?? 'hmac';
-  if (auth) return kind === 'hmac' ? (/token/i.test(auth) ? 'token' : 'bearer') : 'token';
-  if (kind === 'merchant') return 'token';
-  return kind === 'hmac' ? 'hmac' : 'none';
-}
-
-/**
- * The authentication failure a recorded answer shows (a session's own HAR has no parity/requests.json
- * override to say so): a stale nonce, a signature or token refused, or no credentials. Replayed as that
- * failure, not re-signed into a success.
- */
-export function recordedFailure(e: HarEntry): AuthMode | undefined {
-  if (e.response.status !== 401 && !e.response._statusUnknown) return undefined;
-  const text = e.response.content.text ?? '';
-  if (/nonce is too low/i.test(text)) return 'stale-nonce';
-  if (/signature cannot be matched|invalid signature/i.test(text)) return 'bad-signature';
-  if (/invalid token/i.test(text)) return 'wrong-token';
-  if (e.response.status === 401 && /credentials were not provided/i.test(text)) return 'none';
-  return undefined;
-}
-
-interface Outgoing {
-  method: string;
-  url: string;
-  body: string | undefined;
-  type: string | undefined;
-  auth: AuthMode;
-  /** The HMAC header names as recorded: `ACCESS_KEY` (default) or `Access-Key`. */
-  spelling?: 'underscore' | 'dash';
-}
-
-async function send(
-  ctx: ReplayContext,
-  { method, url, body, type, auth, spelling = 'underscore' }: Outgoing,
-): Promise<Response> {
-  const { creds } = ctx;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = type ?? 'application/json';
-  const signed = async (signer = creds.signer, nonce?: string) =>
-    signer.exclusive(() =>
-      ctx.target.fetch(url, {
-        method,
-        body,
-        headers: { ...headers, ...signer.sign(url, body ?? '', { nonce, spelling }) },
-      }),
-    );
-  switch (auth) {
-    case 'hmac':
-      return signed();
-    case 'mfa':
-      return signed(creds.mfaSigner);
-    case 'non-business':
-      return signed(creds.nonBusinessSigner);
-    case 'bad-signature':
-      return signed(creds.signer.withSecret('not-the-secret'));
-    case 'stale-nonce': {
-      await (await signed()).arrayBuffer(); // a first call moves the key's last nonce
-      return signed(creds.signer, '1');
-    }
-    case 'token':
-    case 'wrong-token':
-      headers.authorization = `Token ${auth === 'token' ? creds.merchantToken : 'not-a-token'}`;
-      break;
-    case 'bearer':
-      headers.authorization = `Bearer ${creds.bearer}`;
-      break;
-    case 'none':
-      break;
-  }
-  return ctx.target.fetch(url, { method, body, headers });
-}
-
-export async function readAnswer(res: Response): Promise<Answer> {
-  const text = await res.text();
-  try {
-    return { status: res.status, body: JSON.parse(text) };
-  } catch {
-    return { status: res.status, body: text };
-  }
-}
-
-function mapBody(
-  value: unknown,
-  key: string,
-  ctx: ReplayContext,
-  uniq: string,
-  ids: Map<string, string> | undefined,
-): unknown {
-  const { accounts, customerEmail, customerPhone } = ctx.creds;
-  if (Array.isArray(value)) return value.map((v) => mapBody(v, key, ctx, uniq, ids));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, mapBody(v, k, ctx, uniq, ids)]),
-    );
-  }
-  if (typeof value !== 'string' && typeof value !== 'number') return value;
-  const s = String(value);
-  const known = ids?.get(s);
-  if (known !== undefined) return known;
-  if (!ctx.mapIds) return value;
-  const named = /^<(\w+) account id>$/.exec(s)?.[1];
-  if (/^(account|source_account|receiving_account)$/.test(key))
-    return accounts[named ?? 'PHP'] ?? accounts.PHP;
-  if (key === 'target_account') return accounts[named ?? 'BTC'] ?? accounts.BTC ?? accounts.PHP;
-  if (key === 'target_wallet') return accounts.BTC ?? accounts.PHP;
-  if (/^(target_address|payer_contact_info)$/.test(key)) return customerEmail;
-  if (/phone/.test(key)) return customerPhone;
-  if (key === 'external_transaction_id') return uniq;
-  return value;
-}
 
 async function provision(ctx: ReplayContext, kind: ResourceKind): Promise<string> {
   const base = ctx.target.baseUrl;
@@ -278,17 +97,6 @@ async function targetUrl(
     }
   }
   return `${ctx.target.baseUrl}${rest}`;
-}
-
-const FORM = /application\/x-www-form-urlencoded/i;
-
-/** A form body with its values mapped like a JSON body's (accounts, e-mails, the session's ids). */
-function mapForm(body: string, ctx: ReplayContext, ids: Map<string, string> | undefined): string {
-  const uniq = ctx.unique();
-  const out = new URLSearchParams();
-  for (const [k, v] of new URLSearchParams(body))
-    out.append(k, String(mapBody(v, k, ctx, uniq, ids)));
-  return out.toString();
 }
 
 /** The entry as it is replayed: at the override's path when it names one. */

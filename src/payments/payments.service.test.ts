@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../identities/identities.api.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
@@ -152,5 +152,80 @@ describe('payment service', () => {
     const b = invoice();
     payments().cancel(b.id);
     expect(lastEvent(b.id).event).toMatchObject({ name: 'invoice.updated', data: { id: b.id } });
+  });
+});
+
+describe('payment service: what it reads, and what it refuses', () => {
+  it('refuses to pay a pending invoice of a deleted workspace (its merchant is disabled), and moves nothing', async () => {
+    const created = await t.request('POST', '/_sandbox/workspaces', { body: {} });
+    expect(created.status, created.text).toBe(201);
+    const ws = created.body.workspace as { id: string; merchant: { id: string } };
+    const merchant = t.services.identities.merchantById(ws.merchant.id);
+    if (!merchant) throw new Error('the workspace merchant');
+    const inv = t.services.invoices.create(merchant, {
+      amount: '20',
+      currency: 'PHP',
+      external_transaction_id: `svc-${++ext}`,
+    });
+    expect((await t.request('DELETE', `/_sandbox/workspaces/${ws.id}`)).status).toBe(204);
+    expect(t.services.invoiceRepo.byId(inv.id)?.status).toBe('pending');
+    const customer = customerWith(['PHP']);
+    expect(() => payments().payFromWallet(inv.id, customer)).toThrow(
+      apiError('invoice_not_payable', {
+        non_field_errors: ["The invoice's workspace was deleted; it cannot be paid."],
+      }),
+    );
+    expect(t.services.invoiceRepo.payments(inv.id)).toEqual([]);
+    t.assertLedger();
+  });
+
+  it('refuses a reference number that is not 13 digits, saying how one is written', () => {
+    for (const typed of ['12345', '1234 5678 9012 34', 'ABCDEFGHIJKLM'])
+      expect(() => payments().confirmCounterPayment(typed)).toThrow(
+        apiError('validation_error', {
+          reference_number: [
+            'A reference number is 13 digits, as the hosted page shows it (spaces and dashes are ignored).',
+          ],
+        }),
+      );
+  });
+
+  it('pays the invoice row its caller just read without reading it again, and reads another id', () => {
+    const inv = invoice();
+    const other = invoice();
+    const customer = customerWith(['PHP']);
+    const loaded = t.services.invoices.load(inv.id);
+    const load = vi.spyOn(t.services.invoices, 'load');
+    try {
+      expect(payments().payFromWallet(inv.id, customer, undefined, loaded).invoice.status).toBe(
+        'fully_paid',
+      );
+      expect(load).not.toHaveBeenCalled();
+      // A row of another invoice is no stand-in: the invoice asked for is read.
+      payments().payFromWallet(other.id, customer, undefined, loaded);
+      expect(load).toHaveBeenCalledWith(other.id);
+      expect(t.services.invoiceRepo.byId(other.id)?.status).toBe('fully_paid');
+    } finally {
+      load.mockRestore();
+    }
+  });
+
+  it("shows an invoice's first payment without reading its payments back, a later one with all of them", () => {
+    const inv = invoice(undefined, '30');
+    const customer = customerWith(['PHP']);
+    const reads = vi.spyOn(t.services.invoiceRepo, 'payments');
+    try {
+      const first = payments().payFromWallet(inv.id, customer, 1_000_000_000n);
+      expect(reads).not.toHaveBeenCalled();
+      expect(first.invoice.amount_received).toBe('10.00000000');
+      const second = payments().payFromWallet(inv.id, customer, 2_000_000_000n);
+      expect(reads).toHaveBeenCalledWith(inv.id);
+      expect(second.invoice).toMatchObject({
+        status: 'fully_paid',
+        amount_received: '30.00000000',
+      });
+    } finally {
+      reads.mockRestore();
+    }
   });
 });

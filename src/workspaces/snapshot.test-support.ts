@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { itemAt, required } from '../shared/defined.js';
-import type { TestApp } from '../testing/test-app.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 export interface WorkspaceView {
   id: string;
@@ -182,4 +182,20 @@ export function rowCounts(t: TestApp): Record<string, number> {
   return Object.fromEntries(
     tables.map((n) => [n, t.db.prepare(`SELECT COUNT(*) FROM "${n}"`).pluck().get() as number]),
   );
+}
+
+/**
+ * The export of buildScenario's workspace, from a sandbox of its own whose real time stands at `nowMs`
+ * (as a team's committed scenario file is exported once, then imported anywhere).
+ */
+export async function exportedScenario(nowMs: number): Promise<unknown> {
+  const source = createTestApp({ realNowMs: () => nowMs });
+  try {
+    const ws = await buildScenario(source);
+    const snap = (await source.request('POST', `/_sandbox/workspaces/${ws.id}/snapshots`)).body
+      .snapshot;
+    return (await source.request('GET', `/_sandbox/snapshots/${snap.id}/export`)).body;
+  } finally {
+    source.close();
+  }
 }
