@@ -47,8 +47,11 @@ async function serve(config: Partial<AppConfig> = {}) {
     });
     return (res.status === 204 ? null : await res.json()) as any;
   };
-  const cli = (args: string[]) =>
-    runCli([...args, '--url', server.url], { env: { SANDBOX_CONTROL_TOKEN: TOKEN } });
+  const cli = (args: string[], readAfterMs?: number) =>
+    runCli([...args, '--url', server.url], {
+      env: { SANDBOX_CONTROL_TOKEN: TOKEN },
+      readAfterMs,
+    });
   return { sandbox, server, call, cli };
 }
 
@@ -142,6 +145,12 @@ describe('paysandbox deliveries', () => {
       };
       const all = await json('--all');
       expect(all.deliveries.map((d) => d.id)).toEqual(ids);
+      // Into a pipe whose reader is slow (`| jq`): the ~90 KB JSON is written whole before the exit, not
+      // cut at the pipe's 64 KiB.
+      const piped = await cli(['deliveries', '--invoice', id, '--json', '--all'], 1500);
+      expect(piped.code, piped.out.slice(-200)).toBe(0);
+      expect(piped.out.length).toBeGreaterThan(65_536);
+      expect((JSON.parse(piped.out) as Page).deliveries.map((d) => d.id)).toEqual(ids);
       expect(all.meta).toEqual({ total_count: 131, next_page: null, previous_page: null });
       const more = await json('--limit', '150');
       expect(more.deliveries.map((d) => d.id)).toEqual(ids);

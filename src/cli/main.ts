@@ -119,12 +119,28 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Exit once stdout and stderr have handed everything to the OS. Into a pipe, a large output (the
+ * `deliveries --all --json` of a CI run) is written in 64 KiB pieces as the reader takes them:
+ * `process.exit` at once would cut it there and still exit 0.
+ */
+function exitAfterOutput(code: number): void {
+  const flushed = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => {
+      if (stream.writableLength === 0) resolve();
+      else stream.write('', () => resolve());
+    });
+  void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() =>
+    process.exit(code),
+  );
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exit(code);
+    if (code >= 0) exitAfterOutput(code);
   },
   (err: Error) => {
     console.error(`paysandbox: ${err.message}`);
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );

@@ -80,10 +80,26 @@ export function spawnServer(
  */
 export function runCli(
   args: string[],
-  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+  opts: {
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    /** Leave stdout unread this long (a slow reader at the end of a pipe, e.g. `| jq`). */
+    readAfterMs?: number;
+  } = {},
 ): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const node = [process.execPath, '--import', 'tsx', CLI, ...args];
+    // A slow reader: the CLI's stdout is a plain pipe (64 KiB) into a shell reader that first sleeps.
+    const [command, ...argv] = opts.readAfterMs
+      ? [
+          'bash',
+          '-c',
+          `set -o pipefail; "$@" | { sleep ${opts.readAfterMs / 1000}; cat; }`,
+          'slow-reader',
+          ...node,
+        ]
+      : node;
+    const child = spawn(command!, argv, {
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -92,7 +108,8 @@ export function runCli(
     child.stderr.on('data', (d) => (out += d));
     const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? START_BOUND_MS);
     child.once('error', reject);
-    child.once('exit', (code) => {
+    // `close`, not `exit`: the output still in the pipe when the process ends is read first.
+    child.once('close', (code) => {
       clearTimeout(killer);
       resolve({ code, out });
     });
