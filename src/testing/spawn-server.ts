@@ -88,18 +88,21 @@ export function runCli(
   } = {},
 ): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const node = [process.execPath, '--import', 'tsx', CLI, ...args];
+    const node = ['--import', 'tsx', CLI, ...args];
     // A slow reader: the CLI's stdout is a plain pipe (64 KiB) into a shell reader that first sleeps.
-    const [command, ...argv] = opts.readAfterMs
+    const [command, argv] = opts.readAfterMs
       ? [
           'bash',
-          '-c',
-          `set -o pipefail; "$@" | { sleep ${opts.readAfterMs / 1000}; cat; }`,
-          'slow-reader',
-          ...node,
+          [
+            '-c',
+            `set -o pipefail; "$@" | { sleep ${opts.readAfterMs / 1000}; cat; }`,
+            'slow-reader',
+            process.execPath,
+            ...node,
+          ],
         ]
-      : node;
-    const child = spawn(command!, argv, {
+      : [process.execPath, node];
+    const child = spawn(command, argv, {
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
