@@ -1,5 +1,6 @@
 import { ok, type Handlers } from '../http/operation.js';
 import type { Services } from '../services.js';
+import { ApiError } from '../shared/api-error.js';
 import { formatTimestamp } from '../shared/clock.js';
 import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 
@@ -10,6 +11,27 @@ import type { WorkspaceService } from '../workspaces/workspaces.service.js';
 export interface SandboxControls {
   tick(): void;
   reset(): void;
+}
+
+/**
+ * How far a clock may be moved ahead, in all (the sandbox's from real time, a workspace's from the sandbox's):
+ * a saved state restores within 100 years of the sandbox's time, and microsecond times past year ~2255
+ * are no longer exact as numbers.
+ */
+export const MAX_CLOCK_AHEAD_YEARS = 100;
+const MAX_AHEAD_MICROS = MAX_CLOCK_AHEAD_YEARS * 365.25 * 86_400 * 1_000_000;
+
+/** The offset after moving `offsetMicros` by `seconds`, or a 400 on `seconds` past the bound. */
+function advanced(offsetMicros: number, seconds: number, of: string): number {
+  const next = offsetMicros + Math.round(seconds * 1_000_000);
+  if (next > MAX_AHEAD_MICROS) {
+    const left = Math.max(0, Math.floor((MAX_AHEAD_MICROS - offsetMicros) / 1_000_000));
+    throw ApiError.field(
+      'seconds',
+      `A clock can be at most ${MAX_CLOCK_AHEAD_YEARS} years ahead of ${of}: it can move at most ${left} more seconds (reset it to start over).`,
+    );
+  }
+  return next;
 }
 
 export function clockHandlers(
@@ -29,7 +51,7 @@ export function clockHandlers(
     /** Moves the persisted offset (every tenant's time with it), then runs the due work at once: expiry, retries, workspace TTLs. */
     advanceClock: ({ body }) => {
       sandboxClock.setOffsetMicros(
-        sandboxClock.offsetMicros() + Math.round(body.seconds * 1_000_000),
+        advanced(sandboxClock.offsetMicros(), body.seconds, 'real time'),
       );
       sandbox.tick();
       return view();
@@ -46,7 +68,11 @@ export function clockHandlers(
     getWorkspaceClock: ({ params }) => ok(workspaces.clock(params.workspace_id)),
     /** One workspace's time moves; the due work runs at once, and only this workspace's has newly fallen due. */
     advanceWorkspaceClock: ({ params, body }) => {
-      const clock = workspaces.advanceClock(params.workspace_id, body.seconds);
+      const id = params.workspace_id;
+      // An unknown workspace is a 404 (advanceClock), before the bound is looked at.
+      workspaces.clock(id);
+      advanced(s.tenants.offsetOf(id), body.seconds, "the sandbox's time");
+      const clock = workspaces.advanceClock(id, body.seconds);
       sandbox.tick();
       return ok(clock);
     },
