@@ -219,6 +219,24 @@ function urlFormProblem(
     : 'Enter an absolute http:// or https:// URL, a path on this sandbox (/…), or null.';
 }
 
+/**
+ * `url` written as a path when it is an absolute URL to one of this sandbox's own addresses (a saved
+ * state is portable: restored on another sandbox, or another port, the path is resolved against the
+ * copy's own address); any other URL, or one whose path would not read as a path of the sandbox, as it is.
+ */
+export function ownUrlAsPath(url: string, own: SandboxAddresses): string {
+  if (isSandboxPath(url)) return url;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (!isOwnAddress(u, own)) return url;
+  const path = `${u.pathname}${u.search}${u.hash}`;
+  return isSandboxPath(path) ? path : url;
+}
+
 /** `url` made absolute against `base` when it is a sandbox path; an absolute URL as it is. */
 export function resolveSandboxUrl(url: string, base: string): string {
   return isSandboxPath(url) ? new URL(url, `${base.replace(/\/+$/, '')}/`).href : url;
