@@ -72,6 +72,7 @@ export function createCallbacksModule({
     nowOf: s.tenants.nowOf,
     merchantById: s.identities.merchantById,
     knownEvent: repo.hasEvent,
+    invoiceMerchantOf: (id) => s.invoices.find(id)?.merchant_id,
   });
   const api = {
     service,

@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../config.js';
 import { openDatabase } from '../db/open.js';
@@ -6,6 +8,7 @@ import { listen } from '../server.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { judgeAuthorization } from './inbox.js';
 import { formatDecimal, parseAmount } from '../shared/money.js';
+import { waitUntil } from '../testing/wait.js';
 
 const TOKEN = 'control-secret';
 const cleanups: Array<() => Promise<unknown> | void> = [];
@@ -232,5 +235,111 @@ describe('merchant URLs on the sandbox itself', () => {
       (await t.sandbox.app.request(`http://localhost/_sandbox/inbox/${'0'.repeat(32)}/thank-you`))
         .status,
     ).toBe(404);
+  });
+});
+
+/**
+ * A forwarder on a port of its own that passes every request on to `target` (a tunnel, a LAN address or
+ * a hostname of the machine, as far as the sandbox can tell: a name of it that is not on its list).
+ */
+async function forwarder(target: string): Promise<string> {
+  const proxy = createServer((req, res) => {
+    const out = httpRequest(
+      `${target}${req.url ?? '/'}`,
+      { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+describe("the example receiver takes only its own workspace's callbacks", () => {
+  it("refuses (403, not recorded) a callback of another workspace's merchant that reached it by a name the URL rule does not know", async () => {
+    const { server, call } = await serve({ retrySchedule: [] });
+    const a = (await call('POST', '/_sandbox/workspaces', {})).body.workspace;
+    const b = (await call('POST', '/_sandbox/workspaces', {})).body.workspace;
+    const via = await forwarder(server.url);
+    // Another port of the machine: not this sandbox as far as the rule of merchant URLs can tell.
+    const patched = await call('PATCH', `/_sandbox/merchants/${a.merchant.id}`, {
+      callback_url: `${via}/_sandbox/inbox/${b.merchant.id}`,
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const res = await fetch(`${server.url}/v1/invoices/`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Token ${a.merchant.merchant_api_token}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ amount: 10, currency: 'PHP', external_transaction_id: 'cross-1' }),
+    });
+    expect(res.status).toBe(201);
+    const invoice = ((await res.json()) as { invoice: { id: string } }).invoice;
+    const attempt = await waitUntil('the callback attempt', async () => {
+      const list = await call('GET', `/_sandbox/deliveries?invoice_id=${invoice.id}`);
+      const id = list.body.deliveries[0]?.id as string | undefined;
+      if (id === undefined) return undefined;
+      const d = await call('GET', `/_sandbox/deliveries/${id}`);
+      const { status, attempts } = d.body.delivery;
+      return status === 'failed' || status === 'delivered' ? { status, ...attempts[0] } : undefined;
+    });
+    expect(attempt.status).toBe('failed');
+    expect(attempt.status_code).toBe(403);
+    expect(attempt.response_excerpt).toContain('callback_of_other_workspace');
+    expect(
+      (await call('GET', `/_sandbox/inbox?merchant_id=${b.merchant.id}`)).body.meta.total_count,
+    ).toBe(0);
+  });
+
+  it("refuses a forged callback of another tenant's invoice, and keeps a plain test POST and its own workspace's", async () => {
+    const { server, call, merchant, sandbox } = await serve();
+    const ws = (await call('POST', '/_sandbox/workspaces', {})).body.workspace;
+    const trig = await call('POST', '/_sandbox/trigger', { event: 'invoice.created' });
+    const invoiceId = trig.body.invoice.id as string;
+    const delivered = await call(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${invoiceId}&status=delivered&wait=10`,
+    );
+    const sent = delivered.body.deliveries[0] as { event_id: string; body: unknown };
+    const body = JSON.stringify(sent.body);
+    const post = (to: string, headers: Record<string, string>, text: string) =>
+      fetch(`${server.url}/_sandbox/inbox/${to}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: text,
+      });
+    const before = (await call('GET', '/_sandbox/inbox')).body.meta.total_count;
+
+    // The base data's callback, replayed at a workspace's receiver: refused, not recorded.
+    const forged = await post(ws.merchant.id, { 'X-Sandbox-Event-Id': sent.event_id }, body);
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toEqual({
+      error_codes: ['callback_of_other_workspace'],
+      errors: {
+        non_field_errors: [
+          `This callback is of invoice ${invoiceId} of merchant ${merchant.id}, which is not of the workspace of merchant ${ws.merchant.id} (the base data counts as one): the example receiver takes only the callbacks of its own workspace's merchants. Not recorded.`,
+        ],
+      },
+    });
+    expect((await call('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(before);
+
+    // A user's own test POST (no event this sandbox sent), and the same callback at a receiver of its tenant.
+    const own = await post(ws.merchant.id, {}, body);
+    expect(own.status).toBe(200);
+    const unknownEvent = await post(ws.merchant.id, { 'X-Sandbox-Event-Id': 'e-1' }, body);
+    expect(unknownEvent.status).toBe(200);
+    const sibling = sandbox.fixtures.merchants[1]?.id ?? '';
+    const same = await post(sibling, { 'X-Sandbox-Event-Id': sent.event_id }, body);
+    expect(same.status).toBe(200);
+    expect(
+      ((await same.json()) as { entry: { from_this_sandbox: boolean } }).entry.from_this_sandbox,
+    ).toBe(true);
+    expect((await call('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(before + 3);
   });
 });

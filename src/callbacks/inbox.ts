@@ -41,6 +41,8 @@ export interface InboxDeps {
   merchantById: (id: string) => Merchant | undefined;
   /** Whether this sandbox has a delivery of this event id for this invoice. */
   knownEvent: (invoiceId: string, eventId: string) => boolean;
+  /** The merchant whose invoice this is (undefined: no such invoice). */
+  invoiceMerchantOf: (invoiceId: string) => string | undefined;
 }
 
 function sameToken(given: string, expected: string): boolean {
@@ -82,6 +84,24 @@ export function createInbox(d: InboxDeps) {
   let entries: InboxEntry[] = [];
   let seq = 0;
   const listeners = new Set<() => void>();
+
+  /**
+   * A callback this sandbox sent for `invoiceId` is taken only by the receiver of a merchant of the same
+   * tenant as the invoice's (the base data counts as one): the rule merchant URLs are held to when they
+   * are set, enforced again where the callback arrives, since a name of this machine the sandbox does not
+   * know as its own (its hostname, a LAN address, a tunnel) can reach it. 403, not recorded.
+   */
+  function refuseOtherTenant(receiver: Merchant, invoiceId: string): void {
+    const senderId = d.invoiceMerchantOf(invoiceId);
+    const sender = senderId === undefined ? undefined : d.merchantById(senderId);
+    if (sender === undefined || sender.workspace_id === receiver.workspace_id) return;
+    throw new ApiError('callback_of_other_workspace', {
+      non_field_errors: [
+        `This callback is of invoice ${invoiceId} of merchant ${sender.id}, which is not of the workspace of merchant ${receiver.id} (the base data counts as one): the example receiver takes only the callbacks of its own workspace's merchants. Not recorded.`,
+      ],
+    });
+  }
+
   return {
     receive(
       merchantId: string,
@@ -101,6 +121,9 @@ export function createInbox(d: InboxDeps) {
       const eventId = headers['x-sandbox-event-id'] ?? null;
       const attempt = Number(headers['x-sandbox-delivery-attempt']);
       const invoiceId = typeof event?.data?.id === 'string' ? event.data.id : null;
+      const fromThisSandbox =
+        eventId !== null && invoiceId !== null && d.knownEvent(invoiceId, eventId);
+      if (fromThisSandbox && invoiceId !== null) refuseOtherTenant(merchant, invoiceId);
       const entry: InboxEntry = {
         id: (seq += 1),
         received_at: formatTimestamp(d.nowOf(merchant.workspace_id)),
@@ -113,8 +136,7 @@ export function createInbox(d: InboxDeps) {
         body: body.slice(0, BODY_BYTES),
         authorization: verdict,
         authorization_note: note,
-        from_this_sandbox:
-          eventId !== null && invoiceId !== null && d.knownEvent(invoiceId, eventId),
+        from_this_sandbox: fromThisSandbox,
       };
       entries.unshift(entry);
       if (entries.length > INBOX_CAPACITY) entries.length = INBOX_CAPACITY;

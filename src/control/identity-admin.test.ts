@@ -9,6 +9,10 @@ appPerTest((app) => (t = app));
 const CALLBACK_HINT =
   'Enter an absolute http:// or https:// URL, the example receiver /_sandbox/inbox/<merchant id>, or null.';
 
+/** A callback_url on the sandbox itself that is not its example receiver. */
+const NOT_THE_RECEIVER =
+  'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>, written plainly (no empty segment, escaped slash, dot segment, query or fragment: a callback there would not reach it).';
+
 const createInvoice = (token: string, over?: Record<string, unknown>) =>
   createInvoiceWith(t, token, over);
 
@@ -67,16 +71,8 @@ describe('merchants', () => {
   it.each([
     [{ callback_url: 'ftp://x.example/' }, 'callback_url', CALLBACK_HINT],
     [{ callback_url: 'not a url' }, 'callback_url', CALLBACK_HINT],
-    [
-      { callback_url: '/_sandbox/reset' },
-      'callback_url',
-      'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>.',
-    ],
-    [
-      { callback_url: '/_sandbox/inbox/../reset' },
-      'callback_url',
-      'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>.',
-    ],
+    [{ callback_url: '/_sandbox/reset' }, 'callback_url', NOT_THE_RECEIVER],
+    [{ callback_url: '/_sandbox/inbox/../reset' }, 'callback_url', NOT_THE_RECEIVER],
     [{ callback_url: '//evil.example/x' }, 'callback_url', CALLBACK_HINT],
     [
       { redirect_url: 'javascript:alert(1)' },
@@ -319,7 +315,9 @@ describe("a merchant's URLs stay in its own workspace's inbox", () => {
       body: { callback_url: inbox(unknown) },
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors.callback_url).toEqual([CROSS(unknown)]);
+    expect(res.body.errors.callback_url).toEqual([
+      `Names the example receiver of merchant ${unknown}, but there is no merchant with that id.`,
+    ]);
     const wsId = workspaceOf.get(ids.ws);
     const inWs = await t.request('POST', '/_sandbox/merchants', {
       body: { workspace_id: wsId, callback_url: inbox(ids.ws) },
@@ -335,5 +333,72 @@ describe("a merchant's URLs stay in its own workspace's inbox", () => {
         redirect_url: [CROSS(ids.otherWs)],
       }),
     );
+  });
+});
+
+describe("a URL to this sandbox's own address is held to the rule of the path it names", () => {
+  /** The test app's addresses: its public URL and the one it reaches itself at. */
+  const PUBLIC = 'http://localhost';
+  const SELF = 'http://127.0.0.1:7070';
+  const inbox = (id: string) => `/_sandbox/inbox/${id}`;
+
+  // [URL (of the merchant's id), field, refused with NOT_THE_RECEIVER (false: accepted)]
+  const cases: Array<[(id: string) => string, 'callback_url' | 'redirect_url', boolean]> = [
+    [() => `${SELF}/_sandbox/reset`, 'callback_url', true],
+    [() => `http://localhost:7070/_sandbox/clock/reset`, 'callback_url', true],
+    [() => `${PUBLIC}/_sandbox/reset`, 'callback_url', true],
+    [() => `http://[::1]:7070/_sandbox/merchants`, 'callback_url', true],
+    [() => `http://0.0.0.0:7070/v1/invoices/`, 'callback_url', true],
+    [() => `${SELF}/`, 'callback_url', true],
+    [() => `${SELF}/_sandbox/inbox/../reset`, 'callback_url', true],
+    [() => `${SELF}/_sandbox/inbox/%2e%2e/reset`, 'callback_url', true],
+    [() => '/_sandbox/inbox/%2e%2e/reset', 'callback_url', true],
+    [() => '/_sandbox/inbox/%2E./reset', 'callback_url', true],
+    [(id) => `${SELF}${inbox(id)}?next=/_sandbox/reset`, 'callback_url', true],
+    [(id) => `${SELF}${inbox(id)}#x`, 'callback_url', true],
+    // Spellings of the example receiver that a callback never reaches (the router answers 404).
+    [(id) => `/_sandbox/inbox//${id}`, 'callback_url', true],
+    [(id) => `${SELF}//_sandbox/inbox/${id}`, 'callback_url', true],
+    [(id) => `${SELF}/_sandbox/inbox//${id}`, 'callback_url', true],
+    [(id) => `${SELF}/_sandbox%2finbox/${id}`, 'callback_url', true],
+    [(id) => `/_sandbox%2Finbox/${id}`, 'callback_url', true],
+    [(id) => `/_sandbox//inbox/${id}`, 'callback_url', true],
+    [(id) => `${inbox(id)}/thank-you`, 'callback_url', true],
+    [(id) => `${inbox(id)}//`, 'callback_url', true],
+    [() => '/_sandbox/inbox/', 'callback_url', true],
+    // Spellings that do reach it, and pages a redirect may go to.
+    [(id) => `${SELF}${inbox(id)}`, 'callback_url', false],
+    [(id) => `${PUBLIC}${inbox(id)}`, 'callback_url', false],
+    [(id) => `${inbox(id)}/`, 'callback_url', false],
+    [(id) => `/%5fsandbox/inbox/${id}`, 'callback_url', false],
+    [(id) => `${SELF}/%5Fsandbox/%69nbox/${id}`, 'callback_url', false],
+    [() => 'http://127.0.0.1:7999/_sandbox/reset', 'callback_url', false],
+    [() => `${SELF}/_sandbox/reset`, 'redirect_url', false],
+    [(id) => `${SELF}${inbox(id)}/thank-you?x=1`, 'redirect_url', false],
+  ];
+
+  it.each(cases)('%s as %s (refused: %s)', async (url, field, refused) => {
+    const id = t.merchant.id;
+    const read = async () =>
+      (await t.request('GET', '/_sandbox/merchants?per_page=100')).body.merchants.find(
+        (m: { id: string }) => m.id === id,
+      );
+    const before = await read();
+    const res = await t.request('PATCH', `/_sandbox/merchants/${id}`, {
+      body: { [field]: url(id) },
+    });
+    if (refused) {
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toEqual(controlError('validation_error', { [field]: [NOT_THE_RECEIVER] }));
+      expect(await read()).toEqual(before);
+      const created = await t.request('POST', '/_sandbox/merchants', {
+        body: { [field]: url(id) },
+      });
+      expect(created.status, created.text).toBe(400);
+      expect(created.body.errors).toEqual({ [field]: [NOT_THE_RECEIVER] });
+    } else {
+      expect(res.status, res.text).toBe(200);
+      expect((await read())[field]).toBe(url(id));
+    }
   });
 });

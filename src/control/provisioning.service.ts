@@ -67,9 +67,10 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
   ): Partial<Pick<Merchant, MerchantSetting>> {
     const scope: MerchantUrlScope = {
       own: s.config,
-      sameTenant: (id) => {
+      tenantOf: (id) => {
         const m = s.identities.merchantById(id);
-        return m !== undefined && m.workspace_id === workspaceId;
+        if (m === undefined) return 'unknown';
+        return m.workspace_id === workspaceId ? 'same' : 'other';
       },
     };
     const checked = collectFieldErrors({

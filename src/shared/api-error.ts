@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'control_token_required'
   | 'host_not_allowed'
   | 'origin_not_allowed'
+  | 'callback_of_other_workspace'
   | 'json_required'
   | 'not_found'
   | 'method_not_allowed'
@@ -54,6 +55,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   control_token_required: 401,
   host_not_allowed: 403,
   origin_not_allowed: 403,
+  callback_of_other_workspace: 403,
   json_required: 403,
   not_found: 404,
   method_not_allowed: 405,

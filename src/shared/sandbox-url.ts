@@ -26,9 +26,56 @@ export function isSandboxPath(url: string): boolean {
   return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
 }
 
-/** A callback target on the sandbox itself is only ever its example receiver (never, say, /_sandbox/reset). */
+/**
+ * A callback target on the sandbox itself is only ever its example receiver (never, say, /_sandbox/reset):
+ * a path that a POST reaches the receiver at (`receiverMerchantOf`), with no query or fragment.
+ */
 export function isInboxPath(url: string): boolean {
-  return isSandboxPath(url) && url.startsWith(INBOX_PREFIX) && !/[?#]|\/\.\.?(\/|$)/.test(url);
+  if (!isSandboxPath(url)) return false;
+  try {
+    return reachesReceiver(url, new URL(url, 'http://sandbox.invalid/'));
+  } catch {
+    return false;
+  }
+}
+
+// A dot segment, plain or percent-escaped (the URL parser resolves `%2e%2e` as it does `..`).
+const DOT_SEGMENT = /[/\\](?:\.|%2e){1,2}(?:[/\\?#]|$)/i;
+
+/**
+ * True when `u` (parsed from `text`, a path or an absolute URL to this sandbox) is a request the router
+ * hands to the example receiver's POST, written plainly: no dot segment, query or fragment.
+ */
+function reachesReceiver(text: string, u: URL): boolean {
+  return !/[?#]/.test(text) && !DOT_SEGMENT.test(text) && receiverMerchantOf(u.pathname) !== null;
+}
+
+/** A path segment as the router reads it: escapes decoded, except those of `/` and the other reserved characters. */
+const routerSegment = (part: string) => {
+  try {
+    return decodeURI(part);
+  } catch {
+    return part;
+  }
+};
+
+/**
+ * The merchant id a POST to `pathname` (already resolved) is received for by the example receiver, as
+ * the router matches it: exactly `/_sandbox/inbox/<id>` (or with one trailing `/`), the fixed segments
+ * compared once unreserved escapes are decoded (`/%5fsandbox/…` reaches it); an empty segment, an
+ * escaped `/` or anything after the id never does (404). Null when it does not reach the receiver.
+ */
+export function receiverMerchantOf(pathname: string): string | null {
+  const segments = pathname.split('/');
+  if (segments.length === 5 && segments[4] === '') segments.pop();
+  if (segments.length !== 4) return null;
+  const [root, sandbox, inbox, merchantId] = segments;
+  return root === '' &&
+    routerSegment(sandbox ?? '') === '_sandbox' &&
+    routerSegment(inbox ?? '') === 'inbox' &&
+    merchantId
+    ? decoded(merchantId)
+    : null;
 }
 
 /** The addresses of this sandbox (its config's): the public URL and the one it reaches itself at. */
@@ -107,39 +154,53 @@ export function withInboxMerchant(url: string, own: SandboxAddresses, merchantId
 }
 
 /**
- * Whose example receiver a merchant's URL may name: this sandbox's addresses, and whether a merchant id
- * belongs to the same tenant (workspace, or the base data) as the merchant whose URL it is.
+ * Whose example receiver a merchant's URL may name: this sandbox's addresses, and of a merchant id
+ * whether it is a merchant of the same tenant (workspace, or the base data) as the merchant whose URL it
+ * is (`same`), of another tenant (`other`), or no merchant at all (`unknown`). `unknownWhere` says where
+ * merchants are looked for, in the message of an unknown one (" in the document" for a snapshot's).
  */
 export interface MerchantUrlScope {
   own: SandboxAddresses;
-  sameTenant(merchantId: string): boolean;
+  tenantOf(merchantId: string): 'same' | 'other' | 'unknown';
+  unknownWhere?: string;
 }
+
+/** The message of a callback_url on this sandbox that is not its example receiver. */
+export const NOT_THE_RECEIVER = `On the sandbox itself a callback_url can only be its example receiver, ${INBOX_PREFIX}<merchant id>, written plainly (no empty segment, escaped slash, dot segment, query or fragment: a callback there would not reach it).`;
 
 /**
  * What is wrong with a merchant's `callback_url` or `redirect_url` (null when nothing): an absolute
  * http(s) URL, or a path on the sandbox itself — for callbacks only the example receiver, for redirects
- * any page. On this sandbox (a path, or an absolute URL to its own address) the example receiver and the
- * thank-you page must be those of a merchant of the same tenant: one tenant's callbacks and redirects
- * never land in another's inbox. The one rule of POST/PATCH /_sandbox/merchants and of a snapshot's
- * merchant rows.
+ * any page. An absolute URL to one of the sandbox's own addresses is held to the same rule as the path
+ * it names (a callback to `http://127.0.0.1:<port>/_sandbox/reset` would reset the sandbox). On this
+ * sandbox the example receiver and the thank-you page must be those of a merchant of the same tenant:
+ * one tenant's callbacks and redirects never land in another's inbox. The one rule of POST/PATCH
+ * /_sandbox/merchants and of a snapshot's merchant rows.
  */
 export function merchantUrlProblem(
   url: string,
   field: 'callback_url' | 'redirect_url',
   scope: MerchantUrlScope,
 ): string | null {
-  const problem = urlFormProblem(url, field);
+  const problem = urlFormProblem(url, field, scope.own);
   if (problem !== null) return problem;
   const merchantId = inboxMerchantOf(url, scope.own);
-  if (merchantId === null || scope.sameTenant(merchantId)) return null;
-  return `Names the example receiver of merchant ${merchantId.slice(0, 64)}, which is not of this merchant's workspace (the base data counts as one): on this sandbox a merchant's callbacks and redirects go to its own example receiver or to that of a merchant of the same workspace.`;
+  if (merchantId === null) return null;
+  const tenant = scope.tenantOf(merchantId);
+  if (tenant === 'same') return null;
+  const named = merchantId.slice(0, 64);
+  return tenant === 'unknown'
+    ? `Names the example receiver of merchant ${named}, but there is no merchant with that id${scope.unknownWhere ?? ''}.`
+    : `Names the example receiver of merchant ${named}, which is not of this merchant's workspace (the base data counts as one): on this sandbox a merchant's callbacks and redirects go to its own example receiver or to that of a merchant of the same workspace.`;
 }
 
-function urlFormProblem(url: string, field: 'callback_url' | 'redirect_url'): string | null {
+function urlFormProblem(
+  url: string,
+  field: 'callback_url' | 'redirect_url',
+  own: SandboxAddresses,
+): string | null {
   if (isSandboxPath(url)) {
-    return field === 'redirect_url' || isInboxPath(url)
-      ? null
-      : `On the sandbox itself a callback_url can only be its example receiver, ${INBOX_PREFIX}<merchant id>.`;
+    return field === 'redirect_url' || isInboxPath(url) ? null : NOT_THE_RECEIVER;
   }
   let parsed: URL | null = null;
   try {
@@ -147,10 +208,33 @@ function urlFormProblem(url: string, field: 'callback_url' | 'redirect_url'): st
   } catch {
     parsed = null;
   }
-  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return null;
+  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) {
+    // This sandbox's own address: the path it names is held to the path rule.
+    return field === 'callback_url' && isOwnAddress(parsed, own) && !reachesReceiver(url, parsed)
+      ? NOT_THE_RECEIVER
+      : null;
+  }
   return field === 'callback_url'
     ? `Enter an absolute http:// or https:// URL, the example receiver ${INBOX_PREFIX}<merchant id>, or null.`
     : 'Enter an absolute http:// or https:// URL, a path on this sandbox (/…), or null.';
+}
+
+/**
+ * `url` written as a path when it is an absolute URL to one of this sandbox's own addresses (a saved
+ * state is portable: restored on another sandbox, or another port, the path is resolved against the
+ * copy's own address); any other URL, or one whose path would not read as a path of the sandbox, as it is.
+ */
+export function ownUrlAsPath(url: string, own: SandboxAddresses): string {
+  if (isSandboxPath(url)) return url;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (!isOwnAddress(u, own)) return url;
+  const path = `${u.pathname}${u.search}${u.hash}`;
+  return isSandboxPath(path) ? path : url;
 }
 
 /** `url` made absolute against `base` when it is a sandbox path; an absolute URL as it is. */

@@ -259,3 +259,64 @@ describe('snapshot documents refused', () => {
     });
   }
 });
+
+describe("a snapshot's merchant URL on this sandbox's own address", () => {
+  const NOT_THE_RECEIVER =
+    'On the sandbox itself a callback_url can only be its example receiver, /_sandbox/inbox/<merchant id>, written plainly (no empty segment, escaped slash, dot segment, query or fragment: a callback there would not reach it).';
+  /** The test app's address (the port the import reads "this sandbox" by). */
+  const SELF = 'http://127.0.0.1:7070';
+  type Doc = { tables: { merchants: Array<Record<string, unknown>> } };
+  const merchantOf = (d: Doc) => itemAt(d.tables.merchants, 0);
+
+  // [what, callback_url or redirect_url (of the document's first merchant id), the message (null: imported)]
+  const cases: Array<
+    [string, 'callback_url' | 'redirect_url', (id: string) => string, string | null]
+  > = [
+    ['the reset of this sandbox', 'callback_url', () => `${SELF}/_sandbox/reset`, NOT_THE_RECEIVER],
+    [
+      'the clock reset, by name',
+      'callback_url',
+      () => 'http://localhost:7070/_sandbox/clock/reset',
+      NOT_THE_RECEIVER,
+    ],
+    ['an empty segment', 'callback_url', (id) => `/_sandbox/inbox//${id}`, NOT_THE_RECEIVER],
+    [
+      'an empty segment after the host',
+      'callback_url',
+      (id) => `${SELF}//_sandbox/inbox/${id}`,
+      NOT_THE_RECEIVER,
+    ],
+    [
+      'an escaped slash',
+      'callback_url',
+      (id) => `${SELF}/_sandbox%2finbox/${id}`,
+      NOT_THE_RECEIVER,
+    ],
+    [
+      'a merchant of this sandbox that the document lacks',
+      'callback_url',
+      () => `/_sandbox/inbox/${t.merchant.id}`,
+      'Names the example receiver of merchant <this sandbox>, but there is no merchant with that id in the document.',
+    ],
+    ['its own inbox, absolute', 'callback_url', (id) => `${SELF}/_sandbox/inbox/${id}`, null],
+    ['a page of this sandbox, as a redirect', 'redirect_url', () => `${SELF}/_sandbox/reset`, null],
+  ];
+
+  it.each(cases)('%s (%s)', async (_what, field, url, message) => {
+    const d = copy() as Doc;
+    const merchant = merchantOf(d);
+    merchant[field] = url(String(merchant.id));
+    const before = rowCounts(t);
+    const res = await importing(d);
+    if (message === null) {
+      expect(res.status, res.text).toBe(201);
+      return;
+    }
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error_codes).toEqual(['validation_error']);
+    expect(res.body.errors[`tables.merchants[0].${field}`]).toEqual([
+      message.replace('<this sandbox>', t.merchant.id),
+    ]);
+    expect(rowCounts(t)).toEqual(before);
+  });
+});

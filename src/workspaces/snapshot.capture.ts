@@ -2,6 +2,7 @@ import type { Db } from '../db/open.js';
 import { formatTimestamp } from '../shared/clock.js';
 import { required } from '../shared/defined.js';
 import { formatMoney } from '../shared/money.js';
+import { ownUrlAsPath, type SandboxAddresses } from '../shared/sandbox-url.js';
 import type { ColumnSpec } from './snapshot.columns.js';
 import {
   ADDED_TABLES,
@@ -31,12 +32,16 @@ export function rowsOf(doc: Pick<SnapshotDocument, 'tables'>, table: string): Sn
   return required(doc.tables[table], `the table ${table} of the saved state`);
 }
 
-/** A stored column value in the document's form: amounts as 8-digit strings, times as timestamps. */
-function encode(c: ColumnSpec, v: unknown): SnapshotValue {
+/**
+ * A stored column value in the document's form: amounts as 8-digit strings, times as timestamps, a
+ * merchant URL to this sandbox's own address as the path it names (`own`), so the document is portable.
+ */
+function encode(c: ColumnSpec, v: unknown, own: SandboxAddresses): SnapshotValue {
   if (v === null || v === undefined) return null;
   if (c.kind === 'money') return formatMoney(BigInt(v as bigint));
   if (c.kind === 'time') return formatTimestamp(Number(v));
   if (c.kind === 'int' || c.kind === 'real') return Number(v);
+  if (c.kind === 'url') return ownUrlAsPath(String(v), own);
   return String(v);
 }
 
@@ -47,26 +52,32 @@ export const outsideAccountId = (currency: string) => `system-snapshot-${currenc
  * Read workspace `workspaceId`'s rows of every snapshot table into a document (docs/design.md#saved-states).
  * Ledger entries of its transactions on a system account keep naming it; entries on another tenant's
  * wallet (a fixture customer paid a workspace invoice) name the outside account of their currency, so
- * a restore never moves another tenant's money.
+ * a restore never moves another tenant's money. `own`: this sandbox's addresses (merchant URLs to them
+ * are written as paths).
  */
-export function captureWorkspace(db: Db, workspaceId: string, takenAt: number): SnapshotDocument {
+export function captureWorkspace(
+  db: Db,
+  workspaceId: string,
+  takenAt: number,
+  own: SandboxAddresses,
+): SnapshotDocument {
   const tables: Record<string, SnapshotRow[]> = {};
   for (const t of SNAPSHOT_TABLES) {
     const rows = db.prepare(t.select).safeIntegers(true).all({ ws: workspaceId }) as Array<
       Record<string, unknown>
     >;
     tables[t.name] = rows.map((r) =>
-      Object.fromEntries(Object.entries(t.columns).map(([k, c]) => [k, encode(c, r[k])])),
+      Object.fromEntries(Object.entries(t.columns).map(([k, c]) => [k, encode(c, r[k], own)])),
     );
   }
-  const own = new Set(rowsOf({ tables }, 'accounts').map((a) => a.id));
+  const inWorkspace = new Set(rowsOf({ tables }, 'accounts').map((a) => a.id));
   const accountById = db.prepare(
     'SELECT id, owner_type, name, currency FROM accounts WHERE id = ?',
   );
   const system = new Map<string, { id: string; name: string; currency: string }>();
   for (const e of rowsOf({ tables }, 'ledger_entries')) {
     const id = e.account_id as string;
-    if (own.has(id)) continue;
+    if (inWorkspace.has(id)) continue;
     const a = accountById.get(id) as {
       id: string;
       owner_type: string;

@@ -134,7 +134,12 @@ export function checkFields(
 ): void {
   const merchants = new Set(rowsOf(doc, 'merchants').map((m) => m.id));
   const scope: DocumentScope = {
-    merchantUrls: { own, sameTenant: (id) => merchants.has(id) },
+    merchantUrls: {
+      own,
+      // The copy's tenant is the document's merchants: any other (even of this sandbox) is unknown to it.
+      tenantOf: (id) => (merchants.has(id) ? 'same' : 'unknown'),
+      unknownWhere: ' in the document',
+    },
   };
   const takenAt = parseExpiry(doc.taken_at, 0);
   const range = TAKEN_AT_RANGE_YEARS * 365.25 * 86_400 * 1_000_000;

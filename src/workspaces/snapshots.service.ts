@@ -52,7 +52,11 @@ export function createSnapshotService(
       liveWorkspace(workspaceId);
       // The document keeps the workspace's own time (its clock may have been moved), not the sandbox's.
       const takenAt = s.tenants.nowOf(workspaceId);
-      return store(captureWorkspace(s.db, workspaceId, takenAt), workspaceId, 'workspace');
+      return store(
+        captureWorkspace(s.db, workspaceId, takenAt, s.config),
+        workspaceId,
+        'workspace',
+      );
     },
 
     /** A workspace's snapshots; they outlive it, so a deleted workspace still lists them (unknown → 404). */

@@ -207,7 +207,8 @@ describe('saved states', () => {
     ).toBe(200);
     const second = await newWorkspace(t, { from_snapshot: (await snapshot(ws.id)).id });
     expect(second.merchant).toMatchObject({
-      callback_url: `http://127.0.0.1:7070${inbox(second.merchant.id)}`,
+      // Saved as the path it names (the document is portable), restored as that path.
+      callback_url: inbox(second.merchant.id),
       redirect_url: `${inbox(second.merchant.id)}/thank-you?order=${second.merchant.id}`,
     });
     expect(
@@ -223,6 +224,54 @@ describe('saved states', () => {
       callback_url: `https://shop.example.ph/_sandbox/inbox/${ws.merchant.id}`,
       redirect_url: `https://shop.example.ph/thanks/${ws.merchant.id}`,
     });
+  });
+
+  it("a merchant URL to this sandbox's own address is saved as the path it names, so the copy on another sandbox (another port) uses its own", async () => {
+    t = createTestApp({ realNowMs: () => NOW_MS });
+    const ws = await newWorkspace(t);
+    const id = ws.merchant.id;
+    const inbox = `/_sandbox/inbox/${id}`;
+    const patched = await t.request('PATCH', `/_sandbox/merchants/${id}`, {
+      body: {
+        callback_url: `http://127.0.0.1:7070${inbox}`,
+        redirect_url: `http://localhost${inbox}/thank-you?from=${id}`,
+      },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const saved = await snapshot(ws.id);
+    const exported = await t.request('GET', `/_sandbox/snapshots/${saved.id}/export`);
+    expect(exported.status, exported.text).toBe(200);
+    const merchant = exported.body.tables.merchants.find((m: { id: string }) => m.id === id);
+    expect(merchant).toMatchObject({
+      callback_url: inbox,
+      redirect_url: `${inbox}/thank-you?from=${id}`,
+    });
+
+    // Another sandbox, on another port and public URL: the copy's callbacks go to its own receiver.
+    await t.close();
+    t = createTestApp({
+      realNowMs: () => NOW_MS,
+      config: { port: 7580, publicUrl: 'http://sandbox.test:7580' },
+    });
+    const imported = await t.request('POST', '/_sandbox/snapshots', { body: exported.body });
+    expect(imported.status, imported.text).toBe(201);
+    const copy = await newWorkspace(t, { from_snapshot: imported.body.snapshot.id });
+    const copyInbox = `/_sandbox/inbox/${copy.merchant.id}`;
+    expect(copy.merchant).toMatchObject({
+      callback_url: copyInbox,
+      redirect_url: `${copyInbox}/thank-you?from=${copy.merchant.id}`,
+    });
+    const created = await t.request('POST', '/v1/invoices/', {
+      token: copy.merchant.merchant_api_token,
+      body: { amount: 10, currency: 'PHP', external_transaction_id: 'portable' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const deliveries = await t.request(
+      'GET',
+      `/_sandbox/deliveries?invoice_id=${created.body.invoice.id}`,
+    );
+    // A path of the copy's sandbox, resolved against its own address when sent (not the 7070 it came from).
+    expect(deliveries.body.deliveries[0].url).toBe(copyInbox);
   });
 
   it("lists a workspace's snapshots newest first, also once it is deleted; an unknown workspace or snapshot is 404", async () => {
