@@ -60,6 +60,7 @@ export function balanceStatement(
       e.kind,
       e.reference ?? '',
       currency,
+      // Stryker disable next-line EqualityOperator: -0n is 0n, so a zero amount reads the same either way
       formatMoney((e.amount < 0n ? -e.amount : e.amount) - e.fee),
       formatMoney(balance),
       'success',

@@ -56,6 +56,7 @@ export function createPaymentService(d: PaymentServiceDeps) {
       throw ApiError.general('invoice_not_payable', `Invoice is ${status} and cannot be paid.`);
     }
     // A deleted (or expired) workspace's invoice: its merchant and customers are gone, so is its money.
+    // Stryker disable next-line OptionalChaining: invoices.merchant_id is a foreign key, so an invoice's merchant always exists
     if (d.identities.merchantById(inv.merchant_id)?.disabled) {
       throw ApiError.general(
         'invoice_not_payable',
