@@ -1,4 +1,4 @@
-import { parseCommandArgs, UsageError } from './args.js';
+import { parseCommandArgs, UsageError, wholeNumberFlag } from './args.js';
 import type { CliCommand } from './command.types.js';
 import {
   CONTROL_HELP,
@@ -187,9 +187,11 @@ async function run(args: string[], env: Record<string, string | undefined>): Pro
     throw new UsageError(`unknown event "${v.event}"; known events: ${EVENT_NAMES.join(', ')}`);
   if (v.all && v.limit !== undefined)
     throw new UsageError('--limit and --all do not go together (--all lists every delivery)');
-  const limit = v.all ? Infinity : v.limit === undefined ? DEFAULT_LIMIT : Number(v.limit);
-  if (!v.all && (!Number.isSafeInteger(limit) || limit < 1))
-    throw new UsageError(`--limit must be a whole number of at least 1, got "${v.limit}"`);
+  const limit = v.all
+    ? Infinity
+    : v.limit === undefined
+      ? DEFAULT_LIMIT
+      : wholeNumberFlag(v.limit, 'limit', 1);
   const filters = new URLSearchParams();
   if (v.invoice) filters.set('invoice_id', v.invoice);
   if (v.status) filters.set('status', v.status);
