@@ -2,7 +2,7 @@ import { parseDuration } from '../config-flags.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
-import { ControlError, controlTarget, runControl, unauthorized } from './control-http.js';
+import { ControlError, controlTarget, unauthorized } from './control-http.js';
 import type { AttemptMessage } from '../callbacks/event-stream.js';
 import { openSse } from './sse-client.js';
 import { attemptLine, describeDelivery, waitingForLine, type Delivery } from './trigger.report.js';
@@ -76,180 +76,178 @@ export const triggerCommand: CliCommand = {
   usage: USAGE,
   summary: 'make an invoice event happen on a running sandbox and wait for its callback',
   help: HELP,
-  run: (args, env) => runControl('trigger', () => run(args, env)),
-};
-
-async function run(args: string[], env: Record<string, string | undefined>): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    args,
-    {
-      invoice: { type: 'string' },
-      url: { type: 'string' },
-      token: { type: 'string' },
-      'control-token': { type: 'string' },
-      timeout: { type: 'string' },
-    },
-    { positionals: true },
-  );
-  const v = values as {
-    invoice?: string;
-    url?: string;
-    token?: string;
-    'control-token'?: string;
-    timeout?: string;
-  };
-  const given = positionals[0] as EventName | undefined;
-  if (!given) throw new UsageError(`which event? one of: ${EVENT_NAMES.join(', ')}`);
-  if (!EVENT_NAMES.includes(given))
-    throw new UsageError(`unknown event "${given}"; known events: ${EVENT_NAMES.join(', ')}`);
-  const event: EventName = given;
-  if (positionals.length > 1)
-    throw new UsageError(`one event at a time (got ${positionals.join(' ')})`);
-  let timeoutS: number;
-  try {
-    timeoutS = parseDuration(v.timeout ?? '30s');
-  } catch (err) {
-    throw new UsageError(`--timeout: ${(err as Error).message}`);
-  }
-  const { base, token } = controlTarget(v, env);
-  const stopWaiting = new AbortController();
-  const call = control(base, token);
-  const poll = control(base, token, stopWaiting.signal);
-  const deadline = performance.now() + timeoutS * 1000;
-  const remaining = () => Math.max(0, deadline - performance.now());
-
-  const list = async (query: string, via = call) => {
-    const res = await via<{ deliveries: Delivery[] }>('GET', `/_sandbox/deliveries?${query}`);
-    if (res.status !== 200)
-      throw new Error(
-        `GET /_sandbox/deliveries answered ${res.status}: ${JSON.stringify(res.body)}`,
-      );
-    return res.body.deliveries;
-  };
-  // Deliveries of this event that existed before (e.g. an earlier partial payment): not ours.
-  const known = new Set<string>();
-  if (v.invoice) {
-    for (const d of await list(
-      new URLSearchParams({ invoice_id: v.invoice, event, per_page: '100' }).toString(),
-    ))
-      known.add(d.id);
-  }
-
-  // Attempts as they happen: the invoice's stream (or the first merchant's, filtered once the new
-  // invoice's id is known). Without it (an older sandbox) the outcome still comes from the log.
-  let invoiceId: string | undefined = v.invoice;
-  const early: AttemptMessage[] = [];
-  /** The first attempt that found nobody listening: where, and why (ECONNREFUSED …). */
-  let unreachable: { url: string; code: string } | undefined;
-  const show = (a: AttemptMessage) => {
-    if (a.invoice_id !== invoiceId) return;
-    console.log(attemptLine(a));
-    // Our delivery ended: the long-poll (which waits for `delivered` only) need not run to its end.
-    if (
-      a.event === event &&
-      !known.has(a.delivery_id) &&
-      (a.status === 'delivered' || a.status === 'failed')
-    )
-      stopWaiting.abort();
-    const refused = a.status_code === null && a.error ? UNREACHABLE.exec(a.error) : null;
-    if (refused?.[1] && !unreachable) {
-      unreachable = { url: a.url, code: refused[1] };
-      stopWaiting.abort();
-    }
-  };
-  const streamQuery = v.invoice ? `?${new URLSearchParams({ invoice_id: v.invoice })}` : '';
-  const headers: Record<string, string> = token ? { 'X-Sandbox-Token': token } : {};
-  let ready!: () => void;
-  const isReady = new Promise<void>((r) => (ready = r));
-  const stream = openSse(`${base}/_sandbox/events/stream${streamQuery}`, headers, (m) => {
-    if (m.event === 'ready') ready();
-    if (m.event !== 'attempt') return;
-    const a = JSON.parse(m.data) as AttemptMessage;
-    if (invoiceId === undefined) early.push(a);
-    else show(a);
-  });
-  void stream.ended.then(() => ready());
-  await Promise.race([isReady, new Promise((r) => setTimeout(r, 2000))]);
-
-  try {
-    return await outcome();
-  } finally {
-    stream.stop();
-  }
-
-  async function outcome(): Promise<number> {
-    const trig = await call<{ invoice: { id: string; status: string; amount_received: string } }>(
-      'POST',
-      '/_sandbox/trigger',
+  async run(args, env) {
+    const { values, positionals } = parseCommandArgs(
+      args,
       {
-        event,
-        ...(v.invoice ? { invoice_id: v.invoice } : {}),
+        invoice: { type: 'string' },
+        url: { type: 'string' },
+        token: { type: 'string' },
+        'control-token': { type: 'string' },
+        timeout: { type: 'string' },
       },
+      { positionals: true },
     );
-    if (trig.status !== 201) {
-      console.error(`trigger refused (${trig.status}): ${JSON.stringify(trig.body)}`);
-      return 1;
+    const v = values as {
+      invoice?: string;
+      url?: string;
+      token?: string;
+      'control-token'?: string;
+      timeout?: string;
+    };
+    const given = positionals[0] as EventName | undefined;
+    if (!given) throw new UsageError(`which event? one of: ${EVENT_NAMES.join(', ')}`);
+    if (!EVENT_NAMES.includes(given))
+      throw new UsageError(`unknown event "${given}"; known events: ${EVENT_NAMES.join(', ')}`);
+    const event: EventName = given;
+    if (positionals.length > 1)
+      throw new UsageError(`one event at a time (got ${positionals.join(' ')})`);
+    let timeoutS: number;
+    try {
+      timeoutS = parseDuration(v.timeout ?? '30s');
+    } catch (err) {
+      throw new UsageError(`--timeout: ${(err as Error).message}`);
     }
-    const invoice = trig.body.invoice;
-    console.log(
-      `${event} on invoice ${invoice.id} (status ${invoice.status}, amount_received ${invoice.amount_received})`,
-    );
-    invoiceId = invoice.id;
-    for (const a of early.splice(0)) show(a);
+    const { base, token } = controlTarget(v, env);
+    const stopWaiting = new AbortController();
+    const call = control(base, token);
+    const poll = control(base, token, stopWaiting.signal);
+    const deadline = performance.now() + timeoutS * 1000;
+    const remaining = () => Math.max(0, deadline - performance.now());
 
-    const filter = new URLSearchParams({ invoice_id: invoice.id, event, per_page: '100' });
-    const delivered = new URLSearchParams({
-      invoice_id: invoice.id,
-      event,
-      status: 'delivered',
-      per_page: '100',
-    });
-    let ours: Delivery | undefined;
-    for (;;) {
-      ours = (await list(filter.toString())).find((d) => !known.has(d.id));
-      if (ours && (ours.status === 'delivered' || ours.status === 'failed')) break;
-      if (remaining() <= 0 || unreachable) break;
-      const wait = Math.max(1, Math.min(LONG_POLL_SECONDS, Math.floor(remaining() / 1000)));
-      const before = performance.now();
-      delivered.set('wait', String(wait));
-      try {
-        await list(delivered.toString(), poll);
-      } catch (err) {
-        if (!stopWaiting.signal.aborted) throw err;
+    const list = async (query: string, via = call) => {
+      const res = await via<{ deliveries: Delivery[] }>('GET', `/_sandbox/deliveries?${query}`);
+      if (res.status !== 200)
+        throw new Error(
+          `GET /_sandbox/deliveries answered ${res.status}: ${JSON.stringify(res.body)}`,
+        );
+      return res.body.deliveries;
+    };
+    // Deliveries of this event that existed before (e.g. an earlier partial payment): not ours.
+    const known = new Set<string>();
+    if (v.invoice) {
+      for (const d of await list(
+        new URLSearchParams({ invoice_id: v.invoice, event, per_page: '100' }).toString(),
+      ))
+        known.add(d.id);
+    }
+
+    // Attempts as they happen: the invoice's stream (or the first merchant's, filtered once the new
+    // invoice's id is known). Without it (an older sandbox) the outcome still comes from the log.
+    let invoiceId: string | undefined = v.invoice;
+    const early: AttemptMessage[] = [];
+    /** The first attempt that found nobody listening: where, and why (ECONNREFUSED …). */
+    let unreachable: { url: string; code: string } | undefined;
+    const show = (a: AttemptMessage) => {
+      if (a.invoice_id !== invoiceId) return;
+      console.log(attemptLine(a));
+      // Our delivery ended: the long-poll (which waits for `delivered` only) need not run to its end.
+      if (
+        a.event === event &&
+        !known.has(a.delivery_id) &&
+        (a.status === 'delivered' || a.status === 'failed')
+      )
+        stopWaiting.abort();
+      const refused = a.status_code === null && a.error ? UNREACHABLE.exec(a.error) : null;
+      if (refused?.[1] && !unreachable) {
+        unreachable = { url: a.url, code: refused[1] };
+        stopWaiting.abort();
       }
-      // An older delivered one of the same event answers the long-poll at once: pace the loop then.
-      if (performance.now() - before < 200 && !unreachable)
-        await new Promise((r) => setTimeout(r, 200));
+    };
+    const streamQuery = v.invoice ? `?${new URLSearchParams({ invoice_id: v.invoice })}` : '';
+    const headers: Record<string, string> = token ? { 'X-Sandbox-Token': token } : {};
+    let ready!: () => void;
+    const isReady = new Promise<void>((r) => (ready = r));
+    const stream = openSse(`${base}/_sandbox/events/stream${streamQuery}`, headers, (m) => {
+      if (m.event === 'ready') ready();
+      if (m.event !== 'attempt') return;
+      const a = JSON.parse(m.data) as AttemptMessage;
+      if (invoiceId === undefined) early.push(a);
+      else show(a);
+    });
+    void stream.ended.then(() => ready());
+    await Promise.race([isReady, new Promise((r) => setTimeout(r, 2000))]);
+
+    try {
+      return await outcome();
+    } finally {
+      stream.stop();
     }
-    if (!ours) {
-      console.error('no delivery was created for this event (is the callbacks module running?)');
-      return 1;
-    }
-    const full = await call<{ delivery: Delivery }>('GET', `/_sandbox/deliveries/${ours.id}`);
-    const d = full.status === 200 ? full.body.delivery : ours;
-    console.log(describeDelivery(d));
-    if (d.status === 'delivered') return 0;
-    if (d.status === 'failed') return 1;
-    if (unreachable) {
+
+    async function outcome(): Promise<number> {
+      const trig = await call<{ invoice: { id: string; status: string; amount_received: string } }>(
+        'POST',
+        '/_sandbox/trigger',
+        {
+          event,
+          ...(v.invoice ? { invoice_id: v.invoice } : {}),
+        },
+      );
+      if (trig.status !== 201) {
+        console.error(`trigger refused (${trig.status}): ${JSON.stringify(trig.body)}`);
+        return 1;
+      }
+      const invoice = trig.body.invoice;
       console.log(
-        `stopped waiting: the receiver at ${unreachable.url} refuses connections (${unreachable.code}); ` +
-          `is it running? The sandbox keeps retrying (GET ${base}/_sandbox/deliveries/${d.id})`,
+        `${event} on invoice ${invoice.id} (status ${invoice.status}, amount_received ${invoice.amount_received})`,
+      );
+      invoiceId = invoice.id;
+      for (const a of early.splice(0)) show(a);
+
+      const filter = new URLSearchParams({ invoice_id: invoice.id, event, per_page: '100' });
+      const delivered = new URLSearchParams({
+        invoice_id: invoice.id,
+        event,
+        status: 'delivered',
+        per_page: '100',
+      });
+      let ours: Delivery | undefined;
+      for (;;) {
+        ours = (await list(filter.toString())).find((d) => !known.has(d.id));
+        if (ours && (ours.status === 'delivered' || ours.status === 'failed')) break;
+        if (remaining() <= 0 || unreachable) break;
+        const wait = Math.max(1, Math.min(LONG_POLL_SECONDS, Math.floor(remaining() / 1000)));
+        const before = performance.now();
+        delivered.set('wait', String(wait));
+        try {
+          await list(delivered.toString(), poll);
+        } catch (err) {
+          if (!stopWaiting.signal.aborted) throw err;
+        }
+        // An older delivered one of the same event answers the long-poll at once: pace the loop then.
+        if (performance.now() - before < 200 && !unreachable)
+          await new Promise((r) => setTimeout(r, 200));
+      }
+      if (!ours) {
+        console.error('no delivery was created for this event (is the callbacks module running?)');
+        return 1;
+      }
+      const full = await call<{ delivery: Delivery }>('GET', `/_sandbox/deliveries/${ours.id}`);
+      const d = full.status === 200 ? full.body.delivery : ours;
+      console.log(describeDelivery(d));
+      if (d.status === 'delivered') return 0;
+      if (d.status === 'failed') return 1;
+      if (unreachable) {
+        console.log(
+          `stopped waiting: the receiver at ${unreachable.url} refuses connections (${unreachable.code}); ` +
+            `is it running? The sandbox keeps retrying (GET ${base}/_sandbox/deliveries/${d.id})`,
+        );
+        return 1;
+      }
+      // Callbacks of one invoice go out in order: name the earlier ones this one is waiting for.
+      const earlier = (
+        await list(new URLSearchParams({ invoice_id: invoice.id, per_page: '100' }).toString())
+      ).filter(
+        (x) =>
+          x.id !== d.id &&
+          (x.status === 'pending' || x.status === 'delivering') &&
+          x.created_at < d.created_at,
+      );
+      for (const x of earlier) console.log(waitingForLine(x));
+      console.log(
+        `still ${d.status} at the timeout; it keeps retrying in the sandbox (GET ${base}/_sandbox/deliveries/${d.id})`,
       );
       return 1;
     }
-    // Callbacks of one invoice go out in order: name the earlier ones this one is waiting for.
-    const earlier = (
-      await list(new URLSearchParams({ invoice_id: invoice.id, per_page: '100' }).toString())
-    ).filter(
-      (x) =>
-        x.id !== d.id &&
-        (x.status === 'pending' || x.status === 'delivering') &&
-        x.created_at < d.created_at,
-    );
-    for (const x of earlier) console.log(waitingForLine(x));
-    console.log(
-      `still ${d.status} at the timeout; it keeps retrying in the sandbox (GET ${base}/_sandbox/deliveries/${d.id})`,
-    );
-    return 1;
-  }
-}
+  },
+};
