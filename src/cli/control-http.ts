@@ -1,4 +1,4 @@
-/** The control API as the CLI calls it (`deliveries`, `fault`): base URL, token, one-line errors. */
+/** The control API as the CLI calls it (`deliveries`, `fault`, `clock`; its errors for `trigger`, `workspace`, `listen`): base URL, token, one-line errors. */
 
 /** Where the sandbox is and how to authenticate: `--url`, `--control-token` (or `--token`), then the environment. */
 export function controlTarget(
