@@ -80,6 +80,12 @@ export function parseCommandArgs(
     const e = err as Error & { code?: string };
     const missing = /^Option '(-\w, )?(--[\w-]+) <value>' argument missing/.exec(e.message);
     if (missing) throw new UsageError(`${missing[2]} needs a value`);
+    // `--limit --all`: the next word is a flag, not this one's value.
+    const ambiguous = /^Option '(-\w, )?(--[\w-]+)' argument is ambiguous/.exec(e.message);
+    if (ambiguous)
+      throw new UsageError(
+        `${ambiguous[2]} needs a value (one that starts with "-" goes as ${ambiguous[2]}=-VALUE)`,
+      );
     const short = /^Unknown option '(-\w)'/.exec(e.message);
     if (short) throw new UsageError(`unknown flag ${short[1]}`);
     const positional = /^Unexpected argument '([^']*)'/.exec(e.message);
@@ -90,6 +96,19 @@ export function parseCommandArgs(
     }
     throw err;
   }
+}
+
+/**
+ * A flag's whole-number value, digits only (not `1e3`, `1.5`, `0x10`, ` 5` or `-1`, which `Number`
+ * would take or round), of at least `min`.
+ */
+export function wholeNumberFlag(text: string, flag: string, min = 0): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min)
+    throw new UsageError(
+      `--${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${text}"`,
+    );
+  return n;
 }
 
 /** The version of the installed package (package.json next to openapi/). */

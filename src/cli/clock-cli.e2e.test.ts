@@ -101,12 +101,29 @@ describe('paysandbox clock', () => {
     expect((await control('GET', '/_sandbox/clock')).offset_seconds).toBe(0);
   });
 
+  it('takes compound durations, largest unit first: 1h30m, 2d4h, 1.5h', async () => {
+    for (const [text, seconds] of [
+      ['1h30m', 5400],
+      ['2d4h', 187_200],
+      ['1.5h', 5400],
+      ['1d2h3m4s', 93_784],
+    ] as const) {
+      const moved = await run(['clock', 'advance', text, '--json']);
+      expect(moved.code, moved.out).toBe(0);
+      expect(JSON.parse(moved.out).offset_seconds, text).toBe(seconds);
+      expect((await run(['clock', 'reset'])).code).toBe(0);
+    }
+  });
+
   it('refuses bad usage with exit 2 and an unknown workspace with exit 1, one line each', async () => {
     for (const args of [
       ['clock', 'advance'],
       ['clock', 'advance', 'soon'],
       ['clock', 'rewind'],
       ['clock', 'advance', '0'],
+      ['clock', 'advance', '30m1h'],
+      ['clock', 'advance', '1e3'],
+      ['clock', 'advance', '1h1h'],
       ['clock', '--wokspace', 'x'],
     ]) {
       const { code, out } = await run(args);
@@ -116,6 +133,12 @@ describe('paysandbox clock', () => {
     const unknown = await run(['clock', 'advance', '1m', '--workspace', 'f'.repeat(32)]);
     expect(unknown.out).toBe(`paysandbox clock: no live workspace ${'f'.repeat(32)}\n`);
     expect(unknown.code).toBe(1);
+    // More than the sandbox moves at once (366 days): its message, in one line, exit 1.
+    const far = await run(['clock', 'advance', '400d']);
+    expect(far.out).toBe(
+      'paysandbox clock: advance 400d (34560000 s) refused: POST /_sandbox/clock/advance answered 400: seconds: Ensure this value is less than or equal to 31622400.\n',
+    );
+    expect(far.code).toBe(1);
     expect((await control('GET', '/_sandbox/clock')).offset_seconds).toBe(0);
   });
 });

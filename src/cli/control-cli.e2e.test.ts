@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../config.js';
@@ -117,7 +118,7 @@ describe('paysandbox deliveries', () => {
   it(
     'lists more than 100 deliveries page by page: --limit above 100, --all, in the table and as JSON',
     async () => {
-      const { call, cli, sandbox } = await serve();
+      const { call, cli, sandbox, server } = await serve();
       // No callback URL: each delivery fails at once (nothing is sent), so the run stays cheap.
       for (const m of sandbox.fixtures.merchants)
         sandbox.modules.identities.api.updateMerchant(m.id, { callback_url: null });
@@ -176,10 +177,51 @@ describe('paysandbox deliveries', () => {
       const first = await lines();
       expect(first.ids).toEqual(ids.slice(0, 20));
       expect(first.last).toBe('(20 of 131; --limit N or --all for more)');
+      // Deliveries made while it pages (4, just before page 2 is read): --all lists what it read, and
+      // its meta and table say so (no "of 135", no next page).
+      let added = false;
+      const proxy = createHttpServer((req, res) => {
+        void (async () => {
+          if (!added && req.url?.includes('page=2')) {
+            added = true;
+            for (let i = 0; i < 4; i++)
+              await call('POST', `/_sandbox/invoices/${id}/callbacks`, {
+                event: 'invoice.created',
+              });
+          }
+          const answer = await fetch(`${server.url}${req.url ?? '/'}`, {
+            headers: { 'x-sandbox-token': TOKEN },
+          });
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(await answer.text());
+        })();
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+      const proxied = async (...args: string[]) => {
+        added = false;
+        const { port } = proxy.address() as AddressInfo;
+        const r = await runCli(
+          ['deliveries', '--invoice', id, ...args, '--url', `http://127.0.0.1:${port}`],
+          { env: { SANDBOX_CONTROL_TOKEN: TOKEN } },
+        );
+        expect(r.code, r.out).toBe(0);
+        expect(added).toBe(true);
+        return r.out;
+      };
+      const during = JSON.parse(await proxied('--all', '--json')) as Page;
+      expect(during.deliveries.map((d) => d.id)).toEqual(ids);
+      expect(during.meta).toEqual({ total_count: 131, next_page: null, previous_page: null });
+      const duringTable = (await proxied('--all')).trim().split('\n');
+      // (the 4 of the first run are listed now, 4 more came while it read)
+      expect(duringTable.filter((l) => /^[0-9a-f]{32}  /.test(l))).toHaveLength(135);
+      expect(duringTable.at(-1)).toMatch(/^ {4}the merchant has no callback_url/);
 
       for (const bad of [
         ['--limit', '0'],
         ['--limit', '1.5'],
+        ['--limit', '1e3'],
+        ['--limit', '0x10'],
         ['--all', '--limit', '5'],
       ]) {
         const r = await cli(['deliveries', ...bad]);
@@ -246,6 +288,67 @@ describe('paysandbox deliveries', () => {
           `^paysandbox deliveries: cannot reach the sandbox at http://127\\.0\\.0\\.1:${closed} \\(ECONNREFUSED\\)`,
         ),
       );
+    },
+    SLOW,
+  );
+});
+
+describe('the control commands and their common options', () => {
+  it(
+    'a sandbox that requires a control token: without one, they say so and how to pass it; a wrong one is refused',
+    async () => {
+      const { server } = await serve();
+      const commands = [
+        ['deliveries'],
+        ['fault', 'list'],
+        ['clock'],
+        ['workspace', 'create'],
+        ['trigger', 'invoice.created', '--timeout', '2s'],
+      ];
+      for (const args of commands) {
+        const name = args[0] ?? '';
+        const none = await runCli([...args, '--url', server.url], {
+          env: { SANDBOX_CONTROL_TOKEN: '' },
+        });
+        expect(none.out, args.join(' ')).toBe(
+          `paysandbox ${name}: the sandbox at ${server.url} requires a control token (401): pass it with --control-token T or set SANDBOX_CONTROL_TOKEN\n`,
+        );
+        expect(none.code, args.join(' ')).toBe(1);
+      }
+      for (const args of [commands[0] ?? [], commands[4] ?? []]) {
+        const wrong = await runCli([...args, '--url', server.url, '--control-token', 'nope'], {
+          env: { SANDBOX_CONTROL_TOKEN: '' },
+        });
+        expect(wrong.out, args.join(' ')).toMatch(
+          /: the sandbox at \S+ refused the control token \(401\): pass the one it was started with/,
+        );
+        expect(wrong.code, args.join(' ')).toBe(1);
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'a flag without its value says so, also when a flag follows it',
+    async () => {
+      for (const args of [
+        ['deliveries', '--limit'],
+        ['deliveries', '--limit', '--all'],
+        ['deliveries', '--status', '--json'],
+        ['clock', '--workspace', '--json'],
+        ['fault', 'add', '--path', '--json'],
+        ['workspace', 'create', '--ttl', '--json'],
+        ['trigger', 'invoice.created', '--invoice', '--timeout', '1s'],
+      ]) {
+        const r = await runCli(args, { env: { SANDBOX_CONTROL_TOKEN: '' } });
+        const flag = args.find(
+          (a, i) => a.startsWith('--') && args[i + 1]?.startsWith('--') !== false,
+        );
+        expect(r.out, args.join(' ')).toMatch(
+          new RegExp(`^paysandbox ${args[0]}: ${flag} needs a value[^\n]*\n$`),
+        );
+        expect(r.code, args.join(' ')).toBe(2);
+      }
     },
     SLOW,
   );

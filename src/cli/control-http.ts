@@ -1,4 +1,4 @@
-/** The control API as the CLI calls it (`deliveries`, `fault`): base URL, token, one-line errors. */
+/** The control API as the CLI calls it (`deliveries`, `fault`, `clock`; its errors for `trigger`, `workspace`, `listen`): base URL, token, one-line errors. */
 
 /** Where the sandbox is and how to authenticate: `--url`, `--control-token` (or `--token`), then the environment. */
 export function controlTarget(
@@ -28,6 +28,13 @@ export const CONTROL_HELP = `  --url BASE              the sandbox (default http
 /** A refusal of the sandbox or an unreachable sandbox, said in one line (exit 1). */
 export class ControlError extends Error {
   override name = 'ControlError';
+  /** The status the sandbox answered (none when it could not be reached). */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 /** The error envelope as one sentence. */
@@ -38,6 +45,13 @@ export function envelopeText(body: unknown): string {
     field === 'non_field_errors' ? msgs.join(' ') : `${field}: ${msgs.join(' ')}`,
   );
   return parts.join('; ') || JSON.stringify(body).slice(0, 200);
+}
+
+/** What a 401 of the control API means: no token given where one is required, or the wrong one. */
+export function unauthorized(target: { base: string; token?: string }): string {
+  return target.token
+    ? `the sandbox at ${target.base} refused the control token (401): pass the one it was started with (--control-token T or SANDBOX_CONTROL_TOKEN)`
+    : `the sandbox at ${target.base} requires a control token (401): pass it with --control-token T or set SANDBOX_CONTROL_TOKEN`;
 }
 
 /** Call the control API; a non-2xx answer throws a ControlError naming the status and the envelope's message. */
@@ -66,12 +80,12 @@ export function controlClient(target: { base: string; token?: string }) {
     } catch {
       // not JSON: shown as is
     }
-    if (res.status === 401)
-      throw new ControlError(
-        `the sandbox at ${target.base} refused the control token (401): pass --control-token T or set SANDBOX_CONTROL_TOKEN`,
-      );
+    if (res.status === 401) throw new ControlError(unauthorized(target), 401);
     if (res.status >= 300)
-      throw new ControlError(`${method} ${path} answered ${res.status}: ${envelopeText(parsed)}`);
+      throw new ControlError(
+        `${method} ${path} answered ${res.status}: ${envelopeText(parsed)}`,
+        res.status,
+      );
     return parsed as T;
   };
 }

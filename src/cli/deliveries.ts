@@ -1,4 +1,4 @@
-import { parseCommandArgs, UsageError } from './args.js';
+import { parseCommandArgs, UsageError, wholeNumberFlag } from './args.js';
 import type { CliCommand } from './command.types.js';
 import {
   CONTROL_HELP,
@@ -28,6 +28,11 @@ Options:
   --limit N               at most N (default 20; above ${MAX_PAGE_SIZE}, read page by page)
   --all                   every matching delivery (page by page)
 ${CONTROL_HELP}
+
+Page by page (--limit above ${MAX_PAGE_SIZE}, --all), newest first: a delivery made while it reads is listed
+only if it came before the first page, none is listed twice, and --all's meta counts what it listed. With
+--status pending or delivering (states a delivery leaves as it is sent), it reads every page without
+the status and keeps the deliveries that were in it when their page was read.
 
 Exit code 0 on success, 1 when the sandbox cannot be reached or refuses, 2 on bad usage.`;
 
@@ -70,42 +75,76 @@ export function deliveryLine(d: Delivery): string {
 
 type ControlCall = ReturnType<typeof controlClient>;
 
+/** Statuses a delivery leaves again (pending → delivering → pending on a retry …), unlike delivered and failed. */
+const TRANSIENT = new Set(['pending', 'delivering']);
+
 /**
  * Up to `limit` deliveries (newest first), read a page of at most 100 at a time as the control API pages
- * them (`page`/`per_page`, until `next_page` is null). Deliveries made while it reads push older ones onto
- * later pages, so one seen twice is listed once. The answer has the API's shape, as one page of
- * `limit` (`--all`: of everything read) would be: `{deliveries, meta}`.
+ * them (`page`/`per_page`, newest first, until `next_page` is null). One read when it fits: the API's
+ * own answer. Page by page, deliveries made while it reads only push older ones onto later pages (one
+ * seen twice is listed once, one made after the first page is not listed), so nothing is missed; but a
+ * pending or delivering delivery may change state between two pages and leave the filtered list, which
+ * would shift one it has not read onto a page it has: with `status` pending or delivering, the pages are
+ * read without it and filtered here (each delivery in the state it had when its page was read).
+ * The answer has the API's shape: `{deliveries, meta}`; the meta describes what is listed (`--all`:
+ * total_count = the number listed, next_page null; `limit`: the count of the first read).
  */
 export async function listDeliveries(
   call: ControlCall,
   filters: URLSearchParams,
   limit: number,
 ): Promise<{ deliveries: Delivery[]; meta: PageMeta }> {
-  const perPage = Math.min(limit, MAX_PAGE_SIZE);
+  const read = (q: URLSearchParams, page: number, perPage: number) => {
+    const query = new URLSearchParams(q);
+    query.set('per_page', String(perPage));
+    if (page > 1) query.set('page', String(page));
+    return call<{ deliveries: Delivery[]; meta: PageMeta }>('GET', `/_sandbox/deliveries?${query}`);
+  };
+  const first = await read(filters, 1, Math.min(limit, MAX_PAGE_SIZE));
+  if (first.meta.next_page === null || limit <= MAX_PAGE_SIZE)
+    return {
+      deliveries: first.deliveries.slice(0, limit),
+      meta: Number.isFinite(limit)
+        ? first.meta
+        : listedMeta(first.deliveries.length, first.deliveries.length),
+    };
+  const status = filters.get('status');
+  const clientSide = status !== null && TRANSIENT.has(status);
+  const q = new URLSearchParams(filters);
+  if (clientSide) q.delete('status');
   const seen = new Set<string>();
   const deliveries: Delivery[] = [];
-  let meta: PageMeta | undefined;
-  for (let n: number | null = 1; n !== null && deliveries.length < limit; n = meta.next_page) {
-    const q = new URLSearchParams(filters);
-    q.set('per_page', String(perPage));
-    if (n > 1) q.set('page', String(n));
-    const page: { deliveries: Delivery[]; meta: PageMeta } = await call(
-      'GET',
-      `/_sandbox/deliveries?${q}`,
-    );
-    meta = page.meta;
-    for (const d of page.deliveries) {
-      if (deliveries.length >= limit) break;
+  const take = (page: Delivery[]) => {
+    for (const d of page) {
+      if (deliveries.length >= limit) return;
       if (seen.has(d.id)) continue;
       seen.add(d.id);
-      deliveries.push(d);
+      if (!clientSide || d.status === status) deliveries.push(d);
     }
+  };
+  let next: number | null = 1;
+  if (!clientSide) {
+    take(first.deliveries);
+    next = first.meta.next_page;
   }
-  const total = meta?.total_count ?? 0;
-  // One read: the API's own meta. Several: as one page of `limit` would say (page 1, is there more).
-  if (meta && limit <= MAX_PAGE_SIZE) return { deliveries, meta };
-  const size = Number.isFinite(limit) ? limit : Math.max(deliveries.length, 1);
-  return { deliveries, meta: pageMeta({ page: 1, perPage: size, limit: size, offset: 0 }, total) };
+  while (next !== null && deliveries.length < limit) {
+    const page = await read(q, next, MAX_PAGE_SIZE);
+    take(page.deliveries);
+    next = page.meta.next_page;
+  }
+  if (!Number.isFinite(limit))
+    return { deliveries, meta: listedMeta(deliveries.length, deliveries.length) };
+  // As one page of `limit` would say: the matching count when it began (or what it listed, if more).
+  return {
+    deliveries,
+    meta: listedMeta(limit, Math.max(first.meta.total_count, deliveries.length)),
+  };
+}
+
+/** The meta of one page of `size` out of `total`. */
+function listedMeta(size: number, total: number): PageMeta {
+  const perPage = Math.max(size, 1);
+  return pageMeta({ page: 1, perPage, limit: perPage, offset: 0 }, total);
 }
 
 async function run(args: string[], env: Record<string, string | undefined>): Promise<number> {
@@ -148,9 +187,11 @@ async function run(args: string[], env: Record<string, string | undefined>): Pro
     throw new UsageError(`unknown event "${v.event}"; known events: ${EVENT_NAMES.join(', ')}`);
   if (v.all && v.limit !== undefined)
     throw new UsageError('--limit and --all do not go together (--all lists every delivery)');
-  const limit = v.all ? Infinity : v.limit === undefined ? DEFAULT_LIMIT : Number(v.limit);
-  if (!v.all && (!Number.isSafeInteger(limit) || limit < 1))
-    throw new UsageError(`--limit must be a whole number of at least 1, got "${v.limit}"`);
+  const limit = v.all
+    ? Infinity
+    : v.limit === undefined
+      ? DEFAULT_LIMIT
+      : wholeNumberFlag(v.limit, 'limit', 1);
   const filters = new URLSearchParams();
   if (v.invoice) filters.set('invoice_id', v.invoice);
   if (v.status) filters.set('status', v.status);
@@ -162,7 +203,7 @@ async function run(args: string[], env: Record<string, string | undefined>): Pro
   }
   if (!page.deliveries.length) console.log('no deliveries match');
   for (const d of page.deliveries) console.log(deliveryLine(d));
-  if (page.meta.total_count > page.deliveries.length)
+  if (!v.all && page.meta.total_count > page.deliveries.length)
     console.log(
       `(${page.deliveries.length} of ${page.meta.total_count}; --limit N or --all for more)`,
     );

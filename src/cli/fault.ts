@@ -1,4 +1,4 @@
-import { parseCommandArgs, UsageError } from './args.js';
+import { parseCommandArgs, UsageError, wholeNumberFlag } from './args.js';
 import type { CliCommand } from './command.types.js';
 import {
   CONTROL_HELP,
@@ -71,11 +71,7 @@ export function faultLine(f: Fault): string {
 }
 
 function integer(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n))
-    throw new UsageError(`--${flag} must be a whole number, got "${text}"`);
-  return n;
+  return text === undefined ? undefined : wholeNumberFlag(text, flag);
 }
 
 /** `2s`, `250ms` or plain milliseconds → milliseconds. */

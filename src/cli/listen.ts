@@ -4,6 +4,7 @@ import type { CliCommand } from './command.types.js';
 import type { AttemptMessage } from '../callbacks/event-stream.js';
 import { HELP, parseListenArgs, USAGE } from './listen.args.js';
 import { openSse, type SseEnd, type SseMessage } from './sse-client.js';
+import { unauthorized } from './control-http.js';
 
 const RECONNECT_MS = 2000;
 
@@ -213,10 +214,7 @@ export async function runListen(
       connectedOnce ||= wasReady;
       if (end.kind === 'refused') {
         const why = envelopeText(end.body);
-        if (end.status === 401)
-          console.error(
-            `paysandbox listen: the sandbox at ${o.base} refused the control token (401): pass --control-token T or set SANDBOX_CONTROL_TOKEN`,
-          );
+        if (end.status === 401) console.error(`paysandbox listen: ${unauthorized(o)}`);
         else
           console.error(
             `paysandbox listen: the sandbox at ${o.base} refused the stream (${end.status}): ${why}`,

@@ -4,6 +4,7 @@ import { CONFIG_OPTIONS, configFrom } from '../config-flags.js';
 import { defaultFixturesPath } from '../fixtures/load.js';
 import { fixtureExtensions } from '../fixtures/extensions.js';
 import { closest, packageVersion, parseCommandArgs, UsageError, type OptionSpec } from './args.js';
+import { ControlError } from './control-http.js';
 import { startCommand } from './start.js';
 import { commands } from './commands.js';
 
@@ -106,6 +107,11 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       console.error(`paysandbox ${command}: ${err.message} (paysandbox ${command} --help)`);
       return 2;
+    }
+    // The sandbox cannot be reached or refuses (trigger): one line, exit 1.
+    if (err instanceof ControlError) {
+      console.error(`paysandbox ${command}: ${err.message}`);
+      return 1;
     }
     const e = err as Error & { code?: string };
     // A sub-command's own strict parseArgs (contract): still bad usage, still one line.

@@ -2,11 +2,12 @@ import { parseDuration } from '../config-flags.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import type { CliCommand } from './command.types.js';
+import { ControlError, controlTarget, unauthorized } from './control-http.js';
 import type { AttemptMessage } from '../callbacks/event-stream.js';
 import { openSse } from './sse-client.js';
 import { attemptLine, describeDelivery, waitingForLine, type Delivery } from './trigger.report.js';
 
-const USAGE = 'trigger <event> [--invoice ID] [--url BASE] [--token T] [--timeout 30s]';
+const USAGE = 'trigger <event> [--invoice ID] [--url BASE] [--control-token T] [--timeout 30s]';
 const HELP = `Usage: paysandbox ${USAGE}
 
 Make an invoice event happen for real on a running sandbox (POST /_sandbox/trigger), print each
@@ -17,11 +18,11 @@ Events: ${EVENT_NAMES.join(', ')}
 Options:
   --invoice ID    an existing invoice (default: a new invoice of the first fixture merchant)
   --url BASE      the sandbox (default http://127.0.0.1:7070, or PAYSANDBOX_URL)
-  --token T       X-Sandbox-Token, when the sandbox requires one (or SANDBOX_CONTROL_TOKEN)
+  --control-token T  X-Sandbox-Token, when the sandbox requires one (or SANDBOX_CONTROL_TOKEN; --token too)
   --timeout 30s   how long to wait for the delivery
 
 Exit code 0 when delivered; 1 when it failed, is still retrying at the timeout, or the receiver refuses
-connections (it stops at once then); 2 on bad usage.`;
+connections (it stops at once then), or when the sandbox cannot be reached or refuses; 2 on bad usage.`;
 const LONG_POLL_SECONDS = 5;
 
 function control(base: string, token: string | undefined, signal?: AbortSignal) {
@@ -45,10 +46,11 @@ function control(base: string, token: string | undefined, signal?: AbortSignal) 
       if (signal?.aborted) throw err;
       const cause =
         (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      throw new Error(
+      throw new ControlError(
         `cannot reach the sandbox at ${base} (${cause}); is \`paysandbox start\` running? (--url BASE)`,
       );
     }
+    if (res.status === 401) throw new ControlError(unauthorized({ base, token }), 401);
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -81,11 +83,18 @@ export const triggerCommand: CliCommand = {
         invoice: { type: 'string' },
         url: { type: 'string' },
         token: { type: 'string' },
+        'control-token': { type: 'string' },
         timeout: { type: 'string' },
       },
       { positionals: true },
     );
-    const v = values as { invoice?: string; url?: string; token?: string; timeout?: string };
+    const v = values as {
+      invoice?: string;
+      url?: string;
+      token?: string;
+      'control-token'?: string;
+      timeout?: string;
+    };
     const given = positionals[0] as EventName | undefined;
     if (!given) throw new UsageError(`which event? one of: ${EVENT_NAMES.join(', ')}`);
     if (!EVENT_NAMES.includes(given))
@@ -99,12 +108,7 @@ export const triggerCommand: CliCommand = {
     } catch (err) {
       throw new UsageError(`--timeout: ${(err as Error).message}`);
     }
-    const base = (
-      v.url ??
-      env.PAYSANDBOX_URL ??
-      `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
-    ).replace(/\/+$/, '');
-    const token = v.token ?? env.SANDBOX_CONTROL_TOKEN;
+    const { base, token } = controlTarget(v, env);
     const stopWaiting = new AbortController();
     const call = control(base, token);
     const poll = control(base, token, stopWaiting.signal);

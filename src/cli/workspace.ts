@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseCommandArgs, UsageError } from './args.js';
+import { parseCommandArgs, UsageError, wholeNumberFlag } from './args.js';
 import type { CliCommand } from './command.types.js';
-import { controlTarget } from './control-http.js';
+import { controlTarget, unauthorized } from './control-http.js';
 
 const USAGE = 'workspace create|snapshot …';
 const HELP = `Usage:
@@ -42,6 +42,7 @@ function client(base: string, token: string | undefined) {
       );
     }
     const text = await res.text();
+    if (res.status === 401) throw new Refused(unauthorized({ base, token }));
     if (res.status !== expected) {
       let said = text;
       try {
@@ -128,8 +129,7 @@ async function create(call: Call, v: Values, rest: string[]): Promise<number> {
   if (v.out) throw new UsageError('--out belongs to workspace snapshot');
   const body: Record<string, unknown> = {};
   if (v.ttl !== undefined) {
-    if (!/^\d+$/.test(v.ttl as string)) throw new UsageError('--ttl takes whole seconds');
-    body.ttl_seconds = Number(v.ttl);
+    body.ttl_seconds = wholeNumberFlag(String(v.ttl), 'ttl');
   }
   if (v['from-snapshot']) body.from_snapshot = v['from-snapshot'];
   if (v['from-file']) {

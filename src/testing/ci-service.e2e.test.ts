@@ -96,6 +96,26 @@ describe('the sandbox as a CI service, in a plain shell (examples/ci/sandbox-ser
     expect(code, log).toBe(3);
     expect(existsSync(join(work, 'failing', 'deliveries.json'))).toBe(true);
   }, 120_000);
+
+  it("a sandbox that dies during the tests: a warning, and still the tests' status and the summary", async () => {
+    // PAYSANDBOX through a wrapper that notes the sandbox's pid; the "tests" stop it, then fail.
+    const pidFile = join(work, 'dying.pid');
+    const wrapper = join(work, 'pid-wrapper.sh');
+    writeFileSync(
+      wrapper,
+      `#!/usr/bin/env bash\n[ "$1" = start ] && echo $$ > "${pidFile}"\nexec "${process.execPath}" "${builtCli()}" "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const { code, log } = await runRecipe(
+      `#!/usr/bin/env bash\npid=$(cat "${pidFile}")\nkill -TERM "$pid"\nfor _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done\nexit 3\n`,
+      'dying',
+      { paysandbox: wrapper },
+    );
+    expect(code, log).toBe(3);
+    expect(log).toMatch(/paysandbox deliveries: cannot reach the sandbox/);
+    expect(log).toMatch(/^warning: could not read the delivery log/m);
+    expect(log).toMatch(/^tests exited 3; sandbox log in .*dying\/ \(no delivery log\)$/m);
+  }, 120_000);
 });
 
 /** The base URL the sandbox logged it listens on. */
@@ -201,4 +221,43 @@ describe('the GitHub Actions and GitLab CI recipes of docs/ci-service.md', () =>
     >;
     expect(service.services.paysandbox.ports).toEqual(['7070:7070']);
   });
+
+  it('the "Delivery log" step, run as GitHub runs it (bash -e), keeps the sandbox log when the sandbox is gone', async () => {
+    const gha = parseYaml(
+      yaml.find((y) => y.startsWith('name: tests-against-paysandbox')) ?? '',
+    ) as {
+      jobs: { test: { steps: Array<{ name?: string; run?: string }> } };
+    };
+    const run = gha.jobs.test.steps.find((st) => st.name === 'Delivery log')?.run ?? 'false';
+    const job = mkdtempSync(join(work, 'gha-'));
+    const runnerTemp = mkdtempSync(join(work, 'runner-temp-'));
+    mkdirSync(join(job, 'node_modules', '.bin'), { recursive: true });
+    chmodSync(builtCli(), 0o755);
+    symlinkSync(builtCli(), join(job, 'node_modules', '.bin', 'paysandbox'));
+    writeFileSync(join(runnerTemp, 'sandbox.log'), 'paysandbox listening on …\n');
+    const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn('bash', ['-e', '-c', run], {
+        cwd: job,
+        // Nothing listens on port 1: the sandbox died during the tests.
+        env: {
+          PATH: process.env.PATH ?? '',
+          RUNNER_TEMP: runnerTemp,
+          SANDBOX_URL: 'http://127.0.0.1:1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.once('error', reject);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out });
+      });
+    });
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(/^::warning::could not read the delivery log/m);
+    expect(readFileSync(join(job, 'sandbox.log'), 'utf8')).toBe('paysandbox listening on …\n');
+  }, 60_000);
 });
