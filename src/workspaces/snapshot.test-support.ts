@@ -2,6 +2,12 @@ import { expect } from 'vitest';
 import { itemAt, required } from '../shared/defined.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
+/**
+ * Real time standing still (the sandbox clock still moves by its offset): reads that count seconds left
+ * (`expires_in_seconds`) answer the same for the original and its copy.
+ */
+export const NOW_MS = Date.parse('2026-11-20T09:00:00.000Z');
+
 export interface WorkspaceView {
   id: string;
   merchant: { id: string; merchant_api_token: string; wallet_account_id: string };
@@ -26,6 +32,13 @@ export async function newWorkspace(
   const res = await t.request('POST', '/_sandbox/workspaces', { body });
   expect(res.status, res.text).toBe(201);
   return res.body.workspace;
+}
+
+/** `POST /_sandbox/workspaces/:id/snapshots`: the snapshot it took. */
+export async function takeSnapshot(t: TestApp, workspaceId: string) {
+  const res = await t.request('POST', `/_sandbox/workspaces/${workspaceId}/snapshots`);
+  expect(res.status, res.text).toBe(201);
+  return res.body.snapshot;
 }
 
 const as = (ws: WorkspaceView) => ({ key: ws.app.api_key, secret: ws.app.api_secret });
