@@ -24,7 +24,6 @@ import { drainDeliveries, measure as measureWith, printResult } from './lib/meas
 import { json, memoryMiB, peakRssMiB } from './lib/net.js';
 import { parseOptions, USAGE } from './lib/options.js';
 import {
-  checkTargets,
   machine,
   toConsole,
   type BenchReport,
@@ -33,6 +32,7 @@ import {
 } from './lib/report.js';
 import { applyBaselineRatios, writeResults } from './lib/results.js';
 import { benchKeys, seedDatabase } from './lib/seed.js';
+import { checkTargets } from './lib/targets.js';
 import { printSoak, runSoak, writeSoak } from './lib/soak.js';
 import { ensureBuilt, startSandbox, startScript, type Server } from './lib/servers.js';
 import { baselineScenario, sandboxScenarios, type LoadScenario } from './scenarios/api.js';

@@ -5,10 +5,15 @@ import type { AppConfig } from '../config.js';
 import { openDatabase } from '../db/open.js';
 import { createSandbox, sharedSpec, type Sandbox } from '../sandbox.js';
 import { listen } from '../server.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { judgeAuthorization } from './inbox.js';
 import { formatDecimal, parseAmount } from '../shared/money.js';
+import { itemAt } from '../shared/defined.js';
 import { waitUntil } from '../testing/wait.js';
+
+/**
+ * The example receiver as the sandbox's own dispatcher reaches it over HTTP: what it takes out of the
+ * box, and what it refuses (another sandbox's, another workspace's). Its handling of one request
+ * (Authorization verdicts, the thank-you page) is in inbox-handling.test.ts.
+ */
 
 const TOKEN = 'control-secret';
 const cleanups: Array<() => Promise<unknown> | void> = [];
@@ -40,7 +45,7 @@ async function serve(config: Partial<AppConfig> = {}) {
     });
     return { status: res.status, body: (res.status === 204 ? null : await res.json()) as any };
   };
-  return { sandbox, server, call, merchant: sandbox.fixtures.merchants[0]! };
+  return { sandbox, server, call, merchant: itemAt(sandbox.fixtures.merchants, 0) };
 }
 
 describe('the example receiver (out of the box)', () => {
@@ -61,18 +66,17 @@ describe('the example receiver (out of the box)', () => {
     expect(inbox.status).toBe(200);
     const entries = inbox.body.callbacks as Array<Record<string, unknown>>;
     expect(entries.map((e) => e.event)).toEqual(['invoice.fully_paid', 'invoice.created']);
-    expect(entries[0]).toMatchObject({
+    const first = itemAt(entries, 0);
+    expect(first).toMatchObject({
       merchant_id: merchant.id,
       invoice_id: id,
       delivery_attempt: 1,
       authorization: 'not_sent', // https-only merchant, http URL: the real service sends no token
       from_this_sandbox: true,
     });
-    expect((entries[0]!.headers as Record<string, string>)['x-sandbox-event-id']).toBe(
-      entries[0]!.event_id,
-    );
+    expect((first.headers as Record<string, string>)['x-sandbox-event-id']).toBe(first.event_id);
     // The invoice API pads the amount ("20.00000000"); the callback writes it unpadded ("20").
-    expect(JSON.parse(entries[0]!.body as string).event.data.amount_received).toBe(
+    expect(JSON.parse(first.body as string).event.data.amount_received).toBe(
       formatDecimal(parseAmount(trig.body.invoice.amount_received)),
     );
     expect((await call('DELETE', '/_sandbox/inbox')).status).toBe(204);
@@ -114,127 +118,6 @@ describe('the example receiver (out of the box)', () => {
     expect(d.body.delivery.attempts[0]?.error ?? d.body.delivery.last_error).toMatch(
       /refused by --block-private-callbacks/,
     );
-  });
-});
-
-describe('the example receiver checks Authorization as a merchant would', () => {
-  let t: TestApp;
-  afterEach(async () => t.close());
-
-  it('records valid, invalid and missing tokens (answering 200) and 404s an unknown merchant', async () => {
-    t = createTestApp();
-    const m = t.merchant;
-    await t.request('PATCH', `/_sandbox/merchants/${m.id}`, { body: { callback_auth: 'always' } });
-    const body = { event: { name: 'invoice.created', data: { id: 'x'.repeat(32) } } };
-    const post = (headers: Record<string, string>) =>
-      t.request('POST', `/_sandbox/inbox/${m.id}`, { body, headers });
-    const valid = await post({
-      authorization: `Token ${m.merchant_api_token}`,
-      'x-sandbox-event-id': 'e1',
-      'x-sandbox-delivery-attempt': '2',
-    });
-    expect(valid.status).toBe(200);
-    expect(valid.body.entry).toMatchObject({
-      authorization: 'valid',
-      event_id: 'e1',
-      delivery_attempt: 2,
-      from_this_sandbox: false,
-    });
-    expect((await post({ authorization: 'Token nope' })).body.entry.authorization).toBe('invalid');
-    expect((await post({})).body.entry.authorization).toBe('missing');
-    expect((await t.request('POST', `/_sandbox/inbox/${'0'.repeat(32)}`, { body })).status).toBe(
-      404,
-    );
-    expect(
-      (
-        await t.request('POST', `/_sandbox/inbox/${m.id}`, {
-          raw: '{',
-          headers: { 'content-type': 'application/json' },
-        })
-      ).status,
-    ).toBe(400);
-    const list = await t.request('GET', `/_sandbox/inbox?merchant_id=${m.id}&per_page=2`);
-    expect(list.body.callbacks.map((e: { authorization: string }) => e.authorization)).toEqual([
-      'missing',
-      'invalid',
-    ]);
-    expect(list.body.meta).toEqual({ total_count: 3, next_page: 2, previous_page: null });
-  });
-
-  it("records a workspace merchant's callback at that workspace's time", async () => {
-    t = createTestApp();
-    const ws = (await t.request('POST', '/_sandbox/workspaces', { body: {} })).body.workspace;
-    const day = 86_400;
-    const advanced = await t.request('POST', `/_sandbox/workspaces/${ws.id}/clock/advance`, {
-      body: { seconds: day },
-    });
-    const body = { event: { name: 'invoice.created', data: { id: 'x'.repeat(32) } } };
-    const got = await t.request('POST', `/_sandbox/inbox/${ws.merchant.id}`, { body });
-    expect(got.status).toBe(200);
-    const lag = Date.parse(got.body.entry.received_at) - Date.parse(advanced.body.now);
-    expect(lag).toBeGreaterThanOrEqual(0);
-    expect(lag).toBeLessThan(60_000); // the workspace's day ahead, not the sandbox's time
-  });
-
-  it('judges a missing token by the merchant mode and the URL', () => {
-    const m = { callback_auth: 'https-only' as const, merchant_api_token: 'tok' };
-    expect(judgeAuthorization(m, undefined, 'http://127.0.0.1:7070/_sandbox/inbox/x').verdict).toBe(
-      'not_sent',
-    );
-    expect(judgeAuthorization(m, undefined, 'https://shop.example/cb').verdict).toBe('missing');
-    expect(
-      judgeAuthorization({ ...m, callback_auth: 'never' }, undefined, 'https://shop.example/cb')
-        .verdict,
-    ).toBe('not_sent');
-    expect(judgeAuthorization(m, 'Bearer tok', 'http://x/').verdict).toBe('valid');
-    expect(judgeAuthorization(m, 'Token tokk', 'http://x/').verdict).toBe('invalid');
-  });
-});
-
-describe('merchant URLs on the sandbox itself', () => {
-  let t: TestApp;
-  afterEach(async () => t.close());
-
-  it('a merchant can be pointed back at its example receiver and thank-you page with a PATCH', async () => {
-    t = createTestApp();
-    const id = t.fixtures.merchants[1]!.id;
-    const res = await t.request('PATCH', `/_sandbox/merchants/${id}`, {
-      body: {
-        callback_url: `/_sandbox/inbox/${id}`,
-        redirect_url: `/_sandbox/inbox/${id}/thank-you`,
-      },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.merchant).toMatchObject({
-      callback_url: `/_sandbox/inbox/${id}`,
-      redirect_url: `/_sandbox/inbox/${id}/thank-you`,
-    });
-  });
-
-  it('the thank-you page shows what arrived with the redirect and the invoice as the merchant reads it', async () => {
-    t = createTestApp();
-    const m = t.merchant;
-    const inv = await t.request('POST', '/_sandbox/trigger', {
-      body: { event: 'invoice.fully_paid' },
-    });
-    const id = inv.body.invoice.id as string;
-    const page = await t.sandbox.app.request(
-      `http://localhost/_sandbox/inbox/${m.id}/thank-you?invoice_id=${id}`,
-    );
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
-    const text = await page.text();
-    expect(text).toContain('Thank you for your payment');
-    expect(text).toMatch(new RegExp(`<code>invoice_id</code></th><td><code>${id}</code>`));
-    expect(text).toMatch(/data-testid="thank-you-status">fully_paid</);
-    const other = await t.sandbox.app.request(
-      `http://localhost/_sandbox/inbox/${m.id}/thank-you?invoice_id=${'0'.repeat(32)}`,
-    );
-    expect(await other.text()).toContain('No invoice of this merchant has this id.');
-    expect(
-      (await t.sandbox.app.request(`http://localhost/_sandbox/inbox/${'0'.repeat(32)}/thank-you`))
-        .status,
-    ).toBe(404);
   });
 });
 

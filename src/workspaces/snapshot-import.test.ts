@@ -8,7 +8,10 @@ import {
   rowCounts,
 } from './snapshot.test-support.js';
 
-/** Importing a saved state: what a document takes and keeps (its refusals: snapshot-import-refusals.test.ts). */
+/**
+ * Importing a saved state: what a document takes and keeps (its refusals:
+ * snapshot-import-refusals.test.ts, snapshot-import-field-rules.test.ts).
+ */
 let t: TestApp;
 let doc: any;
 // Real time stands still (the sandbox clock moves by its offset only): two copies restored and read one
