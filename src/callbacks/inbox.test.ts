@@ -1,12 +1,10 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '../config.js';
-import { openDatabase } from '../db/open.js';
-import { createSandbox, sharedSpec, type Sandbox } from '../sandbox.js';
-import { listen } from '../server.js';
 import { formatDecimal, parseAmount } from '../shared/money.js';
 import { itemAt } from '../shared/defined.js';
+import { liveSandboxes } from '../testing/live-sandbox.test-support.js';
 import { waitUntil } from '../testing/wait.js';
 
 /**
@@ -15,37 +13,12 @@ import { waitUntil } from '../testing/wait.js';
  * (Authorization verdicts, the thank-you page) is in inbox-handling.test.ts.
  */
 
-const TOKEN = 'control-secret';
-const cleanups: Array<() => Promise<unknown> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const live = liveSandboxes('control-secret');
 
 /** A real sandbox on its own port with its dispatcher running, on the fixtures as they ship. */
 async function serve(config: Partial<AppConfig> = {}) {
-  const sandbox: Sandbox = createSandbox({
-    db: openDatabase(':memory:'),
-    spec: sharedSpec(),
-    config: { db: ':memory:', port: 0, quiet: true, controlToken: TOKEN, ...config },
-  });
-  const server = await listen(sandbox);
-  sandbox.startBackground();
-  cleanups.push(
-    () => sandbox.close(),
-    () => server.stop(),
-  );
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        'X-Sandbox-Token': TOKEN,
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (res.status === 204 ? null : await res.json()) as any };
-  };
-  return { sandbox, server, call, merchant: itemAt(sandbox.fixtures.merchants, 0) };
+  const { sandbox, server, request } = await live.serve(config);
+  return { sandbox, server, call: request, merchant: itemAt(sandbox.fixtures.merchants, 0) };
 }
 
 describe('the example receiver (out of the box)', () => {
@@ -139,7 +112,7 @@ async function forwarder(target: string): Promise<string> {
     req.pipe(out);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+  live.onCleanup(() => new Promise((resolve) => proxy.close(resolve)));
   return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 

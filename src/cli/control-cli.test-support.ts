@@ -1,9 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
 import type { AppConfig } from '../config.js';
-import { openDatabase } from '../db/open.js';
-import { createSandbox, sharedSpec, type Sandbox } from '../sandbox.js';
-import { listen } from '../server.js';
+import { liveSandboxes } from '../testing/live-sandbox.test-support.js';
 import { runCli } from '../testing/spawn-server.js';
 
 /** Test support (imported by *.test.ts only): the control commands of the CLI against a real sandbox. */
@@ -27,35 +24,12 @@ export async function freePort(): Promise<number> {
  * besides; both are closed after each test, the latest first.
  */
 export function controlCliSetup() {
-  const cleanups: Array<() => Promise<unknown> | void> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
-  const onCleanup = (c: () => Promise<unknown> | void) => void cleanups.push(c);
+  const live = liveSandboxes(TOKEN);
   const serve = async (config: Partial<AppConfig> = {}) => {
-    const sandbox: Sandbox = createSandbox({
-      db: openDatabase(':memory:'),
-      spec: sharedSpec(),
-      config: { db: ':memory:', port: 0, quiet: true, controlToken: TOKEN, ...config },
-    });
-    const server = await listen(sandbox);
-    sandbox.startBackground();
-    cleanups.push(
-      () => sandbox.close(),
-      () => server.stop(),
-    );
+    const { sandbox, server, request } = await live.serve(config);
     /** The control API's answer (null for a 204), typed as the caller expects it. */
-    const call = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
-      const res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          'X-Sandbox-Token': TOKEN,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return (res.status === 204 ? null : await res.json()) as T;
-    };
+    const call = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> =>
+      (await request(method, path, body)).body as T;
     /** The id of the invoice that `POST /_sandbox/trigger` made for `event`. */
     const trigger = async (event: string) =>
       (await call<{ invoice: { id: string } }>('POST', '/_sandbox/trigger', { event })).invoice.id;
@@ -66,5 +40,5 @@ export function controlCliSetup() {
       });
     return { sandbox, server, call, trigger, cli };
   };
-  return { serve, onCleanup };
+  return { serve, onCleanup: live.onCleanup };
 }
