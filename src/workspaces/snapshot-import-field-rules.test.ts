@@ -160,7 +160,15 @@ describe('snapshot documents refused for a field the API holds to a rule', () =>
       'tables.invoices[0].expires_at',
       set('invoices', 0, 'expires_at', '2026-13-45T09:00:00.000000Z'),
     ],
-    ['a flag that is not 0 or 1', 'tables.apps[0].disabled', set('apps', 0, 'disabled', 7)],
+    [
+      'a flag that is not 0 or 1',
+      'tables.apps[0].mfa_whitelisted',
+      set('apps', 0, 'mfa_whitelisted', 7),
+    ],
+    // Only a deleted or expired workspace has disabled ones, and it cannot be saved: a disabled copy
+    // would answer 500 (no application to show) or print a merchant token that gets 401.
+    ['a disabled application', 'tables.apps[0].disabled', set('apps', 0, 'disabled', 1)],
+    ['a disabled merchant', 'tables.merchants[0].disabled', set('merchants', 0, 'disabled', 1)],
     [
       'taken_at at the end of year 9999',
       'taken_at',

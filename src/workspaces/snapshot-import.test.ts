@@ -134,6 +134,32 @@ describe('snapshot documents', () => {
     expect(rowCounts(t)).toEqual(before);
   });
 
+  it('a snapshot stored with a disabled application or merchant: its restore is a 400 naming the field, never a 500', async () => {
+    for (const table of ['apps', 'merchants']) {
+      const res = await importing(doc);
+      expect(res.status, res.text).toBe(201);
+      const id = res.body.snapshot.id;
+      const stored = JSON.parse(
+        t.db.prepare('SELECT document FROM snapshots WHERE id = ?').pluck().get(id) as string,
+      );
+      stored.tables[table][0].disabled = 1;
+      t.db
+        .prepare('UPDATE snapshots SET document = ? WHERE id = ?')
+        .run(JSON.stringify(stored), id);
+      const before = rowCounts(t);
+      const restore = await t.request('POST', '/_sandbox/workspaces', {
+        body: { from_snapshot: id },
+      });
+      expect(restore.status, restore.text).toBe(400);
+      expect(restore.body.errors).toEqual({
+        [`tables.${table}[0].disabled`]: [
+          expect.stringMatching(/^Ensure this value is 0: the sandbox disables an? \w+ only with/),
+        ],
+      });
+      expect(rowCounts(t)).toEqual(before);
+    }
+  });
+
   it('a body that is null is a 400 that says so', async () => {
     const before = rowCounts(t);
     const res = await t.request('POST', '/_sandbox/snapshots', { raw: 'null' });

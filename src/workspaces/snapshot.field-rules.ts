@@ -48,6 +48,18 @@ export const oneOf =
     choices.includes(v as string | number) ? null : `"${String(v)}" is not a valid choice.`;
 
 export const flag = oneOf([0, 1]);
+
+/**
+ * `disabled` of a merchant or an application: always 0 in a saved state. The sandbox disables them only
+ * when their workspace is deleted or its TTL runs out, and such a workspace cannot be saved; a disabled
+ * copy would hand out credentials that cannot work (or none at all).
+ */
+export const enabled =
+  (what: 'merchant' | 'application'): Rule =>
+  (v) =>
+    v === 0
+      ? null
+      : `Ensure this value is 0: the sandbox disables a ${what} only with its deleted or expired workspace, which cannot be saved.`;
 export const currency = oneOf(CURRENCIES);
 
 function parsed(v: unknown): { ok: true; value: unknown } | { ok: false } {

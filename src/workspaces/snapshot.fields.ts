@@ -11,6 +11,7 @@ import {
   deliveryUrl,
   type DocumentScope,
   EMAIL,
+  enabled,
   flag,
   invoiceReceived,
   jsonObject,
@@ -63,7 +64,7 @@ const RULES: Record<string, Record<string, Rule[]>> = {
           ? null
           : `Ensure this value is between 1 and ${MAX_LIFETIME_SECONDS}.`,
     ],
-    disabled: [flag],
+    disabled: [enabled('merchant')],
   },
   apps: {
     name: [length(1, 100)],
@@ -72,7 +73,7 @@ const RULES: Record<string, Record<string, Rule[]>> = {
       nullable((v) => (/^\d{1,19}$/.test(v as string) ? null : 'Enter a nonce (digits).')),
     ],
     mfa_whitelisted: [flag],
-    disabled: [flag],
+    disabled: [enabled('application')],
     business_account: [flag],
   },
   invoices: {
