@@ -170,6 +170,122 @@ describe('snapshot documents refused for a field the API holds to a rule', () =>
     ['a disabled application', 'tables.apps[0].disabled', set('apps', 0, 'disabled', 1)],
     ['a disabled merchant', 'tables.merchants[0].disabled', set('merchants', 0, 'disabled', 1)],
     [
+      'a merchant wallet that may go negative',
+      'tables.accounts[0].allow_negative',
+      set('accounts', 0, 'allow_negative', 1),
+    ],
+    [
+      'an unknown outbox event name',
+      'tables.outbox_events[0].name',
+      set('outbox_events', 0, 'name', 'bogus.event'),
+    ],
+    // Delivery rows the dispatcher never writes (src/callbacks/delivery-queue.repo.ts).
+    [
+      'an unknown delivery event (it would be sent to the merchant as such)',
+      'tables.deliveries[0].event',
+      set('deliveries', 0, 'event', 'bogus.event'),
+    ],
+    [
+      'a delivery event that is not the one its body names',
+      'tables.deliveries[0].event',
+      set('deliveries', 0, 'event', 'invoice.fully_paid'),
+    ],
+    [
+      'a pending delivery without a next attempt (never sent, and holding back its invoice)',
+      'tables.deliveries[0].next_attempt_at',
+      set('deliveries', 0, 'next_attempt_at', null),
+    ],
+    [
+      'a delivery with more attempts than the retry schedule gives',
+      'tables.deliveries[0].attempts_count',
+      set('deliveries', 0, 'attempts_count', 99),
+    ],
+    [
+      'a delivery one attempt past the default schedule (9 attempts)',
+      'tables.deliveries[0].attempts_count',
+      set('deliveries', 0, 'attempts_count', 10),
+    ],
+    [
+      'a negative attempts count',
+      'tables.deliveries[0].attempts_count',
+      set('deliveries', 0, 'attempts_count', -1),
+    ],
+    [
+      'a delivered delivery without delivered_at',
+      'tables.deliveries[0].delivered_at',
+      set('deliveries', 0, 'status', 'delivered'),
+    ],
+    [
+      'a delivered delivery that made no attempt',
+      'tables.deliveries[0].attempts_count',
+      set('deliveries', 0, 'status', 'delivered'),
+    ],
+    [
+      'a delivered delivery with a next attempt',
+      'tables.deliveries[0].next_attempt_at',
+      set('deliveries', 0, 'status', 'delivered'),
+    ],
+    [
+      'a pending delivery with delivered_at',
+      'tables.deliveries[0].delivered_at',
+      set('deliveries', 0, 'delivered_at', '2026-11-20T09:00:01.000000Z'),
+    ],
+    [
+      'a failed delivery with a next attempt',
+      'tables.deliveries[0].next_attempt_at',
+      set('deliveries', 0, 'status', 'failed'),
+    ],
+    [
+      'a delivery in flight that made no attempt',
+      'tables.deliveries[0].attempts_count',
+      set('deliveries', 0, 'status', 'delivering'),
+    ],
+    [
+      'an event delivery out of its invoice order',
+      'tables.deliveries[0].ordered',
+      set('deliveries', 0, 'ordered', 0),
+    ],
+    [
+      'a redelivery in its invoice order',
+      'tables.deliveries[1].ordered',
+      (d) => {
+        const rows = required(d.tables.deliveries, 'deliveries');
+        itemAt(rows, 1).redelivery_of = itemAt(rows, 0).id;
+      },
+    ],
+    [
+      'a pending payment request with a ledger transaction',
+      'tables.payment_requests[0].ledger_transaction_id',
+      set('payment_requests', 0, 'ledger_transaction_id', '0'.repeat(32)),
+    ],
+    [
+      'a paid payment request without its ledger transaction',
+      'tables.payment_requests[0].ledger_transaction_id',
+      set('payment_requests', 0, 'status', 'paid'),
+    ],
+    [
+      'a crypto conversion of an unknown status',
+      'tables.crypto_exchanges[0].status',
+      (d) => {
+        const [account] = required(d.tables.accounts, 'accounts');
+        required(d.tables.crypto_exchanges, 'crypto_exchanges').push({
+          id: 'f'.repeat(32),
+          owner_id: itemAt(required(d.tables.users, 'users'), 0).id,
+          source_account_id: required(account, 'an account').id,
+          target_account_id: required(account, 'an account').id,
+          rate: '1',
+          source_amount: '1.00000000',
+          target_amount: '1.00000000',
+          source_currency: 'PHP',
+          target_currency: 'PHP',
+          owner_payment: '{}',
+          trader_payment: '{}',
+          status: 'settled',
+          created_at: d.taken_at,
+        });
+      },
+    ],
+    [
       'taken_at at the end of year 9999',
       'taken_at',
       (d) => (d.taken_at = '9999-12-31T23:59:59.999999Z'),

@@ -1,10 +1,9 @@
 import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
-import type { SandboxAddresses } from '../shared/sandbox-url.js';
 import { rowsOf, type SnapshotDocument } from './snapshot.capture.js';
 import { keyColumn, unitsOf } from './snapshot.columns.js';
-import { checkFields } from './snapshot.fields.js';
+import { checkFields, type SnapshotSandbox } from './snapshot.fields.js';
 import { SNAPSHOT_TABLES } from './snapshot.tables.js';
 
 /**
@@ -18,7 +17,7 @@ export function checkDocument(
   db: Db,
   doc: SnapshotDocument,
   nowMicros: number,
-  own: SandboxAddresses,
+  own: SnapshotSandbox,
 ): void {
   const errors: Record<string, string[]> = {};
   const fail = (field: string, message: string) => {

@@ -1,4 +1,5 @@
 import { currentOtp } from '../auth/otp.js';
+import { EVENT_NAMES } from '../events/outbox.repo.js';
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../invoices/invoice.model.js';
 import { PESOS_PER_COIN } from '../shared/rates.js';
 import { isInboxPath, merchantUrlProblem, type MerchantUrlScope } from '../shared/sandbox-url.js';
@@ -14,9 +15,13 @@ import { unitsOf } from './snapshot.columns.js';
  */
 export type Rule = (value: unknown, row: SnapshotRow, doc: DocumentScope) => string | null;
 
-/** What a rule may need of the whole document: whose example receiver a merchant URL may name. */
+/**
+ * What a rule may need beyond its row: whose example receiver a merchant URL may name, and how many
+ * attempts this sandbox gives a delivery (its retry schedule's delays + 1).
+ */
 export interface DocumentScope {
   merchantUrls: MerchantUrlScope;
+  deliveryAttempts: number;
 }
 
 export const COLLECTORS = [WALLET_COLLECTOR, ...COUNTER_COLLECTORS];
@@ -48,6 +53,7 @@ export const oneOf =
     choices.includes(v as string | number) ? null : `"${String(v)}" is not a valid choice.`;
 
 export const flag = oneOf([0, 1]);
+export const eventName = oneOf(EVENT_NAMES);
 
 /**
  * `disabled` of a merchant or an application: always 0 in a saved state. The sandbox disables them only
@@ -144,5 +150,81 @@ export const invoiceReceived: Rule = (v, row) => {
   if (received < 0n) return 'Ensure this value is at least 0.';
   if ((row.status === 'fully_paid') !== received >= amount)
     return `An invoice that received ${v as string} of ${row.amount as string} cannot be ${String(row.status)}.`;
+  return null;
+};
+
+/**
+ * `allow_negative` of a wallet: always 0. Only the sandbox's own system accounts (`system_accounts`, not a
+ * table of the document) may go negative.
+ */
+export const noOverdraft: Rule = (v) =>
+  v === 0
+    ? null
+    : "Ensure this value is 0: only the sandbox's system accounts may go negative, never a wallet.";
+
+/** A delivery's event is a known one, and the one its body names (the body is what the merchant gets). */
+export const deliveryEvent: Rule = (v, row, doc) => {
+  const known = eventName(v, row, doc);
+  if (known) return known;
+  const body = parsed(row.body);
+  const named =
+    body.ok && body.value !== null && typeof body.value === 'object'
+      ? (body.value as { event?: { name?: unknown } }).event?.name
+      : undefined;
+  return named === undefined || named === v
+    ? null
+    : `The body names the event "${String(named)}", not "${String(v)}".`;
+};
+
+/**
+ * When a delivery's next attempt is due: a pending one (or one in flight, pending again once restored)
+ * has a time, or it would never be sent and would hold back its invoice's later callbacks; a delivered
+ * or failed one has none.
+ */
+export const nextAttempt: Rule = (v, row) => {
+  const waiting = row.status === 'pending' || row.status === 'delivering';
+  if (waiting && v === null)
+    return `A ${String(row.status)} delivery needs the time of its next attempt.`;
+  if (!waiting && v !== null) return `A ${String(row.status)} delivery has no next attempt.`;
+  return null;
+};
+
+/** Set exactly when the delivery was delivered, as the dispatcher records it. */
+export const deliveredAt: Rule = (v, row) => {
+  if (row.status === 'delivered' && v === null) return 'A delivered delivery needs delivered_at.';
+  if (row.status !== 'delivered' && v !== null)
+    return `A ${String(row.status)} delivery has no delivered_at.`;
+  return null;
+};
+
+/**
+ * Attempts made so far, within this sandbox's schedule: a pending delivery (a retry due) has attempts
+ * left, one delivered or in flight made at least one.
+ */
+export const attemptsCount: Rule = (v, row, doc) => {
+  const n = v as number;
+  const most = doc.deliveryAttempts;
+  if (!Number.isInteger(n) || n < 0 || n > most)
+    return `Ensure this value is between 0 and ${most}: this sandbox makes at most ${most} attempts (--retry-schedule).`;
+  if ((row.status === 'delivered' || row.status === 'delivering') && n === 0)
+    return `A ${String(row.status)} delivery made at least one attempt.`;
+  return null;
+};
+
+/** Only a redelivery (`redelivery_of` set) goes out of its invoice's order (`ordered` 0). */
+export const deliveryOrder: Rule = (v, row) => {
+  if (v !== 0 && v !== 1) return `"${String(v)}" is not a valid choice.`;
+  if ((row.redelivery_of !== null) !== (v === 0))
+    return row.redelivery_of !== null
+      ? 'A redelivery is sent out of order: ordered is 0.'
+      : 'Only a redelivery (redelivery_of set) is sent out of order: ordered is 1.';
+  return null;
+};
+
+/** A payment request's ledger transaction: there exactly when it was paid. */
+export const paidWith: Rule = (v, row) => {
+  if (row.status === 'paid' && v === null) return 'A paid request needs its ledger transaction.';
+  if (row.status !== 'paid' && v !== null)
+    return `A ${String(row.status)} request moved no money: no ledger transaction.`;
   return null;
 };

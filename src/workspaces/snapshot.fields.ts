@@ -1,17 +1,23 @@
 import { parseExpiry } from '../shared/clock.js';
 import { MAX_MERCHANT_LIMIT_UNITS } from '../shared/money.js';
 import type { SandboxAddresses } from '../shared/sandbox-url.js';
+import type { AppConfig } from '../config.js';
 import { rowsOf, type SnapshotDocument } from './snapshot.capture.js';
 import { unitsOf } from './snapshot.columns.js';
 import {
+  attemptsCount,
   collectors,
   COLLECTORS,
   currency,
   CURRENCIES,
+  deliveredAt,
+  deliveryEvent,
+  deliveryOrder,
   deliveryUrl,
   type DocumentScope,
   EMAIL,
   enabled,
+  eventName,
   flag,
   invoiceReceived,
   jsonObject,
@@ -20,14 +26,20 @@ import {
   MAX_LIFETIME_SECONDS,
   merchantUrl,
   MOBILE,
+  nextAttempt,
+  noOverdraft,
   notNegative,
   nullable,
   oneOf,
   otpSecret,
+  paidWith,
   positiveAmount,
   type Rule,
 } from './snapshot.field-rules.js';
 import { SNAPSHOT_TABLES } from './snapshot.tables.js';
+
+/** What the checks need of the sandbox: its addresses and the retry schedule of its deliveries. */
+export type SnapshotSandbox = SandboxAddresses & Pick<AppConfig, 'retrySchedule'>;
 
 /** How far a saved state's `taken_at` may be from the sandbox's time (its clock must stay a real date). */
 export const TAKEN_AT_RANGE_YEARS = 100;
@@ -45,7 +57,7 @@ const RULES: Record<string, Record<string, Rule[]>> = {
     ],
     password: [nullable(length(4, 128))],
   },
-  accounts: { name: [length(1, 200)], currency: [currency], allow_negative: [flag] },
+  accounts: { name: [length(1, 200)], currency: [currency], allow_negative: [noOverdraft] },
   merchants: {
     name: [length(1, 100)],
     callback_url: [nullable(merchantUrl('callback_url'))],
@@ -87,12 +99,15 @@ const RULES: Record<string, Record<string, Rule[]>> = {
     current_payment_collector: [nullable(oneOf(COLLECTORS))],
   },
   payments: { amount: [positiveAmount], payment_collector: [oneOf(COLLECTORS)] },
-  outbox_events: { payload: [jsonObject] },
+  outbox_events: { name: [eventName], payload: [jsonObject] },
   deliveries: {
+    event: [deliveryEvent],
     url: [nullable(deliveryUrl)],
     body: [jsonObject],
-    ordered: [flag],
-    attempts_count: [(v) => ((v as number) >= 0 ? null : 'Ensure this value is at least 0.')],
+    ordered: [deliveryOrder],
+    attempts_count: [attemptsCount],
+    next_attempt_at: [nextAttempt],
+    delivered_at: [deliveredAt],
   },
   delivery_attempts: {
     attempt: [(v) => ((v as number) >= 1 ? null : 'Ensure this value is at least 1.')],
@@ -109,6 +124,7 @@ const RULES: Record<string, Record<string, Rule[]>> = {
   buy_orders: { amount: [positiveAmount], currency: [currency], auto_release: [flag] },
   transfers: { amount: [positiveAmount], currency: [currency] },
   crypto_exchanges: {
+    status: [oneOf(['pending', 'success', 'failed'])],
     source_amount: [positiveAmount],
     target_amount: [positiveAmount],
     source_currency: [currency],
@@ -119,18 +135,19 @@ const RULES: Record<string, Record<string, Rule[]>> = {
     amount: [positiveAmount],
     currency: [currency],
     message: [length(0, 500)],
+    ledger_transaction_id: [paidWith],
   },
 };
 
 /**
  * Every field of the document against the API's rules: each bad one is reported through `fail` with its
  * whole path (`tables.invoices[0].metadata`). `nowMicros` is the sandbox's time, which `taken_at` must
- * stay near; `own` its addresses (an absolute URL to them is the sandbox itself).
+ * stay near; `own` its addresses (an absolute URL to them is the sandbox itself) and its retry schedule.
  */
 export function checkFields(
   doc: SnapshotDocument,
   nowMicros: number,
-  own: SandboxAddresses,
+  own: SnapshotSandbox,
   fail: (field: string, message: string) => void,
 ): void {
   const merchants = new Set(rowsOf(doc, 'merchants').map((m) => m.id));
@@ -141,6 +158,7 @@ export function checkFields(
       tenantOf: (id) => (merchants.has(id) ? 'same' : 'unknown'),
       unknownWhere: ' in the document',
     },
+    deliveryAttempts: own.retrySchedule.length + 1,
   };
   const takenAt = parseExpiry(doc.taken_at, 0);
   const range = TAKEN_AT_RANGE_YEARS * 365.25 * 86_400 * 1_000_000;

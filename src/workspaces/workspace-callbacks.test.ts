@@ -10,9 +10,11 @@ afterEach(async () => {
 
 /** The parts of the bodies this test reads. */
 interface Body {
-  workspace: { merchant: { id: string; merchant_api_token: string } };
+  workspace: { id: string; merchant: { id: string; merchant_api_token: string } };
   invoice: { id: string };
-  deliveries: Array<{ url: string }>;
+  deliveries: Array<{ id: string; url: string }>;
+  delivery: { id: string };
+  snapshot: { id: string };
   callbacks: Array<{ event: string }>;
 }
 
@@ -20,11 +22,11 @@ interface Body {
  * A real sandbox on its own port with its dispatcher running (callbacks leave over HTTP), without a
  * control token so that the hosted page offers its sandbox outcomes.
  */
-async function serve() {
+async function serve(retrySchedule?: number[]) {
   const sandbox = createSandbox({
     db: openDatabase(':memory:'),
     spec: sharedSpec(),
-    config: { db: ':memory:', port: 0, quiet: true },
+    config: { db: ':memory:', port: 0, quiet: true, ...(retrySchedule ? { retrySchedule } : {}) },
   });
   const server = await listen(sandbox);
   sandbox.startBackground();
@@ -88,5 +90,66 @@ describe("a workspace's merchant, out of the box", () => {
     expect(location.pathname).toBe(`/_sandbox/inbox/${merchant.id}/thank-you`);
     const thanks = await fetch(`${server.url}${location.pathname}${location.search}`);
     expect(thanks.status).toBe(200);
+  });
+
+  it('saves its delivered, redelivered and failed callbacks as the dispatcher left them, and the document imports', async () => {
+    // One attempt only: a callback that cannot be delivered fails at once.
+    const { call } = await serve([]);
+    const ws = (await call('POST', '/_sandbox/workspaces', {})).body.workspace;
+    const token = ws.merchant.merchant_api_token;
+    const invoice = async (ref: string) => {
+      const res = await call(
+        'POST',
+        '/v1/invoices/',
+        { amount: 10, currency: 'PHP', external_transaction_id: ref },
+        token,
+      );
+      expect(res.status).toBe(201);
+      return res.body.invoice.id;
+    };
+    const waitFor = async (id: string, status: string) => {
+      const res = await call(
+        'GET',
+        `/_sandbox/deliveries?invoice_id=${id}&status=${status}&wait=10`,
+      );
+      expect(res.body.deliveries.length).toBeGreaterThan(0);
+      return res.body.deliveries;
+    };
+    const first = await invoice('saved-delivered');
+    const [delivered] = await waitFor(first, 'delivered');
+    const again = await call('POST', `/_sandbox/deliveries/${delivered?.id}/redeliver`);
+    expect(again.status).toBe(202);
+    // `wait` answers once one matches (the original): poll until the redelivery is delivered too.
+    let delivered2 = 0;
+    for (let i = 0; i < 100 && delivered2 < 2; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 50));
+      delivered2 = (await call('GET', `/_sandbox/deliveries?invoice_id=${first}&status=delivered`))
+        .body.deliveries.length;
+    }
+    expect(delivered2).toBe(2);
+    expect(
+      (
+        await call('PATCH', `/_sandbox/merchants/${ws.merchant.id}`, {
+          callback_url: 'http://127.0.0.1:9/refused',
+        })
+      ).status,
+    ).toBe(200);
+    await waitFor(await invoice('saved-failed'), 'failed');
+
+    const snap = await call('POST', `/_sandbox/workspaces/${ws.id}/snapshots`);
+    expect(snap.status).toBe(201);
+    const doc = (await call('GET', `/_sandbox/snapshots/${snap.body.snapshot.id}/export`))
+      .body as unknown as {
+      tables: { deliveries: Array<{ status: string; redelivery_of: string | null }> };
+    };
+    const rows = doc.tables.deliveries;
+    expect(rows.map((d) => d.status).sort()).toEqual(['delivered', 'delivered', 'failed']);
+    expect(rows.filter((d) => d.redelivery_of !== null)).toHaveLength(1);
+    const imported = await call('POST', '/_sandbox/snapshots', doc);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    const copy = await call('POST', '/_sandbox/workspaces', {
+      from_snapshot: imported.body.snapshot.id,
+    });
+    expect(copy.status, JSON.stringify(copy.body)).toBe(201);
   });
 });
