@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { ApiError } from '../shared/api-error.js';
 import { ok, type Handlers } from '../http/operation.js';
 import type { AppToken } from '../identities/identities.api.js';
 import type { ServicesWith } from '../module.types.js';
 import { formatTimestamp } from '../shared/clock.js';
+import { newAccessToken } from '../shared/credentials.js';
 
 /** The infrastructure and the module apis this code uses. */
 type ModuleServices = ServicesWith<'identities'>;
@@ -48,8 +48,7 @@ export function appTokenHandlers(s: ModuleServices): Handlers {
       enabledApp(params.api_key);
       const now = s.clock.now();
       const row = {
-        // 192 random bits: a secret, unlike ids (src/shared/ids.ts).
-        access_token: randomBytes(24).toString('hex'),
+        access_token: newAccessToken(),
         api_key: params.api_key,
         scope: body?.scope ?? DEFAULT_TOKEN_SCOPE,
         created_at: now,

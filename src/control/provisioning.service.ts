@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { newOtpSecret } from '../auth/otp.js';
 import { fund } from '../fixtures/load.js';
 import { ApiError } from '../shared/api-error.js';
+import { CREDENTIAL_LENGTH, randomCredential } from '../shared/credentials.js';
 import type { App, Merchant, MerchantSetting, User } from '../identities/identities.api.js';
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
@@ -42,14 +43,6 @@ export interface CustomerInput {
 export const ALL_COLLECTORS = [WALLET_COLLECTOR, ...COUNTER_COLLECTORS];
 const DEFAULT_APP_BALANCE = 100_000n * UNITS_PER_PESO;
 const DEFAULT_CUSTOMER_BALANCE = 50_000n * UNITS_PER_PESO;
-const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
-
-/** Credentials are secrets even in a sandbox: drawn from the OS CSPRNG, never from the fixture faker. */
-function randomToken(length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += BASE36[randomInt(36)];
-  return out;
-}
 
 /** Merchants, developer applications and customers made through the control API (docs/design.md#control-api). */
 export function createProvisioningService(s: ModuleServices, repo: ControlReads) {
@@ -118,8 +111,8 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
         s.identities.insertMerchant({
           id,
           name,
-          merchant_api_token: randomToken(40),
-          bearer_token: randomToken(40),
+          merchant_api_token: randomCredential(CREDENTIAL_LENGTH.merchantToken),
+          bearer_token: randomCredential(CREDENTIAL_LENGTH.bearerToken),
           callback_url: cols.callback_url ?? null,
           redirect_url: cols.redirect_url ?? null,
           enabled_payment_collectors:
@@ -171,10 +164,10 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
         fundingOf('balance', () =>
           fund(s, phpWallet('user', ownerId, 'PHP Wallet'), balance, 'sandbox_funding'),
         );
-        const apiKey = randomToken(32);
+        const apiKey = randomCredential(CREDENTIAL_LENGTH.apiKey);
         s.identities.insertApp({
           api_key: apiKey,
-          api_secret: randomToken(48),
+          api_secret: randomCredential(CREDENTIAL_LENGTH.apiSecret),
           name: input.name ?? `Sandbox app ${apiKey.slice(0, 6)}`,
           owner_id: ownerId,
           mfa_whitelisted: input.mfa_whitelisted ? 1 : 0,
@@ -213,7 +206,7 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
           name: `Customer ${id.slice(0, 6)}`,
           email,
           mobile_number: input.mobile_number ?? uniqueMobile(),
-          password: input.password ?? `sandbox-${randomToken(8)}`,
+          password: input.password ?? `sandbox-${randomCredential(8)}`,
           workspace_id: workspaceId,
           created_at: s.clock.now(),
         };

@@ -47,13 +47,15 @@ describe('saved states', () => {
     expect(copy.merchant.merchant_api_token).not.toBe(ws.merchant.merchant_api_token);
     expect(copy.app.api_key).not.toBe(ws.app.api_key);
     expect(copy.app.api_secret).not.toBe(ws.app.api_secret);
-    // New credentials look like issued ones: lowercase hex of the same length.
-    for (const [made, was] of [
-      [copy.merchant.merchant_api_token, ws.merchant.merchant_api_token],
-      [copy.app.api_key, ws.app.api_key],
-      [copy.app.api_secret, ws.app.api_secret],
-    ])
-      expect(made).toMatch(new RegExp(`^[0-9a-f]{${String(was).length}}$`));
+    // New credentials are issued as a fresh workspace's are: lowercase base36 of the same length
+    // (40, 32 and 48 characters), not hex (120 base36 characters all in 0-9a-f: about 1 in 10^42).
+    const made = [copy.merchant.merchant_api_token, copy.app.api_key, copy.app.api_secret];
+    const fresh = [ws.merchant.merchant_api_token, ws.app.api_key, ws.app.api_secret];
+    expect(made.map((c) => c.length)).toEqual([40, 32, 48]);
+    expect(made.map((c) => c.length)).toEqual(fresh.map((c) => c.length));
+    for (const credential of [...made, ...fresh]) expect(credential).toMatch(/^[0-9a-z]+$/);
+    expect(made.join('')).toMatch(/[g-z]/);
+    expect(fresh.join('')).toMatch(/[g-z]/);
     expect(copy.customer.email).not.toBe(ws.customer.email);
     expect(copy.customer.mobile_number).not.toBe(ws.customer.mobile_number);
     expect(copy.customer.password).toBe(ws.customer.password);

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { ApiError } from '../shared/api-error.js';
+import { CREDENTIAL_LENGTH, newAccessToken, randomCredential } from '../shared/credentials.js';
 import { required } from '../shared/defined.js';
 import { formatMoney, MAX_ACCOUNT_UNITS } from '../shared/money.js';
 import {
@@ -14,9 +15,21 @@ import { rowsOf, type SnapshotDocument, type SnapshotValue } from './snapshot.ca
 import { microsOf, unitsOf, type ColumnSpec, type TableSpec } from './snapshot.columns.js';
 import { ADDED_COLUMNS, SNAPSHOT_TABLES } from './snapshot.tables.js';
 
-// Lowercase hex, as the sandbox issues tokens, keys and secrets (`randomBytes(n).toString('hex')`).
-const HEX = '0123456789abcdef';
-const randomToken = (length: number) => Array.from({ length }, () => HEX[randomInt(16)]).join('');
+/**
+ * A new value of credential column `column` of `table`, made as the sandbox issues that credential (a
+ * merchant token, an API key or secret in base36, an access token in hex, each of its usual length), so
+ * a restored workspace's credentials look like a fresh one's.
+ */
+function freshCredential(table: string, column: string, old: string): string {
+  if (table === 'app_access_tokens') return newAccessToken();
+  return randomCredential(ISSUED_LENGTH[`${table}.${column}`] ?? Math.max(old.length, 16));
+}
+const ISSUED_LENGTH: Readonly<Record<string, number>> = {
+  'merchants.merchant_api_token': CREDENTIAL_LENGTH.merchantToken,
+  'merchants.bearer_token': CREDENTIAL_LENGTH.bearerToken,
+  'apps.api_key': CREDENTIAL_LENGTH.apiKey,
+  'apps.api_secret': CREDENTIAL_LENGTH.apiSecret,
+};
 const randomDigits = (length: number) =>
   String(randomInt(1, 10)) + Array.from({ length: length - 1 }, () => randomInt(10)).join('');
 const EMAIL = /[^\s"'<>(),;:]+@[^\s"'<>(),;:]+/g;
@@ -169,7 +182,7 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
         const v = row[col];
         if (typeof v !== 'string' || map.has(v)) continue;
         if (c.kind === 'id') map.set(v, target.ids());
-        else if (c.kind === 'secret') map.set(v, randomToken(Math.max(v.length, 16)));
+        else if (c.kind === 'secret') map.set(v, freshCredential(t.name, col, v));
         else if (c.kind === 'email') emails.push([v, v]);
         else if (c.kind === 'mobile')
           map.set(
@@ -195,7 +208,7 @@ function renewals(db: Db, doc: SnapshotDocument, target: RestoreTarget): Map<str
     const copy =
       renamed !== email
         ? renamed
-        : unique(() => `${email.slice(0, at)}+${randomToken(8)}${email.slice(at)}`, taken);
+        : unique(() => `${email.slice(0, at)}+${randomCredential(8)}${email.slice(at)}`, taken);
     given.add(copy);
     map.set(email, copy);
   }
