@@ -61,11 +61,11 @@ export const eventName = oneOf(EVENT_NAMES);
  * copy would hand out credentials that cannot work (or none at all).
  */
 export const enabled =
-  (what: 'merchant' | 'application'): Rule =>
+  (what: 'a merchant' | 'an application'): Rule =>
   (v) =>
     v === 0
       ? null
-      : `Ensure this value is 0: the sandbox disables a ${what} only with its deleted or expired workspace, which cannot be saved.`;
+      : `Ensure this value is 0: the sandbox disables ${what} only with its deleted or expired workspace, which cannot be saved.`;
 export const currency = oneOf(CURRENCIES);
 
 function parsed(v: unknown): { ok: true; value: unknown } | { ok: false } {

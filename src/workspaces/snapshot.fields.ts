@@ -76,7 +76,7 @@ const RULES: Record<string, Record<string, Rule[]>> = {
           ? null
           : `Ensure this value is between 1 and ${MAX_LIFETIME_SECONDS}.`,
     ],
-    disabled: [enabled('merchant')],
+    disabled: [enabled('a merchant')],
   },
   apps: {
     name: [length(1, 100)],
@@ -85,7 +85,7 @@ const RULES: Record<string, Record<string, Rule[]>> = {
       nullable((v) => (/^\d{1,19}$/.test(v as string) ? null : 'Enter a nonce (digits).')),
     ],
     mfa_whitelisted: [flag],
-    disabled: [enabled('application')],
+    disabled: [enabled('an application')],
     business_account: [flag],
   },
   invoices: {
