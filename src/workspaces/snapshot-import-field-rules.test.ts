@@ -20,6 +20,21 @@ describe('snapshot documents refused for a field the API holds to a rule', () =>
     (d: Doc): void => {
       itemAt(required(d.tables[table], table), i)[column] = value;
     };
+  /** An access token of the document's app, issued an hour before the export, as the API issues one. */
+  const withToken =
+    (fields: Record<string, unknown>) =>
+    (d: Doc): void => {
+      required(d.tables.app_access_tokens, 'app_access_tokens').push({
+        access_token: 'a'.repeat(48),
+        api_key: itemAt(required(d.tables.apps, 'apps'), 0).api_key,
+        scope: 'read write',
+        created_at: '2026-11-20T08:00:00.000000Z',
+        expires_at: '2026-11-20T08:40:00.000000Z',
+        revoked_at: null,
+        expired_at: null,
+        ...fields,
+      });
+    };
   const fieldCases: Array<Spoilt<Doc>> = [
     [
       'metadata that is not JSON',
@@ -284,6 +299,19 @@ describe('snapshot documents refused for a field the API holds to a rule', () =>
           created_at: d.taken_at,
         });
       },
+    ],
+    [
+      'an access token that expired at another time than its expires_at',
+      'tables.app_access_tokens[0].expired_at',
+      withToken({ expired_at: '2026-11-20T08:00:00.000000Z' }),
+    ],
+    [
+      'an access token both revoked and expired',
+      'tables.app_access_tokens[0].expired_at',
+      withToken({
+        revoked_at: '2026-11-20T08:30:00.000000Z',
+        expired_at: '2026-11-20T08:40:00.000000Z',
+      }),
     ],
     [
       'taken_at at the end of year 9999',

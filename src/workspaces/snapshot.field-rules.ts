@@ -228,3 +228,14 @@ export const paidWith: Rule = (v, row) => {
     return `A ${String(row.status)} request moved no money: no ledger transaction.`;
   return null;
 };
+
+/**
+ * An access token's `expired_at`: the sweep sets it to `expires_at`, and only on a token not revoked
+ * (src/identities/app-tokens.repo.ts).
+ */
+export const tokenExpiredAt: Rule = (v, row) => {
+  if (v === null) return null;
+  if (row.revoked_at !== null)
+    return 'A revoked token does not expire as well: expired_at is null.';
+  return v === row.expires_at ? null : 'A token expires at its expires_at.';
+};

@@ -34,6 +34,7 @@ import {
   otpSecret,
   paidWith,
   positiveAmount,
+  tokenExpiredAt,
   type Rule,
 } from './snapshot.field-rules.js';
 import { SNAPSHOT_TABLES } from './snapshot.tables.js';
@@ -88,6 +89,7 @@ const RULES: Record<string, Record<string, Rule[]>> = {
     disabled: [enabled('an application')],
     business_account: [flag],
   },
+  app_access_tokens: { expired_at: [tokenExpiredAt] },
   invoices: {
     amount: [positiveAmount],
     amount_received: [invoiceReceived],
