@@ -211,16 +211,6 @@ describe('snapshot documents refused for a field the API holds to a rule', () =>
       set('deliveries', 0, 'next_attempt_at', null),
     ],
     [
-      'a delivery with more attempts than the retry schedule gives',
-      'tables.deliveries[0].attempts_count',
-      set('deliveries', 0, 'attempts_count', 99),
-    ],
-    [
-      'a delivery one attempt past the default schedule (9 attempts)',
-      'tables.deliveries[0].attempts_count',
-      set('deliveries', 0, 'attempts_count', 10),
-    ],
-    [
       'a negative attempts count',
       'tables.deliveries[0].attempts_count',
       set('deliveries', 0, 'attempts_count', -1),

@@ -1,7 +1,6 @@
 import { parseExpiry } from '../shared/clock.js';
 import { MAX_MERCHANT_LIMIT_UNITS } from '../shared/money.js';
 import type { SandboxAddresses } from '../shared/sandbox-url.js';
-import type { AppConfig } from '../config.js';
 import { rowsOf, type SnapshotDocument } from './snapshot.capture.js';
 import { unitsOf } from './snapshot.columns.js';
 import {
@@ -39,8 +38,8 @@ import {
 } from './snapshot.field-rules.js';
 import { SNAPSHOT_TABLES } from './snapshot.tables.js';
 
-/** What the checks need of the sandbox: its addresses and the retry schedule of its deliveries. */
-export type SnapshotSandbox = SandboxAddresses & Pick<AppConfig, 'retrySchedule'>;
+/** What the checks need of the sandbox: its addresses (whose example receivers a merchant URL may name). */
+export type SnapshotSandbox = SandboxAddresses;
 
 /** How far a saved state's `taken_at` may be from the sandbox's time (its clock must stay a real date). */
 export const TAKEN_AT_RANGE_YEARS = 100;
@@ -160,7 +159,6 @@ export function checkFields(
       tenantOf: (id) => (merchants.has(id) ? 'same' : 'unknown'),
       unknownWhere: ' in the document',
     },
-    deliveryAttempts: own.retrySchedule.length + 1,
   };
   const takenAt = parseExpiry(doc.taken_at, 0);
   const range = TAKEN_AT_RANGE_YEARS * 365.25 * 86_400 * 1_000_000;
