@@ -2,6 +2,7 @@
  * The sandbox's options as the CLI takes them (`--flag`, then `PAYSANDBOX_*` env, then the defaults of
  * src/config.ts) and the parsers of their values.
  */
+import { trimEnd } from './shared/trim.js';
 import { DEFAULT_MAX_WAITERS, defaultConfig, type AppConfig } from './config.js';
 
 /** Flags override env, env overrides defaults (docs/design.md#around-the-api). */
@@ -168,7 +169,7 @@ export function configFrom(
     ...base,
     db: str('db') ?? base.db,
     fixtures: str('fixtures') ?? base.fixtures,
-    publicUrl: (str('public-url') ?? base.publicUrl).replace(/\/+$/, ''),
+    publicUrl: trimEnd(str('public-url') ?? base.publicUrl, '/'),
     durability: (durability as AppConfig['durability'] | undefined) ?? base.durability,
     debugErrors: !bool('no-debug-errors'),
     expiryEvents: bool('expiry-events'),

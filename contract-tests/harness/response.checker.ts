@@ -60,7 +60,7 @@ export function matchOperation(
   const m = method.toLowerCase();
   return spec.operations.find((o) => {
     if (o.method !== m) return false;
-    const re = new RegExp(`^${o.path.replace(/(.)\/$/, '$1').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    const re = new RegExp(`^${o.path.replace(/(.)\/$/, '$1').replace(/\{[^{}]+\}/g, '[^/]+')}$`);
     return re.test(clean);
   });
 }

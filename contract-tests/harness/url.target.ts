@@ -1,3 +1,4 @@
+import { trimEnd } from '../../src/shared/trim.js';
 import {
   createControlClient,
   createHmacSigner,
@@ -46,13 +47,7 @@ export function assertBaseUrl(raw: string): void {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error(`the base URL must be http(s), got ${url.protocol} in ${raw}`);
-  if (
-    url.pathname.replace(/\/+$/, '') !== '' ||
-    url.search ||
-    url.hash ||
-    url.username ||
-    url.password
-  ) {
+  if (trimEnd(url.pathname, '/') !== '' || url.search || url.hash || url.username || url.password) {
     throw new Error(
       `the base URL must be scheme, host and port only, got ${raw} — use ${url.origin}`,
     );
@@ -61,7 +56,7 @@ export function assertBaseUrl(raw: string): void {
 
 /** Read the url target from CONTRACT_* variables; says which required ones are missing. */
 export function urlTargetConfigFromEnv(env: Record<string, string | undefined>): UrlTargetConfig {
-  const baseUrl = (env.CONTRACT_BASE_URL ?? '').replace(/\/+$/, '');
+  const baseUrl = trimEnd(env.CONTRACT_BASE_URL ?? '', '/');
   const {
     CONTRACT_BASE_URL: base,
     CONTRACT_API_KEY: apiKey,

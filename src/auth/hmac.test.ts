@@ -112,6 +112,16 @@ describe('nonces', () => {
   });
 });
 
+describe('nonces with a long run of zeros (docs/design.md#input-handling)', () => {
+  // /0+$/ on the fraction was quadratic on these: 15,000 zeros took a second, 256 KiB several minutes.
+  it('reads the exponent form exactly whatever the zeros: a fraction is refused, trailing zeros are not one', () => {
+    expect(parseNonce(`1.${'0'.repeat(256 * 1024)}1e+9999`)).toBeNull();
+    expect(parseNonce(`1.${'0'.repeat(20)}1e+5`)).toBeNull();
+    expect(parseNonce(`1.${'0'.repeat(1024 * 1024)}e+5`)).toBe('100000');
+    expect(parseNonce(`${'0'.repeat(1024 * 1024)}17`)).toBe('17');
+  });
+});
+
 describe('sha256Hex', () => {
   it('is the lowercase hex SHA-256 of the exact bytes', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');

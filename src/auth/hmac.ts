@@ -1,3 +1,4 @@
+import { trimEnd } from '../shared/trim.js';
 import {
   createHash,
   createHmac,
@@ -73,7 +74,7 @@ export function parseNonce(text: string): string | null {
     if (!m) return null;
     // Stryker disable next-line StringLiteral: the first group of EXPONENT always matches
     const intPart = m[1] ?? '';
-    const frac = (m[2] ?? '').replace(/0+$/, '');
+    const frac = trimEnd(m[2] ?? '', '0');
     const exp = Number(m[3]);
     if (frac.length > exp) return null; // fractional value
     // Stryker disable next-line all: a shortcut that avoids building a 10,000-digit string; the length check below gives the same answer

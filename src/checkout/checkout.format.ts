@@ -1,5 +1,6 @@
 import type { InvoiceStatus } from '../invoices/invoices.api.js';
 import { formatMoney } from '../shared/money.js';
+import { trimEnd } from '../shared/trim.js';
 
 /**
  * Money for people: `PHP 1,234.50`: at least two decimals, more only when the amount has them.
@@ -9,8 +10,20 @@ import { formatMoney } from '../shared/money.js';
  */
 export function displayMoney(units: bigint, currency: string): string {
   const [whole = '0', frac = ''] = formatMoney(units).split('.');
-  const cents = frac.replace(/0+$/, '').padEnd(2, '0');
-  return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+  const cents = trimEnd(frac, '0').padEnd(2, '0');
+  return `${currency} ${groupThousands(whole)}.${cents}`;
+}
+
+/** `-1234567` → `-1,234,567`: a comma before each group of three digits from the right. */
+function groupThousands(whole: string): string {
+  const sign = whole.startsWith('-') ? '-' : '';
+  const digits = whole.slice(sign.length);
+  let out = sign;
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { trimEnd } from '../shared/trim.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -146,7 +147,7 @@ export const contractCommand: CliCommand = {
       if (baseUrl && existsSync(ledger)) {
         const { deleted, failed } = await releaseLedgerWorkspaces(
           ledger,
-          baseUrl.replace(/\/+$/, ''),
+          trimEnd(baseUrl, '/'),
           env.CONTRACT_CONTROL_TOKEN || undefined,
         );
         if (deleted.length)

@@ -1,15 +1,16 @@
 /** The control API as the CLI calls it (`deliveries`, `fault`, `clock`; its errors for `trigger`, `workspace`, `listen`): base URL, token, one-line errors. */
 
+import { trimEnd } from '../shared/trim.js';
+
 /** Where the sandbox is and how to authenticate: `--url`, `--control-token` (or `--token`), then the environment. */
 export function controlTarget(
   v: { url?: string; 'control-token'?: string; token?: string },
   env: Record<string, string | undefined>,
 ) {
-  const base = (
-    v.url ??
-    env.PAYSANDBOX_URL ??
-    `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
-  ).replace(/\/+$/, '');
+  const base = trimEnd(
+    v.url ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`,
+    '/',
+  );
   return { base, token: v['control-token'] ?? v.token ?? env.SANDBOX_CONTROL_TOKEN };
 }
 

@@ -1,3 +1,4 @@
+import { trimEnd } from '../shared/trim.js';
 import { EVENT_NAMES, type EventName } from '../events/outbox.repo.js';
 import { parseCommandArgs, UsageError } from './args.js';
 
@@ -76,11 +77,10 @@ export function parseListenArgs(args: string[], env: Record<string, string | und
       );
     forwardTimeoutMs = Number(m[1]) * (m[2] === 'ms' ? 1 : 1000);
   }
-  const base = (
-    v.url ??
-    env.PAYSANDBOX_URL ??
-    `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`
-  ).replace(/\/+$/, '');
+  const base = trimEnd(
+    v.url ?? env.PAYSANDBOX_URL ?? `http://127.0.0.1:${env.PAYSANDBOX_PORT ?? 7070}`,
+    '/',
+  );
   const query = new URLSearchParams();
   if (v.merchant) query.set('merchant_id', v.merchant);
   if (v.workspace) query.set('workspace_id', v.workspace);

@@ -1,3 +1,4 @@
+import { trimEnd } from '../shared/trim.js';
 import { PaySandboxApiError } from './client.errors.js';
 import type { ApiResponse } from './client.transport.types.js';
 
@@ -81,7 +82,7 @@ export function buildUrl(
   const q = qs.toString();
   // WHATWG serialization is what fetch sends on the wire, so this is also the URL to sign.
   return new URL(
-    `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}${q ? `?${q}` : ''}`,
+    `${trimEnd(baseUrl, '/')}${path.startsWith('/') ? path : `/${path}`}${q ? `?${q}` : ''}`,
   ).href;
 }
 

@@ -15,6 +15,7 @@
  * a tiny NFA simulated over the path: at most (pattern length + 2) states per character, and the
  * pattern is bounded (`MAX_GLOB_LENGTH`).
  */
+import { trimEnd } from '../shared/trim.js';
 
 /** Longest glob accepted, in characters. */
 export const MAX_GLOB_LENGTH = 256;
@@ -45,7 +46,7 @@ export function globProblem(glob: string): string | null {
   return null;
 }
 
-export const trimSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
+export const trimSlash = (p: string) => (p.length > 1 ? trimEnd(p, '/') : p);
 
 /** Glob text (trailing slash already trimmed) → NFA nodes. */
 export function globNodes(glob: string): Node[] {

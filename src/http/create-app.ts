@@ -36,7 +36,7 @@ export interface AppParts {
 /** Every path of an operation: as written, and under the legacy prefixes (docs/design.md#wire-conventions). */
 export function pathsOf(op: Operation): string[] {
   // Registered without the trailing slash: with `strict: false` Hono matches both spellings.
-  const hono = op.path.replace(/\{([^}]+)\}/g, ':$1').replace(/(.)\/$/, '$1');
+  const hono = op.path.replace(/\{([^{}]+)\}/g, ':$1').replace(/(.)\/$/, '$1');
   const m = /^\/(v[123])(\/.*)$/.exec(hono);
   if (!m) return [hono];
   const [, version, rest] = m;

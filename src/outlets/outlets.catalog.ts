@@ -101,7 +101,18 @@ export const OUTLET_CATEGORIES: OutletCategory[] = [
 
 const digits = (v: string) => v.replace(/[\s-]/g, '');
 const MOBILE = /^(?:\+?63|0)(9\d{9})$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * `local@domain.tld` as `/^[^\s@]+@[^\s@]+\.[^\s@]+$/` reads it (no space, one `@`, a dot inside the
+ * domain), in one pass: that expression backtracks polynomially on `a@` and a long run of dots
+ * (docs/design.md#input-handling).
+ */
+function isEmail(text: string): boolean {
+  const at = text.indexOf('@');
+  if (at < 1 || text.includes('@', at + 1) || /\s/.test(text)) return false;
+  const domain = text.slice(at + 1);
+  const dot = domain.indexOf('.', 1);
+  return dot > 0 && dot < domain.length - 1;
+}
 
 /** How each field is checked, and the normalised value kept for it. */
 export const FIELD_RULES: Record<string, FieldRule> = {
@@ -137,7 +148,7 @@ export const FIELD_RULES: Record<string, FieldRule> = {
   target_address: {
     check: (v) => {
       const t = v.trim();
-      if (/^[0-9a-f]{32}$/i.test(t) || EMAIL.test(t)) return t.toLowerCase();
+      if (/^[0-9a-f]{32}$/i.test(t) || isEmail(t)) return t.toLowerCase();
       const m = MOBILE.exec(digits(t));
       return m ? `+63${m[1]}` : null;
     },

@@ -1,3 +1,4 @@
+import { trimEnd } from '../shared/trim.js';
 import { formatDecimal, formatMoney, formatMoneyShort } from '../shared/money.js';
 import { PAYIN_LIMITS, categoryOf, type OutletCategory } from './outlets.catalog.js';
 import type {
@@ -138,7 +139,7 @@ export function payinFeeResource(o: PayinOutletRow) {
  * ("0.0100" → "0.01", "0.00" → "0", "0.0075" stays).
  */
 export function feePercentText(p: string): string {
-  return p.includes('.') ? p.replace(/0+$/, '').replace(/\.$/, '') : p;
+  return p.includes('.') ? trimEnd(p, '0').replace(/\.$/, '') : p;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { trimEnd } from '../shared/trim.js';
 import { renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -60,7 +61,7 @@ const harHeaders = (h: Iterable<[string, string]>): HarHeader[] =>
  */
 export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
   const upstream = new URL(o.upstream);
-  const base = upstream.href.replace(/\/+$/, '');
+  const base = trimEnd(upstream.href, '/');
   const doFetch = o.fetch ?? fetch;
   const now = o.now ?? Date.now;
   const entries: HarEntry[] = [];

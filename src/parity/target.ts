@@ -1,3 +1,4 @@
+import { trimEnd } from '../shared/trim.js';
 import { createHmacSigner, type HmacSigner } from '../client/hmac.signer.js';
 
 /** Where parity sends its requests: a sandbox in this process, or one at a URL. */
@@ -47,7 +48,7 @@ export async function inProcessTarget(): Promise<Target> {
 
 export function urlTarget(baseUrl: string, controlToken?: string): Target {
   return {
-    baseUrl: baseUrl.replace(/\/+$/, ''),
+    baseUrl: trimEnd(baseUrl, '/'),
     fetch: (input, init) =>
       fetch(input, { ...init, redirect: 'manual', signal: AbortSignal.timeout(15_000) }),
     controlHeaders: controlToken ? { 'x-sandbox-token': controlToken } : {},

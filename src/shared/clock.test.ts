@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createClock, formatTimestamp } from './clock.js';
+import { createClock, formatTimestamp, parseExpiry } from './clock.js';
 import { ID_PATTERN, newId } from './ids.js';
 
 /** The plain definition the cached formatter must agree with. */
@@ -137,5 +137,15 @@ describe('createClock', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('parseExpiry', () => {
+  it('adds up a delta of a megabyte, each part read from the start of its digits', () => {
+    expect(parseExpiry('1w 3d 2h 32m 5s', 0)).toBe((604800 + 3 * 86400 + 7200 + 1920 + 5) * 1e6);
+    expect(parseExpiry('12h', 1)).toBe(12 * 3600 * 1e6 + 1);
+    expect(parseExpiry(`${'1s'.repeat(512 * 1024)}`, 0)).toBe(512 * 1024 * 1e6);
+    expect(parseExpiry('1'.repeat(1024 * 1024), 0)).toBeNull();
+    expect(parseExpiry(`${'1'.repeat(1024 * 1024)}x`, 0)).toBeNull();
   });
 });

@@ -69,7 +69,8 @@ export function formatTimestamp(micros: number): string {
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
-const DELTA_PART = /(\d+)\s*([wdhms])/g;
+// From the start of a run of digits only: tried inside one, it is quadratic (docs/design.md#input-handling).
+const DELTA_PART = /(?<!\d)(\d+)\s*([wdhms])/g;
 const UNIT_SECONDS: Record<string, number> = { w: 604800, d: 86400, h: 3600, m: 60, s: 1 };
 
 /**

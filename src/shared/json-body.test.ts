@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { isExponentNumber, MAX_JSON_DEPTH, numberSourceOf, parseJsonBody } from './json-body.js';
-import { errorCode } from '../testing/error-code.js';
+import { errorCode, merchantError } from '../testing/error-code.js';
 import { formatMoney, parseAmount } from '../shared/money.js';
 import { as, balanceOf, newDeveloper } from '../testing/developer.test-support.js';
 
@@ -233,5 +233,46 @@ describe('amounts written as JSON numbers with an exponent', () => {
     const customer = await t.request('POST', '/_sandbox/customers', { raw: '{"balance": 5e3}' });
     expect(customer.status).toBe(400);
     expect(customer.body.errors.balance).toEqual(['A valid number is required.']);
+  });
+});
+
+describe('numbers with a long run of zeros (docs/design.md#input-handling)', () => {
+  // `5.000…0001` filling the body limit: trimming its zeros with /0+$/ took 16 s and held every
+  // other request meanwhile.
+  const zeros = '0'.repeat(64 * 1024 - 40);
+  const long = `5.${zeros}1`;
+
+  it('judges a 256 KiB number by its text: lossy, its source kept exactly', () => {
+    // Four times the body limit: the old trim ran past this project's test bound on it.
+    const huge = `5.${'0'.repeat(256 * 1024)}1`;
+    const body = parseJsonBody(`{"amount":${huge}}`);
+    expect(numberSourceOf(body, 'amount')).toBe(huge);
+    expect((body as { amount: number }).amount).toBe(5);
+    // Only trailing zeros: every digit a double keeps, no source remembered.
+    const exact = parseJsonBody(`{"amount":5.${'0'.repeat(1024 * 1024)}}`);
+    expect(numberSourceOf(exact, 'amount')).toBeUndefined();
+  });
+
+  it('answers the unauthenticated 64 KiB body with 401 in the envelope, and stores nothing', async () => {
+    const raw = `{"amount":${long}}`;
+    expect(raw.length).toBeLessThanOrEqual(64 * 1024);
+    const res = await t.request('POST', '/v1/invoices/', { raw });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(
+      merchantError('invalid_token', { non_field_errors: ['Invalid token.'] }),
+    );
+    expect(count('invoices')).toBe(0);
+  });
+
+  it('refuses the same amount, authenticated, for its decimals', async () => {
+    const token = t.merchant.merchant_api_token;
+    const amount = `5.${'0'.repeat(64 * 1024 - 120)}1`;
+    const raw = `{"amount":${amount},"currency":"PHP","external_transaction_id":"zeros-1"}`;
+    const res = await t.request('POST', '/v1/invoices/', { token, raw });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({
+      amount: ['Ensure that there are no more than 8 decimal places.'],
+    });
+    expect(count('invoices')).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { trimEnd, trimStart } from './trim.js';
 import { ApiError } from './api-error.js';
 
 /**
@@ -39,7 +40,7 @@ const MAX_EXACT_DIGITS = 15;
 /** Whether a number's text may not survive `JSON.parse` exactly: an exponent, or too many digits. */
 function lossy(text: string): boolean {
   if (/[eE]/.test(text)) return true;
-  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  const digits = trimEnd(trimStart(text.replace(/^-/, '').replace('.', ''), '0'), '0');
   return digits.length > MAX_EXACT_DIGITS;
 }
 

@@ -88,3 +88,30 @@ describe('money', () => {
     expect(fractionOf(999n, '0')).toBe(0n);
   });
 });
+
+describe('amounts with a long run of zeros (docs/design.md#input-handling)', () => {
+  // /0+$/ on the fraction was quadratic: 16 s at the body limit (64 KiB), past this project's test
+  // bound at 256 KiB.
+  it('refuses `5.000…0001` for its decimals, and reads `5.000…000` as 5', () => {
+    const caught: unknown = (() => {
+      try {
+        return parseAmount(`5.${'0'.repeat(256 * 1024)}1`);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(caught).toBeInstanceOf(AmountError);
+    expect(caught).toMatchObject({
+      problem: 'too_many_digits',
+      message: 'Ensure that there are no more than 8 decimal places.',
+    });
+    expect(parseAmount(`5.${'0'.repeat(1024 * 1024)}`)).toBe(500_000_000n);
+  });
+
+  it('writes the short form without the trailing zeros or the dot', () => {
+    expect(formatMoneyShort(1_000_000_000_000n)).toBe('10000');
+    expect(formatMoneyShort(1_050_000_000n)).toBe('10.5');
+    expect(formatMoneyShort(0n)).toBe('0');
+    expect(formatMoneyShort(-250_000_000n)).toBe('-2.5');
+  });
+});

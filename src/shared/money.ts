@@ -2,6 +2,7 @@
  * Exact money: integers of 1e-8 units (BigInt), formatted once at the edge as strings with exactly
  * 8 fractional digits (docs/design.md#wire-conventions).
  */
+import { trimEnd } from './trim.js';
 export const UNITS_PER_PESO = 100_000_000n;
 const FRACTION_DIGITS = 8;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
@@ -77,7 +78,7 @@ export function parseAmount(input: unknown, opts: { allowZero?: boolean } = {}):
   }
   const m = DECIMAL.exec(text);
   if (!m) throw new AmountError('invalid', 'A valid number is required.');
-  const frac = (m[2] ?? '').replace(/0+$/, '');
+  const frac = trimEnd(m[2] ?? '', '0');
   if (frac.length > FRACTION_DIGITS) {
     throw new AmountError(
       'too_many_digits',
@@ -106,7 +107,8 @@ export function formatMoney(units: bigint | number): string {
 
 /** A human form without trailing zeros, for messages ("10000 PHP"). */
 export function formatMoneyShort(units: bigint | number): string {
-  return formatMoney(units).replace(/\.?0+$/, '');
+  const short = trimEnd(formatMoney(units), '0');
+  return short.endsWith('.') ? short.slice(0, -1) : short;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { trimEnd } from './trim.js';
 import { addressRange, isLoopbackHost } from './ip-address.js';
 
 /**
@@ -239,7 +240,7 @@ export function ownUrlAsPath(url: string, own: SandboxAddresses): string {
 
 /** `url` made absolute against `base` when it is a sandbox path; an absolute URL as it is. */
 export function resolveSandboxUrl(url: string, base: string): string {
-  return isSandboxPath(url) ? new URL(url, `${base.replace(/\/+$/, '')}/`).href : url;
+  return isSandboxPath(url) ? new URL(url, `${trimEnd(base, '/')}/`).href : url;
 }
 
 /**

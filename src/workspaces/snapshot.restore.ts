@@ -32,7 +32,14 @@ const ISSUED_LENGTH: Readonly<Record<string, number>> = {
 };
 const randomDigits = (length: number) =>
   String(randomInt(1, 10)) + Array.from({ length: length - 1 }, () => randomInt(10)).join('');
-const EMAIL = /[^\s"'<>(),;:]+@[^\s"'<>(),;:]+/g;
+// A run of the characters an email may hold: it is one when an `@` has one before and after it, as
+// `/[^\s"'<>(),;:]+@[^\s"'<>(),;:]+/g` finds it, without that expression's quadratic time on a long
+// run with no `@` (docs/design.md#input-handling).
+const EMAIL_RUN = /[^\s"'<>(),;:]+/g;
+const isEmailRun = (run: string) => {
+  const at = run.indexOf('@', 1);
+  return at > 0 && at < run.length - 1;
+};
 const WORD = /[A-Za-z0-9_+-]+/g;
 const ALNUM = /[A-Za-z0-9]+/g;
 
@@ -41,10 +48,10 @@ const ALNUM = /[A-Za-z0-9]+/g;
  * that is not one, every run of letters and digits that `map` renews. Linear in the text, whatever the
  * number of renewed values (a large document must not make a restore slow).
  */
-function substitute(map: Map<string, string>, text: string): string {
+export function substitute(map: Map<string, string>, text: string): string {
   const renew = (v: string) => map.get(v);
   return text
-    .replace(EMAIL, (e) => renew(e) ?? e)
+    .replace(EMAIL_RUN, (e) => (isEmailRun(e) ? (renew(e) ?? e) : e))
     .replace(WORD, (w) => renew(w) ?? (w.length < 8 ? w : w.replace(ALNUM, (a) => renew(a) ?? a)));
 }
 
