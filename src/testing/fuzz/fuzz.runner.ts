@@ -8,6 +8,7 @@ import { invalidDraft } from './fuzz.invalid.js';
 import { judgeRaw, rawCase } from './fuzz.raw.js';
 import { send, toWire, type Draft, type WireRequest } from './fuzz.request.js';
 import { validDraft } from './fuzz.valid.js';
+import { harvestAnswer } from './fuzz.harvest.js';
 import { FuzzWorld } from './fuzz.world.js';
 import { documentResolver, type Resolve } from './schema.arbitrary.js';
 import { itemAt, required } from '../../shared/defined.js';
@@ -211,7 +212,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (res.status >= 200 && res.status < 300) {
       stats.succeeded++;
       const answer = /^application\/json/.test(res.contentType) ? JSON.parse(res.text) : undefined;
-      if (answer !== undefined) world.harvest(target, answer);
+      if (answer !== undefined) harvestAnswer(world, target, answer);
       afterSuccess(draft, wire, answer);
     }
     if (draft.op.operationId === 'createFault' && res.status === 201) {
