@@ -7,16 +7,17 @@ import {
   otpNow,
   whitelistedDeveloper,
 } from '../testing/developer.test-support.js';
-import type { TestApp } from '../testing/test-app.js';
+import { appPerTest, type TestApp } from '../testing/test-app.js';
 import { OTP_INVALID, developerError, errorCode } from '../testing/error-code.js';
-import { transfersPerTest, walletOf } from './transfers.test-support.js';
+import { transferHelpers, walletOf } from './transfers.test-support.js';
 
 /**
  * What a transfer refuses (bad accounts, targets and amounts: a 400 that moves nothing) and its
  * one-time codes (MFA). Transfers that go through are in transfers.test.ts.
  */
 let t: TestApp;
-const { send, transferCount } = transfersPerTest((app) => (t = app));
+appPerTest((app) => (t = app));
+const { send, transferCount } = transferHelpers(() => t);
 
 describe('create transfer', () => {
   it.each([

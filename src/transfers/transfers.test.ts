@@ -7,18 +7,19 @@ import {
   whitelistedDeveloper,
 } from '../testing/developer.test-support.js';
 import { parseAmount } from '../shared/money.js';
-import type { TestApp } from '../testing/test-app.js';
+import { appPerTest, type TestApp } from '../testing/test-app.js';
 import type { FixtureTransfer } from './transfers.fixtures.js';
 import { normalizeMobile } from './transfers.service.js';
 import { developerError } from '../testing/error-code.js';
-import { transfersPerTest, walletOf } from './transfers.test-support.js';
+import { transferHelpers, walletOf } from './transfers.test-support.js';
 
 /**
  * Transfers that go through (who they reach, how they settle, what they answer) and reading them back.
  * What a transfer refuses, and its one-time codes, are in transfer-refusals.test.ts.
  */
 let t: TestApp;
-const { send, settle } = transfersPerTest((app) => (t = app));
+appPerTest((app) => (t = app));
+const { send, settle } = transferHelpers(() => t);
 
 describe('create transfer', () => {
   it("reaches a developer (an application's owner) by email, as a customer, into their wallet of the currency", async () => {
