@@ -1,82 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  startMerchantReceiver,
-  type ReceiverOptions,
-} from '../../examples/merchant-callback/server.js';
-import { openDatabase } from '../db/open.js';
-import { createSandbox, sharedSpec } from '../sandbox.js';
-import { listen } from '../server.js';
-import { runCli, spawnCli, type RunningCli } from '../testing/spawn-server.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../testing/spawn-server.js';
+import { forwardingArgs, listenCliSetup, TOKEN } from './listen-cli.test-support.js';
 
-const TOKEN = 'listen-control-secret';
-const cleanups: Array<() => Promise<unknown> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-/** A real sandbox server with its dispatcher, the merchant's own receiver, and a "local app" receiver. */
-async function setup(respond?: ReceiverOptions['respond']) {
-  const sandbox = createSandbox({
-    db: openDatabase(':memory:'),
-    spec: sharedSpec(),
-    config: { db: ':memory:', port: 0, quiet: true, controlToken: TOKEN },
-  });
-  const merchant = sandbox.fixtures.merchants[0]!;
-  const merchantReceiver = await startMerchantReceiver({
-    token: merchant.merchant_api_token,
-    port: 0,
-    respond,
-  });
-  const local = await startMerchantReceiver({
-    token: merchant.merchant_api_token,
-    port: 0,
-    path: '/callback',
-  });
-  sandbox.modules.identities.api.updateMerchant(merchant.id, {
-    callback_url: merchantReceiver.url,
-  });
-  const server = await listen(sandbox);
-  sandbox.startBackground();
-  cleanups.push(
-    () => merchantReceiver.close(),
-    () => local.close(),
-    () => sandbox.close(),
-    () => server.stop(),
-  );
-  const trigger = (event: string) =>
-    fetch(`${server.url}/_sandbox/trigger`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-sandbox-token': TOKEN },
-      body: JSON.stringify({ event }),
-    }).then(async (r) => ({
-      status: r.status,
-      body: (await r.json()) as { invoice: { id: string } },
-    }));
-  return { sandbox, server, merchant, merchantReceiver, local, trigger };
-}
-
-function startListen(args: string[]): RunningCli {
-  const cli = spawnCli(['listen', ...args], { env: { SANDBOX_CONTROL_TOKEN: '' } });
-  cleanups.push(async () => {
-    if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-    await cli.exited;
-  });
-  return cli;
-}
+/**
+ * `paysandbox listen`: what it prints (lines, or JSON with --json), forwarding a callback, Ctrl-C, and
+ * bad usage. Forwarding redeliveries, manual sends, retries and queued deliveries is in
+ * listen-cli-forwarding.e2e.test.ts.
+ */
+const { setup, startListen } = listenCliSetup();
 
 describe('paysandbox listen', () => {
   it('prints events and attempts as they happen and forwards a real callback to a local URL, Ctrl-C exits 0', async () => {
     const { server, merchant, merchantReceiver, local, trigger, sandbox } = await setup();
-    const cli = startListen([
-      '--forward-to',
-      local.url,
-      '--url',
-      server.url,
-      '--control-token',
-      TOKEN,
-      '--events',
-      'invoice.fully_paid',
-    ]);
+    const cli = startListen(forwardingArgs(server, local, '--events', 'invoice.fully_paid'));
     await cli.waitFor(
       /Ready: .* \(merchant [0-9a-f]{32}\), events invoice\.fully_paid, on http:\/\/127\.0\.0\.1:\d+; forwarding to http:\/\/127\.0\.0\.1:\d+\/callback\./,
     );
@@ -130,148 +66,9 @@ describe('paysandbox listen', () => {
     expect(cli.output()).toMatch(/paysandbox listen: stopped\n$/);
   });
 
-  it('forwards every send: a redelivery, a manual send and a retry reach --forward-to, each line naming the invoice', async () => {
-    let failOnce = false;
-    const { server, local, trigger } = await setup(() =>
-      failOnce ? ((failOnce = false), { status: 500 }) : undefined,
-    );
-    const cli = startListen([
-      '--forward-to',
-      local.url,
-      '--url',
-      server.url,
-      '--control-token',
-      TOKEN,
-      '--events',
-      'invoice.fully_paid',
-    ]);
-    await cli.waitFor(/Ready: /);
-    const id = (await trigger('invoice.fully_paid')).body.invoice.id;
-    const first = await local.waitFor((cb) => cb.event?.event.name === 'invoice.fully_paid');
-    const control = (path: string, body?: unknown) =>
-      fetch(`${server.url}${path}`, {
-        method: 'POST',
-        headers: {
-          'x-sandbox-token': TOKEN,
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body ? JSON.stringify(body) : undefined,
-      }).then(async (r) => ({
-        status: r.status,
-        body: (await r.json()) as { delivery: { id: string; event_id: string } },
-      }));
-    const list = await fetch(
-      `${server.url}/_sandbox/deliveries?invoice_id=${id}&event=invoice.fully_paid&status=delivered&wait=10`,
-      {
-        headers: { 'x-sandbox-token': TOKEN },
-      },
-    ).then((r) => r.json() as Promise<{ deliveries: Array<{ id: string }> }>);
-
-    // Redeliver (the dashboard's button calls the same endpoint): the same event id reaches the local app again.
-    const again = await control(`/_sandbox/deliveries/${list.deliveries[0]!.id}/redeliver`);
-    expect(again.status).toBe(202);
-    await local.waitFor((cb) => cb.event?.event.name === 'invoice.fully_paid' && cb !== first);
-    expect(local.received.filter((r) => r.eventId === first.eventId)).toHaveLength(2);
-    await cli.waitFor(
-      new RegExp(
-        `resend   invoice\\.fully_paid +invoice=${id} event_id=${first.eventId} \\(redelivery of ${list.deliveries[0]!.id}\\)`,
-      ),
-    );
-    await cli.waitFor(
-      new RegExp(`forward  invoice\\.fully_paid +invoice=${id} \\(redelivery\\) → .*\\[200\\]`),
-    );
-
-    // A manual send: a new event id, forwarded too.
-    const manual = await control(`/_sandbox/invoices/${id}/callbacks`, {
-      event: 'invoice.fully_paid',
-    });
-    expect(manual.status).toBe(201);
-    await local.waitFor((cb) => cb.eventId === manual.body.delivery.event_id);
-    await cli.waitFor(
-      new RegExp(`forward  invoice\\.fully_paid +invoice=${id} \\(manual send\\) → .*\\[200\\]`),
-    );
-
-    // A retry of the merchant's delivery is a send as well: forwarded with its attempt number.
-    failOnce = true;
-    const retried = await control(`/_sandbox/invoices/${id}/callbacks`, {
-      event: 'invoice.fully_paid',
-    });
-    await cli.waitFor(/attempt  invoice\.fully_paid .*#1 \[500\]/);
-    await fetch(`${server.url}/_sandbox/clock/advance`, {
-      method: 'POST',
-      headers: { 'x-sandbox-token': TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ seconds: 10 }),
-    });
-    const retry = await local.waitFor(
-      (cb) =>
-        cb.eventId === retried.body.delivery.event_id &&
-        cb.headers['x-sandbox-delivery-attempt'] === '2',
-    );
-    expect(retry.headers['x-sandbox-forwarded']).toBe('1');
-    await cli.waitFor(
-      new RegExp(`forward  invoice\\.fully_paid +invoice=${id} \\(retry #2\\) → .*\\[200\\]`),
-    );
-    cli.child.kill('SIGINT');
-    expect(await cli.exited).toBe(0);
-  });
-
-  it('forwards a first delivery that goes out after listen started, queued behind a failing one before it', async () => {
-    let down = true;
-    const { server, local, trigger, merchantReceiver } = await setup(() =>
-      down ? { status: 503 } : undefined,
-    );
-    // Before listen: invoice.created fails, so invoice.fully_paid waits behind it, never sent.
-    const id = (await trigger('invoice.fully_paid')).body.invoice.id;
-    await merchantReceiver.waitFor((cb) => cb.event?.event.name === 'invoice.created');
-    const cli = startListen([
-      '--forward-to',
-      local.url,
-      '--url',
-      server.url,
-      '--control-token',
-      TOKEN,
-    ]);
-    await cli.waitFor(/Ready: /);
-    // The receiver is back: the retry of invoice.created goes out, then invoice.fully_paid's first delivery.
-    down = false;
-    await fetch(`${server.url}/_sandbox/clock/advance`, {
-      method: 'POST',
-      headers: { 'x-sandbox-token': TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ seconds: 11 }),
-    });
-    const paid = await local.waitFor((cb) => cb.event?.event.name === 'invoice.fully_paid');
-    expect(paid.headers['x-sandbox-forwarded']).toBe('1');
-    expect(paid.headers['x-sandbox-delivery-attempt']).toBe('1');
-    const original = await merchantReceiver.waitFor(
-      (cb) => cb.event?.event.name === 'invoice.fully_paid',
-    );
-    expect(paid.body).toBe(original.body);
-    await cli.waitFor(
-      new RegExp(
-        `forward  invoice\\.fully_paid +invoice=${id} \\(first attempt, queued before listen started\\) → .*\\[200\\]`,
-      ),
-    );
-    // Each send once: the retry of invoice.created and the first delivery of invoice.fully_paid.
-    await cli.waitFor(/forward  invoice\.created .*\(retry #2\)/);
-    expect(local.received.map((r) => r.event?.event.name).sort()).toEqual([
-      'invoice.created',
-      'invoice.fully_paid',
-    ]);
-    cli.child.kill('SIGINT');
-    expect(await cli.exited).toBe(0);
-  });
-
   it('prints one JSON object per line with --json', async () => {
     const { server, local, trigger } = await setup();
-    const cli = startListen([
-      '--forward-to',
-      local.url,
-      '--url',
-      server.url,
-      '--control-token',
-      TOKEN,
-      '--json',
-    ]);
+    const cli = startListen(forwardingArgs(server, local, '--json'));
     await cli.waitFor(/"type":"ready"/);
     await trigger('invoice.fully_paid');
     await cli.waitFor(/"type":"attempt".*"event":"invoice\.fully_paid"/);

@@ -1,5 +1,6 @@
 import type { Schemas } from '../spec/operations.generated.js';
 import type * as C from './client.types.js';
+import type * as D from './developer.types.js';
 
 /**
  * Compile-time check that the client's wire types say what the document says (generated into
@@ -15,14 +16,14 @@ export type WireTypesMatchTheDocument = [
   Check<Same<C.PaymentCollector, Schemas['PaymentCollector']>>,
   Check<Same<C.Payment, Schemas['Payment']>>,
   Check<Same<C.Invoice, Schemas['Invoice']>>,
-  Check<Same<C.CryptoAccount, Schemas['CryptoAccount']>>,
-  Check<Same<C.SellOrderStatus, Schemas['SellOrderStatus']>>,
-  Check<Same<C.SellOrder, Schemas['SellOrder']>>,
-  Check<Same<C.SellOrderHistoryItem, Schemas['SellOrderHistoryItem']>>,
-  Check<Same<C.BuyOrderStatus, Schemas['BuyOrderStatus']>>,
-  Check<Same<C.BuyOrder, Schemas['BuyOrder']>>,
-  Check<Same<C.Transfer, Schemas['Transfer']>>,
-  Check<Same<C.PayoutOutlet, Schemas['PayoutOutlet']>>,
+  Check<Same<D.CryptoAccount, Schemas['CryptoAccount']>>,
+  Check<Same<D.SellOrderStatus, Schemas['SellOrderStatus']>>,
+  Check<Same<D.SellOrder, Schemas['SellOrder']>>,
+  Check<Same<D.SellOrderHistoryItem, Schemas['SellOrderHistoryItem']>>,
+  Check<Same<D.BuyOrderStatus, Schemas['BuyOrderStatus']>>,
+  Check<Same<D.BuyOrder, Schemas['BuyOrder']>>,
+  Check<Same<D.Transfer, Schemas['Transfer']>>,
+  Check<Same<D.PayoutOutlet, Schemas['PayoutOutlet']>>,
   Check<Same<C.PageMeta, Schemas['PageMeta']>>,
   Check<Same<C.OffsetMeta, Schemas['OffsetMeta']>>,
 ];

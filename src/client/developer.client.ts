@@ -7,13 +7,12 @@ import {
   type Transport,
   type TransportOptions,
 } from './client.transport.js';
+import type { AmountInput, OffsetQuery, PageQuery } from './client.types.js';
 import type {
   BuyOrder,
   BuyOrderPage,
   CryptoAccountPage,
   FeeQuote,
-  OffsetQuery,
-  PageQuery,
   PayoutOutletFeePage,
   PayoutOutletPage,
   SellOrder,
@@ -22,8 +21,7 @@ import type {
   Transfer,
   TransferCreateInput,
   TransferPage,
-  AmountInput,
-} from './client.types.js';
+} from './developer.types.js';
 import {
   createHmacSigner,
   type HeaderSpelling,

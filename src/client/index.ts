@@ -19,6 +19,7 @@ export {
 } from './client.transport.js';
 export type * from './client.types.js';
 export type * from './control.types.js';
+export type * from './developer.types.js';
 export {
   createControlClient,
   type ControlClient,

@@ -8,6 +8,9 @@ import { invalidDraft } from './fuzz.invalid.js';
 import { judgeRaw, rawCase } from './fuzz.raw.js';
 import { send, toWire, type Draft, type WireRequest } from './fuzz.request.js';
 import { validDraft } from './fuzz.valid.js';
+import { afterSuccess, type LiveFaults } from './fuzz.after-success.js';
+import { harvestAnswer } from './fuzz.harvest.js';
+import { roundOrder } from './fuzz.order.js';
 import { FuzzWorld } from './fuzz.world.js';
 import { documentResolver, type Resolve } from './schema.arbitrary.js';
 import { itemAt, required } from '../../shared/defined.js';
@@ -23,42 +26,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const resolve: Resolve = documentResolver(spec.document);
   const streams = streamsOf(spec);
   const world = new FuzzWorld(o.baseUrl, o.controlToken, o.fixtures);
-  const shuffled = itemAt(
-    fc.sample(fc.shuffledSubarray(spec.operations, { minLength: spec.operations.length }), {
-      seed: o.seed,
-      numRuns: 1,
-    }),
-    0,
-  );
-  // Each round first makes things, then uses them, and resets last (the reset wipes every id made so
-  // far): what a round creates is there for the operations of the same round that read or move it (a
-  // control call on a new transfer, a read of a new invoice), lists first. A snapshot is exported before
-  // the import that sends its document back, and a workspace deleted after the calls on its clock. The round's invoices then go through
-  // their lifecycle in order: a payment (a partial one over the counter issues a reference number),
-  // the counter confirmation of that reference, then cancel and expire (each needs an invoice still
-  // pending, which the one before would have closed); all faults are cleared after one was deleted
-  // (which needs one still there). The clock moves only at the end: an hour ahead
-  // expires the round's invoices and settles its transfers, leaving nothing pending to pay or settle.
-  // Within each part the order stays shuffled.
-  const late = [
-    ['exportSnapshot'], // a snapshot's document, which the import then sends back
-    ['importSnapshot'],
-    ['deleteWorkspace'], // after the calls on its clock
-    ['payInvoice'],
-    ['confirmCounterPayment'],
-    ['cancelInvoice', 'expireInvoice', 'clearFaults'],
-    ['advanceClock'],
-    ['resetSandbox'],
-  ];
-  const part = (op: { operationId: string }) => {
-    if (op.operationId === 'createWorkspace') return 0; // the round's snapshot is taken of it
-    if (/^(create|place)/.test(op.operationId)) return 1;
-    if (/^list/.test(op.operationId)) return 2; // what they answer (deliveries...) is there for the reads by id
-    return late.findIndex((ids) => ids.includes(op.operationId)) + 4 || 3;
-  };
-  const ops = Array.from({ length: late.length + 4 }, (_, p) => p).flatMap((p) =>
-    shuffled.filter((op) => part(op) === p),
-  );
+  const ops = roundOrder(spec.operations, o.seed);
   const deadlineMs = o.deadlineMs ?? 10_000;
   const extraEvery = o.extraEvery ?? 12;
   const started = performance.now();
@@ -74,8 +42,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     hang: false,
   };
   const seen = new Set<string>();
-  let liveFaults = 0;
-  let unsafeFault = false;
+  const faults: LiveFaults = { live: 0, unsafe: false };
   let opTurn = 0;
 
   const fail = (f: FuzzFailure) => {
@@ -211,8 +178,8 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     if (res.status >= 200 && res.status < 300) {
       stats.succeeded++;
       const answer = /^application\/json/.test(res.contentType) ? JSON.parse(res.text) : undefined;
-      if (answer !== undefined) world.harvest(target, answer);
-      afterSuccess(draft, wire, answer);
+      if (answer !== undefined) harvestAnswer(world, target, answer);
+      afterSuccess(world, faults, draft, wire, answer);
     }
     if (draft.op.operationId === 'createFault' && res.status === 201) {
       // A fault's glob is matched against every later request: one with a long path must still be quick.
@@ -249,12 +216,12 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         });
       }
     }
-    if (unsafeFault || liveFaults > 10) {
+    if (faults.unsafe || faults.live > 10) {
       // Only never-firing faults (the valid ones: probability 0) may stay; others would inject errors.
       await control('DELETE', '/_sandbox/faults');
       world.forgetAll('fault');
-      liveFaults = 0;
-      unsafeFault = false;
+      faults.live = 0;
+      faults.unsafe = false;
     }
     if (o.onProgress && i % 200 === 199) o.onProgress(report);
   }
@@ -277,40 +244,4 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   }
   report.ms = performance.now() - started;
   return report;
-
-  function afterSuccess(
-    d: Draft,
-    wire: WireRequest,
-    answer: { access_token?: unknown; expires_at?: unknown } | undefined,
-  ) {
-    const id = d.op.operationId;
-    const param = (name: string) => required(d.pathParams[name], `the path parameter ${name}`);
-    if (d.op.auth === 'hmac' && d.auth === 'good') {
-      const app = itemAt(world.apps, d.app % world.apps.length);
-      world.accepted.set(app.key, {
-        nonce: required(wire.headers['ACCESS_NONCE'], 'the nonce of the signed request'),
-        method: wire.method,
-        path: wire.url,
-        body: wire.body ?? '',
-      });
-    }
-    if (id === 'resetAppNonce') world.accepted.delete(param('api_key'));
-    if (id === 'deleteWorkspace') world.workspaces.delete(param('workspace_id'));
-    // Gone for good: no later valid request may count on them.
-    if (id === 'deleteFault') world.forget('fault', param('fault_id'));
-    if (id === 'clearFaults') world.forgetAll('fault');
-    if (id === 'revokeAppToken') world.forget('accessToken', param('access_token'));
-    if (id === 'createAppToken' && typeof answer?.access_token === 'string')
-      world.addToken(param('api_key'), answer.access_token, String(answer.expires_at));
-    if (id === 'resetSandbox') {
-      world.accepted.clear();
-      world.seedPools();
-    }
-    if (id === 'createFault') {
-      liveFaults++;
-      unsafeFault ||= d.kind !== 'valid';
-    }
-    if (id === 'clearFaults' || id === 'resetSandbox') liveFaults = 0;
-    if (id === 'clearFaults' || id === 'resetSandbox') unsafeFault = false;
-  }
 }

@@ -1,26 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { Fixtures } from '../../fixtures/fixture-types.js';
 import { itemAt, required } from '../../shared/defined.js';
-import {
-  POOL_CAP,
-  poolOfKey,
-  SETTLES_BY_STATUS,
-  STATEFUL,
-  TRANSFER_DELAY_MS,
-  type PoolName,
-} from './fuzz.pools.js';
-
-/** The workspace `createWorkspace` answers, as far as the fuzzer uses it. */
-interface WorkspaceAnswer {
-  id: string;
-  app?: {
-    api_key: string;
-    api_secret: string;
-    mfa_whitelisted: boolean;
-    owner: { accounts: Array<{ id: string; currency: string }> };
-  };
-  customer?: { email: string };
-}
+import { POOL_CAP, type PoolName } from './fuzz.pools.js';
+import { fixtureSeed } from './fuzz.seed.js';
 
 export interface SigningApp {
   key: string;
@@ -116,55 +98,9 @@ export class FuzzWorld {
     this.invoiceDue.clear();
     this.tokenApp.clear();
     this.clockOffsetMs = 0;
-    const { fixtures } = this;
-    const devs = fixtures.developers;
-    // Order sections are optional in the fixture type (added by the orders module).
-    const section = (name: string) =>
-      (
-        (fixtures[name] ?? []) as Array<{
-          id: string;
-          owner_id: string;
-          status?: string;
-          delivery_status?: string;
-        }>
-      ).filter((o) => o.owner_id === itemAt(devs, 0).id);
-    this.add(
-      'sellOrder',
-      ...section('sell_orders')
-        .slice(0, 50)
-        .map((o) => o.id),
-    );
-    this.add(
-      'buyOrder',
-      ...section('buy_orders')
-        .slice(0, 50)
-        .map((o) => o.id),
-    );
-    const moving = (name: string, statuses: string[]) =>
-      section(name)
-        .filter((o) => statuses.includes(o.delivery_status ?? o.status ?? ''))
-        .slice(0, 10)
-        .map((o) => o.id);
-    this.markInFlight('sellOrder', ...moving('sell_orders', ['pending_payment', 'processing']));
-    this.markInFlight('buyOrder', ...moving('buy_orders', ['pending_payment']));
-    this.add(
-      'transfer',
-      ...section('transfers')
-        .slice(0, 50)
-        .map((o) => o.id),
-    );
-    this.add('merchant', ...fixtures.merchants.map((m) => m.id));
-    this.add('apiKey', ...devs.map((d) => d.app.api_key));
-    this.add(
-      'account',
-      ...devs.flatMap((d) => d.accounts.map((a) => a.id)),
-      ...fixtures.customers.flatMap((c) => c.accounts.map((a) => a.id)),
-    );
-    this.add('account', ...fixtures.merchants.map((m) => m.wallet_account_id));
-    this.add('email', ...fixtures.customers.flatMap((c) => [c.email, c.mobile_number]));
-    this.add('outlet', ...fixtures.payout_outlets.map((o) => o.id));
-    // The quote service's markets (one per coin of the sandbox's rate table).
-    this.add('market', 'BTC-PHP', 'ETH-PHP');
+    for (const { pool, ids, inFlight } of fixtureSeed(this.fixtures))
+      if (inFlight) this.markInFlight(pool, ...ids);
+      else this.add(pool, ...ids);
   }
 
   add(pool: PoolName, ...values: string[]): void {
@@ -197,7 +133,8 @@ export class FuzzWorld {
     return (this.inFlight.get(name) ?? []).filter((id) => live(name, id));
   }
 
-  private markInFlight(pool: PoolName, ...ids: string[]): void {
+  /** The items are new and may still move (a create answered them, or a fixture is in flight). */
+  markInFlight(pool: PoolName, ...ids: string[]): void {
     this.add(pool, ...ids);
     this.inFlight.set(
       pool,
@@ -239,12 +176,13 @@ export class FuzzWorld {
     this.due('accessToken', token, Date.parse(expiresAt));
   }
 
-  private due(pool: PoolName, id: string, at: number): void {
+  /** The item stops moving by itself at `at` on the sandbox clock. */
+  due(pool: PoolName, id: string, at: number): void {
     if (Number.isFinite(at)) this.dueAt.set(`${pool} ${id}`, at);
   }
 
   /** What a clock answer says: the sandbox's time, so that what fell due on it is no longer movable. */
-  private clock(now: string): void {
+  clock(now: string): void {
     const at = Date.parse(now);
     if (Number.isFinite(at)) this.clockOffsetMs = at - Date.now();
   }
@@ -258,76 +196,5 @@ export class FuzzWorld {
     return createHmac('sha256', app.secret)
       .update(nonce + url + body)
       .digest('hex');
-  }
-
-  /** Remember ids found in an answer, by the name of the object that holds them. */
-  harvest(operationId: string, body: unknown): void {
-    const ws =
-      operationId === 'createWorkspace'
-        ? (body as { workspace?: WorkspaceAnswer }).workspace
-        : undefined;
-    const account = ws?.app?.owner.accounts.find((a) => a.currency === 'PHP')?.id;
-    if (ws?.app && ws.customer && account !== undefined) {
-      const app = {
-        key: ws.app.api_key,
-        secret: ws.app.api_secret,
-        whitelisted: ws.app.mfa_whitelisted,
-      };
-      this.workspaces.set(ws.id, { app, account, customerEmail: ws.customer.email });
-    }
-    // What a create answers is new (and often still pending); what a list or read answers may be old history.
-    // A triggered event answers the (often new, still pending) invoice it happened to.
-    const creates = /^(create|place)/.test(operationId) || operationId === 'triggerEvent';
-    if (/Clock$/.test(operationId) && typeof (body as { now?: unknown })?.now === 'string')
-      this.clock((body as { now: string }).now);
-    const add = (pool: PoolName, id: string, o: Record<string, unknown>) => {
-      const status = typeof o.status === 'string' ? o.status : undefined;
-      // A buy order can be paid or canceled only while `pending_payment`.
-      const stillPending = pool === 'buyOrder' ? 'pending_payment' : 'pending';
-      const knownSettled =
-        (SETTLES_BY_STATUS.has(pool) || pool === 'buyOrder') &&
-        status !== undefined &&
-        status !== stillPending;
-      if (knownSettled) return void (this.add(pool, id), this.settle(pool, id));
-      if (creates && STATEFUL.has(pool)) this.markInFlight(pool, id);
-      else this.add(pool, id);
-      if (pool === 'invoice' && typeof o.expires_at === 'string')
-        this.due(pool, id, Date.parse(o.expires_at));
-      if (pool === 'transfer' && typeof o.created_at === 'string')
-        this.due(pool, id, Date.parse(o.created_at) + TRANSFER_DELAY_MS);
-      if (pool === 'invoice' && typeof o.amount_due === 'string')
-        this.invoiceDue.set(id, Number(o.amount_due));
-      if (pool === 'invoice' && Array.isArray(o.supported_payment_collectors))
-        this.invoiceCollectors.set(id, o.supported_payment_collectors as string[]);
-      if (pool === 'invoice' && typeof o.current_payment_reference_number === 'string')
-        this.referenceInvoice.set(o.current_payment_reference_number, id);
-    };
-    if (operationId === 'exportSnapshot') this.snapshotDocument = body;
-    // An address route is answered bare (no envelope key to walk under).
-    if (operationId === 'createCryptoRoute') {
-      const id = (body as { id?: unknown }).id;
-      if (typeof id === 'string') this.add('cryptoRoute', id);
-    }
-    if (operationId === 'createSnapshot' || operationId === 'importSnapshot') {
-      const id = (body as { snapshot?: { id?: unknown } }).snapshot?.id;
-      if (typeof id === 'string') this.add('snapshot', id);
-    }
-    const walk = (v: unknown, parent: string) => {
-      if (Array.isArray(v)) return v.forEach((x) => walk(x, parent));
-      if (!v || typeof v !== 'object') return;
-      const o = v as Record<string, unknown>;
-      const id = typeof o.id === 'string' ? o.id : undefined;
-      const pool = id ? poolOfKey(parent, operationId) : undefined;
-      if (id && pool) add(pool, id, o);
-      if (typeof o.api_key === 'string') this.add('apiKey', o.api_key);
-      if (typeof o.current_payment_reference_number === 'string')
-        this.add('reference', o.current_payment_reference_number);
-      if (typeof o.reference_number === 'string') this.add('reference', o.reference_number);
-      // A workspace's customer is of that tenant only (kept in `workspaces`): not a payer for the base data.
-      if (typeof o.email === 'string' && parent === 'customer' && operationId !== 'createWorkspace')
-        this.add('email', o.email);
-      for (const [k, x] of Object.entries(o)) if (x && typeof x === 'object') walk(x, k);
-    };
-    walk(body, '');
   }
 }
