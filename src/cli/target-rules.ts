@@ -10,6 +10,21 @@ export const DEFAULT_MIN_INTERVAL_MS = 200;
 /** Why a request or case that moves money is not sent without the opt-in. */
 export const MONEY_SKIP_REASON = 'moves money: set CONTRACT_ALLOW_MONEY=1 to run it';
 
+/**
+ * Operations that move money on the target: the suite's `money` cases (transfers), and every other way
+ * money leaves a wallet or changes currency (sell and load orders, crypto payments, conversions, a buy
+ * order marked paid). `paysandbox replay` skips them without CONTRACT_ALLOW_MONEY=1.
+ */
+export const MONEY_OPERATIONS: ReadonlySet<string> = new Set([
+  'createTransfer',
+  'createSellOrder',
+  'createSellOrderV2',
+  'createCryptoPayment',
+  'createCryptoExchange',
+  'markBuyOrderPaid',
+  'markBuyOrderPaidV2',
+]);
+
 /** Retry-After on 429/503: up to 3 repeats, each wait at most 30 s (a longer one gives the answer up). */
 export const RETRY_AFTER = { retries: 3, maxWaitMs: 30_000 } as const;
 

@@ -5,6 +5,8 @@ export { corpusFiles, loadEntries } from './har.js';
 export { operationMatcher } from './operations.js';
 export { startRecorder } from './record.proxy.js';
 export { authOf } from './replay.js';
+export { learnAccounts } from './replay.mapping.js';
+export { moneyGuard } from './replay.money.js';
 export { junitReport, textReport, totals } from './report.js';
 export { committedInputs, replayAll, runParity, staleGaps } from './run.js';
 export { inProcessTarget, urlTarget } from './target.js';

@@ -119,7 +119,7 @@ export async function replayEntry(
   const type = header(e.request.headers, 'content-type') ?? post?.mimeType;
   let body: string | undefined =
     override?.body !== undefined ? JSON.stringify(override.body) : post?.text;
-  const mapping = ctx.mapIds || (ids?.size ?? 0) > 0;
+  const mapping = ctx.mapIds || ctx.freshReferences || ctx.parties || (ids?.size ?? 0) > 0;
   if (mapping && body !== undefined && override?.body === undefined && FORM.test(type ?? '')) {
     body = mapForm(body, ctx, ids);
   } else if (mapping && body !== undefined) {
