@@ -51,9 +51,9 @@ const NEEDS: Record<string, string[]> = {
 };
 
 /** A recorded JSON answer, or undefined. */
-function parseRecorded(text: string | undefined): unknown {
+function parseRecorded(text: string): unknown {
   try {
-    return JSON.parse(text ?? '');
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -118,6 +118,7 @@ export const replayCommand: CliCommand = {
       loadSpec,
       learnAccounts,
       moneyGuard,
+      responseText,
     } = await import('../parity/index.js');
     let entries;
     try {
@@ -177,7 +178,7 @@ export const replayCommand: CliCommand = {
     const ids = new Map<string, string>();
     for (const { entry } of entries)
       if (/\/crypto-accounts\/?$/.test(new URL(entry.request.url).pathname))
-        learnAccounts(parseRecorded(entry.response.content.text), creds.accounts, ids);
+        learnAccounts(parseRecorded(responseText(entry)), creds.accounts, ids);
     const reference = referenceMaker(newRunId());
     const results = await replayAll(
       entries,
@@ -199,7 +200,9 @@ export const replayCommand: CliCommand = {
     );
     if (values.junit)
       writeFileSync(resolve(values.junit as string), junitReport(results, 'replay'));
-    console.log(values.json ? JSON.stringify({ results }, null, 2) : textReport(results));
+    console.log(
+      values.json ? JSON.stringify({ results }, null, 2) : textReport(results, { replay: true }),
+    );
     return results.some((r) => r.status === 'unexplained' || r.status === 'error') ? 1 : 0;
   },
 };

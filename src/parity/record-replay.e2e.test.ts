@@ -190,7 +190,7 @@ describe('paysandbox record and replay, against a fake upstream that answers lik
       env: { ...CREDS, CONTRACT_ALLOW_MONEY: '1' },
     });
     expect(out).toMatch(
-      /UNEXPLAINED format\s+order\.amount\s+recorded decimal\(as entered\) "5"; ours decimal\(8 places\) "5\.00000000"/,
+      /UNEXPLAINED format\s+order\.amount\s+recorded decimal\(as entered\) "5"; target decimal\(8 places\) "5\.00000000"/,
     );
     expect(out).toMatch(/UNEXPLAINED extra\s+order\.fee/);
     expect(code).toBe(1);

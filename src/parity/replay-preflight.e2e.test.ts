@@ -70,6 +70,10 @@ interface RecordedExchange {
   request?: unknown;
   response: unknown;
   auth?: 'hmac' | 'token';
+  /** The answer as base64 text with `content.encoding: "base64"` (HAR 1.2, as some tools write). */
+  base64?: boolean;
+  /** The request as a form given only as `postData.params` (HAR 1.2). */
+  params?: Record<string, string>;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'paysandbox-replay-preflight-'));
@@ -98,6 +102,14 @@ function har(exchanges: RecordedExchange[]): string {
       ...(x.request === undefined
         ? {}
         : { postData: { mimeType: 'application/json', text: JSON.stringify(x.request) } }),
+      ...(x.params
+        ? {
+            postData: {
+              mimeType: 'application/x-www-form-urlencoded',
+              params: Object.entries(x.params).map(([name, value]) => ({ name, value })),
+            },
+          }
+        : {}),
       headersSize: -1,
       bodySize: -1,
     },
@@ -107,7 +119,13 @@ function har(exchanges: RecordedExchange[]): string {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: [{ name: 'content-type', value: 'application/json' }],
-      content: { size: -1, mimeType: 'application/json', text: JSON.stringify(x.response) },
+      content: {
+        size: -1,
+        mimeType: 'application/json',
+        ...(x.base64
+          ? { text: Buffer.from(JSON.stringify(x.response)).toString('base64'), encoding: 'base64' }
+          : { text: JSON.stringify(x.response) }),
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,
@@ -412,5 +430,50 @@ describe('replay: re-runnable', () => {
       expect(ref).not.toBe('order-1001');
       expect(reads[i]?.url).toBe(`/v3/invoices/?external_transaction_id=${ref}`);
     }
+  });
+});
+
+describe('replay: HAR 1.2 bodies as other tools write them, and the target named as such', () => {
+  it('decodes a base64 answer, sends a form given as params, and labels the answer the target’s', async () => {
+    const svc = await fakeService((r) => {
+      const p = path(r);
+      if (p === '/v3/crypto-accounts/') return accountsAnswer;
+      if (p === '/v1/markets') return { status: 200, body: MARKETS_READ.response };
+      if (p === '/v3/payment-requests/' && r.method === 'POST') {
+        const form = new URLSearchParams(r.body);
+        return form.get('amount') === '5'
+          ? { status: 201, body: { payment_request: { id: 'ab'.repeat(16), amount: '5' } } }
+          : { status: 400, body: { errors: { detail: 'No data provided.' } } };
+      }
+      return notFound;
+    });
+    const file = har([
+      { ...MARKETS_READ, base64: true },
+      {
+        method: 'POST',
+        path: '/v3/payment-requests/',
+        status: 201,
+        params: { amount: '5', currency: 'PHP', message: 'lunch' },
+        response: { payment_request: { id: 'cd'.repeat(16), amount: '5' } },
+      },
+      { ...MARKETS_READ, path: '/v1/markets/BTC-PHP' },
+    ]);
+    const { code, out } = await replay(file, svc.url);
+    expect(out).toMatch(/total\s+2\/3/);
+    expect(out).toMatch(/UNEXPLAINED status\s+\S*\s+recorded 200; target 404/);
+    expect(out).toContain('the target\'s answer: {"errors":{"detail":"Not found."}}');
+    expect(out).not.toMatch(/session\d+\.har#[01] /);
+    expect(code).toBe(1);
+    expect(svc.seen.find((r) => r.method === 'POST')?.body).toBe(
+      'amount=5&currency=PHP&message=lunch',
+    );
+  });
+
+  it('lists the entries it skipped, with the reason, in the text report', async () => {
+    const svc = await fakeService(stagingWithTransfers());
+    const { out } = await replay(har(MONEY_SESSION), svc.url);
+    expect(out).toMatch(
+      /#1 {2}POST \S+\/v3\/transfers\/ {2}→ createTransfer {2}\[skipped\] {2}createTransfer moves money: set CONTRACT_ALLOW_MONEY=1/,
+    );
   });
 });

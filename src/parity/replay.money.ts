@@ -3,7 +3,7 @@
  * neither is a later one that names what it made (its id), since that does not exist on the target.
  */
 import type { Operation } from '../spec/load.js';
-import type { HarEntry } from './har.js';
+import { requestText, responseText, type HarEntry } from './har.js';
 import { parseLenient } from './lenient-parse.js';
 
 /** The ids a recorded answer made (`id`, `…_id` strings), at any depth. */
@@ -28,13 +28,13 @@ export function moneyGuard(
     const { method, url } = entry.request;
     const path = new URL(url.replace(/[{}]/g, '')).pathname;
     if (op && operations.has(op.operationId)) {
-      const parsed = parseLenient(entry.response.content.text ?? '');
+      const parsed = parseLenient(responseText(entry));
       const ids = new Set<string>();
       if (parsed.ok) madeIds(parsed.value, ids);
       for (const id of ids) skipped.set(id, `${method} ${path}`);
       return `${op.operationId} ${reason}`;
     }
-    const sent = `${url} ${entry.request.postData?.text ?? ''}`;
+    const sent = `${url} ${requestText(entry) ?? ''}`;
     for (const [id, by] of skipped)
       if (sent.includes(id)) return `names ${id}, made by ${by}, which was skipped: ${reason}`;
     return undefined;

@@ -5,7 +5,7 @@
 import { retryAfterMs } from '../client/client.transport.js';
 import type { Operation } from '../spec/load.js';
 import type { Answer } from './compare.types.js';
-import { header, type HarEntry } from './har.js';
+import { header, responseText, type HarEntry } from './har.js';
 import type { AuthMode, ReplayContext } from './replay.types.js';
 
 /** The authentication a recorded request used, read from its headers and the operation's security. */
@@ -26,7 +26,7 @@ export function authOf(e: HarEntry, op: Operation | undefined): AuthMode {
  */
 export function recordedFailure(e: HarEntry): AuthMode | undefined {
   if (e.response.status !== 401 && !e.response._statusUnknown) return undefined;
-  const text = e.response.content.text ?? '';
+  const text = responseText(e);
   if (/nonce is too low/i.test(text)) return 'stale-nonce';
   if (/signature cannot be matched|invalid signature/i.test(text)) return 'bad-signature';
   if (/invalid token/i.test(text)) return 'wrong-token';
