@@ -119,6 +119,7 @@ export const replayCommand: CliCommand = {
       learnAccounts,
       moneyGuard,
       responseText,
+      apiScope,
     } = await import('../parity/index.js');
     let entries;
     try {
@@ -128,13 +129,16 @@ export const replayCommand: CliCommand = {
     }
     const spec = loadSpec();
     const matcher = operationMatcher(spec);
+    const matched = entries.map((e) => ({
+      entry: e.entry,
+      op: matcher.match(e.entry.request.method, new URL(e.entry.request.url).pathname),
+    }));
+    const scope = apiScope(matched);
+    // The credentials of the entries replayed (not a CDN's or a page's of a devtools export).
     const modes = new Set(
-      entries.map((e) =>
-        authOf(
-          e.entry,
-          matcher.match(e.entry.request.method, new URL(e.entry.request.url).pathname),
-        ),
-      ),
+      matched
+        .filter(({ entry, op }) => !scope(entry, op))
+        .map(({ entry, op }) => authOf(entry, op)),
     );
     const missing = [...new Set([...modes].flatMap((m) => NEEDS[m] ?? []))].filter((n) => !env[n]);
     if (missing.length)
@@ -180,6 +184,9 @@ export const replayCommand: CliCommand = {
       if (/\/crypto-accounts\/?$/.test(new URL(entry.request.url).pathname))
         learnAccounts(parseRecorded(responseText(entry)), creds.accounts, ids);
     const reference = referenceMaker(newRunId());
+    const money = allowMoney
+      ? undefined
+      : moneyGuard(MONEY_OPERATIONS, `${MONEY_SKIP_REASON} (or --allow-money)`);
     const results = await replayAll(
       entries,
       {
@@ -191,9 +198,7 @@ export const replayCommand: CliCommand = {
         unique: () => reference('replay'),
         ids,
         retry: { ...RETRY_AFTER },
-        skip: allowMoney
-          ? undefined
-          : moneyGuard(MONEY_OPERATIONS, `${MONEY_SKIP_REASON} (or --allow-money)`),
+        skip: (entry, op) => scope(entry, op) ?? money?.(entry, op),
       },
       spec,
       { gaps: [], overrides: {} },

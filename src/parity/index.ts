@@ -7,6 +7,7 @@ export { startRecorder } from './record.proxy.js';
 export { authOf } from './replay.js';
 export { learnAccounts } from './replay.mapping.js';
 export { moneyGuard } from './replay.money.js';
+export { apiScope } from './replay.scope.js';
 export { junitReport, textReport, totals } from './report.js';
 export { committedInputs, replayAll, runParity, staleGaps } from './run.js';
 export { inProcessTarget, urlTarget } from './target.js';

@@ -72,6 +72,10 @@ interface RecordedExchange {
   auth?: 'hmac' | 'token';
   /** The answer as base64 text with `content.encoding: "base64"` (HAR 1.2, as some tools write). */
   base64?: boolean;
+  /** Another origin than the recorded sandbox's (a CDN of a devtools export). */
+  origin?: string;
+  /** The answer's type, when not JSON (a page, a script). */
+  mimeType?: string;
   /** The request as a form given only as `postData.params` (HAR 1.2). */
   params?: Record<string, string>;
 }
@@ -87,7 +91,7 @@ function har(exchanges: RecordedExchange[]): string {
     time: 5,
     request: {
       method: x.method,
-      url: `http://127.0.0.1:7070${x.path}`,
+      url: `${x.origin ?? 'http://127.0.0.1:7070'}${x.path}`,
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers:
@@ -121,7 +125,7 @@ function har(exchanges: RecordedExchange[]): string {
       headers: [{ name: 'content-type', value: 'application/json' }],
       content: {
         size: -1,
-        mimeType: 'application/json',
+        mimeType: x.mimeType ?? 'application/json',
         ...(x.base64
           ? { text: Buffer.from(JSON.stringify(x.response)).toString('base64'), encoding: 'base64' }
           : { text: JSON.stringify(x.response) }),
@@ -475,5 +479,39 @@ describe('replay: HAR 1.2 bodies as other tools write them, and the target named
     expect(out).toMatch(
       /#1 {2}POST \S+\/v3\/transfers\/ {2}→ createTransfer {2}\[skipped\] {2}createTransfer moves money: set CONTRACT_ALLOW_MONEY=1/,
     );
+  });
+
+  it('skips what a devtools export holds besides API calls: other hosts, pages and static files', async () => {
+    const svc = await fakeService((r) =>
+      path(r) === '/v1/markets' ? { status: 200, body: MARKETS_READ.response } : accountsAnswer,
+    );
+    const file = har([
+      {
+        ...MARKETS_READ,
+        origin: 'https://cdn.example.com',
+        path: '/app.js',
+        mimeType: 'application/javascript',
+        response: 'x',
+      },
+      {
+        ...MARKETS_READ,
+        path: '/payment/invoice/abc',
+        mimeType: 'text/html; charset=utf-8',
+        response: '<html>',
+      },
+      MARKETS_READ,
+    ]);
+    const { code, out } = await replay(file, svc.url, {}, ['--json']);
+    const { results } = JSON.parse(out) as { results: Array<{ status: string; note?: string }> };
+    expect(results.map((r) => [r.status, r.note])).toEqual([
+      [
+        'skipped',
+        "not a call to the API: another host (https://cdn.example.com; the session's API is http://127.0.0.1:7070)",
+      ],
+      ['skipped', 'not a call to the API: a page or static file (text/html)'],
+      ['match', undefined],
+    ]);
+    expect(code).toBe(0);
+    expect(svc.seen.map(path)).toEqual(['/v3/crypto-accounts/', '/v1/markets']);
   });
 });
