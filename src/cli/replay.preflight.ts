@@ -35,6 +35,8 @@ function accountsOf(a: PreflightAnswer): Record<string, string> {
   for (const acc of Array.isArray(list) ? list : [])
     if (typeof acc.id === 'string' && typeof acc.currency === 'string' && !out[acc.currency])
       out[acc.currency] = acc.id;
+  // The peso wallet is `PBTC` in the service's lists; a request's `<PHP account id>` is that wallet.
+  if (out.PBTC && !out.PHP) out.PHP = out.PBTC;
   return out;
 }
 

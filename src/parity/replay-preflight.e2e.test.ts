@@ -58,7 +58,7 @@ const notFound: Answer = { status: 404, body: { errors: { detail: 'Not found.' }
 
 /** The target's own accounts (the preflight's signed read answers them). */
 const TARGET_ACCOUNTS = [
-  { id: 'a1'.repeat(16), currency: 'PHP', balance: '100' },
+  { id: 'a1'.repeat(16), currency: 'PBTC', balance: '100' }, // the peso wallet, as the service names it
   { id: 'b2'.repeat(16), currency: 'BTC', balance: '0.1' },
 ];
 const accountsAnswer: Answer = { status: 200, body: { 'crypto-accounts': TARGET_ACCOUNTS } };
@@ -169,7 +169,7 @@ const ACCOUNTS_READ: RecordedExchange = {
   status: 200,
   response: {
     'crypto-accounts': [
-      { id: 'c3'.repeat(16), currency: 'PHP', balance: '900' },
+      { id: 'c3'.repeat(16), currency: 'PBTC', balance: '900' },
       { id: 'd4'.repeat(16), currency: 'BTC', balance: '1' },
     ],
   },
@@ -322,13 +322,22 @@ describe('replay: money only with the contract suite’s opt-in', () => {
   });
 
   it('sends it with CONTRACT_ALLOW_MONEY=1 (or --allow-money): recorded accounts and e-mails become the target’s', async () => {
-    for (const [env, args] of [
-      [{ CONTRACT_ALLOW_MONEY: '1', CONTRACT_TRANSFER_TARGET: 'juan@staging.example' }, []],
-      [{ CONTRACT_CUSTOMER_EMAIL: 'juan@staging.example' }, ['--allow-money']],
-    ] as Array<[Record<string, string>, string[]]>) {
+    // With the session's recorded accounts list (mapped by currency), and without it (by the field).
+    for (const [env, args, session] of [
+      [
+        { CONTRACT_ALLOW_MONEY: '1', CONTRACT_TRANSFER_TARGET: 'juan@staging.example' },
+        [],
+        MONEY_SESSION,
+      ],
+      [
+        { CONTRACT_CUSTOMER_EMAIL: 'juan@staging.example' },
+        ['--allow-money'],
+        MONEY_SESSION.slice(1),
+      ],
+    ] as Array<[Record<string, string>, string[], RecordedExchange[]]>) {
       const svc = await fakeService(stagingWithTransfers());
-      const { code, out } = await replay(har(MONEY_SESSION), svc.url, env, args);
-      expect(out).toMatch(/total\s+3\/3/);
+      const { code, out } = await replay(har(session), svc.url, env, args);
+      expect(out).toMatch(new RegExp(`total\\s+${session.length}/${session.length}`));
       expect(code).toBe(0);
       const sent = svc.seen.find((r) => r.method === 'POST');
       expect(JSON.parse(sent?.body ?? 'null')).toEqual({
