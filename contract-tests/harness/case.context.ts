@@ -1,3 +1,4 @@
+import { RETRY_AFTER } from '../../src/cli/target-rules.js';
 import {
   createControlClient,
   createDeveloperClient,
@@ -121,7 +122,7 @@ export function buildCaseContext(target: Target, recorder: Recorder, name: strin
     baseUrl: info.baseUrl,
     fetch: target.fetch,
     onResponse,
-    retry: { retries: 3, maxWaitMs: 30_000 },
+    retry: { ...RETRY_AFTER },
     timeoutMs: 20_000,
   };
   const cleanups: Array<() => Promise<void> | void> = [];

@@ -1,3 +1,4 @@
+import { MONEY_SKIP_REASON } from '../../src/cli/target-rules.js';
 import { buildCaseContext, ContractFailure, type ContractCase } from './case.context.js';
 import { describeObservation, type Recorder } from './drift.recorder.js';
 import type { Target, TargetInfo } from './target.types.js';
@@ -21,8 +22,7 @@ export function skipReason(c: ContractCase, target: Target): string | undefined 
   const info: TargetInfo = target.info;
   if (c.tags.includes('sandbox') && !info.hasControl)
     return `needs the control API: GET ${info.baseUrl}/_sandbox/clock answered 404`;
-  if (c.tags.includes('money') && !info.allowMoney)
-    return 'moves money: set CONTRACT_ALLOW_MONEY=1 to run it';
+  if (c.tags.includes('money') && !info.allowMoney) return MONEY_SKIP_REASON;
   if (c.tags.includes('write') && !info.allowWrite)
     return 'creates data and CONTRACT_READ_ONLY=1 is set';
   return c.needs?.(target);

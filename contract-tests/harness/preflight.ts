@@ -1,92 +1,27 @@
 import { createHmacSigner, errorCodesOf } from '../../src/client/index.js';
+import {
+  ask,
+  checkMerchantToken,
+  describeAnswer as describe,
+  hmacRefusal,
+  PREFLIGHT_TIMEOUT_MS,
+  PreflightError,
+  signedRead,
+} from '../../src/cli/preflight.checks.js';
 import { urlTargetConfigFromEnv, type UrlTargetConfig } from './url.target.js';
 
-/**
+/*
  * Before any case runs against a URL: is the URL a base, does it answer, and do the credentials
  * work? Each problem becomes one line a person can act on, instead of a stack trace or dozens of
- * "expected 200, observed 401" drifts (docs/contract-tests.md, "Preflight").
+ * "expected 200, observed 401" drifts (docs/contract-tests.md, "Preflight"). The checks themselves are
+ * shared with `paysandbox replay` (src/cli/preflight.checks.ts).
  */
-export class PreflightError extends Error {
-  override readonly name = 'PreflightError';
-}
+export { PREFLIGHT_TIMEOUT_MS, PreflightError } from '../../src/cli/preflight.checks.js';
 
 export interface PreflightResult {
   config: UrlTargetConfig;
   /** The last nonce the preflight's signed request used: the suite starts above it. */
   lastNonce: string;
-}
-
-/** One request of the preflight may take this long. */
-export const PREFLIGHT_TIMEOUT_MS = 10_000;
-
-interface Answer {
-  status: number;
-  type: string;
-  body: unknown;
-}
-
-/** `401 invalid_token (Invalid token.)` */
-function describe(a: Answer): string {
-  const body = a.body as { errors?: Record<string, unknown> } | null;
-  const codes = errorCodesOf(a.body).join(', ');
-  const first = body?.errors ? Object.values(body.errors).flat()[0] : undefined;
-  const message = typeof first === 'string' ? first : '';
-  return [String(a.status), codes, message && `(${message})`].filter(Boolean).join(' ');
-}
-
-const NETWORK_ERRORS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused — is the server running on that port?',
-  ENOTFOUND: 'no such host',
-  EAI_AGAIN: 'the host name could not be resolved now',
-  ECONNRESET: 'the connection was reset',
-  EHOSTUNREACH: 'host unreachable',
-  ETIMEDOUT: 'the connection timed out',
-};
-
-const causeOf = (err: unknown): string => {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
-    return `no answer within ${PREFLIGHT_TIMEOUT_MS / 1000} s`;
-  const code = e?.cause?.code;
-  if (code && NETWORK_ERRORS[code]) return `${NETWORK_ERRORS[code]} (${code})`;
-  if (code) return `${e.cause?.message ?? code} (${code})`;
-  return e?.cause?.message ?? e?.message ?? String(err);
-};
-
-async function ask(
-  fetchFn: typeof fetch,
-  url: string,
-  headers: Record<string, string>,
-): Promise<Answer> {
-  let res: Response;
-  try {
-    res = await fetchFn(url, {
-      headers: { accept: 'application/json', ...headers },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(PREFLIGHT_TIMEOUT_MS),
-    });
-  } catch (err) {
-    throw new PreflightError(`cannot reach ${new URL(url).origin}: ${causeOf(err)}`);
-  }
-  const type = res.headers.get('content-type') ?? '';
-  const text = await res.text().catch(() => '');
-  let body: unknown = null;
-  if (type.includes('json')) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = null;
-    }
-  }
-  return { status: res.status, type, body };
-}
-
-/** A wrong base shows as 404s, redirects or HTML where the API answers JSON. */
-function notTheApi(base: string, what: string, a: Answer): string | undefined {
-  if (a.status === 404 || (a.status >= 300 && a.status < 400) || !a.type.includes('json')) {
-    return `${base} does not look like the payments API: ${what} answered ${a.status} ${a.type || 'without a content type'} — is CONTRACT_BASE_URL the API's base URL?`;
-  }
-  return undefined;
 }
 
 /** Pages of `GET /_sandbox/apps` walked to find the key (100 a page). */
@@ -140,10 +75,6 @@ async function forgetNonce(
  * Run the checks in order; the first failure throws a PreflightError with its one line.
  * A configuration error (missing variable, production host, a URL with a path) is one too.
  */
-/** Tries of a nonce refused by a concurrent run's (time-based nonces pass each other in milliseconds). */
-const NONCE_RETRIES = 5;
-const NONCE_RETRY_MS = 200;
-
 export async function preflight(
   env: Record<string, string | undefined>,
   fetchFn: typeof fetch = globalThis.fetch,
@@ -157,18 +88,8 @@ export async function preflight(
   const base = config.baseUrl;
 
   // The merchant token, with the cheapest read there is (also tells whether the URL answers at all).
+  await checkMerchantToken(fetchFn, base, config.creds.merchantToken);
   const invoices = `${base}/v3/invoices/?page=1&per_page=1`;
-  const m = await ask(fetchFn, invoices, { authorization: `Token ${config.creds.merchantToken}` });
-  const wrongBase = notTheApi(base, 'GET /v3/invoices/', m);
-  if (wrongBase) throw new PreflightError(wrongBase);
-  if (m.status === 401 || m.status === 403)
-    throw new PreflightError(
-      `CONTRACT_MERCHANT_TOKEN is refused by ${base}: GET /v3/invoices/ answered ${describe(m)}`,
-    );
-  if (m.status !== 200)
-    throw new PreflightError(
-      `${base} is not ready: GET /v3/invoices/ with CONTRACT_MERCHANT_TOKEN answered ${describe(m)}`,
-    );
 
   // The second merchant (scoping), when given: another merchant, and a working token.
   const token2 = config.creds.merchantToken2;
@@ -213,37 +134,11 @@ export async function preflight(
     apiSecret: config.creds.apiSecret,
     nonceStart: config.creds.nonceStart,
   });
-  const accounts = `${base}/v3/crypto-accounts/?currency=PBTC&per_page=1`;
-  let h = await ask(fetchFn, accounts, signer.sign(accounts));
-  // Runs started side by side on one key (several CI jobs, each preflighting the same credentials)
-  // race on its nonce: a refused nonce is tried again a little later, when ours has passed theirs. A key
-  // locked to a huge nonce is still refused every time.
-  for (
-    let retry = 0;
-    retry < NONCE_RETRIES && errorCodesOf(h.body).includes('invalid_nonce');
-    retry++
-  ) {
-    await new Promise((r) => setTimeout(r, NONCE_RETRY_MS));
-    h = await ask(fetchFn, accounts, signer.sign(accounts));
-  }
+  const h = await signedRead(fetchFn, base, signer);
   const lastNonce = signer.nonces.last();
-  const codes = errorCodesOf(h.body);
   if (h.status === 200) {
     if (nonceBefore === null) await forgetNonce(fetchFn, base, controlHeaders, config.creds.apiKey);
     return { config, lastNonce };
   }
-  const what = `a signed GET /v3/crypto-accounts/ answered ${describe(h)}`;
-  if (codes.includes('invalid_access_key'))
-    throw new PreflightError(`CONTRACT_API_KEY is not known to ${base}: ${what}`);
-  if (codes.includes('invalid_signature'))
-    throw new PreflightError(
-      `CONTRACT_API_SECRET does not match CONTRACT_API_KEY on ${base}: ${what}`,
-    );
-  if (codes.includes('invalid_nonce'))
-    throw new PreflightError(
-      `the key has seen a larger nonce than ours: ${what} — set CONTRACT_NONCE_START above it (e.g. 1.8e+262)`,
-    );
-  throw new PreflightError(
-    `the HMAC credentials (CONTRACT_API_KEY, CONTRACT_API_SECRET) do not work on ${base}: ${what}`,
-  );
+  throw hmacRefusal(base, h);
 }

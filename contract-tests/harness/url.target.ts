@@ -4,6 +4,7 @@ import {
   createHmacSigner,
   type ControlClient,
 } from '../../src/client/index.js';
+import { assertBaseUrl, DEFAULT_MIN_INTERVAL_MS } from '../../src/cli/target-rules.js';
 import { takeRunWorkspaces, workspaceCredentials } from './run.workspace.js';
 import { createSandboxTarget } from './sandbox.target.js';
 import {
@@ -16,8 +17,7 @@ import {
 } from './target.safety.js';
 import type { Credentials, Target, TargetOptions } from './target.types.js';
 
-/** Default spacing of request starts against a shared environment. */
-export const DEFAULT_MIN_INTERVAL_MS = 200;
+export { assertBaseUrl, DEFAULT_MIN_INTERVAL_MS } from '../../src/cli/target-rules.js';
 
 export interface UrlTargetConfig {
   baseUrl: string;
@@ -30,28 +30,6 @@ export interface UrlTargetConfig {
   productionConfirmed?: boolean;
   /** CONTRACT_WORKSPACE_LEDGER: where `paysandbox contract` reads the run's live workspaces. */
   workspaceLedger?: string;
-}
-
-/**
- * The suite appends `/v1/…`, `/v3/…` and `/_sandbox/…` itself: a URL with a path (often a copied
- * endpoint) would send every case to the wrong place, so it is refused before anything runs.
- */
-export function assertBaseUrl(raw: string): void {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(
-      `the base URL (CONTRACT_BASE_URL / --base-url) is not a URL: ${JSON.stringify(raw)}`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`the base URL must be http(s), got ${url.protocol} in ${raw}`);
-  if (trimEnd(url.pathname, '/') !== '' || url.search || url.hash || url.username || url.password) {
-    throw new Error(
-      `the base URL must be scheme, host and port only, got ${raw} — use ${url.origin}`,
-    );
-  }
 }
 
 /** Read the url target from CONTRACT_* variables; says which required ones are missing. */

@@ -19,7 +19,12 @@ export interface HarEntry {
     cookies: unknown[];
     headers: HarHeader[];
     queryString: HarHeader[];
-    postData?: { mimeType: string; text?: string };
+    /** HAR 1.2: a body as `text`, or a form as `params` only (what some tools write). */
+    postData?: {
+      mimeType: string;
+      text?: string;
+      params?: Array<{ name: string; value?: string }>;
+    };
     headersSize: number;
     bodySize: number;
   };
@@ -33,6 +38,8 @@ export interface HarEntry {
       size: number;
       mimeType: string;
       text?: string;
+      /** HAR 1.2: `base64` when `text` is the body base64-encoded. */
+      encoding?: string;
       _truncated?: boolean;
       _textFormat?: string;
     };
@@ -128,6 +135,20 @@ export function loadEntries(files: string[]): LoadedEntry[] {
   return out;
 }
 
+/** The recorded answer's text: `content.text`, decoded when `content.encoding` is base64 (HAR 1.2). */
+export function responseText(e: HarEntry): string {
+  const { text, encoding } = e.response.content;
+  if (!text) return '';
+  return encoding?.toLowerCase() === 'base64' ? Buffer.from(text, 'base64').toString('utf8') : text;
+}
+
+/** The recorded request body: `postData.text`, or the form its `params` encode (HAR 1.2). */
+export function requestText(e: HarEntry): string | undefined {
+  const post = e.request.postData;
+  if (post?.text !== undefined || !post?.params) return post?.text;
+  return new URLSearchParams(post.params.map((p) => [p.name, p.value ?? ''])).toString();
+}
+
 const ERRORISH = /^(message-only|empty)$/;
 
 /** The recorded answer of an entry, markers honoured (parity/recorded/README.md, "How to read an entry"). */
@@ -145,7 +166,7 @@ export function recordedAnswer(e: HarEntry): RecordedAnswer {
       typeAmbiguous,
     };
   }
-  const text = res.content.text ?? '';
+  const text = responseText(e);
   const format = res.content._textFormat ?? 'json';
   if (!text.trim() || format === 'empty')
     return { status, body: { kind: 'none', why: 'no body' }, typeAmbiguous };

@@ -63,6 +63,7 @@ const CREDS = {
   CONTRACT_API_SECRET: 'staging-secret',
   CONTRACT_BEARER_TOKEN: 'staging-bearer',
   CONTRACT_MERCHANT_TOKEN: 'staging-token',
+  CONTRACT_MIN_INTERVAL_MS: '0',
 };
 let upstream: Awaited<ReturnType<typeof fakeUpstream>>;
 let changed: Awaited<ReturnType<typeof fakeUpstream>>;
@@ -166,27 +167,30 @@ describe('paysandbox record and replay, against a fake upstream that answers lik
 
   it('replays the session against the same service, re-signed: every answer has the recorded shape (exit 0)', async () => {
     upstream.seen.length = 0;
+    // The session has a sell order: money, sent with the contract suite's opt-in.
     const { code, out } = await runCli(['replay', '--har', har, '--base-url', upstream.url], {
-      env: CREDS,
+      env: { ...CREDS, CONTRACT_ALLOW_MONEY: '1' },
     });
     expect(out).toMatch(/total\s+3\/3/);
     expect(code).toBe(0);
-    const signed = upstream.seen[0]!;
+    // After the preflight's two reads (HMAC, bearer): the session's three requests.
+    expect(upstream.seen).toHaveLength(5);
+    const signed = upstream.seen[2]!;
     const url = `${upstream.url}${signed.url}`;
     expect(signed.headers.access_key).toBe('staging-key');
     expect(signed.headers.access_signature).toBe(
       signRequest('staging-secret', String(signed.headers.access_nonce), url, ''),
     );
     expect(BigInt(String(signed.headers.access_nonce))).toBeGreaterThan(1700000000000001n);
-    expect(upstream.seen[1]!.headers.authorization).toBe('Bearer staging-bearer');
+    expect(upstream.seen[3]!.headers.authorization).toBe('Bearer staging-bearer');
   });
 
   it('diffs the answers of a service that differs (exit 1), naming the path and the formats', async () => {
     const { code, out } = await runCli(['replay', '--har', har, '--base-url', changed.url], {
-      env: CREDS,
+      env: { ...CREDS, CONTRACT_ALLOW_MONEY: '1' },
     });
     expect(out).toMatch(
-      /UNEXPLAINED format\s+order\.amount\s+recorded decimal\(as entered\) "5"; ours decimal\(8 places\) "5\.00000000"/,
+      /UNEXPLAINED format\s+order\.amount\s+recorded decimal\(as entered\) "5"; target decimal\(8 places\) "5\.00000000"/,
     );
     expect(out).toMatch(/UNEXPLAINED extra\s+order\.fee/);
     expect(code).toBe(1);

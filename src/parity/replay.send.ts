@@ -2,9 +2,10 @@
  * A replayed request sent as the recorded one authenticated (HMAC, a token, a bearer), or as the
  * authentication failure it recorded, and its answer read.
  */
+import { retryAfterMs } from '../client/client.transport.js';
 import type { Operation } from '../spec/load.js';
 import type { Answer } from './compare.types.js';
-import { header, type HarEntry } from './har.js';
+import { header, responseText, type HarEntry } from './har.js';
 import type { AuthMode, ReplayContext } from './replay.types.js';
 
 /** The authentication a recorded request used, read from its headers and the operation's security. */
@@ -25,7 +26,7 @@ export function authOf(e: HarEntry, op: Operation | undefined): AuthMode {
  */
 export function recordedFailure(e: HarEntry): AuthMode | undefined {
   if (e.response.status !== 401 && !e.response._statusUnknown) return undefined;
-  const text = e.response.content.text ?? '';
+  const text = responseText(e);
   if (/nonce is too low/i.test(text)) return 'stale-nonce';
   if (/signature cannot be matched|invalid signature/i.test(text)) return 'bad-signature';
   if (/invalid token/i.test(text)) return 'wrong-token';
@@ -43,7 +44,25 @@ export interface Outgoing {
   spelling?: 'underscore' | 'dash';
 }
 
-export async function send(
+/**
+ * Send a replayed request; with `ctx.retry`, a 429 or 503 with Retry-After is sent again (re-signed)
+ * after the wait, as the contract suite's clients do, within its bounds.
+ */
+export async function send(ctx: ReplayContext, out: Outgoing): Promise<Response> {
+  for (let n = 1; ; n++) {
+    const res = await sendOnce(ctx, out);
+    const wait =
+      ctx.retry && (res.status === 429 || res.status === 503)
+        ? retryAfterMs(res.headers.get('retry-after'))
+        : undefined;
+    if (!ctx.retry || wait === undefined || n > ctx.retry.retries || wait > ctx.retry.maxWaitMs)
+      return res;
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+async function sendOnce(
   ctx: ReplayContext,
   { method, url, body, type, auth, spelling = 'underscore' }: Outgoing,
 ): Promise<Response> {

@@ -1,6 +1,6 @@
 import type { Operation } from '../spec/load.js';
 import type { Answer } from './compare.types.js';
-import { header, type HarEntry } from './har.js';
+import { header, requestText, type HarEntry } from './har.js';
 import { parseLenient } from './lenient-parse.js';
 import { chainIds, FORM, mapBody, mapForm } from './replay.mapping.js';
 import { authOf, readAnswer, recordedFailure, send, type Outgoing } from './replay.send.js';
@@ -118,8 +118,8 @@ export async function replayEntry(
   const post = e.request.postData;
   const type = header(e.request.headers, 'content-type') ?? post?.mimeType;
   let body: string | undefined =
-    override?.body !== undefined ? JSON.stringify(override.body) : post?.text;
-  const mapping = ctx.mapIds || (ids?.size ?? 0) > 0;
+    override?.body !== undefined ? JSON.stringify(override.body) : requestText(e);
+  const mapping = ctx.mapIds || ctx.freshReferences || ctx.parties || (ids?.size ?? 0) > 0;
   if (mapping && body !== undefined && override?.body === undefined && FORM.test(type ?? '')) {
     body = mapForm(body, ctx, ids);
   } else if (mapping && body !== undefined) {
@@ -131,7 +131,7 @@ export async function replayEntry(
     else if (!type?.includes('json') && body.includes('=')) body = mapForm(body, ctx, ids);
   }
   if (body === '' || (body === undefined && override?.body === undefined))
-    body = post?.text || undefined;
+    body = requestText(e) || undefined;
   if (['GET', 'HEAD'].includes(e.request.method)) body = undefined; // fetch sends none (errors.har#3 records one)
   const auth = override?.auth ?? recordedFailure(e) ?? authOf(e, op);
   const spelling = e.request.headers.some((h) => /^access-(key|signature)$/i.test(h.name))

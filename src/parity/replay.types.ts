@@ -1,4 +1,6 @@
 /** What a replay needs: how a request authenticates, an entry's override, and the run's context. */
+import type { Operation } from '../spec/load.js';
+import type { HarEntry } from './har.js';
 import type { Credentials, Target } from './target.js';
 
 /** How a replayed request authenticates: as recorded, or one of the failures the corpus shows. */
@@ -42,4 +44,18 @@ export interface ReplayContext {
    * Not used for the committed corpus, whose entries are independent examples.
    */
   ids?: Map<string, string>;
+  /**
+   * Replay: each recorded `external_transaction_id` gets a fresh reference (`unique`), the same one
+   * wherever the session names it again, so that a session can be replayed twice on one service.
+   */
+  freshReferences?: boolean;
+  /**
+   * Replay: recorded accounts, e-mails and phones in the fields parity maps (`account`, `target_address`,
+   * `phone_number_load`…) become the target's own (`creds`), when the target's are known.
+   */
+  parties?: boolean;
+  /** Honour Retry-After on 429/503: this many repeats, each wait at most maxWaitMs (replay). */
+  retry?: { retries: number; maxWaitMs: number };
+  /** Why an entry is not sent (money without the opt-in), or undefined to send it. */
+  skip?: (entry: HarEntry, op: Operation | undefined) => string | undefined;
 }

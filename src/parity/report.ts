@@ -52,20 +52,33 @@ const MARK: Record<string, string> = {
   unexplained: 'UNEXPLAINED',
 };
 
-/** The text report: one block per entry that differs, then the table per operation and the totals. */
-export function textReport(results: EntryResult[], opts: { all?: boolean } = {}): string {
+/** How the answers compared are named: ours (parity), the target's (replay, another service). */
+const labels = (replay?: boolean) =>
+  replay
+    ? { them: 'target', answer: "the target's answer" }
+    : { them: 'ours', answer: 'our answer' };
+
+/**
+ * The text report: one block per entry that differs, then the table per operation and the totals.
+ * `replay`: the answers are the target's (not ours), and skipped entries are listed with their reason.
+ */
+export function textReport(
+  results: EntryResult[],
+  opts: { all?: boolean; replay?: boolean } = {},
+): string {
+  const { them, answer } = labels(opts.replay);
   const lines: string[] = [];
   for (const r of results) {
-    if (!opts.all && (r.status === 'match' || r.status === 'skipped')) continue;
+    if (!opts.all && (r.status === 'match' || (r.status === 'skipped' && !opts.replay))) continue;
     lines.push(
       `${r.key}  ${r.method} ${r.url}  → ${r.operationId ?? 'no operation'}  [${r.status}]${r.note ? `  ${r.note}` : ''}`,
     );
     for (const d of r.differences) {
       lines.push(
-        `    ${MARK[d.verdict]!.padEnd(11)} ${d.kind.padEnd(7)} ${(d.path || '(body)').padEnd(40)} recorded ${d.recorded}; ours ${d.ours}`,
+        `    ${MARK[d.verdict]!.padEnd(11)} ${d.kind.padEnd(7)} ${(d.path || '(body)').padEnd(40)} recorded ${d.recorded}; ${them} ${d.ours}`,
       );
     }
-    if (r.ours !== undefined) lines.push(`    our answer: ${r.ours}`);
+    if (r.ours !== undefined) lines.push(`    ${answer}: ${r.ours}`);
   }
   const table = tally(results, operationName);
   const w = Math.max(9, ...table.map((t) => t.name.length));
@@ -94,10 +107,11 @@ export function junitReport(
     if (r.status === 'skipped')
       return `${open}<skipped message="${xml(r.note ?? '')}"/></testcase>`;
     if (r.status !== 'unexplained' && r.status !== 'error') return `${open}</testcase>`;
+    const { them, answer } = labels(command === 'replay');
     const detail = r.differences
       .filter((d) => d.verdict === 'unexplained')
-      .map((d) => `${d.kind} ${d.path}: recorded ${d.recorded}; ours ${d.ours}`)
-      .concat(r.ours !== undefined ? [`our answer: ${r.ours}`] : []);
+      .map((d) => `${d.kind} ${d.path}: recorded ${d.recorded}; ${them} ${d.ours}`)
+      .concat(r.ours !== undefined ? [`${answer}: ${r.ours}`] : []);
     return `${open}<failure message="${xml(r.note ?? `${detail.length} unexplained difference(s)`)}">${xml(detail.join('\n'))}</failure></testcase>`;
   });
   return [

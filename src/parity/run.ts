@@ -171,6 +171,11 @@ export async function replayAll(
       });
       continue;
     }
+    const skip = ctx.skip?.(entry, op);
+    if (skip) {
+      results.push({ ...base, status: 'skipped', note: skip, differences: [] });
+      continue;
+    }
     const gap = inputs.gaps.find((g) => g.entry === key);
     try {
       const [recorded, answer] = callback

@@ -46,11 +46,16 @@ export async function inProcessTarget(): Promise<Target> {
   };
 }
 
-export function urlTarget(baseUrl: string, controlToken?: string): Target {
+/** A service at a URL; `inner` is the fetch to send with (replay: paced). */
+export function urlTarget(
+  baseUrl: string,
+  controlToken?: string,
+  inner: typeof fetch = globalThis.fetch,
+): Target {
   return {
     baseUrl: trimEnd(baseUrl, '/'),
     fetch: (input, init) =>
-      fetch(input, { ...init, redirect: 'manual', signal: AbortSignal.timeout(15_000) }),
+      inner(input, { ...init, redirect: 'manual', signal: AbortSignal.timeout(15_000) }),
     controlHeaders: controlToken ? { 'x-sandbox-token': controlToken } : {},
     close: () => Promise.resolve(),
   };
