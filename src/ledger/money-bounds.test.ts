@@ -137,6 +137,45 @@ describe('money from outside', () => {
   });
 });
 
+describe('a buy order created released through the control API', () => {
+  const createReleased = (dev: ReturnType<typeof newDeveloper>, amount = MAX_AMOUNT) =>
+    t.request('POST', '/_sandbox/buyorders', {
+      body: { api_key: dev.app.api_key, amount, currency: 'PHP', status: 'released' },
+    });
+  const buyOrderCount = () => t.db.prepare('SELECT count(*) FROM buy_orders').pluck().get();
+
+  it('credits the wallet in a buy_order_release transaction, as a release through the lifecycle does', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '0' });
+    const res = await createReleased(dev, '5');
+    expect(res.status).toBe(201);
+    expect(res.body.order).toMatchObject({ status: 'released', btc_released: '5' });
+    expect(balanceOf(t, dev.php)).toBe(500_000_000n);
+    const tx = t.db
+      .prepare('SELECT kind, reference FROM ledger_transactions WHERE reference = ?')
+      .all(res.body.order.id);
+    expect(tx).toEqual([{ kind: 'buy_order_release', reference: res.body.order.id }]);
+    expect(checkLedgerInvariants(t.db)).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('past the bound is refused with the release’s 400, and nothing is written', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '0' });
+    await fillFromOutside(dev);
+    const balance = balanceOf(t, dev.php);
+    const orders = buyOrderCount();
+    const res = await createReleased(dev);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error_codes: ['validation_error'],
+      errors: { amount: [LIMIT_MESSAGE("the sandbox's PHP system account")] },
+    });
+    expect(balanceOf(t, dev.php)).toBe(balance);
+    expect(buyOrderCount()).toBe(orders);
+    expect(checkLedgerInvariants(t.db)).toMatchObject({ ok: true, problems: [] });
+  });
+});
+
 describe("a wallet's total received", () => {
   it('is bounded: a transfer that would pass it is refused with a 400 before anything moves', async () => {
     t = createTestApp({ config: { transferSettleSeconds: 1 } });
