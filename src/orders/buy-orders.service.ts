@@ -1,6 +1,10 @@
 import { ApiError } from '../shared/api-error.js';
 import { required } from '../shared/defined.js';
-import type { App, IdentitiesApi } from '../identities/identities.api.js';
+import {
+  requireLiveWorkspace,
+  type App,
+  type IdentitiesApi,
+} from '../identities/identities.api.js';
 import type { IdFactory } from '../shared/ids.js';
 import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
@@ -149,11 +153,17 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       });
     },
 
-    /** `POST /_sandbox/buyorders/{id}/status`: any owner's order; 409 unless the move is allowed. */
+    /** `POST /_sandbox/buyorders/{id}/status`: any owner's order; 409 unless the move is allowed and its workspace live. */
     setStatus(id: string, to: BuyOrderStatus) {
       return d.unitOfWork(() => {
         const row = d.orders.buyById(id);
         if (!row) throw ApiError.notFound();
+        requireLiveWorkspace(
+          d.identities,
+          { type: 'user', id: row.owner_id },
+          'buy order',
+          `it cannot become ${to}.`,
+        );
         d.enterOwner(row.owner_id);
         return buyOrderResource(move(row, to, d.clock.now()));
       });

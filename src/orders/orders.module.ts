@@ -41,6 +41,7 @@ export function createOrdersModule(
     autoAdvanceSeconds: () => s.config.sellOrderAutoAdvanceSeconds,
     dueWork: s.dueWork,
     enterOwner,
+    identities: s.identities,
   });
   const buy = createBuyOrderService({
     orders: repo,

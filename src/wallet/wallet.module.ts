@@ -28,6 +28,7 @@ export function createWalletModule(
     tenants: s.tenants,
     dueWork: s.dueWork,
     ids: s.ids,
+    identities: s.identities,
   };
   const exchanges = createCryptoExchangeService({
     ...common,
@@ -42,7 +43,6 @@ export function createWalletModule(
   });
   const requests = createPaymentRequestService({
     ...common,
-    identities: s.identities,
     requests: createPaymentRequestRepository(s.db),
     publicUrl: () => s.config.publicUrl,
   });
