@@ -53,9 +53,15 @@ export interface LedgerApi {
   systemAccount(purpose: SystemAccount, currency: string): string;
   /**
    * Refuse (BalanceLimitError), before anything is written, a send whose destination could not be
-   * credited `amount` when it settles (its balance or total received would pass MAX_ACCOUNT_UNITS).
+   * credited `amount` when it settles (its balance or total received would pass MAX_ACCOUNT_UNITS),
+   * counting what is already on its way to it (`countIncoming`): every acknowledged send can settle.
    */
   requireRoom(accountId: string, amount: bigint): void;
+  /**
+   * Tell `requireRoom` what one module has on its way to an account: sends pending, orders paid and not yet
+   * released. Each module registers its own (no module reads another's tables).
+   */
+  countIncoming(source: (accountId: string) => bigint): void;
   /**
    * An account's entries in [from, to) (sandbox microseconds), oldest first, with their transaction's kind
    * and reference, and `fee`: what the same transaction moved to or from a payout-fee account (the fee of

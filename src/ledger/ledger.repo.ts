@@ -116,6 +116,10 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
     return id;
   }
 
+  const incomingSources: Array<(accountId: string) => bigint> = [];
+  const incoming = (accountId: string) =>
+    incomingSources.reduce((sum, source) => sum + source(accountId), 0n);
+
   return {
     createAccount,
     ensureSystemAccounts(): void {
@@ -138,15 +142,18 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
     systemAccount,
     /**
      * Refuse, before anything is written, a send whose destination could not be credited `amount` when it
-     * settles (its balance or total received would pass MAX_ACCOUNT_UNITS).
+     * settles (its balance or total received would pass MAX_ACCOUNT_UNITS), with what is already on its
+     * way to a wallet counted as received.
      */
     requireRoom(accountId, amount) {
       const a = get(accountId);
       if (!a) return;
-      const past = (v: bigint) => v + amount > MAX_ACCOUNT_UNITS;
+      const coming = a.owner_type === 'system' ? 0n : incoming(accountId);
+      const past = (v: bigint) => v + coming + amount > MAX_ACCOUNT_UNITS;
       if (past(a.balance) || (a.owner_type !== 'system' && past(a.total_received)))
         throw new BalanceLimitError(a);
     },
+    countIncoming: (source) => void incomingSources.push(source),
     get,
     byOwner: (ownerType, ownerId) =>
       (byOwner.all(ownerType, ownerId) as Record<string, unknown>[]).map((r) => normalize(r)!),
