@@ -101,11 +101,17 @@ export class LedgerImbalanceError extends Error {}
  * and gives the money back, a buy order that cannot be released is canceled.
  */
 export class BalanceLimitError extends ApiError {
-  constructor(account: Pick<Account, 'owner_type' | 'currency'> | undefined) {
+  /** `figure`: what would pass the bound, the balance or (a wallet's) total received. */
+  constructor(
+    account: Pick<Account, 'owner_type' | 'currency'> | undefined,
+    figure: 'balance' | 'total_received' = 'balance',
+  ) {
     const whose =
       account?.owner_type === 'system'
         ? `the sandbox's ${account.currency} system account`
-        : 'the account';
+        : figure === 'total_received'
+          ? "the account's total received"
+          : 'the account';
     const limit = `${formatMoneyShort(MAX_ACCOUNT_UNITS)}${account ? ` ${account.currency}` : ''}`;
     super('validation_error', {
       amount: [`This would take ${whose} past ${limit}, the most the sandbox keeps exact.`],

@@ -150,8 +150,9 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
       if (!a) return;
       const coming = a.owner_type === 'system' ? 0n : incoming(accountId);
       const past = (v: bigint) => v + coming + amount > MAX_ACCOUNT_UNITS;
-      if (past(a.balance) || (a.owner_type !== 'system' && past(a.total_received)))
-        throw new BalanceLimitError(a);
+      if (past(a.balance)) throw new BalanceLimitError(a);
+      if (a.owner_type !== 'system' && past(a.total_received))
+        throw new BalanceLimitError(a, 'total_received');
     },
     countIncoming: (source) => void incomingSources.push(source),
     get,
@@ -184,7 +185,10 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
         if (moved === undefined) {
           const found = account();
           if (!found) throw new LedgerImbalanceError(`${kind}: no account ${p.accountId}`);
-          throw new BalanceLimitError(found);
+          const balancePast =
+            found.balance + p.amount > MAX_ACCOUNT_UNITS ||
+            found.balance + p.amount < -MAX_ACCOUNT_UNITS;
+          throw new BalanceLimitError(found, balancePast ? 'balance' : 'total_received');
         }
         if (currency !== undefined && moved !== currency)
           throw new LedgerImbalanceError(`${kind} mixes ${currency} and ${moved}`);

@@ -207,7 +207,9 @@ describe("a wallet's total received", () => {
     // received past 90000000000, and is refused before anything moves.
     expect(settled).toBe(17);
     expect(refused?.status).toBe(400);
-    expect(refused?.body.errors).toEqual({ amount: [LIMIT_MESSAGE('the account')] });
+    expect(refused?.body.errors).toEqual({
+      amount: [LIMIT_MESSAGE("the account's total received")],
+    });
     expect(balanceOf(t, b.php)).toBe(MAX_AMOUNT_UNITS);
     expect(t.services.ledger.get(a.php)!.total_received).toBe(
       8n * MAX_AMOUNT_UNITS + MAX_AMOUNT_UNITS,
@@ -258,7 +260,7 @@ describe('what is on its way to a wallet', () => {
     const before = { b: balanceOf(t, b.php), a: balanceOf(t, a.php), transfers: transfers() };
     const second = await send(b, a, '5000000000');
     expect(second.status).toBe(400);
-    expect(second.body.errors).toEqual({ amount: [LIMIT_MESSAGE('the account')] });
+    expect(second.body.errors).toEqual({ amount: [LIMIT_MESSAGE("the account's total received")] });
     // A buy order of a marked paid is refused too: its release could never be credited either.
     const placed = await t.signed('POST', '/api/v2/buyorder/', {
       ...as(a),
@@ -266,7 +268,7 @@ describe('what is on its way to a wallet', () => {
     });
     const paid = await t.signed('PUT', `/d/api/buyorder/${placed.body.order.id}/`, as(a));
     expect(paid.status).toBe(400);
-    expect(paid.body.errors).toEqual({ amount: [LIMIT_MESSAGE('the account')] });
+    expect(paid.body.errors).toEqual({ amount: [LIMIT_MESSAGE("the account's total received")] });
     expect({ b: balanceOf(t, b.php), a: balanceOf(t, a.php), transfers: transfers() }).toEqual(
       before,
     );
