@@ -1,4 +1,9 @@
 import type { InvoiceStatus } from '../invoices/invoices.api.js';
+import { formatMoneyShort, MAX_ACCOUNT_UNITS } from '../shared/money.js';
+
+/** The bound on money (docs/design.md#money-bounds) as the hosted pages say it. */
+export const RECEIVER_FULL = (whose: string) =>
+  `${whose} wallet cannot take this payment: it would pass ${formatMoneyShort(MAX_ACCOUNT_UNITS)}, the most the sandbox keeps exact. Nothing was paid.`;
 
 /** An over-the-counter outlet as the page offers it (the outlets module's pay-in outlets). */
 export interface PayinOutlet {
@@ -21,6 +26,10 @@ export const NOTICES = {
   unsupported_outlet: 'That outlet does not take payments for this invoice. Choose another one.',
   sandbox_unavailable:
     'The sandbox outcome chooser could not pay this invoice (no supported collector or funded customer).',
+  /** A wallet payment the merchant's wallet cannot take (the bound on money). */
+  receiver_full: RECEIVER_FULL("The merchant's"),
+  /** The same, from the sandbox outcome chooser (shown in its own section). */
+  sandbox_receiver_full: RECEIVER_FULL("The merchant's"),
 } as const;
 
 export type NoticeKind = keyof typeof NOTICES;

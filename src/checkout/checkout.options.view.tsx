@@ -16,6 +16,8 @@ const NOTICE_TESTID: Record<NoticeKind, string> = {
   session_expired: 'session-expired',
   unsupported_outlet: 'outlet-error',
   sandbox_unavailable: 'sandbox-error',
+  receiver_full: 'receiver-full',
+  sandbox_receiver_full: 'sandbox-receiver-full',
 };
 
 export function Notice(p: { page: CheckoutPage; only: NoticeKind[]; children?: Child }) {
@@ -36,7 +38,12 @@ export function Notice(p: { page: CheckoutPage; only: NoticeKind[]; children?: C
   );
 }
 
-const WALLET_NOTICES: NoticeKind[] = ['login_failed', 'insufficient_balance', 'session_expired'];
+const WALLET_NOTICES: NoticeKind[] = [
+  'login_failed',
+  'insufficient_balance',
+  'session_expired',
+  'receiver_full',
+];
 
 /** What is missing from the wallet, and the other way to pay when the invoice has one. */
 function Shortfall({ page }: { page: CheckoutPage }) {
@@ -225,7 +232,7 @@ export function SandboxChooser({
   return (
     <section class="card sandbox" aria-labelledby="sandbox-heading" data-testid="sandbox-chooser">
       <h2 id="sandbox-heading">Sandbox: choose an outcome</h2>
-      <Notice page={page} only={['sandbox_unavailable']} />
+      <Notice page={page} only={['sandbox_unavailable', 'sandbox_receiver_full']} />
       <p class="muted">
         Skip the payment steps and make something happen to this invoice right now.
       </p>

@@ -25,6 +25,8 @@ const NOTICE_STATUS: Record<NoticeKind, 400 | 401 | 403 | 409> = {
   insufficient_balance: 409,
   unsupported_outlet: 400,
   sandbox_unavailable: 409,
+  receiver_full: 409,
+  sandbox_receiver_full: 409,
 };
 
 type C = Context<AppEnv>;

@@ -1,6 +1,7 @@
 import { ApiError } from '../shared/api-error.js';
 import type { Invoice } from '../invoices/invoices.api.js';
 import type { User } from '../identities/identities.api.js';
+import { BalanceLimitError } from '../ledger/ledger.api.js';
 import {
   accepts,
   amountDue,
@@ -235,11 +236,18 @@ export function createCheckoutService(d: CheckoutDeps) {
       const amount = outcome === 'part' && half > 0n ? half : undefined;
       // Over the counter first: it needs no customer balance, so the chooser cannot run dry.
       const counter = counterCollector(row);
-      if (counter) return settle(() => s.payments.payOverCounter(invoiceId, counter, amount));
-      if (!collectorsOf(row).includes(WALLET_COLLECTOR)) return 'sandbox_unavailable';
-      const result = settle(() =>
-        s.payments.payFromWallet(invoiceId, s.payments.customer(undefined, tenantOf(row)), amount),
-      );
+      if (!counter && !collectorsOf(row).includes(WALLET_COLLECTOR)) return 'sandbox_unavailable';
+      const result = counter
+        ? settle(() => s.payments.payOverCounter(invoiceId, counter, amount))
+        : settle(() =>
+            s.payments.payFromWallet(
+              invoiceId,
+              s.payments.customer(undefined, tenantOf(row)),
+              amount,
+            ),
+          );
+      // The chooser's refusals are shown in its own section.
+      if (result === 'receiver_full') return 'sandbox_receiver_full';
       return result === 'insufficient_balance' ? 'sandbox_unavailable' : result;
     },
   };
@@ -251,6 +259,7 @@ export function createCheckoutService(d: CheckoutDeps) {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       if (err.code === 'insufficient_balance') return 'insufficient_balance';
+      if (err instanceof BalanceLimitError) return 'receiver_full';
       if (STATE_CODES.has(err.code)) return null;
       if (err.code === 'validation_error' && 'customer' in err.errors) return 'sandbox_unavailable';
       throw err;

@@ -39,6 +39,8 @@ const NOTICE_TITLE: Record<NoticeKind, string> = {
   insufficient_balance: 'Insufficient balance',
   unsupported_outlet: 'Outlet not available',
   sandbox_unavailable: 'Sandbox outcome failed',
+  receiver_full: 'Payment refused',
+  sandbox_receiver_full: 'Sandbox outcome failed',
 };
 
 const partlyPaid = (page: CheckoutPage) =>

@@ -27,6 +27,7 @@ const NOTICE_STATUS: Record<RequestNotice, 401 | 403 | 409> = {
   session_expired: 401,
   insufficient_balance: 409,
   wrong_payer: 403,
+  receiver_full: 409,
 };
 
 /**

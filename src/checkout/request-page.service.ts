@@ -2,7 +2,8 @@ import { ApiError } from '../shared/api-error.js';
 import type { ServicesWith } from '../module.types.js';
 import type { PaymentRequestService } from '../wallet/payment-requests.service.js';
 import type { CheckoutCustomer } from './checkout.model.js';
-import { NOTICES } from './checkout.model.js';
+import { NOTICES, RECEIVER_FULL } from './checkout.model.js';
+import { BalanceLimitError } from '../ledger/ledger.api.js';
 import type { SessionStore } from './checkout.session.js';
 import { createWalletSessions, walletSubject } from './wallet-session.service.js';
 
@@ -19,6 +20,7 @@ export const REQUEST_NOTICES = {
     'Insufficient balance: your wallet does not hold enough to pay this request.',
   wrong_payer:
     'This request was sent to another wallet: only the customer it is addressed to can pay or decline it. Nothing was changed. Log in with that account instead.',
+  receiver_full: RECEIVER_FULL("The requester's"),
 } as const;
 
 export type RequestNotice = keyof typeof REQUEST_NOTICES;
@@ -135,6 +137,7 @@ export function createRequestPageService(d: {
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         if (err.code === 'insufficient_balance') return 'insufficient_balance';
+        if (err instanceof BalanceLimitError) return 'receiver_full';
         if (err.code === 'invalid_state_transition') return null;
         throw err;
       }

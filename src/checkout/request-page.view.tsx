@@ -30,6 +30,7 @@ const NOTICE_TITLE: Record<RequestNotice, string> = {
   session_expired: 'Wallet session ended',
   insufficient_balance: 'Insufficient balance',
   wrong_payer: 'Not your request',
+  receiver_full: 'Payment refused',
 };
 
 const NOTICE_TESTID: Record<RequestNotice, string> = {
@@ -37,6 +38,7 @@ const NOTICE_TESTID: Record<RequestNotice, string> = {
   session_expired: 'session-expired',
   insufficient_balance: 'insufficient-balance',
   wrong_payer: 'wrong-payer',
+  receiver_full: 'receiver-full',
 };
 
 export const requestPagePath = (id: string) => `${PAYMENT_REQUEST_PAGE}/${encodeURIComponent(id)}`;

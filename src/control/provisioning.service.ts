@@ -3,7 +3,13 @@ import { newOtpSecret } from '../auth/otp.js';
 import { fund } from '../fixtures/load.js';
 import { ApiError } from '../shared/api-error.js';
 import { CREDENTIAL_LENGTH, randomCredential } from '../shared/credentials.js';
-import type { App, Merchant, MerchantSetting, User } from '../identities/identities.api.js';
+import {
+  requireLiveWorkspace,
+  type App,
+  type Merchant,
+  type MerchantSetting,
+  type User,
+} from '../identities/identities.api.js';
 import { COUNTER_COLLECTORS, WALLET_COLLECTOR } from '../payments/payments.service.js';
 import type { ServicesWith } from '../module.types.js';
 import { MAX_MERCHANT_LIMIT_UNITS, UNITS_PER_PESO } from '../shared/money.js';
@@ -228,9 +234,16 @@ export function createProvisioningService(s: ModuleServices, repo: ControlReads)
       return account;
     },
 
-    /** Put money into any wallet from the outside world (a balanced ledger posting). */
+    /** Put money into any wallet from the outside world (a balanced ledger posting); 409 for a deleted workspace's. */
     fundAccount(accountId: string, amount: unknown) {
-      service.wallet(accountId);
+      const wallet = service.wallet(accountId);
+      if (wallet.owner_type === 'user' || wallet.owner_type === 'merchant')
+        requireLiveWorkspace(
+          s.identities,
+          { type: wallet.owner_type, id: wallet.owner_id },
+          'account',
+          'it cannot be funded.',
+        );
       const units = amountInput(amount, 'amount');
       // The ledger refuses a balance past MAX_ACCOUNT_UNITS (docs/design.md#money-bounds), as for every posting.
       s.unitOfWork(() => fund(s, accountId, units, 'sandbox_funding'));

@@ -1,3 +1,5 @@
+import { ApiError } from '../shared/api-error.js';
+
 /**
  * What the identities module gives other modules (docs/design.md#identities): merchants, developer
  * applications and users in domain types. Their tables are the module's own.
@@ -144,6 +146,8 @@ export interface IdentitiesApi {
   firstCustomer(workspaceId?: string | null): User | undefined;
   /** The tenant of an account's owner: a workspace id, null for the base data, undefined for system accounts. */
   workspaceOfOwner(ownerType: string, ownerId: string): string | null | undefined;
+  /** Whether the owner (`user` or `merchant`) is of a workspace that was deleted or has expired. */
+  ownerWorkspaceEnded(ownerType: string, ownerId: string): boolean;
   customersPage(limit: number, offset: number, workspaceId?: string): User[];
   customersCount(workspaceId?: string): number;
   /** Any wallet user (a customer or an application's owner) by email, mobile number or id, in a tenant: who a send can reach. */
@@ -158,4 +162,22 @@ export interface IdentitiesApi {
   disableWorkspace(workspaceId: string): void;
   /** Call `listener` when a workspace is disabled (deleted or expired): what a module keeps of its tenant ends. */
   onWorkspaceDisabled(listener: (workspaceId: string) => void): void;
+}
+
+/**
+ * The control API's refusal of a write on a deleted (or expired) workspace's row (docs/design.md#workspaces):
+ * its merchant, applications and customers are gone, so is its money. 409, as for its invoices; `refusal`
+ * completes "The <what>'s workspace was deleted; …" (`it cannot be paid.`).
+ */
+export function requireLiveWorkspace(
+  identities: Pick<IdentitiesApi, 'ownerWorkspaceEnded'>,
+  owner: { type: 'user' | 'merchant'; id: string },
+  what: string,
+  refusal: string,
+): void {
+  if (identities.ownerWorkspaceEnded(owner.type, owner.id))
+    throw ApiError.general(
+      'invalid_state_transition',
+      `The ${what}'s workspace was deleted; ${refusal}`,
+    );
 }

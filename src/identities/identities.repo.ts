@@ -34,6 +34,11 @@ export function createIdentityRepository(
   const disableMerchants = db.prepare('UPDATE merchants SET disabled = 1 WHERE workspace_id = ?');
   const disableApps = db.prepare('UPDATE apps SET disabled = 1 WHERE workspace_id = ?');
   const workspaceListeners: Array<(workspaceId: string) => void> = [];
+  // A workspace ends (deleted or expired) by disabling all its merchants and apps together.
+  const workspaceEnded = db.prepare(
+    `SELECT 1 FROM merchants WHERE workspace_id = @ws AND disabled = 1
+     UNION ALL SELECT 1 FROM apps WHERE workspace_id = @ws AND disabled = 1 LIMIT 1`,
+  );
   const merchantByToken = db.prepare(
     'SELECT * FROM merchants WHERE (merchant_api_token = ? OR bearer_token = ?) AND disabled = 0',
   );
@@ -142,6 +147,14 @@ export function createIdentityRepository(
     return row;
   };
 
+  /** The tenant of an account's owner: a workspace id, null for the base data, undefined for system accounts. */
+  function workspaceOfOwner(ownerType: string, ownerId: string): string | null | undefined {
+    if (ownerType === 'user') return (userById.get(ownerId) as UserRow | undefined)?.workspace_id;
+    if (ownerType === 'merchant')
+      return (merchantById.get(ownerId) as MerchantRow | undefined)?.workspace_id;
+    return undefined;
+  }
+
   return {
     forgetCached,
     /** OAuth2 access tokens of the apps (the Bearer alternative to HMAC on the developer API). */
@@ -239,12 +252,10 @@ export function createIdentityRepository(
       firstCustomers.set(workspaceId, row);
       return row;
     },
-    /** The tenant of an account's owner: a workspace id, null for the base data, undefined for system accounts. */
-    workspaceOfOwner(ownerType: string, ownerId: string): string | null | undefined {
-      if (ownerType === 'user') return (userById.get(ownerId) as UserRow | undefined)?.workspace_id;
-      if (ownerType === 'merchant')
-        return (merchantById.get(ownerId) as MerchantRow | undefined)?.workspace_id;
-      return undefined;
+    workspaceOfOwner,
+    ownerWorkspaceEnded(ownerType: string, ownerId: string): boolean {
+      const ws = workspaceOfOwner(ownerType, ownerId);
+      return typeof ws === 'string' && workspaceEnded.get({ ws }) !== undefined;
     },
     customersPage: (limit: number, offset: number, workspaceId?: string) =>
       (workspaceId === undefined

@@ -131,14 +131,16 @@ describe('assertLedgerInvariants', () => {
     entry('tx-huge', a, MAX_ACCOUNT_UNITS);
     const { ok, problems } = checkLedgerInvariants(db);
     expect(ok).toBe(false);
-    // Each check that cannot run says so; those summed per account name the account that overflows.
+    // Each check that cannot run at once says so, then runs one account or transaction at a time and
+    // names the one that overflows; the trial balance is summed exactly.
     expect(problems).toEqual([
-      'the check "balanced per currency" could not run: integer overflow',
-      'the check "cached balances" could not run: integer overflow',
+      'the check "balanced per currency" could not run at once: integer overflow',
+      'transaction tx-huge: its entries cannot be summed (integer overflow)',
+      'the check "cached balances" could not run at once: integer overflow',
       `account ${a}: its entries cannot be summed (integer overflow)`,
-      'the check "cached total received" could not run: integer overflow',
+      'the check "cached total received" could not run at once: integer overflow',
       `account ${a}: its entries cannot be summed (integer overflow)`,
-      'the trial balance could not be summed (integer overflow)',
+      'the PHP trial balance is 180000000000.00000000',
     ]);
     // The error lists them one a line.
     let message = '';
@@ -148,6 +150,32 @@ describe('assertLedgerInvariants', () => {
       message = (err as Error).message;
     }
     expect(message).toBe(['ledger invariants violated:', ...problems].join('\n'));
+  });
+
+  it('one overflowing account hides nothing else: the other accounts and currencies are still checked', () => {
+    const a = wallet('u1');
+    const b = wallet('u2');
+    const btc = ledger.systemAccount('funding', 'BTC');
+    ledger.post('funding', null, [
+      { accountId: SYSTEM_ACCOUNTS.funding, amount: -25n },
+      { accountId: b, amount: 25n },
+    ]);
+    // b and the BTC funding account cache figures their entries do not have; a's entries overflow.
+    db.prepare('UPDATE accounts SET balance = 93, total_received = 93 WHERE id = ?').run(b);
+    db.prepare('UPDATE accounts SET balance = 5 WHERE id = ?').run(btc);
+    tx('tx-huge');
+    entry('tx-huge', a, MAX_ACCOUNT_UNITS);
+    entry('tx-huge', a, MAX_ACCOUNT_UNITS);
+    const report = checkLedgerInvariants(db);
+    expect(report.problems).toEqual(
+      expect.arrayContaining([
+        `account ${a}: its entries cannot be summed (integer overflow)`,
+        `account ${b} caches a balance of 0.00000093 but its entries sum to 0.00000025`,
+        `account ${btc} caches a balance of 0.00000005 but its entries sum to 0.00000000`,
+        `account ${b} caches total_received 0.00000093 but its credits sum to 0.00000025`,
+      ]),
+    );
+    expect(report.currencies.map((c) => c.currency)).toEqual(['BTC', 'PHP']);
   });
 
   it('writes a figure stored as a fraction as it is stored, and names which figure is not an integer', () => {

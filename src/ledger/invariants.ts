@@ -11,12 +11,17 @@ export interface LedgerInvariantReport {
   transactions: number;
 }
 
+type Row = Record<string, unknown>;
+
 type Query = {
   name: string;
   sql: string;
-  describe: (row: Record<string, unknown>) => string;
-  /** When the query cannot run (a sum past int64): the same sum account by account, to name the culprits. */
-  perAccount?: string;
+  describe: (row: Row) => string;
+  /**
+   * When the query cannot run (a sum past int64): the same check one account or transaction at a time,
+   * so that the one that overflows is named and every other is still checked.
+   */
+  fallback?: (db: Db) => Array<Row | string>;
 };
 
 /** A figure of the ledger as the API writes amounts (`"20.00000000"`); a non-integer as it is stored. */
@@ -40,6 +45,14 @@ const RULES: Query[] = [
     sql: `SELECT e.transaction_id AS tx, a.currency AS currency, SUM(e.amount) AS s FROM ledger_entries e
           JOIN accounts a ON a.id = e.account_id GROUP BY e.transaction_id, a.currency HAVING SUM(e.amount) <> 0`,
     describe: (r) => `transaction ${r.tx} sums to ${money(r.s)} ${r.currency}, not 0`,
+    fallback: (db) =>
+      oneByOne(
+        db,
+        'SELECT DISTINCT transaction_id FROM ledger_entries ORDER BY transaction_id',
+        'transaction',
+        `SELECT e.transaction_id AS tx, a.currency AS currency, SUM(e.amount) AS s FROM ledger_entries e
+         JOIN accounts a ON a.id = e.account_id WHERE e.transaction_id = ? GROUP BY a.currency HAVING SUM(e.amount) <> 0`,
+      ),
   },
   {
     name: 'one currency per transaction',
@@ -53,7 +66,14 @@ const RULES: Query[] = [
           FROM accounts a WHERE a.balance IS NOT s`,
     describe: (r) =>
       `account ${r.id} caches a balance of ${money(r.balance)} but its entries sum to ${money(r.s)}`,
-    perAccount: 'SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account_id = ?',
+    fallback: (db) =>
+      oneByOne(
+        db,
+        'SELECT id FROM accounts ORDER BY rowid',
+        'account',
+        `SELECT a.id, a.balance, (SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entries e WHERE e.account_id = a.id) AS s
+         FROM accounts a WHERE a.id = ? AND a.balance IS NOT s`,
+      ),
   },
   {
     name: 'cached total received',
@@ -62,8 +82,15 @@ const RULES: Query[] = [
           FROM accounts a WHERE a.owner_type <> 'system' AND a.total_received IS NOT s`,
     describe: (r) =>
       `account ${r.id} caches total_received ${money(r.t)} but its credits sum to ${money(r.s)}`,
-    perAccount:
-      'SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account_id = ? AND amount > 0',
+    fallback: (db) =>
+      oneByOne(
+        db,
+        "SELECT id FROM accounts WHERE owner_type <> 'system' ORDER BY rowid",
+        'account',
+        `SELECT a.id, a.total_received AS t,
+           (SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entries e WHERE e.account_id = a.id AND e.amount > 0) AS s
+         FROM accounts a WHERE a.id = ? AND a.total_received IS NOT s`,
+      ),
   },
   {
     name: 'exact integers in accounts',
@@ -104,19 +131,46 @@ function rows(db: Db, sql: string): { rows: Array<Record<string, unknown>>; erro
   }
 }
 
-/** The accounts whose own sum (`sql`, one account id) cannot be taken: named, one sentence each. */
-function overflowingAccounts(db: Db, sql: string): string[] {
-  // Stryker disable next-line BooleanLiteral: only whether the sum throws is read here, and SQLite's integer overflow throws either way
-  const sum = db.prepare(sql).safeIntegers(true);
-  const out: string[] = [];
-  for (const id of db.prepare('SELECT id FROM accounts ORDER BY rowid').pluck().all()) {
+/**
+ * A rule's query run for one account or transaction at a time (`check` takes its id): the rows that
+ * break the rule, and a sentence for each one whose own sum cannot be taken.
+ */
+function oneByOne(db: Db, ids: string, noun: string, check: string): Array<Row | string> {
+  const each = db.prepare(check).safeIntegers(true);
+  const out: Array<Row | string> = [];
+  for (const id of db.prepare(ids).pluck().all()) {
     try {
-      sum.get(id);
+      out.push(...(each.all(id) as Row[]));
     } catch (err) {
-      out.push(`account ${String(id)}: its entries cannot be summed (${(err as Error).message})`);
+      out.push(`${noun} ${String(id)}: its entries cannot be summed (${(err as Error).message})`);
     }
   }
   return out;
+}
+
+/** Each currency's trial balance, summed exactly in BigInt when SQLite's sum overflows. */
+function trialBalances(db: Db): Row[] {
+  const rows = db
+    .prepare(
+      `SELECT a.currency AS currency, COUNT(DISTINCT a.id) AS accounts, COUNT(e.id) AS entries
+       FROM accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.currency ORDER BY a.currency`,
+    )
+    .safeIntegers(true)
+    .all() as Row[];
+  const amounts = db
+    .prepare(
+      `SELECT e.amount FROM ledger_entries e JOIN accounts a ON a.id = e.account_id WHERE a.currency = ?`,
+    )
+    .pluck()
+    .safeIntegers(true);
+  return rows.map((r) => ({
+    ...r,
+    // A figure stored other than as an integer is reported by the rule on exact integers.
+    s: (amounts.all(r.currency) as unknown[]).reduce<bigint>(
+      (sum, v) => (typeof v === 'bigint' ? sum + v : sum),
+      0n,
+    ),
+  }));
 }
 
 /** Check every rule of the ledger and say what breaks it (never throws for what it finds). */
@@ -125,8 +179,9 @@ export function checkLedgerInvariants(db: Db): LedgerInvariantReport {
   for (const rule of RULES) {
     const found = rows(db, rule.sql);
     if (found.error) {
-      problems.push(`the check "${rule.name}" could not run: ${found.error}`);
-      if (rule.perAccount) problems.push(...overflowingAccounts(db, rule.perAccount));
+      problems.push(`the check "${rule.name}" could not run at once: ${found.error}`);
+      for (const r of rule.fallback?.(db) ?? [])
+        problems.push(typeof r === 'string' ? r : rule.describe(r));
     }
     for (const r of found.rows) problems.push(rule.describe(r));
   }
@@ -135,8 +190,7 @@ export function checkLedgerInvariants(db: Db): LedgerInvariantReport {
     `SELECT a.currency AS currency, COUNT(DISTINCT a.id) AS accounts, COUNT(e.id) AS entries, COALESCE(SUM(e.amount), 0) AS s
      FROM accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.currency ORDER BY a.currency`,
   );
-  if (totals.error) problems.push(`the trial balance could not be summed (${totals.error})`);
-  const currencies = totals.rows.map((r) => ({
+  const currencies = (totals.error ? trialBalances(db) : totals.rows).map((r) => ({
     currency: String(r.currency),
     trial_balance: formatMoney(r.s as bigint),
     accounts: Number(r.accounts),

@@ -53,9 +53,15 @@ export interface LedgerApi {
   systemAccount(purpose: SystemAccount, currency: string): string;
   /**
    * Refuse (BalanceLimitError), before anything is written, a send whose destination could not be
-   * credited `amount` when it settles (its balance or total received would pass MAX_ACCOUNT_UNITS).
+   * credited `amount` when it settles (its balance or total received would pass MAX_ACCOUNT_UNITS),
+   * counting what is already on its way to it (`countIncoming`): every acknowledged send can settle.
    */
   requireRoom(accountId: string, amount: bigint): void;
+  /**
+   * Tell `requireRoom` what one module has on its way to an account: sends pending, orders paid and not yet
+   * released. Each module registers its own (no module reads another's tables).
+   */
+  countIncoming(source: (accountId: string) => bigint): void;
   /**
    * An account's entries in [from, to) (sandbox microseconds), oldest first, with their transaction's kind
    * and reference, and `fee`: what the same transaction moved to or from a payout-fee account (the fee of
@@ -95,11 +101,17 @@ export class LedgerImbalanceError extends Error {}
  * and gives the money back, a buy order that cannot be released is canceled.
  */
 export class BalanceLimitError extends ApiError {
-  constructor(account: Pick<Account, 'owner_type' | 'currency'> | undefined) {
+  /** `figure`: what would pass the bound, the balance or (a wallet's) total received. */
+  constructor(
+    account: Pick<Account, 'owner_type' | 'currency'> | undefined,
+    figure: 'balance' | 'total_received' = 'balance',
+  ) {
     const whose =
       account?.owner_type === 'system'
         ? `the sandbox's ${account.currency} system account`
-        : 'the account';
+        : figure === 'total_received'
+          ? "the account's total received"
+          : 'the account';
     const limit = `${formatMoneyShort(MAX_ACCOUNT_UNITS)}${account ? ` ${account.currency}` : ''}`;
     super('validation_error', {
       amount: [`This would take ${whose} past ${limit}, the most the sandbox keeps exact.`],

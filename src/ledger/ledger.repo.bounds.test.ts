@@ -36,6 +36,7 @@ function thrownBy(fn: () => unknown): unknown {
 
 const LIMIT = '90000000000';
 const WALLET_PAST = `This would take the account past ${LIMIT} PHP, the most the sandbox keeps exact.`;
+const TOTAL_PAST = `This would take the account's total received past ${LIMIT} PHP, the most the sandbox keeps exact.`;
 const SYSTEM_PAST = `This would take the sandbox's PHP system account past ${LIMIT} PHP, the most the sandbox keeps exact.`;
 
 describe('post() at the bounds', () => {
@@ -113,9 +114,18 @@ describe('requireRoom()', () => {
       { accountId: b, amount: MAX_ACCOUNT_UNITS },
     ]);
     expect(ledger.get(a)?.balance).toBe(0n);
+    // The message names what is full: the total received, not the balance.
     expect(thrownBy(() => ledger.requireRoom(a, 1n))).toEqual(
-      expect.objectContaining({ errors: { amount: [WALLET_PAST] } }),
+      expect.objectContaining({ errors: { amount: [TOTAL_PAST] } }),
     );
+    expect(
+      thrownBy(() =>
+        ledger.post('transfer', null, [
+          { accountId: b, amount: -1n },
+          { accountId: a, amount: 1n },
+        ]),
+      ),
+    ).toEqual(expect.objectContaining({ errors: { amount: [TOTAL_PAST] } }));
   });
 
   it('says nothing of an account that does not exist (post() names it)', () => {

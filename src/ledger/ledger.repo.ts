@@ -116,6 +116,10 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
     return id;
   }
 
+  const incomingSources: Array<(accountId: string) => bigint> = [];
+  const incoming = (accountId: string) =>
+    incomingSources.reduce((sum, source) => sum + source(accountId), 0n);
+
   return {
     createAccount,
     ensureSystemAccounts(): void {
@@ -138,15 +142,19 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
     systemAccount,
     /**
      * Refuse, before anything is written, a send whose destination could not be credited `amount` when it
-     * settles (its balance or total received would pass MAX_ACCOUNT_UNITS).
+     * settles (its balance or total received would pass MAX_ACCOUNT_UNITS), with what is already on its
+     * way to a wallet counted as received.
      */
     requireRoom(accountId, amount) {
       const a = get(accountId);
       if (!a) return;
-      const past = (v: bigint) => v + amount > MAX_ACCOUNT_UNITS;
-      if (past(a.balance) || (a.owner_type !== 'system' && past(a.total_received)))
-        throw new BalanceLimitError(a);
+      const coming = a.owner_type === 'system' ? 0n : incoming(accountId);
+      const past = (v: bigint) => v + coming + amount > MAX_ACCOUNT_UNITS;
+      if (past(a.balance)) throw new BalanceLimitError(a);
+      if (a.owner_type !== 'system' && past(a.total_received))
+        throw new BalanceLimitError(a, 'total_received');
     },
+    countIncoming: (source) => void incomingSources.push(source),
     get,
     byOwner: (ownerType, ownerId) =>
       (byOwner.all(ownerType, ownerId) as Record<string, unknown>[]).map((r) => normalize(r)!),
@@ -177,7 +185,10 @@ export function createLedgerRepository(db: Db, clock: Clock, ids: IdFactory): Le
         if (moved === undefined) {
           const found = account();
           if (!found) throw new LedgerImbalanceError(`${kind}: no account ${p.accountId}`);
-          throw new BalanceLimitError(found);
+          const balancePast =
+            found.balance + p.amount > MAX_ACCOUNT_UNITS ||
+            found.balance + p.amount < -MAX_ACCOUNT_UNITS;
+          throw new BalanceLimitError(found, balancePast ? 'balance' : 'total_received');
         }
         if (currency !== undefined && moved !== currency)
           throw new LedgerImbalanceError(`${kind} mixes ${currency} and ${moved}`);

@@ -137,6 +137,45 @@ describe('money from outside', () => {
   });
 });
 
+describe('a buy order created released through the control API', () => {
+  const createReleased = (dev: ReturnType<typeof newDeveloper>, amount = MAX_AMOUNT) =>
+    t.request('POST', '/_sandbox/buyorders', {
+      body: { api_key: dev.app.api_key, amount, currency: 'PHP', status: 'released' },
+    });
+  const buyOrderCount = () => t.db.prepare('SELECT count(*) FROM buy_orders').pluck().get();
+
+  it('credits the wallet in a buy_order_release transaction, as a release through the lifecycle does', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '0' });
+    const res = await createReleased(dev, '5');
+    expect(res.status).toBe(201);
+    expect(res.body.order).toMatchObject({ status: 'released', btc_released: '5' });
+    expect(balanceOf(t, dev.php)).toBe(500_000_000n);
+    const tx = t.db
+      .prepare('SELECT kind, reference FROM ledger_transactions WHERE reference = ?')
+      .all(res.body.order.id);
+    expect(tx).toEqual([{ kind: 'buy_order_release', reference: res.body.order.id }]);
+    expect(checkLedgerInvariants(t.db)).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('past the bound is refused with the release’s 400, and nothing is written', async () => {
+    t = createTestApp();
+    const dev = newDeveloper(t, { php: '0' });
+    await fillFromOutside(dev);
+    const balance = balanceOf(t, dev.php);
+    const orders = buyOrderCount();
+    const res = await createReleased(dev);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error_codes: ['validation_error'],
+      errors: { amount: [LIMIT_MESSAGE("the sandbox's PHP system account")] },
+    });
+    expect(balanceOf(t, dev.php)).toBe(balance);
+    expect(buyOrderCount()).toBe(orders);
+    expect(checkLedgerInvariants(t.db)).toMatchObject({ ok: true, problems: [] });
+  });
+});
+
 describe("a wallet's total received", () => {
   it('is bounded: a transfer that would pass it is refused with a 400 before anything moves', async () => {
     t = createTestApp({ config: { transferSettleSeconds: 1 } });
@@ -168,7 +207,9 @@ describe("a wallet's total received", () => {
     // received past 90000000000, and is refused before anything moves.
     expect(settled).toBe(17);
     expect(refused?.status).toBe(400);
-    expect(refused?.body.errors).toEqual({ amount: [LIMIT_MESSAGE('the account')] });
+    expect(refused?.body.errors).toEqual({
+      amount: [LIMIT_MESSAGE("the account's total received")],
+    });
     expect(balanceOf(t, b.php)).toBe(MAX_AMOUNT_UNITS);
     expect(t.services.ledger.get(a.php)!.total_received).toBe(
       8n * MAX_AMOUNT_UNITS + MAX_AMOUNT_UNITS,
@@ -176,6 +217,77 @@ describe("a wallet's total received", () => {
 
     expect(storedTypes()).toEqual(['integer']);
     expect(checkLedgerInvariants(t.db).ok).toBe(true);
+  });
+});
+
+describe('what is on its way to a wallet', () => {
+  it('counts against its room: a further send, or a mark-paid, that could never be credited is refused', async () => {
+    t = createTestApp({ config: { transferSettleSeconds: 0, buyOrderReleaseSeconds: 0 } });
+    const a = newDeveloper(t, { php: '0' });
+    const b = newDeveloper(t, { php: '0' });
+    const send = (from: typeof a, to: typeof a, amount: string) =>
+      t.signed('POST', '/v3/transfers/', {
+        ...as(from),
+        body: { account: from.php, target_address: to.php, amount },
+      });
+    const settle = async (sent: { body: { transfer: { id: string } } }) =>
+      expect(
+        (
+          await t.request('POST', `/_sandbox/transfers/${sent.body.transfer.id}/status`, {
+            body: { status: 'success' },
+          })
+        ).status,
+      ).toBe(200);
+    // a receives 10000000000 from outside, then 7 round trips: 80000000000 received, 10000000000 of room.
+    await buyAndRelease(a);
+    for (let i = 0; i < 7; i++) {
+      await settle(await send(a, b, MAX_AMOUNT));
+      await settle(await send(b, a, MAX_AMOUNT));
+    }
+    // b has enough for both sends below: what refuses the second is a's room, not b's balance.
+    await buyAndRelease(b);
+    await buyAndRelease(b);
+    // 6000000000 on its way to a: a pending transfer and a pending crypto payment.
+    const first = await send(b, a, '3000000000');
+    expect(first.status).toBe(201);
+    const payment = await t.signed('POST', '/v3/crypto-payments/', {
+      ...as(b),
+      body: { account: b.php, target_address: a.php, amount: '3000000000' },
+    });
+    expect(payment.status).toBe(201);
+
+    const transfers = () => t.db.prepare('SELECT count(*) FROM transfers').pluck().get();
+    const before = { b: balanceOf(t, b.php), a: balanceOf(t, a.php), transfers: transfers() };
+    const second = await send(b, a, '5000000000');
+    expect(second.status).toBe(400);
+    expect(second.body.errors).toEqual({ amount: [LIMIT_MESSAGE("the account's total received")] });
+    // A buy order of a marked paid is refused too: its release could never be credited either.
+    const placed = await t.signed('POST', '/api/v2/buyorder/', {
+      ...as(a),
+      body: { currency_amount: '5000000000', payment_method: 'cash_payment', currency: 'PHP' },
+    });
+    const paid = await t.signed('PUT', `/d/api/buyorder/${placed.body.order.id}/`, as(a));
+    expect(paid.status).toBe(400);
+    expect(paid.body.errors).toEqual({ amount: [LIMIT_MESSAGE("the account's total received")] });
+    expect({ b: balanceOf(t, b.php), a: balanceOf(t, a.php), transfers: transfers() }).toEqual(
+      before,
+    );
+    // What fits still goes: both settle, and a send of the room left is taken.
+    await settle(first);
+    expect(
+      (
+        await t.request(
+          'POST',
+          `/_sandbox/crypto-payments/${payment.body['crypto-payment'].id}/status`,
+          { body: { status: 'success' } },
+        )
+      ).status,
+    ).toBe(200);
+    const rest = await send(b, a, '4000000000');
+    expect(rest.status).toBe(201);
+    await settle(rest);
+    expect(t.services.ledger.get(a.php)?.total_received).toBe(9n * MAX_AMOUNT_UNITS);
+    expect(checkLedgerInvariants(t.db)).toMatchObject({ ok: true, problems: [] });
   });
 });
 

@@ -63,20 +63,13 @@ export function createBuyOrderLifecycle(d: BuyOrderLifecycleDeps) {
 
   /**
    * Refused before anything moves: marking paid an order that its wallet, or the funding account, could
-   * never take — counting the orders already marked paid and not yet released, whose releases come first
-   * (an order acknowledged as paid is never canceled later for want of room).
+   * never take — counting what is already on its way (orders marked paid and not yet released, whose
+   * releases come first, and sends pending to the wallet): an order acknowledged as paid is never
+   * canceled later for want of room.
    */
   function requireRoom(row: BuyOrderRow): void {
-    const wallet = row.account_id
-      ? d.ledger.get(row.account_id)
-      : walletOf(row.owner_id, row.currency);
-    const mine = d.orders.buyAwaitingRelease(row.currency, row.owner_id) + row.amount;
-    if (
-      wallet &&
-      (wallet.balance + mine > MAX_ACCOUNT_UNITS ||
-        wallet.total_received + mine > MAX_ACCOUNT_UNITS)
-    )
-      throw new BalanceLimitError(wallet);
+    const wallet = row.account_id ?? walletOf(row.owner_id, row.currency)?.id;
+    if (wallet) d.ledger.requireRoom(wallet, row.amount);
     const fundingId = d.ledger.systemAccount('funding', row.currency);
     const funding = required(d.ledger.get(fundingId), `funding account ${fundingId}`);
     const all = d.orders.buyAwaitingRelease(row.currency) + row.amount;

@@ -1,6 +1,10 @@
 import { ApiError } from '../shared/api-error.js';
 import { required } from '../shared/defined.js';
-import type { App, IdentitiesApi } from '../identities/identities.api.js';
+import {
+  requireLiveWorkspace,
+  type App,
+  type IdentitiesApi,
+} from '../identities/identities.api.js';
 import type { IdFactory } from '../shared/ids.js';
 import { parseAmount } from '../shared/money.js';
 import { offsetMeta, offsetRequest } from '../shared/pagination.js';
@@ -56,6 +60,9 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     if (!wallet) throw ApiError.field('currency', `"${o.currency}" is not a valid choice.`);
     const now = d.clock.now();
     const id = d.ids();
+    // A released order is written paid and released by the lifecycle, so that it credits the wallet in
+    // the same ledger transaction, under the same bound, as any release (a refusal rolls the row back).
+    const status = o.status === 'released' ? 'payment_received' : o.status;
     d.orders.insertBuy({
       id,
       owner_id: ownerId,
@@ -64,9 +71,9 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       currency: o.currency,
       payment_method: o.method.collector,
       instructions: instructionsFor(o.method, { id, amount: o.amount, currency: o.currency }),
-      status: o.status,
-      marked_paid_at: o.status === 'payment_received' || o.status === 'released' ? now : null,
-      canceled_at: o.status === 'canceled' ? now : null,
+      status,
+      marked_paid_at: status === 'payment_received' ? now : null,
+      canceled_at: status === 'canceled' ? now : null,
       auto_release: 1,
       created_at: now,
       expires_at: now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000,
@@ -75,7 +82,8 @@ export function createBuyOrderService(d: BuyOrderDeps) {
     if (o.status === 'pending_payment')
       d.dueWork.expect(now + BUY_ORDER_LIFETIME_SECONDS * 1_000_000);
     if (o.status === 'payment_received') expectRelease(now);
-    return buyOrderResource(required(d.orders.buyById(id), `buy order ${id}`));
+    const row = required(d.orders.buyById(id), `buy order ${id}`);
+    return buyOrderResource(o.status === 'released' ? move(row, 'released', now) : row);
   }
 
   function ownOrder(ownerId: string, id: string): BuyOrderRow {
@@ -96,7 +104,10 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       });
     },
 
-    /** `POST /_sandbox/buyorders`: a buy order for the owner of an application, in any status (a record: no money moves). */
+    /**
+     * `POST /_sandbox/buyorders`: a buy order for the owner of an application, in any status. Only
+     * `released` moves money: it credits the wallet as the lifecycle's release does (a 400 past the bound).
+     */
     create(body: {
       api_key: string;
       amount: number | string;
@@ -142,11 +153,17 @@ export function createBuyOrderService(d: BuyOrderDeps) {
       });
     },
 
-    /** `POST /_sandbox/buyorders/{id}/status`: any owner's order; 409 unless the move is allowed. */
+    /** `POST /_sandbox/buyorders/{id}/status`: any owner's order; 409 unless the move is allowed and its workspace live. */
     setStatus(id: string, to: BuyOrderStatus) {
       return d.unitOfWork(() => {
         const row = d.orders.buyById(id);
         if (!row) throw ApiError.notFound();
+        requireLiveWorkspace(
+          d.identities,
+          { type: 'user', id: row.owner_id },
+          'buy order',
+          `it cannot become ${to}.`,
+        );
         d.enterOwner(row.owner_id);
         return buyOrderResource(move(row, to, d.clock.now()));
       });

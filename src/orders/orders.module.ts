@@ -3,6 +3,7 @@ import type { OutletService } from '../outlets/outlets.service.js';
 import type { ServicesWith } from '../module.types.js';
 import type { TransferService } from '../transfers/transfers.service.js';
 import { createBuyOrderService, type BuyOrderService } from './buy-orders.service.js';
+import { ownerWallet } from './orders.common.js';
 import { loadOrderFixtures } from './orders.fixtures.js';
 import { withReferences, type OrderRepository } from './orders.references.js';
 import { createOrderRepository } from './orders.repo.js';
@@ -41,6 +42,7 @@ export function createOrdersModule(
     autoAdvanceSeconds: () => s.config.sellOrderAutoAdvanceSeconds,
     dueWork: s.dueWork,
     enterOwner,
+    identities: s.identities,
   });
   const buy = createBuyOrderService({
     orders: repo,
@@ -53,6 +55,13 @@ export function createOrdersModule(
     releaseSeconds: () => s.config.buyOrderReleaseSeconds,
     dueWork: s.dueWork,
     enterOwner,
+  });
+  // What orders will credit a wallet counts against its room (docs/design.md#money-bounds).
+  s.ledger.countIncoming((accountId) => {
+    const account = s.ledger.get(accountId);
+    if (!account || account.owner_type !== 'user') return 0n;
+    const named = ownerWallet(s.ledger, account.owner_id, account.currency)?.id === accountId;
+    return repo.buyAwaitingReleaseInto(account, named) + repo.sellInFlightTo(accountId);
   });
   // Orders move as soon as their owner's clock says so (src/clock/due-work.ts).
   s.dueWork.register(sell.dueJob);

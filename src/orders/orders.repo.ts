@@ -158,13 +158,25 @@ export function createOrderRepository(db: Db) {
     .prepare("SELECT amount FROM buy_orders WHERE status = 'payment_received' AND currency = ?")
     .pluck()
     .safeIntegers(true);
-  const paidAmountsOf = db
+  const sum = (amounts: unknown[]) => (amounts as bigint[]).reduce((n, a) => n + a, 0n);
+  const paidInto = db
+    .prepare("SELECT amount FROM buy_orders WHERE status = 'payment_received' AND account_id = ?")
+    .pluck()
+    .safeIntegers(true);
+  // Rows from before migration 009 (and fixture history) name no wallet: the owner's in the currency.
+  const paidNoWallet = db
     .prepare(
-      "SELECT amount FROM buy_orders WHERE status = 'payment_received' AND currency = ? AND owner_id = ?",
+      "SELECT amount FROM buy_orders WHERE status = 'payment_received' AND account_id IS NULL AND owner_id = ? AND currency = ?",
     )
     .pluck()
     .safeIntegers(true);
-  const sum = (amounts: unknown[]) => (amounts as bigint[]).reduce((n, a) => n + a, 0n);
+  const sellInFlightTo = db
+    .prepare(
+      `SELECT amount FROM sell_orders WHERE target_account_id = ? AND debit_transaction_id IS NOT NULL
+         AND delivery_status IN ('pending_payment', 'processing')`,
+    )
+    .pluck()
+    .safeIntegers(true);
   const dueExpiry = db
     .prepare(
       `${BUY} WHERE b.status = 'pending_payment' AND ${dueOnTenantClock('b.expires_at', userWorkspaceSql('b.owner_id'))}
@@ -226,11 +238,22 @@ export function createOrderRepository(db: Db) {
       `owner_id IN (${usersOfWorkspaceSql})`,
     ),
     /**
-     * The total of the buy orders in `currency` marked paid and not yet released (what their releases will
-     * credit): of everyone (the funding account pays them all), or of one owner.
+     * The total of the buy orders in `currency` marked paid and not yet released: what their releases will
+     * take from the funding account, which pays them all.
      */
-    buyAwaitingRelease: (currency: string, ownerId?: string) =>
-      sum(ownerId === undefined ? paidAmounts.all(currency) : paidAmountsOf.all(currency, ownerId)),
+    buyAwaitingRelease: (currency: string) => sum(paidAmounts.all(currency)),
+    /**
+     * What the releases of paid buy orders will credit one wallet: those that name it, and with
+     * `ownerWallet` (the owner's wallet in `currency` is that one) those that name none.
+     */
+    buyAwaitingReleaseInto: (
+      account: { id: string; owner_id: string; currency: string },
+      ownerWallet: boolean,
+    ) =>
+      sum(paidInto.all(account.id)) +
+      (ownerWallet ? sum(paidNoWallet.all(account.owner_id, account.currency)) : 0n),
+    /** What `coins_transfer` sell orders still in flight will pay out to a wallet when they complete. */
+    sellInFlightTo: (accountId: string) => sum(sellInFlightTo.all(accountId)),
     /** The total of the owner's buy orders in `currency` placed after `since`, except the canceled or expired. */
     buyPlacedSince: (ownerId: string, currency: string, since: number) =>
       (buyPlacedSince.get(ownerId, currency, since) as { total: bigint }).total,

@@ -1,6 +1,10 @@
 import type { DueJob } from '../clock/due-work.js';
 import { ApiError } from '../shared/api-error.js';
-import type { App } from '../identities/identities.api.js';
+import {
+  requireLiveWorkspace,
+  type App,
+  type IdentitiesApi,
+} from '../identities/identities.api.js';
 import type { Account } from '../ledger/ledger.api.js';
 import { FIELD_RULES } from '../outlets/outlets.catalog.js';
 import type { OutletService } from '../outlets/outlets.service.js';
@@ -54,6 +58,8 @@ export interface SellOrderDeps extends OrderServiceDeps {
   autoAdvanceSeconds: () => number;
   /** A control call on an order is on its owner's clock (docs/design.md#the-clock). */
   enterOwner: (ownerId: string) => void;
+  /** A deleted workspace's orders no longer move through the control API (requireLiveWorkspace). */
+  identities: Pick<IdentitiesApi, 'ownerWorkspaceEnded'>;
 }
 
 /** The payout category of prepaid mobile load (`load-globe` …). */
@@ -221,11 +227,20 @@ export function createSellOrderService(d: SellOrderDeps) {
       };
     },
 
-    /** `POST /_sandbox/sellorders/{id}/status`: any owner's order; refused (409) unless the move is allowed. */
+    /**
+     * `POST /_sandbox/sellorders/{id}/status`: any owner's order; refused (409) unless the move is allowed
+     * and the order's workspace is live.
+     */
     setStatus(id: string, to: SellOrderStatus) {
       return d.unitOfWork(() => {
         const row = d.orders.sellById(id);
         if (!row) throw ApiError.notFound();
+        requireLiveWorkspace(
+          d.identities,
+          { type: 'user', id: row.owner_id },
+          'sell order',
+          `it cannot become ${to}.`,
+        );
         d.enterOwner(row.owner_id);
         return sellOrderResource(move(row, to, d.clock.now()));
       });

@@ -2136,6 +2136,7 @@ export interface Operations {
       401: Schemas["ErrorEnvelope"];
       403: Schemas["ErrorEnvelope"];
       404: Schemas["ErrorBody"];
+      409: Schemas["ErrorBody"];
       413: Schemas["ErrorBody"];
     };
   };

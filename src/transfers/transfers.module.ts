@@ -24,6 +24,8 @@ export function createTransfersModule(
     ids: s.ids,
     settleSeconds: () => s.config.transferSettleSeconds,
   });
+  // What pending transfers will credit a wallet counts against its room (docs/design.md#money-bounds).
+  s.ledger.countIncoming(repo.pendingTo);
   // Pending transfers settle as soon as their owner's clock says so (src/clock/due-work.ts).
   s.dueWork.register(service.dueJob);
   return {

@@ -150,6 +150,7 @@ export function createTransferService(d: TransferDeps) {
 
   const sends = pendingSendMethods({
     deps: d,
+    identities: d.identities,
     job: 'transfers.settlement',
     noun: 'Transfer',
     listKey: 'transfers',

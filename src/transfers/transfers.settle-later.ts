@@ -2,6 +2,7 @@ import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../shared/api-error.js';
+import { requireLiveWorkspace, type IdentitiesApi } from '../identities/identities.api.js';
 import { BalanceLimitError } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
 import { pageMeta, pageRequest, type PageMeta } from '../shared/pagination.js';
@@ -11,7 +12,7 @@ import { pageMeta, pageRequest, type PageMeta } from '../shared/pagination.js';
  * is created `pending` with its money held in a clearing account, and is finished later: by the sandbox
  * clock of its owner's tenant once `--transfer-delay` has passed (`settleDue`, `success`: due work registered
  * with src/clock/due-work.ts through `settleLaterJob`), or at once through the control API
- * (`setPendingStatus`, `success` or `failed`). What "finish" moves in the ledger is the caller's; when it
+ * (`setPendingStatus`, `success` or `failed`; a deleted workspace's send is a 409). What "finish" moves in the ledger is the caller's; when it
  * happens, and that only a pending send finishes, is decided here for all of them.
  */
 export type Outcome = 'success' | 'failed';
@@ -19,6 +20,8 @@ export type Outcome = 'success' | 'failed';
 interface PendingRow {
   id: string;
   status: string;
+  /** The user who sent it: a deleted workspace's sends no longer move (requireLiveWorkspace). */
+  owner_id: string;
 }
 
 export interface SettleDueDeps<R> {
@@ -106,6 +109,7 @@ export interface SetPendingStatusDeps<R extends PendingRow> {
   byId: (id: string) => R | undefined;
   /** Moves the held money on (to the destination on `success`, back on `failed`) and records the status. */
   finish: (row: R, to: Outcome) => void;
+  identities: Pick<IdentitiesApi, 'ownerWorkspaceEnded'>;
 }
 
 /**
@@ -122,6 +126,12 @@ export function setPendingStatus<R extends PendingRow>(
   return d.unitOfWork(() => {
     const row = d.byId(id);
     if (!row) throw ApiError.notFound();
+    requireLiveWorkspace(
+      d.identities,
+      { type: 'user', id: row.owner_id },
+      d.noun.toLowerCase(),
+      `it cannot become ${to}.`,
+    );
     if (row.status !== 'pending') {
       throw ApiError.general(
         'invalid_state_transition',
@@ -158,6 +168,8 @@ export function pendingSendMethods<R extends PendingRow, V, K extends string>(o:
   store: PendingSendStore<R>;
   finish: (row: R, to: Outcome) => void;
   view: (row: R) => V;
+  /** Whether a send's owner is of a deleted workspace (its control settle or fail is then a 409). */
+  identities: Pick<IdentitiesApi, 'ownerWorkspaceEnded'>;
 }) {
   const settling: SettleDueDeps<R> = {
     ...o.deps,
@@ -168,7 +180,12 @@ export function pendingSendMethods<R extends PendingRow, V, K extends string>(o:
   return {
     /** `POST /_sandbox/<sends>/{id}/status`: settle (`success`) or fail a pending send now. */
     setStatus(id: string, to: Outcome): V {
-      const pending = { unitOfWork: o.deps.unitOfWork, noun: o.noun, byId: o.store.byId };
+      const pending = {
+        unitOfWork: o.deps.unitOfWork,
+        noun: o.noun,
+        byId: o.store.byId,
+        identities: o.identities,
+      };
       return o.view(setPendingStatus({ ...pending, finish: o.finish }, id, to));
     },
     /** The clock's own progress: every pending send older than the delay settles. */

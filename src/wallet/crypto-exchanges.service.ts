@@ -2,7 +2,7 @@ import type { DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../shared/api-error.js';
-import type { App } from '../identities/identities.api.js';
+import type { App, IdentitiesApi } from '../identities/identities.api.js';
 import { developerCurrency } from '../ledger/accounts.view.js';
 import type { Account, LedgerApi } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
@@ -88,6 +88,8 @@ export interface CryptoExchangeDeps {
   tenants: Pick<TenantClocks, 'within'>;
   dueWork: Pick<DueWork, 'expect'>;
   ids: IdFactory;
+  /** A deleted workspace's sends are refused by the control API (requireLiveWorkspace). */
+  identities: Pick<IdentitiesApi, 'ownerWorkspaceEnded'>;
   /** Sandbox seconds before a pending conversion settles (the transfers' `--transfer-delay`; 0: never by itself). */
   settleSeconds: () => number;
 }
@@ -136,6 +138,7 @@ export function createCryptoExchangeService(d: CryptoExchangeDeps) {
 
   const sends = pendingSendMethods({
     deps: d,
+    identities: d.identities,
     job: 'conversions.settlement',
     noun: 'Conversion',
     listKey: 'crypto-exchanges',

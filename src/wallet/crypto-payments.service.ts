@@ -1,7 +1,7 @@
 import type { DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { App } from '../identities/identities.api.js';
+import type { App, IdentitiesApi } from '../identities/identities.api.js';
 import type { LedgerApi } from '../ledger/ledger.api.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdFactory } from '../shared/ids.js';
@@ -26,6 +26,8 @@ export interface CryptoPaymentDeps {
   tenants: Pick<TenantClocks, 'within'>;
   dueWork: Pick<DueWork, 'expect'>;
   ids: IdFactory;
+  /** A deleted workspace's sends are refused by the control API (requireLiveWorkspace). */
+  identities: Pick<IdentitiesApi, 'ownerWorkspaceEnded'>;
   /** Sandbox seconds before a pending payment settles (the transfers' `--transfer-delay`; 0: never by itself). */
   settleSeconds: () => number;
 }
@@ -58,6 +60,7 @@ export function createCryptoPaymentService(d: CryptoPaymentDeps) {
 
   const sends = pendingSendMethods({
     deps: d,
+    identities: d.identities,
     job: 'crypto-payments.settlement',
     noun: 'Crypto payment',
     listKey: 'crypto-payments',

@@ -2,7 +2,11 @@ import type { DueJob, DueWork } from '../clock/due-work.js';
 import type { TenantClocks } from '../clock/tenant-clocks.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../shared/api-error.js';
-import type { App, IdentitiesApi } from '../identities/identities.api.js';
+import {
+  requireLiveWorkspace,
+  type App,
+  type IdentitiesApi,
+} from '../identities/identities.api.js';
 import { developerCurrency } from '../ledger/accounts.view.js';
 import type { Account, LedgerApi } from '../ledger/ledger.api.js';
 import { parseExpiry, type Clock } from '../shared/clock.js';
@@ -195,6 +199,12 @@ export function createPaymentRequestService(d: PaymentRequestDeps) {
       return d.unitOfWork(() => {
         const row = byId(id);
         if (!row || (by && row.payer_id !== by.payerId)) throw ApiError.notFound();
+        requireLiveWorkspace(
+          d.identities,
+          { type: 'user', id: row.owner_id },
+          'payment request',
+          `it cannot become ${to}.`,
+        );
         if (row.status !== 'pending') {
           throw ApiError.general(
             'invalid_state_transition',

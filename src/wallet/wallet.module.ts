@@ -28,21 +28,27 @@ export function createWalletModule(
     tenants: s.tenants,
     dueWork: s.dueWork,
     ids: s.ids,
+    identities: s.identities,
   };
+  const exchangeRepo = createCryptoExchangeRepository(s.db);
+  const paymentRepo = createCryptoPaymentRepository(s.db);
+  // What pending conversions and crypto payments will credit a wallet counts against its room
+  // (docs/design.md#money-bounds).
+  s.ledger.countIncoming(exchangeRepo.pendingTo);
+  s.ledger.countIncoming(paymentRepo.pendingTo);
   const exchanges = createCryptoExchangeService({
     ...common,
-    exchanges: createCryptoExchangeRepository(s.db),
+    exchanges: exchangeRepo,
     settleSeconds: () => s.config.transferSettleSeconds,
   });
   const payments = createCryptoPaymentService({
     ...common,
-    payments: createCryptoPaymentRepository(s.db),
+    payments: paymentRepo,
     transfers,
     settleSeconds: () => s.config.transferSettleSeconds,
   });
   const requests = createPaymentRequestService({
     ...common,
-    identities: s.identities,
     requests: createPaymentRequestRepository(s.db),
     publicUrl: () => s.config.publicUrl,
   });

@@ -110,6 +110,7 @@ export function createCryptoExchangeRepository(db: Db) {
     ...pendingSendQueries<Row<CryptoExchangeRecord>, Exclude<CryptoExchangeStatus, 'pending'>>(
       db,
       'crypto_exchanges',
+      'target_amount',
     ),
   };
 }
