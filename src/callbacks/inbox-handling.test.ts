@@ -103,6 +103,21 @@ describe('merchant URLs on the sandbox itself', () => {
     });
   });
 
+  it("a workspace merchant's thank-you page names that merchant, never the first fixture merchant", async () => {
+    t = createTestApp();
+    const ws = await t.request('POST', '/_sandbox/workspaces', { body: {} });
+    expect(ws.status).toBe(201);
+    const merchant = ws.body.workspace.merchant as { id: string; name: string };
+    const text = await (
+      await t.sandbox.app.request(`http://localhost/_sandbox/inbox/${merchant.id}/thank-you`)
+    ).text();
+    const intro = /<p data-testid="thank-you-merchant">([^]*?)<\/p>/.exec(text)?.[1] ?? '';
+    expect(intro).toContain(`${merchant.name}'s return page`);
+    expect(intro).toContain(`merchant <code>${merchant.id}</code>`);
+    expect(text).not.toContain('first fixture merchant');
+    expect(text).not.toContain(t.merchant.id);
+  });
+
   it('the thank-you page shows what arrived with the redirect and the invoice as the merchant reads it', async () => {
     t = createTestApp();
     const m = t.merchant;
