@@ -105,6 +105,18 @@ describe('every way `paysandbox contract` stops before any case leaves only its 
       /^paysandbox contract: Refusing to run the contract suite against https:\/\/api\.example\.com: it looks like production/,
     ],
     ['an unknown flag', ['--bogus'], {}, /^paysandbox contract: Unknown option '--bogus'/],
+    [
+      'an unknown tag',
+      ['--tags', 'raed'],
+      {},
+      /^paysandbox contract: --tags "raed": unknown tag "raed"; the suite's tags are read, write, money, sandbox$/,
+    ],
+    [
+      'a tags expression that does not parse',
+      ['--tags', 'read ||'],
+      {},
+      /^paysandbox contract: --tags "read \|\|": expected a tag but found the end$/,
+    ],
   ] as const)(
     '%s: exit 2, the old reports gone, one failing case with the line',
     async (_, extraArgs, extraEnv, line) => {
@@ -131,6 +143,40 @@ describe('every way `paysandbox contract` stops before any case leaves only its 
     },
     70_000,
   );
+});
+
+describe('`paysandbox contract --tags` with an unknown tag', () => {
+  it('stops before the sandbox sees any request (no preflight, no workspace)', async () => {
+    const { CONTRACT_BASE_URL: base, ...creds } = env;
+    // The request log lists the API requests (the preflight's and the suite's), newest first.
+    const log = async () =>
+      (
+        (await (await fetch(`${base}/_sandbox/requests?per_page=20`)).json()) as {
+          requests: unknown[];
+        }
+      ).requests;
+    const before = await log();
+    expect(before.length).toBeGreaterThan(0);
+    const reports = mkdtempSync(join(tmpdir(), 'contract-reports-'));
+    const { code } = await run(
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'contract',
+        '--base-url',
+        base,
+        '--tags',
+        'read && wirte',
+        '--reports',
+        reports,
+      ],
+      creds,
+    );
+    expect(code).toBe(2);
+    expect(await log()).toEqual(before);
+    rmSync(reports, { recursive: true, force: true });
+  }, 70_000);
 });
 
 describe('`paysandbox contract` run from another directory (an installed package)', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { contractCommand } from '../../src/cli/contract.js';
 import { createHmacSigner } from '../../src/client/index.js';
 import { allCases } from '../cases/index.js';
+import { isStagingHost } from '../../src/cli/production-guard.js';
 import { skipReason } from '../harness/case.runner.js';
 import { assertNotProduction, pacedFetch, referenceMaker } from '../harness/target.safety.js';
 import type { Target, TargetInfo } from '../harness/target.types.js';
@@ -40,6 +41,34 @@ describe('production guard', () => {
     'https://sandbox.pay.example',
     'https://test-api.example',
   ])('accepts %s', (url) => expect(() => assertNotProduction(url, {})).not.toThrow());
+
+  // A staging host by whole words: a label, or a part of one between "-" or "_".
+  it.each([
+    ['api.example.stage', true],
+    ['x.stage.example', true],
+    ['api-staging.example.com', true],
+    ['stage2.example.com', true],
+    ['api.test01.example', true],
+    ['pay_test.example', true],
+    ['sandbox', true],
+    ['paysandbox', true],
+    ['API.STAGING.EXAMPLE', true],
+    ['api.latest.invalid', false],
+    ['contest.invalid', false],
+    ['api.teststore.invalid', false],
+    ['attest.example.com', false],
+    ['backstage.example.com', false],
+    ['stagecoach.example.com', false],
+    ['testament.example', false],
+    ['sandboxed.example', false],
+    ['api.example.com', false],
+    ['10.0.0.5', false],
+  ] as const)('%s is a staging host: %s', (host, staging) => {
+    expect(isStagingHost(host)).toBe(staging);
+    const guard = () => assertNotProduction(`https://${host}`, {});
+    if (staging) expect(guard).not.toThrow();
+    else expect(guard).toThrow(/looks like production/);
+  });
 
   it('refuses anything else unless CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1', () => {
     expect(() => assertNotProduction('https://api.coins.asia', {})).toThrow(

@@ -66,6 +66,7 @@ export function createCallbacksModule({
     nowOf: s.tenants.nowOf,
     wake: () => dispatcher?.wake(),
     retrySchedule: s.config.retrySchedule,
+    internalUrl: () => s.config.internalUrl,
     onResend: (row, kind) => afterCommit(() => tellResend(row, kind)),
   });
   const inbox = createInbox({

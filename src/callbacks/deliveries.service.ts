@@ -29,6 +29,8 @@ export interface DeliveryServiceDeps {
   wake: () => void;
   /** The retry delays (seconds): a delivery has `length + 1` attempts. */
   retrySchedule: readonly number[];
+  /** The address the sandbox reaches itself at, read when a delivery is shown (the port is known late). */
+  internalUrl: () => string;
   /** Told of each delivery sent on demand (redelivery, manual send) once its row is written. */
   onResend?: (delivery: DeliveryRow, kind: Exclude<DeliveryKind, 'event'>) => void;
 }
@@ -60,7 +62,7 @@ export function createDeliveryService(d: DeliveryServiceDeps) {
     );
     return deliveryResource(
       row,
-      { kind: kindOf(row), waiting_reason: waiting },
+      { kind: kindOf(row), waiting_reason: waiting, internalUrl: d.internalUrl() },
       withAttempts ? d.repo.attempts(row.id) : undefined,
     );
   }

@@ -103,6 +103,44 @@ describe('merchant URLs on the sandbox itself', () => {
     });
   });
 
+  it("the receiver's URL opened: a browser goes to the dashboard's inbox panel, a JSON client gets that merchant's entries", async () => {
+    t = createTestApp();
+    const m = t.merchant;
+    const ws = await t.request('POST', '/_sandbox/workspaces', { body: {} });
+    const other = ws.body.workspace.merchant.id as string;
+    for (const id of [m.id, other])
+      await t.request('POST', `/_sandbox/inbox/${id}`, { body: { event: { name: id } } });
+    const browser = await t.request('GET', `/_sandbox/inbox/${m.id}`, {
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      operationId: false, // a redirect has no body to check against the document
+    });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/_sandbox/#inbox');
+    const json = await t.request('GET', `/_sandbox/inbox/${m.id}`);
+    expect(json.status).toBe(200);
+    expect(json.body.callbacks.map((e: { event: string }) => e.event)).toEqual([m.id]);
+    expect(json.body.meta.total_count).toBe(1);
+    const listed = await t.request('GET', `/_sandbox/inbox?merchant_id=${m.id}`);
+    expect(json.body).toEqual(listed.body);
+    expect((await t.request('GET', `/_sandbox/inbox/${'0'.repeat(32)}`)).status).toBe(404);
+    expect((await t.request('GET', `/_sandbox/inbox/${m.id}?per_page=0`)).status).toBe(400);
+  });
+
+  it("a workspace merchant's thank-you page names that merchant, never the first fixture merchant", async () => {
+    t = createTestApp();
+    const ws = await t.request('POST', '/_sandbox/workspaces', { body: {} });
+    expect(ws.status).toBe(201);
+    const merchant = ws.body.workspace.merchant as { id: string; name: string };
+    const text = await (
+      await t.sandbox.app.request(`http://localhost/_sandbox/inbox/${merchant.id}/thank-you`)
+    ).text();
+    const intro = /<p data-testid="thank-you-merchant">([^]*?)<\/p>/.exec(text)?.[1] ?? '';
+    expect(intro).toContain(`${merchant.name}'s return page`);
+    expect(intro).toContain(`merchant <code>${merchant.id}</code>`);
+    expect(text).not.toContain('first fixture merchant');
+    expect(text).not.toContain(t.merchant.id);
+  });
+
   it('the thank-you page shows what arrived with the redirect and the invoice as the merchant reads it', async () => {
     t = createTestApp();
     const m = t.merchant;

@@ -70,6 +70,29 @@ describe('the example receiver (out of the box)', () => {
     expect((await b.call('GET', '/_sandbox/inbox')).body.meta.total_count).toBe(0);
   });
 
+  it('names the same absolute URL in every answer about a delivery: the POSTs that make one, its GET, the list', async () => {
+    const { server, call, merchant } = await serve();
+    const own = `http://127.0.0.1:${server.port}/_sandbox/inbox/${merchant.id}`;
+    const trig = await call('POST', '/_sandbox/trigger', { event: 'invoice.fully_paid' });
+    const id = trig.body.invoice.id as string;
+    const fired = await call('POST', `/_sandbox/invoices/${id}/callbacks`, {
+      event: 'invoice.created',
+    });
+    expect(fired.status).toBe(201);
+    expect(fired.body.delivery.url).toBe(own);
+    const again = await call('POST', `/_sandbox/deliveries/${fired.body.delivery.id}/redeliver`);
+    expect(again.status).toBe(202);
+    expect(again.body.delivery.url).toBe(own);
+    for (const d of [fired.body.delivery, again.body.delivery]) {
+      const read = await call('GET', `/_sandbox/deliveries/${d.id}`);
+      expect(read.body.delivery.url).toBe(own);
+    }
+    const listed = await call('GET', `/_sandbox/deliveries?invoice_id=${id}`);
+    expect(listed.body.deliveries.map((d: { url: string }) => d.url)).toEqual(
+      listed.body.deliveries.map(() => own),
+    );
+  });
+
   it('is allowed under --block-private-callbacks, while the same inbox written as a loopback URL is not', async () => {
     const { server, call, merchant, sandbox } = await serve({ blockPrivateCallbacks: true });
     const own = await call('POST', '/_sandbox/trigger', { event: 'invoice.created' });

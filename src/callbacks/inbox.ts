@@ -143,6 +143,10 @@ export function createInbox(d: InboxDeps) {
       for (const l of listeners) l();
       return entry;
     },
+    /** Whether the merchant exists (whose receiver this would be). */
+    hasMerchant(merchantId: string): boolean {
+      return d.merchantById(merchantId) !== undefined;
+    },
     list(filter: { merchant_id?: string; invoice_id?: string } = {}): InboxEntry[] {
       return entries.filter(
         (e) =>
@@ -173,8 +177,26 @@ function receivedHeaders(raw: Headers): Record<string, string> {
   return out;
 }
 
-/** receiveInboxCallback, listInbox, clearInbox (openapi.yaml, tag `sandbox`). */
+/** The QA dashboard's inbox panel (a browser opening a merchant's inbox URL lands there). */
+export const INBOX_PANEL = '/_sandbox/#inbox';
+
+interface InboxQuery {
+  merchant_id?: string;
+  invoice_id?: string;
+  page?: number;
+  per_page?: number;
+}
+
+/** receiveInboxCallback, listInbox, readMerchantInbox, clearInbox (openapi.yaml, tag `sandbox`). */
 export function inboxHandlers(inbox: Inbox): Handlers {
+  const page = (q: InboxQuery) => {
+    const all = inbox.list(q);
+    const req = pageRequest(q);
+    return {
+      callbacks: all.slice(req.offset, req.offset + req.limit),
+      meta: pageMeta(req, all.length),
+    };
+  };
   return {
     receiveInboxCallback: ({ c, params, rawBody }) => {
       const entry = inbox.receive(
@@ -185,19 +207,13 @@ export function inboxHandlers(inbox: Inbox): Handlers {
       );
       return ok({ received: true as const, entry });
     },
-    listInbox: ({ query }) => {
-      const q = query as {
-        merchant_id?: string;
-        invoice_id?: string;
-        page?: number;
-        per_page?: number;
-      };
-      const all = inbox.list(q);
-      const req = pageRequest(q);
-      return ok({
-        callbacks: all.slice(req.offset, req.offset + req.limit),
-        meta: pageMeta(req, all.length),
-      });
+    listInbox: ({ query }) => ok(page(query as InboxQuery)),
+    // The merchant's callback_url opened in a browser: the dashboard's inbox panel (not a 405).
+    readMerchantInbox: ({ c, params, query }) => {
+      if (!inbox.hasMerchant(params.merchant_id)) throw ApiError.notFound();
+      if ((c.req.header('accept') ?? '').includes('text/html'))
+        return { status: 302, headers: { location: INBOX_PANEL } };
+      return ok(page({ ...(query as InboxQuery), merchant_id: params.merchant_id }));
     },
     clearInbox: () => {
       inbox.clear();

@@ -23,8 +23,8 @@ function page(title: string, body: unknown) {
 }
 
 /**
- * `GET /_sandbox/inbox/{merchant_id}/thank-you`: the example merchant's return page (the first fixture
- * merchant's `redirect_url`). The hosted page sends the browser here with `?invoice_id=…` once an
+ * `GET /_sandbox/inbox/{merchant_id}/thank-you`: that merchant's example return page (its `redirect_url`
+ * out of the box, the first fixture merchant's and a workspace merchant's alike). The hosted page sends the browser here with `?invoice_id=…` once an
  * invoice is paid or expired; it shows what arrived with the redirect, the invoice as the merchant
  * would read it, and the callbacks the example receiver got for it. No control token: it shows no more
  * than the invoice's own hosted page.
@@ -54,8 +54,9 @@ export function registerThankYouPage(app: Hono<AppEnv>, d: ThankYouDeps): void {
       page(
         `${merchant.name} — ${headline}`,
         html`<h1 data-testid="thank-you-title">${headline}</h1>
-<p>${merchant.name}'s return page — an example merchant page served by the sandbox (the first fixture merchant's
-<code>redirect_url</code>). The browser came back from the hosted payment page.</p>
+<p data-testid="thank-you-merchant">${merchant.name}'s return page — an example merchant page served by the sandbox for
+merchant <code>${merchant.id}</code>, whose <code>redirect_url</code> it is out of the box. The browser came back
+from the hosted payment page.</p>
 <h2>What arrived with the redirect</h2>
 ${
   query.length

@@ -8,6 +8,7 @@ import { packageRoot } from '../spec/load.js';
 import type { CliCommand } from './command.types.js';
 import { clearReports, contractReportsDir, writeStoppedJunit } from './contract.reports.js';
 import { runSuite } from './contract.run-suite.js';
+import { tagsExpressionProblem } from './contract.tags.js';
 import { releaseLedgerWorkspaces } from './contract.workspaces.js';
 import { assertNotProduction } from './production-guard.js';
 
@@ -33,7 +34,8 @@ const USAGE = `paysandbox contract [--base-url URL] [--tags EXPR] [--reports DIR
 Runs the contract suite (contract-tests/) against URL, or against a sandbox started in-process when no
 URL is given. Credentials come from the environment: CONTRACT_API_KEY, CONTRACT_API_SECRET,
 CONTRACT_MERCHANT_TOKEN, optional CONTRACT_MERCHANT_TOKEN_2 (see docs/contract-tests.md).
---tags takes a vitest tags expression, e.g. "read || write". Reports (junit.xml, summary.json, drift.md,
+--tags takes a vitest tags expression of the suite's tags (read, write, money, sandbox), e.g.
+"read || write"; an unknown tag is a usage error. Reports (junit.xml, summary.json, drift.md,
 drift.json) go to --reports DIR (or --reports-dir DIR, CONTRACT_REPORTS_DIR), by default
 ./contract-tests/reports of the working directory; each run first removes the previous ones.
 Exit code 0 when every case passes, 1 when a case fails, 2 when the preflight (URL, credentials) or the
@@ -104,6 +106,9 @@ export const contractCommand: CliCommand = {
       console.error(line);
       return 2;
     };
+    // Usage first, before anything runs (vitest would find an unknown tag only once the run began).
+    const tagsProblem = values.tags ? tagsExpressionProblem(values.tags) : undefined;
+    if (tagsProblem) return stop(`paysandbox contract: --tags "${values.tags}": ${tagsProblem}`);
     if (baseUrl) {
       const missing = CONTRACT_REQUIRED_ENV.filter((n) => !env[n]);
       if (missing.length)

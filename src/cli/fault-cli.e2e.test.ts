@@ -75,6 +75,13 @@ describe('paysandbox fault', () => {
       expect((await cli(['fault', 'add'])).code).toBe(2);
       expect((await cli(['fault', 'add', '--path', '/x', '--latency', 'soon'])).code).toBe(2);
       expect((await cli(['fault', 'add', '--path', '/x', '--body', '{bad'])).code).toBe(2);
+      for (const p of ['2', '-0.5', 'half']) {
+        const out = await cli(['fault', 'add', '--path', '/v1/invoices', '--probability', p]);
+        expect(out.code).toBe(2);
+        expect(out.out).toBe(
+          `paysandbox fault: --probability must be a number from 0 to 1, got "${p}" (paysandbox fault --help)\n`,
+        );
+      }
       const status = await cli(['fault', 'add', '--path', '/v1/invoices', '--status', '99']);
       expect(status.code).toBe(1);
       expect(status.out).toMatch(

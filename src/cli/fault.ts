@@ -105,7 +105,7 @@ function faultInput(v: Record<string, string | boolean | undefined>) {
   const probability = s('probability');
   if (probability !== undefined) {
     const p = Number(probability);
-    if (probability.trim() === '' || !Number.isFinite(p))
+    if (probability.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1)
       throw new UsageError(`--probability must be a number from 0 to 1, got "${probability}"`);
     input.probability = p;
   }

@@ -123,4 +123,54 @@ describe('paysandbox listen', () => {
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
   });
+
+  it('forwards a send when the sandbox sends it: one queued behind a failing delivery reaches the local URL after it', async () => {
+    let down = true;
+    const { server, local, trigger, merchantReceiver } = await setup(() =>
+      down ? { status: 503 } : undefined,
+    );
+    const cli = startListen([
+      '--forward-to',
+      local.url,
+      '--url',
+      server.url,
+      '--control-token',
+      TOKEN,
+    ]);
+    await cli.waitFor(/Ready: /);
+    // invoice.created fails at the merchant, so invoice.fully_paid waits behind it: not sent, not forwarded.
+    const id = (await trigger('invoice.fully_paid')).body.invoice.id;
+    await cli.waitFor(/attempt  invoice\.created .*#1 \[503\]/);
+    await cli.waitFor(/forward  invoice\.created .*\(first delivery\)/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(local.received.map((r) => r.event?.event.name)).toEqual(['invoice.created']);
+    down = false;
+    await fetch(`${server.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'x-sandbox-token': TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 11 }),
+    });
+    await local.waitFor((cb) => cb.event?.event.name === 'invoice.fully_paid');
+    await merchantReceiver.waitFor((cb) => cb.event?.event.name === 'invoice.fully_paid');
+    const sends = (received: typeof local.received) =>
+      received.map((r) => [r.event?.event.name, r.headers['x-sandbox-delivery-attempt']]);
+    // The local app sees the merchant's order, each send once, with the attempt it copies.
+    const order = [
+      ['invoice.created', '1'],
+      ['invoice.created', '2'],
+      ['invoice.fully_paid', '1'],
+    ];
+    expect(sends(merchantReceiver.received)).toEqual(order);
+    expect(sends(local.received)).toEqual(order);
+    await cli.waitFor(
+      new RegExp(`forward  invoice\\.fully_paid +invoice=${id} \\(first delivery\\) → .*\\[200\\]`),
+    );
+    const lines = cli.output().split('\n');
+    const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+    expect(at(/attempt  invoice\.fully_paid .*#1 \[200\]/)).toBeLessThan(
+      at(/forward  invoice\.fully_paid/),
+    );
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
+  });
 });

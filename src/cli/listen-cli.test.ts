@@ -46,7 +46,8 @@ describe('paysandbox listen', () => {
         `event {4}invoice\\.fully_paid +invoice=${invoiceId} event_id=${original.eventId}`,
       ),
     );
-    expect(cli.output()).toMatch(
+    // Forwarded once the sandbox sent it: the line follows the attempt's.
+    await cli.waitFor(
       new RegExp(
         `forward  invoice\\.fully_paid +invoice=${invoiceId} \\(first delivery\\) → ${local.url.replace(/[.]/g, '\\.')}  \\[200\\]`,
       ),

@@ -48,6 +48,18 @@ function recentSet() {
   };
 }
 
+/** A label per key that keeps only the latest `REMEMBERED`. */
+function recentLabels() {
+  const labels = new Map<string, string>();
+  return {
+    get: (key: string) => labels.get(key),
+    set(key: string, label: string) {
+      labels.set(key, label);
+      if (labels.size > REMEMBERED) labels.delete(labels.keys().next().value as string);
+    },
+  };
+}
+
 /** The server's error envelope as one sentence. */
 function envelopeText(body: string): string {
   try {
@@ -75,17 +87,18 @@ export async function runListen(
     );
   const transport = createHttpTransport({ nowMs: () => performance.now() });
   let merchant: ReadyMessage['merchant'] | undefined;
-  // Forwarded one at a time, in the order the events happened (the receiver sees the sandbox's order).
+  // Forwarded one at a time, in the order the sandbox sent them: each send is forwarded on its `attempt`
+  // message (the sandbox has just sent it), never before, so a send queued behind a failing one reaches
+  // the local URL after it, as it reached the merchant. What the `event` and `resend` messages tell is
+  // only the name of the send: events by id (a first delivery), redeliveries and manual sends by
+  // delivery id. A first attempt of neither began before listen did (queued behind a failing delivery).
   let forwarding: Promise<void> = Promise.resolve();
-  // The sends already forwarded when they began: events by id (their first delivery, forwarded as the
-  // event happens), redeliveries and manual sends by delivery id. A first attempt of any other send
-  // (one that began before listen did: queued behind a failing delivery) is forwarded as it goes out.
-  const forwardedEvents = recentSet();
-  const forwardedDeliveries = recentSet();
+  const seenEvents = recentSet();
+  const resends = recentLabels();
 
   /**
-   * POST one send of an event to --forward-to: its first delivery (`event`), a redelivery or manual send
-   * (`resend`), or a retry (an `attempt` message, forwarded with its attempt number).
+   * POST one send of an event to --forward-to, as the sandbox has just sent it (an `attempt` message):
+   * a first delivery, a redelivery or manual send, or a retry (with its attempt number).
    */
   const forward = (
     e: { event_id: string; event: string; invoice_id: string; body: string },
@@ -157,12 +170,7 @@ export async function runListen(
         created_at: e.created_at,
         body: e.body,
       });
-      forwardedEvents.add(e.id);
-      forward(
-        { event_id: e.id, event: e.name, invoice_id: e.invoice_id, body: e.body },
-        1,
-        'first delivery',
-      );
+      seenEvents.add(e.id);
     } else if (m.event === 'resend') {
       const r = data as ResendMessage;
       const what = r.kind === 'redelivery' ? `redelivery of ${r.redelivery_of}` : 'manual send';
@@ -170,8 +178,7 @@ export async function runListen(
         `resend   ${r.event.padEnd(42)} invoice=${r.invoice_id} event_id=${r.event_id} (${what})`,
         { type: 'resend', ...r },
       );
-      forwardedDeliveries.add(r.delivery_id);
-      forward(r, 1, r.kind === 'redelivery' ? 'redelivery' : 'manual send');
+      resends.set(r.delivery_id, r.kind === 'redelivery' ? 'redelivery' : 'manual send');
     } else if (m.event === 'attempt') {
       const a = data as AttemptMessage & { body?: string };
       const answer = a.status_code === null ? 'no answer' : `[${a.status_code}]`;
@@ -185,13 +192,15 @@ export async function runListen(
         },
       );
       if (body === undefined) return;
-      // A retry is a send of the event too: forwarded with its attempt number.
-      if (a.attempt > 1) forward({ ...a, body }, a.attempt, `retry #${a.attempt}`);
-      // A first attempt of a send that began before listen did (forwarded now, as it goes out).
-      else if (!forwardedEvents.has(a.event_id) && !forwardedDeliveries.has(a.delivery_id)) {
-        forwardedDeliveries.add(a.delivery_id);
-        forward({ ...a, body }, 1, 'first attempt, queued before listen started');
-      }
+      // Every attempt is a send: forwarded now that the sandbox made it, in the order it made them.
+      const why =
+        a.attempt > 1
+          ? `retry #${a.attempt}`
+          : (resends.get(a.delivery_id) ??
+            (seenEvents.has(a.event_id)
+              ? 'first delivery'
+              : 'first attempt, queued before listen started'));
+      forward({ ...a, body }, a.attempt, why);
     }
   };
 

@@ -9,8 +9,27 @@ const NON_PRODUCTION_WORDS = ['stage', 'staging', 'sandbox', 'test'];
 export { isLoopbackHost };
 
 /**
- * Refuse a base URL that looks like production: anything that is not loopback and whose host does not
- * contain "stage", "staging", "sandbox" or "test" (docs/design.md#contract-test-kit), unless CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1.
+ * Whether a host names a non-production environment, by whole words: the host is split into its labels
+ * (on `.`) and each label into parts (on `-` and `_`), and one part must be `stage`, `staging`, `sandbox`
+ * or `test`, alone or followed by digits (`stage2`, `test01`), or end in `sandbox` (`paysandbox`, the
+ * image's service alias). A word inside another word does not count: `api.latest.example`,
+ * `contest.example`, `api.teststore.example` and `backstage.example` look like production.
+ */
+export function isStagingHost(host: string): boolean {
+  return host
+    .toLowerCase()
+    .split(/[.\-_]/)
+    .some(
+      (part) =>
+        part.endsWith('sandbox') ||
+        NON_PRODUCTION_WORDS.some((w) => part.startsWith(w) && /^\d*$/.test(part.slice(w.length))),
+    );
+}
+
+/**
+ * Refuse a base URL that looks like production: anything that is not loopback and whose host is not a
+ * staging host (`isStagingHost`; docs/contract-tests.md#safety-against-shared-environments), unless
+ * CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1.
  *
  * @example
  * assertNotProduction('https://api.coins.asia.stage.coins.systems', process.env); // fine
@@ -29,11 +48,11 @@ export function assertNotProduction(
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error(`the base URL must be http(s), got ${url.protocol}`);
   const host = url.hostname.toLowerCase();
-  if (isLoopbackHost(host) || NON_PRODUCTION_WORDS.some((w) => host.includes(w))) return;
+  if (isLoopbackHost(host) || isStagingHost(host)) return;
   if (env.CONTRACT_I_KNOW_THIS_IS_PRODUCTION === '1') return;
   throw new Error(
     `Refusing to run the contract suite against ${url.origin}: it looks like production ` +
-      '(not localhost, and no "stage", "staging", "sandbox" or "test" in the host). ' +
+      '(not loopback, and no label of the host, or part of one between "-", is "stage", "staging", "sandbox" or "test"). ' +
       'Set CONTRACT_I_KNOW_THIS_IS_PRODUCTION=1 if you really mean it.',
   );
 }

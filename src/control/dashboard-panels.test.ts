@@ -107,6 +107,11 @@ describe('GET /_sandbox/ (QA dashboard): its panels', () => {
     expect(inbox).toContain('data-testid="inbox-row" data-authorization="invalid"');
     expect(inbox).toContain('wrong token (a merchant answers 401)');
     expect(inbox).toContain('f'.repeat(32));
+    // Each row names the merchant it was received for; no fixed "first fixture merchant" wording.
+    expect(inbox).toContain(
+      `<td data-testid="inbox-merchant">${m.name}<br><code class="id">${m.id}</code></td>`,
+    );
+    expect(inbox).toContain('each row names the merchant it was received for');
     expect(html).toMatch(
       /data-testid="delivery-waiting">queued behind delivery [0-9a-f]{32} \(invoice\.created\), which has not been sent yet</,
     );

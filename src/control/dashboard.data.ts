@@ -94,7 +94,7 @@ export interface DashboardData {
     total: number;
   };
   /** What the example receiver got, newest first. */
-  inbox: { items: InboxEntry[]; total: number };
+  inbox: { items: Array<InboxEntry & { merchantName: string }>; total: number };
   faults: Fault[];
   requests: { items: RequestLogEntry[]; matched: number; hiddenPolls: number };
   filters: DashboardFilters;
@@ -260,7 +260,13 @@ export async function collectData(
       };
     }),
     deliveries: { items: deliveries, total: deliveryPage.meta.total_count },
-    inbox: { items: inboxItems.slice(0, LIST_SIZE), total: inboxItems.length },
+    inbox: {
+      items: inboxItems.slice(0, LIST_SIZE).map((e) => ({
+        ...e,
+        merchantName: s.identities.merchantById(e.merchant_id)?.name ?? '',
+      })),
+      total: inboxItems.length,
+    },
     faults: faults.list(),
     requests: { items: matching.slice(0, LIST_SIZE), matched: matching.length, hiddenPolls },
     filters,

@@ -16,8 +16,9 @@ const VERDICT: Record<string, string> = {
 export function inboxSection(d: DashboardData) {
   const items = d.inbox.items;
   return html`<section aria-labelledby="inbox-h" id="inbox"><h2 id="inbox-h">Example receiver (inbox)</h2>
-  <p class="muted">A merchant callback handler served by the sandbox: the first fixture merchant's <code>callback_url</code>
-  is <code>/_sandbox/inbox/&lt;merchant id&gt;</code>, resolved to this sandbox's own port. It answers 200 and checks
+  <p class="muted">A merchant callback handler served by the sandbox, one per merchant: out of the box the first fixture
+  merchant's and each workspace merchant's <code>callback_url</code> is <code>/_sandbox/inbox/&lt;its id&gt;</code>,
+  resolved to this sandbox's own port, and each row names the merchant it was received for. It answers 200 and checks
   <code>Authorization</code> as a merchant would. Point a merchant at your own URL with
   <code>PATCH /_sandbox/merchants/{id}</code> (or keep it here and use <code>paysandbox listen --forward-to</code>).</p>
   ${liveRegion(
@@ -25,10 +26,10 @@ export function inboxSection(d: DashboardData) {
     'Example receiver inbox table',
     items.length
       ? html`<p class="muted">${items.length} of ${d.inbox.total} shown. <button data-action="clear-inbox">Empty the inbox</button></p>
-      <table><thead><tr><th>Received</th><th>Event</th><th>Invoice</th><th>Attempt</th><th>Authorization</th><th>Request</th></tr></thead>
+      <table><thead><tr><th>Received</th><th>Merchant</th><th>Event</th><th>Invoice</th><th>Attempt</th><th>Authorization</th><th>Request</th></tr></thead>
       <tbody>${items.map(
         (e) => html`<tr data-testid="inbox-row" data-authorization="${e.authorization}">
-        <td>${e.received_at}</td><td class="nowrap">${e.event ?? '—'}</td><td class="id"><code>${e.invoice_id ?? '—'}</code></td>
+        <td>${e.received_at}</td><td data-testid="inbox-merchant">${e.merchantName || '(no such merchant)'}<br><code class="id">${e.merchant_id}</code></td><td class="nowrap">${e.event ?? '—'}</td><td class="id"><code>${e.invoice_id ?? '—'}</code></td>
         <td>${e.delivery_attempt ?? '—'}</td>
         <td><span class="status ${e.authorization === 'valid' || e.authorization === 'not_sent' ? 'delivered' : 'failed'}">${VERDICT[e.authorization]}</span>
           <br><span class="muted">${e.authorization_note}</span>${e.from_this_sandbox ? '' : html`<br><strong>not an event this sandbox sent</strong>`}</td>

@@ -133,6 +133,10 @@ describe('a fault says what it hits (docs/faults.md)', () => {
     const [health, wrong, right] = await requests();
     expect(health).toMatchObject({ path: '/healthz', fault: null });
     expect(wrong).toMatchObject({ status: 503, fault: fault.id, auth: 'invalid_token' });
+    // The operation the fault stood in for, so a filter by operation finds faulted calls too.
+    expect(wrong?.operation_id).toBe('createInvoiceV1');
+    expect(right?.operation_id).toBe('createInvoiceV1');
+    expect(health?.operation_id).toBe('getHealth');
     expect(right).toMatchObject({
       status: 503,
       fault: fault.id,

@@ -64,6 +64,9 @@ export function faultMiddleware(
     const hit = store.take(c.req.method, c.req.path, rawPath(c));
     if (!hit) return next();
     c.set('fault', hit.fault.id);
+    // The operation the fault stands in for, so that the request log filters by operation still find it.
+    const operationId = c.var.operationAt?.(c.req.method, c.req.path);
+    if (operationId !== undefined) c.set('operationId', operationId);
     if (hit.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, hit.latencyMs));
     c.header('X-Sandbox-Fault', hit.fault.id);
     // Only slowed: the rest of the request goes on in its tenant scope (the await above left it).

@@ -26,6 +26,8 @@ export type Fault = Schemas['Fault'];
 
 /** The fields of `FaultInput`: any other is refused, by name. */
 const FAULT_FIELDS = ['method', 'path', 'status', 'body', 'latency_ms', 'count', 'probability'];
+/** The methods a fault takes (`*`: any). */
+const FAULT_METHODS = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Statuses whose response has no body. */
 const NO_BODY_STATUSES = new Set([204, 205, 304]);
 
@@ -120,6 +122,11 @@ export function createFaultStore(ids: IdFactory, random: () => number, o: FaultS
           `Unknown field.${near ? ` Did you mean \`${near}\`?` : ''} A fault takes ${FAULT_FIELDS.join(', ')}.`,
         );
       }
+      if (input.method !== undefined && !FAULT_METHODS.includes(input.method))
+        throw ApiError.field(
+          'method',
+          `"${input.method}" is not a method a fault takes: one of ${FAULT_METHODS.join(', ')} (upper case).`,
+        );
       if (
         input.body !== undefined &&
         input.status !== undefined &&

@@ -154,7 +154,16 @@ describe('faults', () => {
   it.each([
     [{}, 'path', 'This field is required.'],
     [{ path: '' }, 'path', 'This field may not be blank.'],
-    [{ path: '/x', method: 'TRACE' }, 'method', 'Enter a valid value.'],
+    [
+      { path: '/x', method: 'TRACE' },
+      'method',
+      '"TRACE" is not a method a fault takes: one of *, GET, POST, PUT, PATCH, DELETE (upper case).',
+    ],
+    [
+      { path: '/x', method: 'get' },
+      'method',
+      '"get" is not a method a fault takes: one of *, GET, POST, PUT, PATCH, DELETE (upper case).',
+    ],
     [{ path: '/x', status: 99 }, 'status', 'Ensure this value is greater than or equal to 200.'],
     [{ path: '/x', status: 101 }, 'status', 'Ensure this value is greater than or equal to 200.'],
     [{ path: '/x', status: 600 }, 'status', 'Ensure this value is less than or equal to 599.'],

@@ -103,8 +103,19 @@ export function createApp(parts: AppParts) {
   // One layer for the cheap steps of every request (each layer of Hono's chain costs a dispatch and a
   // promise): the error bodies' debug setting, the tenant scope with the due work, dot segments, the
   // body limit. The barrier above renders a failed commit after this has set `debugErrors`.
+  // Operation ids by the handler the router holds for them (filled as the operations are registered).
+  const operationOfHandler = new Map<unknown, string>();
+  const operationAt = (method: string, path: string): string | undefined => {
+    const [matched] = app.router.match(method, path) as [Array<[[unknown, unknown], unknown]>];
+    for (const [[handler]] of matched) {
+      const id = operationOfHandler.get(handler);
+      if (id !== undefined) return id;
+    }
+    return undefined;
+  };
   app.use('*', (c, next) => {
     c.set('debugErrors', services.config.debugErrors);
+    c.set('operationAt', operationAt);
     return services.tenants.scope((scope) => {
       c.set('tenantScope', scope);
       services.dueWork.runIfDue();
@@ -142,6 +153,7 @@ export function createApp(parts: AppParts) {
       op,
       (handlers[op.operationId as OperationId] as AnyHandler | undefined) ?? notImplemented,
     );
+    operationOfHandler.set(run, op.operationId);
     for (const p of pathsOf(op)) {
       const key = `${op.method} ${p}`;
       if (registered.has(key)) continue; // `/d/api/...` is version-less: the first version wins

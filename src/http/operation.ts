@@ -13,6 +13,11 @@ export type AppEnv = {
     operationId: string;
     /** The injected fault that touched the request (its id), for the request log. */
     fault?: string;
+    /**
+     * The operation a method and path would run (before routing; undefined: none): a fault answering in
+     * its place still logs the operation it stood in for.
+     */
+    operationAt?: (method: string, path: string) => string | undefined;
     /** The body an operation read, for the request log. */
     requestBody?: Buffer;
     /** The API of the operation being run: the shape of its error bodies (src/shared/api-error.ts). */

@@ -2378,6 +2378,29 @@ export interface Operations {
       403: Schemas["ErrorEnvelope"];
     };
   };
+  readMerchantInbox: {
+    auth: "control";
+    params: {
+      merchant_id: string;
+    };
+    query: {
+      page?: number;
+      per_page?: number;
+      invoice_id?: string;
+    };
+    body: undefined;
+    responses: {
+      200: {
+        callbacks: Array<Schemas["InboxEntry"]>;
+        meta: Schemas["PageMeta"];
+      };
+      302: undefined;
+      400: Schemas["ErrorBody"];
+      401: Schemas["ErrorEnvelope"];
+      403: Schemas["ErrorEnvelope"];
+      404: Schemas["ErrorBody"];
+    };
+  };
   receiveInboxCallback: {
     auth: "none";
     params: {

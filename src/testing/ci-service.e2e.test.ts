@@ -220,6 +220,11 @@ describe('the GitHub Actions and GitLab CI recipes of docs/ci-service.md', () =>
       any
     >;
     expect(service.services.paysandbox.ports).toEqual(['7070:7070']);
+    // Links (payment_url, redirects) are built from the public URL: the address the job reaches it at.
+    expect(service.services.paysandbox.env.PAYSANDBOX_PUBLIC_URL).toBe(service.env.SANDBOX_URL);
+    expect(gl.variables.PAYSANDBOX_PUBLIC_URL).toBe('http://paysandbox:7070');
+    expect(gl.variables.PAYSANDBOX_PUBLIC_URL).toBe(gl.variables.SANDBOX_URL);
+    expect(gl.services[0].alias).toBe('paysandbox');
   });
 
   it('the "Delivery log" step, run as GitHub runs it (bash -e), keeps the sandbox log when the sandbox is gone', async () => {

@@ -122,7 +122,9 @@ describe('the packed package', () => {
     // Nor the project's own tests and their support (the contract suite's files stay: they are the product).
     expect(
       listing.filter((f) =>
-        /^package\/(src|dist)\/.*\.test(-support)?\.|^package\/(src|dist\/src)\/testing\//.test(f),
+        /^package\/(src|dist|contract-tests\/meta|examples)\/.*\.test(-support)?\.|^package\/(src|dist\/src)\/testing\//.test(
+          f,
+        ),
       ),
     ).toEqual([]);
   });
