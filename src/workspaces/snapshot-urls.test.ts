@@ -114,6 +114,6 @@ describe('saved states', () => {
       redirect_url: `${copyInbox}/thank-you?from=${copy.merchant.id}`,
     });
     // A path of the copy's sandbox, resolved against its own address when sent (not the 7070 it came from).
-    expect(await firstCallbackUrl(copy, 'portable')).toBe(copyInbox);
+    expect(await firstCallbackUrl(copy, 'portable')).toBe(`http://127.0.0.1:7580${copyInbox}`);
   });
 });

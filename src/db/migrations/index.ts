@@ -19,6 +19,7 @@ import { sql as ledgerPerCurrency } from './021-ledger-per-currency.js';
 import { sql as workspaceClock } from './023-workspace-clock.js';
 import { sql as appAccountLimits } from './024-app-account-limits.js';
 import { sql as cryptoRoutes } from './026-crypto-routes.js';
+import { sql as incomingToAccountIndexes } from './027-incoming-to-account-indexes.js';
 
 /**
  * Numbered migrations, applied in version order; `schema_migrations` records each one applied, so a
@@ -46,4 +47,5 @@ export const migrations: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 23, name: 'workspace-clock', sql: workspaceClock },
   { version: 24, name: 'app-account-limits', sql: appAccountLimits },
   { version: 26, name: 'crypto-routes', sql: cryptoRoutes },
+  { version: 27, name: 'incoming-to-account-indexes', sql: incomingToAccountIndexes },
 ].sort((a, b) => a.version - b.version);

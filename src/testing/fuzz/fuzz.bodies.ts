@@ -157,6 +157,10 @@ export function bodyOverrides(op: Operation, world: FuzzWorld, resolve: Resolve)
       return {
         probability: fc.constant(0),
         latency_ms: fc.constant(undefined),
+        // The methods a fault takes (checked by the faults service, which lists them in its 400).
+        method: fc.option(fc.constantFrom('*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'), {
+          nil: undefined,
+        }),
         // 200-599: a 1xx cannot end a response (the document's minimum).
         status: fc.option(fc.integer({ min: 200, max: 599 }), { nil: undefined }),
         path: fc.oneof(
