@@ -12,6 +12,17 @@ import { vitestBin } from '../src/cli/contract.js';
 import { packageRoot } from '../src/spec/load.js';
 import { vitestArgs } from './npm-run.args.js';
 
+/**
+ * npm does not pass SIGTERM on to the script it runs (it exits and leaves it running): when the process
+ * that started this one is gone, stop as on SIGTERM, so the suite stops and cleans up with it.
+ */
+function stopWhenOrphaned(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+  }, 500).unref();
+}
+
 async function main(): Promise<number> {
   const parsed = vitestArgs(process.argv.slice(2));
   if ('problem' in parsed) {
@@ -24,6 +35,7 @@ async function main(): Promise<number> {
     console.error('npm run contract: vitest is not installed (npm ci)');
     return 2;
   }
+  stopWhenOrphaned();
   const code = await runSuite(
     [bin, 'run', '--config', 'contract-tests/vitest.config.ts', ...parsed.argv],
     root,
