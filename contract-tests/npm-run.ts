@@ -3,8 +3,8 @@
  * cases and the kit's own meta-tests — as CI runs it. Two things `paysandbox contract` also does:
  *   - `--tags EXPR` is accepted (vitest itself calls it `--tags-filter`, which works too), and an
  *     expression naming a tag the suite does not have is a usage error (exit 2) before anything runs;
- *   - vitest runs in a process group of its own, and SIGINT / SIGTERM sent to this process (npm passes
- *     them on) stop the whole group, so a cancelled CI job leaves no suite running against the target.
+ *   - vitest runs in a process group of its own, and SIGINT / SIGTERM sent to this process, or npm
+ *     going away, stop the whole group, so a cancelled CI job leaves no suite running against the target.
  * Every other argument goes to vitest unchanged (`-t NAME`, `--reporter`, a file filter …).
  */
 import { runSuite } from '../src/cli/contract.run-suite.js';
